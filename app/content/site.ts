@@ -1,0 +1,36 @@
+/**
+ * The owner's identity: the one place to edit who the portfolio is about (spec §1, §2).
+ * Everything on the public pages (header, home intro, about, contact, meta tags, the
+ * contact e-mail's default recipient) reads from here.
+ */
+export interface SiteOwner {
+  /** Full name, shown in the header and page titles. */
+  name: string;
+  /** One-line role, used in meta descriptions. */
+  role: string;
+  /** Home page intro line (spec §2 Home). */
+  intro: string;
+  /** About page bio paragraphs (spec §2 About). */
+  bio: string[];
+  /** Public e-mail shown on /contact; default recipient of contact messages (OWNER_EMAIL overrides). */
+  email: string;
+  /** Phone number as displayed, and in E.164 form for the tel: link. */
+  phone: { display: string; e164: string };
+  github: string;
+  linkedin: string;
+}
+
+export const owner: SiteOwner = {
+  name: "Alex Rivera",
+  role: "Full-stack developer in Maryland",
+  intro:
+    "I'm a full-stack developer based in Maryland, building real-world tools — from rental management systems to kitchen dashboards.",
+  bio: [
+    "I'm a full-stack developer based in Maryland and a university student. I like building software that real people use every day: tools that replace spreadsheets, group chats and paper lists with something fast, clear and reliable.",
+    "My projects range from a rental management platform that runs a landlord's business for 75+ tenants, to a kitchen display system that kept a pancake-night kitchen in sync, to an internship board and a virtual warehouse. I work across the stack — React front ends, real-time databases, authentication, payments and the small details that make an interface feel right.",
+  ],
+  email: "alex.rivera@example.com",
+  phone: { display: "(301) 555-0142", e164: "+13015550142" },
+  github: "https://github.com/alex-rivera-dev",
+  linkedin: "https://www.linkedin.com/in/alex-rivera-dev",
+};

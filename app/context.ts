@@ -1,0 +1,25 @@
+/**
+ * Typed React Router context keys. The server creates the services once and puts them
+ * here for every request (see `server/app.ts`); routes read them with `context.get(...)`.
+ * Tests build their own services, so nothing here is a module-level singleton.
+ */
+import { createContext } from "react-router";
+import type { Database } from "./db/client.server";
+import type { Env } from "./lib/env.server";
+
+/** Long-lived services shared by all requests. */
+export interface AppServices {
+  db: Database;
+  env: Env;
+  /** Reports whether the database answers (used by /healthz). */
+  ping(): Promise<void>;
+}
+
+/** Per-request facts the server knows and routes need. */
+export interface RequestInfo {
+  /** Client IP as resolved by express (`trust proxy` aware). */
+  ip: string;
+}
+
+export const servicesContext = createContext<AppServices>();
+export const requestInfoContext = createContext<RequestInfo>();

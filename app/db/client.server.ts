@@ -1,0 +1,173 @@
+/**
+ * Database client factory: one Postgres dialect, one schema, two drivers.
+ * - `DATABASE_URL` set → node-postgres pool against a PostgreSQL server.
+ * - unset → embedded PGlite in a data directory (or in memory for tests).
+ *
+ * Nothing here runs at import time; the server (and each test) opens its own handle.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "./schema";
+
+/** The Drizzle database type shared by both drivers. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction handle (inside `db.transaction(tx => …)` use `tx` only). */
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+/** Either a database or a transaction: what use-cases accept for queries. */
+export type Queryable = Database | Transaction;
+
+/** An open database with its driver kind and lifecycle. */
+export interface DbHandle {
+  db: Database;
+  driver: "pglite" | "postgres";
+  /** Applies pending SQL migrations from `drizzle/` (serialised across instances on PostgreSQL). */
+  migrate(): Promise<void>;
+  /** Resolves when the database answers `select 1`; rejects otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Thrown when another process already holds the PGlite data directory. */
+export class DataDirLockedError extends Error {}
+
+export type OpenDatabaseOptions =
+  | { url: string }
+  | { pgliteDir: string }
+  | { memory: true };
+
+/** Arbitrary constant for the migration advisory lock on PostgreSQL. */
+const MIGRATION_LOCK_ID = 727_274_001;
+
+/**
+ * Opens a database.
+ *
+ * @param options - `{ url }` for PostgreSQL, `{ pgliteDir }` for embedded PGlite on disk,
+ *   `{ memory: true }` for an in-memory PGlite (tests).
+ * @throws {DataDirLockedError} when a live process holds the PGlite directory's lock file.
+ */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DbHandle> {
+  const migrationsFolder = findMigrationsFolder();
+  if ("url" in options) {
+    const pool = new pg.Pool({ connectionString: options.url, max: 10, connectionTimeoutMillis: 5_000 });
+    // An idle client that loses its server (restart) must not crash the process.
+    pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+    const db = drizzlePg(pool, { schema, casing: "snake_case" }) as unknown as Database;
+    return {
+      db,
+      driver: "postgres",
+      async migrate() {
+        const client = await pool.connect();
+        try {
+          await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
+          try {
+            await migratePg(drizzlePg(client, { casing: "snake_case" }), { migrationsFolder });
+          } finally {
+            await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]);
+          }
+        } finally {
+          client.release();
+        }
+      },
+      async ping() {
+        await db.execute(sql`select 1`);
+      },
+      close: () => pool.end(),
+    };
+  }
+
+  let releaseLock = () => {};
+  let client: PGlite;
+  if ("pgliteDir" in options) {
+    fs.mkdirSync(options.pgliteDir, { recursive: true });
+    releaseLock = lockDirectory(options.pgliteDir);
+    try {
+      client = await PGlite.create(options.pgliteDir);
+    } catch (error) {
+      releaseLock();
+      throw error;
+    }
+  } else {
+    client = await PGlite.create();
+  }
+  const db = drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Database;
+  return {
+    db,
+    driver: "pglite",
+    async migrate() {
+      await migratePglite(drizzlePglite(client, { casing: "snake_case" }), { migrationsFolder });
+    },
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    async close() {
+      await client.close();
+      releaseLock();
+    },
+  };
+}
+
+/**
+ * Takes `<dir>/../<name>.lock` for this process. A lock left by a dead process is taken over.
+ *
+ * @returns a function that releases the lock.
+ * @throws {DataDirLockedError} when a live process holds it.
+ */
+function lockDirectory(dir: string): () => void {
+  const lockPath = `${path.resolve(dir)}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: "wx" });
+      const release = () => {
+        try {
+          if (fs.readFileSync(lockPath, "utf8") === String(process.pid)) fs.unlinkSync(lockPath);
+        } catch {
+          /* already gone */
+        }
+      };
+      process.once("exit", release);
+      return release;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const pid = Number(fs.readFileSync(lockPath, "utf8"));
+      if (pid && pid !== process.pid && isAlive(pid)) {
+        throw new DataDirLockedError(
+          `The database directory ${dir} is in use by another process (pid ${pid}). ` +
+            `Stop it first, or set DATA_DIR to another directory.`,
+        );
+      }
+      fs.rmSync(lockPath, { force: true }); // stale lock from a process that died
+    }
+  }
+  throw new DataDirLockedError(`Could not lock the database directory ${dir}.`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Finds the committed `drizzle/` folder, from the source tree or from `build/server`. */
+function findMigrationsFolder(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = path.join(dir, "drizzle");
+    if (fs.existsSync(path.join(candidate, "meta", "_journal.json"))) return candidate;
+    dir = path.dirname(dir);
+  }
+  const fromCwd = path.resolve("drizzle");
+  if (fs.existsSync(fromCwd)) return fromCwd;
+  throw new Error("Could not find the drizzle/ migrations folder.");
+}

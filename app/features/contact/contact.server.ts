@@ -1,0 +1,61 @@
+/**
+ * Contact use-case (spec §4 "Contact form", §7 "Contact send", issue #2): store the
+ * message, then queue the owner's e-mail in the same transaction, so an SMTP outage
+ * loses nothing.
+ */
+import type { Database } from "#app/db/client.server";
+import { contactMessage } from "#app/db/schema";
+import { hitRateLimit } from "#app/lib/rate-limit.server";
+import { enqueueMail, escapeHtml } from "#app/features/mail/mail.server";
+import type { ContactInput } from "./contact.schema";
+
+/** Contact messages accepted per IP per window. */
+export const CONTACT_RATE_LIMIT = { limit: 5, windowMs: 10 * 60_000 } as const;
+
+export type SubmitContactResult =
+  | { ok: true; id: number }
+  | { ok: false; reason: "rate-limited"; retryAfterSeconds: number };
+
+/**
+ * Stores a validated contact message and queues an e-mail to the owner.
+ *
+ * @param db - database handle.
+ * @param input - validated fields (see `contactSchema`).
+ * @param ctx.ownerEmail - recipient of the notification.
+ * @param ctx.ip - sender's IP, the rate-limit key (5 messages / 10 minutes).
+ * @returns `{ ok: true, id }`, or `{ ok: false, reason: "rate-limited" }` with nothing written
+ *   but the counter.
+ */
+export async function submitContactMessage(
+  db: Database,
+  input: ContactInput,
+  ctx: { ownerEmail: string; ip: string },
+): Promise<SubmitContactResult> {
+  const limit = await hitRateLimit(db, `contact:${ctx.ip}`, CONTACT_RATE_LIMIT);
+  if (!limit.allowed) return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds };
+
+  const phone = input.user_phone?.trim() || null;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(contactMessage)
+      .values({ userName: input.user_name, userEmail: input.user_email, userPhone: phone, message: input.message, ip: ctx.ip })
+      .returning({ id: contactMessage.id });
+    const lines = [
+      `New message from the portfolio contact form.`,
+      ``,
+      `Name: ${input.user_name}`,
+      `Email: ${input.user_email}`,
+      `Phone: ${phone ?? "—"}`,
+      ``,
+      input.message,
+    ];
+    await enqueueMail(tx, {
+      to: ctx.ownerEmail,
+      replyTo: input.user_email,
+      subject: `New contact message from ${input.user_name}`,
+      text: lines.join("\n"),
+      html: `<p>New message from the portfolio contact form.</p><p><strong>Name:</strong> ${escapeHtml(input.user_name)}<br><strong>Email:</strong> ${escapeHtml(input.user_email)}<br><strong>Phone:</strong> ${escapeHtml(phone ?? "—")}</p><p style="white-space:pre-wrap">${escapeHtml(input.message)}</p>`,
+    });
+    return { ok: true as const, id: row!.id };
+  });
+}

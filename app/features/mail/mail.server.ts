@@ -1,0 +1,40 @@
+/**
+ * Queuing e-mail: every message goes into the `mail_outbox` table, inside the caller's
+ * transaction when it has one, and is delivered by the outbox worker
+ * (`outbox.server.ts`). A mail accepted here survives an SMTP outage and a restart.
+ */
+import type { Queryable } from "#app/db/client.server";
+import { mailOutbox } from "#app/db/schema";
+
+/** A message to queue. `html` is optional; `text` is always sent as the plain part. */
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: string;
+}
+
+/**
+ * Inserts one message into the outbox.
+ *
+ * @param q - the database, or the transaction the mail belongs to.
+ * @returns the outbox row id.
+ */
+export async function enqueueMail(q: Queryable, mail: OutgoingMail): Promise<number> {
+  const [row] = await q
+    .insert(mailOutbox)
+    .values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, replyTo: mail.replyTo })
+    .returning({ id: mailOutbox.id });
+  return row!.id;
+}
+
+/** Escapes text for inclusion in an HTML mail body. */
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}

@@ -1,0 +1,70 @@
+/**
+ * Server configuration, read from environment variables once at boot and validated
+ * with zod. A bad value stops the server with one line naming the variable.
+ *
+ * Implements issue #2 (foundation: configuration). Every variable is documented in
+ * README.md and `.env.example`.
+ */
+import path from "node:path";
+import { z } from "zod";
+
+const emptyToUndefined = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? undefined : value;
+
+const urlWithProtocol = (protocols: string[]) =>
+  z.url({ protocol: new RegExp(`^(${protocols.join("|")})$`) });
+
+const envSchema = z.object({
+  NODE_ENV: z.preprocess(emptyToUndefined, z.enum(["development", "production", "test"]).default("development")),
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: z.preprocess(emptyToUndefined, z.string().default("0.0.0.0")),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./data")),
+  DATABASE_URL: z.preprocess(emptyToUndefined, urlWithProtocol(["postgres", "postgresql"]).optional()),
+  SMTP_URL: z.preprocess(emptyToUndefined, urlWithProtocol(["smtp", "smtps"]).optional()),
+  MAIL_FROM: z.preprocess(emptyToUndefined, z.string().min(3).default("Portfolio <no-reply@localhost>")),
+  OWNER_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),
+  BETTER_AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
+  BETTER_AUTH_URL: z.preprocess(emptyToUndefined, urlWithProtocol(["http", "https"]).optional()),
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().default("loopback")),
+  ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),
+  ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(6).optional()),
+  PASSWORD_MIN_LENGTH: z.preprocess(emptyToUndefined, z.coerce.number().int().min(6).max(128).default(6)),
+});
+
+/** Validated configuration. `dataDir`, `pgliteDir` and `outboxDir` are absolute paths. */
+export type Env = z.infer<typeof envSchema> & {
+  /** Public origin of the site, e.g. `http://localhost:3000` (no trailing slash). */
+  origin: string;
+  pgliteDir: string;
+  outboxDir: string;
+};
+
+/** Thrown by {@link parseEnv}; `message` is the one line to print. */
+export class EnvError extends Error {}
+
+/**
+ * Parses and validates the given environment (default `process.env`).
+ *
+ * @param source - a map of variable names to string values.
+ * @returns the typed configuration with defaults applied.
+ * @throws {EnvError} naming the first invalid variable, e.g.
+ *   `Invalid configuration: PORT: Too big: expected number to be <=65535`.
+ */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0] ?? "environment");
+    throw new EnvError(`Invalid configuration: ${name}: ${issue.message} (got ${JSON.stringify(source[name] ?? "")})`);
+  }
+  const env = result.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  const origin = (env.BETTER_AUTH_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+  return {
+    ...env,
+    DATA_DIR: dataDir,
+    origin,
+    pgliteDir: path.join(dataDir, "pglite"),
+    outboxDir: path.join(dataDir, "outbox"),
+  };
+}

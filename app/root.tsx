@@ -1,0 +1,72 @@
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError } from "react-router";
+import type { Route } from "./+types/root";
+import { servicesContext } from "./context";
+import stylesheet from "./app.css?url";
+import { ErrorPage } from "./components/error-page";
+
+/** Route `handle` shape: `hydrate: false` marks a page that ships no JavaScript. */
+export interface RouteHandle {
+  hydrate?: boolean;
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { origin: context.get(servicesContext).env.origin };
+}
+
+/**
+ * Prefetch on intent without JavaScript: Chromium's speculation rules prefetch a
+ * same-origin link when the pointer rests on it (spec §9: prefetch on intent).
+ */
+const speculationRules = JSON.stringify({
+  prefetch: [{ where: { href_matches: "/*" }, eagerness: "moderate" }],
+});
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const matches = useMatches();
+  const leaf = matches[matches.length - 1];
+  const hydrate = (leaf?.handle as RouteHandle | undefined)?.hydrate !== false;
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#1d3fa3" />
+        <Meta />
+        <Links />
+        <script type="speculationrules" dangerouslySetInnerHTML={{ __html: speculationRules }} />
+      </head>
+      <body className="min-h-screen bg-white text-slate-900 antialiased">
+        {children}
+        {hydrate ? (
+          <>
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        ) : null}
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return <ErrorPage status={404} title="Page not found" message="The page you are looking for does not exist or has moved." />;
+  }
+  return (
+    <ErrorPage
+      status={isRouteErrorResponse(error) ? error.status : 500}
+      title="Something went wrong"
+      message="An unexpected error occurred on our side. It has been logged; please try again in a moment."
+    />
+  );
+}

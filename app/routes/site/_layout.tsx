@@ -1,0 +1,16 @@
+import { Outlet } from "react-router";
+import { SiteFooter } from "#app/components/site-footer";
+import { SiteHeader } from "#app/components/site-header";
+
+/** Public site layout (spec §2): sticky header, page, footer. */
+export default function SiteLayout() {
+  return (
+    <>
+      <SiteHeader />
+      <main id="main">
+        <Outlet />
+      </main>
+      <SiteFooter />
+    </>
+  );
+}

@@ -1,0 +1,137 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, useNavigation } from "react-router";
+import type { Route } from "./+types/contact";
+import { InputField, SubmitButton, TextareaField } from "#app/components/ui/field";
+import { requestInfoContext, servicesContext } from "#app/context";
+import { owner } from "#app/content/site";
+import { CONTACT_LIMITS, CONTACT_MESSAGES, contactSchema, HONEYPOT_FIELD } from "#app/features/contact/contact.schema";
+import { submitContactMessage } from "#app/features/contact/contact.server";
+import { pageMeta } from "#app/lib/meta";
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: "Get In Touch",
+    description: `Contact ${owner.name} about a project: e-mail, phone, or the message form.`,
+  });
+
+/**
+ * Contact form action (spec §4, §5, §7; issue #2): validates on the server, refuses
+ * honeypot and rate-limited posts, stores the message and queues the owner's e-mail.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { db, env } = context.get(servicesContext);
+  const { ip } = context.get(requestInfoContext);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: contactSchema });
+
+  if (String(formData.get(HONEYPOT_FIELD) ?? "") !== "") {
+    return data({ result: submission.reply({ formErrors: [CONTACT_MESSAGES.failure] }), status: "error" as const }, 400);
+  }
+  if (submission.status !== "success") {
+    return data({ result: submission.reply(), status: "error" as const }, 400);
+  }
+  try {
+    const outcome = await submitContactMessage(db, submission.value, { ownerEmail: env.OWNER_EMAIL ?? owner.email, ip });
+    if (!outcome.ok) {
+      return data(
+        { result: submission.reply({ formErrors: [CONTACT_MESSAGES.rateLimited] }), status: "error" as const },
+        { status: 429, headers: { "Retry-After": String(outcome.retryAfterSeconds) } },
+      );
+    }
+  } catch (error) {
+    console.error("[contact] could not store message:", error);
+    return data({ result: submission.reply({ formErrors: [CONTACT_MESSAGES.failure] }), status: "error" as const }, 503);
+  }
+  return data({ result: submission.reply({ resetForm: true }), status: "success" as const }, 200);
+}
+
+/** Get In Touch (spec §2 /contact): e-mail and phone links, message form, GitHub and LinkedIn. */
+export default function Contact({ actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting" && navigation.formAction === "/contact";
+  const [form, fields] = useForm({
+    id: "contact",
+    lastResult: navigation.state === "idle" ? actionData?.result : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: contactSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const succeeded = actionData?.status === "success" && !form.dirty;
+
+  return (
+    <section className="mx-auto grid max-w-6xl gap-12 px-4 py-16 lg:grid-cols-[1fr_1.4fr]">
+      <div className="reveal">
+        <h1 className="text-4xl font-bold tracking-tight">Get In Touch</h1>
+        <p className="mt-4 text-lg text-slate-700">Have a project in mind or a question? Send a message, or reach me directly.</p>
+        <ul className="mt-6 space-y-3 text-slate-800">
+          <li>
+            <span className="font-semibold">Email: </span>
+            <a className="text-brand-700 underline underline-offset-4" href={`mailto:${owner.email}`}>{owner.email}</a>
+          </li>
+          <li>
+            <span className="font-semibold">Phone: </span>
+            <a className="text-brand-700 underline underline-offset-4" href={`tel:${owner.phone.e164}`}>{owner.phone.display}</a>
+          </li>
+        </ul>
+        <ul className="mt-6 flex gap-4">
+          <li>
+            <a className="font-semibold text-brand-700 underline underline-offset-4" href={owner.github} target="_blank" rel="noopener noreferrer">GitHub</a>
+          </li>
+          <li>
+            <a className="font-semibold text-brand-700 underline underline-offset-4" href={owner.linkedin} target="_blank" rel="noopener noreferrer">LinkedIn</a>
+          </li>
+        </ul>
+      </div>
+
+      <div className="reveal rounded-xl border border-slate-200 p-6 shadow-sm">
+        <h2 className="text-2xl font-semibold">Send a message</h2>
+        <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
+          <InputField
+            label="Name"
+            {...getInputProps(fields.user_name, { type: "text" })}
+            id={fields.user_name.id}
+            errors={fields.user_name.errors}
+            autoComplete="name"
+            maxLength={CONTACT_LIMITS.name}
+          />
+          <InputField
+            label="Email"
+            {...getInputProps(fields.user_email, { type: "email" })}
+            id={fields.user_email.id}
+            errors={fields.user_email.errors}
+            autoComplete="email"
+            maxLength={CONTACT_LIMITS.email}
+          />
+          <InputField
+            label="Phone (optional)"
+            {...getInputProps(fields.user_phone, { type: "tel" })}
+            id={fields.user_phone.id}
+            errors={fields.user_phone.errors}
+            autoComplete="tel"
+            maxLength={CONTACT_LIMITS.phone}
+          />
+          <TextareaField
+            label="Message"
+            {...getTextareaProps(fields.message)}
+            id={fields.message.id}
+            errors={fields.message.errors}
+            rows={6}
+            maxLength={CONTACT_LIMITS.message}
+          />
+          {/* Honeypot: hidden from people and assistive technology; bots fill it. */}
+          <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+            <label htmlFor="contact-website">Leave this field empty</label>
+            <input id="contact-website" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+          </div>
+          <div className="flex flex-wrap items-center gap-4">
+            <SubmitButton pending={pending} pendingLabel="Sending…">Send Message</SubmitButton>
+            <p role="status" aria-live="polite" className={succeeded ? "font-medium text-green-800" : "font-medium text-red-700"} id={form.errorId}>
+              {succeeded ? CONTACT_MESSAGES.success : form.errors?.join(" ")}
+            </p>
+          </div>
+        </Form>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * The application as an express router, bundled by Vite together with the routes (it is
+ * the SSR build's entry), so the server and the routes share one module graph.
+ *
+ * `createServerApp` opens the database, applies migrations, starts the mail outbox worker
+ * and returns the request handlers; `server/main.ts` mounts them behind static files.
+ */
+import { createRequestHandler } from "@react-router/express";
+import express from "express";
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import { requestInfoContext, servicesContext, type AppServices } from "#app/context";
+import { openDatabase, type DbHandle } from "#app/db/client.server";
+import { createMailSender, startOutboxWorker, type OutboxWorker } from "#app/features/mail/outbox.server";
+import type { Env } from "#app/lib/env.server";
+
+export { parseEnv, EnvError } from "#app/lib/env.server";
+export { DataDirLockedError } from "#app/db/client.server";
+
+export interface ServerApp {
+  /** Express router: /healthz and every page, action and resource route. */
+  router: express.Router;
+  services: AppServices;
+  /** Stops the outbox worker and closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the application's services and returns its router.
+ *
+ * @param env - validated configuration (see `parseEnv`).
+ * @throws {DataDirLockedError} when another process holds the PGlite directory.
+ */
+export async function createServerApp(env: Env): Promise<ServerApp> {
+  const handle: DbHandle = env.DATABASE_URL
+    ? await openDatabase({ url: env.DATABASE_URL })
+    : await openDatabase({ pgliteDir: env.pgliteDir });
+  let worker: OutboxWorker | undefined;
+  try {
+    await handle.migrate();
+    worker = startOutboxWorker({
+      db: handle.db,
+      from: env.MAIL_FROM,
+      send: createMailSender({ smtpUrl: env.SMTP_URL, outboxDir: env.outboxDir }),
+    });
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+
+  const services: AppServices = { db: handle.db, env, ping: () => handle.ping() };
+  const router = express.Router();
+
+  router.get("/healthz", async (_req, res) => {
+    try {
+      await services.ping();
+      res.status(200).json({ status: "ok", database: handle.driver });
+    } catch (error) {
+      res.status(503).json({ status: "error", error: (error as Error).message });
+    }
+  });
+
+  router.all(
+    "/{*splat}",
+    createRequestHandler({
+      build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
+      mode: env.NODE_ENV === "production" ? "production" : "development",
+      getLoadContext(req) {
+        const context = new RouterContextProvider();
+        context.set(servicesContext, services);
+        context.set(requestInfoContext, { ip: req.ip ?? req.socket.remoteAddress ?? "unknown" });
+        return context;
+      },
+    }),
+  );
+
+  return {
+    router,
+    services,
+    async close() {
+      await worker?.stop();
+      await handle.close();
+    },
+  };
+}

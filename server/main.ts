@@ -1,0 +1,91 @@
+/**
+ * Process entry point: reads the configuration, serves static files (or Vite in
+ * development), mounts the application router and listens on PORT.
+ *
+ * `npm start` runs it in production mode on the built app (`build/`).
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import compression from "compression";
+import express from "express";
+
+type AppModule = typeof import("./app");
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const production = process.env.NODE_ENV === "production";
+
+async function main() {
+  const app = express();
+  app.disable("x-powered-by");
+  let appModule: AppModule;
+
+  if (production) {
+    appModule = (await import(path.join(root, "build/server/index.js"))) as AppModule;
+  } else {
+    const vite = await import("vite");
+    const viteServer = await vite.createServer({ root, server: { middlewareMode: true } });
+    app.use(viteServer.middlewares);
+    appModule = (await viteServer.ssrLoadModule(path.join(root, "server/app.ts"))) as AppModule;
+  }
+
+  let env;
+  try {
+    env = appModule.parseEnv(process.env);
+  } catch (error) {
+    if (error instanceof appModule.EnvError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  app.set("trust proxy", parseTrustProxy(env.TRUST_PROXY));
+  app.use(compression());
+  if (production) {
+    app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
+    app.use(express.static(path.join(root, "build/client"), { maxAge: "1h", index: false }));
+  }
+
+  let server;
+  try {
+    server = await appModule.createServerApp(env);
+  } catch (error) {
+    if (error instanceof appModule.DataDirLockedError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  app.use(server.router);
+
+  const listener = app.listen(env.PORT, env.HOST, () => {
+    const address = listener.address();
+    const port = typeof address === "object" && address ? address.port : env.PORT;
+    console.log(`Server listening on http://localhost:${port} (database: ${env.DATABASE_URL ? "PostgreSQL" : env.pgliteDir})`);
+  });
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal} received, shutting down`);
+    listener.close();
+    listener.closeAllConnections();
+    server.close().finally(() => process.exit(0));
+    setTimeout(() => process.exit(0), 5_000).unref();
+  };
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+/** `TRUST_PROXY`: "true"/"false", a hop count, or express's names/addresses (default "loopback"). */
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

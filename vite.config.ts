@@ -1,0 +1,16 @@
+import path from "node:path";
+import { reactRouter } from "@react-router/dev/vite";
+import tailwindcss from "@tailwindcss/vite";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  // The SSR bundle's entry is our express sub-app (server/app.ts), so the server, the
+  // routes and the typed context keys share one module graph (one instance of each).
+  environments: {
+    ssr: { build: { rollupOptions: { input: "./server/app.ts" } } },
+  },
+  resolve: {
+    alias: [{ find: /^#app\/(.*)$/, replacement: `${path.resolve("app")}/$1` }],
+  },
+  plugins: [tailwindcss(), reactRouter()],
+});
