@@ -4,6 +4,7 @@
  *
  * `npm start` runs it in production mode on the built app (`build/`).
  */
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import compression from "compression";
@@ -12,9 +13,12 @@ import express from "express";
 type AppModule = typeof import("./app");
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const production = process.env.NODE_ENV === "production";
 
 async function main() {
+  // Optional .env file next to package.json; real environment variables win.
+  const envFile = path.join(root, ".env");
+  if (fs.existsSync(envFile)) process.loadEnvFile(envFile);
+  const production = process.env.NODE_ENV === "production";
   const app = express();
   app.disable("x-powered-by");
   let appModule: AppModule;

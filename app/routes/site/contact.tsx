@@ -54,7 +54,7 @@ export default function Contact({ actionData }: Route.ComponentProps) {
     id: "contact",
     lastResult: navigation.state === "idle" ? actionData?.result : undefined,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: contactSchema }),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
   const succeeded = actionData?.status === "success" && !form.dirty;

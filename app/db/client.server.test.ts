@@ -1,0 +1,35 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { DataDirLockedError, openDatabase } from "./client.server";
+
+describe("PGlite data directory lock", () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("refuses a directory held by another live process and takes over a stale lock", async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "lock-"));
+    dirs.push(base);
+    const dir = path.join(base, "pglite");
+    const other = spawn("sleep", ["30"]);
+    try {
+      fs.writeFileSync(`${dir}.lock`, String(other.pid));
+      await expect(openDatabase({ pgliteDir: dir })).rejects.toThrow(DataDirLockedError);
+      await expect(openDatabase({ pgliteDir: dir })).rejects.toThrow(/in use by another process/);
+    } finally {
+      other.kill();
+    }
+    await new Promise((r) => other.once("exit", r));
+    // The holder died: its lock is stale and is taken over.
+    const handle = await openDatabase({ pgliteDir: dir });
+    await handle.migrate();
+    await handle.ping();
+    expect(fs.readFileSync(`${dir}.lock`, "utf8")).toBe(String(process.pid));
+    await handle.close();
+    expect(fs.existsSync(`${dir}.lock`)).toBe(false);
+  });
+});

@@ -1,0 +1,80 @@
+import net from "node:net";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mailOutbox } from "#app/db/schema";
+import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { startSmtpCapture, type SmtpCapture } from "../../../tests/helpers/smtp";
+import { enqueueMail } from "./mail.server";
+import { createMailSender, processOutboxOnce } from "./outbox.server";
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
+  let t: TestDb;
+  let smtp: SmtpCapture | undefined;
+  beforeEach(async () => {
+    t = await open();
+  });
+  afterEach(async () => {
+    await smtp?.close();
+    smtp = undefined;
+    await t.close();
+  });
+
+  it("keeps a mail while SMTP is down, retries with back-off, then delivers it exactly once", async () => {
+    const port = await freePort();
+    const send = createMailSender({ smtpUrl: `smtp://127.0.0.1:${port}`, outboxDir: "/nonexistent" });
+    const options = { db: t.db, send, from: "Portal <portal@example.com>", baseDelayMs: 200, maxDelayMs: 1_000 };
+    await enqueueMail(t.db, { to: "owner@example.com", subject: "Hello", text: "Plain body", html: "<p>HTML body</p>" });
+
+    // SMTP down: two failed attempts, each pushing the next attempt further away.
+    expect(await processOutboxOnce(options)).toEqual({ sent: 0, failed: 1 });
+    const [afterFirst] = await t.db.select().from(mailOutbox);
+    expect(afterFirst).toMatchObject({ attempts: 1, sentAt: null });
+    expect(afterFirst!.lastError).toMatch(/ECONNREFUSED|connect/i);
+    // Not due yet: nothing is attempted.
+    expect(await processOutboxOnce(options)).toEqual({ sent: 0, failed: 0 });
+    await sleep(250);
+    expect(await processOutboxOnce(options)).toEqual({ sent: 0, failed: 1 });
+    const [afterSecond] = await t.db.select().from(mailOutbox);
+    expect(afterSecond!.attempts).toBe(2);
+    expect(afterSecond!.nextAttemptAt.getTime() - afterFirst!.nextAttemptAt.getTime()).toBeGreaterThan(150);
+
+    // SMTP back: delivered once, then never again.
+    smtp = await startSmtpCapture({ port });
+    await sleep(450);
+    expect(await processOutboxOnce(options)).toEqual({ sent: 1, failed: 0 });
+    await sleep(300);
+    expect(await processOutboxOnce(options)).toEqual({ sent: 0, failed: 0 });
+    expect(smtp.messages).toHaveLength(1);
+    const mail = smtp.messages[0]!.parsed;
+    expect(mail.subject).toBe("Hello");
+    expect(mail.text?.trim()).toBe("Plain body");
+    expect(mail.html).toContain("<p>HTML body</p>");
+    const [row] = await t.db.select().from(mailOutbox);
+    expect(row!.sentAt).toBeInstanceOf(Date);
+    expect(row!.attempts).toBe(3);
+  });
+
+  it("two workers polling together send each mail once", async () => {
+    smtp = await startSmtpCapture();
+    const send = createMailSender({ smtpUrl: smtp.url, outboxDir: "/nonexistent" });
+    for (let i = 0; i < 10; i++) await enqueueMail(t.db, { to: `r${i}@example.com`, subject: `m${i}`, text: "x" });
+    const options = { db: t.db, send, from: "p@example.com", batchSize: 3 };
+    const passes = await Promise.all([processOutboxOnce(options), processOutboxOnce(options), processOutboxOnce(options), processOutboxOnce(options)]);
+    const again = await Promise.all([processOutboxOnce(options), processOutboxOnce(options)]);
+    const total = [...passes, ...again].reduce((sum, r) => sum + r.sent, 0);
+    // Drain whatever is left, then check nothing was sent twice.
+    while ((await processOutboxOnce(options)).sent > 0);
+    expect(total).toBeLessThanOrEqual(10);
+    await smtp.waitFor(10);
+    expect(smtp.messages.map((m) => m.parsed.subject).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `m${i}`).sort());
+  });
+});

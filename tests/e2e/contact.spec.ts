@@ -1,0 +1,119 @@
+import { addressesOf, expect, hydrated, test, waitForMail } from "./fixtures";
+
+const SUCCESS = "Message sent successfully!";
+
+test.describe("contact form", () => {
+  test("sends a message: success shown, form reset, stored, and the owner's e-mail arrives", async ({ page, sql }) => {
+    const marker = `Hello from e2e ${Date.now()}`;
+    await page.goto("/contact");
+    await page.getByLabel("Name").fill("Grace Hopper");
+    await page.getByLabel("Email").fill("grace@example.org");
+    await page.getByLabel("Phone (optional)").fill("+1 301 555 0199");
+    await page.getByLabel("Message").fill(marker);
+    await page.getByRole("button", { name: "Send Message" }).click();
+    await expect(page.getByRole("status")).toHaveText(SUCCESS);
+    await expect(page.getByLabel("Name")).toHaveValue("");
+    await expect(page.getByLabel("Message")).toHaveValue("");
+
+    const { rows } = await sql.query("select user_name, user_email, user_phone from contact_message where message = $1", [marker]);
+    expect(rows).toEqual([{ user_name: "Grace Hopper", user_email: "grace@example.org", user_phone: "+1 301 555 0199" }]);
+
+    const mail = await waitForMail((m) => (m.text ?? "").includes(marker));
+    expect(addressesOf(mail.to)).toEqual(["owner@portfolio.test"]);
+    expect(addressesOf(mail.replyTo)).toEqual(["grace@example.org"]);
+    expect(mail.subject).toBe("New contact message from Grace Hopper");
+  });
+
+  test("shows field errors in the browser before anything is sent", async ({ page, sql }) => {
+    await page.goto("/contact");
+    await hydrated(page);
+    await page.getByLabel("Email").fill("not-an-email");
+    await page.getByRole("button", { name: "Send Message" }).click();
+    await expect(page.getByText("Name is required.")).toBeVisible();
+    await expect(page.getByText("Enter a valid email address.")).toBeVisible();
+    await expect(page.getByText("Message is required.")).toBeVisible();
+    await expect(page.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
+    const { rows } = await sql.query("select count(*)::int as n from contact_message where user_email = 'not-an-email'");
+    expect(rows[0].n).toBe(0);
+  });
+
+  test("validates again on the server: a crafted post gets 400 with clear messages", async ({ request, sql }) => {
+    const response = await request.post("/contact", {
+      form: { user_name: "", user_email: "bad", message: "x".repeat(5_001) },
+    });
+    expect(response.status()).toBe(400);
+    const html = await response.text();
+    expect(html).toContain("Name is required.");
+    expect(html).toContain("Enter a valid email address.");
+    expect(html).toContain("Message must be at most 5,000 characters.");
+    const { rows } = await sql.query("select count(*)::int as n from contact_message where user_email = 'bad'");
+    expect(rows[0].n).toBe(0);
+  });
+
+  test("the honeypot refuses a bot's submission and stores nothing", async ({ page, sql }) => {
+    const marker = `bot ${Date.now()}`;
+    await page.goto("/contact");
+    await page.getByLabel("Name").fill("Bot");
+    await page.getByLabel("Email").fill("bot@example.org");
+    await page.getByLabel("Message").fill(marker);
+    await page.locator('input[name="website"]').evaluate((el: HTMLInputElement) => (el.value = "http://spam.example"));
+    const responsePromise = page.waitForResponse((r) => r.request().method() === "POST");
+    await page.getByRole("button", { name: "Send Message" }).click();
+    expect((await responsePromise).status()).toBe(400);
+    await expect(page.getByRole("status")).toHaveText("Something went wrong. Try again.");
+    const { rows } = await sql.query("select count(*)::int as n from contact_message where message = $1", [marker]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  test("the per-IP rate limit answers 429 with a clear message after 5 messages", async ({ page, sql, ip }) => {
+    const marker = `burst ${Date.now()}`;
+    await page.goto("/contact");
+    for (let i = 1; i <= 6; i++) {
+      await page.getByLabel("Name").fill(`Sender ${i}`);
+      await page.getByLabel("Email").fill("burst@example.org");
+      await page.getByLabel("Message").fill(`${marker} #${i}`);
+      const responsePromise = page.waitForResponse((r) => r.request().method() === "POST");
+      await page.getByRole("button", { name: "Send Message" }).click();
+      const response = await responsePromise;
+      if (i <= 5) {
+        expect(response.status()).toBe(200);
+        await expect(page.getByRole("status")).toHaveText(SUCCESS);
+      } else {
+        expect(response.status()).toBe(429);
+        await expect(page.getByRole("status")).toHaveText(/Too many messages/);
+      }
+    }
+    const { rows } = await sql.query("select count(*)::int as n from contact_message where message like $1 and ip = $2", [`${marker}%`, ip]);
+    expect(rows[0].n).toBe(5);
+  });
+});
+
+test.describe("contact form without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("still sends a message", async ({ page, sql }) => {
+    const marker = `no-js ${Date.now()}`;
+    await page.goto("/contact");
+    await page.getByLabel("Name").fill("Alan Turing");
+    await page.getByLabel("Email").fill("alan@example.org");
+    await page.getByLabel("Message").fill(marker);
+    await page.getByRole("button", { name: "Send Message" }).click();
+    await expect(page.getByRole("status")).toHaveText(SUCCESS);
+    await expect(page.getByLabel("Message")).toHaveValue("");
+    const { rows } = await sql.query("select user_name from contact_message where message = $1", [marker]);
+    expect(rows).toEqual([{ user_name: "Alan Turing" }]);
+    await waitForMail((m) => (m.text ?? "").includes(marker));
+  });
+
+  test("shows the server's field errors next to the fields", async ({ page }) => {
+    await page.goto("/contact");
+    // Bypass the browser's own checks to see the server's answer.
+    await page.locator("form#contact").evaluate((form: HTMLFormElement) => (form.noValidate = true));
+    await page.getByLabel("Email").fill("nope");
+    await page.getByRole("button", { name: "Send Message" }).click();
+    await expect(page.getByText("Name is required.")).toBeVisible();
+    await expect(page.getByText("Enter a valid email address.")).toBeVisible();
+    await expect(page.getByText("Message is required.")).toBeVisible();
+    await expect(page.getByLabel("Email")).toHaveValue("nope");
+  });
+});

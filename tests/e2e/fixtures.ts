@@ -1,0 +1,64 @@
+/**
+ * Playwright fixtures: the app's base URL, a per-test client IP (sent as
+ * X-Forwarded-For, trusted from loopback) so rate limits of one test do not leak into
+ * another, SQL access to the app's database, and the mails the SMTP server received.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { test as base, expect } from "@playwright/test";
+import { simpleParser, type ParsedMail } from "mailparser";
+import pg from "pg";
+
+export { expect };
+
+let ipCounter = 0;
+/** A unique address string per call in this worker (only ever sent as a header). */
+export function uniqueIp(): string {
+  ipCounter++;
+  return `10.${process.pid % 250}.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`;
+}
+
+/** Reads mails received by the SMTP server during the run. */
+export async function waitForMail(predicate: (mail: ParsedMail) => boolean, timeoutMs = 15_000): Promise<ParsedMail> {
+  const dir = process.env.E2E_MAIL_DIR!;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const file of fs.readdirSync(dir).sort()) {
+      const mail = await simpleParser(fs.readFileSync(path.join(dir, file)));
+      if (predicate(mail)) return mail;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("expected mail did not arrive");
+}
+
+/** Mail addresses of a parsed header (`to`, `cc`, …) as a flat list. */
+export function addressesOf(field: ParsedMail["to"]): string[] {
+  const list = Array.isArray(field) ? field : field ? [field] : [];
+  return list.flatMap((a) => a.value.map((v) => v.address ?? ""));
+}
+
+/** Waits until React has hydrated the page (root sets `html[data-hydrated]`). */
+export async function hydrated(page: import("@playwright/test").Page): Promise<void> {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
+interface Fixtures {
+  ip: string;
+  sql: pg.Pool;
+}
+
+export const test = base.extend<Fixtures, { sqlPool: pg.Pool }>({
+  baseURL: async ({}, use) => use(process.env.E2E_BASE_URL),
+  sqlPool: [
+    async ({}, use) => {
+      const pool = new pg.Pool({ connectionString: process.env.E2E_DATABASE_URL, max: 2 });
+      await use(pool);
+      await pool.end();
+    },
+    { scope: "worker" },
+  ],
+  sql: async ({ sqlPool }, use) => use(sqlPool),
+  ip: async ({}, use) => use(uniqueIp()),
+  extraHTTPHeaders: async ({ ip }, use) => use({ "x-forwarded-for": ip }),
+});

@@ -1,0 +1,109 @@
+/**
+ * Starts, once for the whole Playwright run:
+ * - a real SMTP server (smtp-server) that writes every message it receives to
+ *   `$E2E_MAIL_DIR/<n>.eml`, so test workers can read them;
+ * - a fresh PostgreSQL database (from TEST_DATABASE_URL, default the local server), so
+ *   tests can check what the database holds while the app runs;
+ * - the built app (`build/`) in production mode on a free port.
+ * Returns the teardown that stops all three.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { startSmtpCapture } from "../helpers/smtp";
+
+export const DEFAULT_PG_URL = "postgres://postgres@127.0.0.1:5432/postgres";
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Spawns `server/main.ts` (production mode, built app) and waits for /healthz.
+ *
+ * @param env - extra environment (DATA_DIR, DATABASE_URL, SMTP_URL, …).
+ * @returns the child process, its base URL and its collected output.
+ */
+export async function startAppServer(env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const tsxCli = path.resolve("node_modules/tsx/dist/cli.mjs");
+  let output = "";
+  const child = spawn(process.execPath, [tsxCli, "server/main.ts"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      BETTER_AUTH_URL: baseUrl,
+      BETTER_AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
+      OWNER_EMAIL: "owner@portfolio.test",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`app server exited early:\n${output}`);
+    try {
+      const res = await fetch(`${baseUrl}/healthz`);
+      if (res.ok) return { child, baseUrl, output: () => output };
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`app server did not become healthy:\n${output}`);
+}
+
+export default async function globalSetup() {
+  if (!fs.existsSync("build/server/index.js")) throw new Error("Run `npm run build` before the browser tests.");
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "portal-e2e-"));
+  const mailDir = path.join(tmp, "mail");
+  fs.mkdirSync(mailDir);
+  let n = 0;
+  const smtp = await startSmtpCapture({
+    onMessage: (mail) => fs.writeFileSync(path.join(mailDir, `${String(++n).padStart(5, "0")}.eml`), mail.raw),
+  });
+
+  const adminUrl = process.env.TEST_DATABASE_URL ?? DEFAULT_PG_URL;
+  const dbName = `e2e_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${dbName}"`);
+  await admin.end();
+  const dbUrl = new URL(adminUrl);
+  dbUrl.pathname = `/${dbName}`;
+
+  const app = await startAppServer({
+    DATA_DIR: path.join(tmp, "data"),
+    DATABASE_URL: dbUrl.toString(),
+    SMTP_URL: smtp.url,
+  });
+
+  process.env.E2E_BASE_URL = app.baseUrl;
+  process.env.E2E_MAIL_DIR = mailDir;
+  process.env.E2E_DATABASE_URL = dbUrl.toString();
+  process.env.E2E_TMP = tmp;
+
+  return async () => {
+    app.child.kill("SIGTERM");
+    await new Promise((r) => (app.child.exitCode !== null ? r(null) : app.child.once("exit", r)));
+    await smtp.close();
+    const cleanup = new pg.Client({ connectionString: adminUrl });
+    await cleanup.connect();
+    await cleanup.query(`drop database if exists "${dbName}" with (force)`);
+    await cleanup.end();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,16 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: {
+    alias: [{ find: /^#app\/(.*)$/, replacement: `${path.resolve("app")}/$1` }],
+  },
+  test: {
+    include: ["app/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // PGlite instances are memory-hungry; two files at a time suits a 2-core machine.
+    maxWorkers: 2,
+  },
+});
