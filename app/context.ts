@@ -5,12 +5,14 @@
  */
 import { createContext } from "react-router";
 import type { Database } from "./db/client.server";
+import type { Auth } from "./lib/auth.server";
 import type { Env } from "./lib/env.server";
 
 /** Long-lived services shared by all requests. */
 export interface AppServices {
   db: Database;
   env: Env;
+  auth: Auth;
   /** Reports whether the database answers (used by /healthz). */
   ping(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError } from "react-router";
 import type { Route } from "./+types/root";
 import { servicesContext } from "./context";
+import { sessionMiddleware } from "./lib/session.server";
 import stylesheet from "./app.css?url";
 import { ErrorPage } from "./components/error-page";
 
@@ -14,6 +15,9 @@ export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
+
+/** Loads the signed-in user for every request (app/lib/session.server.ts). */
+export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
   return { origin: context.get(servicesContext).env.origin };

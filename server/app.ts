@@ -11,7 +11,9 @@ import { RouterContextProvider, type ServerBuild } from "react-router";
 import { requestInfoContext, servicesContext, type AppServices } from "#app/context";
 import { openDatabase, type DbHandle } from "#app/db/client.server";
 import { createMailSender, startOutboxWorker, type OutboxWorker } from "#app/features/mail/outbox.server";
+import { createAuth, resolveAuthSecret, type Auth } from "#app/lib/auth.server";
 import type { Env } from "#app/lib/env.server";
+import { ensureFirstAdmin } from "#app/features/users/accounts.server";
 
 export { parseEnv, EnvError } from "#app/lib/env.server";
 export { DataDirLockedError } from "#app/db/client.server";
@@ -35,8 +37,19 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     ? await openDatabase({ url: env.DATABASE_URL })
     : await openDatabase({ pgliteDir: env.pgliteDir });
   let worker: OutboxWorker | undefined;
+  let auth: Auth;
   try {
     await handle.migrate();
+    auth = createAuth({ db: handle.db, env, secret: await resolveAuthSecret(handle.db, env.BETTER_AUTH_SECRET) });
+    const firstAdmin = await ensureFirstAdmin({ db: handle.db, auth }, { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD });
+    if (firstAdmin?.generatedPassword) {
+      console.log(
+        `\nCreated the first admin account (shown once):\n  email:    ${firstAdmin.email}\n  password: ${firstAdmin.generatedPassword}\n` +
+          `Sign in at ${env.origin}/login and keep this password safe (npm run admin:create changes it).\n`,
+      );
+    } else if (firstAdmin) {
+      console.log(`Created the first admin account ${firstAdmin.email} from ADMIN_EMAIL/ADMIN_PASSWORD.`);
+    }
     worker = startOutboxWorker({
       db: handle.db,
       from: env.MAIL_FROM,
@@ -47,7 +60,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     throw error;
   }
 
-  const services: AppServices = { db: handle.db, env, ping: () => handle.ping() };
+  const services: AppServices = { db: handle.db, env, auth, ping: () => handle.ping() };
   const router = express.Router();
 
   router.get("/healthz", async (_req, res) => {

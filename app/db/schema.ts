@@ -4,7 +4,7 @@
  * Timestamps are `timestamptz` (UTC); money is integer cents.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, check, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
@@ -47,12 +47,241 @@ export const mailOutbox = pgTable(
   (t) => [index("mail_outbox_pending_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} is null`)],
 );
 
-/** Fixed-window rate-limit counters shared by every app instance (contact form, …). */
-export const rateLimit = pgTable(
-  "rate_limit",
+/** Fixed-window rate-limit counters shared by every app instance (contact form, sign-in, …). */
+export const rateWindow = pgTable(
+  "rate_window",
   {
     key: text().primaryKey(),
     count: integer().notNull(),
     windowStart: timestamp({ withTimezone: true }).notNull(),
   },
+);
+
+/** Instance-wide generated values (e.g. the auth secret when BETTER_AUTH_SECRET is unset). */
+export const appMeta = pgTable("app_meta", {
+  key: text().primaryKey(),
+  value: text().notNull(),
+});
+
+// ---------------------------------------------------------------------------------------
+// Accounts (better-auth core tables + admin plugin fields + our profile columns), spec §3 users
+// ---------------------------------------------------------------------------------------
+
+/** Roles of spec §6. A user with no role is a client. */
+export const ROLES = ["client", "ambassador", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const user = pgTable(
+  "user",
+  {
+    id: text().primaryKey(),
+    /** Ambassador's name, or the client's contact name (the business name when none is given). */
+    name: text().notNull(),
+    email: text().notNull().unique(),
+    emailVerified: boolean().notNull().default(false),
+    image: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    // admin plugin
+    role: text().$type<Role>(),
+    /** Deactivated (spec "active" = not banned). */
+    banned: boolean().default(false),
+    banReason: text(),
+    banExpires: timestamp({ withTimezone: true }),
+    // profile
+    businessName: text(),
+    phone: text(),
+    website: text(),
+    /** Ambassador's referral link ID, stored lowercased, unique. */
+    referralCode: text(),
+    /** The ambassador who referred this client. */
+    referredById: text().references((): AnyPgColumn => user.id, { onDelete: "set null" }),
+    lastLoginAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("user_referral_code_unique").on(t.referralCode),
+    index("user_referred_by_idx").on(t.referredById),
+    index("user_role_created_idx").on(t.role, t.createdAt),
+  ],
+);
+
+export const session = pgTable(
+  "session",
+  {
+    id: text().primaryKey(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    token: text().notNull().unique(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ipAddress: text(),
+    userAgent: text(),
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    impersonatedBy: text(),
+  },
+  (t) => [index("session_user_id_idx").on(t.userId)],
+);
+
+export const account = pgTable(
+  "account",
+  {
+    id: text().primaryKey(),
+    accountId: text().notNull(),
+    providerId: text().notNull(),
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text(),
+    refreshToken: text(),
+    idToken: text(),
+    accessTokenExpiresAt: timestamp({ withTimezone: true }),
+    refreshTokenExpiresAt: timestamp({ withTimezone: true }),
+    scope: text(),
+    password: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("account_user_id_idx").on(t.userId)],
+);
+
+export const verification = pgTable(
+  "verification",
+  {
+    id: text().primaryKey(),
+    identifier: text().notNull(),
+    value: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("verification_identifier_idx").on(t.identifier)],
+);
+
+// ---------------------------------------------------------------------------------------
+// Portal data (spec §3 proposals, meetings, invoices, settings)
+// ---------------------------------------------------------------------------------------
+
+/** Proposal statuses (spec §4). The admin dropdown offers the first five. */
+export const PROPOSAL_STATUSES = ["pending", "planning", "in_progress", "review", "completed", "submitted", "closed"] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+export const WEBSITE_GOALS = ["Minimal", "Corporate", "Creative"] as const;
+export type WebsiteGoal = (typeof WEBSITE_GOALS)[number];
+
+export const proposal = pgTable(
+  "proposal",
+  {
+    id: serial().primaryKey(),
+    /** The client it belongs to; null until the addressed client has an account. */
+    clientId: text().references(() => user.id, { onDelete: "cascade" }),
+    clientName: text(),
+    /** For ambassador proposals: the addressed e-mail, lowercased. */
+    clientEmail: text(),
+    ambassadorId: text().references(() => user.id, { onDelete: "set null" }),
+    source: text().$type<"client" | "ambassador">().notNull(),
+    projectName: text(),
+    projectDetails: text().notNull(),
+    timeline: text(),
+    budgetCents: integer(),
+    targetAudience: text(),
+    designInspiration: text(),
+    numberOfPages: integer(),
+    websiteGoal: text().$type<WebsiteGoal>(),
+    status: text().$type<ProposalStatus>().notNull(),
+    revisionComment: text(),
+    clientApprovedAt: timestamp({ withTimezone: true }),
+    clientDeclinedAt: timestamp({ withTimezone: true }),
+    declineReason: text(),
+    commissionPaidAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("proposal_client_idx").on(t.clientId, t.createdAt),
+    index("proposal_client_email_idx").on(t.clientEmail),
+    index("proposal_ambassador_idx").on(t.ambassadorId, t.createdAt),
+    index("proposal_status_created_idx").on(t.status, t.createdAt),
+    index("proposal_created_idx").on(t.createdAt),
+    check("proposal_budget_nonnegative", sql`${t.budgetCents} is null or ${t.budgetCents} >= 0`),
+  ],
+);
+
+export const MEETING_STATUSES = ["pending", "accepted", "declined"] as const;
+export type MeetingStatus = (typeof MEETING_STATUSES)[number];
+
+export const meeting = pgTable(
+  "meeting",
+  {
+    id: serial().primaryKey(),
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    /** The instant the client picked (their date + time in their time zone), UTC. */
+    startsAt: timestamp({ withTimezone: true }).notNull(),
+    /** IANA time zone the client picked the time in, e.g. `America/New_York`. */
+    timeZone: text().notNull(),
+    notes: text(),
+    status: text().$type<MeetingStatus>().notNull().default("pending"),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("meeting_user_idx").on(t.userId, t.startsAt), index("meeting_created_idx").on(t.createdAt)],
+);
+
+export const invoice = pgTable(
+  "invoice",
+  {
+    id: serial().primaryKey(),
+    /** Sequential number, e.g. INV-2026-0001. */
+    number: text().notNull().unique(),
+    /** One invoice per proposal; deleting the invoice unlinks the proposal by construction. */
+    proposalId: integer()
+      .notNull()
+      .unique()
+      .references(() => proposal.id, { onDelete: "cascade" }),
+    clientId: text().references(() => user.id, { onDelete: "cascade" }),
+    /** Due date (a calendar date); overdue = unpaid and today (UTC) is after it. */
+    dueDate: date({ mode: "string" }).notNull(),
+    status: text().$type<"unpaid" | "paid">().notNull().default("unpaid"),
+    totalCents: integer().notNull(),
+    paidAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("invoice_client_idx").on(t.clientId),
+    index("invoice_status_due_idx").on(t.status, t.dueDate),
+    index("invoice_created_idx").on(t.createdAt),
+    check("invoice_total_nonnegative", sql`${t.totalCents} >= 0`),
+  ],
+);
+
+export const invoiceItem = pgTable(
+  "invoice_item",
+  {
+    id: serial().primaryKey(),
+    invoiceId: integer()
+      .notNull()
+      .references(() => invoice.id, { onDelete: "cascade" }),
+    position: integer().notNull(),
+    description: text().notNull(),
+    amountCents: integer().notNull(),
+  },
+  (t) => [index("invoice_item_invoice_idx").on(t.invoiceId, t.position)],
+);
+
+/** The one global settings row (spec §3 settings), id always 1. */
+export const settings = pgTable(
+  "settings",
+  {
+    id: integer().primaryKey().default(1),
+    companyName: text().notNull().default(""),
+    supportEmail: text().notNull().default(""),
+    defaultTimeline: text().notNull().default(""),
+    allowNewClients: boolean().notNull().default(true),
+    /** Ambassador commission in basis points (1500 = 15 %). */
+    commissionRateBps: integer().notNull().default(1500),
+    currency: text().notNull().default("USD"),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("settings_single_row", sql`${t.id} = 1`)],
 );

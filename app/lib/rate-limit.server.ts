@@ -1,10 +1,10 @@
 /**
- * Fixed-window rate limiting stored in PostgreSQL (`rate_limit` table), so every app
+ * Fixed-window rate limiting stored in PostgreSQL (`rate_window` table), so every app
  * instance counts against the same budget. One atomic upsert per hit.
  */
 import { sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
-import { rateLimit } from "#app/db/schema";
+import { rateWindow } from "#app/db/schema";
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -24,20 +24,20 @@ export async function hitRateLimit(
   key: string,
   { limit, windowMs }: { limit: number; windowMs: number },
 ): Promise<RateLimitResult> {
-  const expired = sql`${rateLimit.windowStart} <= now() - (${windowMs} * interval '1 millisecond')`;
+  const expired = sql`${rateWindow.windowStart} <= now() - (${windowMs} * interval '1 millisecond')`;
   const [row] = await q
-    .insert(rateLimit)
+    .insert(rateWindow)
     .values({ key, count: 1, windowStart: sql`now()` })
     .onConflictDoUpdate({
-      target: rateLimit.key,
+      target: rateWindow.key,
       set: {
-        count: sql`case when ${expired} then 1 else ${rateLimit.count} + 1 end`,
-        windowStart: sql`case when ${expired} then now() else ${rateLimit.windowStart} end`,
+        count: sql`case when ${expired} then 1 else ${rateWindow.count} + 1 end`,
+        windowStart: sql`case when ${expired} then now() else ${rateWindow.windowStart} end`,
       },
     })
     .returning({
-      count: rateLimit.count,
-      resetInMs: sql<number>`extract(epoch from (${rateLimit.windowStart} + (${windowMs} * interval '1 millisecond') - now())) * 1000`,
+      count: rateWindow.count,
+      resetInMs: sql<number>`extract(epoch from (${rateWindow.windowStart} + (${windowMs} * interval '1 millisecond') - now())) * 1000`,
     });
   const count = row!.count;
   return {

@@ -1,0 +1,90 @@
+import { Form, NavLink, useNavigation } from "react-router";
+import type { Role } from "#app/db/schema";
+import { homeFor } from "#app/features/users/actor";
+
+type NavItem = { to: string; label: string; end?: boolean };
+
+/** Header bars per role (spec §2 Header bars). The admin's Dashboard goes to /admin. */
+export function navItemsFor(role: Role | null, area: "admin" | "ambassador" | "client"): NavItem[] {
+  if (area === "admin") {
+    return [
+      { to: "/admin", label: "Dashboard", end: true },
+      { to: "/admin/proposals", label: "Proposals" },
+      { to: "/admin/invoices", label: "Invoices" },
+      { to: "/admin/ambassadors", label: "Ambassador Dashboard" },
+      { to: "/admin/users", label: "Users" },
+      { to: "/admin/settings", label: "Settings" },
+    ];
+  }
+  if (area === "ambassador") {
+    return [
+      { to: "/ambassador/dashboard", label: "Dashboard" },
+      { to: "/ambassador/submit-proposal", label: "Submit Proposal" },
+      { to: "/ambassador/earnings", label: "Earnings" },
+    ];
+  }
+  if (!role) {
+    return [
+      { to: "/login", label: "Login" },
+      { to: "/register", label: "Register", end: true },
+      { to: "/register/ambassador", label: "Become an Ambassador" },
+    ];
+  }
+  return [
+    { to: homeFor(role), label: "Dashboard" },
+    { to: "/project-status", label: "Project Status" },
+    { to: "/proposal-request", label: "Proposal Request" },
+  ];
+}
+
+/**
+ * The portal header: role navigation, Logout (a POST form, so it works without
+ * JavaScript and is never prefetched) and a pending indicator during navigation
+ * (replacing the spec's "Loading...").
+ */
+export function PortalHeader({ role, area, title }: { role: Role | null; area: "admin" | "ambassador" | "client"; title: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const items = navItemsFor(role, area);
+  return (
+    <header className="sticky top-0 z-20 border-b border-slate-200 bg-white">
+      <div aria-hidden="true" className={`h-1 bg-brand-600 transition-all duration-500 ${busy ? "w-2/3 opacity-100" : "w-0 opacity-0"}`} />
+      <p role="status" className="sr-only">
+        {busy ? "Loading…" : ""}
+      </p>
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        Skip to content
+      </a>
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3">
+        <NavLink to="/" className="text-lg font-bold tracking-tight text-slate-900">
+          {title}
+        </NavLink>
+        <nav aria-label="Portal">
+          <ul className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm font-medium">
+            {items.map((item) => (
+              <li key={item.to}>
+                <NavLink
+                  to={item.to}
+                  end={item.end}
+                  prefetch="intent"
+                  className={({ isActive }) => `rounded px-1 py-2 hover:text-brand-700 ${isActive ? "text-brand-700 underline underline-offset-8" : "text-slate-700"}`}
+                >
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+            {role ? (
+              <li>
+                <Form method="post" action="/logout">
+                  <button type="submit" className="rounded-md border border-slate-300 px-3 py-1.5 text-slate-800 hover:bg-slate-50">
+                    Logout
+                  </button>
+                </Form>
+              </li>
+            ) : null}
+          </ul>
+        </nav>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,290 @@
+/**
+ * Account use-cases (issue #3; spec §2 Authentication screens, §5, §6, §8, §9): client and
+ * ambassador registration, sign-in, password reset, sign-out, the first admin.
+ *
+ * Each function validates nothing itself (the zod schemas in `accounts.schema.ts` do, in the
+ * action) but applies every rule that needs the database, and maps better-auth's errors to
+ * human sentences. Refusals are returned as {@link AppError}s; nothing is written on refusal.
+ */
+import { randomBytes } from "node:crypto";
+import { APIError } from "better-auth/api";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Database } from "#app/db/client.server";
+import { proposal, user } from "#app/db/schema";
+import { getSettings } from "#app/features/settings/settings.server";
+import type { Auth } from "#app/lib/auth.server";
+import { AppError, fieldError } from "#app/lib/errors";
+import { hitRateLimit } from "#app/lib/rate-limit.server";
+import { AUTH_MESSAGES, REFERRAL_MESSAGES } from "./accounts.schema";
+import { homeFor, roleOf } from "./actor";
+
+export interface AccountDeps {
+  db: Database;
+  auth: Auth;
+}
+
+/** Request facts the account use-cases need. */
+export interface RequestMeta {
+  /** Incoming request headers (cookies, user agent); the client IP header is added. */
+  headers: Headers;
+  /** Client IP as express resolved it (`trust proxy` aware): the rate-limit key. */
+  ip: string;
+}
+
+/** Rate limits per client IP (issue #3 security): attempts per window. */
+export const AUTH_RATE_LIMITS = {
+  signIn: { limit: 10, windowMs: 5 * 60_000 },
+  /** Wrong passwords for one account, from any IP. */
+  signInPerAccount: { limit: 10, windowMs: 15 * 60_000 },
+  signUp: { limit: 10, windowMs: 60 * 60_000 },
+  passwordReset: { limit: 5, windowMs: 15 * 60_000 },
+} as const;
+
+/** Human sentences for better-auth's error codes (spec §8: never raw codes). */
+const AUTH_ERROR_MESSAGES: Record<string, string> = {
+  INVALID_EMAIL_OR_PASSWORD: "Wrong email or password.",
+  INVALID_PASSWORD: "Wrong email or password.",
+  USER_NOT_FOUND: "Wrong email or password.",
+  CREDENTIAL_ACCOUNT_NOT_FOUND: "Wrong email or password.",
+  USER_ALREADY_EXISTS: "An account with this email already exists. Sign in or reset your password.",
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "An account with this email already exists. Sign in or reset your password.",
+  PASSWORD_TOO_SHORT: "The password is too short.",
+  PASSWORD_TOO_LONG: "The password is too long.",
+  INVALID_EMAIL: "Enter a valid email address.",
+  BANNED_USER: "This account has been deactivated. Contact us if you think this is a mistake.",
+  INVALID_TOKEN: "This reset link is invalid, expired or already used. Ask for a new one.",
+  TOKEN_EXPIRED: "This reset link is invalid, expired or already used. Ask for a new one.",
+};
+
+/** Maps a better-auth error to an {@link AppError} (unknown errors are rethrown). */
+function toAppError(error: unknown, field?: string): never {
+  if (error instanceof APIError) {
+    const code = String((error.body as { code?: string } | undefined)?.code ?? "");
+    const message = AUTH_ERROR_MESSAGES[code];
+    if (message) {
+      const status = code === "BANNED_USER" ? 403 : code.startsWith("USER_ALREADY_EXISTS") ? 409 : 400;
+      throw field && status !== 403 ? fieldError(field, message, status === 409 ? 409 : 400) : new AppError(status, message);
+    }
+    if (error.statusCode === 429) throw new AppError(429, AUTH_MESSAGES.tooManyAttempts);
+  }
+  throw error;
+}
+
+async function limit(db: Database, key: string, rule: { limit: number; windowMs: number }) {
+  const result = await hitRateLimit(db, key, rule);
+  if (!result.allowed) throw new AppError(429, AUTH_MESSAGES.tooManyAttempts);
+}
+
+function withIp(meta: RequestMeta): Headers {
+  const headers = new Headers(meta.headers);
+  headers.set("x-portal-client-ip", meta.ip);
+  return headers;
+}
+
+/** A successful sign-in or sign-up: cookies to set, and where to go. */
+export interface SignedIn {
+  headers: Headers;
+  userId: string;
+  home: string;
+}
+
+/** @returns the ambassador's id for a referral code (case-insensitive), or null. */
+export async function findAmbassadorByReferralCode(db: Database, code: string): Promise<{ id: string; name: string } | null> {
+  const [row] = await db
+    .select({ id: user.id, name: user.name })
+    .from(user)
+    .where(and(eq(user.referralCode, code.trim().toLowerCase()), eq(user.role, "ambassador")))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Client registration (spec §5): refused when allowNewClients is off; an optional referral
+ * code must match an ambassador (case-insensitive) and links the client to them. Ambassador
+ * proposals already addressed to this e-mail become the new client's.
+ *
+ * @param input - validated `clientRegistrationSchema` output (e-mail lowercased).
+ * @throws {AppError} 403 registrations closed; 400 "Invalid referral code" on `referralCode`;
+ *   409 e-mail in use on `email`; 429 too many sign-ups from this IP.
+ */
+export async function registerClient(
+  { db, auth }: AccountDeps,
+  input: { businessName: string; email: string; phone: string; password: string; website?: string; referralCode?: string },
+  meta: RequestMeta,
+): Promise<SignedIn> {
+  const settings = await getSettings(db);
+  if (!settings.allowNewClients) throw new AppError(403, AUTH_MESSAGES.registrationClosed);
+  let referredById: string | undefined;
+  if (input.referralCode) {
+    const ambassador = await findAmbassadorByReferralCode(db, input.referralCode);
+    if (!ambassador) throw fieldError("referralCode", REFERRAL_MESSAGES.invalid);
+    referredById = ambassador.id;
+  }
+  await limit(db, `signup:${meta.ip}`, AUTH_RATE_LIMITS.signUp);
+  let result;
+  try {
+    result = await auth.api.signUpEmail({
+      body: {
+        name: input.businessName,
+        email: input.email,
+        password: input.password,
+        businessName: input.businessName,
+        phone: input.phone,
+        website: input.website,
+        referredById,
+      },
+      headers: withIp(meta),
+      returnHeaders: true,
+    });
+  } catch (error) {
+    toAppError(error, "email");
+  }
+  const userId = result.response.user.id;
+  await claimAddressedProposals(db, userId, input.email);
+  return { headers: result.headers, userId, home: homeFor("client") };
+}
+
+/**
+ * Ambassador proposals addressed to `email` that have no client yet become this client's
+ * (issue #4: "When a client registers with an e-mail that ambassador proposals were
+ * addressed to, those proposals become theirs").
+ */
+export async function claimAddressedProposals(db: Database, userId: string, email: string): Promise<number> {
+  const rows = await db
+    .update(proposal)
+    .set({ clientId: userId, updatedAt: sql`now()` })
+    .where(and(eq(proposal.clientEmail, email.toLowerCase()), isNull(proposal.clientId)))
+    .returning({ id: proposal.id });
+  return rows.length;
+}
+
+/**
+ * Ambassador sign-up (spec §5): the referral link ID is stored lowercased and must be unique;
+ * a unique index decides between two simultaneous sign-ups with the same ID.
+ *
+ * @throws {AppError} 409 "That referral link ID is already taken. Please choose another." on
+ *   `referralCode`; 409 e-mail in use on `email`; 429 too many sign-ups.
+ */
+export async function registerAmbassador(
+  { db, auth }: AccountDeps,
+  input: { name: string; email: string; phone: string; password: string; referralCode: string },
+  meta: RequestMeta,
+): Promise<SignedIn> {
+  const code = input.referralCode.toLowerCase();
+  const taken = async () => (await db.select({ id: user.id }).from(user).where(eq(user.referralCode, code)).limit(1)).length > 0;
+  if (await taken()) throw fieldError("referralCode", REFERRAL_MESSAGES.taken, 409);
+  await limit(db, `signup:${meta.ip}`, AUTH_RATE_LIMITS.signUp);
+  let result;
+  try {
+    result = await auth.api.signUpEmail({
+      body: { name: input.name, email: input.email, password: input.password, phone: input.phone, referralCode: code },
+      headers: withIp(meta),
+      returnHeaders: true,
+    });
+  } catch (error) {
+    // Lost a race on the unique index: the other sign-up took the ID first.
+    if (!(error instanceof APIError && String((error.body as { code?: string })?.code).startsWith("USER_ALREADY_EXISTS")) && (await taken())) {
+      throw fieldError("referralCode", REFERRAL_MESSAGES.taken, 409);
+    }
+    toAppError(error, "email");
+  }
+  return { headers: result.headers, userId: result.response.user.id, home: homeFor("ambassador") };
+}
+
+/**
+ * Sign-in (spec §2 /login, §4): throttled per IP and per account; a deactivated account is
+ * refused with a clear message; the session is new (rotated) at each sign-in.
+ *
+ * @returns cookies and the role's home page.
+ * @throws {AppError} 400 wrong credentials, 403 deactivated, 429 too many attempts.
+ */
+export async function signIn({ db, auth }: AccountDeps, input: { email: string; password: string }, meta: RequestMeta): Promise<SignedIn> {
+  await limit(db, `signin:${meta.ip}`, AUTH_RATE_LIMITS.signIn);
+  await limit(db, `signin-account:${input.email}`, AUTH_RATE_LIMITS.signInPerAccount);
+  let result;
+  try {
+    result = await auth.api.signInEmail({ body: { email: input.email, password: input.password }, headers: withIp(meta), returnHeaders: true });
+  } catch (error) {
+    toAppError(error);
+  }
+  const [row] = await db.select({ role: user.role }).from(user).where(eq(user.id, result.response.user.id));
+  return { headers: result.headers, userId: result.response.user.id, home: homeFor(roleOf(row?.role)) };
+}
+
+/**
+ * Forgot password (spec §2, §8): queues a reset e-mail when the account exists; the caller
+ * always shows "A password reset email has been sent." (no account enumeration).
+ *
+ * @throws {AppError} 429 too many requests from this IP.
+ */
+export async function requestPasswordReset({ db, auth }: AccountDeps, email: string, meta: RequestMeta): Promise<void> {
+  await limit(db, `reset:${meta.ip}`, AUTH_RATE_LIMITS.passwordReset);
+  await auth.api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" }, headers: withIp(meta) });
+}
+
+/**
+ * Sets a new password from a reset token (single use, 1 hour). Every session of the user ends.
+ *
+ * @throws {AppError} 400 invalid, expired or used token.
+ */
+export async function resetPassword({ auth }: AccountDeps, input: { token: string; password: string }): Promise<void> {
+  try {
+    await auth.api.resetPassword({ body: { token: input.token, newPassword: input.password } });
+  } catch (error) {
+    toAppError(error);
+  }
+}
+
+/** Signs out on the server. @returns headers that clear the session cookie. */
+export async function signOut({ auth }: AccountDeps, meta: RequestMeta): Promise<Headers> {
+  try {
+    const result = await auth.api.signOut({ headers: withIp(meta), returnHeaders: true });
+    return result.headers;
+  } catch {
+    // No session (already signed out): clear the cookie anyway.
+    const headers = new Headers();
+    headers.append("Set-Cookie", "better-auth.session_token=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
+    return headers;
+  }
+}
+
+/**
+ * Creates an admin account, or promotes an existing account to admin with a new password.
+ * Used by `npm run admin:create` and the first start. Never reachable from a form.
+ *
+ * @returns the admin's user id and whether the account was created.
+ */
+export async function createAdmin(
+  { db, auth }: AccountDeps,
+  input: { email: string; password: string; name?: string },
+): Promise<{ id: string; created: boolean }> {
+  const email = input.email.trim().toLowerCase();
+  const [existing] = await db.select({ id: user.id }).from(user).where(eq(user.email, email));
+  if (existing) {
+    const ctx = await auth.$context;
+    const hash = await ctx.password.hash(input.password);
+    await ctx.internalAdapter.updatePassword(existing.id, hash);
+    await db.update(user).set({ role: "admin", banned: false, updatedAt: sql`now()` }).where(eq(user.id, existing.id));
+    return { id: existing.id, created: false };
+  }
+  const result = await auth.api.createUser({ body: { email, password: input.password, name: input.name ?? "Administrator", role: "admin" } });
+  return { id: result.user.id, created: true };
+}
+
+/**
+ * On the first start of a database with no admin: creates one from ADMIN_EMAIL /
+ * ADMIN_PASSWORD, or with a generated password that is returned to be printed once.
+ *
+ * @returns what was done, or null when an admin already exists.
+ */
+export async function ensureFirstAdmin(
+  deps: AccountDeps,
+  config: { email?: string; password?: string },
+): Promise<{ email: string; generatedPassword?: string } | null> {
+  const [admin] = await deps.db.select({ id: user.id }).from(user).where(eq(user.role, "admin")).limit(1);
+  if (admin) return null;
+  const email = config.email ?? "admin@portal.local";
+  const generatedPassword = config.password ? undefined : randomBytes(12).toString("base64url");
+  await createAdmin(deps, { email, password: config.password ?? generatedPassword! });
+  return { email, generatedPassword };
+}

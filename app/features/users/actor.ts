@@ -1,0 +1,39 @@
+/**
+ * The acting user, as every use-case receives it (spec §6 roles). Use-cases check the
+ * actor's rights themselves; a route guard is only the first line.
+ */
+import type { Role } from "#app/db/schema";
+import { forbidden } from "#app/lib/errors";
+
+export interface Actor {
+  id: string;
+  role: Role;
+  email: string;
+}
+
+/** The signed-in user as the UI needs it (header, info card). */
+export interface SessionUser extends Actor {
+  name: string;
+  businessName: string | null;
+  phone: string | null;
+  website: string | null;
+  referralCode: string | null;
+  referredById: string | null;
+}
+
+/** A user with no role is a client (spec §6). */
+export function roleOf(value: string | null | undefined): Role {
+  return value === "admin" || value === "ambassador" ? value : "client";
+}
+
+/** Where each role lands after sign-in, and where a wrong-role visit is sent (spec §2 Access guard). */
+export function homeFor(role: Role): string {
+  return role === "admin" ? "/admin" : role === "ambassador" ? "/ambassador/dashboard" : "/client-dashboard";
+}
+
+/**
+ * @throws {AppError} 403 unless the actor has one of `roles`.
+ */
+export function assertRole(actor: Actor | null | undefined, ...roles: Role[]): asserts actor is Actor {
+  if (!actor || !roles.includes(actor.role)) throw forbidden();
+}

@@ -1,0 +1,115 @@
+/**
+ * better-auth configuration (issue #3): e-mail + password, scrypt hashing, sessions in
+ * PostgreSQL, reset tokens, and the admin plugin for roles and deactivation (ban).
+ *
+ * Its HTTP handler is not mounted: every form posts to a React Router action, which
+ * validates with our zod schemas, applies our rules (referral codes, allowNewClients,
+ * rate limits keyed by the real client IP) and then calls `auth.api.*` on the server.
+ * So no field (role, referral code, referrer) can be set by calling an endpoint directly.
+ */
+import { randomBytes } from "node:crypto";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { admin } from "better-auth/plugins";
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "#app/db/client.server";
+import * as schema from "#app/db/schema";
+import { enqueueMail, escapeHtml } from "#app/features/mail/mail.server";
+import type { Env } from "./env.server";
+
+/** Session lifetime: 7 days, refreshed when used after a day. */
+const SESSION_EXPIRES_IN_S = 7 * 24 * 3600;
+/** Password reset link lifetime: 1 hour. */
+export const RESET_TOKEN_EXPIRES_IN_S = 3600;
+
+/**
+ * Creates the auth instance for one database.
+ *
+ * @param options.db - the app database (better-auth tables live in `app/db/schema.ts`).
+ * @param options.env - configuration: origin, password policy.
+ * @param options.secret - session signing secret (see {@link resolveAuthSecret}).
+ */
+export function createAuth({ db, env, secret }: { db: Database; env: Pick<Env, "origin" | "PASSWORD_MIN_LENGTH" | "NODE_ENV">; secret: string }) {
+  return betterAuth({
+    appName: "Client Portal",
+    baseURL: env.origin,
+    secret,
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: { user: schema.user, session: schema.session, account: schema.account, verification: schema.verification },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      minPasswordLength: env.PASSWORD_MIN_LENGTH,
+      maxPasswordLength: 128,
+      resetPasswordTokenExpiresIn: RESET_TOKEN_EXPIRES_IN_S,
+      revokeSessionsOnPasswordReset: true,
+      // The mail goes through the outbox like every other mail; the link points to our page.
+      async sendResetPassword({ user, token }) {
+        const url = `${env.origin}/reset-password?token=${encodeURIComponent(token)}`;
+        await enqueueMail(db, {
+          to: user.email,
+          subject: "Reset your password",
+          text: `Someone asked to reset the password of your account.\n\nChoose a new password here (the link works once, for one hour):\n${url}\n\nIf it was not you, ignore this e-mail: your password stays as it is.`,
+          html: `<p>Someone asked to reset the password of your account.</p><p><a href="${escapeHtml(url)}">Choose a new password</a> (the link works once, for one hour).</p><p>If it was not you, ignore this e-mail: your password stays as it is.</p>`,
+        });
+      },
+    },
+    user: {
+      additionalFields: {
+        businessName: { type: "string", required: false },
+        phone: { type: "string", required: false },
+        website: { type: "string", required: false },
+        referralCode: { type: "string", required: false },
+        referredById: { type: "string", required: false },
+        lastLoginAt: { type: "date", required: false, input: false },
+      },
+    },
+    session: { expiresIn: SESSION_EXPIRES_IN_S, updateAge: 24 * 3600 },
+    // Our actions apply rate limits keyed by the client IP (app/lib/rate-limit.server.ts).
+    rateLimit: { enabled: false },
+    advanced: {
+      useSecureCookies: env.origin.startsWith("https://"),
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+      ipAddress: { ipAddressHeaders: ["x-portal-client-ip"] },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          // Role is never an input: an account with a referral link ID is an ambassador,
+          // any other sign-up a client. Only the admin CLI passes an explicit role.
+          async before(data) {
+            const role = (data as { role?: string }).role;
+            return { data: { ...data, role: role ?? ((data as { referralCode?: string }).referralCode ? "ambassador" : "client") } };
+          },
+        },
+      },
+      session: {
+        create: {
+          async after(created) {
+            await db.update(schema.user).set({ lastLoginAt: sql`now()` }).where(eq(schema.user.id, created.userId));
+          },
+        },
+      },
+    },
+    plugins: [admin({ defaultRole: "client", adminRoles: ["admin"], bannedUserMessage: "This account has been deactivated." })],
+    telemetry: { enabled: false },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/**
+ * The secret that signs sessions: `BETTER_AUTH_SECRET` when set, otherwise one generated
+ * once and kept in the database (`app_meta`), so every instance on a database agrees.
+ */
+export async function resolveAuthSecret(db: Database, configured: string | undefined): Promise<string> {
+  if (configured) return configured;
+  await db
+    .insert(schema.appMeta)
+    .values({ key: "auth_secret", value: randomBytes(32).toString("hex") })
+    .onConflictDoNothing();
+  const [row] = await db.select().from(schema.appMeta).where(eq(schema.appMeta.key, "auth_secret"));
+  return row!.value;
+}

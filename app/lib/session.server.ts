@@ -1,0 +1,84 @@
+/**
+ * Session and access guard middleware (issue #3; spec §2 Access guard). The root
+ * middleware loads the signed-in user into the router context for every request; each role
+ * area's layout adds `requireRole(...)`, which runs before its loaders AND actions.
+ */
+import { createContext, redirect, type MiddlewareFunction } from "react-router";
+import { servicesContext } from "#app/context";
+import type { Role } from "#app/db/schema";
+import { homeFor, roleOf, type SessionUser } from "#app/features/users/actor";
+
+/** The signed-in user, or null. Set by {@link sessionMiddleware}. */
+export const sessionUserContext = createContext<SessionUser | null>(null);
+
+/**
+ * Reads the session cookie (better-auth) and puts the user in context. A session refresh
+ * (sliding expiry) is forwarded as Set-Cookie on the response.
+ */
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const { auth } = context.get(servicesContext);
+  if (!request.headers.get("cookie")?.includes("session_token")) {
+    context.set(sessionUserContext, null);
+    return next();
+  }
+  const { headers, response: found } = await auth.api.getSession({ headers: request.headers, returnHeaders: true });
+  const u = found?.user as (Record<string, unknown> & { id: string; email: string; name: string }) | undefined;
+  context.set(
+    sessionUserContext,
+    u && !u.banned
+      ? {
+          id: u.id,
+          email: u.email,
+          name: u.name,
+          role: roleOf(u.role as string | null),
+          businessName: (u.businessName as string | null) ?? null,
+          phone: (u.phone as string | null) ?? null,
+          website: (u.website as string | null) ?? null,
+          referralCode: (u.referralCode as string | null) ?? null,
+          referredById: (u.referredById as string | null) ?? null,
+        }
+      : null,
+  );
+  const response = await next();
+  const cookies = headers.getSetCookie();
+  if (cookies.length) {
+    const copy = new Response(response.body, response);
+    for (const cookie of cookies) copy.headers.append("Set-Cookie", cookie);
+    return copy;
+  }
+  return response;
+};
+
+/**
+ * Guard for a role area: not signed in → `/login?redirectTo=<path>`; signed in with another
+ * role → that role's home (admin → /admin, ambassador → /ambassador/dashboard, client →
+ * /client-dashboard).
+ */
+export function requireRole(...roles: Role[]): MiddlewareFunction<Response> {
+  return async ({ request, context }) => {
+    const current = context.get(sessionUserContext);
+    if (!current) {
+      const url = new URL(request.url);
+      const path = url.pathname.replace(/\.data$/, "");
+      throw redirect(`/login?redirectTo=${encodeURIComponent(path + url.search)}`);
+    }
+    if (!roles.includes(current.role)) throw redirect(homeFor(current.role));
+  };
+}
+
+/** Sends a signed-in user to their dashboard (for /login and /register). */
+export const redirectSignedIn: MiddlewareFunction<Response> = async ({ context }) => {
+  const current = context.get(sessionUserContext);
+  if (current) throw redirect(homeFor(current.role));
+};
+
+/**
+ * The signed-in user inside a guarded route.
+ *
+ * @throws a redirect to /login when there is none (the guard normally did that already).
+ */
+export function requireUser(context: { get: <T>(key: import("react-router").RouterContext<T>) => T }): SessionUser {
+  const current = context.get(sessionUserContext);
+  if (!current) throw redirect("/login");
+  return current;
+}

@@ -1,0 +1,13 @@
+import type { Route } from "./+types/dashboard";
+import { PageHeading } from "#app/components/page-heading";
+
+export const meta: Route.MetaFunction = () => [{ title: "Ambassador Dashboard" }];
+
+export async function loader() {
+  return {};
+}
+
+// Placeholder until its issue lands; the route and its guard exist (issue #3).
+export default function Page() {
+  return <PageHeading title="Ambassador Dashboard" lead="This screen is being built." />;
+}

@@ -1,0 +1,13 @@
+import type { Route } from "./+types/submit-proposal";
+import { PageHeading } from "#app/components/page-heading";
+
+export const meta: Route.MetaFunction = () => [{ title: "Submit Proposal" }];
+
+export async function loader() {
+  return {};
+}
+
+// Placeholder until its issue lands; the route and its guard exist (issue #3).
+export default function Page() {
+  return <PageHeading title="Submit Proposal" lead="This screen is being built." />;
+}

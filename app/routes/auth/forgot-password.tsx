@@ -1,0 +1,43 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link } from "react-router";
+import type { Route } from "./+types/forgot-password";
+import { SubmitButton } from "#app/components/ui/field";
+import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { AUTH_MESSAGES, forgotPasswordSchema } from "#app/features/users/accounts.schema";
+import { requestPasswordReset } from "#app/features/users/accounts.server";
+import { invalid, refusal } from "#app/lib/forms.server";
+import { accountDeps, requestMeta } from "#app/lib/request.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Forgot password | Client Portal" }];
+
+/** Sends a reset e-mail through the outbox; always answers the same (no account enumeration). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: forgotPasswordSchema });
+  if (submission.status !== "success") return invalid(submission);
+  try {
+    await requestPasswordReset(accountDeps(context), submission.value.email, requestMeta(request, context));
+  } catch (error) {
+    return refusal(submission, error);
+  }
+  return data({ result: submission.reply({ resetForm: true }), ok: true as const });
+}
+
+export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+  const [form, fields] = useAppForm({ id: "forgot-password", schema: forgotPasswordSchema, lastResult: actionData?.result });
+  const pending = useIsSubmitting();
+  return (
+    <>
+      <h1 className="text-3xl font-bold tracking-tight">Forgot your password?</h1>
+      <p className="mt-2 text-slate-700">Enter your account's email and we'll send you a link to choose a new password.</p>
+      <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
+        <FormMessage id={form.errorId} errors={form.errors} success={actionData?.ok ? AUTH_MESSAGES.resetSent : null} />
+        <TextInput field={fields.email} label="Email" type="email" autoComplete="email" />
+        <SubmitButton pending={pending} pendingLabel="Sending…">Send reset link</SubmitButton>
+      </Form>
+      <p className="mt-6 text-sm">
+        <Link className="text-brand-700 underline" to="/login">Back to sign in</Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link, redirect } from "react-router";
+import type { Route } from "./+types/login";
+import { SubmitButton } from "#app/components/ui/field";
+import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { AUTH_MESSAGES, loginSchema, safeRedirect } from "#app/features/users/accounts.schema";
+import { signIn } from "#app/features/users/accounts.server";
+import { invalid, refusal } from "#app/lib/forms.server";
+import { accountDeps, requestMeta } from "#app/lib/request.server";
+import { redirectSignedIn } from "#app/lib/session.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Sign in | Client Portal" }, { name: "robots", content: "noindex" }];
+
+export const middleware: Route.MiddlewareFunction[] = [redirectSignedIn];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  return {
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo")) ?? "",
+    notice: url.searchParams.get("reset") === "done" ? AUTH_MESSAGES.resetDone : null,
+  };
+}
+
+/** Sign-in (spec §2 /login): admin → /admin, ambassador → /ambassador/dashboard, client → /client-dashboard, or a safe redirectTo. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: loginSchema });
+  if (submission.status !== "success") return invalid(submission);
+  try {
+    const result = await signIn(accountDeps(context), submission.value, requestMeta(request, context));
+    return redirect(safeRedirect(submission.value.redirectTo) ?? result.home, { headers: result.headers });
+  } catch (error) {
+    return refusal(submission, error);
+  }
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const [form, fields] = useAppForm({ id: "login", schema: loginSchema, lastResult: actionData?.result });
+  const pending = useIsSubmitting();
+  return (
+    <>
+      <h1 className="text-3xl font-bold tracking-tight">Sign in</h1>
+      <p className="mt-2 text-slate-700">Clients, ambassadors and admins sign in here.</p>
+      <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
+        <FormMessage id={form.errorId} errors={form.errors} success={loaderData.notice} />
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+        <TextInput field={fields.email} label="Email" type="email" autoComplete="email" />
+        <TextInput field={fields.password} label="Password" type="password" autoComplete="current-password" />
+        <SubmitButton pending={pending} pendingLabel="Signing in…">Sign in</SubmitButton>
+      </Form>
+      <ul className="mt-6 space-y-2 text-sm">
+        <li>
+          <Link className="text-brand-700 underline" to="/forgot-password">Forgot your password?</Link>
+        </li>
+        <li>
+          New client? <Link className="text-brand-700 underline" to="/register">Create an account</Link>
+        </li>
+        <li>
+          <Link className="text-brand-700 underline" to="/register/ambassador">Become an Ambassador</Link>
+        </li>
+      </ul>
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useMemo } from "react";
+import { Form, Link, redirect } from "react-router";
+import type { Route } from "./+types/register-ambassador";
+import { SubmitButton } from "#app/components/ui/field";
+import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { servicesContext } from "#app/context";
+import { ambassadorRegistrationSchema } from "#app/features/users/accounts.schema";
+import { registerAmbassador } from "#app/features/users/accounts.server";
+import { invalid, refusal } from "#app/lib/forms.server";
+import { accountDeps, requestMeta } from "#app/lib/request.server";
+import { redirectSignedIn } from "#app/lib/session.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Become an Ambassador | Client Portal" }];
+
+export const middleware: Route.MiddlewareFunction[] = [redirectSignedIn];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { env } = context.get(servicesContext);
+  return { minPassword: env.PASSWORD_MIN_LENGTH, origin: env.origin };
+}
+
+/** Ambassador sign-up (spec §5): see `registerAmbassador` for the rules. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { env } = context.get(servicesContext);
+  const submission = parseWithZod(await request.formData(), { schema: ambassadorRegistrationSchema(env.PASSWORD_MIN_LENGTH) });
+  if (submission.status !== "success") return invalid(submission);
+  try {
+    const result = await registerAmbassador(accountDeps(context), submission.value, requestMeta(request, context));
+    return redirect(result.home, { headers: result.headers });
+  } catch (error) {
+    return refusal(submission, error);
+  }
+}
+
+export default function RegisterAmbassador({ loaderData, actionData }: Route.ComponentProps) {
+  const schema = useMemo(() => ambassadorRegistrationSchema(loaderData.minPassword), [loaderData.minPassword]);
+  const [form, fields] = useAppForm({ id: "register-ambassador", schema, lastResult: actionData?.result });
+  const pending = useIsSubmitting();
+  return (
+    <>
+      <h1 className="text-3xl font-bold tracking-tight">Become an Ambassador</h1>
+      <p className="mt-2 text-slate-700">Refer clients with your own link and earn a commission on the projects they approve.</p>
+      <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
+        <FormMessage id={form.errorId} errors={form.errors} />
+        <TextInput field={fields.name} label="Name" autoComplete="name" />
+        <TextInput field={fields.email} label="Email" type="email" autoComplete="email" />
+        <TextInput field={fields.phone} label="Phone" type="tel" autoComplete="tel" />
+        <TextInput field={fields.password} label="Password" type="password" autoComplete="new-password" hint={`At least ${loaderData.minPassword} characters.`} />
+        <TextInput
+          field={fields.referralCode}
+          label="Referral link ID"
+          autoCapitalize="none"
+          hint={`Letters, numbers, hyphens and underscores. Your link: ${loaderData.origin}/register?ref=your-id`}
+        />
+        <SubmitButton pending={pending} pendingLabel="Creating your account…">Sign up</SubmitButton>
+      </Form>
+      <p className="mt-6 text-sm">
+        Already have an account? <Link className="text-brand-700 underline" to="/login">Sign in</Link>
+      </p>
+    </>
+  );
+}

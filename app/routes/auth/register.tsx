@@ -1,0 +1,71 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useMemo } from "react";
+import { Form, Link, redirect } from "react-router";
+import type { Route } from "./+types/register";
+import { SubmitButton } from "#app/components/ui/field";
+import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { servicesContext } from "#app/context";
+import { getSettings } from "#app/features/settings/settings.server";
+import { AUTH_MESSAGES, clientRegistrationSchema } from "#app/features/users/accounts.schema";
+import { registerClient } from "#app/features/users/accounts.server";
+import { invalid, refusal } from "#app/lib/forms.server";
+import { accountDeps, requestMeta } from "#app/lib/request.server";
+import { redirectSignedIn } from "#app/lib/session.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Create a client account | Client Portal" }];
+
+export const middleware: Route.MiddlewareFunction[] = [redirectSignedIn];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { db, env } = context.get(servicesContext);
+  const settings = await getSettings(db);
+  return {
+    referralCode: new URL(request.url).searchParams.get("ref")?.slice(0, 64) ?? "",
+    minPassword: env.PASSWORD_MIN_LENGTH,
+    open: settings.allowNewClients,
+  };
+}
+
+/** Client registration (spec §5): see `registerClient` for the rules. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { env } = context.get(servicesContext);
+  const submission = parseWithZod(await request.formData(), { schema: clientRegistrationSchema(env.PASSWORD_MIN_LENGTH) });
+  if (submission.status !== "success") return invalid(submission);
+  try {
+    const result = await registerClient(accountDeps(context), submission.value, requestMeta(request, context));
+    return redirect(result.home, { headers: result.headers });
+  } catch (error) {
+    return refusal(submission, error);
+  }
+}
+
+export default function Register({ loaderData, actionData }: Route.ComponentProps) {
+  const schema = useMemo(() => clientRegistrationSchema(loaderData.minPassword), [loaderData.minPassword]);
+  const [form, fields] = useAppForm({ id: "register", schema, lastResult: actionData?.result, defaultValue: { referralCode: loaderData.referralCode } });
+  const pending = useIsSubmitting();
+  return (
+    <>
+      <h1 className="text-3xl font-bold tracking-tight">Create a client account</h1>
+      {loaderData.open ? (
+        <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
+          <FormMessage id={form.errorId} errors={form.errors} />
+          <TextInput field={fields.businessName} label="Business name" autoComplete="organization" />
+          <TextInput field={fields.email} label="Email" type="email" autoComplete="email" />
+          <TextInput field={fields.phone} label="Phone" type="tel" autoComplete="tel" />
+          <TextInput field={fields.password} label="Password" type="password" autoComplete="new-password" hint={`At least ${loaderData.minPassword} characters.`} />
+          <TextInput field={fields.website} label="Website (optional)" type="url" placeholder="https://" autoComplete="url" />
+          <TextInput field={fields.referralCode} label="Referral code (optional)" autoCapitalize="none" />
+          <SubmitButton pending={pending} pendingLabel="Creating your account…">Register</SubmitButton>
+        </Form>
+      ) : (
+        <p role="alert" className="mt-6 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-900">
+          {AUTH_MESSAGES.registrationClosed}
+        </p>
+      )}
+      <p className="mt-6 text-sm">
+        Already have an account? <Link className="text-brand-700 underline" to="/login">Sign in</Link>
+      </p>
+    </>
+  );
+}
