@@ -78,10 +78,10 @@ export function createAuth({ db, env, secret }: { db: Database; env: Pick<Env, "
       user: {
         create: {
           // Role is never an input: an account with a referral link ID is an ambassador,
-          // any other sign-up a client. Only the admin CLI passes an explicit role.
+          // any other sign-up a client. Only server-side admin creation passes role "admin".
           async before(data) {
-            const role = (data as { role?: string }).role;
-            return { data: { ...data, role: role ?? ((data as { referralCode?: string }).referralCode ? "ambassador" : "client") } };
+            const { role, referralCode } = data as { role?: string; referralCode?: string };
+            return { data: { ...data, role: role === "admin" ? "admin" : referralCode ? "ambassador" : "client" } };
           },
         },
       },

@@ -62,3 +62,67 @@ export const test = base.extend<Fixtures, { sqlPool: pg.Pool }>({
   ip: async ({}, use) => use(uniqueIp()),
   extraHTTPHeaders: async ({ ip }, use) => use({ "x-forwarded-for": ip }),
 });
+
+// ---------------------------------------------------------------------------------------
+// Accounts. Requests made with `page.request` share the page's cookies, so these sign the
+// page in. The first admin is created at server start from ADMIN_EMAIL / ADMIN_PASSWORD.
+// ---------------------------------------------------------------------------------------
+
+export const ADMIN = { email: "admin@portfolio.test", password: "admin-e2e-password" } as const;
+export const PASSWORD = "secret-pass-1";
+
+let emailCounter = 0;
+/** A unique e-mail for this run. */
+export function uniqueEmail(prefix = "user"): string {
+  return `${prefix}-${Date.now().toString(36)}-${process.pid}-${++emailCounter}@example.com`;
+}
+
+type Page = import("@playwright/test").Page;
+
+async function postForm(page: Page, path: string, form: Record<string, string>, expectPath?: RegExp) {
+  const response = await page.request.post(path, { form });
+  if (expectPath && !expectPath.test(new URL(response.url()).pathname)) {
+    throw new Error(`POST ${path} ended at ${response.url()} (${response.status()})`);
+  }
+  return response;
+}
+
+/** Registers (and signs in) a client. */
+export async function registerClient(page: Page, opts: { email?: string; businessName?: string; referralCode?: string; website?: string } = {}) {
+  const account = { email: opts.email ?? uniqueEmail("client"), password: PASSWORD, businessName: opts.businessName ?? "Acme Bakery" };
+  await postForm(
+    page,
+    "/register",
+    { businessName: account.businessName, email: account.email, phone: "301 555 0100", password: PASSWORD, website: opts.website ?? "", referralCode: opts.referralCode ?? "" },
+    /^\/client-dashboard$/,
+  );
+  return account;
+}
+
+/** Registers (and signs in) an ambassador. */
+export async function registerAmbassador(page: Page, opts: { email?: string; referralCode?: string; name?: string } = {}) {
+  const account = {
+    email: opts.email ?? uniqueEmail("amb"),
+    password: PASSWORD,
+    name: opts.name ?? "Ann Bassador",
+    referralCode: (opts.referralCode ?? `ref-${Date.now().toString(36)}-${++emailCounter}`).toLowerCase(),
+  };
+  await postForm(page, "/register/ambassador", { name: account.name, email: account.email, phone: "301 555 0101", password: PASSWORD, referralCode: account.referralCode }, /^\/ambassador\/dashboard$/);
+  return account;
+}
+
+/** Signs the page in (any role). */
+export async function login(page: Page, email: string, password: string = PASSWORD) {
+  await postForm(page, "/login", { email, password }, /^\/(admin|ambassador\/dashboard|client-dashboard)$/);
+}
+
+/** Signs the page in as the first admin. */
+export async function loginAsAdmin(page: Page) {
+  await login(page, ADMIN.email, ADMIN.password);
+}
+
+/** Signs the page out (drops its cookies). */
+export async function logout(page: Page) {
+  await page.request.post("/logout");
+  await page.context().clearCookies();
+}

@@ -45,6 +45,8 @@ export async function startAppServer(env: Record<string, string>): Promise<{ chi
       BETTER_AUTH_URL: baseUrl,
       BETTER_AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
       OWNER_EMAIL: "owner@portfolio.test",
+      ADMIN_EMAIL: "admin@portfolio.test",
+      ADMIN_PASSWORD: "admin-e2e-password",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

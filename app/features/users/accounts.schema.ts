@@ -25,7 +25,7 @@ const requiredText = (label: string, max: number) =>
   z
     .string({ error: `${label} is required.` })
     .trim()
-    .min(1, `${label} is required.`)
+    .min(1, { error: `${label} is required.`, abort: true })
     .max(max, `${label} must be at most ${max} characters.`);
 
 const phone = requiredText("Phone", 40).regex(/^[0-9+().\-\s]+$/, "Phone may contain only digits, spaces and + ( ) - .");
@@ -42,7 +42,7 @@ export const passwordField = (min: number) =>
 export const referralCodeField = z
   .string({ error: REFERRAL_MESSAGES.required })
   .trim()
-  .min(1, REFERRAL_MESSAGES.required)
+  .min(1, { error: REFERRAL_MESSAGES.required, abort: true })
   .max(64, "Referral link ID must be at most 64 characters.")
   .regex(/^[A-Za-z0-9_-]+$/, REFERRAL_MESSAGES.pattern)
   .transform((value) => value.toLowerCase());
