@@ -22,13 +22,24 @@ const withoutDatabaseUrl = () => {
 test.describe("default installation on PGlite", () => {
   test.describe.configure({ mode: "serial" });
 
-  test("serves the site, stores a contact message and writes the owner's mail to the outbox folder; a second process is refused", async ({ page }) => {
+  test("serves the site, creates the first admin, stores a contact message and writes the owner's mail to the outbox folder; a second process is refused", async ({ page }) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "portal-default-"));
     const env = withoutDatabaseUrl();
-    const app = await startAppServer({ DATA_DIR: dataDir, DATABASE_URL: "", SMTP_URL: "" });
+    const app = await startAppServer({ DATA_DIR: dataDir, DATABASE_URL: "", SMTP_URL: "", ADMIN_EMAIL: "", ADMIN_PASSWORD: "" });
     try {
       const health = await (await fetch(`${app.baseUrl}/healthz`)).json();
       expect(health).toEqual({ status: "ok", database: "pglite" });
+
+      // First start on an empty database without ADMIN_*: an admin with a generated password, printed once.
+      expect(app.output()).toContain("Created the first admin account (shown once)");
+      const adminEmail = /email:\s+(\S+)/.exec(app.output())![1]!;
+      const adminPassword = /password:\s+(\S+)/.exec(app.output())![1]!;
+      await page.goto(`${app.baseUrl}/login`);
+      await page.getByLabel("Email").fill(adminEmail);
+      await page.getByLabel("Password").fill(adminPassword);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page).toHaveURL(`${app.baseUrl}/admin`);
+      await page.context().clearCookies();
 
       await page.goto(`${app.baseUrl}/contact`);
       await page.getByLabel("Name").fill("Default Install");
@@ -62,10 +73,25 @@ test.describe("default installation on PGlite", () => {
     expect(rows).toEqual([{ user_email: "default@example.org" }]);
     await pglite.close();
 
+    // npm run admin:create makes another admin (the server must be stopped on PGlite).
+    const created = spawnSync(process.execPath, [tsxCli, "scripts/admin-create.ts", "--email", "Boss@Example.com", "--password", "boss-password-1"], {
+      env: { ...env, DATA_DIR: dataDir },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(created.stderr.split("\n").filter((l) => l && !l.startsWith("npm warn")).join("\n")).toBe("");
+    expect(created.stdout).toContain("Created admin boss@example.com.");
+
     // After a clean stop the data is still there for the next start.
-    const again = await startAppServer({ DATA_DIR: dataDir, DATABASE_URL: "", SMTP_URL: "" });
+    const again = await startAppServer({ DATA_DIR: dataDir, DATABASE_URL: "", SMTP_URL: "", ADMIN_EMAIL: "", ADMIN_PASSWORD: "" });
     try {
       expect((await fetch(`${again.baseUrl}/`)).status).toBe(200);
+      expect(again.output()).not.toContain("Created the first admin account");
+      await page.goto(`${again.baseUrl}/login`);
+      await page.getByLabel("Email").fill("boss@example.com");
+      await page.getByLabel("Password").fill("boss-password-1");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page).toHaveURL(`${again.baseUrl}/admin`);
     } finally {
       again.child.kill("SIGTERM");
       await new Promise((r) => (again.child.exitCode !== null ? r(null) : again.child.once("exit", r)));

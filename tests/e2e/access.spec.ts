@@ -1,0 +1,118 @@
+/**
+ * Access matrix (issue #3): every guarded route of the route config × {anonymous, client,
+ * ambassador, admin, deactivated user} → the spec's redirect or the page; and a POST to each
+ * guarded route as a wrong role is refused with no change in the database.
+ *
+ * Routes are enumerated from app/routes.ts, so a new guarded route cannot escape the matrix.
+ */
+import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
+import type { RouteConfigEntry } from "@react-router/dev/routes";
+import routes from "../../app/routes";
+import { ADMIN, PASSWORD, expect, test, uniqueEmail, uniqueIp } from "./fixtures";
+
+type Area = "client" | "ambassador" | "admin";
+type Persona = "anonymous" | "client" | "ambassador" | "admin" | "deactivated";
+
+/** Full paths of every route with the area its file lives in. */
+function enumerate(entries: RouteConfigEntry[], parent = ""): { path: string; file: string }[] {
+  return entries.flatMap((entry) => {
+    const path = entry.index ? parent || "/" : entry.path ? `${parent}/${entry.path}`.replace(/\/+/g, "/") : parent;
+    const own = entry.index || entry.path ? [{ path, file: entry.file }] : [];
+    return [...own, ...enumerate(entry.children ?? [], path)];
+  });
+}
+
+const guarded = enumerate(routes as RouteConfigEntry[])
+  .map(({ path, file }) => {
+    const area = /^routes\/(client|ambassador|admin)\//.exec(file)?.[1] as Area | undefined;
+    return area ? { area, path: path.replace(/:proposalId/g, "1").replace(/:invoiceId/g, "1") } : null;
+  })
+  .filter((r): r is { area: Area; path: string } => r !== null);
+
+const HOME: Record<Area, string> = { admin: "/admin", ambassador: "/ambassador/dashboard", client: "/client-dashboard" };
+
+function expected(persona: Persona, area: Area, path: string): { redirect: string } | { allowed: true } {
+  if (persona === "anonymous" || persona === "deactivated") return { redirect: `/login?redirectTo=${encodeURIComponent(path)}` };
+  if (persona === area) return { allowed: true };
+  return { redirect: HOME[persona] };
+}
+
+test.describe("access matrix", () => {
+  test.describe.configure({ mode: "serial" });
+  const contexts = {} as Record<Persona, APIRequestContext>;
+
+  test.beforeAll(async () => {
+    const baseURL = process.env.E2E_BASE_URL!;
+    const make = async () => playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
+    for (const persona of ["anonymous", "client", "ambassador", "admin", "deactivated"] as Persona[]) contexts[persona] = await make();
+    const ok = (r: { url(): string }) => expect(new URL(r.url()).pathname).not.toBe("/login");
+    ok(await contexts.client.post("/register", { form: { businessName: "Matrix Co", email: uniqueEmail("mx-client"), phone: "1", password: PASSWORD } }));
+    ok(await contexts.deactivated.post("/register", { form: { businessName: "Gone Co", email: uniqueEmail("mx-gone"), phone: "1", password: PASSWORD } }));
+    ok(await contexts.ambassador.post("/register/ambassador", { form: { name: "Mx", email: uniqueEmail("mx-amb"), phone: "1", password: PASSWORD, referralCode: `mx-${Date.now()}` } }));
+    ok(await contexts.admin.post("/login", { form: { email: ADMIN.email, password: ADMIN.password } }));
+  });
+
+  test.afterAll(async () => {
+    for (const context of Object.values(contexts)) await context.dispose();
+  });
+
+  test("the route config has guarded routes in every area", () => {
+    expect(guarded.filter((r) => r.area === "client").length).toBeGreaterThanOrEqual(5);
+    expect(guarded.filter((r) => r.area === "ambassador").length).toBeGreaterThanOrEqual(3);
+    expect(guarded.filter((r) => r.area === "admin").length).toBeGreaterThanOrEqual(8);
+  });
+
+  test("GET: each persona gets the page or the spec's redirect", async ({ sql }) => {
+    await sql.query(`update "user" set banned = true where email like 'mx-gone-%'`);
+    const failures: string[] = [];
+    for (const { area, path } of guarded) {
+      for (const persona of Object.keys(contexts) as Persona[]) {
+        const response = await contexts[persona].get(path, { maxRedirects: 0 });
+        const want = expected(persona, area, path);
+        const status = response.status();
+        if ("redirect" in want) {
+          if (status !== 302 || response.headers()["location"] !== want.redirect) {
+            failures.push(`${persona} GET ${path}: ${status} ${response.headers()["location"] ?? ""}, want 302 ${want.redirect}`);
+          }
+        } else if (![200, 302, 404].includes(status) || (status === 302 && /^\/login/.test(response.headers()["location"] ?? ""))) {
+          failures.push(`${persona} GET ${path}: ${status} ${response.headers()["location"] ?? ""}, want the page`);
+        } else if (status === 302 && path !== "/ambassador") {
+          failures.push(`${persona} GET ${path}: unexpected redirect to ${response.headers()["location"]}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  test("POST: a wrong role is redirected by the guard and nothing is written", async ({ sql }) => {
+    const snapshot = async () => {
+      const tables = ["user", "account", "proposal", "meeting", "invoice", "invoice_item", "settings", "contact_message", "mail_outbox"];
+      const parts: string[] = [];
+      for (const table of tables) {
+        const { rows } = await sql.query(`select count(*)::int as n, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as h from "${table}" t`);
+        parts.push(`${table}:${rows[0].n}:${rows[0].h}`);
+      }
+      return parts;
+    };
+    const before = await snapshot();
+    const failures: string[] = [];
+    const intents = ["delete", "approve", "update", "create", "save", "deactivate", "mark-paid", "accept"];
+    for (const { area, path } of guarded) {
+      for (const persona of Object.keys(contexts) as Persona[]) {
+        const want = expected(persona, area, path);
+        if (!("redirect" in want)) continue;
+        for (const intent of intents) {
+          const response = await contexts[persona].post(path, {
+            form: { intent, proposalId: "1", invoiceId: "1", meetingId: "1", userId: "x", status: "completed", projectDetails: "hack", allowNewClients: "off" },
+            maxRedirects: 0,
+          });
+          if (response.status() !== 302 || response.headers()["location"] !== want.redirect) {
+            failures.push(`${persona} POST ${path} (${intent}): ${response.status()} ${response.headers()["location"] ?? ""}`);
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+  });
+});

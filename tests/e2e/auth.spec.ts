@@ -1,0 +1,280 @@
+import {
+  ADMIN,
+  PASSWORD,
+  addressesOf,
+  expect,
+  hydrated,
+  login,
+  loginAsAdmin,
+  registerAmbassador,
+  registerClient,
+  test,
+  uniqueEmail,
+  waitForMail,
+} from "./fixtures";
+
+const portalNav = (page: import("@playwright/test").Page) => page.getByRole("navigation", { name: "Portal" });
+
+test.describe("client registration", () => {
+  test("a new client registers, lands on the dashboard with the client header, and can log out", async ({ page, sql }) => {
+    const email = uniqueEmail("ui-client");
+    await page.goto("/register");
+    await expect(portalNav(page).getByRole("link")).toHaveText(["Login", "Register", "Become an Ambassador"]);
+    await page.getByLabel("Business name").fill("Sunrise Yoga");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Phone").fill("301 555 0111");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByLabel("Website (optional)").fill("https://sunrise.example");
+    await page.getByRole("button", { name: "Register" }).click();
+    await expect(page).toHaveURL(/\/client-dashboard$/);
+    await expect(portalNav(page).getByRole("link")).toHaveText(["Dashboard", "Project Status", "Proposal Request"]);
+    await expect(portalNav(page).getByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/client-dashboard");
+
+    const { rows } = await sql.query(`select role, business_name, phone, website, referred_by_id, last_login_at from "user" where email = $1`, [email]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ role: "client", business_name: "Sunrise Yoga", phone: "301 555 0111", website: "https://sunrise.example", referred_by_id: null });
+    expect(rows[0].last_login_at).not.toBeNull();
+
+    await portalNav(page).getByRole("button", { name: "Logout" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto("/client-dashboard");
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fclient-dashboard$/);
+  });
+
+  test("?ref= prefills the referral code and links the client to the ambassador (any case)", async ({ page, browser, baseURL, sql }) => {
+    const ambContext = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "203.0.113.201" } });
+    const ambassador = await registerAmbassador(await ambContext.newPage());
+    await ambContext.close();
+
+    await page.goto(`/register?ref=${ambassador.referralCode.toUpperCase()}`);
+    await expect(page.getByLabel("Referral code (optional)")).toHaveValue(ambassador.referralCode.toUpperCase());
+    const email = uniqueEmail("referred");
+    await page.getByLabel("Business name").fill("Referred Co");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Phone").fill("301 555 0112");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Register" }).click();
+    await expect(page).toHaveURL(/\/client-dashboard$/);
+    const { rows } = await sql.query(
+      `select a.email as ambassador from "user" c join "user" a on a.id = c.referred_by_id where c.email = $1`,
+      [email],
+    );
+    expect(rows).toEqual([{ ambassador: ambassador.email }]);
+  });
+
+  test('an unknown referral code shows "Invalid referral code" next to the field and creates no account', async ({ page, sql }) => {
+    const email = uniqueEmail("badref");
+    await page.goto("/register?ref=no-such-ambassador");
+    await page.getByLabel("Business name").fill("Nope Ltd");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Phone").fill("301 555 0113");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Register" }).click();
+    await expect(page.locator("#register-referralCode-error")).toHaveText("Invalid referral code");
+    await expect(page.getByLabel("Referral code (optional)")).toHaveAttribute("aria-invalid", "true");
+    const { rows } = await sql.query(`select count(*)::int as n from "user" where email = $1`, [email]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  test("an e-mail already in use and a short password get human messages", async ({ page }) => {
+    const existing = await registerClient(page);
+    await page.context().clearCookies();
+    await page.goto("/register");
+    await hydrated(page);
+    await page.getByLabel("Business name").fill("Again");
+    await page.getByLabel("Email").fill(existing.email);
+    await page.getByLabel("Phone").fill("301 555 0114");
+    await page.getByLabel("Password").fill("123");
+    await page.getByRole("button", { name: "Register" }).click();
+    await expect(page.getByText("Password must be at least 6 characters.")).toBeVisible();
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Register" }).click();
+    await expect(page.locator("#register-email-error")).toHaveText(/An account with this email already exists/);
+  });
+});
+
+test.describe("ambassador sign-up", () => {
+  test("shows each of the three referral link messages and stores the ID lowercased", async ({ page, browser, baseURL, sql }) => {
+    const otherContext = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "203.0.113.202" } });
+    const taken = await registerAmbassador(await otherContext.newPage());
+    await otherContext.close();
+
+    const email = uniqueEmail("amb-ui");
+    await page.goto("/register/ambassador");
+    await hydrated(page);
+    await page.getByLabel("Name").fill("Rae Ferral");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Phone").fill("301 555 0120");
+    await page.getByLabel("Password").fill(PASSWORD);
+    const field = page.getByLabel("Referral link ID");
+    const error = page.locator("#register-ambassador-referralCode-error");
+
+    await field.fill("   ");
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await expect(error).toHaveText("Referral link ID is required.");
+
+    await field.fill("my link!");
+    await expect(error).toHaveText("Referral link can only contain letters, numbers, hyphens, and underscores.");
+
+    await field.fill(taken.referralCode.toUpperCase());
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await expect(error).toHaveText("That referral link ID is already taken. Please choose another.");
+
+    const code = `Mixed_Case-${Date.now()}`;
+    await field.fill(code);
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await expect(page).toHaveURL(/\/ambassador\/dashboard$/);
+    await expect(portalNav(page).getByRole("link")).toHaveText(["Dashboard", "Submit Proposal", "Earnings"]);
+    const { rows } = await sql.query(`select role, referral_code from "user" where email = $1`, [email]);
+    expect(rows).toEqual([{ role: "ambassador", referral_code: code.toLowerCase() }]);
+  });
+
+  test("the server gives the same messages without JavaScript", async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: false, extraHTTPHeaders: { "x-forwarded-for": "203.0.113.203" } });
+    const page = await context.newPage();
+    await page.goto("/register/ambassador");
+    await page.locator("form#register-ambassador").evaluate((form: HTMLFormElement) => (form.noValidate = true));
+    await page.getByLabel("Name").fill("No Script");
+    await page.getByLabel("Email").fill(uniqueEmail("nojs"));
+    await page.getByLabel("Phone").fill("301 555 0121");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByLabel("Referral link ID").fill("bad id");
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await expect(page.getByText("Referral link can only contain letters, numbers, hyphens, and underscores.")).toBeVisible();
+    await context.close();
+  });
+});
+
+test.describe("sign-in", () => {
+  test("redirects each role to its home, and back to a safe redirectTo", async ({ page, browser, baseURL }) => {
+    const client = await registerClient(page);
+    await page.context().clearCookies();
+    const ambassadorContext = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "203.0.113.204" } });
+    const ambassador = await registerAmbassador(await ambassadorContext.newPage());
+    await ambassadorContext.close();
+
+    for (const [email, password, home] of [
+      [client.email, PASSWORD, "/client-dashboard"],
+      [ambassador.email, PASSWORD, "/ambassador/dashboard"],
+      [ADMIN.email, ADMIN.password, "/admin"],
+    ] as const) {
+      await page.goto("/login");
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill(password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page).toHaveURL(new RegExp(`${home.replace(/\//g, "\\/")}$`));
+      // A signed-in user visiting /login or /register goes to their dashboard.
+      await page.goto("/login");
+      await expect(page).toHaveURL(new RegExp(`${home.replace(/\//g, "\\/")}$`));
+      await page.goto("/register");
+      await expect(page).toHaveURL(new RegExp(`${home.replace(/\//g, "\\/")}$`));
+      await page.context().clearCookies();
+    }
+
+    await page.goto("/project-status");
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fproject-status$/);
+    await page.getByLabel("Email").fill(client.email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/project-status$/);
+    await page.context().clearCookies();
+
+    // An off-site redirectTo is ignored.
+    await page.goto("/login?redirectTo=//evil.example/steal");
+    await page.getByLabel("Email").fill(client.email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/client-dashboard$/);
+  });
+
+  test("the admin header bar: Dashboard goes to /admin", async ({ page }) => {
+    await loginAsAdmin(page);
+    await page.goto("/admin");
+    await expect(portalNav(page).getByRole("link")).toHaveText(["Dashboard", "Proposals", "Invoices", "Ambassador Dashboard", "Users", "Settings"]);
+    await expect(portalNav(page).getByRole("link", { name: "Dashboard", exact: true })).toHaveAttribute("href", "/admin");
+    await expect(portalNav(page).getByRole("button", { name: "Logout" })).toBeVisible();
+  });
+
+  test("wrong credentials get a human sentence, and repeated failures are throttled", async ({ page }) => {
+    const client = await registerClient(page);
+    await page.context().clearCookies();
+    await page.goto("/login");
+    await page.getByLabel("Email").fill(client.email);
+    await page.getByLabel("Password").fill("wrong-password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+    let status = 0;
+    for (let i = 0; i < 12 && status !== 429; i++) {
+      status = (await page.request.post("/login", { form: { email: client.email, password: `wrong-${i}` }, maxRedirects: 0 })).status();
+    }
+    expect(status).toBe(429);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Too many attempts. Please wait a few minutes and try again.");
+  });
+
+  test("a deactivated user is thrown out of an open session and cannot sign in", async ({ page, sql }) => {
+    const client = await registerClient(page);
+    await page.goto("/client-dashboard");
+    await expect(page).toHaveURL(/\/client-dashboard$/);
+    await sql.query(`update "user" set banned = true where email = $1`, [client.email]);
+    await page.goto("/project-status");
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fproject-status$/);
+    await page.getByLabel("Email").fill(client.email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("alert")).toHaveText(/This account has been deactivated/);
+    await sql.query(`update "user" set banned = false where email = $1`, [client.email]);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/client-dashboard$/);
+  });
+});
+
+test.describe("password reset", () => {
+  test("a reset mail arrives at the SMTP server; its token sets a new password once", async ({ page, sql }) => {
+    const client = await registerClient(page);
+    await page.context().clearCookies();
+    await page.goto("/forgot-password");
+    await page.getByLabel("Email").fill(client.email);
+    await page.getByRole("button", { name: "Send reset link" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "sent" })).toHaveText("A password reset email has been sent.");
+
+    // Same answer for an unknown address, and no mail for it.
+    await page.getByLabel("Email").fill(uniqueEmail("nobody"));
+    await page.getByRole("button", { name: "Send reset link" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "sent" })).toHaveText("A password reset email has been sent.");
+
+    const mail = await waitForMail((m) => addressesOf(m.to).includes(client.email) && m.subject === "Reset your password");
+    const link = /(http:\/\/[^\s]+\/reset-password\?token=[^\s]+)/.exec(mail.text ?? "")![1]!;
+    await page.goto(link.replace(/^http:\/\/[^/]+/, ""));
+    await page.getByLabel("New password", { exact: true }).fill("a-brand-new-pass");
+    await page.getByLabel("Repeat the new password").fill("a-brand-new-pass");
+    await page.getByRole("button", { name: "Set new password" }).click();
+    await expect(page).toHaveURL(/\/login\?reset=done$/);
+    await expect(page.getByRole("status").filter({ hasText: "password" })).toHaveText("Your password has been changed. You can sign in now.");
+    await login(page, client.email, "a-brand-new-pass");
+    await page.context().clearCookies();
+
+    // The token works once.
+    await page.goto(link.replace(/^http:\/\/[^/]+/, ""));
+    await page.getByLabel("New password", { exact: true }).fill("yet-another-pass");
+    await page.getByLabel("Repeat the new password").fill("yet-another-pass");
+    await page.getByRole("button", { name: "Set new password" }).click();
+    await expect(page.getByRole("alert")).toHaveText(/invalid, expired or already used/);
+
+    // An expired token is refused too.
+    await page.goto("/forgot-password");
+    await page.getByLabel("Email").fill(client.email);
+    await page.getByRole("button", { name: "Send reset link" }).click();
+    const second = await waitForMail((m) => addressesOf(m.to).includes(client.email) && (m.text ?? "").includes("token=") && !(m.text ?? "").includes(link));
+    const secondLink = /(\/reset-password\?token=[^\s]+)/.exec(second.text ?? "")![1]!;
+    const token = decodeURIComponent(secondLink.split("token=")[1]!);
+    await sql.query(`update verification set expires_at = now() - interval '1 minute' where identifier = $1`, [`reset-password:${token}`]);
+    await page.goto(secondLink);
+    await page.getByLabel("New password", { exact: true }).fill("expired-pass-1");
+    await page.getByLabel("Repeat the new password").fill("expired-pass-1");
+    await page.getByRole("button", { name: "Set new password" }).click();
+    await expect(page.getByRole("alert")).toHaveText(/invalid, expired or already used/);
+  });
+});
