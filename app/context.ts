@@ -21,6 +21,8 @@ export interface AppServices {
 export interface RequestInfo {
   /** Client IP as resolved by express (`trust proxy` aware). */
   ip: string;
+  /** Content-Security-Policy nonce for this response's scripts. */
+  nonce: string;
 }
 
 export const servicesContext = createContext<AppServices>();

@@ -1,7 +1,8 @@
 import { useEffect } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError } from "react-router";
 import type { Route } from "./+types/root";
-import { servicesContext } from "./context";
+import { requestInfoContext, servicesContext } from "./context";
+import { SPECULATION_RULES } from "./lib/speculation";
 import { sessionMiddleware } from "./lib/session.server";
 import stylesheet from "./app.css?url";
 import { ErrorPage } from "./components/error-page";
@@ -20,21 +21,15 @@ export const links: Route.LinksFunction = () => [
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { origin: context.get(servicesContext).env.origin };
+  return { origin: context.get(servicesContext).env.origin, nonce: context.get(requestInfoContext).nonce };
 }
 
-/**
- * Prefetch on intent without JavaScript: Chromium's speculation rules prefetch a
- * same-origin link when the pointer rests on it (spec §9: prefetch on intent).
- */
-const speculationRules = JSON.stringify({
-  prefetch: [{ where: { href_matches: "/*" }, eagerness: "moderate" }],
-});
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const matches = useMatches();
   const leaf = matches[matches.length - 1];
   const hydrate = (leaf?.handle as RouteHandle | undefined)?.hydrate !== false;
+  const nonce = (matches[0]?.loaderData as { nonce?: string } | undefined)?.nonce;
   return (
     <html lang="en">
       <head>
@@ -43,14 +38,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#1d3fa3" />
         <Meta />
         <Links />
-        <script type="speculationrules" dangerouslySetInnerHTML={{ __html: speculationRules }} />
+        <script type="speculationrules" dangerouslySetInnerHTML={{ __html: SPECULATION_RULES }} />
       </head>
       <body className="min-h-screen bg-white text-slate-900 antialiased">
         {children}
         {hydrate ? (
           <>
-            <ScrollRestoration />
-            <Scripts />
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
           </>
         ) : null}
       </body>

@@ -77,10 +77,13 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     createRequestHandler({
       build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
       mode: env.NODE_ENV === "production" ? "production" : "development",
-      getLoadContext(req) {
+      getLoadContext(req, res) {
         const context = new RouterContextProvider();
         context.set(servicesContext, services);
-        context.set(requestInfoContext, { ip: req.ip ?? req.socket.remoteAddress ?? "unknown" });
+        context.set(requestInfoContext, {
+          ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
+          nonce: String(res.locals.cspNonce ?? ""),
+        });
         return context;
       },
     }),

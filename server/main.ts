@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import compression from "compression";
 import express from "express";
+import { securityHeaders } from "./security";
 
 type AppModule = typeof import("./app");
 
@@ -43,6 +44,7 @@ async function main() {
     throw error;
   }
   app.set("trust proxy", parseTrustProxy(env.TRUST_PROXY));
+  app.use(securityHeaders({ development: !production }));
   app.use(compression());
   if (production) {
     app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));

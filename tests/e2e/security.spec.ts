@@ -1,0 +1,60 @@
+/**
+ * Security headers (issue #7): CSP with nonces and no unsafe-inline scripts, frame-ancestors
+ * none, nosniff, Referrer-Policy, Permissions-Policy, HSTS only over HTTPS; and pages run
+ * under that policy without violations.
+ */
+import { expect, test } from "./fixtures";
+
+test.describe("security headers", () => {
+  for (const path of ["/", "/contact", "/login", "/healthz", "/favicon.svg", "/no-such-page"]) {
+    test(`${path} carries the security headers`, async ({ request }) => {
+      const response = await request.get(path);
+      const h = response.headers();
+      const csp = h["content-security-policy"]!;
+      expect(csp).toBeTruthy();
+      const scriptSrc = csp.split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src"))!;
+      expect(scriptSrc).toMatch(/'nonce-[A-Za-z0-9+/=]{16,}'/);
+      expect(scriptSrc).not.toContain("unsafe-inline");
+      expect(scriptSrc).not.toContain("unsafe-eval");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(h["x-content-type-options"]).toBe("nosniff");
+      expect(h["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+      expect(h["permissions-policy"]).toContain("camera=()");
+      expect(h["permissions-policy"]).toContain("geolocation=()");
+      expect(h["x-frame-options"]).toBe("DENY");
+      expect(h["strict-transport-security"]).toBeUndefined();
+      expect(h["x-powered-by"]).toBeUndefined();
+    });
+  }
+
+  test("each response gets a fresh nonce, used by the page's scripts", async ({ request }) => {
+    const a = await request.get("/contact");
+    const b = await request.get("/contact");
+    const nonceOf = (csp: string) => /'nonce-([^']+)'/.exec(csp)![1]!;
+    const nonceA = nonceOf(a.headers()["content-security-policy"]!);
+    expect(nonceA).not.toBe(nonceOf(b.headers()["content-security-policy"]!));
+    const html = await a.text();
+    const inlineScripts = [...html.matchAll(/<script(?![^>]*type="speculationrules")([^>]*)>/g)].map((m) => m[1]!);
+    expect(inlineScripts.length).toBeGreaterThan(0);
+    for (const attrs of inlineScripts) expect(attrs).toContain(`nonce="${nonceA}"`);
+  });
+
+  test("HSTS is sent when the request came over HTTPS (through a trusted proxy)", async ({ request }) => {
+    const response = await request.get("/", { headers: { "x-forwarded-proto": "https" } });
+    expect(response.headers()["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
+  });
+
+  for (const path of ["/", "/contact", "/login", "/project3", "/register/ambassador"]) {
+    test(`${path} runs without Content-Security-Policy violations`, async ({ page }) => {
+      const violations: string[] = [];
+      page.on("console", (message) => {
+        if (/Content Security Policy|Content-Security-Policy/i.test(message.text())) violations.push(message.text());
+      });
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      if (path === "/contact" || path === "/login") await expect(page.locator("html[data-hydrated]")).toBeAttached();
+      expect(violations).toEqual([]);
+    });
+  }
+});
