@@ -121,7 +121,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<DbHand
  * @returns a function that releases the lock.
  * @throws {DataDirLockedError} when a live process holds it.
  */
-function lockDirectory(dir: string): () => void {
+export function lockDirectory(dir: string): () => void {
   const lockPath = `${path.resolve(dir)}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
