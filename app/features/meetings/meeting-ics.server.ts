@@ -1,0 +1,48 @@
+/**
+ * Calendar invite for a meeting (issue #6), made with the `ics` library: DTSTART in UTC
+ * (the instant the client picked in their time zone), one hour by default.
+ */
+import { createEvent } from "ics";
+
+export interface MeetingInvite {
+  /** Meeting id, for a stable UID (updates replace the same event in calendars). */
+  id: number;
+  /** The meeting's instant (UTC). */
+  startsAt: Date;
+  /** The client's IANA time zone, shown in the description. */
+  timeZone: string;
+  durationMinutes?: number;
+  title: string;
+  notes?: string | null;
+  /** Link into the portal. */
+  url: string;
+  organizer: { name: string; email: string };
+  attendee: { name: string; email: string };
+  /** The site's host, for the UID domain. */
+  host: string;
+}
+
+/**
+ * @returns the `.ics` file text (an iCalendar VEVENT, METHOD:PUBLISH).
+ * @throws {Error} when the event cannot be encoded (e.g. an invalid date).
+ */
+export function meetingIcs(invite: MeetingInvite): string {
+  const s = invite.startsAt;
+  const local = new Intl.DateTimeFormat("en-US", { dateStyle: "full", timeStyle: "short", timeZone: invite.timeZone }).format(s);
+  const { error, value } = createEvent({
+    uid: `meeting-${invite.id}@${invite.host}`,
+    start: [s.getUTCFullYear(), s.getUTCMonth() + 1, s.getUTCDate(), s.getUTCHours(), s.getUTCMinutes()],
+    startInputType: "utc",
+    startOutputType: "utc",
+    duration: { minutes: invite.durationMinutes ?? 60 },
+    title: invite.title,
+    description: `${local} (${invite.timeZone})${invite.notes ? `\n\n${invite.notes}` : ""}\n\n${invite.url}`,
+    url: invite.url,
+    status: "CONFIRMED",
+    organizer: { name: invite.organizer.name, email: invite.organizer.email },
+    attendees: [{ name: invite.attendee.name, email: invite.attendee.email, rsvp: false, partstat: "ACCEPTED", role: "REQ-PARTICIPANT" }],
+    productId: "portal/ics",
+  });
+  if (error || !value) throw error ?? new Error("Could not create the calendar invite.");
+  return value;
+}
