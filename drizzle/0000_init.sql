@@ -19,6 +19,18 @@ CREATE TABLE "app_meta" (
 	"value" text NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "audit_event" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"actor_id" text,
+	"actor_email" text NOT NULL,
+	"entity" text NOT NULL,
+	"entity_id" text NOT NULL,
+	"action" text NOT NULL,
+	"before" jsonb,
+	"after" jsonb,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "contact_message" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"user_name" text NOT NULL,
@@ -60,6 +72,7 @@ CREATE TABLE "mail_outbox" (
 	"subject" text NOT NULL,
 	"text" text NOT NULL,
 	"html" text,
+	"attachments" jsonb,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"next_attempt_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"locked_until" timestamp with time zone,
@@ -153,6 +166,7 @@ CREATE TABLE "user" (
 	"referral_code" text,
 	"referred_by_id" text,
 	"last_login_at" timestamp with time zone,
+	"notify_updates" boolean DEFAULT true NOT NULL,
 	CONSTRAINT "user_email_unique" UNIQUE("email")
 );
 --> statement-breakpoint
@@ -166,6 +180,7 @@ CREATE TABLE "verification" (
 );
 --> statement-breakpoint
 ALTER TABLE "account" ADD CONSTRAINT "account_user_id_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "audit_event" ADD CONSTRAINT "audit_event_actor_id_user_id_fk" FOREIGN KEY ("actor_id") REFERENCES "public"."user"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "invoice" ADD CONSTRAINT "invoice_proposal_id_proposal_id_fk" FOREIGN KEY ("proposal_id") REFERENCES "public"."proposal"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "invoice" ADD CONSTRAINT "invoice_client_id_user_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "invoice_item" ADD CONSTRAINT "invoice_item_invoice_id_invoice_id_fk" FOREIGN KEY ("invoice_id") REFERENCES "public"."invoice"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -175,6 +190,8 @@ ALTER TABLE "proposal" ADD CONSTRAINT "proposal_ambassador_id_user_id_fk" FOREIG
 ALTER TABLE "session" ADD CONSTRAINT "session_user_id_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "user" ADD CONSTRAINT "user_referred_by_id_user_id_fk" FOREIGN KEY ("referred_by_id") REFERENCES "public"."user"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "account_user_id_idx" ON "account" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "audit_event_entity_created_idx" ON "audit_event" USING btree ("entity","created_at");--> statement-breakpoint
+CREATE INDEX "audit_event_created_idx" ON "audit_event" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "contact_message_created_at_index" ON "contact_message" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "invoice_client_idx" ON "invoice" USING btree ("client_id");--> statement-breakpoint
 CREATE INDEX "invoice_status_due_idx" ON "invoice" USING btree ("status","due_date");--> statement-breakpoint

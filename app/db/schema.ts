@@ -4,7 +4,7 @@
  * Timestamps are `timestamptz` (UTC); money is integer cents.
  */
 import { sql } from "drizzle-orm";
-import { boolean, check, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { boolean, check, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
@@ -36,6 +36,8 @@ export const mailOutbox = pgTable(
     subject: text().notNull(),
     text: text().notNull(),
     html: text(),
+    /** Small text attachments, e.g. a calendar invite. */
+    attachments: jsonb().$type<{ filename: string; contentType: string; content: string }[]>(),
     attempts: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     /** Set while a worker holds the row; another worker skips it until this passes. */
@@ -97,6 +99,8 @@ export const user = pgTable(
     /** The ambassador who referred this client. */
     referredById: text().references((): AnyPgColumn => user.id, { onDelete: "set null" }),
     lastLoginAt: timestamp({ withTimezone: true }),
+    /** Non-essential e-mail notifications (status changes, meeting accepted, …); issue #6. */
+    notifyUpdates: boolean().notNull().default(true),
   },
   (t) => [
     uniqueIndex("user_referral_code_unique").on(t.referralCode),
@@ -284,4 +288,23 @@ export const settings = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check("settings_single_row", sql`${t.id} = 1`)],
+);
+
+/** Audit trail of admin writes (issue #6): who, what, when, before and after. */
+export const auditEvent = pgTable(
+  "audit_event",
+  {
+    id: serial().primaryKey(),
+    actorId: text().references(() => user.id, { onDelete: "set null" }),
+    actorEmail: text().notNull(),
+    /** proposal | invoice | user | meeting | commission | settings */
+    entity: text().notNull(),
+    entityId: text().notNull(),
+    /** e.g. status-changed, created, updated, deleted, marked-paid, deactivated */
+    action: text().notNull(),
+    before: jsonb(),
+    after: jsonb(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("audit_event_entity_created_idx").on(t.entity, t.createdAt), index("audit_event_created_idx").on(t.createdAt)],
 );

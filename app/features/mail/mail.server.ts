@@ -13,6 +13,8 @@ export interface OutgoingMail {
   text: string;
   html?: string;
   replyTo?: string;
+  /** Small text attachments (e.g. an `.ics` invite). */
+  attachments?: { filename: string; contentType: string; content: string }[];
 }
 
 /**
@@ -24,7 +26,7 @@ export interface OutgoingMail {
 export async function enqueueMail(q: Queryable, mail: OutgoingMail): Promise<number> {
   const [row] = await q
     .insert(mailOutbox)
-    .values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, replyTo: mail.replyTo })
+    .values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, replyTo: mail.replyTo, attachments: mail.attachments ?? null })
     .returning({ id: mailOutbox.id });
   return row!.id;
 }

@@ -20,6 +20,7 @@ export type MailSender = (message: {
   subject: string;
   text: string;
   html?: string | null;
+  attachments?: { filename: string; contentType: string; content: string }[] | null;
   /** Outbox id, used for a stable Message-ID. */
   id: number;
 }) => Promise<void>;
@@ -42,6 +43,7 @@ export function createMailSender(options: { smtpUrl?: string; outboxDir: string 
       subject: message.subject,
       text: message.text,
       html: message.html ?? undefined,
+      attachments: message.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
       messageId: `<outbox-${message.id}-${Date.now()}@portal>`,
     });
     if (!options.smtpUrl) {
@@ -104,7 +106,7 @@ export async function processOutboxOnce(options: OutboxOptions): Promise<{ sent:
   let failed = 0;
   for (const row of claimed) {
     try {
-      await send({ from, to: row.to, replyTo: row.replyTo, subject: row.subject, text: row.text, html: row.html, id: row.id });
+      await send({ from, to: row.to, replyTo: row.replyTo, subject: row.subject, text: row.text, html: row.html, attachments: row.attachments, id: row.id });
       await db
         .update(mailOutbox)
         .set({ sentAt: sql`now()`, lockedUntil: null, lastError: null })

@@ -1,0 +1,74 @@
+/**
+ * Audit trail (issue #6): every admin write records who, what, when and the before/after
+ * values, in the same transaction as the write itself.
+ */
+import { and, count, desc, eq, lt } from "drizzle-orm";
+import type { Queryable } from "#app/db/client.server";
+import { auditEvent } from "#app/db/schema";
+import { assertRole, type Actor } from "#app/features/users/actor";
+
+export const AUDIT_ENTITIES = ["proposal", "invoice", "user", "meeting", "commission", "settings"] as const;
+export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+
+export interface AuditInput {
+  entity: AuditEntity;
+  entityId: string | number;
+  action: string;
+  /** The changed fields before the write (null for a creation). */
+  before?: unknown;
+  /** The changed fields after the write (null for a deletion). */
+  after?: unknown;
+}
+
+/** Makes values JSON-safe (Dates → ISO strings) so they round-trip through jsonb. */
+function plain(value: unknown): unknown {
+  return value === undefined ? null : JSON.parse(JSON.stringify(value));
+}
+
+/**
+ * Records one audit event. Call it inside the write's transaction.
+ *
+ * @param q - the transaction of the admin write.
+ * @param actor - the admin who acted.
+ */
+export async function recordAudit(q: Queryable, actor: Actor, input: AuditInput): Promise<void> {
+  await q.insert(auditEvent).values({
+    actorId: actor.id,
+    actorEmail: actor.email,
+    entity: input.entity,
+    entityId: String(input.entityId),
+    action: input.action,
+    before: plain(input.before),
+    after: plain(input.after),
+  });
+}
+
+export type AuditEventRow = typeof auditEvent.$inferSelect;
+
+/**
+ * The audit trail for `/admin/audit`, newest first, keyset-paginated by id.
+ *
+ * @param options.entity - only events of this entity.
+ * @param options.before - id cursor: events older than this one.
+ * @param options.limit - page size (default 50).
+ * @returns the page and the total matching count.
+ * @throws {AppError} 403 unless the actor is an admin.
+ */
+export async function listAuditEvents(
+  q: Queryable,
+  actor: Actor,
+  options: { entity?: AuditEntity; before?: number; limit?: number } = {},
+): Promise<{ events: AuditEventRow[]; total: number; nextBefore: number | null }> {
+  assertRole(actor, "admin");
+  const limit = options.limit ?? 50;
+  const entityFilter = options.entity ? eq(auditEvent.entity, options.entity) : undefined;
+  const events = await q
+    .select()
+    .from(auditEvent)
+    .where(and(entityFilter, options.before ? lt(auditEvent.id, options.before) : undefined))
+    .orderBy(desc(auditEvent.id))
+    .limit(limit + 1);
+  const [{ n }] = (await q.select({ n: count() }).from(auditEvent).where(entityFilter)) as [{ n: number }];
+  const more = events.length > limit;
+  return { events: events.slice(0, limit), total: n, nextBefore: more ? events[limit - 1]!.id : null };
+}
