@@ -51,6 +51,9 @@ export default [
     route("settings", "routes/admin/settings.tsx"),
   ]),
 
+  // Any signed-in user: notification preferences (issue #6).
+  route("account", "routes/account/settings.tsx"),
+
   route("sitemap.xml", "routes/resources/sitemap.ts"),
   route("robots.txt", "routes/resources/robots.ts"),
 ] satisfies RouteConfig;

@@ -88,3 +88,21 @@ export function PortalHeader({ role, area, title }: { role: Role | null; area: "
     </header>
   );
 }
+
+/** Portal footer: account settings (notification preferences) and the public site. */
+export function PortalFooter({ signedIn }: { signedIn: boolean }) {
+  return (
+    <footer className="mt-12 border-t border-slate-200">
+      <ul className="mx-auto flex max-w-6xl flex-wrap gap-4 px-4 py-6 text-sm text-slate-700">
+        {signedIn ? (
+          <li>
+            <NavLink to="/account" className="underline hover:text-brand-700">Account settings</NavLink>
+          </li>
+        ) : null}
+        <li>
+          <NavLink to="/" className="underline hover:text-brand-700">Public site</NavLink>
+        </li>
+      </ul>
+    </footer>
+  );
+}

@@ -10,7 +10,7 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "../../app/routes";
 import { ADMIN, PASSWORD, expect, test, uniqueEmail, uniqueIp } from "./fixtures";
 
-type Area = "client" | "ambassador" | "admin";
+type Area = "client" | "ambassador" | "admin" | "account";
 type Persona = "anonymous" | "client" | "ambassador" | "admin" | "deactivated";
 
 /** Full paths of every route with the area its file lives in. */
@@ -24,16 +24,16 @@ function enumerate(entries: RouteConfigEntry[], parent = ""): { path: string; fi
 
 const guarded = enumerate(routes as RouteConfigEntry[])
   .map(({ path, file }) => {
-    const area = /^routes\/(client|ambassador|admin)\//.exec(file)?.[1] as Area | undefined;
+    const area = /^routes\/(client|ambassador|admin|account)\//.exec(file)?.[1] as Area | undefined;
     return area ? { area, path: path.replace(/:proposalId/g, "1").replace(/:invoiceId/g, "1") } : null;
   })
   .filter((r): r is { area: Area; path: string } => r !== null);
 
-const HOME: Record<Area, string> = { admin: "/admin", ambassador: "/ambassador/dashboard", client: "/client-dashboard" };
+const HOME: Record<Exclude<Area, "account">, string> = { admin: "/admin", ambassador: "/ambassador/dashboard", client: "/client-dashboard" };
 
 function expected(persona: Persona, area: Area, path: string): { redirect: string } | { allowed: true } {
   if (persona === "anonymous" || persona === "deactivated") return { redirect: `/login?redirectTo=${encodeURIComponent(path)}` };
-  if (persona === area) return { allowed: true };
+  if (persona === area || area === "account") return { allowed: true };
   return { redirect: HOME[persona] };
 }
 
@@ -60,6 +60,7 @@ test.describe("access matrix", () => {
     expect(guarded.filter((r) => r.area === "client").length).toBeGreaterThanOrEqual(5);
     expect(guarded.filter((r) => r.area === "ambassador").length).toBeGreaterThanOrEqual(3);
     expect(guarded.filter((r) => r.area === "admin").length).toBeGreaterThanOrEqual(8);
+    expect(guarded.filter((r) => r.area === "account").length).toBeGreaterThanOrEqual(1);
   });
 
   test("GET: each persona gets the page or the spec's redirect", async ({ sql }) => {

@@ -278,3 +278,20 @@ test.describe("password reset", () => {
     await expect(page.getByRole("alert")).toHaveText(/invalid, expired or already used/);
   });
 });
+
+test.describe("account settings", () => {
+  test("a user turns off non-essential notifications", async ({ page, sql }) => {
+    const client = await registerClient(page);
+    await page.goto("/client-dashboard");
+    await page.getByRole("link", { name: "Account settings" }).click();
+    await expect(page).toHaveURL(/\/account$/);
+    const box = page.getByRole("checkbox", { name: /E-mail me about updates/ });
+    await expect(box).toBeChecked();
+    await box.uncheck();
+    await page.getByRole("button", { name: "Save preferences" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "saved" })).toHaveText("Preferences saved.");
+    await expect(box).not.toBeChecked();
+    const { rows } = await sql.query(`select notify_updates from "user" where email = $1`, [client.email]);
+    expect(rows).toEqual([{ notify_updates: false }]);
+  });
+});

@@ -1,6 +1,6 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/_layout";
-import { PortalHeader } from "#app/components/portal-header";
+import { PortalFooter, PortalHeader } from "#app/components/portal-header";
 import { requireRole, requireUser } from "#app/lib/session.server";
 
 /** Guard for the ambassador area: runs before every loader and action below it (spec §2 Access guard). */
@@ -18,6 +18,7 @@ export default function AmbassadorLayout({ loaderData }: Route.ComponentProps) {
       <main id="main" className="mx-auto w-full max-w-6xl px-4 py-8">
         <Outlet />
       </main>
+      <PortalFooter signedIn />
     </>
   );
 }

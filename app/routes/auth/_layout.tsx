@@ -1,6 +1,6 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/_layout";
-import { PortalHeader } from "#app/components/portal-header";
+import { PortalFooter, PortalHeader } from "#app/components/portal-header";
 import { sessionUserContext } from "#app/lib/session.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -15,6 +15,7 @@ export default function AuthLayout({ loaderData }: Route.ComponentProps) {
       <main id="main" className="mx-auto w-full max-w-md px-4 py-12">
         <Outlet />
       </main>
+      <PortalFooter signedIn={loaderData.role !== null} />
     </>
   );
 }
