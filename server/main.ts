@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import compression from "compression";
 import express from "express";
+import { createPageCache } from "./page-cache";
 import { securityHeaders } from "./security";
 
 type AppModule = typeof import("./app");
@@ -45,6 +46,8 @@ async function main() {
   }
   app.set("trust proxy", parseTrustProxy(env.TRUST_PROXY));
   app.use(securityHeaders({ development: !production }));
+  const pageCache = createPageCache();
+  if (production) app.use(pageCache.middleware);
   app.use(compression());
   if (production) {
     app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
@@ -67,6 +70,7 @@ async function main() {
     const address = listener.address();
     const port = typeof address === "object" && address ? address.port : env.PORT;
     console.log(`Server listening on http://localhost:${port} (database: ${env.DATABASE_URL ? "PostgreSQL" : env.pgliteDir})`);
+    if (production) void pageCache.warm(`http://127.0.0.1:${port}`);
   });
 
   let closing = false;

@@ -178,3 +178,20 @@ test.describe("public site", () => {
     expect(await focused.evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe("none");
   });
 });
+
+test.describe("prerendered public pages", () => {
+  test("are served precompressed with an ETag, and a conditional request gets 304", async ({ baseURL }) => {
+    // Give the server a moment to render its pages after start.
+    await expect
+      .poll(async () => (await fetch(`${baseURL}/project3`, { headers: { "accept-encoding": "br" } })).headers.get("etag"), { timeout: 10_000 })
+      .toMatch(/^"/);
+    const response = await fetch(`${baseURL}/project3`, { headers: { "accept-encoding": "br" } });
+    expect(response.headers.get("content-encoding")).toBe("br");
+    expect(await response.text()).toContain("Rental Property Management System screenshot 6");
+    const etag = response.headers.get("etag")!;
+    const again = await fetch(`${baseURL}/project3`, { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    // Pages with forms stay rendered per request.
+    expect((await fetch(`${baseURL}/contact`)).headers.get("etag")).toBeNull();
+  });
+});
