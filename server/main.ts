@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import compression from "compression";
 import express from "express";
 import { createPageCache } from "./page-cache";
-import { securityHeaders } from "./security";
+import { hsts, securityHeaders } from "./security";
 
 type AppModule = typeof import("./app");
 
@@ -45,9 +45,10 @@ async function main() {
     throw error;
   }
   app.set("trust proxy", parseTrustProxy(env.TRUST_PROXY));
-  app.use(securityHeaders({ development: !production }));
   const pageCache = createPageCache();
+  app.use(hsts);
   if (production) app.use(pageCache.middleware);
+  app.use(securityHeaders({ development: !production }));
   app.use(compression());
   if (production) {
     app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));

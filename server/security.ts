@@ -33,7 +33,7 @@ const PERMISSIONS_POLICY = [
 
 /**
  * @param options.development - allow Vite's dev server (inline HMR client, websocket).
- * @returns middlewares to mount before static files and the app.
+ * @returns middlewares to mount before static files and the app (after {@link hsts}).
  */
 export function securityHeaders({ development }: { development: boolean }): RequestHandler[] {
   const nonce: RequestHandler = (_req, res, next) => {
@@ -62,10 +62,15 @@ export function securityHeaders({ development }: { development: boolean }): Requ
     xFrameOptions: { action: "deny" },
     crossOriginEmbedderPolicy: false,
   });
-  const extra = (req: Request, res: Response, next: NextFunction) => {
+  const permissions = (_req: Request, res: Response, next: NextFunction) => {
     res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
-    if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     next();
   };
-  return [nonce, csp, extra];
+  return [nonce, csp, permissions];
 }
+
+/** HSTS, only when the request came over HTTPS (directly or through a trusted proxy). */
+export const hsts: RequestHandler = (req, res, next) => {
+  if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  next();
+};
