@@ -1,0 +1,67 @@
+/**
+ * Lighthouse mobile scores (performance, accessibility, best practices, SEO) for the public
+ * pages, with Debian's Chromium, plus the JavaScript each page loads (transferred, gzip)
+ * — issue #7. Writes bench/results/lighthouse.md.
+ *
+ *   npm run build && npx tsx bench/lighthouse.ts
+ */
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { startApp, writeResults } from "./lib/server";
+
+const PAGES = ["/", "/projects", "/project3", "/contact"];
+const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
+
+async function main() {
+  const app = await startApp();
+  await new Promise((r) => setTimeout(r, 2_000)); // page cache warm-up
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  const rows: string[] = [];
+  const failures: string[] = [];
+  try {
+    for (const page of PAGES) {
+      const result = await lighthouse(`${app.baseUrl}${page}`, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES] });
+      if (!result) throw new Error(`no result for ${page}`);
+      const { lhr } = result;
+      const scores = CATEGORIES.map((c) => Math.round((lhr.categories[c]?.score ?? 0) * 100));
+      const requests = (lhr.audits["network-requests"]?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
+      const jsBytes = requests.filter((r) => r.resourceType === "Script").reduce((sum, r) => sum + (r.transferSize ?? 0), 0);
+      const lcp = lhr.audits["largest-contentful-paint"]?.displayValue ?? "";
+      rows.push(`| \`${page}\` | ${scores.join(" | ")} | ${(jsBytes / 1024).toFixed(1)} KB | ${lcp} |`);
+      for (const [i, c] of CATEGORIES.entries()) {
+        if (scores[i]! < 100) {
+          const failing = Object.values(lhr.audits)
+            .filter((a) => a.score !== null && a.score < 1 && lhr.categories[c]?.auditRefs.some((ref) => ref.id === a.id && ref.weight > 0))
+            .map((a) => a.id);
+          failures.push(`- \`${page}\` ${c} ${scores[i]}: ${failing.join(", ")}`);
+        }
+      }
+      console.log(rows.at(-1));
+    }
+  } finally {
+    await chrome.kill();
+    await app.stop();
+  }
+  const file = writeResults(
+    "lighthouse",
+    "Lighthouse (mobile) on the public pages",
+    "npm run build && npx tsx bench/lighthouse.ts",
+    `Lighthouse ${"12.8.2"}, default mobile emulation and throttling, Debian Chromium headless, production build served by our server on loopback. JS = script bytes transferred on first load (compressed).
+
+| page | performance | accessibility | best practices | SEO | first-load JS | LCP |
+|---|---|---|---|---|---|---|
+${rows.join("\n")}
+
+${failures.length ? `Audits below 100:\n${failures.join("\n")}` : "Every category scores 100 on every page."}
+`,
+  );
+  console.log(`wrote ${file}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
