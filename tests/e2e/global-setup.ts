@@ -97,6 +97,7 @@ export default async function globalSetup() {
   process.env.E2E_MAIL_DIR = mailDir;
   process.env.E2E_DATABASE_URL = dbUrl.toString();
   process.env.E2E_TMP = tmp;
+  process.env.E2E_SMTP_URL = smtp.url;
 
   return async () => {
     app.child.kill("SIGTERM");
