@@ -34,9 +34,8 @@ export async function freePort(): Promise<number> {
 export async function startAppServer(env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const tsxCli = path.resolve("node_modules/tsx/dist/cli.mjs");
   let output = "";
-  const child = spawn(process.execPath, [tsxCli, "server/main.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     env: {
       ...process.env,
       NODE_ENV: "production",
