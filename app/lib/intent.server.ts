@@ -3,6 +3,7 @@
  * `intent` field). Every reply has the same shape, so a component can show the message
  * next to the form that was sent (`intent` + `targetId`) or at the top of the page.
  */
+import type { SubmissionResult } from "@conform-to/react";
 import { data } from "react-router";
 import { AppError } from "./errors";
 
@@ -15,6 +16,8 @@ export interface IntentReply {
   /** The record the form was about (proposal or meeting id), when there is one. */
   targetId?: number | null;
   fieldErrors?: Record<string, string[]>;
+  /** A conform form's reply, for the one conform form of the page. */
+  result?: SubmissionResult<string[]>;
 }
 
 /** @returns the form's `intent` field ("" when missing). */

@@ -2,7 +2,9 @@
  * Test data for the portal use-cases: rows inserted directly (what the admin console of
  * another branch would create), and a helper that captures a use-case's refusal.
  */
+import { parseWithZod } from "@conform-to/zod/v4";
 import { eq } from "drizzle-orm";
+import type { z } from "zod";
 import type { Database } from "#app/db/client.server";
 import { invoice, invoiceItem, proposal, type ProposalStatus } from "#app/db/schema";
 import { AppError } from "#app/lib/errors";
@@ -58,4 +60,17 @@ export async function insertInvoice(
     .returning({ id: invoice.id });
   await db.insert(invoiceItem).values(opts.items.map(([description, amountCents], position) => ({ invoiceId: row!.id, position, description, amountCents })));
   return row!.id;
+}
+
+/**
+ * Parses form fields with a schema exactly as an action does (conform's parseWithZod:
+ * empty strings are "missing", numbers are coerced).
+ *
+ * @returns `{ value }` on success, `{ error }` (field → messages) otherwise.
+ */
+export function parseForm<S extends z.ZodType>(schema: S, entries: Record<string, string>): { value?: z.output<S>; error?: Record<string, string[] | null> } {
+  const formData = new FormData();
+  for (const [name, value] of Object.entries(entries)) formData.set(name, value);
+  const submission = parseWithZod(formData, { schema });
+  return submission.status === "success" ? { value: submission.value as z.output<S> } : { error: submission.error ?? {} };
 }

@@ -1,30 +1,22 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { count, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { meeting } from "#app/db/schema";
 import { testDatabases, type TestDb } from "../../../tests/helpers/db";
-import { refusalOf } from "../../../tests/helpers/portal";
+import { parseForm, refusalOf } from "../../../tests/helpers/portal";
 import { makeAdmin, makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
 import { MEETING_MESSAGES, meetingSchema } from "./meetings.schema";
 import { deleteMeeting, listClientMeetings, scheduleMeeting } from "./meetings.server";
 
 const NOW = new Date("2026-05-10T12:00:00Z");
 
-const form = (entries: Record<string, string>) => {
-  const fd = new FormData();
-  for (const [k, v] of Object.entries(entries)) fd.set(k, v);
-  return fd;
-};
-
 describe("meeting schema", () => {
   it("requires date and time, defaults the zone to UTC and refuses an unknown zone", () => {
-    expect(parseWithZod(form({ notes: "hi" }), { schema: meetingSchema }).error).toEqual({ date: ["Date is required."], time: ["Time is required."] });
-    const ok = parseWithZod(form({ date: "2026-06-01", time: "09:15" }), { schema: meetingSchema });
-    expect(ok.status === "success" && ok.value).toEqual({ date: "2026-06-01", time: "09:15", timeZone: "UTC", notes: null });
-    expect(parseWithZod(form({ date: "2026-06-01", time: "09:15", timeZone: "Nowhere/City" }), { schema: meetingSchema }).error).toEqual({
+    expect(parseForm(meetingSchema, { notes: "hi" }).error).toEqual({ date: ["Date is required."], time: ["Time is required."] });
+    expect(parseForm(meetingSchema, { date: "2026-06-01", time: "09:15" }).value).toEqual({ date: "2026-06-01", time: "09:15", timeZone: "UTC", notes: null });
+    expect(parseForm(meetingSchema, { date: "2026-06-01", time: "09:15", timeZone: "Nowhere/City" }).error).toEqual({
       timeZone: ["Unknown time zone. Reload the page and try again."],
     });
-    expect(parseWithZod(form({ date: "2026-02-31", time: "9am" }), { schema: meetingSchema }).error).toEqual({
+    expect(parseForm(meetingSchema, { date: "2026-02-31", time: "9am" }).error).toEqual({
       date: ["Enter a real calendar date."],
       time: ["Enter the time as HH:MM."],
     });

@@ -1,9 +1,8 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { count, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { proposal, user } from "#app/db/schema";
 import { testDatabases, type TestDb } from "../../../tests/helpers/db";
-import { insertInvoice, insertProposal, proposalRow, refusalOf } from "../../../tests/helpers/portal";
+import { insertInvoice, insertProposal, parseForm, proposalRow, refusalOf } from "../../../tests/helpers/portal";
 import { makeAdmin, makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
 import { ambassadorProposalSchema, declineSchema, PROPOSAL_MESSAGES, proposalRequestSchema, revisionSchema } from "./proposals.schema";
 import {
@@ -19,12 +18,6 @@ import {
   updateProposal,
 } from "./proposals.server";
 
-const form = (entries: Record<string, string>) => {
-  const fd = new FormData();
-  for (const [k, v] of Object.entries(entries)) fd.set(k, v);
-  return fd;
-};
-
 const request = (extra: Partial<ReturnType<typeof proposalRequestSchema.parse>> = {}) => ({
   projectName: "Bakery site",
   projectDetails: "Online menu and orders",
@@ -38,13 +31,10 @@ const request = (extra: Partial<ReturnType<typeof proposalRequestSchema.parse>> 
 });
 
 describe("proposal schemas", () => {
-  const parse = (entries: Record<string, string>) => parseWithZod(form({ projectDetails: "Details", ...entries }), { schema: proposalRequestSchema });
+  const parse = (entries: Record<string, string>) => parseForm(proposalRequestSchema, { projectDetails: "Details", ...entries });
 
   it("parses the budget as money into cents", () => {
-    const cents = (budget: string) => {
-      const s = parse({ budget });
-      return s.status === "success" ? s.value.budget : s.error;
-    };
+    const cents = (budget: string) => parse({ budget }).value?.budget;
     expect(cents("$5,000")).toBe(500_000);
     expect(cents("5000.50")).toBe(500_050);
     expect(cents(" 1 200 ")).toBe(120_000);
@@ -54,32 +44,33 @@ describe("proposal schemas", () => {
 
   it("puts a clear message next to an unparsable budget", () => {
     for (const budget of ["abc", "5.555", "-10", "5,00.0.1"]) {
-      const s = parse({ budget });
-      expect(s.status).toBe("error");
-      expect(s.error).toEqual({ budget: ["Enter an amount like 5000 or $5,000.50"] });
+      expect(parse({ budget })).toEqual({ error: { budget: ["Enter an amount like 5000 or $5,000.50"] } });
     }
     expect(parse({ budget: "99999999" }).error).toEqual({ budget: ["That amount is too large."] });
   });
 
   it("requires project details and checks the optional fields", () => {
-    expect(parseWithZod(form({ projectDetails: "   " }), { schema: proposalRequestSchema }).error).toEqual({ projectDetails: ["Project details is required."] });
+    expect(parseForm(proposalRequestSchema, { projectDetails: "   " }).error).toEqual({ projectDetails: ["Project details is required."] });
     const bad = parse({ numberOfPages: "0", websiteGoal: "Fancy", designInspiration: "not a url" });
     expect(Object.keys(bad.error ?? {}).sort()).toEqual(["designInspiration", "numberOfPages", "websiteGoal"]);
     const ok = parse({ numberOfPages: "12", websiteGoal: "Minimal", designInspiration: "https://dribbble.com/x", timeline: "  " });
-    expect(ok.status === "success" && ok.value).toMatchObject({ numberOfPages: 12, websiteGoal: "Minimal", designInspiration: "https://dribbble.com/x", timeline: null, budget: null });
+    expect(ok.value).toMatchObject({ numberOfPages: 12, websiteGoal: "Minimal", designInspiration: "https://dribbble.com/x", timeline: null, budget: null });
   });
 
   it("requires the ambassador proposal's client name, e-mail and details; lowercases the e-mail", () => {
-    const empty = parseWithZod(form({}), { schema: ambassadorProposalSchema });
-    expect(empty.error).toEqual({ clientName: ["Client name is required."], clientEmail: ["Client email is required."], projectDetails: ["Project details is required."] });
-    const ok = parseWithZod(form({ clientName: "Jo", clientEmail: " Jo@Example.COM ", projectDetails: "Shop", budget: "$1,000" }), { schema: ambassadorProposalSchema });
-    expect(ok.status === "success" && ok.value).toMatchObject({ clientEmail: "jo@example.com", budget: 100_000, projectName: null });
-    expect(parseWithZod(form({ clientName: "Jo", clientEmail: "nope", projectDetails: "x" }), { schema: ambassadorProposalSchema }).error).toEqual({ clientEmail: ["Enter a valid email address."] });
+    expect(parseForm(ambassadorProposalSchema, {}).error).toEqual({
+      clientName: ["Client name is required."],
+      clientEmail: ["Client email is required."],
+      projectDetails: ["Project details is required."],
+    });
+    const ok = parseForm(ambassadorProposalSchema, { clientName: "Jo", clientEmail: " Jo@Example.COM ", projectDetails: "Shop", budget: "$1,000" });
+    expect(ok.value).toMatchObject({ clientEmail: "jo@example.com", budget: 100_000, projectName: null });
+    expect(parseForm(ambassadorProposalSchema, { clientName: "Jo", clientEmail: "nope", projectDetails: "x" }).error).toEqual({ clientEmail: ["Enter a valid email address."] });
   });
 
   it("refuses a blank revision comment or decline reason", () => {
-    expect(parseWithZod(form({ comment: "  \n " }), { schema: revisionSchema }).error).toEqual({ comment: ["Describe the revisions you would like."] });
-    expect(parseWithZod(form({ reason: " " }), { schema: declineSchema }).error).toEqual({ reason: ["Tell us why you are declining."] });
+    expect(parseForm(revisionSchema, { comment: "  \n " }).error).toEqual({ comment: ["Describe the revisions you would like."] });
+    expect(parseForm(declineSchema, { reason: " " }).error).toEqual({ reason: ["Tell us why you are declining."] });
   });
 });
 
