@@ -161,14 +161,13 @@ function ScheduleMeeting({ reply }: { reply: IntentReply | null }) {
   const pending = usePendingIntent("schedule-meeting");
   const hydrated = useHydrated();
   const timeZone = hydrated ? Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC" : "UTC";
-  const succeeded = reply?.ok === true && !form.dirty;
   return (
     <section aria-labelledby="schedule-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
       <h2 id="schedule-title" className="text-xl font-semibold">
         Schedule a meeting
       </h2>
       <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-4">
-        <FormMessage id={form.errorId} errors={form.errors} success={succeeded ? reply.message : null} />
+        <FormMessage id={form.errorId} errors={form.errors} success={reply?.ok ? reply.message : null} />
         <input type="hidden" name="intent" value="schedule-meeting" />
         <input type="hidden" name="timeZone" value={timeZone} />
         <div className="grid gap-4 sm:grid-cols-2">
