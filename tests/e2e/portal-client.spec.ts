@@ -87,11 +87,11 @@ test.describe("client portal", () => {
 
     // Delete asks for confirmation first; Cancel keeps it.
     const editedCard = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: `${name} v2` }) });
-    await editedCard.getByText("Delete", { exact: true }).click();
+    await editedCard.locator("summary", { hasText: "Delete" }).click();
     await expect(editedCard.getByText("Delete this proposal? This cannot be undone.")).toBeVisible();
     await editedCard.getByRole("button", { name: "Cancel" }).click();
     await expect(editedCard.getByRole("button", { name: "Yes, delete" })).toBeHidden();
-    await editedCard.getByText("Delete", { exact: true }).click();
+    await editedCard.locator("summary", { hasText: "Delete" }).click();
     await editedCard.getByRole("button", { name: "Yes, delete" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Proposal deleted." })).toBeVisible();
     await expect(page.getByRole("heading", { name: `${name} v2` })).toHaveCount(0);
@@ -111,7 +111,7 @@ test.describe("client portal", () => {
     const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "In planning" }) });
     await expect(card.getByText("Planning", { exact: true })).toBeVisible();
     await expect(card.getByRole("link", { name: /Edit/ })).toHaveCount(0);
-    await expect(card.getByText("Delete", { exact: true })).toHaveCount(0);
+    await expect(card.locator("summary", { hasText: "Delete" })).toHaveCount(0);
 
     const secret = await insertProposal(sql, { clientId: ownerId, projectName: "Secret pending project" });
     const { context: intruderContext, page: intruder } = await otherSession(browser);
@@ -214,6 +214,22 @@ test.describe("client portal", () => {
   });
 });
 
+test.describe("client portal on a 360 px wide screen", () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test("no page scrolls sideways", async ({ page, sql }) => {
+    const client = await registerClient(page, { businessName: "A business with a rather long name that wraps" });
+    const id = await userId(sql, client.email);
+    const proposalId = await insertProposal(sql, { clientId: id, projectName: "Averyveryverylongprojectnamewithoutanyspacesatallthatmustwrap", status: "review" });
+    const invoiceId = await insertInvoice(sql, { proposalId, clientId: id, dueDate: "2030-01-01", items: [["Design and development of the whole website", 1_000_000]] });
+    await page.request.post("/client-dashboard", { form: { intent: "schedule-meeting", date: `${nextYear}-01-10`, time: "10:00", timeZone: "UTC", notes: "x".repeat(300) } });
+    for (const path of ["/client-dashboard", "/project-status", "/proposal-request", `/edit-proposal/${await insertProposal(sql, { clientId: id, projectName: "Edit me" })}`, `/view-invoice/${invoiceId}`]) {
+      await page.goto(path);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(360);
+    }
+  });
+});
+
 test.describe("meetings in the browser's time zone", () => {
   test.use({ timezoneId: "America/New_York" });
 
@@ -253,12 +269,12 @@ test.describe("meetings in the browser's time zone", () => {
     await sql.query(`update meeting set status = 'accepted' where id = $1`, [rows[0].id]);
     await page.reload();
     await expect(item.getByText("Accepted", { exact: true })).toHaveClass(/green/);
-    await expect(item.getByText("Delete", { exact: true })).toHaveCount(0);
+    await expect(item.locator("summary", { hasText: "Delete" })).toHaveCount(0);
 
     await sql.query(`update meeting set status = 'pending' where id = $1`, [rows[0].id]);
     await page.reload();
     await hydrated(page);
-    await item.getByText("Delete", { exact: true }).click();
+    await item.locator("summary", { hasText: "Delete" }).click();
     await item.getByRole("button", { name: "Yes, delete" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Meeting deleted." })).toBeVisible();
     await expect(page.getByText("No meetings yet.")).toBeVisible();
@@ -282,7 +298,7 @@ test.describe("client portal without JavaScript", () => {
 
     await page.goto("/project-status");
     const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "No-JS site" }) });
-    await card.getByText("Delete", { exact: true }).click();
+    await card.locator("summary", { hasText: "Delete" }).click();
     await card.getByRole("button", { name: "Yes, delete" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Proposal deleted." })).toBeVisible();
     expect((await sql.query(`select count(*)::int as n from proposal where client_id = $1`, [id])).rows[0].n).toBe(0);

@@ -16,10 +16,16 @@ export function usePendingIntent(intent: string, id?: number | string): boolean 
   return data.get("intent") === intent && (id === undefined || data.get("id") === String(id));
 }
 
+/**
+ * @param intent - the action's intent, e.g. `delete-meeting`.
+ * @param id - the record's id, posted as `id`.
+ * @param subject - names the record for screen readers ("Delete <subject>").
+ */
 export function ConfirmAction({
   intent,
   id,
   label,
+  subject,
   question,
   confirmLabel,
   pendingLabel = "Deleting…",
@@ -28,6 +34,7 @@ export function ConfirmAction({
   id: number;
   /** Opener text, e.g. "Delete". */
   label: string;
+  subject?: string;
   /** E.g. "Delete this meeting? This cannot be undone." */
   question: string;
   /** E.g. "Yes, delete". */
@@ -41,6 +48,7 @@ export function ConfirmAction({
     <details ref={ref} className="group">
       <summary className="inline-flex cursor-pointer list-none items-center rounded-md border border-red-300 px-3 py-1.5 text-sm font-medium text-red-800 hover:bg-red-50 [&::-webkit-details-marker]:hidden">
         {label}
+        {subject ? <span className="sr-only"> {subject}</span> : null}
       </summary>
       <div className="mt-2 rounded-md border border-red-200 bg-red-50 p-3 text-sm">
         <p className="text-red-900">{question}</p>

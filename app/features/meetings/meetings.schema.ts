@@ -16,6 +16,7 @@ export const MEETING_MESSAGES = {
 
 export const MEETING_NOTES_MAX = 2_000;
 
+/** Date `YYYY-MM-DD` and time `HH:MM` required, zone defaults to "UTC", notes optional. */
 export const meetingSchema = z.object({
   date: z
     .string({ error: "Date is required." })

@@ -29,6 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+/** Referral link with copy button, referred clients, proposals. */
 export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps) {
   const { link, referredClients, proposals, submitted } = loaderData;
   return (
@@ -63,8 +64,8 @@ export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps
             <ul className="mt-3 divide-y divide-slate-200" aria-label="Referred clients">
               {referredClients.map((c) => (
                 <li key={c.id} className="py-2">
-                  <p className="font-medium break-words">{c.businessName ?? c.name}</p>
-                  <p className="text-sm break-words text-slate-600">
+                  <p className="font-medium wrap-anywhere">{c.businessName ?? c.name}</p>
+                  <p className="text-sm wrap-anywhere text-slate-600">
                     {c.email} · joined <LocalDateTime value={c.createdAt} style="date" />
                   </p>
                 </li>
@@ -87,8 +88,8 @@ export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps
                 <li key={p.id} className="rounded-lg border border-slate-200 p-3">
                   <div className="flex flex-wrap items-start justify-between gap-2">
                     <div className="min-w-0">
-                      <p className="font-medium break-words">{p.projectName ?? "Untitled project"}</p>
-                      <p className="text-sm break-words text-slate-600">
+                      <p className="font-medium wrap-anywhere">{p.projectName ?? "Untitled project"}</p>
+                      <p className="text-sm wrap-anywhere text-slate-600">
                         {p.clientName} ({p.clientEmail}) · <LocalDateTime value={p.createdAt} style="date" />
                         {p.budgetCents !== null ? ` · ${formatCents(p.budgetCents)}` : ""}
                       </p>

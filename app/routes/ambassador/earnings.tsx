@@ -15,6 +15,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return getAmbassadorEarnings(db, requireUser(context));
 }
 
+/** Totals (earned, pending payment, paid) and one line per approved proposal. */
 export default function Earnings({ loaderData }: Route.ComponentProps) {
   const { rows, totals, rateBps, currency } = loaderData;
   const rate = `${(rateBps / 100).toLocaleString("en-US", { maximumFractionDigits: 2 })} %`;
@@ -45,8 +46,8 @@ export default function Earnings({ loaderData }: Route.ComponentProps) {
             {rows.map((row) => (
               <li key={row.proposalId} className="grid gap-2 rounded-lg border border-slate-200 p-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center">
                 <div className="min-w-0">
-                  <p className="font-medium break-words">{row.projectName ?? "Untitled project"}</p>
-                  <p className="text-sm break-words text-slate-600">
+                  <p className="font-medium wrap-anywhere">{row.projectName ?? "Untitled project"}</p>
+                  <p className="text-sm wrap-anywhere text-slate-600">
                     {row.clientName} · approved <LocalDateTime value={row.approvedAt} style="date" /> ·{" "}
                     {row.baseCents === null ? "no amount yet" : `${formatCents(row.baseCents, currency)} ${row.baseSource === "invoice" ? "invoice total" : "budget"}`}
                   </p>

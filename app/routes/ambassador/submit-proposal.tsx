@@ -18,6 +18,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Submit Proposal | Ambas
 /** Spec §9: the redirect to the dashboard follows the success message after 1.5 s. */
 const REDIRECT_DELAY_MS = 1_500;
 
+/** Nothing to load: the form is empty. */
 export async function loader() {
   return null;
 }
@@ -41,6 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data({ result: submission.reply({ resetForm: true }), ok: true as const });
 }
 
+/** The form; after success it shows the message and moves to the dashboard after 1.5 s. */
 export default function SubmitProposal({ actionData }: Route.ComponentProps) {
   const [form, fields] = useAppForm({ id: "ambassador-proposal", schema: ambassadorProposalSchema, lastResult: actionData?.result });
   const pending = useIsSubmitting();

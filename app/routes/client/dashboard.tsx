@@ -80,6 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return intentError(intent, 400, "Unknown action.");
 }
 
+/** Info card, schedule-meeting form, proposals awaiting approval, meetings. */
 export default function ClientDashboard({ loaderData, actionData }: Route.ComponentProps) {
   const { profile, ambassador, awaiting, meetings } = loaderData;
   const pageReply = actionData && actionData.intent !== "schedule-meeting" && !actionData.fieldErrors ? actionData : null;
@@ -97,13 +98,13 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
             </h2>
             <dl className="mt-4 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
               <dt className="text-slate-600">Business</dt>
-              <dd className="font-medium break-words">{profile.businessName}</dd>
+              <dd className="font-medium wrap-anywhere">{profile.businessName}</dd>
               <dt className="text-slate-600">Email</dt>
-              <dd className="font-medium break-words">{profile.email}</dd>
+              <dd className="font-medium wrap-anywhere">{profile.email}</dd>
               <dt className="text-slate-600">Phone</dt>
               <dd className="font-medium">{profile.phone ?? "—"}</dd>
               <dt className="text-slate-600">Website</dt>
-              <dd className="font-medium break-words">
+              <dd className="font-medium wrap-anywhere">
                 {profile.website ? (
                   <a className="text-brand-700 underline" href={profile.website} target="_blank" rel="noopener noreferrer">
                     {profile.website}
@@ -196,11 +197,11 @@ function MeetingItem({ meeting: m }: { meeting: ClientMeetingRow }) {
         <p className="font-medium">
           <LocalDateTime value={m.startsAt} timeZone={m.timeZone} />
         </p>
-        {m.notes ? <p className="text-sm break-words whitespace-pre-line text-slate-700">{m.notes}</p> : null}
+        {m.notes ? <p className="text-sm wrap-anywhere whitespace-pre-line text-slate-700">{m.notes}</p> : null}
       </div>
       <div className="flex flex-wrap items-start gap-2">
         <MeetingStatusBadge status={m.status} />
-        {m.canDelete ? <ConfirmAction intent="delete-meeting" id={m.id} label="Delete" question="Delete this meeting request? This cannot be undone." confirmLabel="Yes, delete" /> : null}
+        {m.canDelete ? <ConfirmAction intent="delete-meeting" id={m.id} label="Delete" subject="meeting request" question="Delete this meeting request? This cannot be undone." confirmLabel="Yes, delete" /> : null}
       </div>
     </li>
   );
@@ -215,14 +216,14 @@ function AwaitingProposal({ proposal: p, reply }: { proposal: ClientProposalRow;
   const reasonError = reply?.intent === "decline-proposal" && !reply.ok ? (reply.fieldErrors?.reason?.join(" ") ?? null) : null;
   return (
     <li aria-labelledby={headingId} className="rounded-lg border border-slate-200 p-4">
-      <h3 id={headingId} className="font-semibold break-words">
+      <h3 id={headingId} className="font-semibold wrap-anywhere">
         {p.projectName ?? "Untitled project"}
       </h3>
       <p className="text-sm text-slate-600">
         From {p.ambassadorName ?? "your ambassador"} · <LocalDateTime value={p.createdAt} style="date" />
         {p.budgetCents !== null ? ` · Budget ${formatCents(p.budgetCents)}` : ""}
       </p>
-      <p className="mt-2 break-words whitespace-pre-line text-slate-800">{p.projectDetails}</p>
+      <p className="mt-2 wrap-anywhere whitespace-pre-line text-slate-800">{p.projectDetails}</p>
       <div className="mt-3 flex flex-wrap items-start gap-2">
         <Form method="post">
           <input type="hidden" name="intent" value="approve-proposal" />

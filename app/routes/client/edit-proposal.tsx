@@ -50,6 +50,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return redirect("/project-status?notice=updated");
 }
 
+/** The edit form, prefilled (budget as a plain amount). */
 export default function EditProposal({ loaderData, actionData }: Route.ComponentProps) {
   const { proposal } = loaderData;
   const [form, fields] = useAppForm({
@@ -85,6 +86,7 @@ export default function EditProposal({ loaderData, actionData }: Route.Component
   );
 }
 
+/** Shows "Proposal not found", the edit refusal, or "Failed to fetch proposal". */
 export function ErrorBoundary() {
   return <RouteErrorMessage backTo="/project-status" backLabel="Back to Project Status" />;
 }

@@ -57,6 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return intentError(intent, 400, "Unknown action.");
 }
 
+/** Toggle, proposal cards with their allowed actions, pagination. */
 export default function ProjectStatus({ loaderData, actionData }: Route.ComponentProps) {
   const { list, showCompleted, notice } = loaderData;
   const pageLink = (page: number) => `?${new URLSearchParams({ ...(showCompleted ? { completed: "1" } : {}), ...(page > 1 ? { page: String(page) } : {}) })}`;
@@ -131,7 +132,7 @@ function ProposalCard({ proposal: p, reply }: { proposal: ClientProposalRow; rep
     <li aria-labelledby={headingId} className="rounded-xl border border-slate-200 p-4 shadow-sm">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
-          <h2 id={headingId} className="text-lg font-semibold break-words">
+          <h2 id={headingId} className="text-lg font-semibold wrap-anywhere">
             {title}
           </h2>
           <p className="text-sm text-slate-600">
@@ -144,7 +145,7 @@ function ProposalCard({ proposal: p, reply }: { proposal: ClientProposalRow; rep
           {p.source === "ambassador" ? <ApprovalBadge approvedAt={p.clientApprovedAt} declinedAt={p.clientDeclinedAt} /> : null}
         </div>
       </div>
-      <p className="mt-2 line-clamp-3 break-words whitespace-pre-line text-slate-800">{p.projectDetails}</p>
+      <p className="mt-2 line-clamp-3 wrap-anywhere whitespace-pre-line text-slate-800">{p.projectDetails}</p>
       <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-700">
         {p.budgetCents !== null ? (
           <div className="flex gap-1">
@@ -186,7 +187,7 @@ function ProposalCard({ proposal: p, reply }: { proposal: ClientProposalRow; rep
             Review and approve
           </Link>
         ) : null}
-        {p.allowed.delete ? <ConfirmAction intent="delete-proposal" id={p.id} label="Delete" question="Delete this proposal? This cannot be undone." confirmLabel="Yes, delete" /> : null}
+        {p.allowed.delete ? <ConfirmAction intent="delete-proposal" id={p.id} label="Delete" subject={title} question="Delete this proposal? This cannot be undone." confirmLabel="Yes, delete" /> : null}
       </div>
       {p.allowed.revise ? <RevisionForm proposalId={p.id} reply={reply?.intent === "submit-revision" ? reply : null} /> : null}
     </li>

@@ -14,6 +14,7 @@ import { sessionUserContext } from "#app/lib/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Proposal Request | Client Portal" }];
 
+/** Nothing to load: the form is empty. */
 export async function loader() {
   return null;
 }
@@ -34,6 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data({ result: submission.reply({ resetForm: true }), ok: true as const });
 }
 
+/** The request form, reset after success. */
 export default function ProposalRequest({ actionData }: Route.ComponentProps) {
   const [form, fields] = useAppForm({ id: "proposal-request", schema: proposalRequestSchema, lastResult: actionData?.result });
   const pending = useIsSubmitting();

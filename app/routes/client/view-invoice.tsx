@@ -29,16 +29,17 @@ const STATUS: Record<InvoiceDisplayStatus, { label: string; tone: "green" | "amb
   overdue: { label: "Overdue", tone: "red" },
 };
 
+/** The invoice: number, dates, status, items and total. */
 export default function ViewInvoice({ loaderData }: Route.ComponentProps) {
   const { invoice, currency, companyName } = loaderData;
   const status = STATUS[invoice.displayStatus];
   return (
     <article className="mx-auto max-w-3xl rounded-xl border border-slate-200 p-4 shadow-sm sm:p-8">
       <header className="flex flex-wrap items-start justify-between gap-4">
-        <div>
+        <div className="min-w-0">
           <p className="text-sm text-slate-600">{companyName || "Invoice"}</p>
-          <h1 className="text-3xl font-bold tracking-tight">Invoice {invoice.number}</h1>
-          <p className="mt-1 text-slate-700">{invoice.projectName ?? "Website project"}</p>
+          <h1 className="text-3xl font-bold tracking-tight wrap-anywhere">Invoice {invoice.number}</h1>
+          <p className="mt-1 text-slate-700 wrap-anywhere">{invoice.projectName ?? "Website project"}</p>
         </div>
         <Badge tone={status.tone}>{status.label}</Badge>
       </header>
@@ -79,7 +80,7 @@ export default function ViewInvoice({ loaderData }: Route.ComponentProps) {
         <tbody>
           {invoice.items.map((item, index) => (
             <tr key={index} className="border-b border-slate-100">
-              <td className="py-2 pr-4 break-words">{item.description}</td>
+              <td className="py-2 pr-4 wrap-anywhere">{item.description}</td>
               <td className="py-2 text-right tabular-nums">{formatCents(item.amountCents, currency)}</td>
             </tr>
           ))}
@@ -97,6 +98,7 @@ export default function ViewInvoice({ loaderData }: Route.ComponentProps) {
   );
 }
 
+/** Shows "Invoice not found" (404) with a way back. */
 export function ErrorBoundary() {
   return <RouteErrorMessage backTo="/project-status" backLabel="Back to Project Status" />;
 }

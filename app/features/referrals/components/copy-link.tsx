@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "#app/lib/use-hydrated";
 
+/** @param value - the text to copy; @param label - accessible name of the text. */
 export function CopyLink({ value, label }: { value: string; label: string }) {
   const hydrated = useHydrated();
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
