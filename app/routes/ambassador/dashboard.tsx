@@ -1,13 +1,112 @@
+import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
+import { LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
+import { Notice } from "#app/components/ui/notice";
+import { servicesContext } from "#app/context";
+import { ApprovalBadge, ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
+import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
+import { CopyLink } from "#app/features/referrals/components/copy-link";
+import { referralLink } from "#app/features/referrals/referral-link";
+import { getAmbassadorDashboard } from "#app/features/referrals/referrals.server";
+import { formatCents } from "#app/lib/money";
+import { requireUser } from "#app/lib/session.server";
 
-export const meta: Route.MetaFunction = () => [{ title: "Ambassador Dashboard" }];
+export const meta: Route.MetaFunction = () => [{ title: "Ambassador Dashboard | Ambassador Portal" }];
 
-export async function loader() {
-  return {};
+/**
+ * Ambassador dashboard (spec §2 /ambassador/dashboard, §9 referral link): the link, the
+ * clients who registered through it, the ambassador's proposals. `?submitted=1` shows the
+ * success message after a proposal was submitted without JavaScript.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { db, env } = context.get(servicesContext);
+  const dashboard = await getAmbassadorDashboard(db, requireUser(context));
+  return {
+    ...dashboard,
+    link: dashboard.referralCode ? referralLink(env.origin, dashboard.referralCode) : null,
+    submitted: new URL(request.url).searchParams.get("submitted") === "1",
+  };
 }
 
-// Placeholder until its issue lands; the route and its guard exist (issue #3).
-export default function Page() {
-  return <PageHeading title="Ambassador Dashboard" lead="This screen is being built." />;
+/** Referral link with copy button, referred clients, proposals. */
+export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps) {
+  const { link, referredClients, proposals, submitted } = loaderData;
+  return (
+    <>
+      <PageHeading title="Ambassador Dashboard" lead="Share your link, follow your clients and proposals.">
+        <Link to="/ambassador/submit-proposal" className="rounded-md bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-800">
+          Submit a proposal
+        </Link>
+      </PageHeading>
+      {submitted ? (
+        <div className="mb-4">
+          <Notice tone="success">{PROPOSAL_MESSAGES.ambassadorSubmitted}</Notice>
+        </div>
+      ) : null}
+
+      <section aria-labelledby="link-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
+        <h2 id="link-title" className="text-xl font-semibold">
+          Your referral link
+        </h2>
+        <p className="mt-1 text-sm text-slate-700">Clients who register through this link are linked to you.</p>
+        <div className="mt-3">{link ? <CopyLink value={link} label="Referral link" /> : <Notice tone="error">{PROPOSAL_MESSAGES.referralMissing}</Notice>}</div>
+      </section>
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.6fr)]">
+        <section aria-labelledby="clients-title" className="min-w-0 rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
+          <h2 id="clients-title" className="text-xl font-semibold">
+            Referred clients
+          </h2>
+          {referredClients.length === 0 ? (
+            <p className="mt-3 text-slate-600">No one has registered through your link yet.</p>
+          ) : (
+            <ul className="mt-3 divide-y divide-slate-200" aria-label="Referred clients">
+              {referredClients.map((c) => (
+                <li key={c.id} className="py-2">
+                  <p className="font-medium wrap-anywhere">{c.businessName ?? c.name}</p>
+                  <p className="text-sm wrap-anywhere text-slate-600">
+                    {c.email} · joined <LocalDateTime value={c.createdAt} style="date" />
+                  </p>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <section aria-labelledby="proposals-title" className="min-w-0 rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
+          <h2 id="proposals-title" className="text-xl font-semibold">
+            Your proposals
+          </h2>
+          {proposals.length === 0 ? (
+            <p className="mt-3 text-slate-600">
+              No proposals yet. <Link className="text-brand-700 underline" to="/ambassador/submit-proposal">Submit one</Link> for a client.
+            </p>
+          ) : (
+            <ul className="mt-3 space-y-3" aria-label="Your proposals">
+              {proposals.map((p) => (
+                <li key={p.id} className="rounded-lg border border-slate-200 p-3">
+                  <div className="flex flex-wrap items-start justify-between gap-2">
+                    <div className="min-w-0">
+                      <p className="font-medium wrap-anywhere">{p.projectName ?? "Untitled project"}</p>
+                      <p className="text-sm wrap-anywhere text-slate-600">
+                        {p.clientName} ({p.clientEmail}) · <LocalDateTime value={p.createdAt} style="date" />
+                        {p.budgetCents !== null ? ` · ${formatCents(p.budgetCents)}` : ""}
+                      </p>
+                    </div>
+                    <div className="flex flex-wrap gap-2">
+                      <ProposalStatusBadge status={p.status} />
+                      <ApprovalBadge approvedAt={p.clientApprovedAt} declinedAt={p.clientDeclinedAt} />
+                    </div>
+                  </div>
+                  {!p.clientRegistered ? <p className="mt-1 text-xs text-slate-600">The client has no account yet: send them your referral link.</p> : null}
+                  {p.declineReason ? <p className="mt-1 text-sm text-slate-700">Reason: {p.declineReason}</p> : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </>
+  );
 }

@@ -1,13 +1,79 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useEffect } from "react";
+import { data, Form, redirect, useNavigate } from "react-router";
 import type { Route } from "./+types/submit-proposal";
 import { PageHeading } from "#app/components/page-heading";
+import { SubmitButton } from "#app/components/ui/field";
+import { FormMessage, TextArea, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { servicesContext } from "#app/context";
+import { ambassadorProposalSchema, PROPOSAL_LIMITS, PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
+import { submitAmbassadorProposal } from "#app/features/proposals/proposals.server";
+import { invalid, refusal } from "#app/lib/forms.server";
+import { sessionUserContext } from "#app/lib/session.server";
+import { useHydrated } from "#app/lib/use-hydrated";
 
-export const meta: Route.MetaFunction = () => [{ title: "Submit Proposal" }];
+export const meta: Route.MetaFunction = () => [{ title: "Submit Proposal | Ambassador Portal" }];
 
+/** Spec §9: the redirect to the dashboard follows the success message after 1.5 s. */
+const REDIRECT_DELAY_MS = 1_500;
+
+/** Nothing to load: the form is empty. */
 export async function loader() {
-  return {};
+  return null;
 }
 
-// Placeholder until its issue lands; the route and its guard exist (issue #3).
-export default function Page() {
-  return <PageHeading title="Submit Proposal" lead="This screen is being built." />;
+/**
+ * Ambassador proposal (spec §5, §8). With JavaScript (`enhanced=1`) the action answers with
+ * the success message and the page moves to the dashboard after 1.5 s; without, it
+ * redirects at once to /ambassador/dashboard?submitted=1, which shows the message.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { db } = context.get(servicesContext);
+  const submission = parseWithZod(await request.formData(), { schema: ambassadorProposalSchema });
+  if (submission.status !== "success") return invalid(submission);
+  const { enhanced, ...input } = submission.value;
+  try {
+    await submitAmbassadorProposal(db, context.get(sessionUserContext), input);
+  } catch (error) {
+    return refusal(submission, error);
+  }
+  if (enhanced !== "1") return redirect("/ambassador/dashboard?submitted=1");
+  return data({ result: submission.reply({ resetForm: true }), ok: true as const });
+}
+
+/** The form; after success it shows the message and moves to the dashboard after 1.5 s. */
+export default function SubmitProposal({ actionData }: Route.ComponentProps) {
+  const [form, fields] = useAppForm({ id: "ambassador-proposal", schema: ambassadorProposalSchema, lastResult: actionData?.result });
+  const pending = useIsSubmitting();
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const succeeded = actionData?.ok === true;
+  useEffect(() => {
+    if (!succeeded) return;
+    const timer = setTimeout(() => navigate("/ambassador/dashboard"), REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [succeeded, actionData, navigate]);
+  return (
+    <div className="mx-auto max-w-2xl">
+      <PageHeading title="Submit Proposal" lead="Propose a website project on behalf of a client you referred." />
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4 rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
+        <FormMessage id={form.errorId} errors={form.errors} success={succeeded ? PROPOSAL_MESSAGES.ambassadorSubmitted : null} />
+        {succeeded ? <p className="text-sm text-slate-700">Taking you to your dashboard…</p> : null}
+        <input type="hidden" name="enhanced" value={hydrated ? "1" : ""} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextInput field={fields.clientName} label="Client name" autoComplete="off" maxLength={PROPOSAL_LIMITS.shortText} />
+          <TextInput field={fields.clientEmail} label="Client email" type="email" autoComplete="off" hint="The client approves the proposal from their account with this email." />
+        </div>
+        <TextInput field={fields.projectName} label="Project name (optional)" maxLength={PROPOSAL_LIMITS.shortText} />
+        <TextArea field={fields.projectDetails} label="Project details" rows={6} maxLength={PROPOSAL_LIMITS.longText} />
+        <TextInput field={fields.budget} label="Budget (optional)" inputMode="decimal" placeholder="e.g. $5,000" hint="In US dollars." />
+        <div>
+          <SubmitButton pending={pending || succeeded} pendingLabel={succeeded ? "Submitted" : "Submitting…"}>
+            Submit proposal
+          </SubmitButton>
+        </div>
+      </Form>
+    </div>
+  );
 }

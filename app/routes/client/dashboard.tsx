@@ -1,13 +1,270 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form } from "react-router";
 import type { Route } from "./+types/dashboard";
+import { LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
+import { ConfirmAction, usePendingIntent } from "#app/components/ui/confirm-action";
+import { SubmitButton } from "#app/components/ui/field";
+import { FormMessage, TextArea, TextInput, useAppForm } from "#app/components/ui/form";
+import { ReplyNotice } from "#app/components/ui/notice";
+import { servicesContext } from "#app/context";
+import { MeetingStatusBadge } from "#app/features/meetings/components/meeting-status-badge";
+import { MEETING_MESSAGES, MEETING_NOTES_MAX, meetingSchema } from "#app/features/meetings/meetings.schema";
+import { deleteMeeting, listClientMeetings, scheduleMeeting, type ClientMeetingRow } from "#app/features/meetings/meetings.server";
+import { PROPOSAL_LIMITS, PROPOSAL_MESSAGES, declineSchema } from "#app/features/proposals/proposals.schema";
+import { approveProposal, declineProposal, listAwaitingApproval, type ClientProposalRow } from "#app/features/proposals/proposals.server";
+import { getReferringAmbassador } from "#app/features/referrals/referrals.server";
+import { AppError } from "#app/lib/errors";
+import { intentError, intentOk, intentRefusal, readIntent, type IntentReply } from "#app/lib/intent.server";
+import { formatCents } from "#app/lib/money";
+import { requireUser } from "#app/lib/session.server";
+import { useHydrated } from "#app/lib/use-hydrated";
 
-export const meta: Route.MetaFunction = () => [{ title: "Client Dashboard" }];
+export const meta: Route.MetaFunction = () => [{ title: "Client Dashboard | Client Portal" }];
 
-export async function loader() {
-  return {};
+/** Client dashboard (spec §2 /client-dashboard): info card, meetings, ambassador proposals awaiting approval. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { db } = context.get(servicesContext);
+  const actor = requireUser(context);
+  const [ambassador, awaiting, meetings] = await Promise.all([getReferringAmbassador(db, actor), listAwaitingApproval(db, actor), listClientMeetings(db, actor)]);
+  return {
+    profile: { businessName: actor.businessName ?? actor.name, email: actor.email, phone: actor.phone, website: actor.website },
+    ambassador,
+    awaiting,
+    meetings,
+  };
 }
 
-// Placeholder until its issue lands; the route and its guard exist (issue #3).
-export default function Page() {
-  return <PageHeading title="Client Dashboard" lead="This screen is being built." />;
+/** Intents: `schedule-meeting`, `delete-meeting` (with `confirm=yes`), `approve-proposal`, `decline-proposal`. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { db } = context.get(servicesContext);
+  const actor = requireUser(context);
+  const formData = await request.formData();
+  const intent = readIntent(formData);
+  const id = formData.get("id");
+  const targetId = Number(id) || null;
+
+  if (intent === "schedule-meeting") {
+    const submission = parseWithZod(formData, { schema: meetingSchema });
+    if (submission.status !== "success") return data<IntentReply>({ intent, ok: false, message: "", result: submission.reply() }, 400);
+    try {
+      await scheduleMeeting(db, actor, submission.value);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const result = error.fieldErrors ? submission.reply({ fieldErrors: error.fieldErrors }) : submission.reply({ formErrors: [error.message] });
+      return data<IntentReply>({ intent, ok: false, message: "", result }, error.status);
+    }
+    return data<IntentReply>({ intent, ok: true, message: MEETING_MESSAGES.scheduled, result: submission.reply({ resetForm: true }) });
+  }
+
+  try {
+    if (intent === "delete-meeting") {
+      if (formData.get("confirm") !== "yes") return intentError(intent, 400, "Confirm the deletion first.", targetId);
+      await deleteMeeting(db, actor, id);
+      return intentOk(intent, MEETING_MESSAGES.deleted, targetId);
+    }
+    if (intent === "approve-proposal") {
+      const { changed } = await approveProposal(db, actor, id);
+      return intentOk(intent, changed ? PROPOSAL_MESSAGES.approved : PROPOSAL_MESSAGES.alreadyApproved, targetId);
+    }
+    if (intent === "decline-proposal") {
+      const parsed = declineSchema.safeParse({ reason: formData.get("reason") ?? "" });
+      if (!parsed.success) return intentError(intent, 400, parsed.error.issues[0]!.message, targetId, { reason: parsed.error.issues.map((i) => i.message) });
+      await declineProposal(db, actor, id, parsed.data.reason);
+      return intentOk(intent, PROPOSAL_MESSAGES.declined, targetId);
+    }
+  } catch (error) {
+    return intentRefusal(intent, error, targetId);
+  }
+  return intentError(intent, 400, "Unknown action.");
+}
+
+/** Info card, schedule-meeting form, proposals awaiting approval, meetings. */
+export default function ClientDashboard({ loaderData, actionData }: Route.ComponentProps) {
+  const { profile, ambassador, awaiting, meetings } = loaderData;
+  const pageReply = actionData && actionData.intent !== "schedule-meeting" && !actionData.fieldErrors ? actionData : null;
+  return (
+    <>
+      <PageHeading title="Client Dashboard" lead={`Welcome, ${profile.businessName}.`} />
+      <div className="mb-4">
+        <ReplyNotice reply={pageReply} />
+      </div>
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]">
+        <div className="flex min-w-0 flex-col gap-6">
+          <section aria-labelledby="info-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
+            <h2 id="info-title" className="text-xl font-semibold">
+              Your information
+            </h2>
+            <dl className="mt-4 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
+              <dt className="text-slate-600">Business</dt>
+              <dd className="font-medium wrap-anywhere">{profile.businessName}</dd>
+              <dt className="text-slate-600">Email</dt>
+              <dd className="font-medium wrap-anywhere">{profile.email}</dd>
+              <dt className="text-slate-600">Phone</dt>
+              <dd className="font-medium">{profile.phone ?? "—"}</dd>
+              <dt className="text-slate-600">Website</dt>
+              <dd className="font-medium wrap-anywhere">
+                {profile.website ? (
+                  <a className="text-brand-700 underline" href={profile.website} target="_blank" rel="noopener noreferrer">
+                    {profile.website}
+                  </a>
+                ) : (
+                  "—"
+                )}
+              </dd>
+              <dt className="text-slate-600">Ambassador</dt>
+              <dd className="font-medium">{ambassador?.name ?? "None"}</dd>
+            </dl>
+          </section>
+          <ScheduleMeeting reply={actionData?.intent === "schedule-meeting" ? actionData : null} />
+        </div>
+
+        <div className="flex min-w-0 flex-col gap-6">
+          <section aria-labelledby="awaiting-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
+            <h2 id="awaiting-title" className="text-xl font-semibold">
+              Proposals awaiting your approval
+            </h2>
+            {awaiting.length === 0 ? (
+              <p className="mt-3 text-slate-600">Nothing to approve right now.</p>
+            ) : (
+              <ul className="mt-4 space-y-4">
+                {awaiting.map((p) => (
+                  <AwaitingProposal key={p.id} proposal={p} reply={actionData?.targetId === p.id ? actionData : null} />
+                ))}
+              </ul>
+            )}
+          </section>
+
+          <section aria-labelledby="meetings-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
+            <h2 id="meetings-title" className="text-xl font-semibold">
+              Your meetings
+            </h2>
+            {meetings.length === 0 ? (
+              <p className="mt-3 text-slate-600">No meetings yet. Use the form to request one.</p>
+            ) : (
+              <ul className="mt-4 divide-y divide-slate-200" aria-label="Meetings">
+                {meetings.map((m) => (
+                  <MeetingItem key={m.id} meeting={m} />
+                ))}
+              </ul>
+            )}
+          </section>
+        </div>
+      </div>
+    </>
+  );
+}
+
+/** Schedule-meeting form (spec §5 Meeting). The browser's time zone travels in a hidden field. */
+function ScheduleMeeting({ reply }: { reply: IntentReply | null }) {
+  const [form, fields] = useAppForm({ id: "schedule-meeting", schema: meetingSchema, lastResult: reply?.result });
+  const pending = usePendingIntent("schedule-meeting");
+  const hydrated = useHydrated();
+  const timeZone = hydrated ? Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC" : "UTC";
+  return (
+    <section aria-labelledby="schedule-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
+      <h2 id="schedule-title" className="text-xl font-semibold">
+        Schedule a meeting
+      </h2>
+      <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-4">
+        <FormMessage id={form.errorId} errors={form.errors} success={reply?.ok ? reply.message : null} />
+        <input type="hidden" name="intent" value="schedule-meeting" />
+        <input type="hidden" name="timeZone" value={timeZone} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextInput field={fields.date} label="Date" type="date" />
+          <TextInput field={fields.time} label="Time" type="time" />
+        </div>
+        <p className="text-xs text-slate-600" data-testid="meeting-time-zone">
+          Times are in {timeZone === "UTC" ? "UTC" : `your time zone (${timeZone})`}.
+        </p>
+        {fields.timeZone.errors?.length ? <p className="text-sm text-red-700">{fields.timeZone.errors.join(" ")}</p> : null}
+        <TextArea field={fields.notes} label="Notes (optional)" rows={3} maxLength={MEETING_NOTES_MAX} />
+        <div>
+          <SubmitButton pending={pending} pendingLabel="Requesting…">
+            Request meeting
+          </SubmitButton>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+function MeetingItem({ meeting: m }: { meeting: ClientMeetingRow }) {
+  return (
+    <li className="flex flex-wrap items-start justify-between gap-3 py-3">
+      <div className="min-w-0">
+        <p className="font-medium">
+          <LocalDateTime value={m.startsAt} timeZone={m.timeZone} />
+        </p>
+        {m.notes ? <p className="text-sm wrap-anywhere whitespace-pre-line text-slate-700">{m.notes}</p> : null}
+      </div>
+      <div className="flex flex-wrap items-start gap-2">
+        <MeetingStatusBadge status={m.status} />
+        {m.canDelete ? <ConfirmAction intent="delete-meeting" id={m.id} label="Delete" subject="meeting request" question="Delete this meeting request? This cannot be undone." confirmLabel="Yes, delete" /> : null}
+      </div>
+    </li>
+  );
+}
+
+/** An ambassador proposal offered for approval (spec §4), or for decline with a reason. */
+function AwaitingProposal({ proposal: p, reply }: { proposal: ClientProposalRow; reply: IntentReply | null }) {
+  const approving = usePendingIntent("approve-proposal", p.id);
+  const declining = usePendingIntent("decline-proposal", p.id);
+  const headingId = `awaiting-${p.id}-title`;
+  const reasonId = `decline-${p.id}-reason`;
+  const reasonError = reply?.intent === "decline-proposal" && !reply.ok ? (reply.fieldErrors?.reason?.join(" ") ?? null) : null;
+  return (
+    <li aria-labelledby={headingId} className="rounded-lg border border-slate-200 p-4">
+      <h3 id={headingId} className="font-semibold wrap-anywhere">
+        {p.projectName ?? "Untitled project"}
+      </h3>
+      <p className="text-sm text-slate-600">
+        From {p.ambassadorName ?? "your ambassador"} · <LocalDateTime value={p.createdAt} style="date" />
+        {p.budgetCents !== null ? ` · Budget ${formatCents(p.budgetCents)}` : ""}
+      </p>
+      <p className="mt-2 wrap-anywhere whitespace-pre-line text-slate-800">{p.projectDetails}</p>
+      <div className="mt-3 flex flex-wrap items-start gap-2">
+        <Form method="post">
+          <input type="hidden" name="intent" value="approve-proposal" />
+          <input type="hidden" name="id" value={p.id} />
+          <button type="submit" disabled={approving} aria-busy={approving || undefined} className="rounded-md bg-green-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-green-800 disabled:opacity-70">
+            {approving ? "Approving…" : "Approve"}
+          </button>
+        </Form>
+        <details open={reasonError ? true : undefined}>
+          <summary className="inline-flex cursor-pointer list-none rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 [&::-webkit-details-marker]:hidden">
+            Decline
+          </summary>
+          <Form method="post" className="mt-2 flex flex-col gap-2">
+            <input type="hidden" name="intent" value="decline-proposal" />
+            <input type="hidden" name="id" value={p.id} />
+            <label htmlFor={reasonId} className="text-sm font-medium text-slate-800">
+              Why are you declining?
+            </label>
+            <textarea
+              id={reasonId}
+              name="reason"
+              rows={2}
+              required
+              maxLength={PROPOSAL_LIMITS.reason}
+              aria-invalid={reasonError ? true : undefined}
+              aria-describedby={reasonError ? `${reasonId}-error` : undefined}
+              className="w-full rounded-md border border-slate-400 px-3 py-2 aria-[invalid=true]:border-red-600"
+            />
+            {reasonError ? (
+              <p id={`${reasonId}-error`} className="text-sm text-red-700">
+                {reasonError}
+              </p>
+            ) : null}
+            <div>
+              <button type="submit" disabled={declining} aria-busy={declining || undefined} className="rounded-md bg-red-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-70">
+                {declining ? "Declining…" : "Decline proposal"}
+              </button>
+            </div>
+          </Form>
+        </details>
+      </div>
+    </li>
+  );
 }

@@ -1,13 +1,92 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/edit-proposal";
 import { PageHeading } from "#app/components/page-heading";
+import { RouteErrorMessage } from "#app/components/route-error";
+import { SubmitButton } from "#app/components/ui/field";
+import { FormMessage, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { servicesContext } from "#app/context";
+import { ProposalFields } from "#app/features/proposals/components/proposal-fields";
+import { editProposalSchema, PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
+import { getProposalForEdit, updateProposal } from "#app/features/proposals/proposals.server";
+import { AppError } from "#app/lib/errors";
+import { refusal, invalid } from "#app/lib/forms.server";
+import { throwAsResponse } from "#app/lib/intent.server";
+import { centsToInput } from "#app/lib/money";
+import { requireUser } from "#app/lib/session.server";
 
-export const meta: Route.MetaFunction = () => [{ title: "Edit Proposal" }];
+export const meta: Route.MetaFunction = () => [{ title: "Edit Proposal | Client Portal" }];
 
-export async function loader() {
-  return {};
+/**
+ * Edit proposal (spec §2 /edit-proposal/{id}, §4, §8): 404 "Proposal not found" for an
+ * unknown id or another client's, 409 with the reason when it is no longer editable,
+ * "Failed to fetch proposal" when reading fails unexpectedly.
+ */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { db } = context.get(servicesContext);
+  try {
+    return { proposal: await getProposalForEdit(db, requireUser(context), params.proposalId) };
+  } catch (error) {
+    if (error instanceof AppError) throwAsResponse(error);
+    if (error instanceof Response) throw error;
+    console.error("[edit-proposal] could not read proposal:", error);
+    throw data(PROPOSAL_MESSAGES.fetchFailed, { status: 500 });
+  }
 }
 
-// Placeholder until its issue lands; the route and its guard exist (issue #3).
-export default function Page() {
-  return <PageHeading title="Edit Proposal" lead="This screen is being built." />;
+/** Saves the edit, then goes back to Project Status; "Update failed. Try again." on an unexpected failure. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { db } = context.get(servicesContext);
+  const submission = parseWithZod(await request.formData(), { schema: editProposalSchema });
+  if (submission.status !== "success") return invalid(submission);
+  try {
+    await updateProposal(db, requireUser(context), params.proposalId, submission.value);
+  } catch (error) {
+    if (error instanceof AppError) return refusal(submission, error);
+    console.error("[edit-proposal] update failed:", error);
+    return data({ result: submission.reply({ formErrors: [PROPOSAL_MESSAGES.updateFailed] }), ok: false as const }, 500);
+  }
+  return redirect("/project-status?notice=updated");
+}
+
+/** The edit form, prefilled (budget as a plain amount). */
+export default function EditProposal({ loaderData, actionData }: Route.ComponentProps) {
+  const { proposal } = loaderData;
+  const [form, fields] = useAppForm({
+    id: `edit-proposal-${proposal.id}`,
+    schema: editProposalSchema,
+    lastResult: actionData?.result,
+    defaultValue: {
+      projectName: proposal.projectName ?? "",
+      projectDetails: proposal.projectDetails,
+      timeline: proposal.timeline ?? "",
+      budget: centsToInput(proposal.budgetCents),
+      targetAudience: proposal.targetAudience ?? "",
+      designInspiration: proposal.designInspiration ?? "",
+      numberOfPages: proposal.numberOfPages === null ? "" : String(proposal.numberOfPages),
+      websiteGoal: proposal.websiteGoal ?? "",
+    },
+  });
+  const pending = useIsSubmitting();
+  return (
+    <div className="mx-auto max-w-2xl">
+      <PageHeading title="Edit Proposal" lead="You can change a proposal while it is pending." />
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4 rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
+        <FormMessage id={form.errorId} errors={form.errors} />
+        <ProposalFields fields={fields} />
+        <div className="flex flex-wrap items-center gap-4">
+          <SubmitButton pending={pending} pendingLabel="Saving…">Save changes</SubmitButton>
+          <Link to="/project-status" className="text-brand-700 underline">
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+/** Shows "Proposal not found", the edit refusal, or "Failed to fetch proposal". */
+export function ErrorBoundary() {
+  return <RouteErrorMessage backTo="/project-status" backLabel="Back to Project Status" />;
 }

@@ -1,13 +1,239 @@
+import { useEffect, useRef } from "react";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/project-status";
+import { LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
+import { ConfirmAction, usePendingIntent } from "#app/components/ui/confirm-action";
+import { Notice, ReplyNotice } from "#app/components/ui/notice";
+import { servicesContext } from "#app/context";
+import { ApprovalBadge, ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
+import { PROPOSAL_LIMITS, PROPOSAL_MESSAGES, revisionSchema } from "#app/features/proposals/proposals.schema";
+import { deleteProposal, listClientProposals, submitRevision, type ClientProposalRow } from "#app/features/proposals/proposals.server";
+import { intentError, intentOk, intentRefusal, readIntent, type IntentReply } from "#app/lib/intent.server";
+import { formatCents } from "#app/lib/money";
+import { parsePageParam } from "#app/lib/pagination";
+import { requireUser } from "#app/lib/session.server";
 
-export const meta: Route.MetaFunction = () => [{ title: "Project Status" }];
+export const meta: Route.MetaFunction = () => [{ title: "Project Status | Client Portal" }];
 
-export async function loader() {
-  return {};
+/** Messages for `?notice=` after a redirect here (a fixed list: nothing from the URL is echoed). */
+const NOTICES: Record<string, string> = { updated: PROPOSAL_MESSAGES.updated };
+
+/**
+ * Project status (spec §2 /project-status): the client's proposals, newest first, 20 per
+ * page; `?completed=1` also shows completed ones (the Show Completed Projects toggle).
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { db } = context.get(servicesContext);
+  const url = new URL(request.url);
+  const showCompleted = url.searchParams.get("completed") === "1";
+  const list = await listClientProposals(db, requireUser(context), { includeCompleted: showCompleted, page: parsePageParam(url.searchParams.get("page")) });
+  return { list, showCompleted, notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
 }
 
-// Placeholder until its issue lands; the route and its guard exist (issue #3).
-export default function Page() {
-  return <PageHeading title="Project Status" lead="This screen is being built." />;
+/** Intents: `delete-proposal` (with `confirm=yes`), `submit-revision`. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { db } = context.get(servicesContext);
+  const actor = requireUser(context);
+  const formData = await request.formData();
+  const intent = readIntent(formData);
+  const id = formData.get("id");
+  const targetId = Number(id) || null;
+  try {
+    if (intent === "delete-proposal") {
+      if (formData.get("confirm") !== "yes") return intentError(intent, 400, "Confirm the deletion first.", targetId);
+      await deleteProposal(db, actor, id);
+      return intentOk(intent, PROPOSAL_MESSAGES.deleted, targetId);
+    }
+    if (intent === "submit-revision") {
+      const parsed = revisionSchema.safeParse({ comment: formData.get("comment") ?? "" });
+      if (!parsed.success) return intentError(intent, 400, parsed.error.issues[0]!.message, targetId, { comment: parsed.error.issues.map((i) => i.message) });
+      await submitRevision(db, actor, id, parsed.data.comment);
+      return intentOk(intent, PROPOSAL_MESSAGES.revisionsSubmitted, targetId);
+    }
+  } catch (error) {
+    return intentRefusal(intent, error, targetId);
+  }
+  return intentError(intent, 400, "Unknown action.");
+}
+
+/** Toggle, proposal cards with their allowed actions, pagination. */
+export default function ProjectStatus({ loaderData, actionData }: Route.ComponentProps) {
+  const { list, showCompleted, notice } = loaderData;
+  const pageLink = (page: number) => `?${new URLSearchParams({ ...(showCompleted ? { completed: "1" } : {}), ...(page > 1 ? { page: String(page) } : {}) })}`;
+  return (
+    <>
+      <PageHeading title="Project Status" lead="Your proposals and the proposals your ambassador made for you.">
+        <Form method="get">
+          {showCompleted ? null : <input type="hidden" name="completed" value="1" />}
+          <button
+            type="submit"
+            aria-pressed={showCompleted}
+            className={`inline-flex items-center gap-2 rounded-md border px-3 py-2 text-sm font-medium ${showCompleted ? "border-brand-700 bg-brand-50 text-brand-800" : "border-slate-300 text-slate-800 hover:bg-slate-50"}`}
+          >
+            <span aria-hidden="true" className={`inline-block h-4 w-7 rounded-full p-0.5 transition ${showCompleted ? "bg-brand-700" : "bg-slate-300"}`}>
+              <span className={`block h-3 w-3 rounded-full bg-white transition ${showCompleted ? "translate-x-3" : ""}`} />
+            </span>
+            Show Completed Projects
+          </button>
+        </Form>
+      </PageHeading>
+
+      <div className="mb-4 space-y-2">
+        {notice ? <Notice tone="success">{notice}</Notice> : null}
+        {/* Field errors are shown next to their field instead. */}
+        <ReplyNotice reply={actionData?.fieldErrors ? null : actionData} />
+      </div>
+
+      {list.items.length === 0 ? (
+        <div className="rounded-xl border border-dashed border-slate-300 p-8 text-center">
+          <p className="text-slate-700">{list.total === 0 && !showCompleted ? "No active projects yet." : "No projects to show."}</p>
+          <Link to="/proposal-request" className="mt-4 inline-block rounded-md bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-800">
+            Request a proposal
+          </Link>
+        </div>
+      ) : (
+        <ul className="space-y-4" aria-label="Proposals">
+          {list.items.map((p) => (
+            <ProposalCard key={p.id} proposal={p} reply={actionData?.targetId === p.id ? actionData : null} />
+          ))}
+        </ul>
+      )}
+
+      {list.pageCount > 1 ? (
+        <nav aria-label="Pages" className="mt-6 flex items-center justify-between gap-4 text-sm">
+          {list.page > 1 ? (
+            <Link to={pageLink(list.page - 1)} className="rounded-md border border-slate-300 px-3 py-2 hover:bg-slate-50">
+              ← Newer
+            </Link>
+          ) : (
+            <span />
+          )}
+          <span>
+            Page {list.page} of {list.pageCount}
+          </span>
+          {list.page < list.pageCount ? (
+            <Link to={pageLink(list.page + 1)} className="rounded-md border border-slate-300 px-3 py-2 hover:bg-slate-50">
+              Older →
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
+    </>
+  );
+}
+
+function ProposalCard({ proposal: p, reply }: { proposal: ClientProposalRow; reply: IntentReply | null }) {
+  const title = p.projectName ?? "Untitled project";
+  const headingId = `proposal-${p.id}-title`;
+  return (
+    <li aria-labelledby={headingId} className="rounded-xl border border-slate-200 p-4 shadow-sm">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h2 id={headingId} className="text-lg font-semibold wrap-anywhere">
+            {title}
+          </h2>
+          <p className="text-sm text-slate-600">
+            {p.source === "ambassador" ? `Proposed by your ambassador${p.ambassadorName ? ` ${p.ambassadorName}` : ""}` : "Your request"} ·{" "}
+            <LocalDateTime value={p.createdAt} style="date" />
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <ProposalStatusBadge status={p.status} />
+          {p.source === "ambassador" ? <ApprovalBadge approvedAt={p.clientApprovedAt} declinedAt={p.clientDeclinedAt} /> : null}
+        </div>
+      </div>
+      <p className="mt-2 line-clamp-3 wrap-anywhere whitespace-pre-line text-slate-800">{p.projectDetails}</p>
+      <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-700">
+        {p.budgetCents !== null ? (
+          <div className="flex gap-1">
+            <dt>Budget:</dt>
+            <dd className="font-medium">{formatCents(p.budgetCents)}</dd>
+          </div>
+        ) : null}
+        {p.timeline ? (
+          <div className="flex gap-1">
+            <dt>Timeline:</dt>
+            <dd className="font-medium">{p.timeline}</dd>
+          </div>
+        ) : null}
+      </dl>
+      {p.revisionComment ? (
+        <p className="mt-2 text-sm text-slate-700">
+          <span className="font-medium">Your revision request:</span> <span className="whitespace-pre-line">{p.revisionComment}</span>
+        </p>
+      ) : null}
+      {p.declineReason ? (
+        <p className="mt-2 text-sm text-slate-700">
+          <span className="font-medium">You declined:</span> {p.declineReason}
+        </p>
+      ) : null}
+
+      <div className="mt-3 flex flex-wrap items-start gap-2">
+        {p.allowed.edit ? (
+          <Link to={`/edit-proposal/${p.id}`} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50">
+            Edit<span className="sr-only"> {title}</span>
+          </Link>
+        ) : null}
+        {p.invoiceId !== null ? (
+          <Link to={`/view-invoice/${p.invoiceId}`} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50">
+            View invoice
+          </Link>
+        ) : null}
+        {p.allowed.approve ? (
+          <Link to="/client-dashboard" className="rounded-md border border-brand-700 px-3 py-1.5 text-sm font-medium text-brand-800 hover:bg-brand-50">
+            Review and approve
+          </Link>
+        ) : null}
+        {p.allowed.delete ? <ConfirmAction intent="delete-proposal" id={p.id} label="Delete" subject={title} question="Delete this proposal? This cannot be undone." confirmLabel="Yes, delete" /> : null}
+      </div>
+      {p.allowed.revise ? <RevisionForm proposalId={p.id} reply={reply?.intent === "submit-revision" ? reply : null} /> : null}
+    </li>
+  );
+}
+
+/** Revision comment (spec §4, §5): offered while the proposal is in review. */
+function RevisionForm({ proposalId, reply }: { proposalId: number; reply: IntentReply | null }) {
+  const pending = usePendingIntent("submit-revision", proposalId);
+  const formRef = useRef<HTMLFormElement>(null);
+  // After a successful submission the comment is shown on the card: empty the form.
+  useEffect(() => {
+    if (reply?.ok) formRef.current?.reset();
+  }, [reply]);
+  const fieldId = `revision-${proposalId}`;
+  const error = reply && !reply.ok ? (reply.fieldErrors?.comment?.join(" ") ?? reply.message) : null;
+  return (
+    <details className="mt-3" open={error ? true : undefined}>
+      <summary className="cursor-pointer text-sm font-medium text-brand-700 underline">Request revisions</summary>
+      <Form ref={formRef} method="post" className="mt-2 flex flex-col gap-2">
+        <input type="hidden" name="intent" value="submit-revision" />
+        <input type="hidden" name="id" value={proposalId} />
+        <label htmlFor={fieldId} className="text-sm font-medium text-slate-800">
+          What should we change?
+        </label>
+        <textarea
+          id={fieldId}
+          name="comment"
+          rows={3}
+          required
+          maxLength={PROPOSAL_LIMITS.longText}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${fieldId}-error` : undefined}
+          className="w-full rounded-md border border-slate-400 px-3 py-2 aria-[invalid=true]:border-red-600"
+        />
+        {error ? (
+          <p id={`${fieldId}-error`} className="text-sm text-red-700">
+            {error}
+          </p>
+        ) : null}
+        <div>
+          <button type="submit" disabled={pending} aria-busy={pending || undefined} className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 disabled:opacity-70">
+            {pending ? "Submitting…" : "Submit revisions"}
+          </button>
+        </div>
+      </Form>
+    </details>
+  );
 }

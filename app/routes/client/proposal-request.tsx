@@ -1,13 +1,60 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/proposal-request";
 import { PageHeading } from "#app/components/page-heading";
+import { SubmitButton } from "#app/components/ui/field";
+import { FormMessage, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { servicesContext } from "#app/context";
+import { ProposalFields } from "#app/features/proposals/components/proposal-fields";
+import { PROPOSAL_MESSAGES, proposalRequestSchema } from "#app/features/proposals/proposals.schema";
+import { requestProposal } from "#app/features/proposals/proposals.server";
+import { invalid, refusal } from "#app/lib/forms.server";
+import { sessionUserContext } from "#app/lib/session.server";
 
-export const meta: Route.MetaFunction = () => [{ title: "Proposal Request" }];
+export const meta: Route.MetaFunction = () => [{ title: "Proposal Request | Client Portal" }];
 
+/** Nothing to load: the form is empty. */
 export async function loader() {
-  return {};
+  return null;
 }
 
-// Placeholder until its issue lands; the route and its guard exist (issue #3).
-export default function Page() {
-  return <PageHeading title="Proposal Request" lead="This screen is being built." />;
+/**
+ * Proposal request (spec §2 /proposal-request, §5, §8). The use-case itself refuses a
+ * signed-out post ("User not logged in"); the area guard redirects those to /login first.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { db } = context.get(servicesContext);
+  const submission = parseWithZod(await request.formData(), { schema: proposalRequestSchema });
+  if (submission.status !== "success") return invalid(submission);
+  try {
+    await requestProposal(db, context.get(sessionUserContext), submission.value);
+  } catch (error) {
+    return refusal(submission, error);
+  }
+  return data({ result: submission.reply({ resetForm: true }), ok: true as const });
+}
+
+/** The request form, reset after success. */
+export default function ProposalRequest({ actionData }: Route.ComponentProps) {
+  const [form, fields] = useAppForm({ id: "proposal-request", schema: proposalRequestSchema, lastResult: actionData?.result });
+  const pending = useIsSubmitting();
+  const succeeded = actionData?.ok === true && !form.dirty;
+  return (
+    <div className="mx-auto max-w-2xl">
+      <PageHeading title="Proposal Request" lead="Tell us about the website you need. Only the project details are required." />
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4 rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
+        <FormMessage id={form.errorId} errors={form.errors} success={succeeded ? PROPOSAL_MESSAGES.requestSubmitted : null} />
+        {succeeded ? (
+          <p className="text-sm">
+            Follow it on <Link className="text-brand-700 underline" to="/project-status">Project Status</Link>.
+          </p>
+        ) : null}
+        <ProposalFields fields={fields} />
+        <div>
+          <SubmitButton pending={pending} pendingLabel="Submitting…">Submit request</SubmitButton>
+        </div>
+      </Form>
+    </div>
+  );
 }

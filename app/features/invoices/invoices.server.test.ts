@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { insertInvoice, insertProposal, refusalOf } from "../../../tests/helpers/portal";
+import { makeAdmin, makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
+import { getInvoiceForClient, INVOICE_MESSAGES } from "./invoices.server";
+
+const NOW = new Date("2026-05-10T12:00:00Z");
+
+describe.each(testDatabases())("client invoice on %s", (_name, open) => {
+  let t: TestDb;
+  let s: TestServices;
+  beforeEach(async () => {
+    t = await open();
+    s = testServices(t.db);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it("shows the client's own invoice with items in order, total and derived status", async () => {
+    const client = await makeClient(s);
+    const proposalId = await insertProposal(t.db, { clientId: client.id, projectName: "Bakery site", status: "in_progress" });
+    const id = await insertInvoice(t.db, { proposalId, clientId: client.id, items: [["Design", 150_000], ["Development", 250_050]], dueDate: "2026-05-09" });
+    const found = await getInvoiceForClient(t.db, client, String(id), NOW);
+    expect(found).toMatchObject({ id, proposalId, projectName: "Bakery site", totalCents: 400_050, status: "unpaid", displayStatus: "overdue", dueDate: "2026-05-09" });
+    expect(found.items).toEqual([
+      { description: "Design", amountCents: 150_000 },
+      { description: "Development", amountCents: 250_050 },
+    ]);
+    expect((await getInvoiceForClient(t.db, client, id, new Date("2026-05-09T23:59:00Z"))).displayStatus).toBe("pending");
+  });
+
+  it("shows a paid invoice as paid even past its due date", async () => {
+    const client = await makeClient(s);
+    const proposalId = await insertProposal(t.db, { clientId: client.id });
+    const id = await insertInvoice(t.db, { proposalId, clientId: client.id, items: [["All", 100]], dueDate: "2026-01-01", status: "paid" });
+    expect((await getInvoiceForClient(t.db, client, id, NOW)).displayStatus).toBe("paid");
+  });
+
+  it('answers another client\'s, an unknown and a malformed id alike: 404 "Invoice not found"', async () => {
+    const owner = await makeClient(s);
+    const intruder = await makeClient(s);
+    const proposalId = await insertProposal(t.db, { clientId: owner.id });
+    const id = await insertInvoice(t.db, { proposalId, clientId: owner.id, items: [["Secret work", 999]], dueDate: "2030-01-01" });
+    for (const attempt of [id, String(id + 1000), "abc", "-1", ""]) {
+      expect(await refusalOf(getInvoiceForClient(t.db, intruder, attempt, NOW))).toMatchObject({ status: 404, message: INVOICE_MESSAGES.notFound });
+    }
+    // An invoice without clientId belongs to its proposal's client.
+    const proposal2 = await insertProposal(t.db, { clientId: owner.id });
+    const orphan = await insertInvoice(t.db, { proposalId: proposal2, clientId: null, items: [["x", 1]], dueDate: "2030-01-01" });
+    expect((await getInvoiceForClient(t.db, owner, orphan, NOW)).id).toBe(orphan);
+    expect((await refusalOf(getInvoiceForClient(t.db, intruder, orphan, NOW))).status).toBe(404);
+  });
+
+  it("refuses non-clients", async () => {
+    const client = await makeClient(s);
+    const proposalId = await insertProposal(t.db, { clientId: client.id });
+    const id = await insertInvoice(t.db, { proposalId, clientId: client.id, items: [["x", 1]], dueDate: "2030-01-01" });
+    expect((await refusalOf(getInvoiceForClient(t.db, await makeAmbassador(s), id))).status).toBe(403);
+    expect((await refusalOf(getInvoiceForClient(t.db, await makeAdmin(s), id))).status).toBe(403);
+  });
+});

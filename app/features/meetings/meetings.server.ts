@@ -1,0 +1,100 @@
+/**
+ * Meeting use-cases of the client portal (issue #4; spec §2 /client-dashboard, §3 meetings,
+ * §4 Meeting status, §5 Meeting). A client schedules and sees only their own meetings and
+ * may delete one only while it is pending. The admin's use-cases live in
+ * `meetings.admin.server.ts`.
+ */
+import { and, asc, eq } from "drizzle-orm";
+import type { Database } from "#app/db/client.server";
+import { meeting, type MeetingStatus } from "#app/db/schema";
+import { assertRole, type Actor } from "#app/features/users/actor";
+import { AppError, fieldError, notFound } from "#app/lib/errors";
+import { zonedDateTimeToUtc } from "#app/lib/dates";
+import { parseId } from "#app/lib/ids";
+import { MEETING_MESSAGES, type MeetingInput } from "./meetings.schema";
+
+/** A meeting as the client's dashboard lists it. */
+export interface ClientMeetingRow {
+  id: number;
+  /** UTC instant. */
+  startsAt: Date;
+  /** IANA zone the client picked the time in. */
+  timeZone: string;
+  notes: string | null;
+  status: MeetingStatus;
+  createdAt: Date;
+  canDelete: boolean;
+}
+
+/** Most meetings one dashboard shows (newest starts first beyond that are cut). */
+const MEETING_LIST_LIMIT = 200;
+
+/** Spec §4: a client may delete only their pending meetings. */
+export function meetingDeletable(status: MeetingStatus): boolean {
+  return status === "pending";
+}
+
+/**
+ * Schedules a meeting (spec §5 Meeting): status pending; the date and time are read in the
+ * client's time zone and stored as a UTC instant plus that zone.
+ *
+ * @param input - validated `meetingSchema` output (`timeZone` a valid IANA name).
+ * @param now - the current instant (tests pass a fixed one).
+ * @returns the new meeting's id and its start (UTC).
+ * @throws {AppError} 403 unless a client; 400 on `date` when the instant is not in the future.
+ */
+export async function scheduleMeeting(db: Database, actor: Actor, input: MeetingInput, now: Date = new Date()): Promise<{ id: number; startsAt: Date }> {
+  assertRole(actor, "client");
+  let startsAt: Date;
+  try {
+    startsAt = zonedDateTimeToUtc(input.date, input.time, input.timeZone);
+  } catch (error) {
+    throw new AppError(400, (error as Error).message);
+  }
+  if (startsAt.getTime() <= now.getTime()) throw fieldError("date", MEETING_MESSAGES.inPast);
+  const [row] = await db
+    .insert(meeting)
+    .values({ userId: actor.id, startsAt, timeZone: input.timeZone, notes: input.notes, status: "pending" })
+    .returning({ id: meeting.id, startsAt: meeting.startsAt });
+  return row!;
+}
+
+/**
+ * The client's meetings, soonest first (spec §2 /client-dashboard: list of meetings).
+ *
+ * @throws {AppError} 403 unless a client.
+ */
+export async function listClientMeetings(db: Database, actor: Actor): Promise<ClientMeetingRow[]> {
+  assertRole(actor, "client");
+  const rows = await db
+    .select({ id: meeting.id, startsAt: meeting.startsAt, timeZone: meeting.timeZone, notes: meeting.notes, status: meeting.status, createdAt: meeting.createdAt })
+    .from(meeting)
+    .where(eq(meeting.userId, actor.id))
+    .orderBy(asc(meeting.startsAt), asc(meeting.id))
+    .limit(MEETING_LIST_LIMIT);
+  return rows.map((row) => ({ ...row, canDelete: meetingDeletable(row.status) }));
+}
+
+/**
+ * Deletes one of the client's meetings (spec §5: after confirmation, which the page asks
+ * for): only their own, only while pending.
+ *
+ * @param meetingId - form field (any value; malformed → 404).
+ * @throws {AppError} 403 unless a client; 404 "Meeting not found" (unknown or another
+ *   client's); 409 when no longer pending.
+ */
+export async function deleteMeeting(db: Database, actor: Actor, meetingId: unknown): Promise<void> {
+  assertRole(actor, "client");
+  const id = parseId(meetingId);
+  if (id === null) throw notFound(MEETING_MESSAGES.notFound);
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ id: meeting.id, status: meeting.status })
+      .from(meeting)
+      .where(and(eq(meeting.id, id), eq(meeting.userId, actor.id)))
+      .for("update");
+    if (!row) throw notFound(MEETING_MESSAGES.notFound);
+    if (!meetingDeletable(row.status)) throw new AppError(409, MEETING_MESSAGES.notDeletable);
+    await tx.delete(meeting).where(eq(meeting.id, row.id));
+  });
+}

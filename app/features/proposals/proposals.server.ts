@@ -1,0 +1,366 @@
+/**
+ * Proposal use-cases of the client and ambassador portals (issue #4; spec §3 proposals,
+ * §4 Proposal status, §5, §6, §8). Every function takes the acting user and checks the
+ * right itself: role, ownership (a client only ever reaches proposals whose `clientId` is
+ * theirs — anything else is "Proposal not found", never another client's data) and state
+ * (the rules of `proposal-rules.ts`, checked on the row locked `FOR UPDATE` in the same
+ * transaction as the write, so two tabs or an admin's concurrent change cannot slip past).
+ * Nothing is written on refusal. The admin's use-cases live in `proposals.admin.server.ts`.
+ */
+import { and, count, desc, eq, isNull, notInArray, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Database, Queryable, Transaction } from "#app/db/client.server";
+import { invoice, proposal, user, type ProposalStatus, type WebsiteGoal } from "#app/db/schema";
+import { assertRole, roleOf, type Actor } from "#app/features/users/actor";
+import { AppError, fieldError, notFound } from "#app/lib/errors";
+import { parseId } from "#app/lib/ids";
+import { pageCountOf, type Page } from "#app/lib/pagination";
+import {
+  approvalRefusal,
+  awaitsApproval,
+  COMPLETED_STATUSES,
+  declineRefusal,
+  deleteRefusal,
+  editRefusal,
+  revisionRefusal,
+} from "./proposal-rules";
+import { PROPOSAL_MESSAGES, type AmbassadorProposalInput, type ProposalRequestInput } from "./proposals.schema";
+
+/** Rows per page of the project-status list. */
+export const PROJECT_STATUS_PAGE_SIZE = 20;
+
+/** A proposal as the client's lists show it, with what the client may do with it now. */
+export interface ClientProposalRow {
+  id: number;
+  source: "client" | "ambassador";
+  projectName: string | null;
+  projectDetails: string;
+  status: ProposalStatus;
+  timeline: string | null;
+  budgetCents: number | null;
+  websiteGoal: WebsiteGoal | null;
+  revisionComment: string | null;
+  clientApprovedAt: Date | null;
+  clientDeclinedAt: Date | null;
+  declineReason: string | null;
+  /** UTC instant. */
+  createdAt: Date;
+  /** The ambassador who made it (ambassador proposals), else null. */
+  ambassadorName: string | null;
+  /** The proposal's invoice, when the admin generated one (links to /view-invoice/{id}). */
+  invoiceId: number | null;
+  allowed: { edit: boolean; delete: boolean; revise: boolean; approve: boolean; decline: boolean };
+}
+
+const ambassadorUser = alias(user, "ambassador_user");
+
+/** The one query behind every client list: own proposals + ambassador name + invoice id. */
+function clientProposalQuery(q: Queryable, where: SQL | undefined) {
+  return q
+    .select({
+      id: proposal.id,
+      source: proposal.source,
+      projectName: proposal.projectName,
+      projectDetails: proposal.projectDetails,
+      status: proposal.status,
+      timeline: proposal.timeline,
+      budgetCents: proposal.budgetCents,
+      websiteGoal: proposal.websiteGoal,
+      revisionComment: proposal.revisionComment,
+      clientApprovedAt: proposal.clientApprovedAt,
+      clientDeclinedAt: proposal.clientDeclinedAt,
+      declineReason: proposal.declineReason,
+      createdAt: proposal.createdAt,
+      ambassadorName: ambassadorUser.name,
+      invoiceId: invoice.id,
+    })
+    .from(proposal)
+    .leftJoin(ambassadorUser, eq(ambassadorUser.id, proposal.ambassadorId))
+    .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
+    .where(where)
+    .orderBy(desc(proposal.createdAt), desc(proposal.id));
+}
+
+type ListedRow = Awaited<ReturnType<typeof clientProposalQuery>>[number];
+
+function withAllowed(row: ListedRow): ClientProposalRow {
+  const hasInvoice = row.invoiceId !== null;
+  return {
+    ...row,
+    allowed: {
+      edit: editRefusal(row) === null,
+      delete: deleteRefusal(row, hasInvoice) === null,
+      revise: revisionRefusal(row) === null,
+      approve: awaitsApproval(row),
+      decline: !row.clientDeclinedAt && declineRefusal(row) === null,
+    },
+  };
+}
+
+/**
+ * Proposal request (spec §5; §8 messages): a new proposal of the signed-in client,
+ * status `pending`, source `client`.
+ *
+ * @param actor - the signed-in user, or null when signed out.
+ * @param input - validated `proposalRequestSchema` output (budget already in cents).
+ * @returns the new proposal's id.
+ * @throws {AppError} 401 "User not logged in" without an actor; 403 unless a client.
+ */
+export async function requestProposal(db: Database, actor: Actor | null, input: ProposalRequestInput): Promise<{ id: number }> {
+  if (!actor) throw new AppError(401, PROPOSAL_MESSAGES.notLoggedIn);
+  assertRole(actor, "client");
+  const [row] = await db
+    .insert(proposal)
+    .values({ ...editableValues(input), clientId: actor.id, source: "client", status: "pending" })
+    .returning({ id: proposal.id });
+  return { id: row!.id };
+}
+
+/** The columns a client's form sets (request and edit), from the schema's output. */
+function editableValues(input: ProposalRequestInput) {
+  return {
+    projectName: input.projectName,
+    projectDetails: input.projectDetails,
+    timeline: input.timeline,
+    budgetCents: input.budget,
+    targetAudience: input.targetAudience,
+    designInspiration: input.designInspiration,
+    numberOfPages: input.numberOfPages,
+    websiteGoal: input.websiteGoal,
+  };
+}
+
+/**
+ * Project status (spec §2 /project-status): the client's proposals — their own and the
+ * ambassador proposals addressed to them — newest first, paginated on the server.
+ *
+ * @param options.includeCompleted - false hides `completed` and `closed` (the default view).
+ * @param options.page - 1-based; a page past the end is clamped to the last page.
+ * @throws {AppError} 403 unless a client.
+ */
+export async function listClientProposals(
+  db: Database,
+  actor: Actor,
+  options: { includeCompleted: boolean; page: number; pageSize?: number },
+): Promise<Page<ClientProposalRow>> {
+  assertRole(actor, "client");
+  const pageSize = options.pageSize ?? PROJECT_STATUS_PAGE_SIZE;
+  const where = and(eq(proposal.clientId, actor.id), options.includeCompleted ? undefined : notInArray(proposal.status, [...COMPLETED_STATUSES]));
+  const [{ total }] = (await db.select({ total: count() }).from(proposal).where(where)) as [{ total: number }];
+  const pageCount = pageCountOf(total, pageSize);
+  const page = Math.min(Math.max(1, options.page), pageCount);
+  const rows = await clientProposalQuery(db, where).limit(pageSize).offset((page - 1) * pageSize);
+  return { items: rows.map(withAllowed), page, pageSize, total, pageCount };
+}
+
+/**
+ * The ambassador proposals addressed to the client that await their approval (spec §2
+ * /client-dashboard): source ambassador, neither approved nor declined, not closed.
+ *
+ * @throws {AppError} 403 unless a client.
+ */
+export async function listAwaitingApproval(db: Database, actor: Actor): Promise<ClientProposalRow[]> {
+  assertRole(actor, "client");
+  const rows = await clientProposalQuery(
+    db,
+    and(eq(proposal.clientId, actor.id), eq(proposal.source, "ambassador"), isNull(proposal.clientApprovedAt), isNull(proposal.clientDeclinedAt)),
+  );
+  return rows.map(withAllowed).filter((row) => row.allowed.approve);
+}
+
+/** The fields of the edit form, as stored. */
+export interface ProposalForEdit {
+  id: number;
+  projectName: string | null;
+  projectDetails: string;
+  timeline: string | null;
+  budgetCents: number | null;
+  targetAudience: string | null;
+  designInspiration: string | null;
+  numberOfPages: number | null;
+  websiteGoal: WebsiteGoal | null;
+}
+
+/**
+ * Locks one of the client's proposals for a change. Another client's id, an unknown id and
+ * a malformed id all give the same 404.
+ */
+async function lockOwnProposal(tx: Transaction, actor: Actor, proposalId: unknown) {
+  const id = parseId(proposalId);
+  if (id === null) throw notFound(PROPOSAL_MESSAGES.notFound);
+  const [row] = await tx
+    .select()
+    .from(proposal)
+    .where(and(eq(proposal.id, id), eq(proposal.clientId, actor.id)))
+    .for("update");
+  if (!row) throw notFound(PROPOSAL_MESSAGES.notFound);
+  return row;
+}
+
+/** Runs `change` on the client's locked proposal after `refusal` allowed it. */
+async function changeOwnProposal<T>(
+  db: Database,
+  actor: Actor,
+  proposalId: unknown,
+  change: (tx: Transaction, row: typeof proposal.$inferSelect) => Promise<T>,
+): Promise<T> {
+  assertRole(actor, "client");
+  return db.transaction(async (tx) => change(tx, await lockOwnProposal(tx, actor, proposalId)));
+}
+
+function refuseIf(reason: string | null): void {
+  if (reason) throw new AppError(409, reason);
+}
+
+/**
+ * Edit proposal, reading (spec §2 /edit-proposal/{id}, §4): only the owner, only while
+ * pending and not ambassador-made.
+ *
+ * @param proposalId - the route parameter (any string; malformed → 404).
+ * @throws {AppError} 403 unless a client; 404 "Proposal not found" (unknown or another
+ *   client's); 409 with the reason when it may not be edited.
+ */
+export async function getProposalForEdit(db: Database, actor: Actor, proposalId: unknown): Promise<ProposalForEdit> {
+  assertRole(actor, "client");
+  const id = parseId(proposalId);
+  if (id === null) throw notFound(PROPOSAL_MESSAGES.notFound);
+  const [row] = await db.select().from(proposal).where(and(eq(proposal.id, id), eq(proposal.clientId, actor.id)));
+  if (!row) throw notFound(PROPOSAL_MESSAGES.notFound);
+  refuseIf(editRefusal(row));
+  return {
+    id: row.id,
+    projectName: row.projectName,
+    projectDetails: row.projectDetails,
+    timeline: row.timeline,
+    budgetCents: row.budgetCents,
+    targetAudience: row.targetAudience,
+    designInspiration: row.designInspiration,
+    numberOfPages: row.numberOfPages,
+    websiteGoal: row.websiteGoal,
+  };
+}
+
+/**
+ * Edit proposal, saving (spec §4, §5 Edit proposal).
+ *
+ * @param input - validated `editProposalSchema` output (budget in cents).
+ * @throws {AppError} 403 unless a client; 404 "Proposal not found"; 409 when no longer editable.
+ */
+export async function updateProposal(db: Database, actor: Actor, proposalId: unknown, input: ProposalRequestInput): Promise<void> {
+  await changeOwnProposal(db, actor, proposalId, async (tx, row) => {
+    refuseIf(editRefusal(row));
+    await tx.update(proposal).set({ ...editableValues(input), updatedAt: sql`now()` }).where(eq(proposal.id, row.id));
+  });
+}
+
+/**
+ * Deletes a proposal (spec §4, §5: after confirmation, which the page asks for): own,
+ * pending, not ambassador-made, no invoice.
+ *
+ * @throws {AppError} 403 unless a client; 404 "Proposal not found"; 409 when not deletable.
+ */
+export async function deleteProposal(db: Database, actor: Actor, proposalId: unknown): Promise<void> {
+  await changeOwnProposal(db, actor, proposalId, async (tx, row) => {
+    const [linked] = await tx.select({ id: invoice.id }).from(invoice).where(eq(invoice.proposalId, row.id));
+    refuseIf(deleteRefusal(row, Boolean(linked)));
+    await tx.delete(proposal).where(eq(proposal.id, row.id));
+  });
+}
+
+/**
+ * Revision comment (spec §4: only while in review; §5: non-empty after trimming). A new
+ * comment replaces the previous one.
+ *
+ * @param comment - trimmed, non-empty (the schema's output; checked again here).
+ * @throws {AppError} 400 empty comment; 403 unless a client; 404 "Proposal not found";
+ *   409 when not in review.
+ */
+export async function submitRevision(db: Database, actor: Actor, proposalId: unknown, comment: string): Promise<void> {
+  const text = comment.trim();
+  if (!text) throw fieldError("comment", "Describe the revisions you would like.");
+  await changeOwnProposal(db, actor, proposalId, async (tx, row) => {
+    refuseIf(revisionRefusal(row));
+    await tx.update(proposal).set({ revisionComment: text, updatedAt: sql`now()` }).where(eq(proposal.id, row.id));
+  });
+}
+
+/**
+ * Approves an ambassador proposal addressed to the client (spec §4): sets clientApprovedAt
+ * once; approving again changes nothing.
+ *
+ * @returns `changed: false` when it was already approved.
+ * @throws {AppError} 403 unless a client; 404 "Proposal not found"; 409 when not an
+ *   ambassador proposal, declined, or closed.
+ */
+export async function approveProposal(db: Database, actor: Actor, proposalId: unknown): Promise<{ changed: boolean }> {
+  return changeOwnProposal(db, actor, proposalId, async (tx, row) => {
+    if (row.clientApprovedAt) return { changed: false };
+    refuseIf(approvalRefusal(row));
+    await tx.update(proposal).set({ clientApprovedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(proposal.id, row.id));
+    return { changed: true };
+  });
+}
+
+/**
+ * Declines an ambassador proposal with a reason (beyond the spec): sets clientDeclinedAt
+ * and declineReason once; declining again changes nothing.
+ *
+ * @param reason - trimmed, non-empty.
+ * @returns `changed: false` when it was already declined.
+ * @throws {AppError} 400 empty reason; 403 unless a client; 404 "Proposal not found"; 409
+ *   when approved, closed or not an ambassador proposal.
+ */
+export async function declineProposal(db: Database, actor: Actor, proposalId: unknown, reason: string): Promise<{ changed: boolean }> {
+  const text = reason.trim();
+  if (!text) throw fieldError("reason", "Tell us why you are declining.");
+  return changeOwnProposal(db, actor, proposalId, async (tx, row) => {
+    if (row.clientDeclinedAt) return { changed: false };
+    refuseIf(declineRefusal(row));
+    await tx.update(proposal).set({ clientDeclinedAt: sql`now()`, declineReason: text, updatedAt: sql`now()` }).where(eq(proposal.id, row.id));
+    return { changed: true };
+  });
+}
+
+/**
+ * Ambassador proposal (spec §3, §5, §8): made on behalf of a client identified by e-mail.
+ * Status `submitted`, source `ambassador`, not approved, commission unpaid. When the e-mail
+ * already has a client account the proposal is theirs at once; otherwise it becomes theirs
+ * when they register (`claimAddressedProposals`).
+ *
+ * @param actor - the signed-in user, or null when signed out.
+ * @param input - validated `ambassadorProposalSchema` output (e-mail lowercased, budget in cents).
+ * @returns the new proposal's id and the client it was given to (null until they register).
+ * @throws {AppError} 401 "You must be logged in."; 403 unless an ambassador; 403 "Your
+ *   referral link ID is missing." when the ambassador has no referral code; 409 on
+ *   `clientEmail` when the e-mail belongs to an ambassador or admin.
+ */
+export async function submitAmbassadorProposal(
+  db: Database,
+  actor: Actor | null,
+  input: Omit<AmbassadorProposalInput, "enhanced">,
+): Promise<{ id: number; clientId: string | null }> {
+  if (!actor) throw new AppError(401, PROPOSAL_MESSAGES.mustLogIn);
+  assertRole(actor, "ambassador");
+  const [me] = await db.select({ referralCode: user.referralCode }).from(user).where(eq(user.id, actor.id));
+  if (!me?.referralCode) throw new AppError(403, PROPOSAL_MESSAGES.referralMissing);
+  const email = input.clientEmail.trim().toLowerCase();
+  const [existing] = await db.select({ id: user.id, role: user.role }).from(user).where(eq(user.email, email));
+  if (existing && roleOf(existing.role) !== "client") throw fieldError("clientEmail", PROPOSAL_MESSAGES.notClientEmail, 409);
+  const [row] = await db
+    .insert(proposal)
+    .values({
+      source: "ambassador",
+      status: "submitted",
+      ambassadorId: actor.id,
+      clientId: existing?.id ?? null,
+      clientName: input.clientName,
+      clientEmail: email,
+      projectName: input.projectName,
+      projectDetails: input.projectDetails,
+      budgetCents: input.budget,
+      clientApprovedAt: null,
+      commissionPaidAt: null,
+    })
+    .returning({ id: proposal.id, clientId: proposal.clientId });
+  return row!;
+}

@@ -1,0 +1,162 @@
+/**
+ * Ambassador dashboard and earnings queries (issue #4; spec §2 Ambassador-only, §3
+ * ambassador users and proposals, §9 commission and referral link), and the client's
+ * referring ambassador (dashboard info card). Commission arithmetic is in `commission.ts`.
+ */
+import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Database } from "#app/db/client.server";
+import { invoice, proposal, user, type ProposalStatus } from "#app/db/schema";
+import { getSettings } from "#app/features/settings/settings.server";
+import { assertRole, type Actor } from "#app/features/users/actor";
+import { commissionBaseCents, commissionCents } from "./commission";
+
+/** Most rows one dashboard list shows (newest first). */
+const DASHBOARD_LIST_LIMIT = 200;
+
+/** What the ambassador's dashboard shows. */
+export interface AmbassadorDashboard {
+  /** Lowercased referral code, or null when missing (the page then explains it). */
+  referralCode: string | null;
+  /** Clients who registered through the referral link, newest first. */
+  referredClients: { id: string; businessName: string | null; name: string; email: string; createdAt: Date }[];
+  /** The ambassador's proposals, newest first. */
+  proposals: {
+    id: number;
+    clientName: string | null;
+    clientEmail: string | null;
+    projectName: string | null;
+    status: ProposalStatus;
+    budgetCents: number | null;
+    clientApprovedAt: Date | null;
+    clientDeclinedAt: Date | null;
+    declineReason: string | null;
+    /** True once the addressed person has a client account. */
+    clientRegistered: boolean;
+    createdAt: Date;
+  }[];
+}
+
+/**
+ * Ambassador dashboard (spec §2 /ambassador/dashboard): referral code, referred clients
+ * (`user.referredById` = the ambassador), and the ambassador's proposals with status and
+ * client approval.
+ *
+ * @throws {AppError} 403 unless an ambassador.
+ */
+export async function getAmbassadorDashboard(db: Database, actor: Actor): Promise<AmbassadorDashboard> {
+  assertRole(actor, "ambassador");
+  const [me] = await db.select({ referralCode: user.referralCode }).from(user).where(eq(user.id, actor.id));
+  const referredClients = await db
+    .select({ id: user.id, businessName: user.businessName, name: user.name, email: user.email, createdAt: user.createdAt })
+    .from(user)
+    .where(eq(user.referredById, actor.id))
+    .orderBy(desc(user.createdAt))
+    .limit(DASHBOARD_LIST_LIMIT);
+  const rows = await db
+    .select({
+      id: proposal.id,
+      clientName: proposal.clientName,
+      clientEmail: proposal.clientEmail,
+      projectName: proposal.projectName,
+      status: proposal.status,
+      budgetCents: proposal.budgetCents,
+      clientApprovedAt: proposal.clientApprovedAt,
+      clientDeclinedAt: proposal.clientDeclinedAt,
+      declineReason: proposal.declineReason,
+      clientId: proposal.clientId,
+      createdAt: proposal.createdAt,
+    })
+    .from(proposal)
+    .where(eq(proposal.ambassadorId, actor.id))
+    .orderBy(desc(proposal.createdAt), desc(proposal.id))
+    .limit(DASHBOARD_LIST_LIMIT);
+  return {
+    referralCode: me?.referralCode ?? null,
+    referredClients,
+    proposals: rows.map(({ clientId, ...row }) => ({ ...row, clientRegistered: clientId !== null })),
+  };
+}
+
+/** One commission line of the earnings page. Money in cents. */
+export interface EarningRow {
+  proposalId: number;
+  clientName: string | null;
+  projectName: string | null;
+  /** UTC instant the client approved it. */
+  approvedAt: Date;
+  /** The invoice total when there is an invoice, else the budget (null: neither known). */
+  baseCents: number | null;
+  /** `"invoice"` or `"budget"`: what the base is. */
+  baseSource: "invoice" | "budget" | null;
+  commissionCents: number;
+  paidAt: Date | null;
+}
+
+/** The earnings page: lines and totals in cents, and the rate used. */
+export interface AmbassadorEarnings {
+  rateBps: number;
+  currency: string;
+  rows: EarningRow[];
+  totals: { earnedCents: number; pendingCents: number; paidCents: number };
+}
+
+/**
+ * Earnings (spec §2 /ambassador/earnings, §9): for every proposal of the ambassador that
+ * the client approved, commission = commissionCents(commissionBaseCents({ invoice total,
+ * budget }), settings.commissionRateBps). Earned = all of them; pending payment = those
+ * with commissionPaidAt null; paid = those with commissionPaidAt set (earned = pending + paid).
+ *
+ * @throws {AppError} 403 unless an ambassador.
+ */
+export async function getAmbassadorEarnings(db: Database, actor: Actor): Promise<AmbassadorEarnings> {
+  assertRole(actor, "ambassador");
+  const settings = await getSettings(db);
+  const rows = await db
+    .select({
+      proposalId: proposal.id,
+      clientName: proposal.clientName,
+      projectName: proposal.projectName,
+      approvedAt: proposal.clientApprovedAt,
+      budgetCents: proposal.budgetCents,
+      invoiceTotalCents: invoice.totalCents,
+      paidAt: proposal.commissionPaidAt,
+    })
+    .from(proposal)
+    .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
+    .where(and(eq(proposal.ambassadorId, actor.id), isNotNull(proposal.clientApprovedAt)))
+    .orderBy(desc(proposal.clientApprovedAt), desc(proposal.id));
+  const lines: EarningRow[] = rows.map((row) => {
+    const baseCents = commissionBaseCents(row);
+    return {
+      proposalId: row.proposalId,
+      clientName: row.clientName,
+      projectName: row.projectName,
+      approvedAt: row.approvedAt!,
+      baseCents,
+      baseSource: row.invoiceTotalCents != null ? "invoice" : row.budgetCents != null ? "budget" : null,
+      commissionCents: commissionCents(baseCents, settings.commissionRateBps),
+      paidAt: row.paidAt,
+    };
+  });
+  const sum = (list: EarningRow[]) => list.reduce((total, line) => total + line.commissionCents, 0);
+  const paidCents = sum(lines.filter((line) => line.paidAt));
+  const pendingCents = sum(lines.filter((line) => !line.paidAt));
+  return { rateBps: settings.commissionRateBps, currency: settings.currency, rows: lines, totals: { earnedCents: paidCents + pendingCents, pendingCents, paidCents } };
+}
+
+/**
+ * The ambassador who referred a client (spec §2 /client-dashboard info card), or null.
+ *
+ * @throws {AppError} 403 unless a client.
+ */
+export async function getReferringAmbassador(db: Database, actor: Actor): Promise<{ name: string } | null> {
+  assertRole(actor, "client");
+  const referrer = alias(user, "referrer");
+  const [row] = await db
+    .select({ name: referrer.name })
+    .from(user)
+    .innerJoin(referrer, and(eq(referrer.id, user.referredById), eq(referrer.role, "ambassador")))
+    .where(eq(user.id, actor.id));
+  return row ?? null;
+}

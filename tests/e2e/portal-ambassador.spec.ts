@@ -1,0 +1,214 @@
+/**
+ * The ambassador portal in a real browser (issue #4): the referral link, a proposal for a
+ * new e-mail, that person registering through the link and approving it, and the
+ * ambassador seeing the client and the commission.
+ */
+import { expect, hydrated, login, logout, registerAmbassador, test, uniqueEmail, uniqueIp } from "./fixtures";
+
+test.describe("ambassador portal", () => {
+  test("proposal for a new e-mail → the client registers through the referral link, approves → the ambassador sees the client and the earning", async ({ page, context, sql, baseURL }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
+    const ambassador = await registerAmbassador(page, { name: "Ada Ambassador" });
+    const link = `${baseURL}/register?ref=${ambassador.referralCode}`;
+
+    // Referral link: selectable text and a Copy button.
+    await page.goto("/ambassador/dashboard");
+    await hydrated(page);
+    await expect(page.getByLabel("Referral link", { exact: true })).toHaveText(link);
+    await expect(page.getByText("No one has registered through your link yet.")).toBeVisible();
+    await page.getByRole("button", { name: "Copy link" }).click();
+    await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    await expect(page.getByRole("button", { name: "Copy link" })).toBeVisible({ timeout: 5_000 });
+
+    // Submit a proposal for someone without an account.
+    const clientEmail = uniqueEmail("prospect");
+    await page.getByRole("navigation", { name: "Portal" }).getByRole("link", { name: "Submit Proposal" }).click();
+    await expect(page).toHaveURL(/\/ambassador\/submit-proposal$/);
+    await hydrated(page);
+    await page.getByRole("button", { name: "Submit proposal" }).click();
+    await expect(page.getByText("Client name is required.")).toBeVisible();
+    await page.getByLabel("Client name").fill("Prospect Bakery");
+    await page.getByLabel("Client email").fill(clientEmail.toUpperCase());
+    await page.getByLabel("Project name (optional)").fill("Bakery relaunch");
+    await page.getByLabel("Project details").fill("New site with online orders.");
+    await page.getByLabel("Budget (optional)").fill("$2,000");
+    await page.getByRole("button", { name: "Submit proposal" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Proposal submitted successfully!" })).toBeVisible();
+    const shownAt = Date.now();
+    await expect(page).toHaveURL(/\/ambassador\/submit-proposal$/);
+    // …then the dashboard after 1.5 s.
+    await page.waitForURL(/\/ambassador\/dashboard$/, { timeout: 5_000 });
+    expect(Date.now() - shownAt).toBeGreaterThan(1_000);
+
+    const { rows } = await sql.query(
+      `select p.id, p.status, p.source, p.client_id, p.client_email, p.budget_cents, p.commission_paid_at, p.client_approved_at
+         from proposal p join "user" a on a.id = p.ambassador_id where a.email = $1`,
+      [ambassador.email],
+    );
+    expect(rows).toEqual([
+      { id: expect.any(Number), status: "submitted", source: "ambassador", client_id: null, client_email: clientEmail, budget_cents: 200_000, commission_paid_at: null, client_approved_at: null },
+    ]);
+    const proposals = page.getByRole("list", { name: "Your proposals" });
+    await expect(proposals.getByRole("listitem").filter({ hasText: "Bakery relaunch" })).toContainText("Awaiting client approval");
+
+    // The prospect opens the link: the referral code is prefilled.
+    await logout(page);
+    await page.goto(link);
+    await expect(page.getByLabel("Referral code (optional)")).toHaveValue(ambassador.referralCode);
+    await page.getByLabel("Business name").fill("Prospect Bakery");
+    await page.getByLabel("Email").fill(clientEmail);
+    await page.getByLabel("Phone").fill("301 555 0199");
+    await page.getByLabel("Password").fill("prospect-pass-1");
+    await page.getByRole("button", { name: "Register" }).click();
+    await expect(page).toHaveURL(/\/client-dashboard$/);
+    await hydrated(page);
+    await expect(page.getByRole("region", { name: "Your information" })).toContainText("Ada Ambassador");
+
+    const awaiting = page.getByRole("region", { name: "Proposals awaiting your approval" });
+    const item = awaiting.getByRole("listitem").filter({ hasText: "Bakery relaunch" });
+    await expect(item).toContainText("From Ada Ambassador");
+    await expect(item).toContainText("$2,000.00");
+    await item.getByRole("button", { name: "Approve" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Proposal approved. Thank you!" })).toBeVisible();
+    await expect(awaiting.getByText("Nothing to approve right now.")).toBeVisible();
+    const approved = await sql.query(`select client_approved_at, client_id from proposal where id = $1`, [rows[0].id]);
+    expect(approved.rows[0].client_approved_at).toBeInstanceOf(Date);
+    const { rows: clientRows } = await sql.query(`select id, referred_by_id from "user" where email = $1`, [clientEmail]);
+    expect(approved.rows[0].client_id).toBe(clientRows[0].id);
+
+    // Approving again (a replayed post) changes nothing.
+    const before = approved.rows[0].client_approved_at as Date;
+    const replay = await page.request.post("/client-dashboard", { form: { intent: "approve-proposal", id: String(rows[0].id) } });
+    expect(replay.status()).toBe(200);
+    const after = await sql.query(`select client_approved_at from proposal where id = $1`, [rows[0].id]);
+    expect((after.rows[0].client_approved_at as Date).getTime()).toBe(before.getTime());
+
+    // The proposal shows on the client's Project Status as approved; it cannot be edited.
+    await page.goto("/project-status");
+    const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Bakery relaunch" }) });
+    await expect(card).toContainText("Approved by client");
+    await expect(card.getByRole("link", { name: /Edit/ })).toHaveCount(0);
+
+    // Back to the ambassador: the client and the commission (15 % of $2,000).
+    await logout(page);
+    await login(page, ambassador.email);
+    await page.goto("/ambassador/dashboard");
+    await expect(page.getByRole("list", { name: "Referred clients" })).toContainText("Prospect Bakery");
+    await expect(page.getByRole("list", { name: "Your proposals" }).getByRole("listitem").filter({ hasText: "Bakery relaunch" })).toContainText("Approved by client");
+
+    await page.getByRole("navigation", { name: "Portal" }).getByRole("link", { name: "Earnings" }).click();
+    await expect(page).toHaveURL(/\/ambassador\/earnings$/);
+    const totals = page.getByRole("definition");
+    await expect(totals).toHaveText(["$300.00", "$300.00", "$0.00"]);
+    const line = page.getByRole("list", { name: "Commissions" }).getByRole("listitem").filter({ hasText: "Bakery relaunch" });
+    await expect(line).toContainText("$2,000.00 budget");
+    await expect(line).toContainText("$300.00");
+    await expect(line).toContainText("Pending payment");
+
+    // Once the admin marks it paid (set in the database here), it moves to Paid.
+    await sql.query(`update proposal set commission_paid_at = now() where id = $1`, [rows[0].id]);
+    await page.reload();
+    await expect(totals).toHaveText(["$300.00", "$0.00", "$300.00"]);
+    await expect(line).toContainText("Paid");
+  });
+
+  test("a proposal for an e-mail that already has a client account goes to that client at once", async ({ page, sql, browser }) => {
+    const clientEmail = uniqueEmail("existing");
+    const clientContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
+    const clientPage = await clientContext.newPage();
+    try {
+      await clientPage.request.post("/register", { form: { businessName: "Existing Co", email: clientEmail, phone: "301 555 0100", password: "secret-pass-1", website: "", referralCode: "" } });
+      await registerAmbassador(page);
+      await page.goto("/ambassador/submit-proposal");
+      await hydrated(page);
+      await page.getByLabel("Client name").fill("Existing Co");
+      await page.getByLabel("Client email").fill(clientEmail);
+      await page.getByLabel("Project details").fill("A refresh.");
+      await page.getByRole("button", { name: "Submit proposal" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "Proposal submitted successfully!" })).toBeVisible();
+      const { rows } = await sql.query(`select p.client_id = u.id as linked from proposal p join "user" u on u.email = p.client_email where p.client_email = $1`, [clientEmail]);
+      expect(rows).toEqual([{ linked: true }]);
+      await clientPage.goto("/client-dashboard");
+      await expect(clientPage.getByRole("region", { name: "Proposals awaiting your approval" })).toContainText("A refresh.");
+    } finally {
+      await clientContext.close();
+    }
+  });
+
+  test('refuses a proposal when the ambassador has no referral code: "Your referral link ID is missing."', async ({ page, sql }) => {
+    const ambassador = await registerAmbassador(page);
+    await sql.query(`update "user" set referral_code = null where email = $1`, [ambassador.email]);
+    await page.goto("/ambassador/dashboard");
+    await expect(page.getByRole("alert")).toHaveText("Your referral link ID is missing.");
+    await page.goto("/ambassador/submit-proposal");
+    await hydrated(page);
+    await page.getByLabel("Client name").fill("Nobody");
+    await page.getByLabel("Client email").fill(uniqueEmail("nobody"));
+    await page.getByLabel("Project details").fill("Should not be stored.");
+    await page.getByRole("button", { name: "Submit proposal" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Your referral link ID is missing.");
+    const { rows } = await sql.query(`select count(*)::int as n from proposal where project_details = 'Should not be stored.'`);
+    expect(rows[0].n).toBe(0);
+  });
+
+  test("clients cannot use the ambassador pages, nor ambassadors the client pages", async ({ page }) => {
+    await registerAmbassador(page);
+    await page.goto("/client-dashboard");
+    await expect(page).toHaveURL(/\/ambassador\/dashboard$/);
+    const post = await page.request.post("/proposal-request", { form: { projectDetails: "x" }, maxRedirects: 0 });
+    expect(post.status()).toBe(302);
+    expect(post.headers().location).toBe("/ambassador/dashboard");
+  });
+});
+
+test.describe("ambassador portal on a 360 px wide screen", () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test("no page scrolls sideways", async ({ page }) => {
+    await registerAmbassador(page, { referralCode: `a-rather-long-referral-link-id-${Date.now()}` });
+    await page.request.post("/ambassador/submit-proposal", {
+      form: { clientName: "Averyveryverylongclientnamewithoutspaces", clientEmail: uniqueEmail("a-very-long-mailbox-name-for-layout"), projectName: "Averyveryverylongprojectnamewithoutanyspaces", projectDetails: "x" },
+    });
+    for (const path of ["/ambassador/dashboard", "/ambassador/submit-proposal", "/ambassador/earnings"]) {
+      await page.goto(path);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(360);
+    }
+  });
+});
+
+test.describe("ambassador portal without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("submitting a proposal redirects to the dashboard, which shows the success message", async ({ page, sql }) => {
+    const ambassador = await registerAmbassador(page);
+    await page.goto("/ambassador/dashboard");
+    await expect(page.getByLabel("Referral link", { exact: true })).toContainText(`/register?ref=${ambassador.referralCode}`);
+    await expect(page.getByRole("button", { name: "Copy link" })).toHaveCount(0);
+
+    const clientEmail = uniqueEmail("nojs");
+    await page.goto("/ambassador/submit-proposal");
+    await page.getByLabel("Client name").fill("No Script Ltd");
+    await page.getByLabel("Client email").fill(clientEmail);
+    await page.getByLabel("Project details").fill("Plain HTML forms.");
+    await page.getByLabel("Budget (optional)").fill("750.25");
+    await page.getByRole("button", { name: "Submit proposal" }).click();
+    await expect(page).toHaveURL(/\/ambassador\/dashboard\?submitted=1$/);
+    await expect(page.getByRole("status").filter({ hasText: "Proposal submitted successfully!" })).toBeVisible();
+    await expect(page.getByRole("list", { name: "Your proposals" })).toContainText("No Script Ltd");
+    const { rows } = await sql.query(`select budget_cents, status from proposal where client_email = $1`, [clientEmail]);
+    expect(rows).toEqual([{ budget_cents: 75_025, status: "submitted" }]);
+  });
+
+  test("shows the server's field errors", async ({ page }) => {
+    await registerAmbassador(page);
+    await page.goto("/ambassador/submit-proposal");
+    await page.getByLabel("Client email").fill("not-an-email");
+    await page.getByLabel("Budget (optional)").fill("lots");
+    await page.getByRole("button", { name: "Submit proposal" }).click();
+    await expect(page.getByText("Client name is required.")).toBeVisible();
+    await expect(page.getByText("Enter a valid email address.")).toBeVisible();
+    await expect(page.getByText("Project details is required.")).toBeVisible();
+    await expect(page.getByText("Enter an amount like 5000 or $5,000.50")).toBeVisible();
+  });
+});
