@@ -20,7 +20,7 @@ const withoutDatabaseUrl = () => {
 };
 
 test.describe("default installation on PGlite", () => {
-  test.describe.configure({ mode: "serial" });
+  test.describe.configure({ mode: "serial", timeout: 120_000 });
 
   test("serves the site, creates the first admin, stores a contact message and writes the owner's mail to the outbox folder; a second process is refused", async ({ page }) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "portal-default-"));

@@ -7,7 +7,15 @@ import { expect, hydrated, login, logout, registerAmbassador, test, uniqueEmail,
 
 test.describe("ambassador portal", () => {
   test("proposal for a new e-mail → the client registers through the referral link, approves → the ambassador sees the client and the earning", async ({ page, context, sql, baseURL }) => {
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
+    await context.grantPermissions(["clipboard-write"], { origin: baseURL });
+    // Our Permissions-Policy forbids clipboard reads; record what the page writes instead.
+    await page.addInitScript(() => {
+      const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+      navigator.clipboard.writeText = async (text: string) => {
+        (window as unknown as { __copied: string }).__copied = text;
+        return write(text);
+      };
+    });
     const ambassador = await registerAmbassador(page, { name: "Ada Ambassador" });
     const link = `${baseURL}/register?ref=${ambassador.referralCode}`;
 
@@ -18,7 +26,7 @@ test.describe("ambassador portal", () => {
     await expect(page.getByText("No one has registered through your link yet.")).toBeVisible();
     await page.getByRole("button", { name: "Copy link" }).click();
     await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    expect(await page.evaluate(() => (window as unknown as { __copied: string }).__copied)).toBe(link);
     await expect(page.getByRole("button", { name: "Copy link" })).toBeVisible({ timeout: 5_000 });
 
     // Submit a proposal for someone without an account.
