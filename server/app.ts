@@ -13,6 +13,7 @@ import { openDatabase, type DbHandle } from "#app/db/client.server";
 import { createMailSender, startOutboxWorker, type OutboxWorker } from "#app/features/mail/outbox.server";
 import { createAuth, resolveAuthSecret, type Auth } from "#app/lib/auth.server";
 import type { Env } from "#app/lib/env.server";
+import { owner } from "#app/content/site";
 import { ensureFirstAdmin } from "#app/features/users/accounts.server";
 
 export { parseEnv, EnvError } from "#app/lib/env.server";
@@ -53,6 +54,8 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     worker = startOutboxWorker({
       db: handle.db,
       from: env.MAIL_FROM,
+      origin: env.origin,
+      adminEmail: env.OWNER_EMAIL ?? owner.email,
       send: createMailSender({ smtpUrl: env.SMTP_URL, outboxDir: env.outboxDir }),
     });
   } catch (error) {

@@ -2,6 +2,10 @@
  * Notification e-mails (issue #6): one layout for every message — a plain-text and an HTML
  * part, the company name and support e-mail from settings, and a link into the portal. All
  * go through the outbox, inside the caller's transaction.
+ *
+ * Use-cases only know relative paths and "the admin": the outbox worker resolves
+ * {@link ORIGIN_TOKEN} to the site's origin and {@link ADMIN_RECIPIENT} to settings.supportEmail
+ * (else OWNER_EMAIL) when it sends, so use-cases need nothing but their transaction.
  */
 import { eq } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
@@ -9,7 +13,13 @@ import { user } from "#app/db/schema";
 import { getSettings } from "#app/features/settings/settings.server";
 import { enqueueMail, escapeHtml, type OutgoingMail } from "./mail.server";
 
+/** Replaced by the site's public origin when the mail is sent. */
+export const ORIGIN_TOKEN = "{{origin}}";
+/** A recipient resolved when sent: settings.supportEmail, else OWNER_EMAIL / the owner's address. */
+export const ADMIN_RECIPIENT = "@admin";
+
 export interface Notification {
+  /** An e-mail address, or {@link ADMIN_RECIPIENT}. */
   to: string;
   subject: string;
   /** Paragraphs of the message body (plain text; escaped for HTML). */
@@ -19,25 +29,18 @@ export interface Notification {
   attachments?: OutgoingMail["attachments"];
 }
 
-/** Where admin notifications go: settings.supportEmail, else OWNER_EMAIL / the owner's address. */
-export async function adminRecipient(q: Queryable, fallback: string): Promise<string> {
-  const settings = await getSettings(q);
-  return settings.supportEmail || fallback;
-}
-
 /**
  * Queues one notification.
  *
  * @param q - the transaction of the change that causes it.
- * @param origin - the site's public origin, for the absolute link.
  * @returns the outbox id.
  */
-export async function queueNotification(q: Queryable, origin: string, n: Notification): Promise<number> {
+export async function queueNotification(q: Queryable, n: Notification): Promise<number> {
   const settings = await getSettings(q);
   const company = settings.companyName || "Client Portal";
-  const url = `${origin}${n.link.path}`;
+  const url = `${ORIGIN_TOKEN}${n.link.path}`;
   const footer = settings.supportEmail ? `Questions? Write to ${settings.supportEmail}.` : "";
-  const text = [...n.lines, "", `${n.link.label}: ${url}`, "", `— ${company}`, footer].filter((l, i, all) => l !== "" || all[i - 1] !== "").join("\n").trim();
+  const text = [...n.lines, "", `${n.link.label}: ${url}`, "", `— ${company}`, footer].join("\n").trim();
   const html = `<div style="font-family:system-ui,sans-serif;max-width:560px">
 <p style="font-weight:700;font-size:18px">${escapeHtml(company)}</p>
 ${n.lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("\n")}
@@ -47,13 +50,25 @@ ${footer ? `<p style="color:#555;font-size:13px">${escapeHtml(footer)}</p>` : ""
   return enqueueMail(q, { to: n.to, subject: `${n.subject} — ${company}`, text, html, attachments: n.attachments });
 }
 
+/** Queues a notification to the admin (new requests, approvals, revisions). */
+export function notifyAdmin(q: Queryable, n: Omit<Notification, "to">): Promise<number> {
+  return queueNotification(q, { ...n, to: ADMIN_RECIPIENT });
+}
+
 /**
- * Queues a non-essential notification to a user unless they turned those off.
+ * Queues a non-essential notification to a user unless they turned those off (account settings).
  *
  * @returns the outbox id, or null when the user opted out or does not exist.
  */
-export async function queueUserUpdate(q: Queryable, origin: string, userId: string, n: Omit<Notification, "to">): Promise<number | null> {
+export async function queueUserUpdate(q: Queryable, userId: string, n: Omit<Notification, "to">): Promise<number | null> {
   const [row] = await q.select({ email: user.email, notifyUpdates: user.notifyUpdates }).from(user).where(eq(user.id, userId));
   if (!row || !row.notifyUpdates) return null;
-  return queueNotification(q, origin, { ...n, to: row.email });
+  return queueNotification(q, { ...n, to: row.email });
+}
+
+/** Queues an essential notification to a user (sent whatever their preference, e.g. invoices). */
+export async function queueUserNotice(q: Queryable, userId: string, n: Omit<Notification, "to">): Promise<number | null> {
+  const [row] = await q.select({ email: user.email }).from(user).where(eq(user.id, userId));
+  if (!row) return null;
+  return queueNotification(q, { ...n, to: row.email });
 }

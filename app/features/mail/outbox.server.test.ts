@@ -1,9 +1,10 @@
 import net from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { mailOutbox } from "#app/db/schema";
+import { mailOutbox, settings } from "#app/db/schema";
 import { testDatabases, type TestDb } from "../../../tests/helpers/db";
 import { startSmtpCapture, type SmtpCapture } from "../../../tests/helpers/smtp";
 import { enqueueMail } from "./mail.server";
+import { notifyAdmin } from "./notifications.server";
 import { createMailSender, processOutboxOnce } from "./outbox.server";
 
 async function freePort(): Promise<number> {
@@ -31,7 +32,7 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
   it("keeps a mail while SMTP is down, retries with back-off, then delivers it exactly once", async () => {
     const port = await freePort();
     const send = createMailSender({ smtpUrl: `smtp://127.0.0.1:${port}`, outboxDir: "/nonexistent" });
-    const options = { db: t.db, send, from: "Portal <portal@example.com>", baseDelayMs: 200, maxDelayMs: 1_000 };
+    const options = { db: t.db, send, from: "Portal <portal@example.com>", origin: "https://portal.example", adminEmail: "owner@example.com", baseDelayMs: 200, maxDelayMs: 1_000 };
     await enqueueMail(t.db, { to: "owner@example.com", subject: "Hello", text: "Plain body", html: "<p>HTML body</p>" });
 
     // SMTP down: two failed attempts, each pushing the next attempt further away.
@@ -67,7 +68,7 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
     smtp = await startSmtpCapture();
     const send = createMailSender({ smtpUrl: smtp.url, outboxDir: "/nonexistent" });
     for (let i = 0; i < 10; i++) await enqueueMail(t.db, { to: `r${i}@example.com`, subject: `m${i}`, text: "x" });
-    const options = { db: t.db, send, from: "p@example.com", batchSize: 3 };
+    const options = { db: t.db, send, from: "p@example.com", origin: "https://portal.example", adminEmail: "owner@example.com", batchSize: 3 };
     const passes = await Promise.all([processOutboxOnce(options), processOutboxOnce(options), processOutboxOnce(options), processOutboxOnce(options)]);
     const again = await Promise.all([processOutboxOnce(options), processOutboxOnce(options)]);
     const total = [...passes, ...again].reduce((sum, r) => sum + r.sent, 0);
@@ -76,5 +77,25 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
     expect(total).toBeLessThanOrEqual(10);
     await smtp.waitFor(10);
     expect(smtp.messages.map((m) => m.parsed.subject).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `m${i}`).sort());
+  });
+
+  it("resolves the admin recipient (support e-mail, else the owner) and the origin of links when sending", async () => {
+    smtp = await startSmtpCapture();
+    const send = createMailSender({ smtpUrl: smtp.url, outboxDir: "/nonexistent" });
+    const options = { db: t.db, send, from: "p@example.com", origin: "https://portal.example", adminEmail: "owner@example.com" };
+    await notifyAdmin(t.db, { subject: "New proposal request", lines: ["A client asked for a website."], link: { label: "Open proposals", path: "/admin/proposals" } });
+    await processOutboxOnce(options);
+    await t.db.insert(settings).values({ id: 1, supportEmail: "support@agency.example", companyName: "Agency Co" });
+    await notifyAdmin(t.db, { subject: "Second", lines: ["x"], link: { label: "Open", path: "/admin" } });
+    await processOutboxOnce(options);
+    await smtp.waitFor(2);
+    const [first, second] = smtp.messages.map((m) => m.parsed);
+    expect(first!.to).toMatchObject({ text: "owner@example.com" });
+    expect(first!.subject).toBe("New proposal request — Client Portal");
+    expect(first!.text).toContain("Open proposals: https://portal.example/admin/proposals");
+    expect(first!.html).toContain('href="https://portal.example/admin/proposals"');
+    expect(second!.to).toMatchObject({ text: "support@agency.example" });
+    expect(second!.subject).toBe("Second — Agency Co");
+    expect(second!.text).toContain("Questions? Write to support@agency.example.");
   });
 });

@@ -11,6 +11,8 @@ import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import type { Database } from "#app/db/client.server";
 import { mailOutbox } from "#app/db/schema";
+import { getSettings } from "#app/features/settings/settings.server";
+import { ADMIN_RECIPIENT, ORIGIN_TOKEN } from "./notifications.server";
 
 /** Sends one message; rejects when the transport refuses it. */
 export type MailSender = (message: {
@@ -58,6 +60,10 @@ export interface OutboxOptions {
   db: Database;
   send: MailSender;
   from: string;
+  /** The site's public origin, replacing {@link ORIGIN_TOKEN} in links. */
+  origin: string;
+  /** Admin recipient when settings.supportEmail is empty (OWNER_EMAIL or the owner's address). */
+  adminEmail: string;
   /** Poll interval in ms (default 1000). */
   intervalMs?: number;
   /** First retry delay in ms; doubles each attempt (default 5000). */
@@ -104,9 +110,20 @@ export async function processOutboxOnce(options: OutboxOptions): Promise<{ sent:
 
   let sent = 0;
   let failed = 0;
+  const withOrigin = (value: string) => value.replaceAll(ORIGIN_TOKEN, options.origin);
   for (const row of claimed) {
     try {
-      await send({ from, to: row.to, replyTo: row.replyTo, subject: row.subject, text: row.text, html: row.html, attachments: row.attachments, id: row.id });
+      const to = row.to === ADMIN_RECIPIENT ? (await getSettings(db)).supportEmail || options.adminEmail : row.to;
+      await send({
+        from,
+        to,
+        replyTo: row.replyTo,
+        subject: row.subject,
+        text: withOrigin(row.text),
+        html: row.html ? withOrigin(row.html) : row.html,
+        attachments: row.attachments,
+        id: row.id,
+      });
       await db
         .update(mailOutbox)
         .set({ sentAt: sql`now()`, lockedUntil: null, lastError: null })

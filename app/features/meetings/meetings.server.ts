@@ -11,6 +11,7 @@ import { assertRole, type Actor } from "#app/features/users/actor";
 import { AppError, fieldError, notFound } from "#app/lib/errors";
 import { zonedDateTimeToUtc } from "#app/lib/dates";
 import { parseId } from "#app/lib/ids";
+import { notifyAdmin } from "#app/features/mail/notifications.server";
 import { MEETING_MESSAGES, type MeetingInput } from "./meetings.schema";
 
 /** A meeting as the client's dashboard lists it. */
@@ -52,11 +53,19 @@ export async function scheduleMeeting(db: Database, actor: Actor, input: Meeting
     throw new AppError(400, (error as Error).message);
   }
   if (startsAt.getTime() <= now.getTime()) throw fieldError("date", MEETING_MESSAGES.inPast);
-  const [row] = await db
-    .insert(meeting)
-    .values({ userId: actor.id, startsAt, timeZone: input.timeZone, notes: input.notes, status: "pending" })
-    .returning({ id: meeting.id, startsAt: meeting.startsAt });
-  return row!;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(meeting)
+      .values({ userId: actor.id, startsAt, timeZone: input.timeZone, notes: input.notes, status: "pending" })
+      .returning({ id: meeting.id, startsAt: meeting.startsAt });
+    const when = new Intl.DateTimeFormat("en-US", { dateStyle: "full", timeStyle: "short", timeZone: input.timeZone }).format(startsAt);
+    await notifyAdmin(tx, {
+      subject: "New meeting request",
+      lines: [`${actor.email} asked for a meeting on ${when} (${input.timeZone}).`, ...(input.notes ? [input.notes] : [])],
+      link: { label: "Open meeting requests", path: "/admin" },
+    });
+    return row!;
+  });
 }
 
 /**

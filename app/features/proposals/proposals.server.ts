@@ -13,6 +13,7 @@ import type { Database, Queryable, Transaction } from "#app/db/client.server";
 import { invoice, proposal, user, type ProposalStatus, type WebsiteGoal } from "#app/db/schema";
 import { assertRole, roleOf, type Actor } from "#app/features/users/actor";
 import { AppError, fieldError, notFound } from "#app/lib/errors";
+import { notifyAdmin, queueNotification, queueUserUpdate } from "#app/features/mail/notifications.server";
 import { parseId } from "#app/lib/ids";
 import { pageCountOf, type Page } from "#app/lib/pagination";
 import {
@@ -109,11 +110,23 @@ function withAllowed(row: ListedRow): ClientProposalRow {
 export async function requestProposal(db: Database, actor: Actor | null, input: ProposalRequestInput): Promise<{ id: number }> {
   if (!actor) throw new AppError(401, PROPOSAL_MESSAGES.notLoggedIn);
   assertRole(actor, "client");
-  const [row] = await db
-    .insert(proposal)
-    .values({ ...editableValues(input), clientId: actor.id, source: "client", status: "pending" })
-    .returning({ id: proposal.id });
-  return { id: row!.id };
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(proposal)
+      .values({ ...editableValues(input), clientId: actor.id, source: "client", status: "pending" })
+      .returning({ id: proposal.id });
+    await notifyAdmin(tx, {
+      subject: "New proposal request",
+      lines: [`${actor.email} requested a proposal${input.projectName ? ` for "${input.projectName}"` : ""}.`, input.projectDetails],
+      link: { label: "Open proposals", path: "/admin/proposals" },
+    });
+    return { id: row!.id };
+  });
+}
+
+/** A proposal's name in messages. */
+function proposalLabel(row: { projectName: string | null; id: number }): string {
+  return row.projectName || `Proposal #${row.id}`;
 }
 
 /** The columns a client's form sets (request and edit), from the schema's output. */
@@ -281,6 +294,11 @@ export async function submitRevision(db: Database, actor: Actor, proposalId: unk
   await changeOwnProposal(db, actor, proposalId, async (tx, row) => {
     refuseIf(revisionRefusal(row));
     await tx.update(proposal).set({ revisionComment: text, updatedAt: sql`now()` }).where(eq(proposal.id, row.id));
+    await notifyAdmin(tx, {
+      subject: `Revision requested: ${proposalLabel(row)}`,
+      lines: [`${actor.email} asked for revisions:`, text],
+      link: { label: "Open proposals", path: "/admin/proposals" },
+    });
   });
 }
 
@@ -297,6 +315,11 @@ export async function approveProposal(db: Database, actor: Actor, proposalId: un
     if (row.clientApprovedAt) return { changed: false };
     refuseIf(approvalRefusal(row));
     await tx.update(proposal).set({ clientApprovedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(proposal.id, row.id));
+    await notifyAdmin(tx, {
+      subject: `Proposal approved: ${proposalLabel(row)}`,
+      lines: [`${actor.email} approved the proposal "${proposalLabel(row)}" made by their ambassador.`],
+      link: { label: "Open ambassadors", path: "/admin/ambassadors" },
+    });
     return { changed: true };
   });
 }
@@ -317,6 +340,11 @@ export async function declineProposal(db: Database, actor: Actor, proposalId: un
     if (row.clientDeclinedAt) return { changed: false };
     refuseIf(declineRefusal(row));
     await tx.update(proposal).set({ clientDeclinedAt: sql`now()`, declineReason: text, updatedAt: sql`now()` }).where(eq(proposal.id, row.id));
+    await notifyAdmin(tx, {
+      subject: `Proposal declined: ${proposalLabel(row)}`,
+      lines: [`${actor.email} declined the proposal "${proposalLabel(row)}":`, text],
+      link: { label: "Open proposals", path: "/admin/proposals" },
+    });
     return { changed: true };
   });
 }
@@ -346,21 +374,42 @@ export async function submitAmbassadorProposal(
   const email = input.clientEmail.trim().toLowerCase();
   const [existing] = await db.select({ id: user.id, role: user.role }).from(user).where(eq(user.email, email));
   if (existing && roleOf(existing.role) !== "client") throw fieldError("clientEmail", PROPOSAL_MESSAGES.notClientEmail, 409);
-  const [row] = await db
-    .insert(proposal)
-    .values({
-      source: "ambassador",
-      status: "submitted",
-      ambassadorId: actor.id,
-      clientId: existing?.id ?? null,
-      clientName: input.clientName,
-      clientEmail: email,
-      projectName: input.projectName,
-      projectDetails: input.projectDetails,
-      budgetCents: input.budget,
-      clientApprovedAt: null,
-      commissionPaidAt: null,
-    })
-    .returning({ id: proposal.id, clientId: proposal.clientId });
-  return row!;
+  const referralCode = me.referralCode;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(proposal)
+      .values({
+        source: "ambassador",
+        status: "submitted",
+        ambassadorId: actor.id,
+        clientId: existing?.id ?? null,
+        clientName: input.clientName,
+        clientEmail: email,
+        projectName: input.projectName,
+        projectDetails: input.projectDetails,
+        budgetCents: input.budget,
+        clientApprovedAt: null,
+        commissionPaidAt: null,
+      })
+      .returning({ id: proposal.id, clientId: proposal.clientId });
+    const about = input.projectName ? `"${input.projectName}"` : "a new website";
+    if (row!.clientId) {
+      await queueUserUpdate(tx, row!.clientId, {
+        subject: "A proposal was made for you",
+        lines: [`An ambassador prepared a proposal for ${about}. Review it and approve or decline it from your dashboard.`],
+        link: { label: "Review the proposal", path: "/client-dashboard" },
+      });
+    } else {
+      await queueNotification(tx, {
+        to: email,
+        subject: "A proposal was made for you",
+        lines: [
+          `Hello ${input.clientName}, an ambassador prepared a website proposal for ${about}.`,
+          "Create your free client account with the link below to see it and approve it.",
+        ],
+        link: { label: "Create your account", path: `/register?ref=${encodeURIComponent(referralCode)}` },
+      });
+    }
+    return row!;
+  });
 }

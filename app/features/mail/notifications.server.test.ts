@@ -1,0 +1,78 @@
+import { eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mailOutbox, user } from "#app/db/schema";
+import { scheduleMeeting } from "#app/features/meetings/meetings.server";
+import { approveProposal, declineProposal, requestProposal, submitAmbassadorProposal, submitRevision } from "#app/features/proposals/proposals.server";
+import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { insertProposal, refusalOf } from "../../../tests/helpers/portal";
+import { makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
+import { ADMIN_RECIPIENT, ORIGIN_TOKEN } from "./notifications.server";
+
+/** Notifications caused by client and ambassador actions (issue #6), queued in the same transaction. */
+describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
+  let t: TestDb;
+  let s: TestServices;
+  beforeEach(async () => {
+    t = await open();
+    s = testServices(t.db);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  const outbox = () => t.db.select().from(mailOutbox).orderBy(mailOutbox.id);
+
+  it("tells the admin about a new proposal request, meeting request, revision, approval and decline", async () => {
+    const client = await makeClient(s);
+    await requestProposal(t.db, client, { projectName: "Bakery", projectDetails: "Online orders" });
+    await scheduleMeeting(t.db, client, { date: "2031-05-11", time: "09:30", timeZone: "America/New_York", notes: "Kick-off" });
+    const inReview = await insertProposal(t.db, { clientId: client.id, status: "review", projectName: "Shop" });
+    await submitRevision(t.db, client, inReview, "Bigger logo please");
+    const ambassador = await makeAmbassador(s);
+    const toApprove = await insertProposal(t.db, { clientId: client.id, source: "ambassador", status: "submitted", ambassadorId: ambassador.id, projectName: "Cafe" });
+    const toDecline = await insertProposal(t.db, { clientId: client.id, source: "ambassador", status: "submitted", ambassadorId: ambassador.id, projectName: "Gym" });
+    await approveProposal(t.db, client, toApprove);
+    await approveProposal(t.db, client, toApprove); // no change, no second mail
+    await declineProposal(t.db, client, toDecline, "Too expensive");
+
+    const mails = await outbox();
+    expect(mails.map((m) => [m.to, m.subject])).toEqual([
+      [ADMIN_RECIPIENT, "New proposal request — Client Portal"],
+      [ADMIN_RECIPIENT, "New meeting request — Client Portal"],
+      [ADMIN_RECIPIENT, "Revision requested: Shop — Client Portal"],
+      [ADMIN_RECIPIENT, "Proposal approved: Cafe — Client Portal"],
+      [ADMIN_RECIPIENT, "Proposal declined: Gym — Client Portal"],
+    ]);
+    expect(mails[1]!.text).toContain("Sunday, May 11, 2031 at 9:30 AM (America/New_York)");
+    expect(mails[2]!.text).toContain("Bigger logo please");
+    expect(mails[4]!.text).toContain("Too expensive");
+    for (const mail of mails) {
+      expect(mail.text).toContain(`${ORIGIN_TOKEN}/admin`);
+      expect(mail.html).toContain(`href="${ORIGIN_TOKEN}/admin`);
+    }
+  });
+
+  it("tells the person an ambassador proposal is addressed to: a registration link without an account, the dashboard with one", async () => {
+    const ambassador = await makeAmbassador(s, { referralCode: "sunny" });
+    await submitAmbassadorProposal(t.db, ambassador, { clientName: "New Person", clientEmail: "new@example.com", projectName: "Yoga site", projectDetails: "Classes" });
+    const client = await makeClient(s, { email: "known@example.com" });
+    await submitAmbassadorProposal(t.db, ambassador, { clientName: "Known", clientEmail: "known@example.com", projectDetails: "Shop" });
+    await t.db.update(user).set({ notifyUpdates: false }).where(eq(user.id, client.id));
+    await submitAmbassadorProposal(t.db, ambassador, { clientName: "Known", clientEmail: "known@example.com", projectDetails: "Second" });
+
+    const mails = await outbox();
+    expect(mails.map((m) => m.to)).toEqual(["new@example.com", "known@example.com"]);
+    expect(mails[0]!.text).toContain(`${ORIGIN_TOKEN}/register?ref=sunny`);
+    expect(mails[0]!.text).toContain('a website proposal for "Yoga site"');
+    expect(mails[1]!.text).toContain(`${ORIGIN_TOKEN}/client-dashboard`);
+  });
+
+  it("queues nothing when the action is refused", async () => {
+    const client = await makeClient(s);
+    const other = await makeClient(s);
+    const pending = await insertProposal(t.db, { clientId: other.id, status: "review" });
+    await refusalOf(submitRevision(t.db, client, pending, "Not mine"));
+    await refusalOf(scheduleMeeting(t.db, client, { date: "2001-01-01", time: "10:00", timeZone: "UTC" }));
+    expect(await outbox()).toEqual([]);
+  });
+});
