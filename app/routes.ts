@@ -29,6 +29,8 @@ export default [
     route("proposal-request", "routes/client/proposal-request.tsx"),
     route("edit-proposal/:proposalId", "routes/client/edit-proposal.tsx"),
     route("view-invoice/:invoiceId", "routes/client/view-invoice.tsx"),
+    route("view-invoice/:invoiceId/pdf", "routes/client/invoice-pdf.ts"),
+    route("client-dashboard/meetings/:meetingId/ics", "routes/client/meeting-ics.ts"),
   ]),
 
   // Ambassador area (spec §2 Ambassador-only).

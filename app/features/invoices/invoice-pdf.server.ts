@@ -78,3 +78,15 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
     doc.end();
   });
 }
+
+/** The PDF as an HTTP response (inline, named after the invoice number). */
+export async function invoicePdfResponse(invoice: InvoiceDocument): Promise<Response> {
+  const bytes = await renderInvoicePdf(invoice);
+  return new Response(new Uint8Array(bytes), {
+    headers: {
+      "Content-Type": "application/pdf",
+      "Content-Disposition": `inline; filename="${invoice.number.replace(/[^\w.-]/g, "_")}.pdf"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

@@ -8,6 +8,8 @@ import { insertProposal, refusalOf } from "../../../tests/helpers/portal";
 import { makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
 import { ADMIN_RECIPIENT, ORIGIN_TOKEN } from "./notifications.server";
 
+const EMPTY_REQUEST = { projectName: null, timeline: null, budget: null, targetAudience: null, designInspiration: null, numberOfPages: null, websiteGoal: null };
+
 /** Notifications caused by client and ambassador actions (issue #6), queued in the same transaction. */
 describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
   let t: TestDb;
@@ -24,7 +26,7 @@ describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
 
   it("tells the admin about a new proposal request, meeting request, revision, approval and decline", async () => {
     const client = await makeClient(s);
-    await requestProposal(t.db, client, { projectName: "Bakery", projectDetails: "Online orders" });
+    await requestProposal(t.db, client, { ...EMPTY_REQUEST, projectName: "Bakery", projectDetails: "Online orders" });
     await scheduleMeeting(t.db, client, { date: "2031-05-11", time: "09:30", timeZone: "America/New_York", notes: "Kick-off" });
     const inReview = await insertProposal(t.db, { clientId: client.id, status: "review", projectName: "Shop" });
     await submitRevision(t.db, client, inReview, "Bigger logo please");
@@ -54,11 +56,11 @@ describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
 
   it("tells the person an ambassador proposal is addressed to: a registration link without an account, the dashboard with one", async () => {
     const ambassador = await makeAmbassador(s, { referralCode: "sunny" });
-    await submitAmbassadorProposal(t.db, ambassador, { clientName: "New Person", clientEmail: "new@example.com", projectName: "Yoga site", projectDetails: "Classes" });
+    await submitAmbassadorProposal(t.db, ambassador, { clientName: "New Person", clientEmail: "new@example.com", projectName: "Yoga site", projectDetails: "Classes", budget: null });
     const client = await makeClient(s, { email: "known@example.com" });
-    await submitAmbassadorProposal(t.db, ambassador, { clientName: "Known", clientEmail: "known@example.com", projectDetails: "Shop" });
+    await submitAmbassadorProposal(t.db, ambassador, { clientName: "Known", clientEmail: "known@example.com", projectName: null, projectDetails: "Shop", budget: null });
     await t.db.update(user).set({ notifyUpdates: false }).where(eq(user.id, client.id));
-    await submitAmbassadorProposal(t.db, ambassador, { clientName: "Known", clientEmail: "known@example.com", projectDetails: "Second" });
+    await submitAmbassadorProposal(t.db, ambassador, { clientName: "Known", clientEmail: "known@example.com", projectName: null, projectDetails: "Second", budget: null });
 
     const mails = await outbox();
     expect(mails.map((m) => m.to)).toEqual(["new@example.com", "known@example.com"]);
@@ -72,7 +74,7 @@ describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
     const other = await makeClient(s);
     const pending = await insertProposal(t.db, { clientId: other.id, status: "review" });
     await refusalOf(submitRevision(t.db, client, pending, "Not mine"));
-    await refusalOf(scheduleMeeting(t.db, client, { date: "2001-01-01", time: "10:00", timeZone: "UTC" }));
+    await refusalOf(scheduleMeeting(t.db, client, { date: "2001-01-01", time: "10:00", timeZone: "UTC", notes: null }));
     expect(await outbox()).toEqual([]);
   });
 });

@@ -15,14 +15,14 @@ describe("meetingIcs", () => {
       url: "https://portal.example.com/client-dashboard",
       organizer: { name: "Rivera Web Studio", email: "hello@example.com" },
       attendee: { name: "Blue Cafe", email: "owner@bluecafe.example" },
-      host: "portal.example.com",
     });
     const component = new ICAL.Component(ICAL.parse(text));
     const event = new ICAL.Event(component.getFirstSubcomponent("vevent")!);
     expect(event.startDate.toJSDate().toISOString()).toBe("2026-12-03T19:30:00.000Z");
     expect(event.startDate.zone?.tzid).toBe("UTC");
     expect(event.endDate.toJSDate().toISOString()).toBe("2026-12-03T20:30:00.000Z");
-    expect(event.uid).toBe("meeting-7@portal.example.com");
+    expect(event.uid).toBe("meeting-7@client-portal");
+    expect(String(event.organizer).toLowerCase()).toBe("mailto:hello@example.com");
     expect(event.summary).toBe("Meeting with Rivera Web Studio");
     expect(event.description).toContain("Thursday, December 3, 2026 at 2:30 PM (America/New_York)");
     expect(event.description).toContain("Discuss the homepage");

@@ -16,10 +16,9 @@ export interface MeetingInvite {
   notes?: string | null;
   /** Link into the portal. */
   url: string;
-  organizer: { name: string; email: string };
+  /** The agency (settings company name and support e-mail), when a support e-mail is set. */
+  organizer?: { name: string; email: string };
   attendee: { name: string; email: string };
-  /** The site's host, for the UID domain. */
-  host: string;
 }
 
 /**
@@ -30,7 +29,7 @@ export function meetingIcs(invite: MeetingInvite): string {
   const s = invite.startsAt;
   const local = new Intl.DateTimeFormat("en-US", { dateStyle: "full", timeStyle: "short", timeZone: invite.timeZone }).format(s);
   const { error, value } = createEvent({
-    uid: `meeting-${invite.id}@${invite.host}`,
+    uid: `meeting-${invite.id}@client-portal`,
     start: [s.getUTCFullYear(), s.getUTCMonth() + 1, s.getUTCDate(), s.getUTCHours(), s.getUTCMinutes()],
     startInputType: "utc",
     startOutputType: "utc",
@@ -39,7 +38,7 @@ export function meetingIcs(invite: MeetingInvite): string {
     description: `${local} (${invite.timeZone})${invite.notes ? `\n\n${invite.notes}` : ""}\n\n${invite.url}`,
     url: invite.url,
     status: "CONFIRMED",
-    organizer: { name: invite.organizer.name, email: invite.organizer.email },
+    ...(invite.organizer ? { organizer: invite.organizer } : {}),
     attendees: [{ name: invite.attendee.name, email: invite.attendee.email, rsvp: false, partstat: "ACCEPTED", role: "REQ-PARTICIPANT" }],
     productId: "portal/ics",
   });

@@ -5,8 +5,10 @@
  * `meetings.admin.server.ts`.
  */
 import { and, asc, eq } from "drizzle-orm";
-import type { Database } from "#app/db/client.server";
-import { meeting, type MeetingStatus } from "#app/db/schema";
+import type { Database, Queryable } from "#app/db/client.server";
+import { meeting, user, type MeetingStatus } from "#app/db/schema";
+import { getSettings } from "#app/features/settings/settings.server";
+import { meetingIcs } from "./meeting-ics.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { AppError, fieldError, notFound } from "#app/lib/errors";
 import { zonedDateTimeToUtc } from "#app/lib/dates";
@@ -105,5 +107,49 @@ export async function deleteMeeting(db: Database, actor: Actor, meetingId: unkno
     if (!row) throw notFound(MEETING_MESSAGES.notFound);
     if (!meetingDeletable(row.status)) throw new AppError(409, MEETING_MESSAGES.notDeletable);
     await tx.delete(meeting).where(eq(meeting.id, row.id));
+  });
+}
+
+/**
+ * The calendar invite of one of the client's accepted meetings (issue #6: the client can
+ * download it from the dashboard).
+ *
+ * @param meetingId - route parameter (malformed → 404).
+ * @param ctx.origin - the site's origin, for the link in the invite.
+ * @returns the `.ics` text and a file name.
+ * @throws {AppError} 403 unless a client; 404 "Meeting not found" (unknown, another client's,
+ *   or not accepted yet).
+ */
+export async function getMeetingInviteForClient(db: Database, actor: Actor, meetingId: unknown, ctx: { origin: string }): Promise<{ filename: string; ics: string }> {
+  assertRole(actor, "client");
+  const id = parseId(meetingId);
+  if (id === null) throw notFound(MEETING_MESSAGES.notFound);
+  const [row] = await db
+    .select()
+    .from(meeting)
+    .where(and(eq(meeting.id, id), eq(meeting.userId, actor.id), eq(meeting.status, "accepted")));
+  if (!row) throw notFound(MEETING_MESSAGES.notFound);
+  return { filename: `meeting-${row.id}.ics`, ics: await inviteFor(db, row, `${ctx.origin}/client-dashboard`) };
+}
+
+/**
+ * Builds the `.ics` of a meeting for its client: one hour, start in UTC, organizer = the
+ * agency's support e-mail when set.
+ *
+ * @param url - link into the portal (may hold the outbox's origin token).
+ */
+export async function inviteFor(db: Queryable, row: typeof meeting.$inferSelect, url: string): Promise<string> {
+  const settings = await getSettings(db);
+  const [client] = await db.select({ name: user.name, businessName: user.businessName, email: user.email }).from(user).where(eq(user.id, row.userId));
+  const company = settings.companyName || "Client Portal";
+  return meetingIcs({
+    id: row.id,
+    startsAt: row.startsAt,
+    timeZone: row.timeZone,
+    title: `Meeting with ${company}`,
+    notes: row.notes,
+    url,
+    organizer: settings.supportEmail ? { name: company, email: settings.supportEmail } : undefined,
+    attendee: { name: client?.businessName || client?.name || "Client", email: client?.email ?? "" },
   });
 }

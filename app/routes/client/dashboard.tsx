@@ -201,6 +201,11 @@ function MeetingItem({ meeting: m }: { meeting: ClientMeetingRow }) {
       </div>
       <div className="flex flex-wrap items-start gap-2">
         <MeetingStatusBadge status={m.status} />
+        {m.status === "accepted" ? (
+          <a href={`/client-dashboard/meetings/${m.id}/ics`} download className="rounded-md border border-slate-300 px-2 py-1 text-sm text-brand-700 underline-offset-2 hover:underline">
+            Add to calendar (.ics)
+          </a>
+        ) : null}
         {m.canDelete ? <ConfirmAction intent="delete-meeting" id={m.id} label="Delete" subject="meeting request" question="Delete this meeting request? This cannot be undone." confirmLabel="Yes, delete" /> : null}
       </div>
     </li>
