@@ -324,3 +324,32 @@ test.describe("client portal without JavaScript", () => {
     expect((await sql.query(`select count(*)::int as n from proposal where id = $1`, [proposalId])).rows[0].n).toBe(1);
   });
 });
+
+test.describe("invoice PDF", () => {
+  test("downloads for the owner with the number, items and total; another client gets 404", async ({ page, browser, baseURL, sql }) => {
+    const { pdfText } = await import("../helpers/pdf");
+    const owner = await registerClient(page, { businessName: "Pdf Bakery" });
+    const { rows: [me] } = await sql.query(`select id from "user" where email = $1`, [owner.email]);
+    const { rows: [p] } = await sql.query(`insert into proposal (client_id, source, status, project_details, project_name) values ($1, 'client', 'completed', 'Site', 'Bakery site') returning id`, [me.id]);
+    const number = `INV-PDF-${Date.now()}`;
+    const { rows: [inv] } = await sql.query(`insert into invoice (number, proposal_id, client_id, due_date, total_cents) values ($1, $2, $3, '2030-01-31', 123450) returning id`, [number, p.id, me.id]);
+    await sql.query(`insert into invoice_item (invoice_id, position, description, amount_cents) values ($1, 0, 'Design work', 100000), ($1, 1, 'Hosting setup', 23450)`, [inv.id]);
+
+    await page.goto(`/view-invoice/${inv.id}`);
+    await expect(page.getByRole("link", { name: "Download PDF" })).toHaveAttribute("href", `/view-invoice/${inv.id}/pdf`);
+    const response = await page.request.get(`/view-invoice/${inv.id}/pdf`);
+    expect(response.status()).toBe(200);
+    expect(response.headers()["content-type"]).toBe("application/pdf");
+    const text = await pdfText(await response.body());
+    for (const expected of [number, "Design work", "$1,000.00", "Hosting setup", "$234.50", "$1,234.50", "Pdf Bakery", "2030-01-31"]) expect(text).toContain(expected);
+
+    const otherContext = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
+    const otherPage = await otherContext.newPage();
+    await registerClient(otherPage);
+    const refused = await otherPage.request.get(`/view-invoice/${inv.id}/pdf`);
+    expect(refused.status()).toBe(404);
+    expect(refused.headers()["content-type"]).not.toBe("application/pdf");
+    expect(await refused.text()).not.toContain("Design work");
+    await otherContext.close();
+  });
+});

@@ -94,6 +94,11 @@ export default function ViewInvoice({ loaderData }: Route.ComponentProps) {
           </tr>
         </tfoot>
       </table>
+      <p className="mt-8">
+        <a href={`/view-invoice/${invoice.id}/pdf`} className="inline-flex rounded-md border border-slate-300 px-4 py-2 font-semibold text-brand-700 hover:bg-slate-50">
+          Download PDF
+        </a>
+      </p>
     </article>
   );
 }
