@@ -1,0 +1,174 @@
+/**
+ * Load (issue #7): 200 concurrent connections for 60 s of mixed traffic against the
+ * production build — public pages, the client dashboard and project status of signed-in
+ * clients, proposal requests and meeting requests — on PGlite and on PostgreSQL. Checks
+ * that no response is ≥ 500 and that every acknowledged write is in the database.
+ * Writes bench/results/load.md; exits 1 on a 5xx or a lost write.
+ *
+ *   npm run build && npx tsx bench/load.ts            # LOAD_SECONDS=60 LOAD_CONNECTIONS=200 by default
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import autocannon from "autocannon";
+import pg from "pg";
+import { startApp, writeResults } from "./lib/server";
+
+const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
+const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 200);
+const CLIENTS = 20;
+const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+interface Outcome {
+  driver: string;
+  requests: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  byStatus: Record<string, number>;
+  acked: { proposals: number; meetings: number };
+  stored: { proposals: number; meetings: number };
+  lost: number;
+}
+
+async function signUp(baseUrl: string, i: number, run: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/register`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": `load-${run}-${i}` },
+    body: new URLSearchParams({ businessName: `Load Client ${i}`, email: `load-${run}-${i}@example.com`, phone: "301 555 0100", password: "load-pass-1" }),
+  });
+  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  if (!cookie.includes("session_token")) throw new Error(`sign-up ${i} failed: ${response.status}`);
+  return cookie;
+}
+
+async function run(driver: "pglite" | "postgres"): Promise<Outcome> {
+  const runId = `${driver}${Date.now()}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "load-"));
+  let databaseUrl = "";
+  if (driver === "postgres") {
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`create database "load_${runId}"`);
+    await admin.end();
+    const url = new URL(PG_URL);
+    url.pathname = `/load_${runId}`;
+    databaseUrl = url.toString();
+  }
+  const app = await startApp({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
+  await new Promise((r) => setTimeout(r, 1_500));
+  const cookies = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => signUp(app.baseUrl, i, runId)));
+
+  let seq = 0;
+  const ackedProposals = new Set<string>();
+  const ackedMeetings = new Set<string>();
+  const byStatus: Record<string, number> = {};
+  const form = { "content-type": "application/x-www-form-urlencoded" };
+  const pick = () => cookies[seq++ % CLIENTS]!;
+  const requests: autocannon.Request[] = [
+    { method: "GET", path: "/" },
+    { method: "GET", path: "/project3" },
+    { method: "GET", setupRequest: (req) => ({ ...req, path: "/client-dashboard", headers: { cookie: pick() } }) },
+    { method: "GET", setupRequest: (req) => ({ ...req, path: "/project-status", headers: { cookie: pick() } }) },
+    {
+      method: "POST",
+      setupRequest: (req, context) => {
+        const marker = `load-proposal-${runId}-${seq++}`;
+        (context as { marker?: string }).marker = marker;
+        return { ...req, path: "/proposal-request", headers: { ...form, cookie: pick() }, body: new URLSearchParams({ projectName: marker, projectDetails: "Load test proposal", budget: "$1,500" }).toString() };
+      },
+      onResponse: (status, _body, context) => {
+        if (status === 200) ackedProposals.add((context as { marker: string }).marker);
+      },
+    },
+    {
+      method: "POST",
+      setupRequest: (req, context) => {
+        const marker = `load-meeting-${runId}-${seq++}`;
+        (context as { marker?: string }).marker = marker;
+        return { ...req, path: "/client-dashboard", headers: { ...form, cookie: pick() }, body: new URLSearchParams({ intent: "schedule-meeting", date: "2031-06-01", time: "10:30", timeZone: "America/New_York", notes: marker }).toString() };
+      },
+      onResponse: (status, _body, context) => {
+        if (status === 200) ackedMeetings.add((context as { marker: string }).marker);
+      },
+    },
+  ];
+  const instance = autocannon({ url: app.baseUrl, connections: CONNECTIONS, duration: SECONDS, requests, timeout: 30 }) as unknown as Promise<autocannon.Result> & import("node:events").EventEmitter;
+  instance.on("response", (_client: unknown, statusCode: number) => {
+    byStatus[statusCode] = (byStatus[statusCode] ?? 0) + 1;
+  });
+  const result = await instance;
+
+  let proposals: string[];
+  let meetings: string[];
+  if (driver === "pglite") {
+    await app.stop();
+    const db = await PGlite.create(path.join(dataDir, "pglite"));
+    proposals = (await db.query<{ v: string }>("select project_name as v from proposal")).rows.map((r) => r.v);
+    meetings = (await db.query<{ v: string }>("select notes as v from meeting")).rows.map((r) => r.v);
+    await db.close();
+  } else {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    proposals = (await client.query("select project_name as v from proposal")).rows.map((r) => r.v);
+    meetings = (await client.query("select notes as v from meeting")).rows.map((r) => r.v);
+    await client.end();
+    await app.stop();
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`drop database if exists "load_${runId}" with (force)`);
+    await admin.end();
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const storedP = new Set(proposals);
+  const storedM = new Set(meetings);
+  const lost = [...ackedProposals].filter((m) => !storedP.has(m)).length + [...ackedMeetings].filter((m) => !storedM.has(m)).length;
+  return {
+    driver,
+    requests: result.requests.total,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p95: (result.latency as unknown as Record<string, number>).p97_5 ?? result.latency.p99,
+    p99: result.latency.p99,
+    byStatus: { ...byStatus, ...(result.errors ? { errors: result.errors } : {}), ...(result.timeouts ? { timeouts: result.timeouts } : {}) },
+    acked: { proposals: ackedProposals.size, meetings: ackedMeetings.size },
+    stored: { proposals: proposals.length, meetings: meetings.length },
+    lost,
+  };
+}
+
+async function main() {
+  const outcomes: Outcome[] = [];
+  for (const driver of ["pglite", "postgres"] as const) {
+    const outcome = await run(driver);
+    console.log(JSON.stringify(outcome));
+    outcomes.push(outcome);
+  }
+  const fivexx = (o: Outcome) => Object.entries(o.byStatus).filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0);
+  const file = writeResults(
+    "load",
+    "Load: mixed traffic, 200 connections",
+    `LOAD_SECONDS=${SECONDS} LOAD_CONNECTIONS=${CONNECTIONS} npx tsx bench/load.ts`,
+    `${CONNECTIONS} concurrent connections for ${SECONDS} s against the production build (autocannon, same machine). Each connection cycles through: GET /, GET /project3, GET /client-dashboard and GET /project-status as one of ${CLIENTS} signed-in clients, POST /proposal-request, POST /client-dashboard (schedule a meeting). Afterwards every acknowledged (HTTP 200) write is looked up in the database.
+
+| database | requests | req/s | p50 ms | p97.5 ms | p99 ms | statuses | ≥ 500 | proposals acked / stored | meetings acked / stored | acknowledged but missing |
+|---|---|---|---|---|---|---|---|---|---|---|
+${outcomes
+  .map(
+    (o) =>
+      `| ${o.driver} | ${o.requests} | ${o.rps.toFixed(0)} | ${o.p50} | ${o.p95} | ${o.p99} | ${Object.entries(o.byStatus).map(([s, c]) => `${s}: ${c}`).join(", ")} | **${fivexx(o)}** | ${o.acked.proposals} / ${o.stored.proposals} | ${o.acked.meetings} / ${o.stored.meetings} | **${o.lost}** |`,
+  )
+  .join("\n")}
+`,
+  );
+  console.log(`wrote ${file}`);
+  if (outcomes.some((o) => fivexx(o) > 0 || o.lost > 0 || o.acked.proposals === 0)) process.exit(1);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
