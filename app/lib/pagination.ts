@@ -1,0 +1,167 @@
+/**
+ * Server-side list helpers shared by every admin list (issue #5): keyset ("seek")
+ * pagination and case-insensitive substring search.
+ *
+ * Keyset pagination orders a list by `(sortColumn DESC, id DESC)` and asks for the rows
+ * after (or before) the boundary row's key, so any page costs one index range scan of
+ * `size + 1` rows whatever its depth — OFFSET would read and discard every earlier row.
+ * The cursor carries the boundary's sort key as PostgreSQL text (microsecond precision,
+ * which a JavaScript Date would lose) and its id.
+ *
+ * Search uses `ILIKE '%term%'`, served by pg_trgm GIN indexes (ADR 005).
+ */
+import { asc, desc, sql, type AnyColumn, type SQL } from "drizzle-orm";
+
+/** Rows per page of an admin list. */
+export const DEFAULT_PAGE_SIZE = 25;
+/** Longest search term accepted; longer input is cut. */
+export const MAX_SEARCH_LENGTH = 100;
+
+/** The boundary row of a page: its sort key as PostgreSQL text, and its id. */
+export interface Cursor {
+  key: string;
+  id: number | string;
+}
+
+/** Which page to read: the rows after `after`, the rows before `before`, or the first page. */
+export interface PageRequest {
+  after?: Cursor;
+  before?: Cursor;
+  /** Rows per page, 1–100. */
+  size: number;
+}
+
+/** One page of a list, newest first, with opaque cursors to its neighbours. */
+export interface Page<T> {
+  items: T[];
+  /** Rows matching the filters, all pages together. */
+  total: number;
+  /** Cursor of the next (older) page, or null on the last page. */
+  next: string | null;
+  /** Cursor of the previous (newer) page, or null on the first page. */
+  prev: string | null;
+}
+
+/** The columns a list is ordered by (both descending): a sort column and a unique id. */
+export interface KeysetColumns {
+  /** A timestamptz column (e.g. `createdAt`). */
+  sort: AnyColumn;
+  /** The primary key (serial or text). */
+  id: AnyColumn;
+}
+
+/** @returns the cursor as an opaque URL-safe string. */
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.key, cursor.id]), "utf8").toString("base64url");
+}
+
+/** @returns the decoded cursor, or undefined for a missing or malformed one (first page). */
+export function decodeCursor(value: string | null | undefined): Cursor | undefined {
+  if (!value || value.length > 200) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
+    if (!Array.isArray(parsed) || parsed.length !== 2) return undefined;
+    const [key, id] = parsed as [unknown, unknown];
+    if (typeof key !== "string" || !/^\d{4,6}-\d\d-\d\d[ T][\d:.+-]+$/.test(key)) return undefined;
+    if (typeof id === "number" && Number.isSafeInteger(id)) return { key, id };
+    if (typeof id === "string" && id.length > 0 && id.length <= 64) return { key, id };
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads `?after=` / `?before=` (or `?<prefix>After=` …) from a URL's search parameters.
+ *
+ * @param options.prefix - for a second paginated list on the same page (e.g. `"p"`).
+ * @param options.size - rows per page (default {@link DEFAULT_PAGE_SIZE}).
+ */
+export function pageRequestFrom(params: URLSearchParams, options: { prefix?: string; size?: number } = {}): PageRequest {
+  const names = cursorParamNames(options.prefix);
+  const before = decodeCursor(params.get(names.before));
+  const after = before ? undefined : decodeCursor(params.get(names.after));
+  return { after, before, size: Math.min(100, Math.max(1, options.size ?? DEFAULT_PAGE_SIZE)) };
+}
+
+/** The search-parameter names holding a list's cursors. */
+export function cursorParamNames(prefix?: string): { after: string; before: string } {
+  return prefix ? { after: `${prefix}After`, before: `${prefix}Before` } : { after: "after", before: "before" };
+}
+
+/** The SQL expression to select as a row's `cursorKey` (its sort key as text). */
+export function cursorKeySql(columns: KeysetColumns): SQL<string> {
+  return sql<string>`${columns.sort}::text`;
+}
+
+/** The query parts {@link keysetPage} hands to a list's fetch function. */
+export interface KeysetQuery {
+  /** The keyset predicate (undefined on the first page): AND it with the list's filters. */
+  where: SQL | undefined;
+  orderBy: SQL[];
+  limit: number;
+}
+
+/**
+ * Reads one page of a list with keyset pagination; the list's query stays in its use-case.
+ *
+ * @param columns - the sort column and id (the list must select `cursorKeySql(columns)` as `cursorKey`).
+ * @param request - from {@link pageRequestFrom}.
+ * @param fetch - runs the list's query with the given predicate, order and limit.
+ * @param count - counts the rows matching the list's filters (without the keyset predicate).
+ * @returns the page, rows newest first, and cursors to its neighbours.
+ */
+export async function keysetPage<T extends { cursorKey: string; id: number | string }>(
+  columns: KeysetColumns,
+  request: PageRequest,
+  fetch: (query: KeysetQuery) => Promise<T[]>,
+  count: () => Promise<number>,
+): Promise<Page<Omit<T, "cursorKey">>> {
+  const backwards = request.before !== undefined;
+  const cursor = request.before ?? request.after;
+  let where: SQL | undefined;
+  if (cursor) {
+    const id = typeof cursor.id === "number" ? sql`${cursor.id}::integer` : sql`${cursor.id}::text`;
+    where = backwards
+      ? sql`(${columns.sort}, ${columns.id}) > (${cursor.key}::timestamptz, ${id})`
+      : sql`(${columns.sort}, ${columns.id}) < (${cursor.key}::timestamptz, ${id})`;
+  }
+  const orderBy = backwards ? [asc(columns.sort), asc(columns.id)] : [desc(columns.sort), desc(columns.id)];
+  // Sequential on purpose: PGlite runs one query at a time anyway, and a pooled PostgreSQL
+  // connection per list keeps the pool free for other requests.
+  const rows = await fetch({ where, orderBy, limit: request.size + 1 });
+  const total = await count();
+  const more = rows.length > request.size;
+  const items = rows.slice(0, request.size);
+  if (backwards) items.reverse();
+  const first = items[0];
+  const last = items[items.length - 1];
+  const hasNewer = backwards ? more : request.after !== undefined;
+  const hasOlder = backwards ? true : more;
+  return {
+    items: items.map(({ cursorKey: _cursorKey, ...rest }) => rest),
+    total,
+    next: hasOlder && last ? encodeCursor({ key: last.cursorKey, id: last.id }) : null,
+    prev: hasNewer && first ? encodeCursor({ key: first.cursorKey, id: first.id }) : null,
+  };
+}
+
+/**
+ * Normalises a search box value: trimmed, inner whitespace collapsed, at most
+ * {@link MAX_SEARCH_LENGTH} characters.
+ *
+ * @returns the term, or undefined when empty.
+ */
+export function normalizeSearch(value: string | null | undefined): string | undefined {
+  const term = (value ?? "").trim().replace(/\s+/g, " ").slice(0, MAX_SEARCH_LENGTH);
+  return term === "" ? undefined : term;
+}
+
+/**
+ * A pattern for `ILIKE` that matches `term` anywhere, with `%`, `_` and `\` taken literally.
+ *
+ * @example containsPattern("50%_off") → "%50\\%\\_off%"
+ */
+export function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
