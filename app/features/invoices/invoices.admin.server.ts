@@ -22,16 +22,9 @@ import { AppError, fieldError, notFound } from "#app/lib/errors";
 import { MAX_CENTS } from "#app/lib/money";
 import { containsPattern, cursorKeySql, keysetPage, type Page, type PageRequest } from "#app/lib/pagination";
 import { invoiceDisplayStatus, todayUtc, type InvoiceDisplayStatus } from "./invoice-status";
-import { invoiceTotalCents, MAX_INVOICE_ITEMS, type InvoiceFilter, type InvoiceInput } from "./invoices.schema";
+import { INVOICE_MESSAGES, invoiceTotalCents, MAX_INVOICE_ITEMS, type InvoiceFilter, type InvoiceInput } from "./invoices.schema";
 
-/** Messages the admin sees (spec §8; issue #5 "a failure is shown as a clear message"). */
-export const INVOICE_MESSAGES = {
-  alreadyInvoiced: "This proposal already has an invoice.",
-  noClientAccount: "This proposal's client has not registered yet. An invoice can be generated once they have an account.",
-  paidLocked: "A paid invoice cannot be edited.",
-  generationFailed: "The invoice could not be generated. Nothing was saved; please try again.",
-  totalTooLarge: "The total must be at most $10,000,000.00.",
-} as const;
+export { INVOICE_MESSAGES };
 
 /**
  * The SQL form of {@link invoiceDisplayStatus} for list filters: `paid`; `pending` = unpaid

@@ -11,6 +11,15 @@ import { MAX_CENTS, parseMoneyToCents } from "#app/lib/money";
 export const INVOICE_FILTERS = ["all", "paid", "pending", "overdue"] as const;
 export type InvoiceFilter = (typeof INVOICE_FILTERS)[number];
 
+/** Messages the admin sees (spec §8; issue #5 "a failure is shown as a clear message"). */
+export const INVOICE_MESSAGES = {
+  alreadyInvoiced: "This proposal already has an invoice.",
+  noClientAccount: "This proposal's client has not registered yet. An invoice can be generated once they have an account.",
+  paidLocked: "A paid invoice cannot be edited.",
+  generationFailed: "The invoice could not be generated. Nothing was saved; please try again.",
+  totalTooLarge: "The total must be at most $10,000,000.00.",
+} as const;
+
 /** Most line items one invoice may have. */
 export const MAX_INVOICE_ITEMS = 50;
 

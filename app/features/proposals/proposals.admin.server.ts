@@ -8,6 +8,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Queryable } from "#app/db/client.server";
 import { invoice, proposal, user, type ProposalStatus } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
+import { toIsoOrNull } from "#app/lib/dates";
 import { fieldError, notFound } from "#app/lib/errors";
 import { containsPattern, cursorKeySql, keysetPage, type Page, type PageRequest } from "#app/lib/pagination";
 import { ADMIN_PROPOSAL_STATUSES, type AdminProposalStatus } from "./proposals.admin.schema";
@@ -27,8 +28,10 @@ export interface AdminProposalRow {
   ambassadorName: string | null;
   budgetCents: number | null;
   status: ProposalStatus;
-  clientApprovedAt: Date | null;
-  createdAt: Date;
+  /** ISO instant (UTC) or null. */
+  clientApprovedAt: string | null;
+  /** ISO instant (UTC). */
+  createdAt: string | null;
   invoiceId: number | null;
   invoiceNumber: string | null;
 }
@@ -76,7 +79,7 @@ export async function listProposalsForAdmin(db: Queryable, actor: Actor, filters
   const client = alias(user, "client");
   const ambassador = alias(user, "ambassador");
   const where = proposalFilters(filters);
-  return keysetPage(
+  const result = await keysetPage(
     ordering,
     page,
     (keyset) =>
@@ -107,6 +110,10 @@ export async function listProposalsForAdmin(db: Queryable, actor: Actor, filters
         .limit(keyset.limit),
     async () => (await db.select({ n: count() }).from(proposal).where(where))[0]!.n,
   );
+  return {
+    ...result,
+    items: result.items.map((row) => ({ ...row, createdAt: toIsoOrNull(row.createdAt), clientApprovedAt: toIsoOrNull(row.clientApprovedAt) })),
+  };
 }
 
 /**

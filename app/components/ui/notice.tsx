@@ -1,0 +1,28 @@
+import type { ReactNode } from "react";
+
+/**
+ * A success or error message for the result of an action, announced to screen readers
+ * (success as a polite status, errors as an alert).
+ */
+export function Notice({ tone, children, className = "" }: { tone: "success" | "error" | "info"; children: ReactNode; className?: string }) {
+  const styles = {
+    success: "border-green-300 bg-green-50 text-green-900",
+    error: "border-red-300 bg-red-50 text-red-800",
+    info: "border-slate-300 bg-slate-50 text-slate-800",
+  }[tone];
+  return (
+    <p role={tone === "error" ? "alert" : "status"} className={`rounded-md border px-3 py-2 font-medium ${styles} ${className}`}>
+      {children}
+    </p>
+  );
+}
+
+/** The message of an action result `{ ok, message }`, or nothing. */
+export function ActionNotice({ result, className }: { result?: { ok: boolean; message?: string } | null; className?: string }) {
+  if (!result?.message) return null;
+  return (
+    <Notice tone={result.ok ? "success" : "error"} className={className}>
+      {result.message}
+    </Notice>
+  );
+}
