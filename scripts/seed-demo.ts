@@ -16,7 +16,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { hashPassword } from "better-auth/crypto";
 import { sql } from "drizzle-orm";
-import { openDatabase, type Database, type Transaction } from "../app/db/client.server";
+import { openDatabase, type Database } from "../app/db/client.server";
 import { account, invoice, invoiceCounter, invoiceItem, meeting, proposal, settings, user, type MeetingStatus, type ProposalStatus } from "../app/db/schema";
 import { parseEnv } from "../app/lib/env.server";
 
@@ -85,7 +85,7 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
   const start = now.getTime() - 730 * DAY;
   const spread = (i: number, n: number) => new Date(start + Math.floor(((i + rnd.next() * 0.5) / n) * 730 * DAY));
 
-  return db.transaction(async (tx) => {
+  const created = await db.transaction(async (tx) => {
     // ---- users: 1 admin, ~10 % ambassadors, the rest clients -------------------------
     const userRows: (typeof user.$inferInsert)[] = [];
     const ambassadors: string[] = [];
@@ -242,14 +242,11 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
       .insert(settings)
       .values({ id: 1, companyName: "Demo Web Studio", supportEmail: "support@demo.local", defaultTimeline: "4–6 weeks" })
       .onConflictDoNothing();
-    await analyze(tx);
     return { users: userRows.length, ambassadors: ambassadors.length, clients: clients.length, proposals: proposalIds.length, invoices: invoiceRows.length, items, meetings: meetingRows.length };
   });
-}
-
-/** Refreshes planner statistics after a bulk load. */
-async function analyze(q: Transaction) {
-  await q.execute(sql`analyze`);
+  // Planner statistics and the visibility map after a bulk load (autovacuum would get there later).
+  await db.execute(sql`vacuum analyze`);
+  return created;
 }
 
 async function main() {

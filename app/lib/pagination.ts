@@ -10,7 +10,9 @@
  *
  * Search uses `ILIKE '%term%'`, served by pg_trgm GIN indexes (ADR 005).
  */
-import { asc, desc, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, inArray, sql, type AnyColumn, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import type { Queryable } from "#app/db/client.server";
 
 /** Rows per page of an admin list. */
 export const DEFAULT_PAGE_SIZE = 25;
@@ -34,8 +36,10 @@ export interface PageRequest {
 /** One page of a list, newest first, with opaque cursors to its neighbours. */
 export interface Page<T> {
   items: T[];
-  /** Rows matching the filters, all pages together. */
+  /** Rows matching the filters, all pages together (a lower bound when `totalIsLowerBound`). */
   total: number;
+  /** True when counting stopped at a cap: there are more than `total` rows. */
+  totalIsLowerBound: boolean;
   /** Cursor of the next (older) page, or null on the last page. */
   next: string | null;
   /** Cursor of the previous (newer) page, or null on the first page. */
@@ -96,41 +100,58 @@ export function cursorKeySql(columns: KeysetColumns): SQL<string> {
 
 /** The query parts {@link keysetPage} hands to a list's fetch function. */
 export interface KeysetQuery {
-  /** The keyset predicate (undefined on the first page): AND it with the list's filters. */
+  /** The list's filters AND the keyset predicate. */
   where: SQL | undefined;
   orderBy: SQL[];
   limit: number;
 }
 
+/** What a list is: its order, which page, and what it counts. */
+export interface KeysetSpec {
+  /** The sort column and id (the list must select `cursorKeySql(order)` as `cursorKey`). */
+  order: KeysetColumns;
+  /** From {@link pageRequestFrom}. */
+  request: PageRequest;
+  /** The table whose rows the list shows (what is counted). */
+  table: PgTable;
+  /** The list's filters (without the keyset predicate). */
+  where: SQL | undefined;
+  /**
+   * Count at most this many rows (`total` is then a lower bound): for searches, whose exact
+   * count over a large table costs more than the page itself. Default: exact.
+   */
+  countCap?: number;
+}
+
+/** Counting cap for searched lists: "1,000+ proposals". */
+export const SEARCH_COUNT_CAP = 1_000;
+
 /**
- * Reads one page of a list with keyset pagination; the list's query stays in its use-case.
+ * Reads one page of a list with keyset pagination, and counts the rows matching its
+ * filters; the list's select and joins stay in its use-case (`fetch`).
  *
- * @param columns - the sort column and id (the list must select `cursorKeySql(columns)` as `cursorKey`).
- * @param request - from {@link pageRequestFrom}.
- * @param fetch - runs the list's query with the given predicate, order and limit.
- * @param count - counts the rows matching the list's filters (without the keyset predicate).
  * @returns the page, rows newest first, and cursors to its neighbours.
  */
 export async function keysetPage<T extends { cursorKey: string; id: number | string }>(
-  columns: KeysetColumns,
-  request: PageRequest,
+  db: Queryable,
+  spec: KeysetSpec,
   fetch: (query: KeysetQuery) => Promise<T[]>,
-  count: () => Promise<number>,
 ): Promise<Page<Omit<T, "cursorKey">>> {
+  const { order, request } = spec;
   const backwards = request.before !== undefined;
   const cursor = request.before ?? request.after;
-  let where: SQL | undefined;
+  let seek: SQL | undefined;
   if (cursor) {
     const id = typeof cursor.id === "number" ? sql`${cursor.id}::integer` : sql`${cursor.id}::text`;
-    where = backwards
-      ? sql`(${columns.sort}, ${columns.id}) > (${cursor.key}::timestamptz, ${id})`
-      : sql`(${columns.sort}, ${columns.id}) < (${cursor.key}::timestamptz, ${id})`;
+    seek = backwards
+      ? sql`(${order.sort}, ${order.id}) > (${cursor.key}::timestamptz, ${id})`
+      : sql`(${order.sort}, ${order.id}) < (${cursor.key}::timestamptz, ${id})`;
   }
-  const orderBy = backwards ? [asc(columns.sort), asc(columns.id)] : [desc(columns.sort), desc(columns.id)];
-  // Sequential on purpose: PGlite runs one query at a time anyway, and a pooled PostgreSQL
-  // connection per list keeps the pool free for other requests.
-  const rows = await fetch({ where, orderBy, limit: request.size + 1 });
-  const total = await count();
+  const orderBy = backwards ? [asc(order.sort), asc(order.id)] : [desc(order.sort), desc(order.id)];
+  // Sequential on purpose: PGlite runs one query at a time anyway, and one pooled
+  // PostgreSQL connection per request keeps the pool free for other requests.
+  const rows = await fetch({ where: and(spec.where, seek), orderBy, limit: request.size + 1 });
+  const counted = await countRows(db, spec.table, spec.where, spec.countCap);
   const more = rows.length > request.size;
   const items = rows.slice(0, request.size);
   if (backwards) items.reverse();
@@ -140,10 +161,26 @@ export async function keysetPage<T extends { cursorKey: string; id: number | str
   const hasOlder = backwards ? true : more;
   return {
     items: items.map(({ cursorKey: _cursorKey, ...rest }) => rest),
-    total,
+    total: counted.total,
+    totalIsLowerBound: counted.capped,
     next: hasOlder && last ? encodeCursor({ key: last.cursorKey, id: last.id }) : null,
     prev: hasNewer && first ? encodeCursor({ key: first.cursorKey, id: first.id }) : null,
   };
+}
+
+/**
+ * Counts the rows of `table` matching `where`, exactly or up to `cap`.
+ *
+ * @returns `total` (at most `cap` when capped) and whether more rows exist than `total`.
+ */
+export async function countRows(db: Queryable, table: PgTable, where: SQL | undefined, cap?: number): Promise<{ total: number; capped: boolean }> {
+  if (cap === undefined) {
+    const [row] = await db.select({ n: count() }).from(table).where(where);
+    return { total: row!.n, capped: false };
+  }
+  const matching = db.select({ one: sql`1`.as("one") }).from(table).where(where).limit(cap + 1).as("matching");
+  const [row] = await db.select({ n: count() }).from(matching);
+  return { total: Math.min(row!.n, cap), capped: row!.n > cap };
 }
 
 /**
@@ -164,4 +201,27 @@ export function normalizeSearch(value: string | null | undefined): string | unde
  */
 export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Most ids {@link matchingIdsCondition} inlines as constants. */
+export const MAX_INLINE_IDS = 2_000;
+
+/**
+ * `column IN (ids of the rows a search matched in another table)`, built for the planner:
+ * when the search matched at most {@link MAX_INLINE_IDS} rows, their ids are inlined as
+ * constants (an index scan per id, OR-able with the list's own trigram indexes); when it
+ * matched more, the term is so common that the subquery itself is used (hashed, while the
+ * list is read in its index order until a page is full).
+ *
+ * @param subquery - builds `select id from … where <search>` (called twice at most).
+ * @returns the condition (`false` when nothing matched).
+ */
+export async function matchingIdsCondition(
+  column: AnyColumn,
+  subquery: () => SQLWrapper & { limit(n: number): PromiseLike<{ id: string | number }[]> },
+): Promise<SQL> {
+  const ids = await subquery().limit(MAX_INLINE_IDS + 1);
+  if (ids.length === 0) return sql`false`;
+  if (ids.length <= MAX_INLINE_IDS) return inArray(column, ids.map((row) => row.id));
+  return inArray(column, subquery());
 }

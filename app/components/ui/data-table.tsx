@@ -123,14 +123,25 @@ export function useActionHref(): string {
  * @param noun - what is counted, plural (e.g. "proposals").
  * @param prefix - the list's cursor parameter prefix when a page has two lists.
  */
-export function Pager({ page, noun, prefix, shown }: { page: { total: number; next: string | null; prev: string | null }; noun: string; prefix?: string; shown: number }) {
+export function Pager({
+  page,
+  noun,
+  prefix,
+  shown,
+}: {
+  page: { total: number; totalIsLowerBound?: boolean; next: string | null; prev: string | null };
+  noun: string;
+  prefix?: string;
+  shown: number;
+}) {
   const hrefWith = useHrefWith();
   const names = cursorParamNames(prefix);
   const linkClass = buttonClass("secondary");
   return (
     <nav aria-label={`Pages of ${noun}`} className="mt-3 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-700">
       <p>
-        {page.total.toLocaleString("en-US")} {noun}
+        {page.total.toLocaleString("en-US")}
+        {page.totalIsLowerBound ? "+" : ""} {noun}
         {page.total > shown ? ` · showing ${shown}` : ""}
       </p>
       <div className="flex gap-2">

@@ -20,7 +20,7 @@ import { assertRole, type Actor } from "#app/features/users/actor";
 import { toIsoOrNull } from "#app/lib/dates";
 import { AppError, fieldError, notFound } from "#app/lib/errors";
 import { MAX_CENTS } from "#app/lib/money";
-import { containsPattern, cursorKeySql, keysetPage, type Page, type PageRequest } from "#app/lib/pagination";
+import { containsPattern, cursorKeySql, keysetPage, matchingIdsCondition, SEARCH_COUNT_CAP, type Page, type PageRequest } from "#app/lib/pagination";
 import { invoiceDisplayStatus, todayUtc, type InvoiceDisplayStatus } from "./invoice-status";
 import { INVOICE_MESSAGES, invoiceTotalCents, MAX_INVOICE_ITEMS, type InvoiceFilter, type InvoiceInput } from "./invoices.schema";
 
@@ -319,19 +319,17 @@ export async function listInvoicesForAdmin(
   if (byStatus) conditions.push(byStatus);
   if (filters.q) {
     const pattern = containsPattern(filters.q);
-    conditions.push(
-      or(
-        ilike(invoice.number, pattern),
-        sql`${invoice.proposalId} in (select ${proposal.id} from ${proposal} where ${ilike(proposal.projectName, pattern)})`,
-        sql`${invoice.clientId} in (select ${user.id} from ${user} where ${or(ilike(user.email, pattern), ilike(user.businessName, pattern), ilike(user.name, pattern))})`,
-      )!,
+    const ofMatchingProjects = await matchingIdsCondition(invoice.proposalId, () => db.select({ id: proposal.id }).from(proposal).where(ilike(proposal.projectName, pattern)));
+    const ofMatchingClients = await matchingIdsCondition(invoice.clientId, () =>
+      db
+        .select({ id: user.id })
+        .from(user)
+        .where(or(ilike(user.email, pattern), ilike(user.businessName, pattern), ilike(user.name, pattern))),
     );
+    conditions.push(or(ilike(invoice.number, pattern), ofMatchingProjects, ofMatchingClients)!);
   }
   const where = conditions.length ? and(...conditions) : undefined;
-  const result = await keysetPage(
-    ordering,
-    page,
-    (keyset) =>
+  const result = await keysetPage(db, { order: ordering, request: page, table: invoice, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) =>
       db
         .select({
           id: invoice.id,
@@ -350,10 +348,9 @@ export async function listInvoicesForAdmin(
         .from(invoice)
         .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
         .leftJoin(user, eq(user.id, invoice.clientId))
-        .where(and(where, keyset.where))
+        .where(keyset.where)
         .orderBy(...keyset.orderBy)
         .limit(keyset.limit),
-    async () => (await db.select({ n: count() }).from(invoice).where(where))[0]!.n,
   );
   return {
     ...result,

@@ -37,10 +37,7 @@ const ordering = { sort: meeting.createdAt, id: meeting.id };
  */
 export async function listMeetingRequests(db: Queryable, actor: Actor, page: PageRequest): Promise<Page<AdminMeetingRow>> {
   assertRole(actor, "admin");
-  const result = await keysetPage(
-    ordering,
-    page,
-    (keyset) =>
+  const result = await keysetPage(db, { order: ordering, request: page, table: meeting, where: undefined }, (keyset) =>
       db
         .select({
           id: meeting.id,
@@ -58,7 +55,6 @@ export async function listMeetingRequests(db: Queryable, actor: Actor, page: Pag
         .where(keyset.where)
         .orderBy(...keyset.orderBy)
         .limit(keyset.limit),
-    async () => (await db.select({ n: count() }).from(meeting))[0]!.n,
   );
   return {
     ...result,

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { invoice, proposal, user } from "#app/db/schema";
-import { pageRequestFrom, type PageRequest } from "#app/lib/pagination";
+import { MAX_INLINE_IDS, pageRequestFrom, SEARCH_COUNT_CAP, type PageRequest } from "#app/lib/pagination";
 import { testDatabases, type TestDb } from "../../../tests/helpers/db";
 import { insertProposal, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
 import { makeAdmin, makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
@@ -80,6 +80,26 @@ describe.each(testDatabases())("admin proposals on %s", (_name, open) => {
     expect(await ids("nothing like this")).toEqual([]);
     const counted = await listProposalsForAdmin(t.db, admin, { q: "petals" }, first);
     expect(counted.total).toBe(1);
+  });
+
+  it("finds proposals of clients when a term matches very many accounts, and caps a search's count", async () => {
+    // More matching accounts than are inlined as ids: the search falls back to a subquery.
+    const accounts = Array.from({ length: MAX_INLINE_IDS + 5 }, (_, i) => ({ id: `bulk-${i}`, name: "Common Cafe", businessName: "Common Cafe", email: `bulk${i}@example.com`, role: "client" as const }));
+    for (let i = 0; i < accounts.length; i += 500) await t.db.insert(user).values(accounts.slice(i, i + 500));
+    const mine = [];
+    for (const id of ["bulk-0", "bulk-1", `bulk-${MAX_INLINE_IDS + 4}`]) mine.push(await insertProposal(t.db, { clientId: id, projectName: "Espresso bar" }));
+    const found = await listProposalsForAdmin(t.db, admin, { q: "COMMON cafe" }, first);
+    expect(found.items.map((p) => p.id).sort((a, b) => a - b)).toEqual(mine);
+    expect(found).toMatchObject({ total: 3, totalIsLowerBound: false });
+
+    const client = await makeClient(s);
+    const many = Array.from({ length: SEARCH_COUNT_CAP + 1 }, () => ({ clientId: client.id, source: "client" as const, status: "pending" as const, projectDetails: "x", projectName: "Widely used name" }));
+    for (let i = 0; i < many.length; i += 500) await t.db.insert(proposal).values(many.slice(i, i + 500));
+    const capped = await listProposalsForAdmin(t.db, admin, { q: "widely used" }, first);
+    expect(capped).toMatchObject({ total: SEARCH_COUNT_CAP, totalIsLowerBound: true });
+    expect(capped.items).toHaveLength(25);
+    const exact = await listProposalsForAdmin(t.db, admin, {}, first);
+    expect(exact).toMatchObject({ total: SEARCH_COUNT_CAP + 4, totalIsLowerBound: false });
   });
 
   it("filters by status and combines the filter with search", async () => {

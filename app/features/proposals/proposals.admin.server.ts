@@ -10,7 +10,7 @@ import { invoice, proposal, user, type ProposalStatus } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { toIsoOrNull } from "#app/lib/dates";
 import { fieldError, notFound } from "#app/lib/errors";
-import { containsPattern, cursorKeySql, keysetPage, type Page, type PageRequest } from "#app/lib/pagination";
+import { containsPattern, cursorKeySql, keysetPage, matchingIdsCondition, SEARCH_COUNT_CAP, type Page, type PageRequest } from "#app/lib/pagination";
 import { ADMIN_PROPOSAL_STATUSES, type AdminProposalStatus } from "./proposals.admin.schema";
 
 /** One row of the admin proposal list. Money in cents; instants in UTC. */
@@ -46,22 +46,23 @@ export interface ProposalListFilters {
 
 const ordering = { sort: proposal.createdAt, id: proposal.id };
 
-/** The list's WHERE clause (filters only, no keyset predicate). */
-function proposalFilters(filters: ProposalListFilters): SQL | undefined {
+/**
+ * The list's WHERE clause (filters only, no keyset predicate). The search matches the
+ * proposal's own text (trigram indexes on proposal) or the e-mail/business/name of its
+ * client's account (trigram indexes on user), see {@link matchingIdsCondition}.
+ */
+async function proposalFilters(db: Queryable, filters: ProposalListFilters): Promise<SQL | undefined> {
   const conditions: SQL[] = [];
   if (filters.status) conditions.push(eq(proposal.status, filters.status));
   if (filters.q) {
     const pattern = containsPattern(filters.q);
-    // Two index-served halves: the proposal's own text (trigram indexes on proposal) and
-    // proposals of client accounts whose e-mail/business/name match (trigram on user).
-    conditions.push(
-      or(
-        ilike(proposal.projectName, pattern),
-        ilike(proposal.clientName, pattern),
-        ilike(proposal.clientEmail, pattern),
-        sql`${proposal.clientId} in (select ${user.id} from ${user} where ${or(ilike(user.email, pattern), ilike(user.businessName, pattern), ilike(user.name, pattern))})`,
-      )!,
+    const ofMatchingClients = await matchingIdsCondition(proposal.clientId, () =>
+      db
+        .select({ id: user.id })
+        .from(user)
+        .where(or(ilike(user.email, pattern), ilike(user.businessName, pattern), ilike(user.name, pattern))),
     );
+    conditions.push(or(ilike(proposal.projectName, pattern), ilike(proposal.clientName, pattern), ilike(proposal.clientEmail, pattern), ofMatchingClients)!);
   }
   return conditions.length ? and(...conditions) : undefined;
 }
@@ -78,11 +79,8 @@ export async function listProposalsForAdmin(db: Queryable, actor: Actor, filters
   assertRole(actor, "admin");
   const client = alias(user, "client");
   const ambassador = alias(user, "ambassador");
-  const where = proposalFilters(filters);
-  const result = await keysetPage(
-    ordering,
-    page,
-    (keyset) =>
+  const where = await proposalFilters(db, filters);
+  const result = await keysetPage(db, { order: ordering, request: page, table: proposal, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) =>
       db
         .select({
           id: proposal.id,
@@ -105,10 +103,9 @@ export async function listProposalsForAdmin(db: Queryable, actor: Actor, filters
         .leftJoin(client, eq(client.id, proposal.clientId))
         .leftJoin(ambassador, eq(ambassador.id, proposal.ambassadorId))
         .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
-        .where(and(where, keyset.where))
+        .where(keyset.where)
         .orderBy(...keyset.orderBy)
         .limit(keyset.limit),
-    async () => (await db.select({ n: count() }).from(proposal).where(where))[0]!.n,
   );
   return {
     ...result,

@@ -18,7 +18,7 @@ import { getSettings } from "#app/features/settings/settings.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { toIsoOrNull } from "#app/lib/dates";
 import { AppError, notFound } from "#app/lib/errors";
-import { containsPattern, cursorKeySql, keysetPage, type Page, type PageRequest } from "#app/lib/pagination";
+import { containsPattern, cursorKeySql, keysetPage, SEARCH_COUNT_CAP, type Page, type PageRequest } from "#app/lib/pagination";
 import { commissionBaseCents, commissionCents } from "./commission";
 
 export const COMMISSION_MESSAGES = {
@@ -91,10 +91,7 @@ export async function listAmbassadorsForAdmin(
     conditions.push(or(ilike(user.name, pattern), ilike(user.email, pattern), ilike(user.referralCode, pattern))!);
   }
   const where = and(...conditions);
-  const result = await keysetPage(
-    ambassadorOrdering,
-    page,
-    (keyset) =>
+  const result = await keysetPage(db, { order: ambassadorOrdering, request: page, table: user, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) =>
       db
         .select({
           id: user.id,
@@ -106,10 +103,9 @@ export async function listAmbassadorsForAdmin(
           createdAt: user.createdAt,
         })
         .from(user)
-        .where(and(where, keyset.where))
+        .where(keyset.where)
         .orderBy(...keyset.orderBy)
         .limit(keyset.limit),
-    async () => (await db.select({ n: count() }).from(user).where(where))[0]!.n,
   );
 
   const ids = result.items.map((row) => row.id);
@@ -215,10 +211,7 @@ export async function getAmbassadorCommissions(
   const client = alias(user, "client");
   const byAmbassador = eq(proposal.ambassadorId, ambassadorId);
 
-  const proposals = await keysetPage(
-    proposalOrdering,
-    pages.proposals,
-    (keyset) =>
+  const proposals = await keysetPage(db, { order: proposalOrdering, request: pages.proposals, table: proposal, where: byAmbassador }, (keyset) =>
       db
         .select({
           id: proposal.id,
@@ -237,25 +230,20 @@ export async function getAmbassadorCommissions(
         .from(proposal)
         .leftJoin(client, eq(client.id, proposal.clientId))
         .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
-        .where(and(byAmbassador, keyset.where))
+        .where(keyset.where)
         .orderBy(...keyset.orderBy)
         .limit(keyset.limit),
-    async () => (await db.select({ n: count() }).from(proposal).where(byAmbassador))[0]!.n,
   );
 
   const referredWhere = eq(user.referredById, ambassadorId);
   const clientOrdering = { sort: user.createdAt, id: user.id };
-  const referredClients = await keysetPage(
-    clientOrdering,
-    pages.clients,
-    (keyset) =>
+  const referredClients = await keysetPage(db, { order: clientOrdering, request: pages.clients, table: user, where: referredWhere }, (keyset) =>
       db
         .select({ id: user.id, cursorKey: cursorKeySql(clientOrdering), name: sql<string>`coalesce(${user.businessName}, ${user.name})`, email: user.email, createdAt: user.createdAt })
         .from(user)
-        .where(and(referredWhere, keyset.where))
+        .where(keyset.where)
         .orderBy(...keyset.orderBy)
         .limit(keyset.limit),
-    async () => (await db.select({ n: count() }).from(user).where(referredWhere))[0]!.n,
   );
 
   const [totals] = await db.select(totalsSelection(rateBps)).from(proposal).leftJoin(invoice, eq(invoice.proposalId, proposal.id)).where(byAmbassador);

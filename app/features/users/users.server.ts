@@ -9,7 +9,7 @@ import type { Database, Queryable } from "#app/db/client.server";
 import { invoice, meeting, proposal, session, user, verification, type Role } from "#app/db/schema";
 import { toIsoOrNull } from "#app/lib/dates";
 import { notFound } from "#app/lib/errors";
-import { containsPattern, cursorKeySql, keysetPage, type Page, type PageRequest } from "#app/lib/pagination";
+import { containsPattern, cursorKeySql, keysetPage, SEARCH_COUNT_CAP, type Page, type PageRequest } from "#app/lib/pagination";
 import { assertRole, roleOf, type Actor } from "./actor";
 
 /** A user who is not an admin (a user with no role is a client, spec §6). */
@@ -74,10 +74,7 @@ export async function listUsersForAdmin(
     conditions.push(or(ilike(user.email, pattern), ilike(user.businessName, pattern), ilike(user.name, pattern))!);
   }
   const where = and(...conditions);
-  const result = await keysetPage(
-    ordering,
-    page,
-    (keyset) =>
+  const result = await keysetPage(db, { order: ordering, request: page, table: user, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) =>
       db
         .select({
           id: user.id,
@@ -91,10 +88,9 @@ export async function listUsersForAdmin(
           lastLoginAt: user.lastLoginAt,
         })
         .from(user)
-        .where(and(where, keyset.where))
+        .where(keyset.where)
         .orderBy(...keyset.orderBy)
         .limit(keyset.limit),
-    async () => (await db.select({ n: count() }).from(user).where(where))[0]!.n,
   );
   return {
     ...result,
