@@ -214,8 +214,17 @@ async function main() {
     `- Method: each page's loader use-cases called as the admin (database work, no HTML rendering), 3 warm-up calls then ${runs} timed calls; median and 95th percentile in milliseconds. "1k" = 100 users, 1,000 proposals, 500 invoices; "100k" = 10,000 users, 100,000 proposals, 50,000 invoices (\`npm run seed:demo\` / \`-- --scale\`). Lists are keyset-paginated (25 rows) and searched with pg_trgm indexes (ADR 005).`,
     "",
   ].join("\n");
+  const notes = [
+    "## Reading the figures",
+    "",
+    "- Every list page is one index range scan of 26 rows (keyset pagination) plus a count; a deep page costs what the first page costs.",
+    "- Searches read the pg_trgm indexes of the list's table and, for client e-mail/business, of `user` (matched ids are inlined as constants up to 2,000; beyond that a subquery). A search's count stops at 1,000 (\"1,000+\").",
+    "- Linear by design: the dashboard's counts and money totals and the ambassadors page's grand totals aggregate whole tables (tens of ms at 100k rows). If they grow too slow, keep running totals in a table updated in the same transactions.",
+    "- Figures were taken on a 2-core machine shared with other jobs; expect the p95 column to be noisy.",
+    "",
+  ].join("\n");
   fs.mkdirSync(path.dirname(values.out!), { recursive: true });
-  fs.writeFileSync(values.out!, `${header}\n${sections.join("\n")}`);
+  fs.writeFileSync(values.out!, `${header}\n${sections.join("\n")}\n${notes}`);
   console.log(`Wrote ${values.out}`);
 }
 
