@@ -62,6 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
+/** /admin/ambassadors: totals owed and paid, the ambassador list, and one ambassador's detail. */
 export default function AdminAmbassadors({ loaderData, actionData }: Route.ComponentProps) {
   const { list, detail, q } = loaderData;
   const hrefWith = useHrefWith();

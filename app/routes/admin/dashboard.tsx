@@ -65,6 +65,7 @@ const STATUS_STYLES: Record<AdminMeetingRow["status"], string> = {
   declined: "bg-red-100 text-red-900",
 };
 
+/** /admin: counts and money totals (cents formatted in USD), meeting requests, tools. */
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {
   const { proposals, users, invoices, meetings } = loaderData;
   const confirming = useConfirmTarget();

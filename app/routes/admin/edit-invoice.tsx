@@ -51,6 +51,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
+/** /admin/invoices/edit/{invoiceId}: the item form for an unpaid invoice, a read-only view for a paid one. */
 export default function EditInvoice({ loaderData, actionData }: Route.ComponentProps) {
   const { invoice } = loaderData;
   return (

@@ -59,6 +59,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
+/** /admin/generate-invoice/{proposalId}: the proposal, then the item form (or why it cannot be invoiced). */
 export default function GenerateInvoice({ loaderData, actionData }: Route.ComponentProps) {
   const { proposal, defaultDueDate } = loaderData;
   const title = proposal.projectName || `Proposal #${proposal.id}`;

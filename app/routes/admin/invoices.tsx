@@ -56,6 +56,7 @@ const STATUS_STYLES: Record<InvoiceDisplayStatus, string> = {
   overdue: "bg-red-100 text-red-900",
 };
 
+/** /admin/invoices: filter, search, and per row Edit, Mark Paid and Delete (after confirmation). */
 export default function AdminInvoices({ loaderData, actionData }: Route.ComponentProps) {
   const { page, filter, q, created } = loaderData;
   const confirming = useConfirmTarget();

@@ -47,6 +47,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 const statusOptions = [{ value: "", label: "All statuses" }, ...PROPOSAL_STATUSES.map((s) => ({ value: s, label: PROPOSAL_STATUS_LABELS[s] }))];
 
+/** /admin/proposals: search, status filter, and per row the status dropdown and the invoice link. */
 export default function AdminProposals({ loaderData, actionData }: Route.ComponentProps) {
   const { page, q, status } = loaderData;
   const columns: Column<AdminProposalRow>[] = [

@@ -50,6 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/** /admin/settings: the settings form; the commission rate is typed in percent. */
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useAppForm({ id: "settings", schema: settingsSchema, lastResult: actionData?.result, defaultValue: loaderData.settings });
   const pending = useIsSubmitting();

@@ -79,6 +79,7 @@ const roleOptions = [
   { value: "ambassador", label: "Ambassadors" },
 ] as const;
 
+/** /admin/users: search, role filter, Deactivate/Reactivate and Delete (after confirmation with what it removes). */
 export default function AdminUsers({ loaderData, actionData }: Route.ComponentProps) {
   const { page, q, role, impact } = loaderData;
   const confirming = useConfirmTarget();

@@ -31,6 +31,13 @@ function previewTotal(amounts: (string | undefined)[]): number | null {
   return total;
 }
 
+/**
+ * Line items (description + amount each, add/remove), due date and a total preview.
+ *
+ * @param defaultValue - items with amounts as editable text (`centsToInput`), due date `YYYY-MM-DD`.
+ * @param lastResult - the action's conform reply (field errors, list intents without JS).
+ * @param success - a saved message to show above the form.
+ */
 export function InvoiceForm({
   id,
   lastResult,
