@@ -191,6 +191,31 @@ test.describe("admin console", () => {
     expect((await sql.query("select total_cents from invoice where proposal_id = $1", [proposalId])).rows).toEqual([{ total_cents: 15_050 }]);
   });
 
+  test("a failed invoice generation is logged, shown as a clear message, and saves nothing", async ({ browser, page, sql }) => {
+    const client = await registerClient(page);
+    const project = `Failing invoice ${uid()}`;
+    const proposalId = await insertProposal(sql, { client_id: await userId(sql, client.email), project_name: project });
+    // A database failure the app cannot foresee, for this proposal only.
+    const fn = `fail_invoice_${proposalId}`;
+    await sql.query(`create function ${fn}() returns trigger language plpgsql as $$ begin if new.proposal_id = ${proposalId} then raise exception 'disk on fire'; end if; return new; end $$`);
+    await sql.query(`create trigger ${fn} before insert on invoice for each row execute function ${fn}()`);
+    try {
+      const counterBefore = (await sql.query("select coalesce(sum(last_number), 0)::int as n from invoice_counter")).rows[0].n;
+      const admin = await adminPage(browser);
+      await admin.goto(`/admin/generate-invoice/${proposalId}`);
+      await hydrated(admin);
+      await admin.getByLabel("Item 1 amount").fill("500");
+      await admin.getByRole("button", { name: "Generate Invoice" }).click();
+      await expect(admin.getByRole("alert")).toHaveText("The invoice could not be generated. Nothing was saved; please try again.");
+      await expect(admin.getByLabel("Item 1 amount")).toHaveValue("500");
+      expect((await sql.query("select count(*)::int as n from invoice where proposal_id = $1", [proposalId])).rows[0].n).toBe(0);
+      expect((await sql.query("select coalesce(sum(last_number), 0)::int as n from invoice_counter")).rows[0].n).toBe(counterBefore);
+    } finally {
+      await sql.query(`drop trigger if exists ${fn} on invoice`);
+      await sql.query(`drop function if exists ${fn}()`);
+    }
+  });
+
   test("accepts and deletes a meeting request; a date that cannot be shown reads Invalid Date", async ({ browser, page, sql }) => {
     const client = await registerClient(page, { businessName: `Meeting Co ${uid()}` });
     const id = await userId(sql, client.email);
