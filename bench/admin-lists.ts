@@ -217,7 +217,7 @@ async function main() {
   const notes = [
     "## Reading the figures",
     "",
-    "- Every list page is one index range scan of 26 rows (keyset pagination) plus a count; a deep page costs what the first page costs.",
+    "- Every list page is one index range scan of 26 rows (keyset pagination) plus a count of the matching rows (exact for lists and filters, which scans them; capped for searches); a deep page costs what the first page costs.",
     "- Searches read the pg_trgm indexes of the list's table and, for client e-mail/business, of `user` (matched ids are inlined as constants up to 2,000; beyond that a subquery). A search's count stops at 1,000 (\"1,000+\").",
     "- Linear by design: the dashboard's counts and money totals and the ambassadors page's grand totals aggregate whole tables (tens of ms at 100k rows). If they grow too slow, keep running totals in a table updated in the same transactions.",
     "- Figures were taken on a 2-core machine shared with other jobs; expect the p95 column to be noisy.",
