@@ -57,6 +57,11 @@ CREATE TABLE "invoice" (
 	CONSTRAINT "invoice_total_nonnegative" CHECK ("invoice"."total_cents" >= 0)
 );
 --> statement-breakpoint
+CREATE TABLE "invoice_counter" (
+	"year" integer PRIMARY KEY NOT NULL,
+	"last_number" integer NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "invoice_item" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"invoice_id" integer NOT NULL,
@@ -112,6 +117,7 @@ CREATE TABLE "proposal" (
 	"client_declined_at" timestamp with time zone,
 	"decline_reason" text,
 	"commission_paid_at" timestamp with time zone,
+	"commission_paid_cents" integer,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "proposal_budget_nonnegative" CHECK ("proposal"."budget_cents" is null or "proposal"."budget_cents" >= 0)
@@ -195,18 +201,27 @@ CREATE INDEX "audit_event_created_idx" ON "audit_event" USING btree ("created_at
 CREATE INDEX "contact_message_created_at_index" ON "contact_message" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "invoice_client_idx" ON "invoice" USING btree ("client_id");--> statement-breakpoint
 CREATE INDEX "invoice_status_due_idx" ON "invoice" USING btree ("status","due_date");--> statement-breakpoint
-CREATE INDEX "invoice_created_idx" ON "invoice" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "invoice_created_idx" ON "invoice" USING btree ("created_at","id");--> statement-breakpoint
+CREATE INDEX "invoice_status_created_idx" ON "invoice" USING btree ("status","created_at","id");--> statement-breakpoint
+CREATE INDEX "invoice_number_trgm_idx" ON "invoice" USING gin ("number" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "invoice_item_invoice_idx" ON "invoice_item" USING btree ("invoice_id","position");--> statement-breakpoint
 CREATE INDEX "mail_outbox_pending_idx" ON "mail_outbox" USING btree ("next_attempt_at") WHERE "mail_outbox"."sent_at" is null;--> statement-breakpoint
 CREATE INDEX "meeting_user_idx" ON "meeting" USING btree ("user_id","starts_at");--> statement-breakpoint
-CREATE INDEX "meeting_created_idx" ON "meeting" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "meeting_created_idx" ON "meeting" USING btree ("created_at","id");--> statement-breakpoint
 CREATE INDEX "proposal_client_idx" ON "proposal" USING btree ("client_id","created_at");--> statement-breakpoint
 CREATE INDEX "proposal_client_email_idx" ON "proposal" USING btree ("client_email");--> statement-breakpoint
 CREATE INDEX "proposal_ambassador_idx" ON "proposal" USING btree ("ambassador_id","created_at");--> statement-breakpoint
-CREATE INDEX "proposal_status_created_idx" ON "proposal" USING btree ("status","created_at");--> statement-breakpoint
-CREATE INDEX "proposal_created_idx" ON "proposal" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "proposal_status_created_idx" ON "proposal" USING btree ("status","created_at","id");--> statement-breakpoint
+CREATE INDEX "proposal_created_idx" ON "proposal" USING btree ("created_at","id");--> statement-breakpoint
+CREATE INDEX "proposal_project_name_trgm_idx" ON "proposal" USING gin ("project_name" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "proposal_client_name_trgm_idx" ON "proposal" USING gin ("client_name" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "proposal_client_email_trgm_idx" ON "proposal" USING gin ("client_email" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "session_user_id_idx" ON "session" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "user_referral_code_unique" ON "user" USING btree ("referral_code");--> statement-breakpoint
 CREATE INDEX "user_referred_by_idx" ON "user" USING btree ("referred_by_id");--> statement-breakpoint
 CREATE INDEX "user_role_created_idx" ON "user" USING btree ("role","created_at");--> statement-breakpoint
+CREATE INDEX "user_created_id_idx" ON "user" USING btree ("created_at","id");--> statement-breakpoint
+CREATE INDEX "user_email_trgm_idx" ON "user" USING gin ("email" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "user_business_name_trgm_idx" ON "user" USING gin ("business_name" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "user_name_trgm_idx" ON "user" USING gin ("name" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "verification_identifier_idx" ON "verification" USING btree ("identifier");

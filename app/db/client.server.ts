@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
@@ -48,6 +49,16 @@ export type OpenDatabaseOptions =
 const MIGRATION_LOCK_ID = 727_274_001;
 
 /**
+ * Extensions the schema needs before its migrations run (drizzle-kit does not generate
+ * `create extension`): pg_trgm for the admin lists' case-insensitive search indexes
+ * (ADR 005). pg_trgm is a trusted extension on PostgreSQL 13+ and bundled with PGlite.
+ */
+const REQUIRED_EXTENSIONS_SQL = "create extension if not exists pg_trgm";
+
+/** PGlite loads contrib extensions at start; these match {@link REQUIRED_EXTENSIONS_SQL}. */
+const PGLITE_EXTENSIONS = { pg_trgm };
+
+/**
  * Opens a database.
  *
  * @param options - `{ url }` for PostgreSQL, `{ pgliteDir }` for embedded PGlite on disk,
@@ -69,6 +80,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<DbHand
         try {
           await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
           try {
+            await client.query(REQUIRED_EXTENSIONS_SQL);
             await migratePg(drizzlePg(client, { casing: "snake_case" }), { migrationsFolder });
           } finally {
             await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]);
@@ -90,19 +102,20 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<DbHand
     fs.mkdirSync(options.pgliteDir, { recursive: true });
     releaseLock = lockDirectory(options.pgliteDir);
     try {
-      client = await PGlite.create(options.pgliteDir);
+      client = await PGlite.create(options.pgliteDir, { extensions: PGLITE_EXTENSIONS });
     } catch (error) {
       releaseLock();
       throw error;
     }
   } else {
-    client = await PGlite.create();
+    client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   }
   const db = drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Database;
   return {
     db,
     driver: "pglite",
     async migrate() {
+      await client.exec(REQUIRED_EXTENSIONS_SQL);
       await migratePglite(drizzlePglite(client, { casing: "snake_case" }), { migrationsFolder });
     },
     async ping() {

@@ -106,6 +106,12 @@ export const user = pgTable(
     uniqueIndex("user_referral_code_unique").on(t.referralCode),
     index("user_referred_by_idx").on(t.referredById),
     index("user_role_created_idx").on(t.role, t.createdAt),
+    // Admin user list (issue #5): newest first, keyset-paginated on (created_at, id).
+    index("user_created_id_idx").on(t.createdAt, t.id),
+    // Case-insensitive substring search (ILIKE '%…%') with pg_trgm (see ADR 005).
+    index("user_email_trgm_idx").using("gin", t.email.op("gin_trgm_ops")),
+    index("user_business_name_trgm_idx").using("gin", t.businessName.op("gin_trgm_ops")),
+    index("user_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
   ],
 );
 
@@ -197,6 +203,8 @@ export const proposal = pgTable(
     clientDeclinedAt: timestamp({ withTimezone: true }),
     declineReason: text(),
     commissionPaidAt: timestamp({ withTimezone: true }),
+    /** The commission paid to the ambassador (cents), frozen when the admin marks it paid. */
+    commissionPaidCents: integer(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -204,8 +212,13 @@ export const proposal = pgTable(
     index("proposal_client_idx").on(t.clientId, t.createdAt),
     index("proposal_client_email_idx").on(t.clientEmail),
     index("proposal_ambassador_idx").on(t.ambassadorId, t.createdAt),
-    index("proposal_status_created_idx").on(t.status, t.createdAt),
-    index("proposal_created_idx").on(t.createdAt),
+    // Admin list (issue #5): newest first, keyset-paginated on (created_at, id), by status.
+    index("proposal_status_created_idx").on(t.status, t.createdAt, t.id),
+    index("proposal_created_idx").on(t.createdAt, t.id),
+    // Admin search (ILIKE '%…%') with pg_trgm (see ADR 005).
+    index("proposal_project_name_trgm_idx").using("gin", t.projectName.op("gin_trgm_ops")),
+    index("proposal_client_name_trgm_idx").using("gin", t.clientName.op("gin_trgm_ops")),
+    index("proposal_client_email_trgm_idx").using("gin", t.clientEmail.op("gin_trgm_ops")),
     check("proposal_budget_nonnegative", sql`${t.budgetCents} is null or ${t.budgetCents} >= 0`),
   ],
 );
@@ -228,7 +241,7 @@ export const meeting = pgTable(
     status: text().$type<MeetingStatus>().notNull().default("pending"),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("meeting_user_idx").on(t.userId, t.startsAt), index("meeting_created_idx").on(t.createdAt)],
+  (t) => [index("meeting_user_idx").on(t.userId, t.startsAt), index("meeting_created_idx").on(t.createdAt, t.id)],
 );
 
 export const invoice = pgTable(
@@ -254,7 +267,10 @@ export const invoice = pgTable(
   (t) => [
     index("invoice_client_idx").on(t.clientId),
     index("invoice_status_due_idx").on(t.status, t.dueDate),
-    index("invoice_created_idx").on(t.createdAt),
+    // Admin list (issue #5): newest first, keyset-paginated on (created_at, id), by status.
+    index("invoice_created_idx").on(t.createdAt, t.id),
+    index("invoice_status_created_idx").on(t.status, t.createdAt, t.id),
+    index("invoice_number_trgm_idx").using("gin", t.number.op("gin_trgm_ops")),
     check("invoice_total_nonnegative", sql`${t.totalCents} >= 0`),
   ],
 );
@@ -272,6 +288,16 @@ export const invoiceItem = pgTable(
   },
   (t) => [index("invoice_item_invoice_idx").on(t.invoiceId, t.position)],
 );
+
+/**
+ * Invoice number counters, one row per calendar year (UTC). Generating an invoice increments
+ * its year's row in the same transaction (`insert … on conflict do update … returning`), so
+ * numbers are sequential, unique and gapless under concurrency (issue #5).
+ */
+export const invoiceCounter = pgTable("invoice_counter", {
+  year: integer().primaryKey(),
+  lastNumber: integer().notNull(),
+});
 
 /** The one global settings row (spec §3 settings), id always 1. */
 export const settings = pgTable(

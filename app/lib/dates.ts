@@ -1,8 +1,12 @@
 /**
- * Calendar date + wall-clock time in an IANA time zone → UTC instant (design: meetings are
- * stored as `startsAt` timestamptz + the zone the client picked them in). The conversion is
- * done by `@date-fns/tz` (TZDate), never by hand-rolled offset arithmetic. Shared by the
- * browser (schemas) and the server (use-cases).
+ * Dates and times (design: timestamps are UTC instants, shown in the viewer's or the
+ * client's time zone).
+ * - Calendar date + wall-clock time in an IANA time zone → UTC instant (meetings are stored
+ *   as `startsAt` timestamptz + the zone the client picked them in), done by `@date-fns/tz`
+ *   (TZDate), never by hand-rolled offset arithmetic. Shared by the browser and the server.
+ * - Display helpers that never throw (spec §8: an admin meeting whose date cannot be shown
+ *   reads "Invalid Date" instead of breaking the page). Locale is fixed (en-US) so the
+ *   server-rendered text and the hydrated text agree.
  */
 import { TZDate } from "@date-fns/tz";
 
@@ -15,7 +19,7 @@ export const TIME_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)(?::[0-5]\d(?:\.\d+)?)?$/
  * @param value - a candidate IANA time zone name, e.g. `America/New_York` or `UTC`.
  * @returns true when this runtime's Intl knows it.
  */
-export function isValidTimeZone(value: string): boolean {
+export function isValidTimeZone(value: string | null | undefined): value is string {
   if (!value || value.length > 64) return false;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: value });
@@ -57,4 +61,71 @@ export function zonedDateTimeToUtc(date: string, time: string, timeZone: string)
   if (!isValidTimeZone(timeZone)) throw new RangeError(`Invalid time zone: ${timeZone}`);
   const zoned = new TZDate(Number(d[1]), Number(d[2]) - 1, Number(d[3]), Number(t[1]), Number(t[2]), 0, 0, timeZone);
   return new Date(zoned.getTime());
+}
+
+/** The text shown for a date that cannot be displayed (spec §8). */
+export const INVALID_DATE = "Invalid Date";
+
+/** @returns a Date for a Date, ISO string or epoch ms; null when missing or not a real instant. */
+export function toValidDate(value: Date | string | number | null | undefined): Date | null {
+  if (value === null || value === undefined || value === "") return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isFinite(date.getTime()) ? date : null;
+}
+
+/** @returns the instant as an ISO string (UTC), or null when it is not a real instant. */
+export function toIsoOrNull(value: Date | string | number | null | undefined): string | null {
+  return toValidDate(value)?.toISOString() ?? null;
+}
+
+
+/**
+ * Formats an instant as date and time in a time zone, e.g. "Tue, Mar 3, 2026, 2:00 PM EST".
+ *
+ * @param value - the instant (Date, ISO string or epoch ms).
+ * @param timeZone - IANA zone; an unknown zone falls back to UTC (and says so).
+ * @returns the text, or {@link INVALID_DATE} when the value is not a real instant.
+ */
+export function formatDateTime(value: Date | string | number | null | undefined, timeZone = "UTC"): string {
+  const date = toValidDate(value);
+  if (!date) return INVALID_DATE;
+  const zone = isValidTimeZone(timeZone) ? timeZone : "UTC";
+  try {
+    return new Intl.DateTimeFormat("en-US", {
+      weekday: "short",
+      year: "numeric",
+      month: "short",
+      day: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+      timeZone: zone,
+      timeZoneName: "short",
+    }).format(date);
+  } catch {
+    return INVALID_DATE;
+  }
+}
+
+/**
+ * Formats a calendar date `YYYY-MM-DD` (e.g. an invoice due date) as "Mar 3, 2026".
+ *
+ * @returns the text, or {@link INVALID_DATE} when it is not a real calendar date.
+ */
+export function formatCalendarDate(value: string | null | undefined): string {
+  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return INVALID_DATE;
+  const date = new Date(`${value}T00:00:00Z`);
+  if (!Number.isFinite(date.getTime()) || date.toISOString().slice(0, 10) !== value) return INVALID_DATE;
+  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" }).format(date);
+}
+
+/**
+ * Adds days to a calendar date.
+ *
+ * @param date - `YYYY-MM-DD`.
+ * @returns `YYYY-MM-DD`, `days` later (UTC calendar arithmetic).
+ */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
 }

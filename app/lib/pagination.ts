@@ -1,9 +1,238 @@
 /**
- * Server-side pagination of lists (page numbers start at 1).
+ * Server-side list helpers shared by every admin list (issue #5): keyset ("seek")
+ * pagination and case-insensitive substring search.
+ *
+ * Keyset pagination orders a list by `(sortColumn DESC, id DESC)` and asks for the rows
+ * after (or before) the boundary row's key, so any page costs one index range scan of
+ * `size + 1` rows whatever its depth — OFFSET would read and discard every earlier row.
+ * The cursor carries the boundary's sort key as PostgreSQL text (microsecond precision,
+ * which a JavaScript Date would lose) and its id.
+ *
+ * Search uses `ILIKE '%term%'`, served by pg_trgm GIN indexes (ADR 005).
+ *
+ * Short per-user lists (a client's own proposals) use numbered pages: {@link NumberedPage}.
  */
+import { and, asc, count, desc, inArray, sql, type AnyColumn, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import type { Queryable } from "#app/db/client.server";
 
-/** A page of rows and where it sits in the whole list. */
+/** Rows per page of an admin list. */
+export const DEFAULT_PAGE_SIZE = 25;
+/** Longest search term accepted; longer input is cut. */
+export const MAX_SEARCH_LENGTH = 100;
+
+/** The boundary row of a page: its sort key as PostgreSQL text, and its id. */
+export interface Cursor {
+  key: string;
+  id: number | string;
+}
+
+/** Which page to read: the rows after `after`, the rows before `before`, or the first page. */
+export interface PageRequest {
+  after?: Cursor;
+  before?: Cursor;
+  /** Rows per page, 1–100. */
+  size: number;
+}
+
+/** One page of a list, newest first, with opaque cursors to its neighbours. */
 export interface Page<T> {
+  items: T[];
+  /** Rows matching the filters, all pages together (a lower bound when `totalIsLowerBound`). */
+  total: number;
+  /** True when counting stopped at a cap: there are more than `total` rows. */
+  totalIsLowerBound: boolean;
+  /** Cursor of the next (older) page, or null on the last page. */
+  next: string | null;
+  /** Cursor of the previous (newer) page, or null on the first page. */
+  prev: string | null;
+}
+
+/** The columns a list is ordered by (both descending): a sort column and a unique id. */
+export interface KeysetColumns {
+  /** A timestamptz column (e.g. `createdAt`). */
+  sort: AnyColumn;
+  /** The primary key (serial or text). */
+  id: AnyColumn;
+}
+
+/** @returns the cursor as an opaque URL-safe string. */
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.key, cursor.id]), "utf8").toString("base64url");
+}
+
+/** @returns the decoded cursor, or undefined for a missing or malformed one (first page). */
+export function decodeCursor(value: string | null | undefined): Cursor | undefined {
+  if (!value || value.length > 200) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
+    if (!Array.isArray(parsed) || parsed.length !== 2) return undefined;
+    const [key, id] = parsed as [unknown, unknown];
+    if (typeof key !== "string" || !/^\d{4,6}-\d\d-\d\d[ T][\d:.+-]+$/.test(key)) return undefined;
+    if (typeof id === "number" && Number.isSafeInteger(id)) return { key, id };
+    if (typeof id === "string" && id.length > 0 && id.length <= 64) return { key, id };
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads `?after=` / `?before=` (or `?<prefix>After=` …) from a URL's search parameters.
+ *
+ * @param options.prefix - for a second paginated list on the same page (e.g. `"p"`).
+ * @param options.size - rows per page (default {@link DEFAULT_PAGE_SIZE}).
+ */
+export function pageRequestFrom(params: URLSearchParams, options: { prefix?: string; size?: number } = {}): PageRequest {
+  const names = cursorParamNames(options.prefix);
+  const before = decodeCursor(params.get(names.before));
+  const after = before ? undefined : decodeCursor(params.get(names.after));
+  return { after, before, size: Math.min(100, Math.max(1, options.size ?? DEFAULT_PAGE_SIZE)) };
+}
+
+/** The search-parameter names holding a list's cursors. */
+export function cursorParamNames(prefix?: string): { after: string; before: string } {
+  return prefix ? { after: `${prefix}After`, before: `${prefix}Before` } : { after: "after", before: "before" };
+}
+
+/** The SQL expression to select as a row's `cursorKey` (its sort key as text). */
+export function cursorKeySql(columns: KeysetColumns): SQL<string> {
+  return sql<string>`${columns.sort}::text`;
+}
+
+/** The query parts {@link keysetPage} hands to a list's fetch function. */
+export interface KeysetQuery {
+  /** The list's filters AND the keyset predicate. */
+  where: SQL | undefined;
+  orderBy: SQL[];
+  limit: number;
+}
+
+/** What a list is: its order, which page, and what it counts. */
+export interface KeysetSpec {
+  /** The sort column and id (the list must select `cursorKeySql(order)` as `cursorKey`). */
+  order: KeysetColumns;
+  /** From {@link pageRequestFrom}. */
+  request: PageRequest;
+  /** The table whose rows the list shows (what is counted). */
+  table: PgTable;
+  /** The list's filters (without the keyset predicate). */
+  where: SQL | undefined;
+  /**
+   * Count at most this many rows (`total` is then a lower bound): for searches, whose exact
+   * count over a large table costs more than the page itself. Default: exact.
+   */
+  countCap?: number;
+}
+
+/** Counting cap for searched lists: "1,000+ proposals". */
+export const SEARCH_COUNT_CAP = 1_000;
+
+/**
+ * Reads one page of a list with keyset pagination, and counts the rows matching its
+ * filters; the list's select and joins stay in its use-case (`fetch`).
+ *
+ * @returns the page, rows newest first, and cursors to its neighbours.
+ */
+export async function keysetPage<T extends { cursorKey: string; id: number | string }>(
+  db: Queryable,
+  spec: KeysetSpec,
+  fetch: (query: KeysetQuery) => Promise<T[]>,
+): Promise<Page<Omit<T, "cursorKey">>> {
+  const { order, request } = spec;
+  const backwards = request.before !== undefined;
+  const cursor = request.before ?? request.after;
+  let seek: SQL | undefined;
+  if (cursor) {
+    const id = typeof cursor.id === "number" ? sql`${cursor.id}::integer` : sql`${cursor.id}::text`;
+    seek = backwards
+      ? sql`(${order.sort}, ${order.id}) > (${cursor.key}::timestamptz, ${id})`
+      : sql`(${order.sort}, ${order.id}) < (${cursor.key}::timestamptz, ${id})`;
+  }
+  const orderBy = backwards ? [asc(order.sort), asc(order.id)] : [desc(order.sort), desc(order.id)];
+  // Sequential on purpose: PGlite runs one query at a time anyway, and one pooled
+  // PostgreSQL connection per request keeps the pool free for other requests.
+  const rows = await fetch({ where: and(spec.where, seek), orderBy, limit: request.size + 1 });
+  const counted = await countRows(db, spec.table, spec.where, spec.countCap);
+  const more = rows.length > request.size;
+  const items = rows.slice(0, request.size);
+  if (backwards) items.reverse();
+  const first = items[0];
+  const last = items[items.length - 1];
+  const hasNewer = backwards ? more : request.after !== undefined;
+  const hasOlder = backwards ? true : more;
+  return {
+    items: items.map(({ cursorKey: _cursorKey, ...rest }) => rest),
+    total: counted.total,
+    totalIsLowerBound: counted.capped,
+    next: hasOlder && last ? encodeCursor({ key: last.cursorKey, id: last.id }) : null,
+    prev: hasNewer && first ? encodeCursor({ key: first.cursorKey, id: first.id }) : null,
+  };
+}
+
+/**
+ * Counts the rows of `table` matching `where`, exactly or up to `cap`.
+ *
+ * @returns `total` (at most `cap` when capped) and whether more rows exist than `total`.
+ */
+export async function countRows(db: Queryable, table: PgTable, where: SQL | undefined, cap?: number): Promise<{ total: number; capped: boolean }> {
+  if (cap === undefined) {
+    const [row] = await db.select({ n: count() }).from(table).where(where);
+    return { total: row!.n, capped: false };
+  }
+  const matching = db.select({ one: sql`1`.as("one") }).from(table).where(where).limit(cap + 1).as("matching");
+  const [row] = await db.select({ n: count() }).from(matching);
+  return { total: Math.min(row!.n, cap), capped: row!.n > cap };
+}
+
+/**
+ * Normalises a search box value: trimmed, inner whitespace collapsed, at most
+ * {@link MAX_SEARCH_LENGTH} characters.
+ *
+ * @returns the term, or undefined when empty.
+ */
+export function normalizeSearch(value: string | null | undefined): string | undefined {
+  const term = (value ?? "").trim().replace(/\s+/g, " ").slice(0, MAX_SEARCH_LENGTH);
+  return term === "" ? undefined : term;
+}
+
+/**
+ * A pattern for `ILIKE` that matches `term` anywhere, with `%`, `_` and `\` taken literally.
+ *
+ * @example containsPattern("50%_off") → "%50\\%\\_off%"
+ */
+export function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Most ids {@link matchingIdsCondition} inlines as constants. */
+export const MAX_INLINE_IDS = 2_000;
+
+/**
+ * `column IN (ids of the rows a search matched in another table)`, built for the planner:
+ * when the search matched at most {@link MAX_INLINE_IDS} rows, their ids are inlined as
+ * constants (an index scan per id, OR-able with the list's own trigram indexes); when it
+ * matched more, the term is so common that the subquery itself is used (hashed, while the
+ * list is read in its index order until a page is full).
+ *
+ * @param subquery - builds `select id from … where <search>` (called twice at most).
+ * @returns the condition (`false` when nothing matched).
+ */
+export async function matchingIdsCondition(
+  column: AnyColumn,
+  subquery: () => SQLWrapper & { limit(n: number): PromiseLike<{ id: string | number }[]> },
+): Promise<SQL> {
+  const ids = await subquery().limit(MAX_INLINE_IDS + 1);
+  if (ids.length === 0) return sql`false`;
+  if (ids.length <= MAX_INLINE_IDS) return inArray(column, ids.map((row) => row.id));
+  return inArray(column, subquery());
+}
+
+/**
+ * A numbered page (OFFSET pagination) — for short per-user lists such as a client's own
+ * proposals, where page numbers read better than cursors and the rows are few.
+ */
+export interface NumberedPage<T> {
   items: T[];
   /** 1-based page number actually served (clamped to the last page). */
   page: number;

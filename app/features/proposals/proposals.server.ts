@@ -15,7 +15,7 @@ import { assertRole, roleOf, type Actor } from "#app/features/users/actor";
 import { AppError, fieldError, notFound } from "#app/lib/errors";
 import { notifyAdmin, queueNotification, queueUserUpdate } from "#app/features/mail/notifications.server";
 import { parseId } from "#app/lib/ids";
-import { pageCountOf, type Page } from "#app/lib/pagination";
+import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
 import {
   approvalRefusal,
   awaitsApproval,
@@ -155,7 +155,7 @@ export async function listClientProposals(
   db: Database,
   actor: Actor,
   options: { includeCompleted: boolean; page: number; pageSize?: number },
-): Promise<Page<ClientProposalRow>> {
+): Promise<NumberedPage<ClientProposalRow>> {
   assertRole(actor, "client");
   const pageSize = options.pageSize ?? PROJECT_STATUS_PAGE_SIZE;
   const where = and(eq(proposal.clientId, actor.id), options.includeCompleted ? undefined : notInArray(proposal.status, [...COMPLETED_STATUSES]));

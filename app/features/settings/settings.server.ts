@@ -2,8 +2,12 @@
  * Global settings (spec §3 settings; issue #5 edits them). One row, id 1; read with
  * defaults when it does not exist yet.
  */
+import { sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { settings } from "#app/db/schema";
+import { assertRole, type Actor } from "#app/features/users/actor";
+import { fieldError } from "#app/lib/errors";
+import type { SettingsInput } from "./settings.schema";
 
 export type Settings = typeof settings.$inferSelect;
 
@@ -22,4 +26,43 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
 export async function getSettings(q: Queryable): Promise<Settings> {
   const [row] = await q.select().from(settings).limit(1);
   return row ?? { ...DEFAULT_SETTINGS, updatedAt: new Date(0) };
+}
+
+/**
+ * Reads the settings for the admin form (spec §2 /admin/settings).
+ *
+ * @throws {AppError} 403 unless the actor is an admin.
+ */
+export async function getSettingsForAdmin(q: Queryable, actor: Actor): Promise<Settings> {
+  assertRole(actor, "admin");
+  return getSettings(q);
+}
+
+/**
+ * Saves the global settings (spec §7 "set settings/global"): creates the row on first save,
+ * replaces every editable field afterwards. `allowNewClients = false` closes client
+ * registration at once (`registerClient` reads it).
+ *
+ * @param input - validated values; `commissionRateBps` 0–10000 (basis points).
+ * @returns the saved row.
+ * @throws {AppError} 403 unless the actor is an admin; 400 on `commissionRatePercent` for a rate outside 0–100 %.
+ */
+export async function saveSettings(q: Queryable, actor: Actor, input: SettingsInput): Promise<Settings> {
+  assertRole(actor, "admin");
+  if (!Number.isInteger(input.commissionRateBps) || input.commissionRateBps < 0 || input.commissionRateBps > 10_000) {
+    throw fieldError("commissionRatePercent", "The rate must be between 0 and 100 %.");
+  }
+  const values = {
+    companyName: input.companyName.slice(0, 200),
+    supportEmail: input.supportEmail.slice(0, 254),
+    defaultTimeline: input.defaultTimeline.slice(0, 200),
+    allowNewClients: input.allowNewClients,
+    commissionRateBps: input.commissionRateBps,
+  };
+  const [row] = await q
+    .insert(settings)
+    .values({ id: 1, ...values })
+    .onConflictDoUpdate({ target: settings.id, set: { ...values, updatedAt: sql`now()` } })
+    .returning();
+  return row!;
 }

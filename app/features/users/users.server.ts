@@ -1,12 +1,19 @@
 /**
- * Admin user management use-cases (spec §4 "User active flag", §6 admin). Issue #3 needs
- * deactivation; the admin screens of issue #5 build on these.
+ * Admin user management use-cases (spec §2 /admin/users, §4 "User active flag", §5 admin
+ * user search, §6 admin; issues #3 and #5): the searchable list of non-admin users,
+ * deactivation/reactivation and deletion. Each function checks that the actor is an admin
+ * before reading or writing anything.
  */
-import { and, eq, ne, sql } from "drizzle-orm";
-import type { Database } from "#app/db/client.server";
-import { session, user } from "#app/db/schema";
+import { and, count, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import type { Database, Queryable } from "#app/db/client.server";
+import { invoice, meeting, proposal, session, user, verification, type Role } from "#app/db/schema";
+import { toIsoOrNull } from "#app/lib/dates";
 import { notFound } from "#app/lib/errors";
-import { assertRole, type Actor } from "./actor";
+import { containsPattern, cursorKeySql, keysetPage, SEARCH_COUNT_CAP, type Page, type PageRequest } from "#app/lib/pagination";
+import { assertRole, roleOf, type Actor } from "./actor";
+
+/** A user who is not an admin (a user with no role is a client, spec §6). */
+const notAdmin = sql`${user.role} is distinct from 'admin'`;
 
 /**
  * Deactivates (`active = false`) or reactivates a non-admin user. Deactivation ends all of
@@ -20,9 +27,171 @@ export async function setUserActive(db: Database, actor: Actor, userId: string, 
     const updated = await tx
       .update(user)
       .set({ banned: !active, banReason: active ? null : "Deactivated by an admin", updatedAt: sql`now()` })
-      .where(and(eq(user.id, userId), ne(user.role, "admin")))
+      .where(and(eq(user.id, userId), notAdmin))
       .returning({ id: user.id });
     if (updated.length === 0) throw notFound("User not found");
     if (!active) await tx.delete(session).where(eq(session.userId, userId));
+  });
+}
+
+/** Role filter of the admin user list. */
+export type UserRoleFilter = Exclude<Role, "admin">;
+
+/** One row of the admin user list. Instants are ISO strings (UTC). */
+export interface AdminUserRow {
+  id: string;
+  name: string;
+  businessName: string | null;
+  email: string;
+  role: UserRoleFilter;
+  active: boolean;
+  createdAt: string | null;
+  lastLoginAt: string | null;
+}
+
+const ordering = { sort: user.createdAt, id: user.id };
+
+/**
+ * Lists non-admin users, newest first (spec §2 /admin/users, §5: admins are excluded).
+ *
+ * @param filters.q - case-insensitive substring of the e-mail or business name (or the
+ *   person's name, which is what an ambassador has instead of a business name).
+ * @param filters.role - only clients or only ambassadors.
+ * @throws {AppError} 403 unless the actor is an admin.
+ */
+export async function listUsersForAdmin(
+  db: Queryable,
+  actor: Actor,
+  filters: { q?: string; role?: UserRoleFilter },
+  page: PageRequest,
+): Promise<Page<AdminUserRow>> {
+  assertRole(actor, "admin");
+  const conditions: SQL[] = [notAdmin];
+  if (filters.role === "ambassador") conditions.push(eq(user.role, "ambassador"));
+  if (filters.role === "client") conditions.push(sql`(${user.role} = 'client' or ${user.role} is null)`);
+  if (filters.q) {
+    const pattern = containsPattern(filters.q);
+    conditions.push(or(ilike(user.email, pattern), ilike(user.businessName, pattern), ilike(user.name, pattern))!);
+  }
+  const where = and(...conditions);
+  const result = await keysetPage(db, { order: ordering, request: page, table: user, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) =>
+      db
+        .select({
+          id: user.id,
+          cursorKey: cursorKeySql(ordering),
+          name: user.name,
+          businessName: user.businessName,
+          email: user.email,
+          role: user.role,
+          banned: user.banned,
+          createdAt: user.createdAt,
+          lastLoginAt: user.lastLoginAt,
+        })
+        .from(user)
+        .where(keyset.where)
+        .orderBy(...keyset.orderBy)
+        .limit(keyset.limit),
+  );
+  return {
+    ...result,
+    items: result.items.map(({ banned, role, ...row }) => ({
+      ...row,
+      role: roleOf(role) as UserRoleFilter,
+      active: !banned,
+      createdAt: toIsoOrNull(row.createdAt),
+      lastLoginAt: toIsoOrNull(row.lastLoginAt),
+    })),
+  };
+}
+
+/**
+ * Counts non-admin users for the admin dashboard (spec §2 /admin).
+ *
+ * @throws {AppError} 403 unless the actor is an admin.
+ */
+export async function countUsers(db: Queryable, actor: Actor): Promise<{ total: number; clients: number; ambassadors: number; inactive: number }> {
+  assertRole(actor, "admin");
+  const [row] = await db
+    .select({
+      total: count(),
+      ambassadors: sql<number>`count(*) filter (where ${user.role} = 'ambassador')`.mapWith(Number),
+      inactive: sql<number>`count(*) filter (where ${user.banned})`.mapWith(Number),
+    })
+    .from(user)
+    .where(notAdmin);
+  return { total: row!.total, ambassadors: row!.ambassadors, clients: row!.total - row!.ambassadors, inactive: row!.inactive };
+}
+
+/** What deleting a user removes or unlinks (ADR 004), shown in the confirmation. */
+export interface UserDeletionImpact {
+  id: string;
+  email: string;
+  role: UserRoleFilter;
+  /** Deleted: proposals that belong to the user as client. */
+  proposals: number;
+  /** Deleted: invoices of the user as client (with their items). */
+  invoices: number;
+  /** Deleted: the user's meeting requests. */
+  meetings: number;
+  /** Kept, ambassador unset: proposals the user submitted as ambassador for others. */
+  ambassadorProposals: number;
+  /** Kept, referrer unset: clients the user referred. */
+  referredClients: number;
+}
+
+async function impactOf(q: Queryable, userId: string): Promise<Omit<UserDeletionImpact, "id" | "email" | "role">> {
+  const n = async (query: Promise<{ n: number }[]>) => (await query)[0]!.n;
+  return {
+    proposals: await n(q.select({ n: count() }).from(proposal).where(eq(proposal.clientId, userId))),
+    invoices: await n(
+      q
+        .select({ n: count() })
+        .from(invoice)
+        .where(or(eq(invoice.clientId, userId), sql`${invoice.proposalId} in (select ${proposal.id} from ${proposal} where ${proposal.clientId} = ${userId})`)),
+    ),
+    meetings: await n(q.select({ n: count() }).from(meeting).where(eq(meeting.userId, userId))),
+    ambassadorProposals: await n(
+      q
+        .select({ n: count() })
+        .from(proposal)
+        .where(and(eq(proposal.ambassadorId, userId), sql`${proposal.clientId} is distinct from ${userId}`)),
+    ),
+    referredClients: await n(q.select({ n: count() }).from(user).where(eq(user.referredById, userId))),
+  };
+}
+
+/**
+ * What deleting this user would remove and unlink (for the confirmation step, spec §5).
+ *
+ * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown id or an admin.
+ */
+export async function getUserDeletionImpact(db: Queryable, actor: Actor, userId: string): Promise<UserDeletionImpact> {
+  assertRole(actor, "admin");
+  const [target] = await db.select({ email: user.email, role: user.role }).from(user).where(and(eq(user.id, userId), notAdmin));
+  if (!target) throw notFound("User not found");
+  return { id: userId, email: target.email, role: roleOf(target.role) as UserRoleFilter, ...(await impactOf(db, userId)) };
+}
+
+/**
+ * Deletes a non-admin user in one transaction (ADR 004): their sessions, credentials,
+ * reset tokens, meetings, the proposals they own as client and those proposals' invoices
+ * go with them; proposals they submitted as ambassador for others stay (ambassador unset),
+ * and clients they referred stay (referrer unset). Nothing is left pointing at them.
+ *
+ * @returns what was removed and unlinked.
+ * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown id or an admin.
+ */
+export async function deleteUser(db: Database, actor: Actor, userId: string): Promise<UserDeletionImpact> {
+  assertRole(actor, "admin");
+  return db.transaction(async (tx) => {
+    const [target] = await tx.select({ email: user.email, role: user.role }).from(user).where(and(eq(user.id, userId), notAdmin)).for("update");
+    if (!target) throw notFound("User not found");
+    const impact = await impactOf(tx, userId);
+    // Foreign keys do the rest in this statement (schema.ts): cascade for session, account,
+    // meeting, proposal.client_id, invoice.client_id, invoice.proposal_id, invoice_item;
+    // set null for proposal.ambassador_id and user.referred_by_id.
+    await tx.delete(verification).where(eq(verification.value, userId));
+    await tx.delete(user).where(eq(user.id, userId));
+    return { id: userId, email: target.email, role: roleOf(target.role) as UserRoleFilter, ...impact };
   });
 }

@@ -1,13 +1,107 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/edit-invoice";
 import { PageHeading } from "#app/components/page-heading";
+import { DataTable } from "#app/components/ui/data-table";
+import { Notice } from "#app/components/ui/notice";
+import { servicesContext } from "#app/context";
+import { InvoiceForm } from "#app/features/invoices/components/invoice-form";
+import { getInvoiceForAdmin, updateInvoice } from "#app/features/invoices/invoices.admin.server";
+import { INVOICE_MESSAGES, invoiceFormSchema, toInvoiceInput } from "#app/features/invoices/invoices.schema";
+import { formatCalendarDate } from "#app/lib/dates";
+import { AppError, notFound } from "#app/lib/errors";
+import { refusal } from "#app/lib/forms.server";
+import { centsToInput, formatCents } from "#app/lib/money";
+import { requireUser } from "#app/lib/session.server";
 
-export const meta: Route.MetaFunction = () => [{ title: "Edit Invoice" }];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: `Edit ${data?.invoice.number ?? "Invoice"} | Admin Console` }, { name: "robots", content: "noindex" }];
 
-export async function loader() {
-  return {};
+function invoiceIdOf(params: { invoiceId: string }): number {
+  const id = Number(params.invoiceId);
+  if (!Number.isSafeInteger(id) || id <= 0) throw notFound("Invoice not found");
+  return id;
 }
 
-// Placeholder until its issue lands; the route and its guard exist (issue #3).
-export default function Page() {
-  return <PageHeading title="Edit Invoice" lead="This screen is being built." />;
+/** One invoice with its items (spec §2 /admin/invoices/edit/{invoiceId}). */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const actor = requireUser(context);
+  const { db } = context.get(servicesContext);
+  try {
+    return { invoice: await getInvoiceForAdmin(db, actor, invoiceIdOf(params)) };
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) throw data("Invoice not found", { status: 404 });
+    throw error;
+  }
+}
+
+/** Saves items and due date; the total is recomputed on the server (spec §7 update invoices). */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const actor = requireUser(context);
+  const { db } = context.get(servicesContext);
+  const invoiceId = invoiceIdOf(params);
+  const submission = parseWithZod(await request.formData(), { schema: invoiceFormSchema });
+  if (submission.status !== "success") return data({ result: submission.reply(), saved: null }, submission.status === "error" ? 400 : 200);
+  try {
+    const { totalCents } = await updateInvoice(db, actor, invoiceId, toInvoiceInput(submission.value));
+    return data({ result: submission.reply(), saved: `Invoice saved. New total: ${formatCents(totalCents)}.` }, 200);
+  } catch (error) {
+    if (error instanceof AppError) return data({ ...refusal(submission, error).data, saved: null }, error.status);
+    console.error(`[invoices] saving invoice ${invoiceId} failed:`, error);
+    return data({ result: submission.reply({ formErrors: ["The invoice could not be saved. Nothing was changed; please try again."] }), saved: null }, 500);
+  }
+}
+
+/** /admin/invoices/edit/{invoiceId}: the item form for an unpaid invoice, a read-only view for a paid one. */
+export default function EditInvoice({ loaderData, actionData }: Route.ComponentProps) {
+  const { invoice } = loaderData;
+  return (
+    <>
+      <PageHeading title={`Invoice ${invoice.number}`} lead={invoice.projectName || `Proposal #${invoice.proposalId}`}>
+        <Link to="/admin/invoices" className="text-brand-700 underline">
+          ← Back to invoices
+        </Link>
+      </PageHeading>
+      <dl className="mb-6 grid gap-x-6 gap-y-2 rounded-lg border border-slate-200 p-4 text-sm sm:grid-cols-[auto_1fr]">
+        <dt className="font-medium text-slate-600">Client</dt>
+        <dd>
+          {invoice.clientName ?? "—"} <span className="text-slate-600">{invoice.clientEmail}</span>
+        </dd>
+        <dt className="font-medium text-slate-600">Status</dt>
+        <dd className="capitalize">{invoice.displayStatus}</dd>
+        <dt className="font-medium text-slate-600">Total</dt>
+        <dd>{formatCents(invoice.totalCents)}</dd>
+        <dt className="font-medium text-slate-600">Due</dt>
+        <dd>{formatCalendarDate(invoice.dueDate)}</dd>
+        <dt className="font-medium text-slate-600">Client link</dt>
+        <dd className="font-mono">/view-invoice/{invoice.id}</dd>
+      </dl>
+      {invoice.status === "paid" ? (
+        <>
+          <Notice tone="info" className="mb-4">
+            {INVOICE_MESSAGES.paidLocked}
+          </Notice>
+          <DataTable
+            caption={`Items of ${invoice.number}`}
+            columns={[
+              { header: "Description", cell: (item) => item.description },
+              { header: "Amount", className: "text-right", cell: (item) => formatCents(item.amountCents) },
+            ]}
+            rows={invoice.items}
+            rowKey={(item) => `${item.description}-${item.amountCents}`}
+            empty="No items."
+          />
+        </>
+      ) : (
+        <InvoiceForm
+          key={`${invoice.id}-${invoice.totalCents}-${invoice.dueDate}`}
+          id={`edit-invoice-${invoice.id}`}
+          lastResult={actionData?.result}
+          success={actionData?.saved}
+          defaultValue={{ items: invoice.items.map((item) => ({ description: item.description, amount: centsToInput(item.amountCents) })), dueDate: invoice.dueDate }}
+          submitLabel="Save invoice"
+          pendingLabel="Saving…"
+        />
+      )}
+    </>
+  );
 }

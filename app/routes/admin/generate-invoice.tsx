@@ -1,13 +1,103 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/generate-invoice";
 import { PageHeading } from "#app/components/page-heading";
+import { Notice } from "#app/components/ui/notice";
+import { servicesContext } from "#app/context";
+import { InvoiceForm } from "#app/features/invoices/components/invoice-form";
+import { generateInvoice, getProposalToInvoice } from "#app/features/invoices/invoices.admin.server";
+import { INVOICE_MESSAGES, invoiceFormSchema, toInvoiceInput } from "#app/features/invoices/invoices.schema";
+import { todayUtc } from "#app/features/invoices/invoice-status";
+import { addDays } from "#app/lib/dates";
+import { AppError, notFound } from "#app/lib/errors";
+import { refusal } from "#app/lib/forms.server";
+import { centsToInput, formatCents } from "#app/lib/money";
+import { requireUser } from "#app/lib/session.server";
 
-export const meta: Route.MetaFunction = () => [{ title: "Generate Invoice" }];
+export const meta: Route.MetaFunction = () => [{ title: "Generate Invoice | Admin Console" }, { name: "robots", content: "noindex" }];
 
-export async function loader() {
-  return {};
+/** Default payment term of a new invoice, in days. */
+const DEFAULT_TERM_DAYS = 30;
+
+function proposalIdOf(params: { proposalId: string }): number {
+  const id = Number(params.proposalId);
+  if (!Number.isSafeInteger(id) || id <= 0) throw notFound("Proposal not found");
+  return id;
 }
 
-// Placeholder until its issue lands; the route and its guard exist (issue #3).
-export default function Page() {
-  return <PageHeading title="Generate Invoice" lead="This screen is being built." />;
+/** The proposal to invoice (spec §2 /admin/generate-invoice/{proposalId}). */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const actor = requireUser(context);
+  const { db } = context.get(servicesContext);
+  try {
+    const proposal = await getProposalToInvoice(db, actor, proposalIdOf(params));
+    return { proposal, defaultDueDate: addDays(todayUtc(), DEFAULT_TERM_DAYS) };
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) throw data("Proposal not found", { status: 404 });
+    throw error;
+  }
+}
+
+/**
+ * Generates the invoice (spec §4, §5): items and due date validated, total computed on the
+ * server, sequential number. Add/remove item intents (without JavaScript) re-render the form.
+ * A failure is logged and answered with a clear message; nothing is saved.
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const actor = requireUser(context);
+  const { db } = context.get(servicesContext);
+  const proposalId = proposalIdOf(params);
+  const submission = parseWithZod(await request.formData(), { schema: invoiceFormSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, submission.status === "error" ? 400 : 200);
+  try {
+    const created = await generateInvoice(db, actor, proposalId, toInvoiceInput(submission.value));
+    return redirect(`/admin/invoices?created=${encodeURIComponent(created.number)}`);
+  } catch (error) {
+    if (error instanceof AppError) return refusal(submission, error);
+    console.error(`[invoices] generating the invoice of proposal ${proposalId} failed:`, error);
+    return data({ result: submission.reply({ formErrors: [INVOICE_MESSAGES.generationFailed] }) }, 500);
+  }
+}
+
+/** /admin/generate-invoice/{proposalId}: the proposal, then the item form (or why it cannot be invoiced). */
+export default function GenerateInvoice({ loaderData, actionData }: Route.ComponentProps) {
+  const { proposal, defaultDueDate } = loaderData;
+  const title = proposal.projectName || `Proposal #${proposal.id}`;
+  return (
+    <>
+      <PageHeading title="Generate Invoice" lead={title}>
+        <Link to="/admin/proposals" className="text-brand-700 underline">
+          ← Back to proposals
+        </Link>
+      </PageHeading>
+      <dl className="mb-6 grid gap-x-6 gap-y-2 rounded-lg border border-slate-200 p-4 text-sm sm:grid-cols-[auto_1fr]">
+        <dt className="font-medium text-slate-600">Client</dt>
+        <dd>
+          {proposal.clientName ?? "—"} <span className="text-slate-600">{proposal.clientEmail}</span>
+        </dd>
+        <dt className="font-medium text-slate-600">Budget</dt>
+        <dd>{formatCents(proposal.budgetCents)}</dd>
+        <dt className="font-medium text-slate-600">Details</dt>
+        <dd className="whitespace-pre-line">{proposal.projectDetails}</dd>
+      </dl>
+      {proposal.invoiceId ? (
+        <Notice tone="info">
+          {INVOICE_MESSAGES.alreadyInvoiced}{" "}
+          <Link className="text-brand-700 underline" to={`/admin/invoices/edit/${proposal.invoiceId}`}>
+            Open {proposal.invoiceNumber}
+          </Link>
+        </Notice>
+      ) : !proposal.clientId ? (
+        <Notice tone="info">{INVOICE_MESSAGES.noClientAccount}</Notice>
+      ) : (
+        <InvoiceForm
+          id="generate-invoice"
+          lastResult={actionData?.result}
+          defaultValue={{ items: [{ description: title, amount: centsToInput(proposal.budgetCents) }], dueDate: defaultDueDate }}
+          submitLabel="Generate Invoice"
+          pendingLabel="Generating…"
+        />
+      )}
+    </>
+  );
 }

@@ -1,13 +1,168 @@
+import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/users";
 import { PageHeading } from "#app/components/page-heading";
+import { buttonClass } from "#app/components/ui/button";
+import { ConfirmLink, ConfirmPanel, useConfirmTarget } from "#app/components/ui/confirm";
+import { DataTable, FilterSelect, Pager, SearchBar, useActionHref, type Column } from "#app/components/ui/data-table";
+import { LocalTime } from "#app/components/ui/local-time";
+import { ActionNotice } from "#app/components/ui/notice";
+import { servicesContext } from "#app/context";
+import { deleteUser, getUserDeletionImpact, listUsersForAdmin, setUserActive, type AdminUserRow, type UserDeletionImpact, type UserRoleFilter } from "#app/features/users/users.server";
+import { AppError } from "#app/lib/errors";
+import { idField, runIntent } from "#app/lib/intent.server";
+import { normalizeSearch, pageRequestFrom } from "#app/lib/pagination";
+import { requireUser } from "#app/lib/session.server";
 
-export const meta: Route.MetaFunction = () => [{ title: "Users" }];
+export const meta: Route.MetaFunction = () => [{ title: "Users | Admin Console" }, { name: "robots", content: "noindex" }];
 
-export async function loader() {
-  return {};
+/**
+ * Non-admin users (spec §2 /admin/users, §5 search by e-mail or business name). When the URL
+ * asks to confirm a deletion, the loader also reads what the deletion would remove.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const actor = requireUser(context);
+  const { db } = context.get(servicesContext);
+  const params = new URL(request.url).searchParams;
+  const q = normalizeSearch(params.get("q"));
+  const roleParam = params.get("role");
+  const role: UserRoleFilter | undefined = roleParam === "client" || roleParam === "ambassador" ? roleParam : undefined;
+  const page = await listUsersForAdmin(db, actor, { q, role }, pageRequestFrom(params));
+  let impact: UserDeletionImpact | null = null;
+  if (params.get("confirm") === "delete-user" && params.get("target")) {
+    impact = await getUserDeletionImpact(db, actor, params.get("target")!).catch((error) => {
+      if (error instanceof AppError && error.status === 404) return null;
+      throw error;
+    });
+  }
+  return { page, q: q ?? "", role: role ?? "", impact };
 }
 
-// Placeholder until its issue lands; the route and its guard exist (issue #3).
-export default function Page() {
-  return <PageHeading title="Users" lead="This screen is being built." />;
+/** `deactivate`, `reactivate` (sessions end at once) and `delete-user` (ADR 004). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const actor = requireUser(context);
+  const { db } = context.get(servicesContext);
+  const form = await request.formData();
+  return runIntent(form, {
+    deactivate: async () => {
+      const id = idField(form, "userId");
+      await setUserActive(db, actor, id, false);
+      return { message: `${String(form.get("email") ?? "The user")} is deactivated and signed out everywhere.`, target: id };
+    },
+    reactivate: async () => {
+      const id = idField(form, "userId");
+      await setUserActive(db, actor, id, true);
+      return { message: `${String(form.get("email") ?? "The user")} is active again and can sign in.`, target: id };
+    },
+    "delete-user": async () => {
+      const id = idField(form, "userId");
+      const removed = await deleteUser(db, actor, id);
+      return { message: `${removed.email} was deleted${removedSummary(removed)}.`, target: id };
+    },
+  });
+}
+
+function plural(n: number, one: string, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function removedSummary(impact: UserDeletionImpact): string {
+  const parts = [];
+  if (impact.proposals) parts.push(plural(impact.proposals, "proposal"));
+  if (impact.invoices) parts.push(plural(impact.invoices, "invoice"));
+  if (impact.meetings) parts.push(plural(impact.meetings, "meeting"));
+  return parts.length ? ` with ${parts.join(", ")}` : "";
+}
+
+const roleOptions = [
+  { value: "", label: "Clients and ambassadors" },
+  { value: "client", label: "Clients" },
+  { value: "ambassador", label: "Ambassadors" },
+] as const;
+
+/** /admin/users: search, role filter, Deactivate/Reactivate and Delete (after confirmation with what it removes). */
+export default function AdminUsers({ loaderData, actionData }: Route.ComponentProps) {
+  const { page, q, role, impact } = loaderData;
+  const confirming = useConfirmTarget();
+  const columns: Column<AdminUserRow>[] = [
+    {
+      header: "User",
+      cell: (u) => (
+        <div className="min-w-48">
+          <p className="font-medium">{u.businessName ?? u.name}</p>
+          <p className="text-xs break-all text-slate-600">{u.email}</p>
+        </div>
+      ),
+    },
+    { header: "Role", cell: (u) => (u.role === "ambassador" ? "Ambassador" : "Client") },
+    { header: "Created", cell: (u) => <LocalTime value={u.createdAt} /> },
+    { header: "Last login", cell: (u) => <LocalTime value={u.lastLoginAt} fallback="Never" /> },
+    {
+      header: "Active",
+      cell: (u) => (u.active ? <span className="font-medium text-green-800">Active</span> : <span className="font-medium text-red-800">Deactivated</span>),
+    },
+    { header: <span className="sr-only">Actions</span>, cell: (u) => <UserActions user={u} /> },
+  ];
+  return (
+    <>
+      <PageHeading title="Users" lead="Clients and ambassadors. Admins are not listed." />
+      <SearchBar label="Search by e-mail or business name" defaultValue={q} placeholder="e.g. bakery or @example.com">
+        <FilterSelect name="role" label="Role" value={role} options={roleOptions} />
+      </SearchBar>
+      <ActionNotice result={actionData} className="mb-4" />
+      <DataTable
+        caption="Users"
+        columns={columns}
+        rows={page.items}
+        rowKey={(u) => u.id}
+        empty={q || role ? "No user matches this search." : "No users yet."}
+        after={(u) =>
+          confirming?.kind === "delete-user" && confirming.target === u.id ? (
+            <ConfirmPanel title={`Delete ${u.email}?`} intent="delete-user" fields={{ userId: u.id }} confirmLabel="Yes, delete user">
+              {impact && impact.id === u.id ? <ImpactText impact={impact} /> : "This cannot be undone."}
+            </ConfirmPanel>
+          ) : null
+        }
+      />
+      <Pager page={page} noun="users" shown={page.items.length} />
+    </>
+  );
+}
+
+/** What the deletion removes and keeps (ADR 004), in words. */
+function ImpactText({ impact }: { impact: UserDeletionImpact }) {
+  const removed = [plural(impact.proposals, "proposal"), plural(impact.invoices, "invoice"), plural(impact.meetings, "meeting request")];
+  return (
+    <>
+      <p>
+        Their account, sign-ins and {removed.join(", ")} will be deleted. This cannot be undone; deactivate instead to keep the records.
+      </p>
+      {impact.ambassadorProposals || impact.referredClients ? (
+        <p className="mt-1">
+          Kept, without their name: {plural(impact.ambassadorProposals, "proposal")} they submitted for clients, and {plural(impact.referredClients, "referred client")}.
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+function UserActions({ user }: { user: AdminUserRow }) {
+  const navigation = useNavigation();
+  const actionHref = useActionHref();
+  const intent = user.active ? "deactivate" : "reactivate";
+  const pending = navigation.state === "submitting" && navigation.formData?.get("userId") === user.id && navigation.formData?.get("intent") === intent;
+  return (
+    <div className="flex gap-2">
+      <Form method="post" action={actionHref} preventScrollReset>
+        <input type="hidden" name="intent" value={intent} />
+        <input type="hidden" name="userId" value={user.id} />
+        <input type="hidden" name="email" value={user.email} />
+        <button type="submit" className={buttonClass("secondary")} disabled={pending} aria-label={`${user.active ? "Deactivate" : "Reactivate"} ${user.email}`}>
+          {pending ? (user.active ? "Deactivating…" : "Reactivating…") : user.active ? "Deactivate" : "Reactivate"}
+        </button>
+      </Form>
+      <ConfirmLink kind="delete-user" target={user.id} label={`Delete ${user.email}`}>
+        Delete
+      </ConfirmLink>
+    </div>
+  );
 }

@@ -7,7 +7,7 @@ import { PageHeading } from "#app/components/page-heading";
 import { ConfirmAction, usePendingIntent } from "#app/components/ui/confirm-action";
 import { SubmitButton } from "#app/components/ui/field";
 import { FormMessage, TextArea, TextInput, useAppForm } from "#app/components/ui/form";
-import { ReplyNotice } from "#app/components/ui/notice";
+import { ActionNotice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import { MeetingStatusBadge } from "#app/features/meetings/components/meeting-status-badge";
 import { MEETING_MESSAGES, MEETING_NOTES_MAX, meetingSchema } from "#app/features/meetings/meetings.schema";
@@ -88,7 +88,7 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
     <>
       <PageHeading title="Client Dashboard" lead={`Welcome, ${profile.businessName}.`} />
       <div className="mb-4">
-        <ReplyNotice reply={pageReply} />
+        <ActionNotice result={pageReply} />
       </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]">
         <div className="flex min-w-0 flex-col gap-6">

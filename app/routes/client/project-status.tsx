@@ -4,7 +4,7 @@ import type { Route } from "./+types/project-status";
 import { LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
 import { ConfirmAction, usePendingIntent } from "#app/components/ui/confirm-action";
-import { Notice, ReplyNotice } from "#app/components/ui/notice";
+import { ActionNotice, Notice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import { ApprovalBadge, ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
 import { PROPOSAL_LIMITS, PROPOSAL_MESSAGES, revisionSchema } from "#app/features/proposals/proposals.schema";
@@ -82,7 +82,7 @@ export default function ProjectStatus({ loaderData, actionData }: Route.Componen
       <div className="mb-4 space-y-2">
         {notice ? <Notice tone="success">{notice}</Notice> : null}
         {/* Field errors are shown next to their field instead. */}
-        <ReplyNotice reply={actionData?.fieldErrors ? null : actionData} />
+        <ActionNotice result={actionData?.fieldErrors ? null : actionData} />
       </div>
 
       {list.items.length === 0 ? (

@@ -1,0 +1,222 @@
+/**
+ * The admin lists' table, pager and search bar (issue #5): one accessible table (caption,
+ * column headers, horizontal scroll on narrow screens, empty state), keyset pager links that
+ * keep the page's other query parameters, and a GET search form that works without JS.
+ */
+import { Fragment, type ReactNode } from "react";
+import { Form, Link, useFormAction, useLocation, useNavigation } from "react-router";
+import { cursorParamNames } from "#app/lib/pagination";
+import { buttonClass } from "./button";
+
+/** A column: its header and how to render a row's cell. */
+export interface Column<T> {
+  header: ReactNode;
+  cell: (row: T) => ReactNode;
+  /** Extra classes for the header and cells (e.g. `text-right`). */
+  className?: string;
+}
+
+/**
+ * A table of rows with column headers.
+ *
+ * @param caption - names the table for assistive technology (visually hidden).
+ * @param empty - shown instead of the table when there are no rows.
+ * @param after - optional extra full-width row under a row (e.g. a confirmation step).
+ */
+export function DataTable<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  empty,
+  after,
+}: {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => string | number;
+  empty: ReactNode;
+  after?: (row: T) => ReactNode;
+}) {
+  if (rows.length === 0) {
+    return <div className="rounded-lg border border-dashed border-slate-300 px-4 py-10 text-center text-slate-600">{empty}</div>;
+  }
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200">
+      <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="bg-slate-50">
+          <tr>
+            {columns.map((column, i) => (
+              <th key={i} scope="col" className={`px-3 py-2 font-semibold whitespace-nowrap text-slate-700 ${column.className ?? ""}`}>
+                {column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 bg-white">
+          {rows.map((row) => {
+            const extra = after?.(row);
+            return (
+              <Fragment key={rowKey(row)}>
+                <tr className="align-top">
+                  {columns.map((column, i) => (
+                    <td key={i} className={`px-3 py-2 ${column.className ?? ""}`}>
+                      {column.cell(row)}
+                    </td>
+                  ))}
+                </tr>
+                {extra ? (
+                  <tr>
+                    <td colSpan={columns.length} className="bg-red-50/40 px-3 py-3">
+                      {extra}
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Query parameters that belong to one visit only (confirmation steps) and are dropped from links. */
+export const TRANSIENT_PARAMS = ["confirm", "target"];
+
+/**
+ * The current URL with some parameters set or removed (null removes), transient ones dropped.
+ */
+export function useHrefWith(): (changes: Record<string, string | null>) => string {
+  const location = useLocation();
+  return (changes) => {
+    const params = new URLSearchParams(location.search);
+    for (const name of TRANSIENT_PARAMS) params.delete(name);
+    params.delete("index");
+    for (const [name, value] of Object.entries(changes)) {
+      if (value === null) params.delete(name);
+      else params.set(name, value);
+    }
+    const search = params.toString();
+    return `${location.pathname}${search ? `?${search}` : ""}`;
+  };
+}
+
+/**
+ * Where this page's forms post: the route's action URL (with `?index` for an index route)
+ * and the current filters and cursor, without transient parameters — so after a POST
+ * without JavaScript the same list is shown again.
+ */
+export function useActionHref(): string {
+  const formAction = useFormAction();
+  const url = new URL(formAction, "http://local");
+  for (const name of TRANSIENT_PARAMS) url.searchParams.delete(name);
+  const search = url.searchParams.toString().replace(/(^|&)index=(&|$)/, "$1index$2");
+  return `${url.pathname}${search ? `?${search}` : ""}`;
+}
+
+/**
+ * Previous/next links of a keyset-paginated list and its row count.
+ *
+ * @param page - `{ total, next, prev }` from the use-case.
+ * @param noun - what is counted, plural (e.g. "proposals").
+ * @param prefix - the list's cursor parameter prefix when a page has two lists.
+ */
+export function Pager({
+  page,
+  noun,
+  prefix,
+  shown,
+}: {
+  page: { total: number; totalIsLowerBound?: boolean; next: string | null; prev: string | null };
+  noun: string;
+  prefix?: string;
+  shown: number;
+}) {
+  const hrefWith = useHrefWith();
+  const names = cursorParamNames(prefix);
+  const linkClass = buttonClass("secondary");
+  return (
+    <nav aria-label={`Pages of ${noun}`} className="mt-3 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-700">
+      <p>
+        {page.total.toLocaleString("en-US")}
+        {page.totalIsLowerBound ? "+" : ""} {noun}
+        {page.total > shown ? ` · showing ${shown}` : ""}
+      </p>
+      <div className="flex gap-2">
+        {page.prev ? (
+          <Link className={linkClass} to={hrefWith({ [names.after]: null, [names.before]: page.prev })} preventScrollReset>
+            ← Newer
+          </Link>
+        ) : (
+          <span className={linkClass} aria-disabled="true">
+            ← Newer
+          </span>
+        )}
+        {page.next ? (
+          <Link className={linkClass} to={hrefWith({ [names.before]: null, [names.after]: page.next })} preventScrollReset>
+            Older →
+          </Link>
+        ) : (
+          <span className={linkClass} aria-disabled="true">
+            Older →
+          </span>
+        )}
+      </div>
+    </nav>
+  );
+}
+
+/**
+ * A GET search form (`?q=`) with optional filter controls; changing it starts from the first
+ * page. Works without JavaScript.
+ *
+ * @param label - the search box's label.
+ * @param children - extra controls (e.g. a status `<select name="status">`).
+ */
+export function SearchBar({ label, defaultValue, placeholder, children }: { label: string; defaultValue?: string; placeholder?: string; children?: ReactNode }) {
+  const location = useLocation();
+  const navigation = useNavigation();
+  const searching = navigation.state === "loading" && navigation.location?.pathname === location.pathname && navigation.formMethod === undefined && navigation.location.search !== location.search;
+  return (
+    <Form method="get" role="search" className="mb-4 flex flex-wrap items-end gap-3">
+      <div className="flex min-w-56 flex-1 flex-col gap-1">
+        <label htmlFor="list-search" className="text-sm font-medium text-slate-800">
+          {label}
+        </label>
+        <input
+          id="list-search"
+          type="search"
+          name="q"
+          defaultValue={defaultValue}
+          placeholder={placeholder}
+          maxLength={100}
+          className="w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm"
+        />
+      </div>
+      {children}
+      <button type="submit" className={buttonClass("primary", "md")} aria-busy={searching || undefined}>
+        {searching ? "Searching…" : "Search"}
+      </button>
+    </Form>
+  );
+}
+
+/** A labelled `<select>` for a list filter inside {@link SearchBar}. */
+export function FilterSelect({ name, label, value, options }: { name: string; label: string; value: string; options: readonly { value: string; label: string }[] }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={`filter-${name}`} className="text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <select id={`filter-${name}`} name={name} defaultValue={value} className="rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm">
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -1,0 +1,413 @@
+/**
+ * Admin invoice use-cases (issue #5; spec §2 /admin/invoices, /admin/generate-invoice,
+ * /admin/invoices/edit; §4 Invoice status; §5 Invoice; §6 admin; §9 filters).
+ *
+ * - The total is always the sum of the items, computed here (never taken from a form).
+ * - Numbers are sequential per calendar year (UTC), `INV-2026-0001`, allocated from the
+ *   `invoice_counter` row in the invoice's own transaction: unique and gapless under
+ *   concurrency (a concurrent generation waits on the counter row; a rollback returns it).
+ * - `overdue` is derived (unpaid and due date before today UTC): see `invoice-status.ts`
+ *   and {@link invoiceFilterSql}, its SQL form.
+ * - One invoice per proposal (unique index); deleting an invoice unlinks its proposal by
+ *   construction (the link is the invoice's foreign key).
+ *
+ * Every function checks that the actor is an admin before reading or writing anything.
+ */
+import { and, asc, count, eq, gte, ilike, lt, or, sql, sum, type SQL } from "drizzle-orm";
+import type { Database, Queryable } from "#app/db/client.server";
+import { invoice, invoiceCounter, invoiceItem, proposal, user } from "#app/db/schema";
+import { assertRole, type Actor } from "#app/features/users/actor";
+import { toIsoOrNull } from "#app/lib/dates";
+import { AppError, fieldError, notFound } from "#app/lib/errors";
+import { MAX_CENTS } from "#app/lib/money";
+import { containsPattern, cursorKeySql, keysetPage, matchingIdsCondition, SEARCH_COUNT_CAP, type Page, type PageRequest } from "#app/lib/pagination";
+import { invoiceDisplayStatus, todayUtc, type InvoiceDisplayStatus } from "./invoice-status";
+import { INVOICE_MESSAGES, invoiceTotalCents, MAX_INVOICE_ITEMS, type InvoiceFilter, type InvoiceInput } from "./invoices.schema";
+
+export { INVOICE_MESSAGES };
+
+/**
+ * The SQL form of {@link invoiceDisplayStatus} for list filters: `paid`; `pending` = unpaid
+ * and due today or later; `overdue` = unpaid and due before `today`.
+ *
+ * @param today - `YYYY-MM-DD`, today in UTC ({@link todayUtc}).
+ * @returns the WHERE condition, or undefined for `all`.
+ */
+export function invoiceFilterSql(filter: InvoiceFilter, today: string): SQL | undefined {
+  switch (filter) {
+    case "paid":
+      return eq(invoice.status, "paid");
+    case "pending":
+      return and(eq(invoice.status, "unpaid"), gte(invoice.dueDate, today));
+    case "overdue":
+      return and(eq(invoice.status, "unpaid"), lt(invoice.dueDate, today));
+    default:
+      return undefined;
+  }
+}
+
+/** Validates items again on the server (a use-case may be called without the form schema). */
+function checkedItems(input: InvoiceInput): { items: InvoiceInput["items"]; totalCents: number } {
+  if (input.items.length === 0) throw fieldError("items", "Add at least one item.");
+  if (input.items.length > MAX_INVOICE_ITEMS) throw fieldError("items", `An invoice can have at most ${MAX_INVOICE_ITEMS} items.`);
+  const items = input.items.map((item, index) => {
+    const description = item.description.trim();
+    if (!description) throw fieldError(`items[${index}].description`, "Description is required.");
+    if (!Number.isSafeInteger(item.amountCents) || item.amountCents < 0 || item.amountCents > MAX_CENTS) {
+      throw fieldError(`items[${index}].amount`, "Enter an amount like 5000 or $5,000.50");
+    }
+    return { description: description.slice(0, 200), amountCents: item.amountCents };
+  });
+  const totalCents = invoiceTotalCents(items);
+  if (totalCents > MAX_CENTS) throw fieldError("items", INVOICE_MESSAGES.totalTooLarge);
+  const date = new Date(`${input.dueDate}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(input.dueDate) || !Number.isFinite(date.getTime()) || date.toISOString().slice(0, 10) !== input.dueDate) {
+    throw fieldError("dueDate", "Enter a real due date.");
+  }
+  return { items, totalCents };
+}
+
+/** @returns whether `error` is PostgreSQL's unique violation (both drivers expose `code`). */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: string }).code === "23505") return true;
+  }
+  return false;
+}
+
+/** The proposal an invoice is being generated for (spec §2 /admin/generate-invoice). */
+export interface ProposalToInvoice {
+  id: number;
+  projectName: string | null;
+  projectDetails: string;
+  clientId: string | null;
+  clientName: string | null;
+  clientEmail: string | null;
+  budgetCents: number | null;
+  invoiceId: number | null;
+  invoiceNumber: string | null;
+}
+
+/**
+ * Reads a proposal for the generate-invoice page.
+ *
+ * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown proposal.
+ */
+export async function getProposalToInvoice(db: Queryable, actor: Actor, proposalId: number): Promise<ProposalToInvoice> {
+  assertRole(actor, "admin");
+  const [row] = await db
+    .select({
+      id: proposal.id,
+      projectName: proposal.projectName,
+      projectDetails: proposal.projectDetails,
+      clientId: proposal.clientId,
+      clientName: sql<string | null>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName})`,
+      clientEmail: sql<string | null>`coalesce(${user.email}, ${proposal.clientEmail})`,
+      budgetCents: proposal.budgetCents,
+      invoiceId: invoice.id,
+      invoiceNumber: invoice.number,
+    })
+    .from(proposal)
+    .leftJoin(user, eq(user.id, proposal.clientId))
+    .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
+    .where(eq(proposal.id, proposalId));
+  if (!row) throw notFound("Proposal not found");
+  return row;
+}
+
+/**
+ * Generates the invoice of a proposal (spec §4: the proposal then links to
+ * /view-invoice/{id}): status unpaid, clientId = the proposal's client, total = sum of the
+ * items, number = the year's next `INV-YYYY-NNNN`. All in one transaction.
+ *
+ * @param input - items (cents) and due date `YYYY-MM-DD`.
+ * @param now - the current instant; its UTC year numbers the invoice.
+ * @returns the invoice id, number and total (cents).
+ * @throws {AppError} 403 unless the actor is an admin; 404 unknown proposal; 409 the proposal
+ *   already has an invoice or its client has no account yet; 400 invalid items or due date.
+ */
+export async function generateInvoice(
+  db: Database,
+  actor: Actor,
+  proposalId: number,
+  input: InvoiceInput,
+  now: Date = new Date(),
+): Promise<{ id: number; number: string; totalCents: number }> {
+  assertRole(actor, "admin");
+  const { items, totalCents } = checkedItems(input);
+  try {
+    return await db.transaction(async (tx) => {
+      // Lock the proposal: a second generation for it waits here, then sees the invoice.
+      const [target] = await tx.select({ id: proposal.id, clientId: proposal.clientId }).from(proposal).where(eq(proposal.id, proposalId)).for("update");
+      if (!target) throw notFound("Proposal not found");
+      const [existing] = await tx.select({ id: invoice.id }).from(invoice).where(eq(invoice.proposalId, proposalId));
+      if (existing) throw new AppError(409, INVOICE_MESSAGES.alreadyInvoiced);
+      if (!target.clientId) throw new AppError(409, INVOICE_MESSAGES.noClientAccount);
+
+      const year = now.getUTCFullYear();
+      const [counter] = await tx
+        .insert(invoiceCounter)
+        .values({ year, lastNumber: 1 })
+        .onConflictDoUpdate({ target: invoiceCounter.year, set: { lastNumber: sql`${invoiceCounter.lastNumber} + 1` } })
+        .returning({ n: invoiceCounter.lastNumber });
+      const number = formatInvoiceNumber(year, counter!.n);
+
+      const [created] = await tx
+        .insert(invoice)
+        .values({ number, proposalId, clientId: target.clientId, dueDate: input.dueDate, status: "unpaid", totalCents, createdAt: now, updatedAt: now })
+        .returning({ id: invoice.id });
+      await tx.insert(invoiceItem).values(items.map((item, position) => ({ invoiceId: created!.id, position, ...item })));
+      return { id: created!.id, number, totalCents };
+    });
+  } catch (error) {
+    // Lost a race the lock did not cover (e.g. a proposal inserted concurrently): same answer.
+    if (!(error instanceof AppError) && isUniqueViolation(error)) throw new AppError(409, INVOICE_MESSAGES.alreadyInvoiced);
+    throw error;
+  }
+}
+
+/** @returns `INV-<year>-<n>` with n zero-padded to four digits (more digits past 9999). */
+export function formatInvoiceNumber(year: number, n: number): string {
+  return `INV-${year}-${String(n).padStart(4, "0")}`;
+}
+
+/** An invoice with its items, as the admin edit page shows it. Money in cents. */
+export interface AdminInvoice {
+  id: number;
+  number: string;
+  proposalId: number;
+  projectName: string | null;
+  clientName: string | null;
+  clientEmail: string | null;
+  dueDate: string;
+  status: "unpaid" | "paid";
+  displayStatus: InvoiceDisplayStatus;
+  totalCents: number;
+  paidAt: string | null;
+  createdAt: string | null;
+  items: { description: string; amountCents: number }[];
+}
+
+/**
+ * Reads one invoice with its items (spec §2 /admin/invoices/edit/{invoiceId}).
+ *
+ * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown invoice.
+ */
+export async function getInvoiceForAdmin(db: Queryable, actor: Actor, invoiceId: number, now: Date = new Date()): Promise<AdminInvoice> {
+  assertRole(actor, "admin");
+  const [row] = await db
+    .select({
+      id: invoice.id,
+      number: invoice.number,
+      proposalId: invoice.proposalId,
+      projectName: proposal.projectName,
+      clientName: sql<string | null>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName})`,
+      clientEmail: sql<string | null>`coalesce(${user.email}, ${proposal.clientEmail})`,
+      dueDate: invoice.dueDate,
+      status: invoice.status,
+      totalCents: invoice.totalCents,
+      paidAt: invoice.paidAt,
+      createdAt: invoice.createdAt,
+    })
+    .from(invoice)
+    .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
+    .leftJoin(user, eq(user.id, invoice.clientId))
+    .where(eq(invoice.id, invoiceId));
+  if (!row) throw notFound("Invoice not found");
+  const items = await db
+    .select({ description: invoiceItem.description, amountCents: invoiceItem.amountCents })
+    .from(invoiceItem)
+    .where(eq(invoiceItem.invoiceId, invoiceId))
+    .orderBy(asc(invoiceItem.position), asc(invoiceItem.id));
+  return {
+    ...row,
+    paidAt: toIsoOrNull(row.paidAt),
+    createdAt: toIsoOrNull(row.createdAt),
+    displayStatus: invoiceDisplayStatus(row, now),
+    items,
+  };
+}
+
+/**
+ * Replaces an unpaid invoice's items and due date; the total is recomputed (spec §7 update
+ * invoices: items, total, dueDate). A paid invoice is a settled record and is not edited.
+ *
+ * @returns the new total in cents.
+ * @throws {AppError} 403 unless the actor is an admin; 404 unknown invoice; 409 paid invoice;
+ *   400 invalid items or due date.
+ */
+export async function updateInvoice(db: Database, actor: Actor, invoiceId: number, input: InvoiceInput): Promise<{ totalCents: number }> {
+  assertRole(actor, "admin");
+  const { items, totalCents } = checkedItems(input);
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select({ status: invoice.status }).from(invoice).where(eq(invoice.id, invoiceId)).for("update");
+    if (!current) throw notFound("Invoice not found");
+    if (current.status === "paid") throw new AppError(409, INVOICE_MESSAGES.paidLocked);
+    await tx.delete(invoiceItem).where(eq(invoiceItem.invoiceId, invoiceId));
+    await tx.insert(invoiceItem).values(items.map((item, position) => ({ invoiceId, position, ...item })));
+    await tx.update(invoice).set({ dueDate: input.dueDate, totalCents, updatedAt: sql`now()` }).where(eq(invoice.id, invoiceId));
+    return { totalCents };
+  });
+}
+
+/**
+ * Mark Paid (spec §4: unpaid → paid). `paidAt` records the first time; marking a paid
+ * invoice again changes nothing.
+ *
+ * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown invoice.
+ */
+export async function markInvoicePaid(db: Queryable, actor: Actor, invoiceId: number): Promise<{ number: string }> {
+  assertRole(actor, "admin");
+  const [row] = await db
+    .update(invoice)
+    .set({ status: "paid", paidAt: sql`coalesce(${invoice.paidAt}, now())`, updatedAt: sql`now()` })
+    .where(eq(invoice.id, invoiceId))
+    .returning({ number: invoice.number });
+  if (!row) throw notFound("Invoice not found");
+  return row;
+}
+
+/**
+ * Deletes an invoice and its items (spec §4: its proposal is unlinked — by construction,
+ * the link is this invoice's foreign key). The page asks for confirmation first (spec §5).
+ *
+ * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown invoice.
+ */
+export async function deleteInvoice(db: Queryable, actor: Actor, invoiceId: number): Promise<{ number: string; proposalId: number }> {
+  assertRole(actor, "admin");
+  const [row] = await db.delete(invoice).where(eq(invoice.id, invoiceId)).returning({ number: invoice.number, proposalId: invoice.proposalId });
+  if (!row) throw notFound("Invoice not found");
+  return row;
+}
+
+/** One row of the admin invoice list. Money in cents; dates `YYYY-MM-DD`; instants ISO. */
+export interface AdminInvoiceRow {
+  id: number;
+  number: string;
+  proposalId: number;
+  projectName: string | null;
+  clientName: string | null;
+  clientEmail: string | null;
+  dueDate: string;
+  status: "unpaid" | "paid";
+  displayStatus: InvoiceDisplayStatus;
+  totalCents: number;
+  createdAt: string | null;
+  paidAt: string | null;
+}
+
+const ordering = { sort: invoice.createdAt, id: invoice.id };
+
+/**
+ * Lists invoices, newest first (spec §2 /admin/invoices), filtered by all / paid / pending /
+ * overdue (spec §9) against today in UTC, and searched by number, project or client.
+ *
+ * @param filters.q - case-insensitive substring of the number, project name, client e-mail or business.
+ * @param now - the current instant (tests pass a fixed one).
+ * @throws {AppError} 403 unless the actor is an admin.
+ */
+export async function listInvoicesForAdmin(
+  db: Queryable,
+  actor: Actor,
+  filters: { filter: InvoiceFilter; q?: string },
+  page: PageRequest,
+  now: Date = new Date(),
+): Promise<Page<AdminInvoiceRow>> {
+  assertRole(actor, "admin");
+  const conditions: SQL[] = [];
+  const byStatus = invoiceFilterSql(filters.filter, todayUtc(now));
+  if (byStatus) conditions.push(byStatus);
+  if (filters.q) {
+    const pattern = containsPattern(filters.q);
+    const ofMatchingProjects = await matchingIdsCondition(invoice.proposalId, () => db.select({ id: proposal.id }).from(proposal).where(ilike(proposal.projectName, pattern)));
+    const ofMatchingClients = await matchingIdsCondition(invoice.clientId, () =>
+      db
+        .select({ id: user.id })
+        .from(user)
+        .where(or(ilike(user.email, pattern), ilike(user.businessName, pattern), ilike(user.name, pattern))),
+    );
+    conditions.push(or(ilike(invoice.number, pattern), ofMatchingProjects, ofMatchingClients)!);
+  }
+  const where = conditions.length ? and(...conditions) : undefined;
+  const result = await keysetPage(db, { order: ordering, request: page, table: invoice, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) =>
+      db
+        .select({
+          id: invoice.id,
+          cursorKey: cursorKeySql(ordering),
+          number: invoice.number,
+          proposalId: invoice.proposalId,
+          projectName: proposal.projectName,
+          clientName: sql<string | null>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName})`,
+          clientEmail: sql<string | null>`coalesce(${user.email}, ${proposal.clientEmail})`,
+          dueDate: invoice.dueDate,
+          status: invoice.status,
+          totalCents: invoice.totalCents,
+          createdAt: invoice.createdAt,
+          paidAt: invoice.paidAt,
+        })
+        .from(invoice)
+        .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
+        .leftJoin(user, eq(user.id, invoice.clientId))
+        .where(keyset.where)
+        .orderBy(...keyset.orderBy)
+        .limit(keyset.limit),
+  );
+  return {
+    ...result,
+    items: result.items.map((row) => ({
+      ...row,
+      displayStatus: invoiceDisplayStatus(row, now),
+      createdAt: toIsoOrNull(row.createdAt),
+      paidAt: toIsoOrNull(row.paidAt),
+    })),
+  };
+}
+
+/** Invoice totals for the admin dashboard. Money in cents. */
+export interface InvoiceSummary {
+  count: number;
+  paidCount: number;
+  unpaidCount: number;
+  overdueCount: number;
+  /** Sum of unpaid invoices (pending and overdue). */
+  unpaidCents: number;
+  /** Sum of overdue invoices (unpaid, due before today UTC). */
+  overdueCents: number;
+  paidCents: number;
+}
+
+/**
+ * Counts and sums invoices by display status (spec §2 /admin counts; issue #5 unpaid and
+ * overdue totals in money), against today in UTC.
+ *
+ * @throws {AppError} 403 unless the actor is an admin.
+ */
+export async function invoiceSummary(db: Queryable, actor: Actor, now: Date = new Date()): Promise<InvoiceSummary> {
+  assertRole(actor, "admin");
+  const overdue = invoiceFilterSql("overdue", todayUtc(now))!;
+  const rows = await db
+    .select({
+      status: invoice.status,
+      overdue: sql<boolean>`${overdue}`,
+      n: count(),
+      cents: sum(invoice.totalCents).mapWith(Number),
+    })
+    .from(invoice)
+    .groupBy(invoice.status, sql`2`);
+  const summary: InvoiceSummary = { count: 0, paidCount: 0, unpaidCount: 0, overdueCount: 0, unpaidCents: 0, overdueCents: 0, paidCents: 0 };
+  for (const row of rows) {
+    summary.count += row.n;
+    if (row.status === "paid") {
+      summary.paidCount += row.n;
+      summary.paidCents += row.cents ?? 0;
+    } else {
+      summary.unpaidCount += row.n;
+      summary.unpaidCents += row.cents ?? 0;
+      if (row.overdue) {
+        summary.overdueCount += row.n;
+        summary.overdueCents += row.cents ?? 0;
+      }
+    }
+  }
+  return summary;
+}

@@ -1,0 +1,89 @@
+/**
+ * Invoice forms (spec §5 Invoice: each item needs a description and an amount; due date
+ * required; the total is the sum of the items) and the admin list filters (spec §9).
+ * Shared by the browser (conform) and the actions; the total is never a form field — the
+ * server computes it from the items.
+ */
+import { z } from "zod";
+import { MAX_CENTS, parseMoneyToCents } from "#app/lib/money";
+
+/** Invoice list filters of spec §9: all, paid, pending (unpaid, not past due), overdue (unpaid, past due). */
+export const INVOICE_FILTERS = ["all", "paid", "pending", "overdue"] as const;
+export type InvoiceFilter = (typeof INVOICE_FILTERS)[number];
+
+/** Messages the admin sees (spec §8; issue #5 "a failure is shown as a clear message"). */
+export const INVOICE_MESSAGES = {
+  alreadyInvoiced: "This proposal already has an invoice.",
+  noClientAccount: "This proposal's client has not registered yet. An invoice can be generated once they have an account.",
+  paidLocked: "A paid invoice cannot be edited.",
+  generationFailed: "The invoice could not be generated. Nothing was saved; please try again.",
+  totalTooLarge: "The total must be at most $10,000,000.00.",
+} as const;
+
+/** Most line items one invoice may have. */
+export const MAX_INVOICE_ITEMS = 50;
+
+/** An amount typed by a person ("1,200.50", "$90") as integer cents, required. */
+const amountField = z
+  .string({ error: "Amount is required." })
+  .trim()
+  .min(1, { error: "Amount is required.", abort: true })
+  .transform((value, ctx) => {
+    try {
+      return parseMoneyToCents(value)!;
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
+
+/** `YYYY-MM-DD` that is a real calendar date. */
+export const calendarDateField = (label: string) =>
+  z
+    .string({ error: `${label} is required.` })
+    .trim()
+    .min(1, { error: `${label} is required.`, abort: true })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `Enter the ${label.toLowerCase()} as a date (YYYY-MM-DD).`, abort: true })
+    .refine((value) => {
+      const date = new Date(`${value}T00:00:00Z`);
+      return Number.isFinite(date.getTime()) && date.toISOString().slice(0, 10) === value && value >= "2000-01-01" && value <= "2999-12-31";
+    }, `Enter a real ${label.toLowerCase()}.`);
+
+export const invoiceItemSchema = z.object({
+  description: z
+    .string({ error: "Description is required." })
+    .trim()
+    .min(1, { error: "Description is required.", abort: true })
+    .max(200, "Description must be at most 200 characters."),
+  amount: amountField,
+});
+
+/** Generate and edit invoice form: line items (amounts → cents) and the due date. */
+export const invoiceFormSchema = z
+  .object({
+    items: z
+      .array(invoiceItemSchema, { error: "Add at least one item." })
+      .min(1, "Add at least one item.")
+      .max(MAX_INVOICE_ITEMS, `An invoice can have at most ${MAX_INVOICE_ITEMS} items.`),
+    dueDate: calendarDateField("Due date"),
+  })
+  .refine((value) => value.items.reduce((sum, item) => sum + item.amount, 0) <= MAX_CENTS, {
+    path: ["items"],
+    message: "The total must be at most $10,000,000.00.",
+  });
+
+/** What the invoice use-cases take: amounts in cents, due date `YYYY-MM-DD`. */
+export interface InvoiceInput {
+  items: { description: string; amountCents: number }[];
+  dueDate: string;
+}
+
+/** Maps the form's parsed value to {@link InvoiceInput}. */
+export function toInvoiceInput(value: z.infer<typeof invoiceFormSchema>): InvoiceInput {
+  return { dueDate: value.dueDate, items: value.items.map((item) => ({ description: item.description, amountCents: item.amount })) };
+}
+
+/** The sum of the items, in cents (spec §5: total equals the sum of the item amounts). */
+export function invoiceTotalCents(items: readonly { amountCents: number }[]): number {
+  return items.reduce((sum, item) => sum + item.amountCents, 0);
+}

@@ -1,0 +1,80 @@
+import { eq, sql } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { meeting } from "#app/db/schema";
+import { formatDateTime, INVALID_DATE } from "#app/lib/dates";
+import { pageRequestFrom } from "#app/lib/pagination";
+import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { insertMeeting, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
+import { makeAdmin, makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
+import type { Actor } from "../users/actor";
+import { acceptMeeting, countMeetings, deleteMeeting, listMeetingRequests } from "./meetings.admin.server";
+
+describe.each(testDatabases())("admin meetings on %s", (_name, open) => {
+  let t: TestDb;
+  let s: TestServices;
+  let admin: Actor;
+  beforeEach(async () => {
+    t = await open();
+    s = testServices(t.db);
+    admin = await makeAdmin(s);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it("lists requests newest first with the client, paginated", async () => {
+    const client = await makeClient(s, { businessName: "Blue Cafe", email: "cafe@example.com" });
+    const ids: number[] = [];
+    for (let i = 0; i < 7; i++) ids.push(await insertMeeting(t.db, { userId: client.id, createdAt: new Date(Date.UTC(2026, 0, 1 + i)), notes: `n${i}` }));
+    const page1 = await listMeetingRequests(t.db, admin, { size: 5 });
+    expect(page1.total).toBe(7);
+    expect(page1.items.map((m) => m.id)).toEqual(ids.slice(2).reverse());
+    expect(page1.items[0]).toMatchObject({ clientName: "Blue Cafe", clientEmail: "cafe@example.com", status: "pending", timeZone: "America/New_York", startsAt: "2026-03-03T19:00:00.000Z" });
+    const page2 = await listMeetingRequests(t.db, admin, pageRequestFrom(new URLSearchParams({ after: page1.next! }), { size: 5 }));
+    expect(page2.items.map((m) => m.id)).toEqual(ids.slice(0, 2).reverse());
+    expect(page2.next).toBeNull();
+  });
+
+  it('returns a date that cannot be shown as null, which formats as "Invalid Date"', async () => {
+    const client = await makeClient(s);
+    const id = await insertMeeting(t.db, { userId: client.id });
+    await t.db.execute(sql`update ${meeting} set starts_at = 'infinity' where id = ${id}`);
+    const bad = await insertMeeting(t.db, { userId: client.id, timeZone: "Mars/Olympus_Mons" });
+    const { items } = await listMeetingRequests(t.db, admin, { size: 25 });
+    const infinite = items.find((m) => m.id === id)!;
+    expect(infinite.startsAt).toBeNull();
+    expect(formatDateTime(infinite.startsAt, infinite.timeZone)).toBe(INVALID_DATE);
+    // An unknown time zone still shows the instant (in UTC) rather than failing.
+    const zoned = items.find((m) => m.id === bad)!;
+    expect(formatDateTime(zoned.startsAt, zoned.timeZone)).toBe("Tue, Mar 3, 2026, 7:00 PM UTC");
+  });
+
+  it("accepts and deletes a meeting; unknown ids are 404", async () => {
+    const client = await makeClient(s);
+    const id = await insertMeeting(t.db, { userId: client.id });
+    const other = await insertMeeting(t.db, { userId: client.id });
+    await acceptMeeting(t.db, admin, id);
+    const [row] = await t.db.select({ status: meeting.status }).from(meeting).where(eq(meeting.id, id));
+    expect(row!.status).toBe("accepted");
+    expect(await countMeetings(t.db, admin)).toEqual({ total: 2, pending: 1 });
+    await deleteMeeting(t.db, admin, id);
+    expect(await t.db.select().from(meeting).where(eq(meeting.id, id))).toHaveLength(0);
+    expect(await t.db.select().from(meeting).where(eq(meeting.id, other))).toHaveLength(1);
+    expect((await rejectionOf(deleteMeeting(t.db, admin, id))).status).toBe(404);
+    expect((await rejectionOf(acceptMeeting(t.db, admin, id))).status).toBe(404);
+  });
+
+  it("refuses clients and ambassadors without writing", async () => {
+    const client = await makeClient(s);
+    const ambassador = await makeAmbassador(s);
+    const id = await insertMeeting(t.db, { userId: client.id });
+    const before = await snapshot(t.db);
+    for (const actor of [client, ambassador]) {
+      expect((await rejectionOf(listMeetingRequests(t.db, actor, { size: 25 }))).status).toBe(403);
+      expect((await rejectionOf(acceptMeeting(t.db, actor, id))).status).toBe(403);
+      expect((await rejectionOf(deleteMeeting(t.db, actor, id))).status).toBe(403);
+      expect((await rejectionOf(countMeetings(t.db, actor))).status).toBe(403);
+    }
+    expect(await snapshot(t.db)).toEqual(before);
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * Admin proposal forms and labels (spec §4 Proposal status, §9 admin status list). Shared by
+ * the browser and the action; imports nothing server-only.
+ */
+import { z } from "zod";
+import { PROPOSAL_STATUSES, type ProposalStatus } from "#app/db/schema";
+
+/** The statuses an admin may set freely from the dropdown (spec §4, §9). */
+export const ADMIN_PROPOSAL_STATUSES = ["pending", "planning", "in_progress", "review", "completed"] as const satisfies readonly ProposalStatus[];
+export type AdminProposalStatus = (typeof ADMIN_PROPOSAL_STATUSES)[number];
+
+/** Human labels of every proposal status. */
+export const PROPOSAL_STATUS_LABELS: Record<ProposalStatus, string> = {
+  pending: "Pending",
+  planning: "Planning",
+  in_progress: "In progress",
+  review: "Review",
+  completed: "Completed",
+  submitted: "Submitted (awaiting client)",
+  closed: "Closed",
+};
+
+/** `?status=` of the admin list: any stored status, or all. */
+export const proposalStatusFilter = z.enum(PROPOSAL_STATUSES).optional().catch(undefined);
+
+/** The per-row status form (intent `set-status`). */
+export const setStatusSchema = z.object({
+  intent: z.literal("set-status"),
+  proposalId: z.coerce.number().int().positive(),
+  status: z.enum(ADMIN_PROPOSAL_STATUSES, { error: "Choose one of: pending, planning, in progress, review, completed." }),
+});

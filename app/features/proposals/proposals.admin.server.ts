@@ -1,0 +1,148 @@
+/**
+ * Admin proposal use-cases (issue #5; spec §2 /admin/proposals, §4 Proposal status, §6
+ * admin): the list of every proposal with search, filter and keyset pagination, and the
+ * free status change. Each function checks that the actor is an admin before anything else.
+ */
+import { and, count, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Queryable } from "#app/db/client.server";
+import { invoice, proposal, user, type ProposalStatus } from "#app/db/schema";
+import { assertRole, type Actor } from "#app/features/users/actor";
+import { toIsoOrNull } from "#app/lib/dates";
+import { fieldError, notFound } from "#app/lib/errors";
+import { containsPattern, cursorKeySql, keysetPage, matchingIdsCondition, SEARCH_COUNT_CAP, type Page, type PageRequest } from "#app/lib/pagination";
+import { ADMIN_PROPOSAL_STATUSES, type AdminProposalStatus } from "./proposals.admin.schema";
+
+/** One row of the admin proposal list. Money in cents; instants in UTC. */
+export interface AdminProposalRow {
+  id: number;
+  projectName: string | null;
+  projectDetails: string;
+  /** Business name (or name) of the client's account, else the name the ambassador gave. */
+  clientName: string | null;
+  /** The client account's e-mail, else the address the ambassador gave. */
+  clientEmail: string | null;
+  /** False while an ambassador proposal's client has not registered yet. */
+  clientHasAccount: boolean;
+  source: "client" | "ambassador";
+  ambassadorName: string | null;
+  budgetCents: number | null;
+  status: ProposalStatus;
+  /** ISO instant (UTC) or null. */
+  clientApprovedAt: string | null;
+  /** ISO instant (UTC). */
+  createdAt: string | null;
+  invoiceId: number | null;
+  invoiceNumber: string | null;
+}
+
+/** Filters of the admin proposal list. */
+export interface ProposalListFilters {
+  /** Only this stored status. */
+  status?: ProposalStatus;
+  /** Case-insensitive substring of the project name, client name/business or e-mail. */
+  q?: string;
+}
+
+const ordering = { sort: proposal.createdAt, id: proposal.id };
+
+/**
+ * The list's WHERE clause (filters only, no keyset predicate). The search matches the
+ * proposal's own text (trigram indexes on proposal) or the e-mail/business/name of its
+ * client's account (trigram indexes on user), see {@link matchingIdsCondition}.
+ */
+async function proposalFilters(db: Queryable, filters: ProposalListFilters): Promise<SQL | undefined> {
+  const conditions: SQL[] = [];
+  if (filters.status) conditions.push(eq(proposal.status, filters.status));
+  if (filters.q) {
+    const pattern = containsPattern(filters.q);
+    const ofMatchingClients = await matchingIdsCondition(proposal.clientId, () =>
+      db
+        .select({ id: user.id })
+        .from(user)
+        .where(or(ilike(user.email, pattern), ilike(user.businessName, pattern), ilike(user.name, pattern))),
+    );
+    conditions.push(or(ilike(proposal.projectName, pattern), ilike(proposal.clientName, pattern), ilike(proposal.clientEmail, pattern), ofMatchingClients)!);
+  }
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+/**
+ * Lists every proposal, newest first (spec §2 /admin/proposals): client (name/business,
+ * e-mail), source, budget, status and the invoice if there is one.
+ *
+ * @param filters - status and/or search term (case-insensitive, server-side).
+ * @param page - keyset page request (see `app/lib/pagination.ts`).
+ * @throws {AppError} 403 unless the actor is an admin.
+ */
+export async function listProposalsForAdmin(db: Queryable, actor: Actor, filters: ProposalListFilters, page: PageRequest): Promise<Page<AdminProposalRow>> {
+  assertRole(actor, "admin");
+  const client = alias(user, "client");
+  const ambassador = alias(user, "ambassador");
+  const where = await proposalFilters(db, filters);
+  const result = await keysetPage(db, { order: ordering, request: page, table: proposal, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) =>
+      db
+        .select({
+          id: proposal.id,
+          cursorKey: cursorKeySql(ordering),
+          projectName: proposal.projectName,
+          projectDetails: sql<string>`left(${proposal.projectDetails}, 160)`,
+          clientName: sql<string | null>`coalesce(${client.businessName}, ${client.name}, ${proposal.clientName})`,
+          clientEmail: sql<string | null>`coalesce(${client.email}, ${proposal.clientEmail})`,
+          clientHasAccount: sql<boolean>`${client.id} is not null`,
+          source: proposal.source,
+          ambassadorName: ambassador.name,
+          budgetCents: proposal.budgetCents,
+          status: proposal.status,
+          clientApprovedAt: proposal.clientApprovedAt,
+          createdAt: proposal.createdAt,
+          invoiceId: invoice.id,
+          invoiceNumber: invoice.number,
+        })
+        .from(proposal)
+        .leftJoin(client, eq(client.id, proposal.clientId))
+        .leftJoin(ambassador, eq(ambassador.id, proposal.ambassadorId))
+        .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
+        .where(keyset.where)
+        .orderBy(...keyset.orderBy)
+        .limit(keyset.limit),
+  );
+  return {
+    ...result,
+    items: result.items.map((row) => ({ ...row, createdAt: toIsoOrNull(row.createdAt), clientApprovedAt: toIsoOrNull(row.clientApprovedAt) })),
+  };
+}
+
+/**
+ * Sets a proposal's status to any of pending, planning, in_progress, review, completed
+ * (spec §4: the admin changes it freely).
+ *
+ * @returns the proposal id and its new status.
+ * @throws {AppError} 403 unless the actor is an admin; 400 on `status` for another value;
+ *   404 for an unknown proposal.
+ */
+export async function setProposalStatus(db: Queryable, actor: Actor, proposalId: number, status: AdminProposalStatus): Promise<{ id: number; status: AdminProposalStatus }> {
+  assertRole(actor, "admin");
+  if (!(ADMIN_PROPOSAL_STATUSES as readonly string[]).includes(status)) throw fieldError("status", "Choose one of: pending, planning, in progress, review, completed.");
+  const [row] = await db
+    .update(proposal)
+    .set({ status, updatedAt: sql`now()` })
+    .where(eq(proposal.id, proposalId))
+    .returning({ id: proposal.id });
+  if (!row) throw notFound("Proposal not found");
+  return { id: row.id, status };
+}
+
+/**
+ * Counts proposals for the admin dashboard (spec §2 /admin).
+ *
+ * @returns all proposals, and those still open (not completed or closed).
+ * @throws {AppError} 403 unless the actor is an admin.
+ */
+export async function countProposals(db: Queryable, actor: Actor): Promise<{ total: number; open: number }> {
+  assertRole(actor, "admin");
+  const [row] = await db
+    .select({ total: count(), open: sql<number>`count(*) filter (where ${proposal.status} not in ('completed', 'closed'))`.mapWith(Number) })
+    .from(proposal);
+  return { total: row!.total, open: row!.open };
+}

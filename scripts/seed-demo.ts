@@ -1,0 +1,283 @@
+/**
+ * Fills a database with realistic demo data through the app's schema (issue #5).
+ *
+ *   npm run seed:demo                  # ~100 users, 1,000 proposals, 500 invoices
+ *   npm run seed:demo -- --scale       # 10,000 users, 100,000 proposals, 50,000 invoices
+ *   npm run seed:demo -- --users 500 --proposals 5000 --invoices 2000
+ *
+ * Uses the same configuration as the server: DATABASE_URL, else PGlite in DATA_DIR (stop
+ * the server first: PGlite allows one process). Migrations are applied first. Rows are
+ * inserted in batches inside one transaction, so a failed run leaves nothing behind. Every
+ * demo account's password is DEMO_PASSWORD; the admin, client and ambassador below are
+ * ready to sign in with.
+ */
+import fs from "node:fs";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { hashPassword } from "better-auth/crypto";
+import { sql } from "drizzle-orm";
+import { openDatabase, type Database } from "../app/db/client.server";
+import { account, invoice, invoiceCounter, invoiceItem, meeting, proposal, settings, user, type MeetingStatus, type ProposalStatus } from "../app/db/schema";
+import { parseEnv } from "../app/lib/env.server";
+
+export const DEMO_PASSWORD = "demo-password-123";
+export const DEMO_ACCOUNTS = { admin: "admin@demo.local", client: "client@demo.local", ambassador: "ambassador@demo.local" } as const;
+
+/** How much to create. */
+export interface SeedSize {
+  users: number;
+  proposals: number;
+  invoices: number;
+}
+
+export const DEMO_SIZE: SeedSize = { users: 100, proposals: 1_000, invoices: 500 };
+export const SCALE_SIZE: SeedSize = { users: 10_000, proposals: 100_000, invoices: 50_000 };
+
+/** A small deterministic PRNG (mulberry32), so two runs produce the same data. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!,
+    chance: (p: number) => next() < p,
+  };
+}
+
+const FIRST = ["Ada", "Grace", "Alan", "Maya", "Omar", "Lena", "Kofi", "Sofia", "Ravi", "Chen", "Lucia", "Noah", "Amara", "Ivan", "Yuki", "Elena", "Diego", "Fatima", "Jonas", "Priya"];
+const LAST = ["Lovelace", "Hopper", "Turing", "Okafor", "Haddad", "Novak", "Mensah", "Rossi", "Patel", "Wang", "Garcia", "Smith", "Diallo", "Petrov", "Sato", "Kowalski", "Silva", "Khan", "Berg", "Nair"];
+const BIZ_A = ["Sunrise", "Blue", "Harbor", "Maple", "Golden", "Urban", "Green", "Copper", "Silver", "Northside", "Riverside", "Lakeside", "Summit", "Cedar", "Bright", "Old Town"];
+const BIZ_B = ["Bakery", "Cafe", "Dental", "Fitness", "Florist", "Realty", "Plumbing", "Bookshop", "Barbers", "Kitchen", "Studio", "Law Office", "Pet Care", "Yoga", "Garage", "Tailors"];
+const PROJECTS = ["Website redesign", "Online store", "Booking system", "Landing page", "Menu and ordering site", "Portfolio site", "Member portal", "Blog relaunch", "Event site", "Rental listings"];
+const STATUSES: ProposalStatus[] = ["pending", "planning", "in_progress", "review", "completed", "completed", "pending", "planning"];
+const ZONES = ["America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "Europe/London", "Europe/Berlin"];
+const ITEMS = ["Design", "Development", "Content migration", "Hosting (12 months)", "SEO setup", "Training session", "Copywriting", "Domain"];
+
+const DAY = 86_400_000;
+
+async function insertBatches<T>(rows: T[], size: number, insert: (batch: T[]) => Promise<unknown>) {
+  for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
+}
+
+/**
+ * Seeds `size` rows into an empty-of-demo database.
+ *
+ * @param db - an open, migrated database.
+ * @param options.now - the instant the data is relative to (createdAt spread over the two years before it).
+ * @param options.log - progress lines.
+ * @returns what was created.
+ * @throws {Error} when demo data is already present (an account @demo.local exists).
+ */
+export async function seedDemo(db: Database, size: SeedSize, options: { now?: Date; log?: (line: string) => void } = {}) {
+  const log = options.log ?? (() => {});
+  const now = options.now ?? new Date();
+  const [existing] = await db.select({ n: sql<number>`count(*)::int` }).from(user).where(sql`${user.email} like '%@demo.local'`);
+  if (existing!.n > 0) throw new Error("This database already has demo data (accounts @demo.local). Use a fresh DATA_DIR or database.");
+  const rnd = prng(20_260_101);
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const start = now.getTime() - 730 * DAY;
+  const spread = (i: number, n: number) => new Date(start + Math.floor(((i + rnd.next() * 0.5) / n) * 730 * DAY));
+
+  const created = await db.transaction(async (tx) => {
+    // ---- users: 1 admin, ~10 % ambassadors, the rest clients -------------------------
+    const userRows: (typeof user.$inferInsert)[] = [];
+    const ambassadors: string[] = [];
+    const clients: { id: string; ambassadorId: string | null; email: string; name: string }[] = [];
+    const total = Math.max(3, size.users);
+    for (let i = 0; i < total; i++) {
+      const id = `demo${i.toString(36).padStart(6, "0")}${Math.floor(rnd.next() * 1e9).toString(36)}`;
+      const first = rnd.pick(FIRST);
+      const last = rnd.pick(LAST);
+      const createdAt = spread(i, total);
+      const base = {
+        id,
+        emailVerified: true,
+        createdAt,
+        updatedAt: createdAt,
+        phone: `301 555 ${String(1000 + (i % 9000)).padStart(4, "0")}`,
+        banned: rnd.chance(0.03),
+        lastLoginAt: rnd.chance(0.85) ? new Date(createdAt.getTime() + rnd.next() * (now.getTime() - createdAt.getTime())) : null,
+      };
+      if (i === 0) {
+        userRows.push({ ...base, banned: false, name: "Demo Admin", email: DEMO_ACCOUNTS.admin, role: "admin" });
+      } else if (i === 1 || (i > 2 && rnd.chance(0.1))) {
+        const email = i === 1 ? DEMO_ACCOUNTS.ambassador : `${first}.${last}.${i}@ambassadors.example`.toLowerCase();
+        userRows.push({ ...base, banned: i === 1 ? false : base.banned, name: `${first} ${last}`, email, role: "ambassador", referralCode: i === 1 ? "demo-ambassador" : `${first}-${last}-${i}`.toLowerCase() });
+        ambassadors.push(id);
+      } else {
+        const businessName = `${rnd.pick(BIZ_A)} ${rnd.pick(BIZ_B)}${i % 7 === 0 ? ` ${last}` : ""}`;
+        const email = i === 2 ? DEMO_ACCOUNTS.client : `${first}.${last}.${i}@${businessName.toLowerCase().replace(/[^a-z]+/g, "")}.example`.toLowerCase();
+        const ambassadorId = ambassadors.length && rnd.chance(0.3) ? rnd.pick(ambassadors) : null;
+        userRows.push({ ...base, banned: i === 2 ? false : base.banned, name: businessName, businessName, email, role: "client", referredById: ambassadorId, website: rnd.chance(0.5) ? `https://${businessName.toLowerCase().replace(/[^a-z]+/g, "")}.example` : null });
+        clients.push({ id, ambassadorId, email, name: businessName });
+      }
+    }
+    await insertBatches(userRows, 1_000, (batch) => tx.insert(user).values(batch));
+    await insertBatches(userRows, 2_000, (batch) =>
+      tx.insert(account).values(batch.map((u) => ({ id: `acc-${u.id}`, accountId: u.id!, providerId: "credential", userId: u.id!, password: passwordHash, createdAt: u.createdAt, updatedAt: u.createdAt }))),
+    );
+    log(`users: ${userRows.length} (${ambassadors.length} ambassadors, ${clients.length} clients)`);
+
+    // ---- proposals: 70 % by clients, 30 % by ambassadors (some for unregistered clients)
+    const proposalRows: (typeof proposal.$inferInsert)[] = [];
+    for (let i = 0; i < size.proposals; i++) {
+      const createdAt = spread(i, size.proposals);
+      const client = rnd.pick(clients);
+      const budgetCents = rnd.chance(0.9) ? rnd.int(5, 200) * 10_000 : null;
+      const projectName = `${rnd.pick(PROJECTS)} for ${client.name}`;
+      const details = `${projectName}: ${rnd.int(3, 25)} pages, mobile-first, contact form and analytics.`;
+      if (ambassadors.length && rnd.chance(0.3)) {
+        const ambassadorId = client.ambassadorId ?? rnd.pick(ambassadors);
+        const registered = rnd.chance(0.8);
+        const approved = registered && rnd.chance(0.6);
+        const paid = approved && rnd.chance(0.3);
+        proposalRows.push({
+          source: "ambassador",
+          ambassadorId,
+          clientId: registered ? client.id : null,
+          clientName: registered ? client.name : `${rnd.pick(BIZ_A)} ${rnd.pick(BIZ_B)} ${i}`,
+          clientEmail: registered ? client.email : `owner${i}@prospect.example`,
+          projectName,
+          projectDetails: details,
+          budgetCents,
+          status: approved ? rnd.pick(STATUSES) : "submitted",
+          clientApprovedAt: approved ? new Date(createdAt.getTime() + DAY) : null,
+          commissionPaidAt: paid && budgetCents ? new Date(createdAt.getTime() + 30 * DAY) : null,
+          commissionPaidCents: paid && budgetCents ? Math.floor((budgetCents * 1500 + 5000) / 10_000) : null,
+          createdAt,
+          updatedAt: createdAt,
+        });
+      } else {
+        proposalRows.push({
+          source: "client",
+          clientId: client.id,
+          projectName,
+          projectDetails: details,
+          timeline: rnd.pick(["2 weeks", "1 month", "6 weeks", "3 months"]),
+          budgetCents,
+          numberOfPages: rnd.int(1, 25),
+          websiteGoal: rnd.pick(["Minimal", "Corporate", "Creative"] as const),
+          status: rnd.pick(STATUSES),
+          createdAt,
+          updatedAt: createdAt,
+        });
+      }
+    }
+    const proposalIds: { id: number; clientId: string | null; createdAt: Date; budgetCents: number | null }[] = [];
+    await insertBatches(proposalRows, 1_000, async (batch) => {
+      const ids = await tx.insert(proposal).values(batch).returning({ id: proposal.id, clientId: proposal.clientId, createdAt: proposal.createdAt, budgetCents: proposal.budgetCents });
+      proposalIds.push(...ids);
+    });
+    log(`proposals: ${proposalIds.length}`);
+
+    // ---- invoices for proposals that have a client account, numbered per year ----------
+    const eligible = proposalIds.filter((p) => p.clientId);
+    const count = Math.min(size.invoices, eligible.length);
+    const step = eligible.length / Math.max(1, count);
+    const chosen = Array.from({ length: count }, (_, i) => eligible[Math.floor(i * step)]!);
+    const perYear = new Map<number, number>();
+    const invoiceRows: (typeof invoice.$inferInsert)[] = [];
+    const itemsByNumber = new Map<string, { description: string; amountCents: number }[]>();
+    for (const p of chosen) {
+      const createdAt = new Date(p.createdAt.getTime() + rnd.int(1, 20) * DAY);
+      const year = createdAt.getUTCFullYear();
+      const n = (perYear.get(year) ?? 0) + 1;
+      perYear.set(year, n);
+      const number = `INV-${year}-${String(n).padStart(4, "0")}`;
+      const lines = Array.from({ length: rnd.int(1, 4) }, () => ({ description: rnd.pick(ITEMS), amountCents: rnd.int(1, 500) * 1_000 + rnd.pick([0, 0, 50, 99]) }));
+      itemsByNumber.set(number, lines);
+      const dueDate = new Date(createdAt.getTime() + 30 * DAY).toISOString().slice(0, 10);
+      const paid = createdAt.getTime() < now.getTime() - 45 * DAY ? rnd.chance(0.85) : rnd.chance(0.3);
+      invoiceRows.push({
+        number,
+        proposalId: p.id,
+        clientId: p.clientId,
+        dueDate,
+        status: paid ? "paid" : "unpaid",
+        totalCents: lines.reduce((sum, l) => sum + l.amountCents, 0),
+        paidAt: paid ? new Date(createdAt.getTime() + rnd.int(1, 40) * DAY) : null,
+        createdAt,
+        updatedAt: createdAt,
+      });
+    }
+    invoiceRows.sort((a, b) => a.createdAt!.getTime() - b.createdAt!.getTime());
+    let items = 0;
+    await insertBatches(invoiceRows, 1_000, async (batch) => {
+      const ids = await tx.insert(invoice).values(batch).returning({ id: invoice.id, number: invoice.number });
+      const lines = ids.flatMap(({ id, number }) => itemsByNumber.get(number)!.map((l, position) => ({ invoiceId: id, position, ...l })));
+      items += lines.length;
+      await insertBatches(lines, 2_000, (chunk) => tx.insert(invoiceItem).values(chunk));
+    });
+    for (const [year, lastNumber] of perYear) {
+      await tx.insert(invoiceCounter).values({ year, lastNumber }).onConflictDoUpdate({ target: invoiceCounter.year, set: { lastNumber: sql`greatest(${invoiceCounter.lastNumber}, ${lastNumber})` } });
+    }
+    log(`invoices: ${invoiceRows.length} with ${items} items`);
+
+    // ---- meeting requests ------------------------------------------------------------
+    const meetingRows: (typeof meeting.$inferInsert)[] = [];
+    const meetings = Math.max(5, Math.floor(clients.length / 2));
+    for (let i = 0; i < meetings; i++) {
+      const createdAt = spread(i, meetings);
+      const startsAt = new Date(Math.floor((createdAt.getTime() + rnd.int(1, 21) * DAY) / 3_600_000) * 3_600_000);
+      meetingRows.push({
+        userId: i === 0 ? clients[0]!.id : rnd.pick(clients).id,
+        startsAt,
+        timeZone: rnd.pick(ZONES),
+        notes: rnd.chance(0.6) ? rnd.pick(["Discuss the homepage", "Budget questions", "Review the mock-ups", "Launch checklist", "Kick-off call"]) : null,
+        status: (startsAt.getTime() < now.getTime() ? rnd.pick(["accepted", "accepted", "declined"]) : rnd.pick(["pending", "pending", "accepted"])) as MeetingStatus,
+        createdAt,
+      });
+    }
+    await insertBatches(meetingRows, 1_000, (batch) => tx.insert(meeting).values(batch));
+    log(`meetings: ${meetingRows.length}`);
+
+    await tx
+      .insert(settings)
+      .values({ id: 1, companyName: "Demo Web Studio", supportEmail: "support@demo.local", defaultTimeline: "4–6 weeks" })
+      .onConflictDoNothing();
+    return { users: userRows.length, ambassadors: ambassadors.length, clients: clients.length, proposals: proposalIds.length, invoices: invoiceRows.length, items, meetings: meetingRows.length };
+  });
+  // Planner statistics and the visibility map after a bulk load (autovacuum would get there later).
+  await db.execute(sql`vacuum analyze`);
+  return created;
+}
+
+async function main() {
+  if (fs.existsSync(".env")) process.loadEnvFile(".env");
+  const { values } = parseArgs({
+    options: { scale: { type: "boolean" }, users: { type: "string" }, proposals: { type: "string" }, invoices: { type: "string" } },
+  });
+  const base = values.scale ? SCALE_SIZE : DEMO_SIZE;
+  const size: SeedSize = {
+    users: values.users ? Number(values.users) : base.users,
+    proposals: values.proposals ? Number(values.proposals) : base.proposals,
+    invoices: values.invoices ? Number(values.invoices) : base.invoices,
+  };
+  if (Object.values(size).some((n) => !Number.isSafeInteger(n) || n < 0)) throw new Error("--users, --proposals and --invoices take whole numbers.");
+  const env = parseEnv();
+  const handle = env.DATABASE_URL ? await openDatabase({ url: env.DATABASE_URL }) : await openDatabase({ pgliteDir: env.pgliteDir });
+  try {
+    await handle.migrate();
+    console.log(`Seeding ${handle.driver === "postgres" ? "the PostgreSQL database" : `PGlite in ${env.pgliteDir}`}: ${size.users} users, ${size.proposals} proposals, ${size.invoices} invoices…`);
+    const started = performance.now();
+    const created = await seedDemo(handle.db, size, { log: (line) => console.log(`  ${line}`) });
+    console.log(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(created)}`);
+    console.log(`Sign in with ${DEMO_ACCOUNTS.admin}, ${DEMO_ACCOUNTS.client} or ${DEMO_ACCOUNTS.ambassador}, password ${DEMO_PASSWORD}`);
+  } finally {
+    await handle.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

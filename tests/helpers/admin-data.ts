@@ -1,0 +1,69 @@
+/**
+ * Test data for the admin use-cases (issue #5): rows inserted directly, as the client and
+ * ambassador portals would create them, and a snapshot of every table an admin use-case
+ * may write, to assert that a refused call wrote nothing.
+ */
+import { asc, sql } from "drizzle-orm";
+import type { Database } from "#app/db/client.server";
+import { invoice, invoiceCounter, invoiceItem, meeting, proposal, session, settings, user, type ProposalStatus } from "#app/db/schema";
+
+let n = 0;
+
+/** Inserts a proposal. @returns its id. */
+export async function insertProposal(
+  db: Database,
+  values: Partial<typeof proposal.$inferInsert> & { clientId?: string | null; status?: ProposalStatus } = {},
+): Promise<number> {
+  const [row] = await db
+    .insert(proposal)
+    .values({
+      source: values.ambassadorId ? "ambassador" : "client",
+      projectDetails: `Details ${++n}`,
+      projectName: `Project ${n}`,
+      status: values.ambassadorId ? "submitted" : "pending",
+      ...values,
+    })
+    .returning({ id: proposal.id });
+  return row!.id;
+}
+
+/** Inserts a meeting request. @returns its id. */
+export async function insertMeeting(db: Database, values: Partial<typeof meeting.$inferInsert> & { userId: string }): Promise<number> {
+  const [row] = await db
+    .insert(meeting)
+    .values({ startsAt: new Date("2026-03-03T19:00:00Z"), timeZone: "America/New_York", ...values })
+    .returning({ id: meeting.id });
+  return row!.id;
+}
+
+/**
+ * Every row of every table the admin use-cases write, in a stable order: equal snapshots
+ * before and after a call mean the call wrote nothing.
+ */
+export async function snapshot(db: Database): Promise<unknown> {
+  return {
+    user: await db.select().from(user).orderBy(asc(user.id)),
+    session: await db.select({ id: session.id }).from(session).orderBy(asc(session.id)),
+    proposal: await db.select().from(proposal).orderBy(asc(proposal.id)),
+    meeting: await db.select().from(meeting).orderBy(asc(meeting.id)),
+    invoice: await db.select().from(invoice).orderBy(asc(invoice.id)),
+    invoiceItem: await db.select().from(invoiceItem).orderBy(asc(invoiceItem.id)),
+    invoiceCounter: await db.select().from(invoiceCounter).orderBy(asc(invoiceCounter.year)),
+    settings: await db.select().from(settings),
+  };
+}
+
+/** Runs `fn` and returns the AppError-like rejection (fails when it resolves). */
+export async function rejectionOf(promise: Promise<unknown>): Promise<{ status: number; message: string; fieldErrors?: Record<string, string[]> }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as { status: number; message: string };
+  }
+  throw new Error("expected the call to be refused");
+}
+
+/** Sets a column with raw SQL (e.g. an `infinity` timestamp drizzle cannot express). */
+export async function rawExec(db: Database, query: ReturnType<typeof sql>): Promise<void> {
+  await db.execute(query);
+}
