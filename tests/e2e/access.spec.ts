@@ -9,6 +9,7 @@ import { request as playwrightRequest, type APIRequestContext } from "@playwrigh
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "../../app/routes";
 import { ADMIN, PASSWORD, expect, test, uniqueEmail, uniqueIp } from "./fixtures";
+import { startIsolatedApp } from "./global-setup";
 
 type Area = "client" | "ambassador" | "admin" | "account";
 type Persona = "anonymous" | "client" | "ambassador" | "admin" | "deactivated";
@@ -40,9 +41,12 @@ function expected(persona: Persona, area: Area, path: string): { redirect: strin
 test.describe("access matrix", () => {
   test.describe.configure({ mode: "serial", timeout: 120_000 });
   const contexts = {} as Record<Persona, APIRequestContext>;
+  // An instance of its own: the write check compares whole tables, which other tests change.
+  let app: Awaited<ReturnType<typeof startIsolatedApp>>;
 
   test.beforeAll(async () => {
-    const baseURL = process.env.E2E_BASE_URL!;
+    app = await startIsolatedApp("access");
+    const baseURL = app.baseUrl;
     const make = async () => playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
     for (const persona of ["anonymous", "client", "ambassador", "admin", "deactivated"] as Persona[]) contexts[persona] = await make();
     const ok = (r: { url(): string }) => expect(new URL(r.url()).pathname).not.toBe("/login");
@@ -54,6 +58,7 @@ test.describe("access matrix", () => {
 
   test.afterAll(async () => {
     for (const context of Object.values(contexts)) await context.dispose();
+    await app.stop();
   });
 
   test("the route config has guarded routes in every area", () => {
@@ -63,8 +68,8 @@ test.describe("access matrix", () => {
     expect(guarded.filter((r) => r.area === "account").length).toBeGreaterThanOrEqual(1);
   });
 
-  test("GET: each persona gets the page or the spec's redirect", async ({ sql }) => {
-    await sql.query(`update "user" set banned = true where email like 'mx-gone-%'`);
+  test("GET: each persona gets the page or the spec's redirect", async () => {
+    await app.sql.query(`update "user" set banned = true where email like 'mx-gone-%'`);
     const failures: string[] = [];
     for (const { area, path } of guarded) {
       for (const persona of Object.keys(contexts) as Persona[]) {
@@ -85,7 +90,8 @@ test.describe("access matrix", () => {
     expect(failures).toEqual([]);
   });
 
-  test("POST: a wrong role is redirected by the guard and nothing is written", async ({ sql }) => {
+  test("POST: a wrong role is redirected by the guard and nothing is written", async () => {
+    const sql = app.sql;
     const snapshot = async () => {
       const tables = ["user", "account", "proposal", "meeting", "invoice", "invoice_item", "settings", "contact_message", "mail_outbox"];
       const parts: string[] = [];

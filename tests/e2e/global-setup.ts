@@ -67,6 +67,40 @@ export async function startAppServer(env: Record<string, string>): Promise<{ chi
   throw new Error(`app server did not become healthy:\n${output}`);
 }
 
+/**
+ * An app instance with a database of its own (for tests that compare whole tables, or break
+ * the database): a fresh PostgreSQL database, the run's SMTP server, the e2e admin.
+ *
+ * @returns its base URL, a pool on its database, and `stop()` (stops it, drops the database).
+ */
+export async function startIsolatedApp(label: string): Promise<{ baseUrl: string; databaseUrl: string; sql: pg.Pool; output: () => string; stop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL ?? DEFAULT_PG_URL;
+  const name = `e2e_${label}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const app = await startAppServer({ DATA_DIR: path.join(process.env.E2E_TMP ?? os.tmpdir(), name), DATABASE_URL: url.toString(), SMTP_URL: process.env.E2E_SMTP_URL ?? "" });
+  const sql = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  return {
+    baseUrl: app.baseUrl,
+    databaseUrl: url.toString(),
+    sql,
+    output: app.output,
+    async stop() {
+      await sql.end();
+      app.child.kill("SIGTERM");
+      await new Promise((r) => (app.child.exitCode !== null ? r(null) : app.child.once("exit", r)));
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists "${name}" with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
 export default async function globalSetup() {
   if (!fs.existsSync("build/server/index.js")) throw new Error("Run `npm run build` before the browser tests.");
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "portal-e2e-"));
