@@ -6,24 +6,27 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import type pg from "pg";
 import { ADMIN, expect, hydrated, login, loginAsAdmin, PASSWORD, registerAmbassador, registerClient, test, uniqueIp } from "./fixtures";
+import { startIsolatedApp } from "./global-setup";
 
-/** A new signed-out browser context with its own client IP. */
-async function newUserPage(browser: Browser, options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
-  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() }, ...options });
+type PageOptions = { javaScriptEnabled?: boolean; baseURL?: string };
+
+/** A new signed-out browser context with its own client IP (on the shared app unless `baseURL`). */
+async function newUserPage(browser: Browser, { baseURL = process.env.E2E_BASE_URL, ...options }: PageOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() }, ...options });
   return context.newPage();
 }
 
-/** The admin's signed-in cookies, shared by every admin context of this worker (sign-in is rate limited per account). */
-let adminState: Awaited<ReturnType<BrowserContext["storageState"]>> | undefined;
+/** The admin's signed-in cookies per app, shared by every admin context of this worker (sign-in is rate limited per account). */
+const adminStates = new Map<string, Awaited<ReturnType<BrowserContext["storageState"]>>>();
 
-async function adminPage(browser: Browser, options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
-  if (!adminState) {
-    const page = await newUserPage(browser);
+async function adminPage(browser: Browser, { baseURL = process.env.E2E_BASE_URL!, ...options }: PageOptions = {}): Promise<Page> {
+  if (!adminStates.has(baseURL)) {
+    const page = await newUserPage(browser, { baseURL });
     await loginAsAdmin(page);
-    adminState = await page.context().storageState();
+    adminStates.set(baseURL, await page.context().storageState());
     await page.context().close();
   }
-  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() }, storageState: adminState, ...options });
+  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() }, storageState: adminStates.get(baseURL), ...options });
   return context.newPage();
 }
 
@@ -351,8 +354,32 @@ test.describe("admin console", () => {
     expect(rows[0]).toEqual({ commission_paid_cents: 30_000, paid: true });
   });
 
-  test("saves settings; the message disappears after 3 s; a bad rate fails with the failure message", async ({ browser, sql }) => {
-    const admin = await adminPage(browser);
+  test("non-admins are sent away from the admin pages and their posts change nothing", async ({ page, sql }) => {
+    const client = await registerClient(page);
+    const project = `Guarded ${uid()}`;
+    const proposalId = await insertProposal(sql, { client_id: await userId(sql, client.email), project_name: project });
+    await page.goto("/admin/proposals");
+    await expect(page).toHaveURL(/\/client-dashboard$/);
+    const response = await page.request.post("/admin/proposals", { form: { intent: "set-status", proposalId: String(proposalId), status: "completed" }, maxRedirects: 0 });
+    expect(response.status()).toBe(302);
+    expect((await sql.query("select status from proposal where id = $1", [proposalId])).rows[0].status).toBe("pending");
+  });
+});
+
+// Settings are global: these tests run on an instance of their own so that turning off new
+// clients or renaming the company never affects tests running in parallel.
+test.describe("admin settings", () => {
+  let app: Awaited<ReturnType<typeof startIsolatedApp>>;
+  test.beforeAll(async () => {
+    app = await startIsolatedApp("settings");
+  });
+  test.afterAll(async () => {
+    await app.stop();
+  });
+
+  test("saves settings; the message disappears after 3 s; a bad rate fails with the failure message", async ({ browser }) => {
+    const sql = app.sql;
+    const admin = await adminPage(browser, { baseURL: app.baseUrl });
     await admin.goto("/admin/settings");
     await hydrated(admin);
     const name = `Studio ${uid()}`;
@@ -371,7 +398,7 @@ test.describe("admin console", () => {
     await admin.getByRole("button", { name: "Save settings" }).click();
     await expect(admin.getByText("The rate must be between 0 and 100 %.")).toBeVisible();
     // The browser validates first; the server's answer is checked without JavaScript below.
-    const noJs = await adminPage(browser, { javaScriptEnabled: false });
+    const noJs = await adminPage(browser, { javaScriptEnabled: false, baseURL: app.baseUrl });
     await noJs.goto("/admin/settings");
     await noJs.getByLabel("Ambassador commission (%)").fill("150");
     await noJs.getByRole("button", { name: "Save settings" }).click();
@@ -380,8 +407,9 @@ test.describe("admin console", () => {
     expect((await sql.query("select commission_rate_bps from settings where id = 1")).rows[0].commission_rate_bps).toBe(1500);
   });
 
-  test("turning off new clients refuses client registration until it is turned on again", async ({ browser, sql }) => {
-    const admin = await adminPage(browser);
+  test("turning off new clients refuses client registration until it is turned on again", async ({ browser }) => {
+    const sql = app.sql;
+    const admin = await adminPage(browser, { baseURL: app.baseUrl });
     const setAllow = async (allow: boolean) => {
       await admin.goto("/admin/settings");
       await hydrated(admin);
@@ -392,7 +420,7 @@ test.describe("admin console", () => {
     };
     await setAllow(false);
     try {
-      const visitor = await newUserPage(browser);
+      const visitor = await newUserPage(browser, { baseURL: app.baseUrl });
       await visitor.goto("/register");
       await expect(visitor.getByText("New client registrations are currently closed.")).toBeVisible();
       const email = `closed-${uid()}@example.com`;
@@ -402,18 +430,7 @@ test.describe("admin console", () => {
     } finally {
       await setAllow(true);
     }
-    const visitor = await newUserPage(browser);
+    const visitor = await newUserPage(browser, { baseURL: app.baseUrl });
     await registerClient(visitor);
-  });
-
-  test("non-admins are sent away from the admin pages and their posts change nothing", async ({ page, sql }) => {
-    const client = await registerClient(page);
-    const project = `Guarded ${uid()}`;
-    const proposalId = await insertProposal(sql, { client_id: await userId(sql, client.email), project_name: project });
-    await page.goto("/admin/proposals");
-    await expect(page).toHaveURL(/\/client-dashboard$/);
-    const response = await page.request.post("/admin/proposals", { form: { intent: "set-status", proposalId: String(proposalId), status: "completed" }, maxRedirects: 0 });
-    expect(response.status()).toBe(302);
-    expect((await sql.query("select status from proposal where id = $1", [proposalId])).rows[0].status).toBe("pending");
   });
 });
