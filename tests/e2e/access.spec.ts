@@ -123,3 +123,92 @@ test.describe("access matrix", () => {
     expect(await snapshot()).toEqual(before);
   });
 });
+
+/**
+ * Records of one client or ambassador are out of reach of another (issue #7): client B asks
+ * for client A's proposal, invoice, PDF and calendar invite, and posts every intent against A's
+ * ids; ambassador B cannot act for ambassador A. Reads answer 404, writes are refused, and
+ * the database is unchanged.
+ */
+test.describe("one user's records are out of reach of another", () => {
+  test.describe.configure({ mode: "serial", timeout: 120_000 });
+  let app: Awaited<ReturnType<typeof startIsolatedApp>>;
+  const ctx = {} as Record<"clientA" | "clientB" | "ambassadorA" | "ambassadorB", APIRequestContext>;
+  const ids = { proposal: 0, review: 0, offered: 0, invoice: 0, meeting: 0, pendingMeeting: 0 };
+
+  test.beforeAll(async () => {
+    app = await startIsolatedApp("idor");
+    for (const name of Object.keys({ clientA: 1, clientB: 1, ambassadorA: 1, ambassadorB: 1 }) as (keyof typeof ctx)[]) {
+      ctx[name] = await playwrightRequest.newContext({ baseURL: app.baseUrl, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
+    }
+    const emailA = uniqueEmail("idor-a");
+    await ctx.clientA.post("/register", { form: { businessName: "A Co", email: emailA, phone: "1", password: PASSWORD } });
+    await ctx.clientB.post("/register", { form: { businessName: "B Co", email: uniqueEmail("idor-b"), phone: "1", password: PASSWORD } });
+    await ctx.ambassadorA.post("/register/ambassador", { form: { name: "Amb A", email: uniqueEmail("idor-amb-a"), phone: "1", password: PASSWORD, referralCode: `idor-a-${Date.now()}` } });
+    await ctx.ambassadorB.post("/register/ambassador", { form: { name: "Amb B", email: uniqueEmail("idor-amb-b"), phone: "1", password: PASSWORD, referralCode: `idor-b-${Date.now()}` } });
+    const q = (text: string, values: unknown[] = []) => app.sql.query(text, values).then((r) => r.rows);
+    const [{ id: a }] = await q(`select id from "user" where email = $1`, [emailA]);
+    const [{ id: ambA }] = await q(`select id from "user" where name = 'Amb A'`);
+    ids.proposal = (await q(`insert into proposal (client_id, source, status, project_details) values ($1, 'client', 'pending', 'A pending') returning id`, [a]))[0].id;
+    ids.review = (await q(`insert into proposal (client_id, source, status, project_details) values ($1, 'client', 'review', 'A review') returning id`, [a]))[0].id;
+    ids.offered = (await q(`insert into proposal (client_id, ambassador_id, client_email, source, status, project_details) values ($1, $2, $3, 'ambassador', 'submitted', 'A offered') returning id`, [a, ambA, emailA]))[0].id;
+    ids.invoice = (await q(`insert into invoice (number, proposal_id, client_id, due_date, total_cents) values ('INV-IDOR-1', $1, $2, '2031-01-01', 1000) returning id`, [ids.review, a]))[0].id;
+    await q(`insert into invoice_item (invoice_id, position, description, amount_cents) values ($1, 0, 'Secret line', 1000)`, [ids.invoice]);
+    ids.meeting = (await q(`insert into meeting (user_id, starts_at, time_zone, status) values ($1, now() + interval '3 days', 'UTC', 'accepted') returning id`, [a]))[0].id;
+    ids.pendingMeeting = (await q(`insert into meeting (user_id, starts_at, time_zone, status) values ($1, now() + interval '4 days', 'UTC', 'pending') returning id`, [a]))[0].id;
+  });
+
+  test.afterAll(async () => {
+    for (const context of Object.values(ctx)) await context.dispose();
+    await app.stop();
+  });
+
+  const snapshot = async () => {
+    const parts: string[] = [];
+    for (const table of ["proposal", "meeting", "invoice", "invoice_item", "mail_outbox"]) {
+      const { rows } = await app.sql.query(`select count(*)::int as n, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as h from "${table}" t`);
+      parts.push(`${table}:${rows[0].n}:${rows[0].h}`);
+    }
+    return parts;
+  };
+
+  test("reads: the owner gets the page, another client 404 without the data", async () => {
+    const reads = [`/edit-proposal/${ids.proposal}`, `/view-invoice/${ids.invoice}`, `/view-invoice/${ids.invoice}/pdf`, `/client-dashboard/meetings/${ids.meeting}/ics`];
+    for (const path of reads) {
+      expect((await ctx.clientA.get(path)).status(), `A ${path}`).toBe(200);
+      const other = await ctx.clientB.get(path);
+      expect(other.status(), `B ${path}`).toBe(404);
+      const body = await other.text();
+      expect(body).not.toContain("Secret line");
+      expect(body).not.toContain("A pending");
+    }
+    const status = await (await ctx.clientB.get("/project-status?completed=1")).text();
+    expect(status).not.toContain("A pending");
+    expect(status).not.toContain("A review");
+  });
+
+  test("writes: every intent against another client's ids is refused and changes nothing", async () => {
+    const before = await snapshot();
+    const attempts: [string, Record<string, string>][] = [
+      [`/edit-proposal/${ids.proposal}`, { projectDetails: "Hijacked" }],
+      ["/project-status", { intent: "delete-proposal", id: String(ids.proposal), confirm: "yes" }],
+      ["/project-status", { intent: "submit-revision", id: String(ids.review), comment: "Hijacked" }],
+      ["/client-dashboard", { intent: "approve-proposal", id: String(ids.offered) }],
+      ["/client-dashboard", { intent: "decline-proposal", id: String(ids.offered), reason: "Hijacked" }],
+      ["/client-dashboard", { intent: "delete-meeting", id: String(ids.pendingMeeting), confirm: "yes" }],
+    ];
+    for (const [path, form] of attempts) {
+      const response = await ctx.clientB.post(path, { form, maxRedirects: 0 });
+      expect([404, 403], `${path} ${form.intent ?? ""}`).toContain(response.status());
+    }
+    // An ambassador cannot use client actions at all, nor another ambassador's records.
+    for (const [path, form] of attempts) {
+      const response = await ctx.ambassadorB.post(path, { form, maxRedirects: 0 });
+      expect(response.status(), `ambassador ${path}`).toBe(302);
+      expect(response.headers()["location"]).toBe("/ambassador/dashboard");
+    }
+    const dashboardB = await (await ctx.ambassadorB.get("/ambassador/dashboard")).text();
+    expect(dashboardB).not.toContain("A offered");
+    expect(await snapshot()).toEqual(before);
+  });
+});
