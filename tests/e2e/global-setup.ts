@@ -7,64 +7,30 @@
  * - the built app (`build/`) in production mode on a free port.
  * Returns the teardown that stops all three.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { freePort, spawnApp, type AppProcess } from "../helpers/app-server";
 import { startSmtpCapture } from "../helpers/smtp";
 
 export const DEFAULT_PG_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort };
 
 /**
- * Spawns `server/main.ts` (production mode, built app) and waits for /healthz.
+ * Starts the built app with the e2e defaults (secret, owner and admin e-mails).
  *
  * @param env - extra environment (DATA_DIR, DATABASE_URL, SMTP_URL, …).
- * @returns the child process, its base URL and its collected output.
  */
-export async function startAppServer(env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      BETTER_AUTH_URL: baseUrl,
-      BETTER_AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
-      OWNER_EMAIL: "owner@portfolio.test",
-      ADMIN_EMAIL: "admin@portfolio.test",
-      ADMIN_PASSWORD: "admin-e2e-password",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+export function startAppServer(env: Record<string, string>): Promise<AppProcess> {
+  return spawnApp({
+    BETTER_AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
+    OWNER_EMAIL: "owner@portfolio.test",
+    ADMIN_EMAIL: "admin@portfolio.test",
+    ADMIN_PASSWORD: "admin-e2e-password",
+    ...env,
   });
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`app server exited early:\n${output}`);
-    try {
-      const res = await fetch(`${baseUrl}/healthz`);
-      if (res.ok) return { child, baseUrl, output: () => output };
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill("SIGKILL");
-  throw new Error(`app server did not become healthy:\n${output}`);
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Route } from "./+types/dashboard";
 import { LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
 import { ConfirmAction, usePendingIntent } from "#app/components/ui/confirm-action";
-import { SubmitButton } from "#app/components/ui/field";
+import { SubmitButton, TextareaField } from "#app/components/ui/field";
 import { FormMessage, TextArea, TextInput, useAppForm } from "#app/components/ui/form";
 import { ActionNotice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
@@ -244,24 +244,15 @@ function AwaitingProposal({ proposal: p, reply }: { proposal: ClientProposalRow;
           <Form method="post" className="mt-2 flex flex-col gap-2">
             <input type="hidden" name="intent" value="decline-proposal" />
             <input type="hidden" name="id" value={p.id} />
-            <label htmlFor={reasonId} className="text-sm font-medium text-slate-800">
-              Why are you declining?
-            </label>
-            <textarea
+            <TextareaField
               id={reasonId}
+              label="Why are you declining?"
               name="reason"
               rows={2}
               required
               maxLength={PROPOSAL_LIMITS.reason}
-              aria-invalid={reasonError ? true : undefined}
-              aria-describedby={reasonError ? `${reasonId}-error` : undefined}
-              className="w-full rounded-md border border-slate-400 px-3 py-2 aria-[invalid=true]:border-red-600"
+              errors={reasonError ? [reasonError] : undefined}
             />
-            {reasonError ? (
-              <p id={`${reasonId}-error`} className="text-sm text-red-700">
-                {reasonError}
-              </p>
-            ) : null}
             <div>
               <button type="submit" disabled={declining} aria-busy={declining || undefined} className="rounded-md bg-red-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-70">
                 {declining ? "Declining…" : "Decline proposal"}

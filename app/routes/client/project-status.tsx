@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/project-status";
+import { TextareaField } from "#app/components/ui/field";
 import { LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
 import { ConfirmAction, usePendingIntent } from "#app/components/ui/confirm-action";
@@ -210,24 +211,15 @@ function RevisionForm({ proposalId, reply }: { proposalId: number; reply: Intent
       <Form ref={formRef} method="post" className="mt-2 flex flex-col gap-2">
         <input type="hidden" name="intent" value="submit-revision" />
         <input type="hidden" name="id" value={proposalId} />
-        <label htmlFor={fieldId} className="text-sm font-medium text-slate-800">
-          What should we change?
-        </label>
-        <textarea
+        <TextareaField
           id={fieldId}
+          label="What should we change?"
           name="comment"
           rows={3}
           required
           maxLength={PROPOSAL_LIMITS.longText}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${fieldId}-error` : undefined}
-          className="w-full rounded-md border border-slate-400 px-3 py-2 aria-[invalid=true]:border-red-600"
+          errors={error ? [error] : undefined}
         />
-        {error ? (
-          <p id={`${fieldId}-error`} className="text-sm text-red-700">
-            {error}
-          </p>
-        ) : null}
         <div>
           <button type="submit" disabled={pending} aria-busy={pending || undefined} className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 disabled:opacity-70">
             {pending ? "Submitting…" : "Submit revisions"}

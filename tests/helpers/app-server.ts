@@ -1,0 +1,57 @@
+/**
+ * Starts the built app (`server/main.ts`, production mode) in a child process on a free
+ * port and waits for /healthz — shared by the browser tests and the benchmarks.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface AppProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  /** Everything the process printed so far. */
+  output: () => string;
+  /** Sends `signal` (default SIGTERM) and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * @param env - environment on top of this process's (DATA_DIR, DATABASE_URL, SMTP_URL, ADMIN_*, …);
+ *   PORT, HOST and BETTER_AUTH_URL are set for the chosen port unless given.
+ * @throws {Error} with the process output when it exits or is not healthy within 60 s.
+ */
+export async function spawnApp(env: Record<string, string>): Promise<AppProcess> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", BETTER_AUTH_URL: baseUrl, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(signal);
+    await new Promise((r) => child.once("exit", r));
+  };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`app server exited early:\n${output}`);
+    try {
+      if ((await fetch(`${baseUrl}/healthz`)).ok) return { child, baseUrl, output: () => output, stop };
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`app server did not become healthy:\n${output}`);
+}
