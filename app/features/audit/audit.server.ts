@@ -43,6 +43,24 @@ export async function recordAudit(q: Queryable, actor: Actor, input: AuditInput)
   });
 }
 
+/**
+ * The fields whose values differ between two snapshots of a record (compared as JSON), for
+ * an audit event's before/after.
+ *
+ * @returns `{ before, after }` holding only the changed fields, or both null when nothing changed.
+ */
+export function changedFields<T extends Record<string, unknown>>(before: T, after: T): { before: Partial<T> | null; after: Partial<T> | null } {
+  const b: Partial<T> = {};
+  const a: Partial<T> = {};
+  for (const key of Object.keys(after) as (keyof T)[]) {
+    if (JSON.stringify(plain(before[key])) !== JSON.stringify(plain(after[key]))) {
+      b[key] = before[key];
+      a[key] = after[key];
+    }
+  }
+  return Object.keys(a).length ? { before: b, after: a } : { before: null, after: null };
+}
+
 export type AuditEventRow = typeof auditEvent.$inferSelect;
 
 /**
