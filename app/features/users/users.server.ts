@@ -11,7 +11,7 @@ import { toIsoOrNull } from "#app/lib/dates";
 import { notFound } from "#app/lib/errors";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { keysetBatches } from "#app/lib/csv.server";
-import { containsPattern, cursorKeySql, keysetPage, SEARCH_COUNT_CAP, type KeysetQuery, type Page, type PageRequest } from "#app/lib/pagination";
+import { containsPattern, cursorKeySql, keysetPage, normalizeSearch, SEARCH_COUNT_CAP, type KeysetQuery, type Page, type PageRequest } from "#app/lib/pagination";
 import { assertRole, roleOf, type Actor } from "./actor";
 
 /** A user who is not an admin (a user with no role is a client, spec §6). */
@@ -82,6 +82,15 @@ export interface UserListFilters {
   q?: string;
   /** Only clients or only ambassadors. */
   role?: UserRoleFilter;
+}
+
+/**
+ * The admin user list's filters from its URL (`?q=`, `?role=client|ambassador`), shared by
+ * the page and its CSV export (issue #6).
+ */
+export function userListFiltersFrom(params: URLSearchParams): UserListFilters {
+  const role = params.get("role");
+  return { q: normalizeSearch(params.get("q")), role: role === "client" || role === "ambassador" ? role : undefined };
 }
 
 /** The list's WHERE clause (filters only, no keyset predicate), shared by pages and export. */
