@@ -7,8 +7,9 @@ import type { Queryable } from "#app/db/client.server";
 import { auditEvent } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 
-export const AUDIT_ENTITIES = ["proposal", "invoice", "user", "meeting", "commission", "settings"] as const;
-export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+import { AUDIT_ENTITIES, type AuditEntity } from "./audit-entities";
+
+export { AUDIT_ENTITIES, type AuditEntity };
 
 export interface AuditInput {
   entity: AuditEntity;

@@ -5,7 +5,8 @@ import { buttonClass } from "#app/components/ui/button";
 import { DataTable, FilterSelect, type Column } from "#app/components/ui/data-table";
 import { LocalTime } from "#app/components/ui/local-time";
 import { servicesContext } from "#app/context";
-import { AUDIT_ENTITIES, listAuditEvents, type AuditEntity } from "#app/features/audit/audit.server";
+import { AUDIT_ENTITIES, type AuditEntity } from "#app/features/audit/audit-entities";
+import { listAuditEvents } from "#app/features/audit/audit.server";
 import { requireUser } from "#app/lib/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Audit trail | Admin Console" }, { name: "robots", content: "noindex" }];
