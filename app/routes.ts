@@ -51,6 +51,13 @@ export default [
     route("generate-invoice/:proposalId", "routes/admin/generate-invoice.tsx"),
     route("ambassadors", "routes/admin/ambassadors.tsx"),
     route("settings", "routes/admin/settings.tsx"),
+    // Issue #6: audit trail, invoice PDF, CSV exports (resource routes, guarded by the layout).
+    route("audit", "routes/admin/audit.tsx"),
+    route("invoices/:invoiceId/pdf", "routes/admin/invoice-pdf.ts"),
+    route("proposals/export.csv", "routes/admin/proposals-export.ts"),
+    route("users/export.csv", "routes/admin/users-export.ts"),
+    route("invoices/export.csv", "routes/admin/invoices-export.ts"),
+    route("ambassadors/export.csv", "routes/admin/commissions-export.ts"),
   ]),
 
   // Any signed-in user: notification preferences (issue #6).

@@ -6,6 +6,8 @@
 import { Readable } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { stringify } from "csv-stringify";
+import { and, desc, type SQL } from "drizzle-orm";
+import { keysetSeek, type KeysetColumns, type KeysetQuery } from "#app/lib/pagination";
 
 export interface CsvColumn<T> {
   header: string;
@@ -55,4 +57,28 @@ export function csvResponse<T>(filename: string, columns: CsvColumn<T>[], rows: 
       "Cache-Control": "no-store",
     },
   });
+}
+
+/** Rows per batch of a streamed CSV export (issue #6). */
+export const EXPORT_BATCH_SIZE = 1_000;
+
+/**
+ * Every row of a list, newest first, read in keyset batches: the list's own fetch
+ * function (same select, joins and filters as its pages) is called with the filters AND
+ * "older than the last row of the previous batch", `batchSize` rows at a time, so an export
+ * holds one batch in memory and each batch is one index range scan.
+ *
+ * @param where - the list's filters (from the same builder its pages use).
+ * @param fetch - the list's fetch function (must select `cursorKeySql(order)` as `cursorKey`).
+ * @returns the rows without `cursorKey`, as an async generator.
+ */
+export async function* keysetBatches<T extends { cursorKey: string; id: number | string }>(
+  order: KeysetColumns,
+  where: SQL | undefined,
+  fetch: (query: KeysetQuery) => Promise<T[]>,
+  batchSize: number = EXPORT_BATCH_SIZE,
+): AsyncGenerator<Omit<T, "cursorKey">> {
+  const orderBy = [desc(order.sort), desc(order.id)];
+  const batches = inBatches<T>((after, limit) => fetch({ where: and(where, after ? keysetSeek(order, { key: after.cursorKey, id: after.id }, "older") : undefined), orderBy, limit }), batchSize);
+  for await (const { cursorKey: _cursorKey, ...rest } of batches) yield rest;
 }

@@ -100,6 +100,18 @@ export function cursorKeySql(columns: KeysetColumns): SQL<string> {
   return sql<string>`${columns.sort}::text`;
 }
 
+/**
+ * The keyset predicate: rows strictly older (or newer) than `cursor` in the list's
+ * `(sort DESC, id DESC)` order. Shared by {@link keysetPage} and the CSV exports'
+ * batches (`keysetBatches` in csv.server.ts).
+ */
+export function keysetSeek(order: KeysetColumns, cursor: Cursor, direction: "older" | "newer"): SQL {
+  const id = typeof cursor.id === "number" ? sql`${cursor.id}::integer` : sql`${cursor.id}::text`;
+  return direction === "newer"
+    ? sql`(${order.sort}, ${order.id}) > (${cursor.key}::timestamptz, ${id})`
+    : sql`(${order.sort}, ${order.id}) < (${cursor.key}::timestamptz, ${id})`;
+}
+
 /** The query parts {@link keysetPage} hands to a list's fetch function. */
 export interface KeysetQuery {
   /** The list's filters AND the keyset predicate. */
@@ -142,13 +154,7 @@ export async function keysetPage<T extends { cursorKey: string; id: number | str
   const { order, request } = spec;
   const backwards = request.before !== undefined;
   const cursor = request.before ?? request.after;
-  let seek: SQL | undefined;
-  if (cursor) {
-    const id = typeof cursor.id === "number" ? sql`${cursor.id}::integer` : sql`${cursor.id}::text`;
-    seek = backwards
-      ? sql`(${order.sort}, ${order.id}) > (${cursor.key}::timestamptz, ${id})`
-      : sql`(${order.sort}, ${order.id}) < (${cursor.key}::timestamptz, ${id})`;
-  }
+  const seek = cursor ? keysetSeek(order, cursor, backwards ? "newer" : "older") : undefined;
   const orderBy = backwards ? [asc(order.sort), asc(order.id)] : [desc(order.sort), desc(order.id)];
   // Sequential on purpose: PGlite runs one query at a time anyway, and one pooled
   // PostgreSQL connection per request keeps the pool free for other requests.

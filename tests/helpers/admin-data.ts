@@ -1,11 +1,12 @@
 /**
  * Test data for the admin use-cases (issue #5): rows inserted directly, as the client and
  * ambassador portals would create them, and a snapshot of every table an admin use-case
- * may write, to assert that a refused call wrote nothing.
+ * may write (with the audit trail and the mail outbox, issue #6), to assert that a refused
+ * call wrote nothing.
  */
 import { asc, sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
-import { invoice, invoiceCounter, invoiceItem, meeting, proposal, session, settings, user, type ProposalStatus } from "#app/db/schema";
+import { auditEvent, invoice, invoiceCounter, invoiceItem, mailOutbox, meeting, proposal, session, settings, user, type ProposalStatus } from "#app/db/schema";
 
 let n = 0;
 
@@ -50,6 +51,8 @@ export async function snapshot(db: Database): Promise<unknown> {
     invoiceItem: await db.select().from(invoiceItem).orderBy(asc(invoiceItem.id)),
     invoiceCounter: await db.select().from(invoiceCounter).orderBy(asc(invoiceCounter.year)),
     settings: await db.select().from(settings),
+    auditEvent: await db.select().from(auditEvent).orderBy(asc(auditEvent.id)),
+    mailOutbox: await db.select().from(mailOutbox).orderBy(asc(mailOutbox.id)),
   };
 }
 

@@ -220,3 +220,21 @@ export function FilterSelect({ name, label, value, options }: { name: string; la
     </div>
   );
 }
+
+/**
+ * "Export CSV" (issue #6): a plain download link to a list's export route carrying the
+ * list's current filters and search, without its page cursors or transient parameters.
+ *
+ * @param to - the export route, e.g. `/admin/proposals/export.csv`.
+ */
+export function ExportCsvLink({ to, noun }: { to: string; noun: string }) {
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  for (const name of [...TRANSIENT_PARAMS, "after", "before", "index"]) params.delete(name);
+  const search = params.toString();
+  return (
+    <a href={`${to}${search ? `?${search}` : ""}`} download className={buttonClass("secondary")} aria-label={`Export these ${noun} as CSV`}>
+      Export CSV
+    </a>
+  );
+}

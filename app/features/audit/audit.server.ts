@@ -7,8 +7,9 @@ import type { Queryable } from "#app/db/client.server";
 import { auditEvent } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 
-export const AUDIT_ENTITIES = ["proposal", "invoice", "user", "meeting", "commission", "settings"] as const;
-export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+import { AUDIT_ENTITIES, type AuditEntity } from "./audit-entities";
+
+export { AUDIT_ENTITIES, type AuditEntity };
 
 export interface AuditInput {
   entity: AuditEntity;
@@ -41,6 +42,24 @@ export async function recordAudit(q: Queryable, actor: Actor, input: AuditInput)
     before: plain(input.before),
     after: plain(input.after),
   });
+}
+
+/**
+ * The fields whose values differ between two snapshots of a record (compared as JSON), for
+ * an audit event's before/after.
+ *
+ * @returns `{ before, after }` holding only the changed fields, or both null when nothing changed.
+ */
+export function changedFields<T extends Record<string, unknown>>(before: T, after: T): { before: Partial<T> | null; after: Partial<T> | null } {
+  const b: Partial<T> = {};
+  const a: Partial<T> = {};
+  for (const key of Object.keys(after) as (keyof T)[]) {
+    if (JSON.stringify(plain(before[key])) !== JSON.stringify(plain(after[key]))) {
+      b[key] = before[key];
+      a[key] = after[key];
+    }
+  }
+  return Object.keys(a).length ? { before: b, after: a } : { before: null, after: null };
 }
 
 export type AuditEventRow = typeof auditEvent.$inferSelect;

@@ -19,8 +19,13 @@ import { invoice, invoiceCounter, invoiceItem, proposal, user } from "#app/db/sc
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { toIsoOrNull } from "#app/lib/dates";
 import { AppError, fieldError, notFound } from "#app/lib/errors";
-import { MAX_CENTS } from "#app/lib/money";
-import { containsPattern, cursorKeySql, keysetPage, matchingIdsCondition, SEARCH_COUNT_CAP, type Page, type PageRequest } from "#app/lib/pagination";
+import { formatCents, MAX_CENTS } from "#app/lib/money";
+import { changedFields, recordAudit } from "#app/features/audit/audit.server";
+import { queueUserNotice } from "#app/features/mail/notifications.server";
+import { getSettings } from "#app/features/settings/settings.server";
+import { keysetBatches } from "#app/lib/csv.server";
+import { formatCalendarDate } from "#app/lib/dates";
+import { containsPattern, cursorKeySql, keysetPage, matchingIdsCondition, SEARCH_COUNT_CAP, type KeysetQuery, type Page, type PageRequest } from "#app/lib/pagination";
 import { invoiceDisplayStatus, todayUtc, type InvoiceDisplayStatus } from "./invoice-status";
 import { INVOICE_MESSAGES, invoiceTotalCents, MAX_INVOICE_ITEMS, type InvoiceFilter, type InvoiceInput } from "./invoices.schema";
 
@@ -157,6 +162,14 @@ export async function generateInvoice(
         .values({ number, proposalId, clientId: target.clientId, dueDate: input.dueDate, status: "unpaid", totalCents, createdAt: now, updatedAt: now })
         .returning({ id: invoice.id });
       await tx.insert(invoiceItem).values(items.map((item, position) => ({ invoiceId: created!.id, position, ...item })));
+      await recordAudit(tx, actor, {
+        entity: "invoice",
+        entityId: created!.id,
+        action: "created",
+        before: null,
+        after: { number, proposalId, clientId: target.clientId, dueDate: input.dueDate, status: "unpaid", totalCents, items },
+      });
+      await queueUserNotice(tx, target.clientId, invoiceNotice(created!.id, number, totalCents, input.dueDate, currency(await getSettings(tx)), "issued"));
       return { id: created!.id, number, totalCents };
     });
   } catch (error) {
@@ -231,6 +244,9 @@ export async function getInvoiceForAdmin(db: Queryable, actor: Actor, invoiceId:
 /**
  * Replaces an unpaid invoice's items and due date; the total is recomputed (spec §7 update
  * invoices: items, total, dueDate). A paid invoice is a settled record and is not edited.
+ * In the same transaction (issue #6): one audit event `updated` with the changed fields
+ * (dueDate, totalCents, items) before and after, and an essential notice to the client
+ * (link /view-invoice/:id). Saving identical values changes nothing: no audit, no mail.
  *
  * @returns the new total in cents.
  * @throws {AppError} 403 unless the actor is an admin; 404 unknown invoice; 409 paid invoice;
@@ -240,44 +256,95 @@ export async function updateInvoice(db: Database, actor: Actor, invoiceId: numbe
   assertRole(actor, "admin");
   const { items, totalCents } = checkedItems(input);
   return db.transaction(async (tx) => {
-    const [current] = await tx.select({ status: invoice.status }).from(invoice).where(eq(invoice.id, invoiceId)).for("update");
+    const [current] = await tx
+      .select({ status: invoice.status, number: invoice.number, clientId: invoice.clientId, dueDate: invoice.dueDate, totalCents: invoice.totalCents })
+      .from(invoice)
+      .where(eq(invoice.id, invoiceId))
+      .for("update");
     if (!current) throw notFound("Invoice not found");
     if (current.status === "paid") throw new AppError(409, INVOICE_MESSAGES.paidLocked);
+    const oldItems = await tx
+      .select({ description: invoiceItem.description, amountCents: invoiceItem.amountCents })
+      .from(invoiceItem)
+      .where(eq(invoiceItem.invoiceId, invoiceId))
+      .orderBy(asc(invoiceItem.position), asc(invoiceItem.id));
+    const { before, after } = changedFields(
+      { dueDate: current.dueDate, totalCents: current.totalCents, items: oldItems },
+      { dueDate: input.dueDate, totalCents, items },
+    );
+    if (!after) return { totalCents };
     await tx.delete(invoiceItem).where(eq(invoiceItem.invoiceId, invoiceId));
     await tx.insert(invoiceItem).values(items.map((item, position) => ({ invoiceId, position, ...item })));
     await tx.update(invoice).set({ dueDate: input.dueDate, totalCents, updatedAt: sql`now()` }).where(eq(invoice.id, invoiceId));
+    await recordAudit(tx, actor, { entity: "invoice", entityId: invoiceId, action: "updated", before, after });
+    if (current.clientId) await queueUserNotice(tx, current.clientId, invoiceNotice(invoiceId, current.number, totalCents, input.dueDate, currency(await getSettings(tx)), "updated"));
     return { totalCents };
   });
 }
 
+function currency(settings: { currency: string }): string {
+  return settings.currency || "USD";
+}
+
+/** The client's notice of an issued or edited invoice (essential: sent whatever their preference). */
+function invoiceNotice(id: number, number: string, totalCents: number, dueDate: string, currencyCode: string, kind: "issued" | "updated") {
+  const amount = formatCents(totalCents, currencyCode);
+  return {
+    subject: kind === "issued" ? `New invoice ${number}` : `Invoice ${number} was updated`,
+    lines: [
+      kind === "issued" ? `Invoice ${number} for ${amount} was issued to you.` : `Invoice ${number} was updated. The new total is ${amount}.`,
+      `It is due on ${formatCalendarDate(dueDate)}.`,
+    ],
+    link: { label: "View your invoice", path: `/view-invoice/${id}` },
+  };
+}
+
 /**
- * Mark Paid (spec §4: unpaid → paid). `paidAt` records the first time; marking a paid
- * invoice again changes nothing.
+ * Mark Paid (spec §4: unpaid → paid). `paidAt` records the time. In the same transaction
+ * (issue #6) one audit event `marked-paid` (status and paidAt before/after). Marking a paid
+ * invoice again changes nothing and records nothing.
  *
+ * @returns the invoice number and whether it changed.
  * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown invoice.
  */
-export async function markInvoicePaid(db: Queryable, actor: Actor, invoiceId: number): Promise<{ number: string }> {
+export async function markInvoicePaid(db: Database, actor: Actor, invoiceId: number): Promise<{ number: string; changed: boolean }> {
   assertRole(actor, "admin");
-  const [row] = await db
-    .update(invoice)
-    .set({ status: "paid", paidAt: sql`coalesce(${invoice.paidAt}, now())`, updatedAt: sql`now()` })
-    .where(eq(invoice.id, invoiceId))
-    .returning({ number: invoice.number });
-  if (!row) throw notFound("Invoice not found");
-  return row;
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select({ number: invoice.number, status: invoice.status, paidAt: invoice.paidAt }).from(invoice).where(eq(invoice.id, invoiceId)).for("update");
+    if (!current) throw notFound("Invoice not found");
+    if (current.status === "paid") return { number: current.number, changed: false };
+    const [row] = await tx
+      .update(invoice)
+      .set({ status: "paid", paidAt: sql`coalesce(${invoice.paidAt}, now())`, updatedAt: sql`now()` })
+      .where(eq(invoice.id, invoiceId))
+      .returning({ paidAt: invoice.paidAt });
+    await recordAudit(tx, actor, {
+      entity: "invoice",
+      entityId: invoiceId,
+      action: "marked-paid",
+      before: { status: current.status, paidAt: current.paidAt },
+      after: { status: "paid", paidAt: row!.paidAt },
+    });
+    return { number: current.number, changed: true };
+  });
 }
 
 /**
  * Deletes an invoice and its items (spec §4: its proposal is unlinked — by construction,
  * the link is this invoice's foreign key). The page asks for confirmation first (spec §5).
+ * In the same transaction (issue #6) one audit event `deleted` with the invoice as it was.
  *
  * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown invoice.
  */
-export async function deleteInvoice(db: Queryable, actor: Actor, invoiceId: number): Promise<{ number: string; proposalId: number }> {
+export async function deleteInvoice(db: Database, actor: Actor, invoiceId: number): Promise<{ number: string; proposalId: number }> {
   assertRole(actor, "admin");
-  const [row] = await db.delete(invoice).where(eq(invoice.id, invoiceId)).returning({ number: invoice.number, proposalId: invoice.proposalId });
-  if (!row) throw notFound("Invoice not found");
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx.delete(invoice).where(eq(invoice.id, invoiceId)).returning();
+    if (!row) throw notFound("Invoice not found");
+    const { number, proposalId, clientId, dueDate, status, totalCents, paidAt } = row;
+    await recordAudit(tx, actor, { entity: "invoice", entityId: invoiceId, action: "deleted", before: { number, proposalId, clientId, dueDate, status, totalCents, paidAt }, after: null });
+    return { number, proposalId };
+  });
 }
 
 /** One row of the admin invoice list. Money in cents; dates `YYYY-MM-DD`; instants ISO. */
@@ -309,11 +376,25 @@ const ordering = { sort: invoice.createdAt, id: invoice.id };
 export async function listInvoicesForAdmin(
   db: Queryable,
   actor: Actor,
-  filters: { filter: InvoiceFilter; q?: string },
+  filters: InvoiceListFilters,
   page: PageRequest,
   now: Date = new Date(),
 ): Promise<Page<AdminInvoiceRow>> {
   assertRole(actor, "admin");
+  const where = await invoiceListWhere(db, filters, now);
+  const result = await keysetPage(db, { order: ordering, request: page, table: invoice, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) => fetchInvoiceRows(db, keyset));
+  return { ...result, items: result.items.map((row) => toAdminInvoiceRow(row, now)) };
+}
+
+/** Filters of the admin invoice list (and its CSV export). */
+export interface InvoiceListFilters {
+  filter: InvoiceFilter;
+  /** Case-insensitive substring of the number, project name, client e-mail or business. */
+  q?: string;
+}
+
+/** The list's WHERE clause (filters only, no keyset predicate), shared by pages and export. */
+async function invoiceListWhere(db: Queryable, filters: InvoiceListFilters, now: Date): Promise<SQL | undefined> {
   const conditions: SQL[] = [];
   const byStatus = invoiceFilterSql(filters.filter, todayUtc(now));
   if (byStatus) conditions.push(byStatus);
@@ -328,39 +409,53 @@ export async function listInvoicesForAdmin(
     );
     conditions.push(or(ilike(invoice.number, pattern), ofMatchingProjects, ofMatchingClients)!);
   }
-  const where = conditions.length ? and(...conditions) : undefined;
-  const result = await keysetPage(db, { order: ordering, request: page, table: invoice, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) =>
-      db
-        .select({
-          id: invoice.id,
-          cursorKey: cursorKeySql(ordering),
-          number: invoice.number,
-          proposalId: invoice.proposalId,
-          projectName: proposal.projectName,
-          clientName: sql<string | null>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName})`,
-          clientEmail: sql<string | null>`coalesce(${user.email}, ${proposal.clientEmail})`,
-          dueDate: invoice.dueDate,
-          status: invoice.status,
-          totalCents: invoice.totalCents,
-          createdAt: invoice.createdAt,
-          paidAt: invoice.paidAt,
-        })
-        .from(invoice)
-        .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
-        .leftJoin(user, eq(user.id, invoice.clientId))
-        .where(keyset.where)
-        .orderBy(...keyset.orderBy)
-        .limit(keyset.limit),
-  );
-  return {
-    ...result,
-    items: result.items.map((row) => ({
-      ...row,
-      displayStatus: invoiceDisplayStatus(row, now),
-      createdAt: toIsoOrNull(row.createdAt),
-      paidAt: toIsoOrNull(row.paidAt),
-    })),
-  };
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+/** The list's select and joins, for one page or one export batch. */
+function fetchInvoiceRows(db: Queryable, keyset: KeysetQuery) {
+  return db
+    .select({
+      id: invoice.id,
+      cursorKey: cursorKeySql(ordering),
+      number: invoice.number,
+      proposalId: invoice.proposalId,
+      projectName: proposal.projectName,
+      clientName: sql<string | null>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName})`,
+      clientEmail: sql<string | null>`coalesce(${user.email}, ${proposal.clientEmail})`,
+      dueDate: invoice.dueDate,
+      status: invoice.status,
+      totalCents: invoice.totalCents,
+      createdAt: invoice.createdAt,
+      paidAt: invoice.paidAt,
+    })
+    .from(invoice)
+    .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
+    .leftJoin(user, eq(user.id, invoice.clientId))
+    .where(keyset.where)
+    .orderBy(...keyset.orderBy)
+    .limit(keyset.limit);
+}
+
+function toAdminInvoiceRow(row: Omit<Awaited<ReturnType<typeof fetchInvoiceRows>>[number], "cursorKey">, now: Date): AdminInvoiceRow {
+  return { ...row, displayStatus: invoiceDisplayStatus(row, now), createdAt: toIsoOrNull(row.createdAt), paidAt: toIsoOrNull(row.paidAt) };
+}
+
+/**
+ * Every invoice matching the list's filters, newest first, for the CSV export (issue #6):
+ * the same filters and select as {@link listInvoicesForAdmin}, read in keyset batches of
+ * 1,000 rows.
+ *
+ * @returns an async iterable of rows (one batch in memory at a time).
+ * @throws {AppError} 403 unless the actor is an admin (before anything is read).
+ */
+export async function exportInvoicesForAdmin(db: Queryable, actor: Actor, filters: InvoiceListFilters, now: Date = new Date()): Promise<AsyncIterable<AdminInvoiceRow>> {
+  assertRole(actor, "admin");
+  const where = await invoiceListWhere(db, filters, now);
+  const rows = keysetBatches(ordering, where, (keyset) => fetchInvoiceRows(db, keyset));
+  return (async function* () {
+    for await (const row of rows) yield toAdminInvoiceRow(row, now);
+  })();
 }
 
 /** Invoice totals for the admin dashboard. Money in cents. */

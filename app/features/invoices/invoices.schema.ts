@@ -6,10 +6,21 @@
  */
 import { z } from "zod";
 import { MAX_CENTS, parseMoneyToCents } from "#app/lib/money";
+import { normalizeSearch } from "#app/lib/pagination";
 
 /** Invoice list filters of spec §9: all, paid, pending (unpaid, not past due), overdue (unpaid, past due). */
 export const INVOICE_FILTERS = ["all", "paid", "pending", "overdue"] as const;
 export type InvoiceFilter = (typeof INVOICE_FILTERS)[number];
+
+/**
+ * The admin invoice list's filters from its URL (`?filter=all|paid|pending|overdue`, `?q=`),
+ * shared by the page and its CSV export (issue #6). Unknown values mean `all`.
+ */
+export function invoiceListFiltersFrom(params: URLSearchParams): { filter: InvoiceFilter; q?: string } {
+  const value = params.get("filter") ?? "";
+  const filter = (INVOICE_FILTERS as readonly string[]).includes(value) ? (value as InvoiceFilter) : "all";
+  return { filter, q: normalizeSearch(params.get("q")) };
+}
 
 /** Messages the admin sees (spec §8; issue #5 "a failure is shown as a clear message"). */
 export const INVOICE_MESSAGES = {

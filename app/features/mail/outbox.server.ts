@@ -12,6 +12,7 @@ import nodemailer from "nodemailer";
 import type { Database } from "#app/db/client.server";
 import { mailOutbox } from "#app/db/schema";
 import { getSettings } from "#app/features/settings/settings.server";
+import { replaceInIcs } from "#app/lib/ics-text";
 import { ADMIN_RECIPIENT, ORIGIN_TOKEN } from "./notifications.server";
 
 /** Sends one message; rejects when the transport refuses it. */
@@ -60,7 +61,7 @@ export interface OutboxOptions {
   db: Database;
   send: MailSender;
   from: string;
-  /** The site's public origin, replacing {@link ORIGIN_TOKEN} in links. */
+  /** The site's public origin, replacing {@link ORIGIN_TOKEN} in text, HTML and attachment content (e.g. an `.ics` URL). */
   origin: string;
   /** Admin recipient when settings.supportEmail is empty (OWNER_EMAIL or the owner's address). */
   adminEmail: string;
@@ -121,7 +122,12 @@ export async function processOutboxOnce(options: OutboxOptions): Promise<{ sent:
         subject: row.subject,
         text: withOrigin(row.text),
         html: row.html ? withOrigin(row.html) : row.html,
-        attachments: row.attachments,
+        attachments:
+          row.attachments?.map((a) => ({
+            ...a,
+            // An .ics file is folded at 75 octets: a fold may split the token, so unfold first.
+            content: a.contentType.startsWith("text/calendar") ? replaceInIcs(a.content, ORIGIN_TOKEN, options.origin) : withOrigin(a.content),
+          })) ?? row.attachments,
         id: row.id,
       });
       await db

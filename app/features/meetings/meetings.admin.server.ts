@@ -4,10 +4,13 @@
  * that the actor is an admin before anything else.
  */
 import { count, eq, sql } from "drizzle-orm";
-import type { Queryable } from "#app/db/client.server";
+import type { Database, Queryable } from "#app/db/client.server";
+import { recordAudit } from "#app/features/audit/audit.server";
+import { ORIGIN_TOKEN, queueUserUpdate } from "#app/features/mail/notifications.server";
 import { meeting, user, type MeetingStatus } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
-import { toIsoOrNull } from "#app/lib/dates";
+import { formatDateTime, toIsoOrNull, toValidDate } from "#app/lib/dates";
+import { inviteFor } from "./meetings.server";
 import { notFound } from "#app/lib/errors";
 import { cursorKeySql, keysetPage, type Page, type PageRequest } from "#app/lib/pagination";
 
@@ -62,27 +65,55 @@ export async function listMeetingRequests(db: Queryable, actor: Actor, page: Pag
   };
 }
 
+/** The content type of the invite attached to the acceptance mail (issue #6). */
+export const MEETING_ICS_CONTENT_TYPE = "text/calendar; method=PUBLISH; charset=utf-8";
+
 /**
  * Accepts a meeting request (spec §4: pending → accepted; the admin may also accept a
- * declined one). Accepting an accepted meeting changes nothing.
+ * declined one). In the same transaction (issue #6): one audit event `accepted` (status
+ * before/after) and a non-essential mail to the client with the meeting's `.ics` attached
+ * (`meeting-<id>.ics`). Accepting an accepted meeting changes nothing: no audit, no mail.
  *
+ * @returns whether the status changed.
  * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown meeting.
  */
-export async function acceptMeeting(db: Queryable, actor: Actor, meetingId: number): Promise<void> {
+export async function acceptMeeting(db: Database, actor: Actor, meetingId: number): Promise<{ changed: boolean }> {
   assertRole(actor, "admin");
-  const [row] = await db.update(meeting).set({ status: "accepted" }).where(eq(meeting.id, meetingId)).returning({ id: meeting.id });
-  if (!row) throw notFound("Meeting not found");
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(meeting).where(eq(meeting.id, meetingId)).for("update");
+    if (!current) throw notFound("Meeting not found");
+    if (current.status === "accepted") return { changed: false };
+    await tx.update(meeting).set({ status: "accepted" }).where(eq(meeting.id, meetingId));
+    await recordAudit(tx, actor, { entity: "meeting", entityId: meetingId, action: "accepted", before: { status: current.status }, after: { status: "accepted" } });
+    const start = toValidDate(current.startsAt);
+    const valid = start !== null;
+    const when = start ? `${formatDateTime(start, current.timeZone)} (${current.timeZone})` : "the requested time";
+    await queueUserUpdate(tx, current.userId, {
+      subject: "Your meeting is confirmed",
+      lines: [`Your meeting request for ${when} was accepted.`, ...(valid ? ["The calendar invite is attached; you can also download it from your dashboard."] : [])],
+      link: { label: "Open your dashboard", path: "/client-dashboard" },
+      attachments: valid
+        ? [{ filename: `meeting-${meetingId}.ics`, contentType: MEETING_ICS_CONTENT_TYPE, content: await inviteFor(tx, { ...current, status: "accepted" }, `${ORIGIN_TOKEN}/client-dashboard`) }]
+        : undefined,
+    });
+    return { changed: true };
+  });
 }
 
 /**
- * Deletes a meeting request (spec §4; the page asks for confirmation first, spec §5).
+ * Deletes a meeting request (spec §4; the page asks for confirmation first, spec §5). In
+ * the same transaction (issue #6) one audit event `deleted` with the meeting as it was.
  *
  * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown meeting.
  */
-export async function deleteMeeting(db: Queryable, actor: Actor, meetingId: number): Promise<void> {
+export async function deleteMeeting(db: Database, actor: Actor, meetingId: number): Promise<void> {
   assertRole(actor, "admin");
-  const [row] = await db.delete(meeting).where(eq(meeting.id, meetingId)).returning({ id: meeting.id });
-  if (!row) throw notFound("Meeting not found");
+  await db.transaction(async (tx) => {
+    const [row] = await tx.delete(meeting).where(eq(meeting.id, meetingId)).returning();
+    if (!row) throw notFound("Meeting not found");
+    const { userId, startsAt, timeZone, notes, status } = row;
+    await recordAudit(tx, actor, { entity: "meeting", entityId: meetingId, action: "deleted", before: { userId, startsAt: toIsoOrNull(startsAt), timeZone, notes, status }, after: null });
+  });
 }
 
 /**

@@ -13,7 +13,8 @@ import { assertRole, type Actor } from "#app/features/users/actor";
 import { AppError, fieldError, notFound } from "#app/lib/errors";
 import { zonedDateTimeToUtc } from "#app/lib/dates";
 import { parseId } from "#app/lib/ids";
-import { notifyAdmin } from "#app/features/mail/notifications.server";
+import { notifyAdmin, ORIGIN_TOKEN } from "#app/features/mail/notifications.server";
+import { replaceInIcs } from "#app/lib/ics-text";
 import { MEETING_MESSAGES, type MeetingInput } from "./meetings.schema";
 
 /** A meeting as the client's dashboard lists it. */
@@ -136,9 +137,17 @@ export async function getMeetingInviteForClient(db: Database, actor: Actor, meet
  * Builds the `.ics` of a meeting for its client: one hour, start in UTC, organizer = the
  * agency's support e-mail when set.
  *
- * @param url - link into the portal (may hold the outbox's origin token).
+ * @param url - link into the portal; may start with the outbox's {@link ORIGIN_TOKEN}
+ *   (mails: the worker resolves it when sending, see outbox.server.ts).
+ * @returns the `.ics` text.
+ * @throws {Error} when the meeting cannot be encoded (e.g. its start is not a real instant).
  */
 export async function inviteFor(db: Queryable, row: typeof meeting.$inferSelect, url: string): Promise<string> {
+  // The ics library validates the URL: build with a placeholder origin, then put the token back.
+  if (url.startsWith(ORIGIN_TOKEN)) {
+    const ics = await inviteFor(db, row, `${PLACEHOLDER_ORIGIN}${url.slice(ORIGIN_TOKEN.length)}`);
+    return replaceInIcs(ics, PLACEHOLDER_ORIGIN, ORIGIN_TOKEN);
+  }
   const settings = await getSettings(db);
   const [client] = await db.select({ name: user.name, businessName: user.businessName, email: user.email }).from(user).where(eq(user.id, row.userId));
   const company = settings.companyName || "Client Portal";
@@ -153,3 +162,6 @@ export async function inviteFor(db: Queryable, row: typeof meeting.$inferSelect,
     attendee: { name: client?.businessName || client?.name || "Client", email: client?.email ?? "" },
   });
 }
+
+/** A syntactically valid origin that stands for {@link ORIGIN_TOKEN} while the invite is built. */
+const PLACEHOLDER_ORIGIN = "https://origin-token.invalid";

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { PROPOSAL_STATUSES, type ProposalStatus } from "#app/db/schema";
+import { normalizeSearch } from "#app/lib/pagination";
 
 /** The statuses an admin may set freely from the dropdown (spec §4, §9). */
 export const ADMIN_PROPOSAL_STATUSES = ["pending", "planning", "in_progress", "review", "completed"] as const satisfies readonly ProposalStatus[];
@@ -22,6 +23,14 @@ export const PROPOSAL_STATUS_LABELS: Record<ProposalStatus, string> = {
 
 /** `?status=` of the admin list: any stored status, or all. */
 export const proposalStatusFilter = z.enum(PROPOSAL_STATUSES).optional().catch(undefined);
+
+/**
+ * The admin proposal list's filters from its URL (`?status=`, `?q=`), shared by the page and
+ * its CSV export (issue #6).
+ */
+export function proposalListFiltersFrom(params: URLSearchParams): { status?: ProposalStatus; q?: string } {
+  return { status: proposalStatusFilter.parse(params.get("status") || undefined), q: normalizeSearch(params.get("q")) };
+}
 
 /** The per-row status form (intent `set-status`). */
 export const setStatusSchema = z.object({

@@ -5,13 +5,16 @@
  */
 import { and, count, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import type { Queryable } from "#app/db/client.server";
+import type { Database, Queryable } from "#app/db/client.server";
+import { recordAudit } from "#app/features/audit/audit.server";
+import { queueUserUpdate } from "#app/features/mail/notifications.server";
 import { invoice, proposal, user, type ProposalStatus } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { toIsoOrNull } from "#app/lib/dates";
 import { fieldError, notFound } from "#app/lib/errors";
-import { containsPattern, cursorKeySql, keysetPage, matchingIdsCondition, SEARCH_COUNT_CAP, type Page, type PageRequest } from "#app/lib/pagination";
-import { ADMIN_PROPOSAL_STATUSES, type AdminProposalStatus } from "./proposals.admin.schema";
+import { keysetBatches } from "#app/lib/csv.server";
+import { containsPattern, cursorKeySql, keysetPage, matchingIdsCondition, SEARCH_COUNT_CAP, type KeysetQuery, type Page, type PageRequest } from "#app/lib/pagination";
+import { ADMIN_PROPOSAL_STATUSES, PROPOSAL_STATUS_LABELS, type AdminProposalStatus } from "./proposals.admin.schema";
 
 /** One row of the admin proposal list. Money in cents; instants in UTC. */
 export interface AdminProposalRow {
@@ -77,60 +80,103 @@ async function proposalFilters(db: Queryable, filters: ProposalListFilters): Pro
  */
 export async function listProposalsForAdmin(db: Queryable, actor: Actor, filters: ProposalListFilters, page: PageRequest): Promise<Page<AdminProposalRow>> {
   assertRole(actor, "admin");
+  const where = await proposalFilters(db, filters);
+  const result = await keysetPage(db, { order: ordering, request: page, table: proposal, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) => fetchProposalRows(db, keyset));
+  return { ...result, items: result.items.map(toAdminProposalRow) };
+}
+
+/** The list's select and joins, for one page or one export batch. */
+function fetchProposalRows(db: Queryable, keyset: KeysetQuery) {
   const client = alias(user, "client");
   const ambassador = alias(user, "ambassador");
+  return db
+    .select({
+      id: proposal.id,
+      cursorKey: cursorKeySql(ordering),
+      projectName: proposal.projectName,
+      projectDetails: sql<string>`left(${proposal.projectDetails}, 160)`,
+      clientName: sql<string | null>`coalesce(${client.businessName}, ${client.name}, ${proposal.clientName})`,
+      clientEmail: sql<string | null>`coalesce(${client.email}, ${proposal.clientEmail})`,
+      clientHasAccount: sql<boolean>`${client.id} is not null`,
+      source: proposal.source,
+      ambassadorName: ambassador.name,
+      budgetCents: proposal.budgetCents,
+      status: proposal.status,
+      clientApprovedAt: proposal.clientApprovedAt,
+      createdAt: proposal.createdAt,
+      invoiceId: invoice.id,
+      invoiceNumber: invoice.number,
+    })
+    .from(proposal)
+    .leftJoin(client, eq(client.id, proposal.clientId))
+    .leftJoin(ambassador, eq(ambassador.id, proposal.ambassadorId))
+    .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
+    .where(keyset.where)
+    .orderBy(...keyset.orderBy)
+    .limit(keyset.limit);
+}
+
+function toAdminProposalRow<T extends { createdAt: Date | null; clientApprovedAt: Date | null }>(row: T): Omit<T, "createdAt" | "clientApprovedAt"> & { createdAt: string | null; clientApprovedAt: string | null } {
+  return { ...row, createdAt: toIsoOrNull(row.createdAt), clientApprovedAt: toIsoOrNull(row.clientApprovedAt) };
+}
+
+/**
+ * Every proposal matching the list's filters, newest first, for the CSV export (issue #6):
+ * the same filters and select as {@link listProposalsForAdmin}, read in keyset batches of
+ * 1,000 rows.
+ *
+ * @returns an async iterable of rows (one batch in memory at a time).
+ * @throws {AppError} 403 unless the actor is an admin (before anything is read).
+ */
+export async function exportProposalsForAdmin(db: Queryable, actor: Actor, filters: ProposalListFilters): Promise<AsyncIterable<AdminProposalRow>> {
+  assertRole(actor, "admin");
   const where = await proposalFilters(db, filters);
-  const result = await keysetPage(db, { order: ordering, request: page, table: proposal, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) =>
-      db
-        .select({
-          id: proposal.id,
-          cursorKey: cursorKeySql(ordering),
-          projectName: proposal.projectName,
-          projectDetails: sql<string>`left(${proposal.projectDetails}, 160)`,
-          clientName: sql<string | null>`coalesce(${client.businessName}, ${client.name}, ${proposal.clientName})`,
-          clientEmail: sql<string | null>`coalesce(${client.email}, ${proposal.clientEmail})`,
-          clientHasAccount: sql<boolean>`${client.id} is not null`,
-          source: proposal.source,
-          ambassadorName: ambassador.name,
-          budgetCents: proposal.budgetCents,
-          status: proposal.status,
-          clientApprovedAt: proposal.clientApprovedAt,
-          createdAt: proposal.createdAt,
-          invoiceId: invoice.id,
-          invoiceNumber: invoice.number,
-        })
-        .from(proposal)
-        .leftJoin(client, eq(client.id, proposal.clientId))
-        .leftJoin(ambassador, eq(ambassador.id, proposal.ambassadorId))
-        .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
-        .where(keyset.where)
-        .orderBy(...keyset.orderBy)
-        .limit(keyset.limit),
-  );
-  return {
-    ...result,
-    items: result.items.map((row) => ({ ...row, createdAt: toIsoOrNull(row.createdAt), clientApprovedAt: toIsoOrNull(row.clientApprovedAt) })),
-  };
+  const rows = keysetBatches(ordering, where, (keyset) => fetchProposalRows(db, keyset));
+  return (async function* () {
+    for await (const row of rows) yield toAdminProposalRow(row);
+  })();
 }
 
 /**
  * Sets a proposal's status to any of pending, planning, in_progress, review, completed
- * (spec §4: the admin changes it freely).
+ * (spec §4: the admin changes it freely). In the same transaction (issue #6) it records one
+ * audit event (`status-changed`, before/after status) and queues a non-essential
+ * notification to the proposal's client (subject names the project and the new status,
+ * link /project-status). Setting the status it already has changes nothing: no audit
+ * event, no mail.
  *
- * @returns the proposal id and its new status.
+ * @returns the proposal id, its status and whether it changed.
  * @throws {AppError} 403 unless the actor is an admin; 400 on `status` for another value;
  *   404 for an unknown proposal.
  */
-export async function setProposalStatus(db: Queryable, actor: Actor, proposalId: number, status: AdminProposalStatus): Promise<{ id: number; status: AdminProposalStatus }> {
+export async function setProposalStatus(
+  db: Database,
+  actor: Actor,
+  proposalId: number,
+  status: AdminProposalStatus,
+): Promise<{ id: number; status: AdminProposalStatus; changed: boolean }> {
   assertRole(actor, "admin");
   if (!(ADMIN_PROPOSAL_STATUSES as readonly string[]).includes(status)) throw fieldError("status", "Choose one of: pending, planning, in progress, review, completed.");
-  const [row] = await db
-    .update(proposal)
-    .set({ status, updatedAt: sql`now()` })
-    .where(eq(proposal.id, proposalId))
-    .returning({ id: proposal.id });
-  if (!row) throw notFound("Proposal not found");
-  return { id: row.id, status };
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ id: proposal.id, status: proposal.status, clientId: proposal.clientId, projectName: proposal.projectName })
+      .from(proposal)
+      .where(eq(proposal.id, proposalId))
+      .for("update");
+    if (!current) throw notFound("Proposal not found");
+    if (current.status === status) return { id: current.id, status, changed: false };
+    await tx.update(proposal).set({ status, updatedAt: sql`now()` }).where(eq(proposal.id, proposalId));
+    await recordAudit(tx, actor, { entity: "proposal", entityId: proposalId, action: "status-changed", before: { status: current.status }, after: { status } });
+    if (current.clientId) {
+      const project = current.projectName || `Proposal #${proposalId}`;
+      await queueUserUpdate(tx, current.clientId, {
+        subject: `${project}: status is now ${PROPOSAL_STATUS_LABELS[status]}`,
+        lines: [`The status of your project "${project}" changed from ${PROPOSAL_STATUS_LABELS[current.status]} to ${PROPOSAL_STATUS_LABELS[status]}.`],
+        link: { label: "View your project", path: "/project-status" },
+      });
+    }
+    return { id: current.id, status, changed: true };
+  });
 }
 
 /**

@@ -14,11 +14,15 @@ import { and, count, eq, ilike, inArray, isNotNull, or, sql, type SQL } from "dr
 import { alias } from "drizzle-orm/pg-core";
 import type { Database, Queryable } from "#app/db/client.server";
 import { invoice, proposal, user, type ProposalStatus } from "#app/db/schema";
+import { recordAudit } from "#app/features/audit/audit.server";
+import { queueUserUpdate } from "#app/features/mail/notifications.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { toIsoOrNull } from "#app/lib/dates";
 import { AppError, notFound } from "#app/lib/errors";
-import { containsPattern, cursorKeySql, keysetPage, SEARCH_COUNT_CAP, type Page, type PageRequest } from "#app/lib/pagination";
+import { formatCents } from "#app/lib/money";
+import { EXPORT_BATCH_SIZE, keysetBatches } from "#app/lib/csv.server";
+import { containsPattern, cursorKeySql, keysetPage, SEARCH_COUNT_CAP, type KeysetQuery, type Page, type PageRequest } from "#app/lib/pagination";
 import { commissionBaseCents, commissionCents } from "./commission";
 
 export const COMMISSION_MESSAGES = {
@@ -80,35 +84,67 @@ const ambassadorOrdering = { sort: user.createdAt, id: user.id };
 export async function listAmbassadorsForAdmin(
   db: Queryable,
   actor: Actor,
-  filters: { q?: string },
+  filters: AmbassadorListFilters,
   page: PageRequest,
 ): Promise<Page<AdminAmbassadorRow> & { totals: CommissionTotals; rateBps: number }> {
   assertRole(actor, "admin");
   const { commissionRateBps: rateBps } = await getSettings(db);
+  const where = ambassadorListWhere(filters);
+  const result = await keysetPage(db, { order: ambassadorOrdering, request: page, table: user, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) =>
+    fetchAmbassadorRows(db, keyset),
+  );
+  const [totals] = await db
+    .select(totalsSelection(rateBps))
+    .from(proposal)
+    .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
+    .where(and(isNotNull(proposal.ambassadorId), or(isNotNull(proposal.clientApprovedAt), isNotNull(proposal.commissionPaidAt))));
+  return {
+    ...result,
+    rateBps,
+    totals: { owedCents: totals?.owedCents ?? 0, paidCents: totals?.paidCents ?? 0 },
+    items: await withCommissionStats(db, result.items, rateBps),
+  };
+}
+
+/** Filters of the admin ambassador (commission) list and its CSV export. */
+export interface AmbassadorListFilters {
+  /** Case-insensitive substring of name, e-mail or referral code. */
+  q?: string;
+}
+
+/** The list's WHERE clause (filters only, no keyset predicate), shared by pages and export. */
+function ambassadorListWhere(filters: AmbassadorListFilters): SQL | undefined {
   const conditions: SQL[] = [eq(user.role, "ambassador")];
   if (filters.q) {
     const pattern = containsPattern(filters.q);
     conditions.push(or(ilike(user.name, pattern), ilike(user.email, pattern), ilike(user.referralCode, pattern))!);
   }
-  const where = and(...conditions);
-  const result = await keysetPage(db, { order: ambassadorOrdering, request: page, table: user, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) =>
-      db
-        .select({
-          id: user.id,
-          cursorKey: cursorKeySql(ambassadorOrdering),
-          name: user.name,
-          email: user.email,
-          referralCode: user.referralCode,
-          banned: user.banned,
-          createdAt: user.createdAt,
-        })
-        .from(user)
-        .where(keyset.where)
-        .orderBy(...keyset.orderBy)
-        .limit(keyset.limit),
-  );
+  return and(...conditions);
+}
 
-  const ids = result.items.map((row) => row.id);
+/** The list's select, for one page or one export batch. */
+function fetchAmbassadorRows(db: Queryable, keyset: KeysetQuery) {
+  return db
+    .select({
+      id: user.id,
+      cursorKey: cursorKeySql(ambassadorOrdering),
+      name: user.name,
+      email: user.email,
+      referralCode: user.referralCode,
+      banned: user.banned,
+      createdAt: user.createdAt,
+    })
+    .from(user)
+    .where(keyset.where)
+    .orderBy(...keyset.orderBy)
+    .limit(keyset.limit);
+}
+
+type AmbassadorBaseRow = Omit<Awaited<ReturnType<typeof fetchAmbassadorRows>>[number], "cursorKey">;
+
+/** Adds referred clients, proposals and commission owed/paid to a page or batch of ambassadors (two grouped queries). */
+async function withCommissionStats(db: Queryable, rows: AmbassadorBaseRow[], rateBps: number): Promise<AdminAmbassadorRow[]> {
+  const ids = rows.map((row) => row.id);
   const stats = ids.length
     ? await db
         .select({
@@ -125,30 +161,46 @@ export async function listAmbassadorsForAdmin(
   const referred = ids.length
     ? await db.select({ ambassadorId: user.referredById, n: count() }).from(user).where(inArray(user.referredById, ids)).groupBy(user.referredById)
     : [];
-  const [totals] = await db
-    .select(totalsSelection(rateBps))
-    .from(proposal)
-    .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
-    .where(and(isNotNull(proposal.ambassadorId), or(isNotNull(proposal.clientApprovedAt), isNotNull(proposal.commissionPaidAt))));
+  const statsById = new Map(stats.map((x) => [x.ambassadorId, x]));
+  const referredById = new Map(referred.map((x) => [x.ambassadorId, x.n]));
+  return rows.map(({ banned, createdAt, ...row }) => {
+    const s = statsById.get(row.id);
+    return {
+      ...row,
+      active: !banned,
+      createdAt: toIsoOrNull(createdAt),
+      referredClients: referredById.get(row.id) ?? 0,
+      proposals: s?.proposals ?? 0,
+      approvedProposals: s?.approved ?? 0,
+      owedCents: s?.owedCents ?? 0,
+      paidCents: s?.paidCents ?? 0,
+    };
+  });
+}
 
-  return {
-    ...result,
-    rateBps,
-    totals: { owedCents: totals?.owedCents ?? 0, paidCents: totals?.paidCents ?? 0 },
-    items: result.items.map(({ banned, createdAt, ...row }) => {
-      const s = stats.find((x) => x.ambassadorId === row.id);
-      return {
-        ...row,
-        active: !banned,
-        createdAt: toIsoOrNull(createdAt),
-        referredClients: referred.find((x) => x.ambassadorId === row.id)?.n ?? 0,
-        proposals: s?.proposals ?? 0,
-        approvedProposals: s?.approved ?? 0,
-        owedCents: s?.owedCents ?? 0,
-        paidCents: s?.paidCents ?? 0,
-      };
-    }),
-  };
+/**
+ * Every ambassador matching the list's filters with their commission owed and paid, newest
+ * first, for the CSV export (issue #6): the same filters, select and statistics as
+ * {@link listAmbassadorsForAdmin}, read in keyset batches of 1,000 ambassadors.
+ *
+ * @returns an async iterable of rows (money in cents; one batch in memory at a time).
+ * @throws {AppError} 403 unless the actor is an admin (before anything is read).
+ */
+export async function exportCommissionsForAdmin(db: Queryable, actor: Actor, filters: AmbassadorListFilters): Promise<AsyncIterable<AdminAmbassadorRow>> {
+  assertRole(actor, "admin");
+  const { commissionRateBps: rateBps } = await getSettings(db);
+  const rows = keysetBatches(ambassadorOrdering, ambassadorListWhere(filters), (keyset) => fetchAmbassadorRows(db, keyset));
+  return (async function* () {
+    let batch: AmbassadorBaseRow[] = [];
+    for await (const row of rows) {
+      batch.push(row);
+      if (batch.length === EXPORT_BATCH_SIZE) {
+        yield* await withCommissionStats(db, batch, rateBps);
+        batch = [];
+      }
+    }
+    if (batch.length) yield* await withCommissionStats(db, batch, rateBps);
+  })();
 }
 
 /** One proposal of an ambassador with its commission (cents). */
@@ -273,8 +325,9 @@ export async function getAmbassadorCommissions(
 
 /**
  * Mark as Paid (spec §4 Commission: commissionPaid false → true, only when the proposal is
- * client-approved). Records the amount paid (rate × base now) with the time. Nothing is
- * written when refused.
+ * client-approved). Records the amount paid (rate × base now) with the time and, in the same
+ * transaction (issue #6), one audit event `marked-paid` and a non-essential mail to the
+ * ambassador (link /ambassador/earnings). Nothing is written or queued when refused.
  *
  * @returns the amount recorded, in cents.
  * @throws {AppError} 403 unless the actor is an admin; 404 unknown proposal; 409 not
@@ -302,7 +355,25 @@ export async function markCommissionPaid(db: Database, actor: Actor, proposalId:
     const base = commissionBaseCents({ invoiceTotalCents: inv?.totalCents, budgetCents: row.budgetCents });
     if (!base) throw new AppError(409, COMMISSION_MESSAGES.noBase);
     const paidCents = commissionCents(base, commissionRateBps);
-    await tx.update(proposal).set({ commissionPaidAt: sql`now()`, commissionPaidCents: paidCents, updatedAt: sql`now()` }).where(eq(proposal.id, proposalId));
+    const [updated] = await tx
+      .update(proposal)
+      .set({ commissionPaidAt: sql`now()`, commissionPaidCents: paidCents, updatedAt: sql`now()` })
+      .where(eq(proposal.id, proposalId))
+      .returning({ commissionPaidAt: proposal.commissionPaidAt, projectName: proposal.projectName });
+    await recordAudit(tx, actor, {
+      entity: "commission",
+      entityId: proposalId,
+      action: "marked-paid",
+      before: { commissionPaidAt: null, commissionPaidCents: null },
+      after: { commissionPaidAt: updated!.commissionPaidAt, commissionPaidCents: paidCents },
+    });
+    const { currency } = await getSettings(tx);
+    const project = updated!.projectName || `proposal #${proposalId}`;
+    await queueUserUpdate(tx, row.ambassadorId, {
+      subject: `Commission paid: ${formatCents(paidCents, currency || "USD")}`,
+      lines: [`Your commission of ${formatCents(paidCents, currency || "USD")} for ${project} was marked as paid.`],
+      link: { label: "View your earnings", path: "/ambassador/earnings" },
+    });
     return { paidCents };
   });
 }

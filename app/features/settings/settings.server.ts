@@ -3,7 +3,8 @@
  * defaults when it does not exist yet.
  */
 import { sql } from "drizzle-orm";
-import type { Queryable } from "#app/db/client.server";
+import type { Database, Queryable } from "#app/db/client.server";
+import { changedFields, recordAudit } from "#app/features/audit/audit.server";
 import { settings } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { fieldError } from "#app/lib/errors";
@@ -41,13 +42,15 @@ export async function getSettingsForAdmin(q: Queryable, actor: Actor): Promise<S
 /**
  * Saves the global settings (spec §7 "set settings/global"): creates the row on first save,
  * replaces every editable field afterwards. `allowNewClients = false` closes client
- * registration at once (`registerClient` reads it).
+ * registration at once (`registerClient` reads it). When a field changes, one audit event
+ * `updated` with the changed fields before/after is recorded in the same transaction
+ * (issue #6); saving the same values records nothing.
  *
  * @param input - validated values; `commissionRateBps` 0–10000 (basis points).
  * @returns the saved row.
  * @throws {AppError} 403 unless the actor is an admin; 400 on `commissionRatePercent` for a rate outside 0–100 %.
  */
-export async function saveSettings(q: Queryable, actor: Actor, input: SettingsInput): Promise<Settings> {
+export async function saveSettings(db: Database, actor: Actor, input: SettingsInput): Promise<Settings> {
   assertRole(actor, "admin");
   if (!Number.isInteger(input.commissionRateBps) || input.commissionRateBps < 0 || input.commissionRateBps > 10_000) {
     throw fieldError("commissionRatePercent", "The rate must be between 0 and 100 %.");
@@ -59,10 +62,23 @@ export async function saveSettings(q: Queryable, actor: Actor, input: SettingsIn
     allowNewClients: input.allowNewClients,
     commissionRateBps: input.commissionRateBps,
   };
-  const [row] = await q
-    .insert(settings)
-    .values({ id: 1, ...values })
-    .onConflictDoUpdate({ target: settings.id, set: { ...values, updatedAt: sql`now()` } })
-    .returning();
-  return row!;
+  return db.transaction(async (tx) => {
+    // Serialises concurrent saves so each audit event's "before" is what it replaced.
+    await tx.execute(sql`select pg_advisory_xact_lock(${SETTINGS_LOCK_ID})`);
+    const current = await getSettings(tx);
+    const { before, after } = changedFields(
+      { companyName: current.companyName, supportEmail: current.supportEmail, defaultTimeline: current.defaultTimeline, allowNewClients: current.allowNewClients, commissionRateBps: current.commissionRateBps },
+      values,
+    );
+    const [row] = await tx
+      .insert(settings)
+      .values({ id: 1, ...values })
+      .onConflictDoUpdate({ target: settings.id, set: { ...values, updatedAt: sql`now()` } })
+      .returning();
+    if (after) await recordAudit(tx, actor, { entity: "settings", entityId: 1, action: "updated", before, after });
+    return row!;
+  });
 }
+
+/** Arbitrary constant for the settings advisory lock. */
+const SETTINGS_LOCK_ID = 727_274_006;

@@ -9,7 +9,9 @@ import type { Database, Queryable } from "#app/db/client.server";
 import { invoice, meeting, proposal, session, user, verification, type Role } from "#app/db/schema";
 import { toIsoOrNull } from "#app/lib/dates";
 import { notFound } from "#app/lib/errors";
-import { containsPattern, cursorKeySql, keysetPage, SEARCH_COUNT_CAP, type Page, type PageRequest } from "#app/lib/pagination";
+import { recordAudit } from "#app/features/audit/audit.server";
+import { keysetBatches } from "#app/lib/csv.server";
+import { containsPattern, cursorKeySql, keysetPage, normalizeSearch, SEARCH_COUNT_CAP, type KeysetQuery, type Page, type PageRequest } from "#app/lib/pagination";
 import { assertRole, roleOf, type Actor } from "./actor";
 
 /** A user who is not an admin (a user with no role is a client, spec §6). */
@@ -18,19 +20,27 @@ const notAdmin = sql`${user.role} is distinct from 'admin'`;
 /**
  * Deactivates (`active = false`) or reactivates a non-admin user. Deactivation ends all of
  * their sessions in the same transaction, so they are signed out at their next request.
+ * When the flag changes, one audit event (`deactivated` / `reactivated`, active
+ * before/after) is recorded in the same transaction (issue #6); setting the flag it already
+ * has records nothing.
  *
+ * @returns whether the flag changed.
  * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown id or an admin.
  */
-export async function setUserActive(db: Database, actor: Actor, userId: string, active: boolean): Promise<void> {
+export async function setUserActive(db: Database, actor: Actor, userId: string, active: boolean): Promise<{ changed: boolean }> {
   assertRole(actor, "admin");
-  await db.transaction(async (tx) => {
-    const updated = await tx
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select({ banned: user.banned }).from(user).where(and(eq(user.id, userId), notAdmin)).for("update");
+    if (!current) throw notFound("User not found");
+    const wasActive = !current.banned;
+    if (!active) await tx.delete(session).where(eq(session.userId, userId));
+    if (wasActive === active) return { changed: false };
+    await tx
       .update(user)
       .set({ banned: !active, banReason: active ? null : "Deactivated by an admin", updatedAt: sql`now()` })
-      .where(and(eq(user.id, userId), notAdmin))
-      .returning({ id: user.id });
-    if (updated.length === 0) throw notFound("User not found");
-    if (!active) await tx.delete(session).where(eq(session.userId, userId));
+      .where(eq(user.id, userId));
+    await recordAudit(tx, actor, { entity: "user", entityId: userId, action: active ? "reactivated" : "deactivated", before: { active: wasActive }, after: { active } });
+    return { changed: true };
   });
 }
 
@@ -59,13 +69,32 @@ const ordering = { sort: user.createdAt, id: user.id };
  * @param filters.role - only clients or only ambassadors.
  * @throws {AppError} 403 unless the actor is an admin.
  */
-export async function listUsersForAdmin(
-  db: Queryable,
-  actor: Actor,
-  filters: { q?: string; role?: UserRoleFilter },
-  page: PageRequest,
-): Promise<Page<AdminUserRow>> {
+export async function listUsersForAdmin(db: Queryable, actor: Actor, filters: UserListFilters, page: PageRequest): Promise<Page<AdminUserRow>> {
   assertRole(actor, "admin");
+  const where = userListWhere(filters);
+  const result = await keysetPage(db, { order: ordering, request: page, table: user, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) => fetchUserRows(db, keyset));
+  return { ...result, items: result.items.map(toAdminUserRow) };
+}
+
+/** Filters of the admin user list and its CSV export. */
+export interface UserListFilters {
+  /** Case-insensitive substring of the e-mail, business name or name. */
+  q?: string;
+  /** Only clients or only ambassadors. */
+  role?: UserRoleFilter;
+}
+
+/**
+ * The admin user list's filters from its URL (`?q=`, `?role=client|ambassador`), shared by
+ * the page and its CSV export (issue #6).
+ */
+export function userListFiltersFrom(params: URLSearchParams): UserListFilters {
+  const role = params.get("role");
+  return { q: normalizeSearch(params.get("q")), role: role === "client" || role === "ambassador" ? role : undefined };
+}
+
+/** The list's WHERE clause (filters only, no keyset predicate), shared by pages and export. */
+function userListWhere(filters: UserListFilters): SQL | undefined {
   const conditions: SQL[] = [notAdmin];
   if (filters.role === "ambassador") conditions.push(eq(user.role, "ambassador"));
   if (filters.role === "client") conditions.push(sql`(${user.role} = 'client' or ${user.role} is null)`);
@@ -73,35 +102,47 @@ export async function listUsersForAdmin(
     const pattern = containsPattern(filters.q);
     conditions.push(or(ilike(user.email, pattern), ilike(user.businessName, pattern), ilike(user.name, pattern))!);
   }
-  const where = and(...conditions);
-  const result = await keysetPage(db, { order: ordering, request: page, table: user, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) =>
-      db
-        .select({
-          id: user.id,
-          cursorKey: cursorKeySql(ordering),
-          name: user.name,
-          businessName: user.businessName,
-          email: user.email,
-          role: user.role,
-          banned: user.banned,
-          createdAt: user.createdAt,
-          lastLoginAt: user.lastLoginAt,
-        })
-        .from(user)
-        .where(keyset.where)
-        .orderBy(...keyset.orderBy)
-        .limit(keyset.limit),
-  );
-  return {
-    ...result,
-    items: result.items.map(({ banned, role, ...row }) => ({
-      ...row,
-      role: roleOf(role) as UserRoleFilter,
-      active: !banned,
-      createdAt: toIsoOrNull(row.createdAt),
-      lastLoginAt: toIsoOrNull(row.lastLoginAt),
-    })),
-  };
+  return and(...conditions);
+}
+
+/** The list's select, for one page or one export batch. */
+function fetchUserRows(db: Queryable, keyset: KeysetQuery) {
+  return db
+    .select({
+      id: user.id,
+      cursorKey: cursorKeySql(ordering),
+      name: user.name,
+      businessName: user.businessName,
+      email: user.email,
+      role: user.role,
+      banned: user.banned,
+      createdAt: user.createdAt,
+      lastLoginAt: user.lastLoginAt,
+    })
+    .from(user)
+    .where(keyset.where)
+    .orderBy(...keyset.orderBy)
+    .limit(keyset.limit);
+}
+
+function toAdminUserRow({ banned, role, ...row }: Omit<Awaited<ReturnType<typeof fetchUserRows>>[number], "cursorKey">): AdminUserRow {
+  return { ...row, role: roleOf(role) as UserRoleFilter, active: !banned, createdAt: toIsoOrNull(row.createdAt), lastLoginAt: toIsoOrNull(row.lastLoginAt) };
+}
+
+/**
+ * Every non-admin user matching the list's filters, newest first, for the CSV export
+ * (issue #6): the same filters and select as {@link listUsersForAdmin}, read in keyset
+ * batches of 1,000 rows.
+ *
+ * @returns an async iterable of rows (one batch in memory at a time).
+ * @throws {AppError} 403 unless the actor is an admin (before anything is read).
+ */
+export async function exportUsersForAdmin(db: Queryable, actor: Actor, filters: UserListFilters): Promise<AsyncIterable<AdminUserRow>> {
+  assertRole(actor, "admin");
+  const rows = keysetBatches(ordering, userListWhere(filters), (keyset) => fetchUserRows(db, keyset));
+  return (async function* () {
+    for await (const row of rows) yield toAdminUserRow(row);
+  })();
 }
 
 /**
@@ -176,7 +217,9 @@ export async function getUserDeletionImpact(db: Queryable, actor: Actor, userId:
  * Deletes a non-admin user in one transaction (ADR 004): their sessions, credentials,
  * reset tokens, meetings, the proposals they own as client and those proposals' invoices
  * go with them; proposals they submitted as ambassador for others stay (ambassador unset),
- * and clients they referred stay (referrer unset). Nothing is left pointing at them.
+ * and clients they referred stay (referrer unset). Nothing is left pointing at them. One
+ * audit event `deleted` (the user and what went with them) is recorded in the same
+ * transaction (issue #6).
  *
  * @returns what was removed and unlinked.
  * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown id or an admin.
@@ -184,7 +227,7 @@ export async function getUserDeletionImpact(db: Queryable, actor: Actor, userId:
 export async function deleteUser(db: Database, actor: Actor, userId: string): Promise<UserDeletionImpact> {
   assertRole(actor, "admin");
   return db.transaction(async (tx) => {
-    const [target] = await tx.select({ email: user.email, role: user.role }).from(user).where(and(eq(user.id, userId), notAdmin)).for("update");
+    const [target] = await tx.select({ email: user.email, name: user.name, role: user.role }).from(user).where(and(eq(user.id, userId), notAdmin)).for("update");
     if (!target) throw notFound("User not found");
     const impact = await impactOf(tx, userId);
     // Foreign keys do the rest in this statement (schema.ts): cascade for session, account,
@@ -192,6 +235,8 @@ export async function deleteUser(db: Database, actor: Actor, userId: string): Pr
     // set null for proposal.ambassador_id and user.referred_by_id.
     await tx.delete(verification).where(eq(verification.value, userId));
     await tx.delete(user).where(eq(user.id, userId));
-    return { id: userId, email: target.email, role: roleOf(target.role) as UserRoleFilter, ...impact };
+    const removed = { id: userId, email: target.email, role: roleOf(target.role) as UserRoleFilter, ...impact };
+    await recordAudit(tx, actor, { entity: "user", entityId: userId, action: "deleted", before: { name: target.name, ...removed }, after: null });
+    return removed;
   });
 }

@@ -2,7 +2,7 @@ import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/ambassadors";
 import { PageHeading } from "#app/components/page-heading";
 import { buttonClass } from "#app/components/ui/button";
-import { DataTable, Pager, SearchBar, useActionHref, useHrefWith, type Column } from "#app/components/ui/data-table";
+import { DataTable, ExportCsvLink, Pager, SearchBar, useActionHref, useHrefWith, type Column } from "#app/components/ui/data-table";
 import { LocalTime } from "#app/components/ui/local-time";
 import { ActionNotice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
@@ -93,7 +93,9 @@ export default function AdminAmbassadors({ loaderData, actionData }: Route.Compo
   ];
   return (
     <>
-      <PageHeading title="Ambassador Dashboard" lead={`Commission: ${bpsToPercent(list.rateBps)} % of the invoice total, or of the budget when there is no invoice, for client-approved proposals.`} />
+      <PageHeading title="Ambassador Dashboard" lead={`Commission: ${bpsToPercent(list.rateBps)} % of the invoice total, or of the budget when there is no invoice, for client-approved proposals.`}>
+        <ExportCsvLink to="/admin/ambassadors/export.csv" noun="commissions" />
+      </PageHeading>
       <dl className="mb-6 grid gap-4 sm:grid-cols-2">
         <div className="rounded-lg border border-slate-200 p-4">
           <dt className="text-sm font-medium text-slate-600">Owed to ambassadors</dt>

@@ -57,6 +57,7 @@ const TOOLS = [
   { to: "/admin/ambassadors", label: "Ambassador Dashboard", text: "Referrals and commissions owed and paid." },
   { to: "/admin/users", label: "Users", text: "Search, deactivate, reactivate or delete accounts." },
   { to: "/admin/settings", label: "Settings", text: "Company details, new clients, commission rate." },
+  { to: "/admin/audit", label: "Audit trail", text: "Who changed what and when, with the values before and after." },
 ] as const;
 
 const STATUS_STYLES: Record<AdminMeetingRow["status"], string> = {

@@ -57,9 +57,14 @@ export default function EditInvoice({ loaderData, actionData }: Route.ComponentP
   return (
     <>
       <PageHeading title={`Invoice ${invoice.number}`} lead={invoice.projectName || `Proposal #${invoice.proposalId}`}>
-        <Link to="/admin/invoices" className="text-brand-700 underline">
-          ← Back to invoices
-        </Link>
+        <div className="flex gap-4">
+          <a href={`/admin/invoices/${invoice.id}/pdf`} className="text-brand-700 underline" target="_blank" rel="noopener">
+            Download PDF
+          </a>
+          <Link to="/admin/invoices" className="text-brand-700 underline">
+            ← Back to invoices
+          </Link>
+        </div>
       </PageHeading>
       <dl className="mb-6 grid gap-x-6 gap-y-2 rounded-lg border border-slate-200 p-4 text-sm sm:grid-cols-[auto_1fr]">
         <dt className="font-medium text-slate-600">Client</dt>

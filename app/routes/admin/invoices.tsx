@@ -3,16 +3,16 @@ import type { Route } from "./+types/invoices";
 import { PageHeading } from "#app/components/page-heading";
 import { buttonClass } from "#app/components/ui/button";
 import { ConfirmLink, ConfirmPanel, useConfirmTarget } from "#app/components/ui/confirm";
-import { DataTable, FilterSelect, Pager, SearchBar, useActionHref, type Column } from "#app/components/ui/data-table";
+import { DataTable, ExportCsvLink, FilterSelect, Pager, SearchBar, useActionHref, type Column } from "#app/components/ui/data-table";
 import { ActionNotice, Notice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import type { InvoiceDisplayStatus } from "#app/features/invoices/invoice-status";
 import { deleteInvoice, listInvoicesForAdmin, markInvoicePaid, type AdminInvoiceRow } from "#app/features/invoices/invoices.admin.server";
-import { INVOICE_FILTERS, type InvoiceFilter } from "#app/features/invoices/invoices.schema";
+import { INVOICE_FILTERS, invoiceListFiltersFrom, type InvoiceFilter } from "#app/features/invoices/invoices.schema";
 import { formatCalendarDate } from "#app/lib/dates";
 import { intField, runIntent } from "#app/lib/intent.server";
 import { formatCents } from "#app/lib/money";
-import { normalizeSearch, pageRequestFrom } from "#app/lib/pagination";
+import { pageRequestFrom } from "#app/lib/pagination";
 import { requireUser } from "#app/lib/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Invoices | Admin Console" }, { name: "robots", content: "noindex" }];
@@ -22,9 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
-  const filterParam = params.get("filter");
-  const filter: InvoiceFilter = (INVOICE_FILTERS as readonly string[]).includes(filterParam ?? "") ? (filterParam as InvoiceFilter) : "all";
-  const q = normalizeSearch(params.get("q"));
+  const { filter, q } = invoiceListFiltersFrom(params);
   const page = await listInvoicesForAdmin(db, actor, { filter, q }, pageRequestFrom(params));
   const created = params.get("created");
   return { page, filter, q: q ?? "", created: created && /^INV-\d{4}-\d+$/.test(created) ? created : null };
@@ -82,7 +80,9 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
   ];
   return (
     <>
-      <PageHeading title="Invoices" lead="Overdue means unpaid with a due date before today (UTC)." />
+      <PageHeading title="Invoices" lead="Overdue means unpaid with a due date before today (UTC).">
+        <ExportCsvLink to="/admin/invoices/export.csv" noun="invoices" />
+      </PageHeading>
       <SearchBar label="Search by number, project or client" defaultValue={q} placeholder="e.g. INV-2026-0001 or bakery">
         <FilterSelect name="filter" label="Show" value={filter} options={INVOICE_FILTERS.map((f) => ({ value: f, label: FILTER_LABELS[f] }))} />
       </SearchBar>
@@ -135,6 +135,9 @@ function InvoiceActions({ invoice }: { invoice: AdminInvoiceRow }) {
           View
         </Link>
       )}
+      <a href={`/admin/invoices/${invoice.id}/pdf`} className={buttonClass("secondary")} aria-label={`PDF of ${invoice.number}`} target="_blank" rel="noopener">
+        PDF
+      </a>
       <ConfirmLink kind="delete-invoice" target={invoice.id} label={`Delete ${invoice.number}`}>
         Delete
       </ConfirmLink>

@@ -2,18 +2,18 @@ import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/proposals";
 import { PageHeading } from "#app/components/page-heading";
 import { buttonClass } from "#app/components/ui/button";
-import { DataTable, FilterSelect, Pager, SearchBar, useActionHref, type Column } from "#app/components/ui/data-table";
+import { DataTable, ExportCsvLink, FilterSelect, Pager, SearchBar, useActionHref, type Column } from "#app/components/ui/data-table";
 import { LocalTime } from "#app/components/ui/local-time";
 import { ActionNotice } from "#app/components/ui/notice";
 import { useHydrated } from "#app/components/ui/use-hydrated";
 import { servicesContext } from "#app/context";
 import { PROPOSAL_STATUSES } from "#app/db/schema";
 import { listProposalsForAdmin, setProposalStatus, type AdminProposalRow } from "#app/features/proposals/proposals.admin.server";
-import { ADMIN_PROPOSAL_STATUSES, PROPOSAL_STATUS_LABELS, proposalStatusFilter, setStatusSchema } from "#app/features/proposals/proposals.admin.schema";
+import { ADMIN_PROPOSAL_STATUSES, PROPOSAL_STATUS_LABELS, proposalListFiltersFrom, setStatusSchema } from "#app/features/proposals/proposals.admin.schema";
 import { AppError } from "#app/lib/errors";
 import { runIntent } from "#app/lib/intent.server";
 import { formatCents } from "#app/lib/money";
-import { normalizeSearch, pageRequestFrom } from "#app/lib/pagination";
+import { pageRequestFrom } from "#app/lib/pagination";
 import { requireUser } from "#app/lib/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Proposals | Admin Console" }, { name: "robots", content: "noindex" }];
@@ -23,8 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
-  const status = proposalStatusFilter.parse(params.get("status") || undefined);
-  const q = normalizeSearch(params.get("q"));
+  const { status, q } = proposalListFiltersFrom(params);
   const page = await listProposalsForAdmin(db, actor, { status, q }, pageRequestFrom(params));
   return { page, status: status ?? "", q: q ?? "" };
 }
@@ -105,7 +104,9 @@ export default function AdminProposals({ loaderData, actionData }: Route.Compone
   ];
   return (
     <>
-      <PageHeading title="Proposals" lead="Every proposal, newest first. Status changes are saved at once." />
+      <PageHeading title="Proposals" lead="Every proposal, newest first. Status changes are saved at once.">
+        <ExportCsvLink to="/admin/proposals/export.csv" noun="proposals" />
+      </PageHeading>
       <SearchBar label="Search by client, project or e-mail" defaultValue={q} placeholder="e.g. bakery or jane@example.com">
         <FilterSelect name="status" label="Status" value={status} options={statusOptions} />
       </SearchBar>

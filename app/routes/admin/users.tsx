@@ -3,14 +3,14 @@ import type { Route } from "./+types/users";
 import { PageHeading } from "#app/components/page-heading";
 import { buttonClass } from "#app/components/ui/button";
 import { ConfirmLink, ConfirmPanel, useConfirmTarget } from "#app/components/ui/confirm";
-import { DataTable, FilterSelect, Pager, SearchBar, useActionHref, type Column } from "#app/components/ui/data-table";
+import { DataTable, ExportCsvLink, FilterSelect, Pager, SearchBar, useActionHref, type Column } from "#app/components/ui/data-table";
 import { LocalTime } from "#app/components/ui/local-time";
 import { ActionNotice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
-import { deleteUser, getUserDeletionImpact, listUsersForAdmin, setUserActive, type AdminUserRow, type UserDeletionImpact, type UserRoleFilter } from "#app/features/users/users.server";
+import { deleteUser, getUserDeletionImpact, listUsersForAdmin, setUserActive, type AdminUserRow, type UserDeletionImpact, userListFiltersFrom } from "#app/features/users/users.server";
 import { AppError } from "#app/lib/errors";
 import { idField, runIntent } from "#app/lib/intent.server";
-import { normalizeSearch, pageRequestFrom } from "#app/lib/pagination";
+import { pageRequestFrom } from "#app/lib/pagination";
 import { requireUser } from "#app/lib/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Users | Admin Console" }, { name: "robots", content: "noindex" }];
@@ -23,9 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
-  const q = normalizeSearch(params.get("q"));
-  const roleParam = params.get("role");
-  const role: UserRoleFilter | undefined = roleParam === "client" || roleParam === "ambassador" ? roleParam : undefined;
+  const { q, role } = userListFiltersFrom(params);
   const page = await listUsersForAdmin(db, actor, { q, role }, pageRequestFrom(params));
   let impact: UserDeletionImpact | null = null;
   if (params.get("confirm") === "delete-user" && params.get("target")) {
@@ -104,7 +102,9 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
   ];
   return (
     <>
-      <PageHeading title="Users" lead="Clients and ambassadors. Admins are not listed." />
+      <PageHeading title="Users" lead="Clients and ambassadors. Admins are not listed.">
+        <ExportCsvLink to="/admin/users/export.csv" noun="users" />
+      </PageHeading>
       <SearchBar label="Search by e-mail or business name" defaultValue={q} placeholder="e.g. bakery or @example.com">
         <FilterSelect name="role" label="Role" value={role} options={roleOptions} />
       </SearchBar>

@@ -1,0 +1,375 @@
+/**
+ * Issue #6, admin side: every admin write records exactly one audit event with the
+ * before/after values of what it changed, and queues its notification, in the write's own
+ * transaction; refused writes and no-ops record and queue nothing.
+ */
+import { asc, eq } from "drizzle-orm";
+import ICAL from "ical.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { auditEvent, invoice, mailOutbox, proposal, user } from "#app/db/schema";
+import { generateInvoice, deleteInvoice, markInvoicePaid, updateInvoice } from "#app/features/invoices/invoices.admin.server";
+import { ORIGIN_TOKEN } from "#app/features/mail/notifications.server";
+import { processOutboxOnce, type MailSender } from "#app/features/mail/outbox.server";
+import { acceptMeeting, deleteMeeting, MEETING_ICS_CONTENT_TYPE } from "#app/features/meetings/meetings.admin.server";
+import { setProposalStatus } from "#app/features/proposals/proposals.admin.server";
+import { markCommissionPaid } from "#app/features/referrals/commissions.admin.server";
+import { saveSettings } from "#app/features/settings/settings.server";
+import type { Actor } from "#app/features/users/actor";
+import { deleteUser, setUserActive } from "#app/features/users/users.server";
+import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { insertMeeting, insertProposal, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
+import { makeAdmin, makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
+import { listAuditEvents } from "./audit.server";
+
+const SETTINGS = { companyName: "Acme Studio", supportEmail: "help@acme.example", defaultTimeline: "", allowNewClients: true, commissionRateBps: 1500 };
+const ITEMS = { items: [{ description: "Design", amountCents: 100_000 }], dueDate: "2031-02-01" };
+
+describe.each(testDatabases())("admin audit trail and notifications on %s", (_name, open) => {
+  let t: TestDb;
+  let s: TestServices;
+  let admin: Actor;
+  beforeEach(async () => {
+    t = await open();
+    s = testServices(t.db);
+    admin = await makeAdmin(s);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  const events = () => t.db.select().from(auditEvent).orderBy(asc(auditEvent.id));
+  const mails = () => t.db.select().from(mailOutbox).orderBy(asc(mailOutbox.id));
+  /** The only audit event; fails unless there is exactly one. */
+  async function onlyEvent() {
+    const all = await events();
+    expect(all).toHaveLength(1);
+    return all[0]!;
+  }
+  async function optOut(userId: string) {
+    await t.db.update(user).set({ notifyUpdates: false }).where(eq(user.id, userId));
+  }
+  async function approvedAmbassadorProposal() {
+    const ambassador = await makeAmbassador(s);
+    const client = await makeClient(s);
+    const id = await insertProposal(t.db, { ambassadorId: ambassador.id, clientId: client.id, budgetCents: 200_000, clientApprovedAt: new Date(), status: "pending", projectName: "Gym site" });
+    return { ambassador, client, id };
+  }
+
+  describe("proposal status", () => {
+    it("records one event with the status before and after, and mails the client a /project-status link", async () => {
+      const client = await makeClient(s);
+      const id = await insertProposal(t.db, { clientId: client.id, projectName: "Bakery site", status: "pending" });
+      await setProposalStatus(t.db, admin, id, "in_progress");
+      expect(await onlyEvent()).toMatchObject({
+        actorId: admin.id,
+        actorEmail: admin.email,
+        entity: "proposal",
+        entityId: String(id),
+        action: "status-changed",
+        before: { status: "pending" },
+        after: { status: "in_progress" },
+      });
+      const [mail, ...rest] = await mails();
+      expect(rest).toEqual([]);
+      expect(mail!.to).toBe(client.email);
+      expect(mail!.subject).toBe("Bakery site: status is now In progress — Client Portal");
+      expect(mail!.text).toContain(`${ORIGIN_TOKEN}/project-status`);
+      expect(mail!.text).toContain("from Pending to In progress");
+    });
+
+    it("records and queues nothing when the status is unchanged, refused or the proposal unknown", async () => {
+      const client = await makeClient(s);
+      const id = await insertProposal(t.db, { clientId: client.id, status: "review" });
+      const before = await snapshot(t.db);
+      expect(await setProposalStatus(t.db, admin, id, "review")).toMatchObject({ changed: false });
+      expect((await rejectionOf(setProposalStatus(t.db, client, id, "completed"))).status).toBe(403);
+      expect((await rejectionOf(setProposalStatus(t.db, admin, id, "closed" as never))).status).toBe(400);
+      expect((await rejectionOf(setProposalStatus(t.db, admin, id + 999, "completed"))).status).toBe(404);
+      expect(await snapshot(t.db)).toEqual(before);
+    });
+
+    it("skips the mail for a client who turned updates off, but still audits", async () => {
+      const client = await makeClient(s);
+      await optOut(client.id);
+      const id = await insertProposal(t.db, { clientId: client.id, status: "pending" });
+      await setProposalStatus(t.db, admin, id, "planning");
+      expect((await onlyEvent()).after).toEqual({ status: "planning" });
+      expect(await mails()).toEqual([]);
+    });
+  });
+
+  describe("invoices", () => {
+    it("create: one event with the invoice as created, and an essential notice with /view-invoice/:id", async () => {
+      const client = await makeClient(s);
+      await optOut(client.id); // essential: sent anyway
+      const proposalId = await insertProposal(t.db, { clientId: client.id });
+      const created = await generateInvoice(t.db, admin, proposalId, ITEMS, new Date("2030-12-01T12:00:00Z"));
+      expect(await onlyEvent()).toMatchObject({
+        entity: "invoice",
+        entityId: String(created.id),
+        action: "created",
+        before: null,
+        after: { number: "INV-2030-0001", proposalId, clientId: client.id, dueDate: "2031-02-01", status: "unpaid", totalCents: 100_000, items: ITEMS.items },
+      });
+      const [mail, ...rest] = await mails();
+      expect(rest).toEqual([]);
+      expect(mail).toMatchObject({ to: client.email, subject: "New invoice INV-2030-0001 — Client Portal" });
+      expect(mail!.text).toContain(`${ORIGIN_TOKEN}/view-invoice/${created.id}`);
+      expect(mail!.text).toContain("$1,000.00");
+    });
+
+    it("edit: one event with only the changed fields, a notice; saving the same values changes nothing", async () => {
+      const client = await makeClient(s);
+      const proposalId = await insertProposal(t.db, { clientId: client.id });
+      const { id } = await generateInvoice(t.db, admin, proposalId, ITEMS);
+      await t.db.delete(auditEvent);
+      await t.db.delete(mailOutbox);
+
+      const same = await snapshot(t.db);
+      await updateInvoice(t.db, admin, id, ITEMS);
+      expect(await snapshot(t.db)).toEqual(same);
+
+      await updateInvoice(t.db, admin, id, { ...ITEMS, items: [...ITEMS.items, { description: "Hosting", amountCents: 5_000 }] });
+      expect(await onlyEvent()).toMatchObject({
+        entity: "invoice",
+        entityId: String(id),
+        action: "updated",
+        before: { totalCents: 100_000, items: ITEMS.items },
+        after: { totalCents: 105_000, items: [...ITEMS.items, { description: "Hosting", amountCents: 5_000 }] },
+      });
+      expect((await events())[0]!.before).not.toHaveProperty("dueDate");
+      const [mail, ...rest] = await mails();
+      expect(rest).toEqual([]);
+      expect(mail!.to).toBe(client.email);
+      expect(mail!.subject).toMatch(/^Invoice INV-\d{4}-0001 was updated/);
+      expect(mail!.text).toContain(`${ORIGIN_TOKEN}/view-invoice/${id}`);
+    });
+
+    it("mark paid: one event status unpaid → paid; again is a no-op; refusals record nothing", async () => {
+      const client = await makeClient(s);
+      const { id } = await generateInvoice(t.db, admin, await insertProposal(t.db, { clientId: client.id }), ITEMS);
+      await t.db.delete(auditEvent);
+      await t.db.delete(mailOutbox);
+      const before = await snapshot(t.db);
+      expect((await rejectionOf(markInvoicePaid(t.db, client, id))).status).toBe(403);
+      expect((await rejectionOf(markInvoicePaid(t.db, admin, id + 99))).status).toBe(404);
+      expect(await snapshot(t.db)).toEqual(before);
+
+      await markInvoicePaid(t.db, admin, id);
+      const event = await onlyEvent();
+      expect(event).toMatchObject({ entity: "invoice", entityId: String(id), action: "marked-paid", before: { status: "unpaid", paidAt: null }, after: { status: "paid" } });
+      const [{ paidAt }] = (await t.db.select({ paidAt: invoice.paidAt }).from(invoice).where(eq(invoice.id, id))) as [{ paidAt: Date }];
+      expect((event.after as { paidAt: string }).paidAt).toBe(paidAt.toISOString());
+      expect(await markInvoicePaid(t.db, admin, id)).toMatchObject({ changed: false });
+      expect(await events()).toHaveLength(1);
+      expect(await mails()).toEqual([]);
+      // A paid invoice cannot be edited: refused, nothing recorded.
+      expect((await rejectionOf(updateInvoice(t.db, admin, id, { ...ITEMS, dueDate: "2031-03-01" }))).status).toBe(409);
+      expect(await events()).toHaveLength(1);
+    });
+
+    it("delete: one event with the invoice as it was; refusals record nothing", async () => {
+      const client = await makeClient(s);
+      const proposalId = await insertProposal(t.db, { clientId: client.id });
+      const { id, number } = await generateInvoice(t.db, admin, proposalId, ITEMS);
+      await t.db.delete(auditEvent);
+      await t.db.delete(mailOutbox);
+      const before = await snapshot(t.db);
+      expect((await rejectionOf(deleteInvoice(t.db, client, id))).status).toBe(403);
+      expect(await snapshot(t.db)).toEqual(before);
+      await deleteInvoice(t.db, admin, id);
+      expect(await onlyEvent()).toMatchObject({
+        entity: "invoice",
+        entityId: String(id),
+        action: "deleted",
+        before: { number, proposalId, clientId: client.id, status: "unpaid", totalCents: 100_000, dueDate: "2031-02-01" },
+        after: null,
+      });
+      expect(await mails()).toEqual([]);
+    });
+
+    it("a refused generation (already invoiced) records and queues nothing", async () => {
+      const client = await makeClient(s);
+      const proposalId = await insertProposal(t.db, { clientId: client.id });
+      await generateInvoice(t.db, admin, proposalId, ITEMS);
+      const before = await snapshot(t.db);
+      expect((await rejectionOf(generateInvoice(t.db, admin, proposalId, ITEMS))).status).toBe(409);
+      expect((await rejectionOf(generateInvoice(t.db, client, proposalId, ITEMS))).status).toBe(403);
+      expect(await snapshot(t.db)).toEqual(before);
+    });
+  });
+
+  describe("users", () => {
+    it("deactivate and reactivate: one event each with active before/after; repeating is a no-op", async () => {
+      const client = await makeClient(s);
+      await setUserActive(t.db, admin, client.id, false);
+      expect(await onlyEvent()).toMatchObject({ entity: "user", entityId: client.id, action: "deactivated", before: { active: true }, after: { active: false } });
+      expect(await setUserActive(t.db, admin, client.id, false)).toEqual({ changed: false });
+      await setUserActive(t.db, admin, client.id, true);
+      const all = await events();
+      expect(all).toHaveLength(2);
+      expect(all[1]).toMatchObject({ action: "reactivated", before: { active: false }, after: { active: true } });
+      expect(await mails()).toEqual([]);
+    });
+
+    it("delete: one event with the user and what went with them; refusals record nothing", async () => {
+      const client = await makeClient(s, { email: "gone@example.com" });
+      await insertProposal(t.db, { clientId: client.id });
+      const other = await makeClient(s);
+      const before = await snapshot(t.db);
+      expect((await rejectionOf(deleteUser(t.db, other, client.id))).status).toBe(403);
+      expect((await rejectionOf(deleteUser(t.db, admin, admin.id))).status).toBe(404);
+      expect((await rejectionOf(setUserActive(t.db, other, client.id, false))).status).toBe(403);
+      expect(await snapshot(t.db)).toEqual(before);
+      await deleteUser(t.db, admin, client.id);
+      expect(await onlyEvent()).toMatchObject({
+        entity: "user",
+        entityId: client.id,
+        action: "deleted",
+        before: { email: "gone@example.com", role: "client", proposals: 1, invoices: 0, meetings: 0 },
+        after: null,
+      });
+    });
+  });
+
+  describe("commissions", () => {
+    it("mark paid: one event with the amount, and a mail to the ambassador with /ambassador/earnings", async () => {
+      const { ambassador, id } = await approvedAmbassadorProposal();
+      await markCommissionPaid(t.db, admin, id);
+      const event = await onlyEvent();
+      expect(event).toMatchObject({ entity: "commission", entityId: String(id), action: "marked-paid", before: { commissionPaidAt: null, commissionPaidCents: null }, after: { commissionPaidCents: 30_000 } });
+      expect((event.after as { commissionPaidAt: string }).commissionPaidAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+      const [mail, ...rest] = await mails();
+      expect(rest).toEqual([]);
+      expect(mail).toMatchObject({ to: ambassador.email, subject: "Commission paid: $300.00 — Client Portal" });
+      expect(mail!.text).toContain(`${ORIGIN_TOKEN}/ambassador/earnings`);
+      expect(mail!.text).toContain("Gym site");
+    });
+
+    it("refused (not approved, already paid, non-admin) records and queues nothing; opted-out ambassadors get no mail", async () => {
+      const { ambassador, client, id } = await approvedAmbassadorProposal();
+      const notApproved = await insertProposal(t.db, { ambassadorId: ambassador.id, clientId: client.id, budgetCents: 1_000 });
+      const before = await snapshot(t.db);
+      expect((await rejectionOf(markCommissionPaid(t.db, admin, notApproved))).status).toBe(409);
+      expect((await rejectionOf(markCommissionPaid(t.db, ambassador, id))).status).toBe(403);
+      expect(await snapshot(t.db)).toEqual(before);
+      await optOut(ambassador.id);
+      await markCommissionPaid(t.db, admin, id);
+      expect(await events()).toHaveLength(1);
+      expect(await mails()).toEqual([]);
+      expect((await rejectionOf(markCommissionPaid(t.db, admin, id))).status).toBe(409);
+      expect(await events()).toHaveLength(1);
+    });
+  });
+
+  describe("settings", () => {
+    it("records one event with only the changed fields; saving the same values records nothing; refusals nothing", async () => {
+      await saveSettings(t.db, admin, SETTINGS);
+      expect(await onlyEvent()).toMatchObject({
+        entity: "settings",
+        entityId: "1",
+        action: "updated",
+        before: { companyName: "", supportEmail: "" },
+        after: { companyName: "Acme Studio", supportEmail: "help@acme.example" },
+      });
+      await saveSettings(t.db, admin, SETTINGS);
+      expect(await events()).toHaveLength(1);
+      await saveSettings(t.db, admin, { ...SETTINGS, commissionRateBps: 2000, allowNewClients: false });
+      const all = await events();
+      expect(all).toHaveLength(2);
+      expect(all[1]!.before).toEqual({ commissionRateBps: 1500, allowNewClients: true });
+      expect(all[1]!.after).toEqual({ commissionRateBps: 2000, allowNewClients: false });
+      const client = await makeClient(s).catch(() => null); // registration closed now
+      expect(client).toBeNull();
+      const before = await snapshot(t.db);
+      const ambassador = await makeAmbassador(s);
+      const afterSignup = await snapshot(t.db);
+      expect((await rejectionOf(saveSettings(t.db, ambassador, { ...SETTINGS, companyName: "Hacked" }))).status).toBe(403);
+      expect((await rejectionOf(saveSettings(t.db, admin, { ...SETTINGS, commissionRateBps: 10_001 }))).status).toBe(400);
+      expect(await snapshot(t.db)).toEqual(afterSignup);
+      expect(before).not.toEqual(afterSignup);
+      expect(await mails()).toEqual([]);
+    });
+  });
+
+  describe("meetings", () => {
+    it("accept: one event, and a mail with the meeting's .ics whose link is resolved when sent", async () => {
+      await saveSettings(t.db, admin, SETTINGS);
+      await t.db.delete(auditEvent);
+      const client = await makeClient(s);
+      const id = await insertMeeting(t.db, { userId: client.id, startsAt: new Date("2031-05-11T13:30:00Z"), timeZone: "America/New_York", notes: "Kick-off" });
+      await acceptMeeting(t.db, admin, id);
+      expect(await onlyEvent()).toMatchObject({ entity: "meeting", entityId: String(id), action: "accepted", before: { status: "pending" }, after: { status: "accepted" } });
+      const [mail, ...rest] = await mails();
+      expect(rest).toEqual([]);
+      expect(mail).toMatchObject({ to: client.email, subject: "Your meeting is confirmed — Acme Studio" });
+      expect(mail!.text).toContain("America/New_York");
+      expect(mail!.attachments).toHaveLength(1);
+      const attachment = mail!.attachments![0]!;
+      expect(attachment.filename).toBe(`meeting-${id}.ics`);
+      expect(attachment.contentType).toBe(MEETING_ICS_CONTENT_TYPE);
+
+      // The worker resolves the origin token inside the attachment too (even across a fold).
+      const sent: Parameters<MailSender>[0][] = [];
+      await processOutboxOnce({ db: t.db, send: async (m) => void sent.push(m), from: "portal@acme.example", origin: "https://portal.example.com", adminEmail: "owner@acme.example" });
+      const ics = sent[0]!.attachments![0]!.content;
+      expect(ics).not.toContain(ORIGIN_TOKEN);
+      expect(ics).not.toContain("origin-token.invalid");
+      const event = new ICAL.Event(new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent("vevent")!);
+      expect(event.startDate.toJSDate().toISOString()).toBe("2031-05-11T13:30:00.000Z");
+      expect(event.uid).toBe(`meeting-${id}@client-portal`);
+      expect(String(event.component.getFirstPropertyValue("url"))).toBe("https://portal.example.com/client-dashboard");
+      expect(event.description).toContain("https://portal.example.com/client-dashboard");
+      for (const line of ics.split("\r\n")) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+    });
+
+    it("accepting an accepted meeting, a refusal or an unknown id records and queues nothing; opted-out clients get no mail", async () => {
+      const client = await makeClient(s);
+      const id = await insertMeeting(t.db, { userId: client.id, status: "accepted" });
+      const pending = await insertMeeting(t.db, { userId: client.id });
+      const before = await snapshot(t.db);
+      expect(await acceptMeeting(t.db, admin, id)).toEqual({ changed: false });
+      expect((await rejectionOf(acceptMeeting(t.db, client, pending))).status).toBe(403);
+      expect((await rejectionOf(acceptMeeting(t.db, admin, pending + 99))).status).toBe(404);
+      expect((await rejectionOf(deleteMeeting(t.db, client, pending))).status).toBe(403);
+      expect(await snapshot(t.db)).toEqual(before);
+      await optOut(client.id);
+      await acceptMeeting(t.db, admin, pending);
+      expect(await events()).toHaveLength(1);
+      expect(await mails()).toEqual([]);
+    });
+
+    it("delete: one event with the meeting as it was", async () => {
+      const client = await makeClient(s);
+      const id = await insertMeeting(t.db, { userId: client.id, notes: "Call me" });
+      await deleteMeeting(t.db, admin, id);
+      expect(await onlyEvent()).toMatchObject({
+        entity: "meeting",
+        entityId: String(id),
+        action: "deleted",
+        before: { userId: client.id, startsAt: "2026-03-03T19:00:00.000Z", timeZone: "America/New_York", notes: "Call me", status: "pending" },
+        after: null,
+      });
+    });
+  });
+
+  it("lists events newest first, filtered by entity, paginated; only for admins", async () => {
+    const client = await makeClient(s);
+    const id = await insertProposal(t.db, { clientId: client.id, status: "pending" });
+    await setProposalStatus(t.db, admin, id, "planning");
+    await saveSettings(t.db, admin, SETTINGS);
+    await setProposalStatus(t.db, admin, id, "review");
+    const all = await listAuditEvents(t.db, admin, {});
+    expect(all.events.map((e) => e.entity)).toEqual(["proposal", "settings", "proposal"]);
+    const proposals = await listAuditEvents(t.db, admin, { entity: "proposal", limit: 1 });
+    expect(proposals.total).toBe(2);
+    expect(proposals.events[0]!.after).toEqual({ status: "review" });
+    const older = await listAuditEvents(t.db, admin, { entity: "proposal", limit: 1, before: proposals.nextBefore! });
+    expect(older.events[0]!.after).toEqual({ status: "planning" });
+    expect(older.nextBefore).toBeNull();
+    expect((await rejectionOf(listAuditEvents(t.db, client, {}))).status).toBe(403);
+    // The proposal row still exists and holds the last status.
+    const [row] = await t.db.select({ status: proposal.status }).from(proposal).where(eq(proposal.id, id));
+    expect(row!.status).toBe("review");
+  });
+});

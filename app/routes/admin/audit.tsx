@@ -1,0 +1,137 @@
+import { Form, Link } from "react-router";
+import type { Route } from "./+types/audit";
+import { PageHeading } from "#app/components/page-heading";
+import { buttonClass } from "#app/components/ui/button";
+import { DataTable, FilterSelect, type Column } from "#app/components/ui/data-table";
+import { LocalTime } from "#app/components/ui/local-time";
+import { servicesContext } from "#app/context";
+import { AUDIT_ENTITIES, type AuditEntity } from "#app/features/audit/audit-entities";
+import { listAuditEvents } from "#app/features/audit/audit.server";
+import { requireUser } from "#app/lib/session.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Audit trail | Admin Console" }, { name: "robots", content: "noindex" }];
+
+const PAGE_SIZE = 50;
+
+/** The audit trail (issue #6), newest first: `?entity=` filter and `?before=<id>` pages. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const actor = requireUser(context);
+  const { db } = context.get(servicesContext);
+  const params = new URL(request.url).searchParams;
+  const entityParam = params.get("entity") ?? "";
+  const entity = (AUDIT_ENTITIES as readonly string[]).includes(entityParam) ? (entityParam as AuditEntity) : undefined;
+  const beforeParam = Number(params.get("before"));
+  const before = Number.isSafeInteger(beforeParam) && beforeParam > 0 ? beforeParam : undefined;
+  const { events, total, nextBefore } = await listAuditEvents(db, actor, { entity, before, limit: PAGE_SIZE });
+  return {
+    entity: entity ?? "",
+    paged: before !== undefined,
+    total,
+    nextBefore,
+    events: events.map((e) => ({
+      id: e.id,
+      actorEmail: e.actorEmail,
+      entity: e.entity,
+      entityId: e.entityId,
+      action: e.action,
+      createdAt: e.createdAt.toISOString(),
+      changes: changesOf(e.before, e.after),
+    })),
+  };
+}
+
+/** One changed field: its value before and after, as compact JSON text. */
+interface Change {
+  field: string;
+  before: string;
+  after: string;
+}
+
+const MAX_VALUE_LENGTH = 160;
+
+function compact(value: unknown): string {
+  if (value === undefined) return "—";
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > MAX_VALUE_LENGTH ? `${text.slice(0, MAX_VALUE_LENGTH - 1)}…` : text;
+}
+
+/** The fields of before ∪ after (a creation has no before, a deletion no after). */
+function changesOf(before: unknown, after: unknown): Change[] {
+  const b = before && typeof before === "object" ? (before as Record<string, unknown>) : {};
+  const a = after && typeof after === "object" ? (after as Record<string, unknown>) : {};
+  const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])];
+  return fields.map((field) => ({ field, before: before === null ? "—" : compact(b[field]), after: after === null ? "—" : compact(a[field]) }));
+}
+
+const ENTITY_LABELS: Record<AuditEntity, string> = {
+  proposal: "Proposals",
+  invoice: "Invoices",
+  user: "Users",
+  meeting: "Meetings",
+  commission: "Commissions",
+  settings: "Settings",
+};
+
+type EventRow = Route.ComponentProps["loaderData"]["events"][number];
+
+/** /admin/audit: who changed what and when, before → after; filter by entity; older pages. */
+export default function AuditTrail({ loaderData }: Route.ComponentProps) {
+  const { events, entity, total, nextBefore, paged } = loaderData;
+  const columns: Column<EventRow>[] = [
+    { header: "When", cell: (e) => <span className="whitespace-nowrap"><LocalTime value={e.createdAt} /></span> },
+    { header: "Who", cell: (e) => <span className="break-all">{e.actorEmail}</span> },
+    {
+      header: "What",
+      cell: (e) => (
+        <span className="whitespace-nowrap">
+          {e.entity} #{e.entityId} <span className="font-medium">{e.action}</span>
+        </span>
+      ),
+    },
+    {
+      header: "Before → after",
+      cell: (e) =>
+        e.changes.length === 0 ? (
+          "—"
+        ) : (
+          <ul className="min-w-64 space-y-0.5 font-mono text-xs">
+            {e.changes.map((c) => (
+              <li key={c.field} className="break-all">
+                <span className="font-semibold">{c.field}</span>: {c.before} → {c.after}
+              </li>
+            ))}
+          </ul>
+        ),
+    },
+  ];
+  const entityHref = entity ? `entity=${entity}&` : "";
+  return (
+    <>
+      <PageHeading title="Audit trail" lead="Every admin change, newest first, with the values before and after." />
+      <Form method="get" className="mb-4 flex flex-wrap items-end gap-3">
+        <FilterSelect name="entity" label="Show" value={entity} options={[{ value: "", label: "All changes" }, ...AUDIT_ENTITIES.map((e) => ({ value: e, label: ENTITY_LABELS[e] }))]} />
+        <button type="submit" className={buttonClass("primary", "md")}>
+          Filter
+        </button>
+      </Form>
+      <DataTable caption="Audit events, newest first" columns={columns} rows={events} rowKey={(e) => e.id} empty={entity ? "No changes of this kind yet." : "No changes recorded yet."} />
+      <nav aria-label="Pages of audit events" className="mt-3 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-700">
+        <p>
+          {total.toLocaleString("en-US")} events{total > events.length ? ` · showing ${events.length}` : ""}
+        </p>
+        <div className="flex gap-2">
+          {paged ? (
+            <Link className={buttonClass("secondary")} to={entity ? `/admin/audit?entity=${entity}` : "/admin/audit"}>
+              ← Newest
+            </Link>
+          ) : null}
+          {nextBefore ? (
+            <Link className={buttonClass("secondary")} to={`/admin/audit?${entityHref}before=${nextBefore}`}>
+              Older →
+            </Link>
+          ) : null}
+        </div>
+      </nav>
+    </>
+  );
+}
