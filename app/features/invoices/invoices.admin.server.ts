@@ -29,6 +29,10 @@ import { containsPattern, cursorKeySql, keysetPage, matchingIdsCondition, SEARCH
 import { invoiceDisplayStatus, todayUtc, type InvoiceDisplayStatus } from "./invoice-status";
 import { INVOICE_MESSAGES, invoiceTotalCents, MAX_INVOICE_ITEMS, type InvoiceFilter, type InvoiceInput } from "./invoices.schema";
 
+/** The client's name and e-mail as an invoice shows them: the account's, else the proposal's (user joined on the client). */
+const clientNameSql = sql<string | null>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName})`;
+const clientEmailSql = sql<string | null>`coalesce(${user.email}, ${proposal.clientEmail})`;
+
 export { INVOICE_MESSAGES };
 
 /**
@@ -106,8 +110,8 @@ export async function getProposalToInvoice(db: Queryable, actor: Actor, proposal
       projectName: proposal.projectName,
       projectDetails: proposal.projectDetails,
       clientId: proposal.clientId,
-      clientName: sql<string | null>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName})`,
-      clientEmail: sql<string | null>`coalesce(${user.email}, ${proposal.clientEmail})`,
+      clientName: clientNameSql,
+      clientEmail: clientEmailSql,
       budgetCents: proposal.budgetCents,
       invoiceId: invoice.id,
       invoiceNumber: invoice.number,
@@ -214,8 +218,8 @@ export async function getInvoiceForAdmin(db: Queryable, actor: Actor, invoiceId:
       number: invoice.number,
       proposalId: invoice.proposalId,
       projectName: proposal.projectName,
-      clientName: sql<string | null>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName})`,
-      clientEmail: sql<string | null>`coalesce(${user.email}, ${proposal.clientEmail})`,
+      clientName: clientNameSql,
+      clientEmail: clientEmailSql,
       dueDate: invoice.dueDate,
       status: invoice.status,
       totalCents: invoice.totalCents,
@@ -421,8 +425,8 @@ function fetchInvoiceRows(db: Queryable, keyset: KeysetQuery) {
       number: invoice.number,
       proposalId: invoice.proposalId,
       projectName: proposal.projectName,
-      clientName: sql<string | null>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName})`,
-      clientEmail: sql<string | null>`coalesce(${user.email}, ${proposal.clientEmail})`,
+      clientName: clientNameSql,
+      clientEmail: clientEmailSql,
       dueDate: invoice.dueDate,
       status: invoice.status,
       totalCents: invoice.totalCents,
