@@ -52,7 +52,10 @@ async function main() {
   app.use(compression());
   if (production) {
     app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
-    app.use(express.static(path.join(root, "build/client"), { maxAge: "1h", index: false }));
+    // Other public files (favicon, screenshots, robots …) all have an extension: page
+    // requests skip the file-system lookup.
+    const publicFiles = express.static(path.join(root, "build/client"), { maxAge: "1h", index: false });
+    app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
   }
 
   let server;
