@@ -54,7 +54,7 @@ describe.each(testDatabases())("referrals on %s", (_name, open) => {
     // Budget $5,000.50 → 15 % = $750.075 → rounded half up to $750.08.
     const onBudget = await insertProposal(t.db, { ...base, projectName: "budget", budgetCents: 500_050, clientApprovedAt: approved });
     // Invoice total wins over the budget: $1,234.56 → $185.184 → $185.18; commission already paid.
-    const onInvoice = await insertProposal(t.db, { ...base, projectName: "invoice", budgetCents: 999_999, clientApprovedAt: new Date("2026-04-02T00:00:00Z"), commissionPaidAt: new Date() });
+    const onInvoice = await insertProposal(t.db, { ...base, projectName: "invoice", budgetCents: 999_999, clientApprovedAt: new Date("2026-04-02T00:00:00Z"), commissionPaidAt: new Date(), commissionPaidCents: 18_518 });
     await insertInvoice(t.db, { proposalId: onInvoice, clientId: client.id, items: [["a", 100_000], ["b", 23_456]], dueDate: "2030-01-01" });
     // No amount known: listed with 0.
     const noAmount = await insertProposal(t.db, { ...base, projectName: "none", budgetCents: null, clientApprovedAt: new Date("2026-04-03T00:00:00Z") });
@@ -73,10 +73,10 @@ describe.each(testDatabases())("referrals on %s", (_name, open) => {
     ]);
     expect(earnings.totals).toEqual({ earnedCents: 93_526, pendingCents: 75_008, paidCents: 18_518 });
 
-    // The rate comes from settings.
+    // The rate comes from settings; a commission already paid keeps the amount that was paid.
     await t.db.insert(settings).values({ id: 1, commissionRateBps: 1000 });
     const ten = await getAmbassadorEarnings(t.db, ambassador);
-    expect(ten.totals).toEqual({ earnedCents: 50_005 + 12_346, pendingCents: 50_005, paidCents: 12_346 });
+    expect(ten.totals).toEqual({ earnedCents: 50_005 + 18_518, pendingCents: 50_005, paidCents: 18_518 });
     expect((await refusalOf(getAmbassadorEarnings(t.db, client))).status).toBe(403);
   });
 

@@ -104,8 +104,10 @@ export interface AmbassadorEarnings {
 /**
  * Earnings (spec §2 /ambassador/earnings, §9): for every proposal of the ambassador that
  * the client approved, commission = commissionCents(commissionBaseCents({ invoice total,
- * budget }), settings.commissionRateBps). Earned = all of them; pending payment = those
- * with commissionPaidAt null; paid = those with commissionPaidAt set (earned = pending + paid).
+ * budget }), settings.commissionRateBps) — or, once paid, the amount the admin paid
+ * (`commissionPaidCents`, frozen at payment, so a later rate change does not rewrite it).
+ * Earned = all of them; pending payment = those with commissionPaidAt null; paid = those
+ * with commissionPaidAt set (earned = pending + paid).
  *
  * @throws {AppError} 403 unless an ambassador.
  */
@@ -121,6 +123,7 @@ export async function getAmbassadorEarnings(db: Database, actor: Actor): Promise
       budgetCents: proposal.budgetCents,
       invoiceTotalCents: invoice.totalCents,
       paidAt: proposal.commissionPaidAt,
+      paidCents: proposal.commissionPaidCents,
     })
     .from(proposal)
     .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
@@ -135,7 +138,7 @@ export async function getAmbassadorEarnings(db: Database, actor: Actor): Promise
       approvedAt: row.approvedAt!,
       baseCents,
       baseSource: row.invoiceTotalCents != null ? "invoice" : row.budgetCents != null ? "budget" : null,
-      commissionCents: commissionCents(baseCents, settings.commissionRateBps),
+      commissionCents: row.paidAt && row.paidCents != null ? row.paidCents : commissionCents(baseCents, settings.commissionRateBps),
       paidAt: row.paidAt,
     };
   });
