@@ -19,6 +19,8 @@ import { ensureFirstAdmin } from "#app/features/users/accounts.server";
 export { parseEnv, EnvError } from "#app/lib/env.server";
 export { DataDirLockedError } from "#app/db/client.server";
 
+const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+
 export interface ServerApp {
   /** Express router: /healthz and every page, action and resource route. */
   router: express.Router;
@@ -78,7 +80,9 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
   router.all(
     "/{*splat}",
     createRequestHandler({
-      build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
+      // Production: import the build once (a dynamic import per request costs a trip through
+      // the module loader's hooks). Development: per request, so Vite's HMR is picked up.
+      build: env.NODE_ENV === "production" ? await loadBuild() : loadBuild,
       mode: env.NODE_ENV === "production" ? "production" : "development",
       getLoadContext(req, res) {
         const context = new RouterContextProvider();
