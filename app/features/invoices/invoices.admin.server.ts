@@ -33,6 +33,21 @@ import { INVOICE_MESSAGES, invoiceTotalCents, MAX_INVOICE_ITEMS, type InvoiceFil
 const clientNameSql = sql<string | null>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName})`;
 const clientEmailSql = sql<string | null>`coalesce(${user.email}, ${proposal.clientEmail})`;
 
+/** What an invoice row shows, in the admin list and on one invoice (joins: proposal, client user). */
+const invoiceColumns = {
+  id: invoice.id,
+      number: invoice.number,
+      proposalId: invoice.proposalId,
+      projectName: proposal.projectName,
+      clientName: clientNameSql,
+      clientEmail: clientEmailSql,
+      dueDate: invoice.dueDate,
+      status: invoice.status,
+      totalCents: invoice.totalCents,
+  paidAt: invoice.paidAt,
+  createdAt: invoice.createdAt,
+};
+
 export { INVOICE_MESSAGES };
 
 /**
@@ -213,19 +228,7 @@ export interface AdminInvoice {
 export async function getInvoiceForAdmin(db: Queryable, actor: Actor, invoiceId: number, now: Date = new Date()): Promise<AdminInvoice> {
   assertRole(actor, "admin");
   const [row] = await db
-    .select({
-      id: invoice.id,
-      number: invoice.number,
-      proposalId: invoice.proposalId,
-      projectName: proposal.projectName,
-      clientName: clientNameSql,
-      clientEmail: clientEmailSql,
-      dueDate: invoice.dueDate,
-      status: invoice.status,
-      totalCents: invoice.totalCents,
-      paidAt: invoice.paidAt,
-      createdAt: invoice.createdAt,
-    })
+    .select(invoiceColumns)
     .from(invoice)
     .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
     .leftJoin(user, eq(user.id, invoice.clientId))
@@ -419,20 +422,7 @@ async function invoiceListWhere(db: Queryable, filters: InvoiceListFilters, now:
 /** The list's select and joins, for one page or one export batch. */
 function fetchInvoiceRows(db: Queryable, keyset: KeysetQuery) {
   return db
-    .select({
-      id: invoice.id,
-      cursorKey: cursorKeySql(ordering),
-      number: invoice.number,
-      proposalId: invoice.proposalId,
-      projectName: proposal.projectName,
-      clientName: clientNameSql,
-      clientEmail: clientEmailSql,
-      dueDate: invoice.dueDate,
-      status: invoice.status,
-      totalCents: invoice.totalCents,
-      createdAt: invoice.createdAt,
-      paidAt: invoice.paidAt,
-    })
+    .select({ ...invoiceColumns, cursorKey: cursorKeySql(ordering) })
     .from(invoice)
     .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
     .leftJoin(user, eq(user.id, invoice.clientId))
