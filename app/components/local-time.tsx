@@ -4,6 +4,8 @@
  * (the meeting's own zone, else UTC, always labelled); once hydrated, the browser
  * re-renders with its own locale and zone.
  */
+import { formatDateTime } from "#app/lib/dates";
+import { dateTimeFormat } from "#app/lib/intl-cache";
 import { useHydrated } from "#app/lib/use-hydrated";
 
 type Style = "date" | "datetime";
@@ -14,8 +16,8 @@ const OPTIONS: Record<Style, Intl.DateTimeFormatOptions> = {
 };
 
 function format(date: Date, style: Style, hydrated: boolean, fallbackZone: string): string {
-  if (hydrated) return new Intl.DateTimeFormat(undefined, OPTIONS[style]).format(date);
-  return new Intl.DateTimeFormat("en-US", { ...OPTIONS[style], timeZone: fallbackZone }).format(date);
+  if (hydrated) return dateTimeFormat(undefined, OPTIONS[style]).format(date);
+  return dateTimeFormat("en-US", { ...OPTIONS[style], timeZone: fallbackZone }).format(date);
 }
 
 /**
@@ -38,6 +40,23 @@ export function LocalDateTime({ value, timeZone = "UTC", style = "datetime" }: {
 export function LocalDate({ value }: { value: string }) {
   const hydrated = useHydrated();
   const date = new Date(`${value}T00:00:00Z`);
-  const text = new Intl.DateTimeFormat(hydrated ? undefined : "en-US", { dateStyle: "long", timeZone: "UTC" }).format(date);
+  const text = dateTimeFormat(hydrated ? undefined : "en-US", { dateStyle: "long", timeZone: "UTC" }).format(date);
   return <time dateTime={value}>{text}</time>;
+}
+
+/**
+ * An instant with weekday and zone, e.g. "Tue, Mar 3, 2026, 2:00 PM EST" (admin tables).
+ * Before hydration it reads in UTC (or `timeZone`), afterwards in the viewer's zone. A value
+ * that is not an instant reads "Invalid Date" (spec §8).
+ *
+ * @param value - ISO string (UTC) or null.
+ * @param timeZone - a fixed zone instead of the viewer's (e.g. the zone a client picked).
+ * @param fallback - text shown when `value` is null.
+ */
+export function LocalTime({ value, timeZone, fallback }: { value: string | null; timeZone?: string; fallback?: string }) {
+  const hydrated = useHydrated();
+  if (!value && fallback) return <span>{fallback}</span>;
+  const zone = timeZone ?? (hydrated ? Intl.DateTimeFormat().resolvedOptions().timeZone : "UTC");
+  const text = formatDateTime(value, zone);
+  return value ? <time dateTime={value}>{text}</time> : <span>{text}</span>;
 }

@@ -4,7 +4,7 @@
  * Timestamps are `timestamptz` (UTC); money is integer cents.
  */
 import { sql } from "drizzle-orm";
-import { boolean, check, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, check, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
@@ -58,6 +58,21 @@ export const rateWindow = pgTable(
     windowStart: timestamp({ withTimezone: true }).notNull(),
   },
 );
+
+/**
+ * Row counts per bucket for the admin dashboard (issue #7): `proposal` by status, `invoice`
+ * by status (with `cents`, the sum of totals), `user` by `role:active|inactive`. Triggers
+ * written in migration 0002 append one delta row per bucket per statement, so writers never
+ * wait on a shared counter row; readers sum the deltas, and `compactTally` folds them into
+ * one row per bucket. See `app/db/tally.server.ts`.
+ */
+export const tally = pgTable("tally", {
+  id: bigserial({ mode: "number" }).primaryKey(),
+  entity: text().notNull(),
+  bucket: text().notNull(),
+  n: bigint({ mode: "number" }).notNull(),
+  cents: bigint({ mode: "number" }).notNull().default(0),
+});
 
 /** Instance-wide generated values (e.g. the auth secret when BETTER_AUTH_SECRET is unset). */
 export const appMeta = pgTable("app_meta", {

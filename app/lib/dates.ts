@@ -9,6 +9,7 @@
  *   server-rendered text and the hydrated text agree.
  */
 import { TZDate } from "@date-fns/tz";
+import { dateTimeFormat } from "#app/lib/intl-cache";
 
 /** `YYYY-MM-DD` as typed by `<input type="date">`. */
 export const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -22,7 +23,7 @@ export const TIME_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)(?::[0-5]\d(?:\.\d+)?)?$/
 export function isValidTimeZone(value: string | null | undefined): value is string {
   if (!value || value.length > 64) return false;
   try {
-    new Intl.DateTimeFormat("en-US", { timeZone: value });
+    dateTimeFormat("en-US", { timeZone: value });
     return true;
   } catch {
     return false;
@@ -91,7 +92,7 @@ export function formatDateTime(value: Date | string | number | null | undefined,
   if (!date) return INVALID_DATE;
   const zone = isValidTimeZone(timeZone) ? timeZone : "UTC";
   try {
-    return new Intl.DateTimeFormat("en-US", {
+    return dateTimeFormat("en-US", {
       weekday: "short",
       year: "numeric",
       month: "short",
@@ -115,7 +116,7 @@ export function formatCalendarDate(value: string | null | undefined): string {
   if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return INVALID_DATE;
   const date = new Date(`${value}T00:00:00Z`);
   if (!Number.isFinite(date.getTime()) || date.toISOString().slice(0, 10) !== value) return INVALID_DATE;
-  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" }).format(date);
+  return dateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" }).format(date);
 }
 
 /**

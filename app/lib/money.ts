@@ -2,6 +2,7 @@
  * Money as integer cents (design: `budgetCents`, `amountCents`). Parsing accepts what people
  * type ("$5,000", "5000.50", "1 200", "€12.5"); formatting uses Intl.
  */
+import { numberFormat } from "#app/lib/intl-cache";
 
 /** Largest amount accepted: $10,000,000.00, well inside a 32-bit integer column. */
 export const MAX_CENTS = 1_000_000_000;
@@ -32,7 +33,7 @@ export function parseMoneyToCents(input: string | null | undefined): number | nu
  */
 export function formatCents(cents: number | null | undefined, currency = "USD"): string {
   if (cents === null || cents === undefined) return "—";
-  return new Intl.NumberFormat("en-US", { style: "currency", currency }).format(cents / 100);
+  return numberFormat("en-US", { style: "currency", currency }).format(cents / 100);
 }
 
 /** Cents as a plain editable string, e.g. 500050 → "5000.50" (form default values). */

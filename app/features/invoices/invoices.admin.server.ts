@@ -15,6 +15,7 @@
  */
 import { and, asc, count, eq, gte, ilike, lt, or, sql, sum, type SQL } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
+import { readTally, tallyCount } from "#app/db/tally.server";
 import { invoice, invoiceCounter, invoiceItem, proposal, user } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { toIsoOrNull } from "#app/lib/dates";
@@ -473,30 +474,21 @@ export interface InvoiceSummary {
  */
 export async function invoiceSummary(db: Queryable, actor: Actor, now: Date = new Date()): Promise<InvoiceSummary> {
   assertRole(actor, "admin");
-  const overdue = invoiceFilterSql("overdue", todayUtc(now))!;
-  const rows = await db
-    .select({
-      status: invoice.status,
-      overdue: sql<boolean>`${overdue}`,
-      n: count(),
-      cents: sum(invoice.totalCents).mapWith(Number),
-    })
+  const buckets = await readTally(db, "invoice");
+  // Overdue depends on today's date, so it is counted from the partial index invoice_unpaid_due_idx.
+  const [overdue] = await db
+    .select({ n: count(), cents: sum(invoice.totalCents).mapWith(Number) })
     .from(invoice)
-    .groupBy(invoice.status, sql`2`);
-  const summary: InvoiceSummary = { count: 0, paidCount: 0, unpaidCount: 0, overdueCount: 0, unpaidCents: 0, overdueCents: 0, paidCents: 0 };
-  for (const row of rows) {
-    summary.count += row.n;
-    if (row.status === "paid") {
-      summary.paidCount += row.n;
-      summary.paidCents += row.cents ?? 0;
-    } else {
-      summary.unpaidCount += row.n;
-      summary.unpaidCents += row.cents ?? 0;
-      if (row.overdue) {
-        summary.overdueCount += row.n;
-        summary.overdueCents += row.cents ?? 0;
-      }
-    }
-  }
-  return summary;
+    .where(invoiceFilterSql("overdue", todayUtc(now)));
+  const paid = buckets.find((b) => b.bucket === "paid");
+  const unpaid = buckets.filter((b) => b.bucket !== "paid");
+  return {
+    count: tallyCount(buckets),
+    paidCount: paid?.n ?? 0,
+    paidCents: paid?.cents ?? 0,
+    unpaidCount: tallyCount(unpaid),
+    unpaidCents: unpaid.reduce((total, b) => total + b.cents, 0),
+    overdueCount: overdue?.n ?? 0,
+    overdueCents: overdue?.cents ?? 0,
+  };
 }

@@ -6,6 +6,7 @@
 import { and, count, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database, Queryable } from "#app/db/client.server";
+import { readTally, tallyCount } from "#app/db/tally.server";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { queueUserUpdate } from "#app/features/mail/notifications.server";
 import { invoice, proposal, user, type ProposalStatus } from "#app/db/schema";
@@ -187,8 +188,6 @@ export async function setProposalStatus(
  */
 export async function countProposals(db: Queryable, actor: Actor): Promise<{ total: number; open: number }> {
   assertRole(actor, "admin");
-  const [row] = await db
-    .select({ total: count(), open: sql<number>`count(*) filter (where ${proposal.status} not in ('completed', 'closed'))`.mapWith(Number) })
-    .from(proposal);
-  return { total: row!.total, open: row!.open };
+  const buckets = await readTally(db, "proposal");
+  return { total: tallyCount(buckets), open: tallyCount(buckets, (status) => status !== "completed" && status !== "closed") };
 }

@@ -6,6 +6,7 @@
  */
 import { and, count, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
+import { readTally, tallyCount } from "#app/db/tally.server";
 import { invoice, meeting, proposal, session, user, verification, type Role } from "#app/db/schema";
 import { toIsoOrNull } from "#app/lib/dates";
 import { notFound } from "#app/lib/errors";
@@ -152,15 +153,10 @@ export async function exportUsersForAdmin(db: Queryable, actor: Actor, filters: 
  */
 export async function countUsers(db: Queryable, actor: Actor): Promise<{ total: number; clients: number; ambassadors: number; inactive: number }> {
   assertRole(actor, "admin");
-  const [row] = await db
-    .select({
-      total: count(),
-      ambassadors: sql<number>`count(*) filter (where ${user.role} = 'ambassador')`.mapWith(Number),
-      inactive: sql<number>`count(*) filter (where ${user.banned})`.mapWith(Number),
-    })
-    .from(user)
-    .where(notAdmin);
-  return { total: row!.total, ambassadors: row!.ambassadors, clients: row!.total - row!.ambassadors, inactive: row!.inactive };
+  const buckets = (await readTally(db, "user")).filter((b) => !b.bucket.startsWith("admin:"));
+  const total = tallyCount(buckets);
+  const ambassadors = tallyCount(buckets, (b) => b.startsWith("ambassador:"));
+  return { total, ambassadors, clients: total - ambassadors, inactive: tallyCount(buckets, (b) => b.endsWith(":inactive")) };
 }
 
 /** What deleting a user removes or unlinks (ADR 004), shown in the confirmation. */

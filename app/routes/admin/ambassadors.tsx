@@ -3,7 +3,7 @@ import type { Route } from "./+types/ambassadors";
 import { PageHeading } from "#app/components/page-heading";
 import { buttonClass } from "#app/components/ui/button";
 import { DataTable, ExportCsvLink, Pager, SearchBar, useActionHref, useHrefWith, type Column } from "#app/components/ui/data-table";
-import { LocalTime } from "#app/components/ui/local-time";
+import { LocalTime } from "#app/components/local-time";
 import { ActionNotice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import {

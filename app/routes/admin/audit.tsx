@@ -3,7 +3,7 @@ import type { Route } from "./+types/audit";
 import { PageHeading } from "#app/components/page-heading";
 import { buttonClass } from "#app/components/ui/button";
 import { DataTable, FilterSelect, type Column } from "#app/components/ui/data-table";
-import { LocalTime } from "#app/components/ui/local-time";
+import { LocalTime } from "#app/components/local-time";
 import { servicesContext } from "#app/context";
 import { AUDIT_ENTITIES, type AuditEntity } from "#app/features/audit/audit-entities";
 import { listAuditEvents } from "#app/features/audit/audit.server";

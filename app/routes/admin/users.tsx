@@ -4,7 +4,7 @@ import { PageHeading } from "#app/components/page-heading";
 import { buttonClass } from "#app/components/ui/button";
 import { ConfirmLink, ConfirmPanel, useConfirmTarget } from "#app/components/ui/confirm";
 import { DataTable, ExportCsvLink, FilterSelect, Pager, SearchBar, useActionHref, type Column } from "#app/components/ui/data-table";
-import { LocalTime } from "#app/components/ui/local-time";
+import { LocalTime } from "#app/components/local-time";
 import { ActionNotice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import { deleteUser, getUserDeletionImpact, listUsersForAdmin, setUserActive, type AdminUserRow, type UserDeletionImpact, userListFiltersFrom } from "#app/features/users/users.server";
