@@ -65,6 +65,3 @@ INSERT INTO tally (entity, bucket, n, cents)
   SELECT 'proposal', status, count(*), 0 FROM proposal GROUP BY status
   UNION ALL SELECT 'invoice', status, count(*), coalesce(sum(total_cents), 0) FROM invoice GROUP BY status
   UNION ALL SELECT 'user', coalesce(role, 'client') || CASE WHEN banned THEN ':inactive' ELSE ':active' END, count(*), 0 FROM "user" GROUP BY 2;
---> statement-breakpoint
--- Overdue invoices (unpaid, due before today) are counted and summed from this index alone.
-CREATE INDEX invoice_unpaid_due_idx ON invoice (due_date) INCLUDE (total_cents) WHERE status = 'unpaid';
