@@ -141,8 +141,8 @@ test.describe("public site", () => {
     expect(await robots.text()).toContain(`Sitemap: ${baseURL}/sitemap.xml`);
   });
 
-  test("content pages ship no JavaScript", async ({ page }) => {
-    for (const path of ["/", "/about", "/projects", "/project3"]) {
+  test("content pages and the contact page ship no JavaScript bundle", async ({ page }) => {
+    for (const path of ["/", "/about", "/projects", "/project3", "/contact"]) {
       await page.goto(path);
       expect(await page.locator("script[src], script[type=module]").count(), path).toBe(0);
     }

@@ -1,13 +1,30 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useNavigation } from "react-router";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/contact";
+import type { loader as rootLoader, RouteHandle } from "#app/root";
 import { InputField, SubmitButton, TextareaField } from "#app/components/ui/field";
 import { requestInfoContext, servicesContext } from "#app/context";
 import { owner } from "#app/content/site";
 import { CONTACT_LIMITS, CONTACT_MESSAGES, contactSchema, HONEYPOT_FIELD } from "#app/features/contact/contact.schema";
 import { submitContactMessage } from "#app/features/contact/contact.server";
 import { pageMeta } from "#app/lib/meta";
+
+/**
+ * No JavaScript bundle on this page (ADR 002): the form is a plain HTML form validated by the
+ * browser's constraints and, with messages next to the fields, by the server. 171 KB of
+ * hydration code cost the page its Lighthouse performance score (96 → 100, issue #7).
+ */
+export const handle: RouteHandle = { hydrate: false };
+
+/**
+ * The one script of the page (inline, allowed by the CSP nonce): the Send button shows
+ * "Sending…" and cannot be pressed twice while the post is under way; it is restored when the
+ * page comes back from the back/forward cache.
+ */
+const PENDING_SCRIPT = `(()=>{const f=document.getElementById("contact");if(!f)return;const b=f.querySelector("button[type=submit]"),t=b.textContent;
+f.addEventListener("submit",()=>{b.disabled=true;b.setAttribute("aria-busy","true");b.textContent="Sending…"});
+addEventListener("pageshow",(e)=>{if(e.persisted){b.disabled=false;b.removeAttribute("aria-busy");b.textContent=t}})})()`;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -48,15 +65,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 /** Get In Touch (spec §2 /contact): e-mail and phone links, message form, GitHub and LinkedIn. */
 export default function Contact({ actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const pending = navigation.state === "submitting" && navigation.formAction === "/contact";
-  const [form, fields] = useForm({
-    id: "contact",
-    lastResult: navigation.state === "idle" ? actionData?.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: contactSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const nonce = useRouteLoaderData<typeof rootLoader>("root")?.nonce;
+  const [form, fields] = useForm({ id: "contact", lastResult: actionData?.result, constraint: getZodConstraint(contactSchema) });
   const succeeded = actionData?.status === "success" && !form.dirty;
 
   return (
@@ -86,7 +96,7 @@ export default function Contact({ actionData }: Route.ComponentProps) {
 
       <div className="reveal rounded-xl border border-slate-200 p-6 shadow-sm">
         <h2 className="text-2xl font-semibold">Send a message</h2>
-        <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
+        <form method="post" action="/contact" {...getFormProps(form)} noValidate={false} className="mt-6 flex flex-col gap-4">
           <InputField
             label="Name"
             {...getInputProps(fields.user_name, { type: "text" })}
@@ -125,12 +135,13 @@ export default function Contact({ actionData }: Route.ComponentProps) {
             <input id="contact-website" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
           </div>
           <div className="flex flex-wrap items-center gap-4">
-            <SubmitButton pending={pending} pendingLabel="Sending…">Send Message</SubmitButton>
+            <SubmitButton>Send Message</SubmitButton>
             <p role="status" aria-live="polite" className={succeeded ? "font-medium text-green-800" : "font-medium text-red-700"} id={form.errorId}>
               {succeeded ? CONTACT_MESSAGES.success : form.errors?.join(" ")}
             </p>
           </div>
-        </Form>
+        </form>
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: PENDING_SCRIPT }} />
       </div>
     </section>
   );
