@@ -49,7 +49,7 @@ async function main() {
     "lighthouse",
     "Lighthouse (mobile) on the public pages",
     "npm run build && npx tsx bench/lighthouse.ts",
-    `Lighthouse ${"12.8.2"}, default mobile emulation and throttling, Debian Chromium headless, production build served by our server on loopback. JS = script bytes transferred on first load (compressed; `/contact` also carries a ~0.3 KB inline script for its pending state).
+    `Lighthouse ${"12.8.2"}, default mobile emulation and throttling, Debian Chromium headless, production build served by our server on loopback. JS = script bytes transferred on first load (compressed; \`/contact\` also carries a ~0.3 KB inline script for its pending state).
 
 | page | performance | accessibility | best practices | SEO | first-load JS | LCP |
 |---|---|---|---|---|---|---|

@@ -5,12 +5,13 @@
  * `npm start` runs it in production mode on the built app (`build/`).
  */
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import compression from "compression";
 import express from "express";
 import { createPageCache } from "./page-cache";
-import { hsts, securityHeaders } from "./security";
+import { hsts, httpsDetector, securityHeaders } from "./security";
 
 type AppModule = typeof import("./app");
 
@@ -46,8 +47,8 @@ async function main() {
   }
   app.set("trust proxy", parseTrustProxy(env.TRUST_PROXY));
   const pageCache = createPageCache();
+  const isHttps = httpsDetector(app.get("trust proxy fn"));
   app.use(hsts);
-  if (production) app.use(pageCache.middleware);
   app.use(securityHeaders({ development: !production }));
   app.use(compression());
   if (production) {
@@ -70,7 +71,11 @@ async function main() {
   }
   app.use(server.router);
 
-  const listener = app.listen(env.PORT, env.HOST, () => {
+  // Prerendered public pages are answered before express; everything else goes through it.
+  const listener = http.createServer((req, res) => {
+    if (!(production && pageCache.serve(req, res, isHttps))) app(req, res);
+  });
+  listener.listen(env.PORT, env.HOST, () => {
     const address = listener.address();
     const port = typeof address === "object" && address ? address.port : env.PORT;
     console.log(`Server listening on http://localhost:${port} (database: ${env.DATABASE_URL ? "PostgreSQL" : env.pgliteDir})`);

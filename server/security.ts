@@ -5,6 +5,8 @@
  * Headers come from helmet; the nonce is handed to React Router via `res.locals.cspNonce`.
  */
 import { createHash, randomBytes } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { TLSSocket } from "node:tls";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import helmet from "helmet";
 import { SPECULATION_RULES } from "../app/lib/speculation";
@@ -74,3 +76,18 @@ export const hsts: RequestHandler = (req, res, next) => {
   if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   next();
 };
+
+/**
+ * `req.secure` outside express (for responses written before it, e.g. the page cache): the
+ * connection is TLS, or a trusted proxy says `X-Forwarded-Proto: https`.
+ *
+ * @param trust - express's compiled `trust proxy` function (`app.get("trust proxy fn")`).
+ */
+export function httpsDetector(trust: (address: string, hop: number) => boolean): (req: IncomingMessage) => boolean {
+  return (req) => {
+    if ((req.socket as TLSSocket).encrypted) return true;
+    if (!trust(req.socket.remoteAddress ?? "", 0)) return false;
+    const header = req.headers["x-forwarded-proto"];
+    return (Array.isArray(header) ? header[0] : header)?.split(",")[0]?.trim() === "https";
+  };
+}
