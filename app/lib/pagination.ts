@@ -135,6 +135,8 @@ export interface KeysetSpec {
    * count over a large table costs more than the page itself. Default: exact.
    */
   countCap?: number;
+  /** The number of rows matching `where` when the caller already knows it (e.g. from the tally): nothing is counted. */
+  total?: number;
 }
 
 /** Counting cap for searched lists: "1,000+ proposals". */
@@ -159,7 +161,7 @@ export async function keysetPage<T extends { cursorKey: string; id: number | str
   // Sequential on purpose: PGlite runs one query at a time anyway, and one pooled
   // PostgreSQL connection per request keeps the pool free for other requests.
   const rows = await fetch({ where: and(spec.where, seek), orderBy, limit: request.size + 1 });
-  const counted = await countRows(db, spec.table, spec.where, spec.countCap);
+  const counted = spec.total !== undefined ? { total: spec.total, capped: false } : await countRows(db, spec.table, spec.where, spec.countCap);
   const more = rows.length > request.size;
   const items = rows.slice(0, request.size);
   if (backwards) items.reverse();

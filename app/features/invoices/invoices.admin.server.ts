@@ -390,7 +390,12 @@ export async function listInvoicesForAdmin(
 ): Promise<Page<AdminInvoiceRow>> {
   assertRole(actor, "admin");
   const where = await invoiceListWhere(db, filters, now);
-  const result = await keysetPage(db, { order: ordering, request: page, table: invoice, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) => fetchInvoiceRows(db, keyset));
+  // Without a search, "all" and "paid" totals are tally buckets (pending and overdue depend on today: counted).
+  const buckets = filters.q || (filters.filter !== "all" && filters.filter !== "paid") ? undefined : await readTally(db, "invoice");
+  const total = buckets && tallyCount(buckets, (status) => filters.filter === "all" || status === "paid");
+  const result = await keysetPage(db, { order: ordering, request: page, table: invoice, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined, total }, (keyset) =>
+    fetchInvoiceRows(db, keyset),
+  );
   return { ...result, items: result.items.map((row) => toAdminInvoiceRow(row, now)) };
 }
 

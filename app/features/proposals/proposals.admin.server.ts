@@ -82,7 +82,11 @@ async function proposalFilters(db: Queryable, filters: ProposalListFilters): Pro
 export async function listProposalsForAdmin(db: Queryable, actor: Actor, filters: ProposalListFilters, page: PageRequest): Promise<Page<AdminProposalRow>> {
   assertRole(actor, "admin");
   const where = await proposalFilters(db, filters);
-  const result = await keysetPage(db, { order: ordering, request: page, table: proposal, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) => fetchProposalRows(db, keyset));
+  // Without a search the total is a tally bucket (all statuses, or the filtered one).
+  const total = filters.q ? undefined : tallyCount(await readTally(db, "proposal"), (status) => !filters.status || status === filters.status);
+  const result = await keysetPage(db, { order: ordering, request: page, table: proposal, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined, total }, (keyset) =>
+    fetchProposalRows(db, keyset),
+  );
   return { ...result, items: result.items.map(toAdminProposalRow) };
 }
 

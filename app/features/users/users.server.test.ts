@@ -53,8 +53,8 @@ describe.each(testDatabases())("admin users on %s", (_name, open) => {
     expect(page.items[1]).toMatchObject({ role: "client", businessName: "Blue Cafe", active: false });
     expect(page.items[1]!.createdAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(page.items[1]!.lastLoginAt).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect((await listUsersForAdmin(t.db, admin, { role: "ambassador" }, first)).items.map((u) => u.id)).toEqual([ambassador.id]);
-    expect((await listUsersForAdmin(t.db, admin, { role: "client" }, first)).items.map((u) => u.id)).toEqual([client.id]);
+    expect(await listUsersForAdmin(t.db, admin, { role: "ambassador" }, first)).toMatchObject({ total: 1, items: [{ id: ambassador.id }] });
+    expect(await listUsersForAdmin(t.db, admin, { role: "client" }, first)).toMatchObject({ total: 1, items: [{ id: client.id }] });
     expect(await countUsers(t.db, admin)).toEqual({ total: 2, clients: 1, ambassadors: 1, inactive: 1 });
   });
 

@@ -73,7 +73,13 @@ const ordering = { sort: user.createdAt, id: user.id };
 export async function listUsersForAdmin(db: Queryable, actor: Actor, filters: UserListFilters, page: PageRequest): Promise<Page<AdminUserRow>> {
   assertRole(actor, "admin");
   const where = userListWhere(filters);
-  const result = await keysetPage(db, { order: ordering, request: page, table: user, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) => fetchUserRows(db, keyset));
+  // Without a search the total comes from the tally's `role:active|inactive` buckets.
+  const total = filters.q
+    ? undefined
+    : tallyCount(await readTally(db, "user"), (bucket) => !bucket.startsWith("admin:") && (!filters.role || bucket.startsWith(`${filters.role}:`)));
+  const result = await keysetPage(db, { order: ordering, request: page, table: user, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined, total }, (keyset) =>
+    fetchUserRows(db, keyset),
+  );
   return { ...result, items: result.items.map(toAdminUserRow) };
 }
 
