@@ -2,8 +2,14 @@
  * Process entry point: reads the configuration, serves static files (or Vite in
  * development), mounts the application router and listens on PORT.
  *
- * `npm start` runs it in production mode on the built app (`build/`).
+ * `npm start` runs it in production mode on the built app (`build/`). With
+ * `WEB_CONCURRENCY` above 1 (PostgreSQL only) this process becomes a node:cluster primary
+ * that starts that many server processes sharing the port: the first one alone (it applies
+ * migrations and creates the first admin), the others once it listens. A server process that
+ * dies is replaced; SIGINT/SIGTERM stop them all. The app is stateless between requests
+ * (sessions, rate limits and the outbox live in PostgreSQL), so any process can answer.
  */
+import cluster from "node:cluster";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -18,9 +24,6 @@ type AppModule = typeof import("./app");
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 async function main() {
-  // Optional .env file next to package.json; real environment variables win.
-  const envFile = path.join(root, ".env");
-  if (fs.existsSync(envFile)) process.loadEnvFile(envFile);
   const production = process.env.NODE_ENV === "production";
   const app = express();
   app.disable("x-powered-by");
@@ -78,7 +81,8 @@ async function main() {
   listener.listen(env.PORT, env.HOST, () => {
     const address = listener.address();
     const port = typeof address === "object" && address ? address.port : env.PORT;
-    console.log(`Server listening on http://localhost:${port} (database: ${env.DATABASE_URL ? "PostgreSQL" : env.pgliteDir})`);
+    const worker = cluster.isWorker ? ` [process ${cluster.worker!.id} of ${env.WEB_CONCURRENCY}]` : "";
+    console.log(`Server listening on http://localhost:${port} (database: ${env.DATABASE_URL ? "PostgreSQL" : env.pgliteDir})${worker}`);
     if (production) void pageCache.warm(`http://127.0.0.1:${port}`);
   });
 
@@ -94,6 +98,8 @@ async function main() {
   };
   process.on("SIGINT", () => shutdown("SIGINT"));
   process.on("SIGTERM", () => shutdown("SIGTERM"));
+  // A server process outlives no primary (e.g. one killed with SIGKILL).
+  if (cluster.isWorker) process.on("disconnect", () => shutdown("primary gone"));
 }
 
 /** `TRUST_PROXY`: "true"/"false", a hop count, or express's names/addresses (default "loopback"). */
@@ -104,7 +110,50 @@ function parseTrustProxy(value: string): boolean | number | string {
   return value;
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+/**
+ * Cluster primary: forks `count` server processes (the first alone until it listens) and
+ * replaces any that dies afterwards. Exits with the first process's code if it fails to start.
+ */
+function runPrimary(count: number) {
+  let listening = false;
+  let stopping = false;
+  const first = cluster.fork();
+  first.once("exit", (code) => {
+    if (!listening) process.exit(code ?? 1);
+  });
+  first.once("listening", () => {
+    listening = true;
+    for (let i = 1; i < count; i++) cluster.fork();
+  });
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    if (!listening) return;
+    console.error(`Server process ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another.`);
+    setTimeout(() => cluster.fork(), 500);
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    setTimeout(() => process.exit(0), 8_000).unref();
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+// Optional .env file next to package.json; real environment variables win.
+const envFile = path.join(root, ".env");
+if (fs.existsSync(envFile)) process.loadEnvFile(envFile);
+// An invalid value falls through to the server process, whose parseEnv explains it.
+const processes = Number(process.env.WEB_CONCURRENCY ?? 1);
+if (cluster.isPrimary && Number.isInteger(processes) && processes > 1 && process.env.DATABASE_URL) {
+  runPrimary(processes);
+} else {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -10,6 +10,7 @@ describe("parseEnv", () => {
     expect(env.outboxDir).toMatch(/data\/outbox$/);
     expect(env.origin).toBe("http://localhost:3000");
     expect(env.PASSWORD_MIN_LENGTH).toBe(6);
+    expect(env.WEB_CONCURRENCY).toBe(1);
   });
   it.each([
     ["PORT", "70000"],
@@ -19,6 +20,8 @@ describe("parseEnv", () => {
     ["OWNER_EMAIL", "nope"],
     ["BETTER_AUTH_SECRET", "short"],
     ["BETTER_AUTH_URL", "localhost:3000"],
+    ["WEB_CONCURRENCY", "0"],
+    ["WEB_CONCURRENCY", "2"], // without DATABASE_URL: PGlite is opened by one process only
   ])("refuses %s=%s with one line naming the variable", (name, value) => {
     let error: unknown;
     try {
@@ -29,6 +32,9 @@ describe("parseEnv", () => {
     expect(error).toBeInstanceOf(EnvError);
     expect((error as Error).message).toMatch(new RegExp(`^Invalid configuration: ${name}: `));
     expect((error as Error).message).not.toContain("\n");
+  });
+  it("accepts several server processes on PostgreSQL", () => {
+    expect(parseEnv({ WEB_CONCURRENCY: "2", DATABASE_URL: "postgres://db/app" }).WEB_CONCURRENCY).toBe(2);
   });
   it("treats empty strings as unset and strips a trailing slash from the origin", () => {
     const env = parseEnv({ PORT: "", BETTER_AUTH_URL: "https://agency.example.com/" });

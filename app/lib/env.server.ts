@@ -29,6 +29,8 @@ const envSchema = z.object({
   ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),
   ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(6).optional()),
   PASSWORD_MIN_LENGTH: z.preprocess(emptyToUndefined, z.coerce.number().int().min(6).max(128).default(6)),
+  /** Server processes sharing the port (node:cluster); above 1 only with DATABASE_URL. */
+  WEB_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(1)),
 });
 
 /** Validated configuration. `dataDir`, `pgliteDir` and `outboxDir` are absolute paths. */
@@ -58,6 +60,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new EnvError(`Invalid configuration: ${name}: ${issue.message} (got ${JSON.stringify(source[name] ?? "")})`);
   }
   const env = result.data;
+  if (env.WEB_CONCURRENCY > 1 && !env.DATABASE_URL) {
+    throw new EnvError(
+      `Invalid configuration: WEB_CONCURRENCY: above 1 needs DATABASE_URL, the embedded database (PGlite) is opened by one process only (got "${source.WEB_CONCURRENCY}")`,
+    );
+  }
   const dataDir = path.resolve(env.DATA_DIR);
   const origin = (env.BETTER_AUTH_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
   return {

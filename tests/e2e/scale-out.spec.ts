@@ -2,6 +2,7 @@
  * Two app instances on one PostgreSQL database (issue #7, reliability): a session made on one
  * works on the other, the outbox sends each mail once, and rate limits count across both.
  */
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { request as playwrightRequest } from "@playwright/test";
@@ -58,6 +59,45 @@ test.describe("two instances on one PostgreSQL server", () => {
     } finally {
       b.child.kill("SIGTERM");
       await new Promise((r) => (b.child.exitCode !== null ? r(null) : b.child.once("exit", r)));
+    }
+  });
+
+  test("WEB_CONCURRENCY=2: two server processes share one port, a killed one is replaced, SIGTERM stops them all", async () => {
+    const app = await startAppServer({
+      DATA_DIR: path.join(process.env.E2E_TMP!, "cluster"),
+      DATABASE_URL: process.env.E2E_DATABASE_URL!,
+      SMTP_URL: process.env.E2E_SMTP_URL!,
+      WEB_CONCURRENCY: "2",
+    });
+    const serverProcesses = () => {
+      try {
+        return execFileSync("pgrep", ["-P", String(app.child.pid), "-f", "server/main.ts"], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
+      } catch {
+        return [];
+      }
+    };
+    try {
+      await expect.poll(() => (app.output().match(/Server listening on .* \[process \d of 2\]/g) ?? []).length, { timeout: 30_000 }).toBe(2);
+      const [first, second] = serverProcesses();
+      expect(serverProcesses()).toHaveLength(2);
+
+      const client = await playwrightRequest.newContext({ extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
+      const registered = await client.post(`${app.baseUrl}/register`, { form: { businessName: "Cluster Co", email: uniqueEmail("cluster"), phone: "1", password: PASSWORD } });
+      expect(new URL(registered.url()).pathname).toBe("/client-dashboard");
+      // Connections are handed to both processes in turn: every request is answered with the session.
+      for (let i = 0; i < 6; i++) expect((await client.get(`${app.baseUrl}/client-dashboard`, { maxRedirects: 0 })).status()).toBe(200);
+
+      process.kill(first!, "SIGKILL");
+      await expect.poll(() => serverProcesses().filter((pid) => pid !== first), { timeout: 30_000 }).toHaveLength(2);
+      expect(serverProcesses()).toContain(second);
+      for (let i = 0; i < 6; i++) expect((await client.get(`${app.baseUrl}/client-dashboard`, { maxRedirects: 0 })).status()).toBe(200);
+      await client.dispose();
+
+      const workers = serverProcesses();
+      await app.stop("SIGTERM");
+      for (const pid of workers) expect(fs.existsSync(`/proc/${pid}`), `process ${pid} still running`).toBe(false);
+    } finally {
+      await app.stop("SIGKILL");
     }
   });
 });
