@@ -234,9 +234,11 @@ export async function matchingIdsCondition(
   column: AnyColumn,
   subquery: () => SQLWrapper & { limit(n: number): PromiseLike<{ id: string | number }[]> },
 ): Promise<SQL> {
-  const ids = await subquery().limit(MAX_INLINE_IDS + 1);
+  const ids = (await subquery().limit(MAX_INLINE_IDS + 1)).map((row) => row.id);
   if (ids.length === 0) return sql`false`;
-  if (ids.length <= MAX_INLINE_IDS) return inArray(column, ids.map((row) => row.id));
+  // One array parameter rather than one parameter per id: building and binding hundreds of
+  // parameters cost ~15 % of a search request's CPU in drizzle alone (issue #7 profile).
+  if (ids.length <= MAX_INLINE_IDS) return sql`${column} = any(${sql.param(ids)}::${sql.raw(typeof ids[0] === "number" ? "integer" : "text")}[])`;
   return inArray(column, subquery());
 }
 
