@@ -66,7 +66,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 /** Get In Touch (spec §2 /contact): e-mail and phone links, message form, GitHub and LinkedIn. */
 export default function Contact({ actionData }: Route.ComponentProps) {
   const nonce = useRouteLoaderData<typeof rootLoader>("root")?.nonce;
-  const [form, fields] = useForm({ id: "contact", lastResult: actionData?.result, constraint: getZodConstraint(contactSchema) });
+  const [form, fields] = useForm({
+    id: "contact",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(contactSchema),
+    // Never hydrated, so the browser's own constraint checks must stay on.
+    defaultNoValidate: false,
+  });
   const succeeded = actionData?.status === "success" && !form.dirty;
 
   return (
@@ -96,7 +102,7 @@ export default function Contact({ actionData }: Route.ComponentProps) {
 
       <div className="reveal rounded-xl border border-slate-200 p-6 shadow-sm">
         <h2 className="text-2xl font-semibold">Send a message</h2>
-        <form method="post" action="/contact" {...getFormProps(form)} noValidate={false} className="mt-6 flex flex-col gap-4">
+        <form method="post" action="/contact" {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
           <InputField
             label="Name"
             {...getInputProps(fields.user_name, { type: "text" })}
