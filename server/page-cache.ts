@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { projects } from "../app/content/projects";
+import { HSTS_HEADER } from "./security";
 
 /** The pages rendered ahead: every public page without a form (ADR 002). */
 export const PRERENDERED_PATHS = ["/", "/about", "/projects", ...projects.map((p) => `/${p.slug}`)];
@@ -24,7 +25,6 @@ interface Entry {
   br: Buffer;
 }
 
-const HSTS = ["Strict-Transport-Security", "max-age=31536000; includeSubDomains"];
 
 /** Response headers copied from the rendered page (set by server/security.ts). */
 const SECURITY_HEADERS = /^(content-security-policy|cross-origin-|origin-agent-cluster|referrer-policy|x-content-type-options|x-dns-prefetch-control|x-download-options|x-frame-options|x-permitted-cross-domain-policies|x-xss-protection|permissions-policy)/;
@@ -73,7 +73,7 @@ export function createPageCache(paths: string[] = PRERENDERED_PATHS): PageCache 
       if (req.method !== "GET" && req.method !== "HEAD") return false;
       const entry = entries.get(req.url ?? "");
       if (!entry) return false;
-      const headers = https(req) ? [...entry.headers, ...HSTS] : entry.headers;
+      const headers = https(req) ? [...entry.headers, ...HSTS_HEADER] : entry.headers;
       if (req.headers["if-none-match"] === entry.etag) {
         res.writeHead(304, headers).end();
         return true;

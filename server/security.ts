@@ -71,9 +71,12 @@ export function securityHeaders({ development }: { development: boolean }): Requ
   return [nonce, csp, permissions];
 }
 
+/** The HSTS header (name, value), sent only over HTTPS. */
+export const HSTS_HEADER = ["Strict-Transport-Security", "max-age=31536000; includeSubDomains"] as const;
+
 /** HSTS, only when the request came over HTTPS (directly or through a trusted proxy). */
 export const hsts: RequestHandler = (req, res, next) => {
-  if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  if (req.secure) res.setHeader(...HSTS_HEADER);
   next();
 };
 
