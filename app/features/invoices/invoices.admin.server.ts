@@ -37,14 +37,14 @@ const clientEmailSql = sql<string | null>`coalesce(${user.email}, ${proposal.cli
 /** What an invoice row shows, in the admin list and on one invoice (joins: proposal, client user). */
 const invoiceColumns = {
   id: invoice.id,
-      number: invoice.number,
-      proposalId: invoice.proposalId,
-      projectName: proposal.projectName,
-      clientName: clientNameSql,
-      clientEmail: clientEmailSql,
-      dueDate: invoice.dueDate,
-      status: invoice.status,
-      totalCents: invoice.totalCents,
+  number: invoice.number,
+  proposalId: invoice.proposalId,
+  projectName: proposal.projectName,
+  clientName: clientNameSql,
+  clientEmail: clientEmailSql,
+  dueDate: invoice.dueDate,
+  status: invoice.status,
+  totalCents: invoice.totalCents,
   paidAt: invoice.paidAt,
   createdAt: invoice.createdAt,
 };
