@@ -6,7 +6,7 @@
  */
 import { and, count, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
-import { readTally, tallyCount } from "#app/db/tally.server";
+import { readTally, tallyCount, type TallyBucket } from "#app/db/tally.server";
 import { invoice, meeting, proposal, session, user, verification, type Role } from "#app/db/schema";
 import { toIsoOrNull } from "#app/lib/dates";
 import { notFound } from "#app/lib/errors";
@@ -17,6 +17,11 @@ import { assertRole, roleOf, type Actor } from "./actor";
 
 /** A user who is not an admin (a user with no role is a client, spec §6). */
 const notAdmin = sql`${user.role} is distinct from 'admin'`;
+
+/** The tally's `role:active|inactive` user buckets without the admins, as {@link notAdmin} filters rows. */
+async function nonAdminUserBuckets(db: Queryable): Promise<TallyBucket[]> {
+  return (await readTally(db, "user")).filter((b) => !b.bucket.startsWith("admin:"));
+}
 
 /**
  * Deactivates (`active = false`) or reactivates a non-admin user. Deactivation ends all of
@@ -74,9 +79,7 @@ export async function listUsersForAdmin(db: Queryable, actor: Actor, filters: Us
   assertRole(actor, "admin");
   const where = userListWhere(filters);
   // Without a search the total comes from the tally's `role:active|inactive` buckets.
-  const total = filters.q
-    ? undefined
-    : tallyCount(await readTally(db, "user"), (bucket) => !bucket.startsWith("admin:") && (!filters.role || bucket.startsWith(`${filters.role}:`)));
+  const total = filters.q ? undefined : tallyCount(await nonAdminUserBuckets(db), (bucket) => !filters.role || bucket.startsWith(`${filters.role}:`));
   const result = await keysetPage(db, { order: ordering, request: page, table: user, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined, total }, (keyset) =>
     fetchUserRows(db, keyset),
   );
@@ -159,7 +162,7 @@ export async function exportUsersForAdmin(db: Queryable, actor: Actor, filters: 
  */
 export async function countUsers(db: Queryable, actor: Actor): Promise<{ total: number; clients: number; ambassadors: number; inactive: number }> {
   assertRole(actor, "admin");
-  const buckets = (await readTally(db, "user")).filter((b) => !b.bucket.startsWith("admin:"));
+  const buckets = await nonAdminUserBuckets(db);
   const total = tallyCount(buckets);
   const ambassadors = tallyCount(buckets, (b) => b.startsWith("ambassador:"));
   return { total, ambassadors, clients: total - ambassadors, inactive: tallyCount(buckets, (b) => b.endsWith(":inactive")) };
