@@ -235,6 +235,8 @@ export const proposal = pgTable(
     index("proposal_client_name_trgm_idx").using("gin", t.clientName.op("gin_trgm_ops")),
     index("proposal_client_email_trgm_idx").using("gin", t.clientEmail.op("gin_trgm_ops")),
     check("proposal_budget_nonnegative", sql`${t.budgetCents} is null or ${t.budgetCents} >= 0`),
+    // A paid commission always records its amount (the commission tally sums it, issue #7).
+    check("proposal_commission_paid_amount", sql`${t.commissionPaidAt} is null or ${t.commissionPaidCents} is not null`),
   ],
 );
 

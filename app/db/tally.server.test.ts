@@ -1,6 +1,7 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { invoice, proposal, tally, user } from "#app/db/schema";
+import { commissionTotalsFromTally } from "#app/features/referrals/commissions.admin.server";
 import { seedDemo } from "../../scripts/seed-demo";
 import { testDatabases, type TestDb } from "../../tests/helpers/db";
 import { COMPACT_ABOVE, readTally, type TallyEntity } from "./tally.server";
@@ -21,9 +22,23 @@ function sortBuckets<T extends { bucket: string }>(rows: T[]): T[] {
   return [...rows].sort((a, b) => a.bucket.localeCompare(b.bucket));
 }
 
+/** Commission owed and paid over all ambassadors at `rateBps`, aggregated proposal by proposal. */
+async function commissionsDirectly(t: TestDb, rateBps: number) {
+  const commission = sql.raw(`(coalesce(i.total_cents, p.budget_cents)::bigint * ${rateBps} + 5000) / 10000`);
+  const result = (await t.db.execute(sql`
+    select coalesce(sum(${commission}) filter (where p.client_approved_at is not null and p.commission_paid_at is null), 0)::bigint as owed,
+           coalesce(sum(p.commission_paid_cents) filter (where p.commission_paid_at is not null), 0)::bigint as paid
+    from proposal p left join invoice i on i.proposal_id = p.id where p.ambassador_id is not null`)) as unknown as { rows: { owed: string; paid: string }[] };
+  return { owedCents: Number(result.rows[0]!.owed), paidCents: Number(result.rows[0]!.paid) };
+}
+
 async function expectTallyMatches(t: TestDb) {
   for (const entity of ["proposal", "invoice", "user"] as const) {
     expect(sortBuckets(await readTally(t.db, entity)), entity).toEqual(await countedDirectly(t, entity));
+  }
+  const commissions = await readTally(t.db, "commission");
+  for (const rateBps of [1500, 1, 1234, 3333, 10_000]) {
+    expect(commissionTotalsFromTally(commissions, rateBps), `commission at ${rateBps} bps`).toEqual(await commissionsDirectly(t, rateBps));
   }
 }
 
@@ -38,6 +53,35 @@ describe.each(testDatabases())("tally (trigger-kept counts) on %s", (_name, open
   it("agrees with counting the tables after inserts, updates, cascading deletes, folding and truncation", async () => {
     await expectTallyMatches(t);
     expect((await readTally(t.db, "proposal")).length).toBeGreaterThan(1);
+    const before = commissionTotalsFromTally(await readTally(t.db, "commission"), 1500);
+    expect(before.owedCents).toBeGreaterThan(0);
+    expect(before.paidCents).toBeGreaterThan(0);
+
+    // Commissions: approvals, payments, budgets and invoice totals that change the base,
+    // invoices added to and removed from approved proposals, an ambassador removed.
+    const ambassadorProposals = (await t.db.select({ id: proposal.id }).from(proposal).where(sql`${proposal.ambassadorId} is not null`).orderBy(proposal.id)).map((r) => r.id);
+    expect(ambassadorProposals.length).toBeGreaterThan(20);
+    await t.db.update(proposal).set({ clientApprovedAt: sql`now()` }).where(inArray(proposal.id, ambassadorProposals.slice(0, 10)));
+    await t.db.update(proposal).set({ commissionPaidAt: sql`now()`, commissionPaidCents: 12_345 }).where(inArray(proposal.id, ambassadorProposals.slice(5, 8)));
+    await t.db.update(proposal).set({ budgetCents: sql`coalesce(${proposal.budgetCents}, 0) + 4321` }).where(inArray(proposal.id, ambassadorProposals.slice(0, 15)));
+    await t.db.update(invoice).set({ totalCents: sql`${invoice.totalCents} * 3 + 7` }).where(sql`${invoice.proposalId} in (select id from proposal where ambassador_id is not null)`);
+    await expectTallyMatches(t);
+    const withoutInvoice = await t.db.select({ id: proposal.id, clientId: proposal.clientId }).from(proposal)
+      .where(sql`${proposal.ambassadorId} is not null and ${proposal.clientApprovedAt} is not null and ${proposal.clientId} is not null and not exists (select 1 from invoice where proposal_id = ${proposal.id})`).limit(2);
+    expect(withoutInvoice).toHaveLength(2);
+    const year = new Date().getUTCFullYear();
+    await t.db.insert(invoice).values(withoutInvoice.map((p, i) => ({ number: `TALLY-${year}-${i}`, proposalId: p.id, clientId: p.clientId!, status: "unpaid" as const, totalCents: 987_654 + i, dueDate: "2026-12-31" })));
+    await expectTallyMatches(t);
+    await t.db.delete(invoice).where(sql`${invoice.proposalId} = ${withoutInvoice[0]!.id}`);
+    await expectTallyMatches(t);
+    // A proposal deleted with its invoice (the cascade runs before the statement's AFTER triggers).
+    const [invoiced] = await t.db.select({ id: proposal.id }).from(proposal).innerJoin(invoice, eq(invoice.proposalId, proposal.id))
+      .where(sql`${proposal.ambassadorId} is not null and ${proposal.clientApprovedAt} is not null`).limit(1);
+    await t.db.delete(proposal).where(eq(proposal.id, invoiced!.id));
+    await expectTallyMatches(t);
+    const [ambassador] = await t.db.select({ id: proposal.ambassadorId }).from(proposal).where(sql`${proposal.ambassadorId} is not null and ${proposal.clientApprovedAt} is not null`).limit(1);
+    await t.db.delete(user).where(eq(user.id, ambassador!.id!)); // proposals keep going, without an ambassador
+    await expectTallyMatches(t);
 
     // Status changes, a no-op update, payments with amounts, deactivations.
     const some = (await t.db.select({ id: proposal.id }).from(proposal).limit(30)).map((r) => r.id);
@@ -61,10 +105,16 @@ describe.each(testDatabases())("tally (trigger-kept counts) on %s", (_name, open
     await t.db.execute(sql`truncate invoice cascade`);
     await expectTallyMatches(t);
     expect(await readTally(t.db, "invoice")).toEqual([]);
+    expect(await readTally(t.db, "commission")).not.toEqual([]); // approved proposals fall back to their budget
+    await t.db.execute(sql`truncate proposal cascade`);
+    await expectTallyMatches(t);
+    expect(await readTally(t.db, "commission")).toEqual([]);
   });
 
   it("stays exact under concurrent writers (no lost delta, no deadlock)", async () => {
-    const ids = (await t.db.select({ id: proposal.id }).from(proposal).limit(40)).map((r) => r.id);
+    // Ambassador proposals, so that every write also moves commissions between buckets.
+    const ids = (await t.db.select({ id: proposal.id }).from(proposal).where(sql`${proposal.ambassadorId} is not null`).limit(40)).map((r) => r.id);
+    expect(ids).toHaveLength(40);
     const statuses = ["pending", "planning", "in_progress", "review", "completed"] as const;
     await Promise.all(
       Array.from({ length: 8 }, (_, w) =>
@@ -73,7 +123,10 @@ describe.each(testDatabases())("tally (trigger-kept counts) on %s", (_name, open
             // Writers own disjoint rows (so only the shared buckets are contended) and keep
             // moving them between the same statuses.
             const id = ids[w * 5 + (i % 5)]!;
-            await tx.update(proposal).set({ status: statuses[(i + w) % statuses.length]! }).where(eq(proposal.id, id));
+            await tx
+              .update(proposal)
+              .set({ status: statuses[(i + w) % statuses.length]!, clientApprovedAt: i % 3 ? sql`now()` : null, budgetCents: 10_000 + 37 * i * (w + 1) })
+              .where(eq(proposal.id, id));
             if (i % 10 === 0) await readTally(tx, "proposal");
           }
         }),

@@ -4,9 +4,10 @@
  *
  * Triggers from migration `drizzle/0002_tally_triggers.sql` append one delta row to `tally`
  * per bucket each write statement changes (proposal by status, invoice by status with the
- * sum of totals in cents, user by `role:active|inactive`). Reading sums the deltas of one
- * entity; once an entity has more than {@link COMPACT_ABOVE} delta rows, the read also folds
- * them into one row per bucket. Folding is one statement (delete … returning → insert), so
+ * sum of totals in cents, user by `role:active|inactive`; migration `0004_commission_tally.sql`
+ * adds ambassador commissions, see `commissionTotalsFromTally`). Reading sums the deltas of
+ * one entity; once an entity has more than {@link COMPACT_ABOVE} delta rows beyond one per
+ * bucket, the read also folds them into one row per bucket. Folding is one statement (delete … returning → insert), so
  * rows of transactions that have not committed yet are untouched and nothing is counted
  * twice, even when two instances fold at once.
  */
@@ -15,16 +16,19 @@ import type { Queryable } from "#app/db/client.server";
 import { tally } from "#app/db/schema";
 
 /** Entities counted by triggers. */
-export type TallyEntity = "proposal" | "invoice" | "user";
+export type TallyEntity = "proposal" | "invoice" | "user" | "commission";
 
-/** One bucket's totals: `n` rows, `cents` the sum of their amounts (invoices only, else 0). */
+/**
+ * One bucket's totals: `n` rows, `cents` the sum of their amounts (invoice totals; for
+ * commissions see `commissionTotalsFromTally`; else 0).
+ */
 export interface TallyBucket {
   bucket: string;
   n: number;
   cents: number;
 }
 
-/** Delta rows per entity tolerated before a read folds them. */
+/** Delta rows per entity, beyond one per bucket, tolerated before a read folds them. */
 export const COMPACT_ABOVE = 64;
 
 /**
@@ -43,7 +47,7 @@ export async function readTally(db: Queryable, entity: TallyEntity): Promise<Tal
     .from(tally)
     .where(eq(tally.entity, entity))
     .groupBy(tally.bucket);
-  if (rows.reduce((total, r) => total + r.deltas, 0) > COMPACT_ABOVE) await compactTally(db, entity);
+  if (rows.reduce((total, r) => total + r.deltas, 0) - rows.length > COMPACT_ABOVE) await compactTally(db, entity);
   return rows.filter((r) => r.n !== 0 || r.cents !== 0).map(({ bucket, n, cents }) => ({ bucket, n, cents }));
 }
 

@@ -115,7 +115,7 @@ test.describe("ambassador portal", () => {
     await expect(line).toContainText("Pending payment");
 
     // Once the admin marks it paid (set in the database here), it moves to Paid.
-    await sql.query(`update proposal set commission_paid_at = now() where id = $1`, [rows[0].id]);
+    await sql.query(`update proposal set commission_paid_at = now(), commission_paid_cents = 30000 where id = $1`, [rows[0].id]);
     await page.reload();
     await expect(totals).toHaveText(["$300.00", "$0.00", "$300.00"]);
     await expect(line).toContainText("Paid");

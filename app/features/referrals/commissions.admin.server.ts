@@ -10,9 +10,10 @@
  *
  * Every function checks that the actor is an admin before reading or writing anything.
  */
-import { and, count, eq, ilike, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database, Queryable } from "#app/db/client.server";
+import { readTally, type TallyBucket } from "#app/db/tally.server";
 import { invoice, proposal, user, type ProposalStatus } from "#app/db/schema";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { queueUserUpdate } from "#app/features/mail/notifications.server";
@@ -58,6 +59,28 @@ function totalsSelection(rateBps: number) {
   };
 }
 
+/**
+ * The owed and paid totals over all ambassadors from the trigger-kept commission tally
+ * (migration `0004_commission_tally.sql`), equal to summing {@link commissionSql} per proposal:
+ * bucket `paid` holds the amounts recorded at payment; bucket `owed:<m>` the approved, unpaid
+ * proposals whose base has base mod 10000 = m, with `cents` = Σ (base div 10000). Since
+ * floor((base·r + 5000) / 10000) = (base div 10000)·r + floor((m·r + 5000) / 10000), the
+ * owed total at rate r is Σ cents·r + n·floor((m·r + 5000) / 10000).
+ *
+ * @param buckets - `readTally(db, "commission")`.
+ * @param rateBps - today's rate in basis points.
+ * @returns totals in cents.
+ */
+export function commissionTotalsFromTally(buckets: TallyBucket[], rateBps: number): CommissionTotals {
+  let owedCents = 0;
+  let paidCents = 0;
+  for (const { bucket, n, cents } of buckets) {
+    if (bucket === "paid") paidCents += cents;
+    else if (bucket.startsWith("owed:")) owedCents += cents * rateBps + n * Math.floor((Number(bucket.slice(5)) * rateBps + 5_000) / 10_000);
+  }
+  return { owedCents, paidCents };
+}
+
 /** One ambassador in the admin list, with their commission totals (cents). */
 export interface AdminAmbassadorRow extends CommissionTotals {
   id: string;
@@ -93,15 +116,10 @@ export async function listAmbassadorsForAdmin(
   const result = await keysetPage(db, { order: ambassadorOrdering, request: page, table: user, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) =>
     fetchAmbassadorRows(db, keyset),
   );
-  const [totals] = await db
-    .select(totalsSelection(rateBps))
-    .from(proposal)
-    .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
-    .where(and(isNotNull(proposal.ambassadorId), or(isNotNull(proposal.clientApprovedAt), isNotNull(proposal.commissionPaidAt))));
   return {
     ...result,
     rateBps,
-    totals: { owedCents: totals?.owedCents ?? 0, paidCents: totals?.paidCents ?? 0 },
+    totals: commissionTotalsFromTally(await readTally(db, "commission"), rateBps),
     items: await withCommissionStats(db, result.items, rateBps),
   };
 }
