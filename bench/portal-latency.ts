@@ -14,7 +14,7 @@
  * PostgreSQL runs with WEB_CONCURRENCY=2 (one server process per core, as the README
  * recommends); PGlite allows one process.
  *
- *   npm run build && npx tsx bench/portal-latency.ts      # PORTAL_SECONDS=12 per load
+ *   npm run build && npx tsx bench/portal-latency.ts      # PORTAL_SECONDS=12 per load, PORTAL_DRIVERS=postgres,pglite
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -27,6 +27,8 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD, SCALE_SIZE, seedDemo } from "../scripts/s
 import { startApp, writeResults } from "./lib/server";
 
 const SECONDS = Number(process.env.PORTAL_SECONDS ?? 12);
+/** Which databases to measure (PORTAL_DRIVERS=postgres for a quicker run); both by default. */
+const DRIVERS = (process.env.PORTAL_DRIVERS ?? "postgres,pglite").split(",").map((d) => d.trim()) as ("postgres" | "pglite")[];
 const USERS = 50;
 const TARGET_P95_MS = 50;
 const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -147,7 +149,7 @@ ${rows.join("\n")}
 
 async function main() {
   const sections: string[] = [];
-  for (const driver of ["postgres", "pglite"] as const) sections.push(await measure(driver));
+  for (const driver of DRIVERS) sections.push(await measure(driver));
   const file = writeResults(
     "portal-latency",
     "Portal pages with seed:demo --scale data, 50 concurrent sessions",
