@@ -3,13 +3,14 @@
  * the SSR build's entry), so the server and the routes share one module graph.
  *
  * `createServerApp` opens the database, applies migrations, starts the mail outbox worker
- * and returns the request handlers; `server/main.ts` mounts them behind static files.
+ * and the tally folding (app/db/tally.server.ts), and returns the request handlers; `server/main.ts` mounts them behind static files.
  */
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { requestInfoContext, servicesContext, type AppServices } from "#app/context";
 import { openDatabase, type DbHandle } from "#app/db/client.server";
+import { startTallyFolding } from "#app/db/tally.server";
 import { createMailSender, startOutboxWorker, type OutboxWorker } from "#app/features/mail/outbox.server";
 import { createAuth, resolveAuthSecret, type Auth } from "#app/lib/auth.server";
 import type { Env } from "#app/lib/env.server";
@@ -40,6 +41,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     ? await openDatabase({ url: env.DATABASE_URL })
     : await openDatabase({ pgliteDir: env.pgliteDir });
   let worker: OutboxWorker | undefined;
+  let folding: { stop(): Promise<void> } | undefined;
   let auth: Auth;
   try {
     await handle.migrate();
@@ -60,6 +62,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
       adminEmail: env.OWNER_EMAIL ?? owner.email,
       send: createMailSender({ smtpUrl: env.SMTP_URL, outboxDir: env.outboxDir }),
     });
+    folding = startTallyFolding(handle.db);
   } catch (error) {
     await handle.close();
     throw error;
@@ -101,6 +104,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     services,
     async close() {
       await worker?.stop();
+      await folding?.stop();
       await handle.close();
     },
   };

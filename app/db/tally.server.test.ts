@@ -4,7 +4,7 @@ import { invoice, proposal, tally, user } from "#app/db/schema";
 import { commissionTotalsFromTally } from "#app/features/referrals/commissions.admin.server";
 import { seedDemo } from "../../scripts/seed-demo";
 import { testDatabases, type TestDb } from "../../tests/helpers/db";
-import { COMPACT_ABOVE, readTally, type TallyEntity } from "./tally.server";
+import { COMPACT_ABOVE, foldTallies, readTally, type TallyEntity } from "./tally.server";
 
 /** The same buckets counted the slow way, straight from the tables. */
 async function countedDirectly(t: TestDb, entity: TallyEntity) {
@@ -109,6 +109,25 @@ describe.each(testDatabases())("tally (trigger-kept counts) on %s", (_name, open
     await t.db.execute(sql`truncate proposal cascade`);
     await expectTallyMatches(t);
     expect(await readTally(t.db, "commission")).toEqual([]);
+  });
+
+  it("folds every entity's deltas without a read (the server does it every minute)", async () => {
+    const ids = (await t.db.select({ id: proposal.id }).from(proposal).where(sql`${proposal.ambassadorId} is not null`).limit(5)).map((r) => r.id);
+    for (let i = 0; i < COMPACT_ABOVE + 5; i++) {
+      await t.db.update(proposal).set({ status: i % 2 ? "planning" : "review", clientApprovedAt: i % 2 ? sql`now()` : null }).where(eq(proposal.id, ids[i % 5]!));
+      await t.db.update(user).set({ banned: i % 2 === 0 }).where(sql`${user.id} = (select id from "user" where role = 'client' order by id limit 1)`);
+      await t.db.update(invoice).set({ totalCents: 1000 + i }).where(sql`${invoice.id} = (select min(id) from invoice)`);
+    }
+    const rowsOf = async () =>
+      Object.fromEntries(((await t.db.execute(sql`select entity, count(*)::int as n from tally group by entity`)) as unknown as { rows: { entity: string; n: number }[] }).rows.map((r) => [r.entity, r.n]));
+    const before = await rowsOf();
+    await foldTallies(t.db);
+    const after = await rowsOf();
+    for (const entity of ["proposal", "invoice", "user", "commission"] as const) {
+      expect(before[entity], entity).toBeGreaterThan(COMPACT_ABOVE);
+      expect(after[entity], entity).toBe((await readTally(t.db, entity)).length);
+    }
+    await expectTallyMatches(t);
   });
 
   it("stays exact under concurrent writers (no lost delta, no deadlock)", async () => {

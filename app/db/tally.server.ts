@@ -68,3 +68,35 @@ export async function compactTally(db: Queryable, entity: TallyEntity): Promise<
 export function tallyCount(buckets: TallyBucket[], keep: (bucket: string) => boolean = () => true): number {
   return buckets.reduce((total, b) => (keep(b.bucket) ? total + b.n : total), 0);
 }
+
+const ENTITIES: TallyEntity[] = ["proposal", "invoice", "user", "commission"];
+
+/**
+ * Folds every entity whose delta rows exceed the threshold (what a read does), so the tally
+ * stays small even when nobody reads the counts.
+ *
+ * @param db - database.
+ */
+export async function foldTallies(db: Queryable): Promise<void> {
+  for (const entity of ENTITIES) await readTally(db, entity);
+}
+
+/**
+ * Runs {@link foldTallies} every `intervalMs` (default one minute) until stopped; a failed
+ * pass (e.g. the database briefly down) is logged and retried at the next tick.
+ *
+ * @returns `stop()`, which waits for a pass in progress.
+ */
+export function startTallyFolding(db: Queryable, intervalMs = 60_000): { stop(): Promise<void> } {
+  let current: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    current = current.then(() => foldTallies(db)).catch((error: Error) => console.error("[tally] fold failed:", error.message));
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await current;
+    },
+  };
+}
