@@ -62,7 +62,10 @@ CREATE TRIGGER proposal_commission_tally_change BEFORE UPDATE OR DELETE ON propo
   FOR EACH ROW EXECUTE FUNCTION commission_tally_proposal();
 --> statement-breakpoint
 -- An invoice's total replaces its proposal's budget as the base: a removed invoice row stops
--- counting (the proposal falls back to its budget), an added one starts.
+-- counting (the proposal falls back to its budget), an added one starts. The proposal is read
+-- FOR SHARE: a concurrent approval or payment of it (whose trigger reads this invoice's total)
+-- either finishes first and is seen here, or waits for this transaction and then sees the new
+-- total. Writers lock the proposal before its invoice (app/features/invoices), as a cascade does.
 CREATE FUNCTION commission_tally_invoice() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   p proposal;
@@ -71,14 +74,14 @@ BEGIN
     RETURN NEW;
   END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    SELECT * INTO p FROM proposal WHERE id = OLD.proposal_id AND ambassador_id IS NOT NULL;
+    SELECT * INTO p FROM proposal WHERE id = OLD.proposal_id AND ambassador_id IS NOT NULL FOR SHARE;
     IF FOUND THEN
       PERFORM commission_tally_add(p, OLD.total_cents, -1);
       PERFORM commission_tally_add(p, p.budget_cents, 1);
     END IF;
   END IF;
   IF TG_OP IN ('UPDATE', 'INSERT') THEN
-    SELECT * INTO p FROM proposal WHERE id = NEW.proposal_id AND ambassador_id IS NOT NULL;
+    SELECT * INTO p FROM proposal WHERE id = NEW.proposal_id AND ambassador_id IS NOT NULL FOR SHARE;
     IF FOUND THEN
       PERFORM commission_tally_add(p, p.budget_cents, -1);
       PERFORM commission_tally_add(p, NEW.total_cents, 1);

@@ -153,4 +153,28 @@ describe.each(testDatabases())("tally (trigger-kept counts) on %s", (_name, open
     );
     await expectTallyMatches(t);
   });
+
+  it("stays exact when an invoice total and its proposal's approval change at the same time", async () => {
+    // Proposal → invoice pairs of ambassador proposals; one writer keeps changing the invoice
+    // totals while another keeps approving and unapproving the same proposals.
+    const pairs = await t.db.select({ proposalId: proposal.id, invoiceId: invoice.id }).from(invoice).innerJoin(proposal, eq(proposal.id, invoice.proposalId)).where(sql`${proposal.ambassadorId} is not null`).limit(6);
+    expect(pairs.length).toBeGreaterThan(2);
+    await Promise.all([
+      (async () => {
+        for (let i = 0; i < 100; i++) {
+          const { invoiceId } = pairs[i % pairs.length]!;
+          await t.db.transaction(async (tx) => {
+            await tx.update(invoice).set({ totalCents: 50_000 + 7_919 * i }).where(eq(invoice.id, invoiceId));
+          });
+        }
+      })(),
+      (async () => {
+        for (let i = 0; i < 100; i++) {
+          const { proposalId } = pairs[i % pairs.length]!;
+          await t.db.update(proposal).set({ clientApprovedAt: i % 2 ? null : sql`now()` }).where(eq(proposal.id, proposalId));
+        }
+      })(),
+    ]);
+    await expectTallyMatches(t);
+  });
 });

@@ -264,6 +264,7 @@ export async function updateInvoice(db: Database, actor: Actor, invoiceId: numbe
   assertRole(actor, "admin");
   const { items, totalCents } = checkedItems(input);
   return db.transaction(async (tx) => {
+    await lockProposalOfInvoice(tx, invoiceId);
     const [current] = await tx
       .select({ status: invoice.status, number: invoice.number, clientId: invoice.clientId, dueDate: invoice.dueDate, totalCents: invoice.totalCents })
       .from(invoice)
@@ -308,6 +309,21 @@ function invoiceNotice(id: number, number: string, totalCents: number, dueDate: 
 }
 
 /**
+ * Locks (FOR SHARE) the proposal of an invoice before the invoice itself is locked or changed:
+ * the commission tally's invoice trigger locks that proposal too (migration 0004), so taking
+ * proposal → invoice in that order, as generating an invoice and deleting a proposal do,
+ * keeps a concurrent approval, payment or deletion from deadlocking with this transaction.
+ * Does nothing for an unknown invoice (the caller answers 404).
+ */
+async function lockProposalOfInvoice(tx: Queryable, invoiceId: number): Promise<void> {
+  await tx
+    .select({ id: proposal.id })
+    .from(proposal)
+    .where(eq(proposal.id, sql`(select ${invoice.proposalId} from ${invoice} where ${invoice.id} = ${invoiceId})`))
+    .for("share");
+}
+
+/**
  * Mark Paid (spec §4: unpaid → paid). `paidAt` records the time. In the same transaction
  * (issue #6) one audit event `marked-paid` (status and paidAt before/after). Marking a paid
  * invoice again changes nothing and records nothing.
@@ -347,6 +363,7 @@ export async function markInvoicePaid(db: Database, actor: Actor, invoiceId: num
 export async function deleteInvoice(db: Database, actor: Actor, invoiceId: number): Promise<{ number: string; proposalId: number }> {
   assertRole(actor, "admin");
   return db.transaction(async (tx) => {
+    await lockProposalOfInvoice(tx, invoiceId);
     const [row] = await tx.delete(invoice).where(eq(invoice.id, invoiceId)).returning();
     if (!row) throw notFound("Invoice not found");
     const { number, proposalId, clientId, dueDate, status, totalCents, paidAt } = row;

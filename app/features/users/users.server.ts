@@ -239,6 +239,9 @@ export async function deleteUser(db: Database, actor: Actor, userId: string): Pr
     // meeting, proposal.client_id, invoice.client_id, invoice.proposal_id, invoice_item;
     // set null for proposal.ambassador_id and user.referred_by_id.
     await tx.delete(verification).where(eq(verification.value, userId));
+    // Their proposals first (each cascading to its invoice), so rows are locked proposal →
+    // invoice as everywhere else (see the commission tally, migration 0004), then the user.
+    await tx.delete(proposal).where(eq(proposal.clientId, userId));
     await tx.delete(user).where(eq(user.id, userId));
     const removed = { id: userId, email: target.email, role: roleOf(target.role) as UserRoleFilter, ...impact };
     await recordAudit(tx, actor, { entity: "user", entityId: userId, action: "deleted", before: { name: target.name, ...removed }, after: null });
