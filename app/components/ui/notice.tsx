@@ -14,7 +14,10 @@ export function Notice({ tone, children, id, className = "" }: { tone: "success"
   );
 }
 
-/** The message of an action's reply `{ ok, message }` (see `app/lib/intent.server.ts`), or nothing. */
+/**
+ * The message of an action's reply `{ ok, message }` (an `IntentReply`, see `app/lib/intent.server.ts`),
+ * green when `ok`, red otherwise; nothing when there is no reply or no message.
+ */
 export function ActionNotice({ result, className }: { result?: { ok: boolean; message?: string } | null; className?: string }) {
   if (!result?.message) return null;
   return (

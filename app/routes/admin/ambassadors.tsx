@@ -53,13 +53,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);
   const form = await request.formData();
-  return runIntent(form, {
-    "mark-commission-paid": async () => {
-      const id = intField(form, "proposalId");
-      const { paidCents } = await markCommissionPaid(db, actor, id);
-      return { message: `Commission of ${formatCents(paidCents)} for proposal #${id} is marked paid.`, target: String(id) };
+  return runIntent(
+    form,
+    {
+      "mark-commission-paid": async () => {
+        const id = intField(form, "proposalId");
+        const { paidCents } = await markCommissionPaid(db, actor, id);
+        return `Commission of ${formatCents(paidCents)} for proposal #${id} is marked paid.`;
+      },
     },
-  });
+    { target: "proposalId" },
+  );
 }
 
 /** /admin/ambassadors: totals owed and paid, the ambassador list, and one ambassador's detail. */

@@ -36,18 +36,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);
   const form = await request.formData();
-  return runIntent(form, {
-    "accept-meeting": async () => {
-      const id = intField(form, "meetingId");
-      await acceptMeeting(db, actor, id);
-      return { message: "Meeting accepted.", target: String(id) };
+  return runIntent(
+    form,
+    {
+      "accept-meeting": async () => {
+        await acceptMeeting(db, actor, intField(form, "meetingId"));
+        return "Meeting accepted.";
+      },
+      "delete-meeting": async () => {
+        await deleteMeeting(db, actor, intField(form, "meetingId"));
+        return "Meeting deleted.";
+      },
     },
-    "delete-meeting": async () => {
-      const id = intField(form, "meetingId");
-      await deleteMeeting(db, actor, id);
-      return { message: "Meeting deleted.", target: String(id) };
-    },
-  });
+    { target: "meetingId" },
+  );
 }
 
 /** Every admin screen (spec §2 /admin "a tools list"). */

@@ -33,18 +33,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);
   const form = await request.formData();
-  return runIntent(form, {
-    "mark-paid": async () => {
-      const id = intField(form, "invoiceId");
-      const { number } = await markInvoicePaid(db, actor, id);
-      return { message: `${number} is marked paid.`, target: String(id) };
+  return runIntent(
+    form,
+    {
+      "mark-paid": async () => {
+        const { number } = await markInvoicePaid(db, actor, intField(form, "invoiceId"));
+        return `${number} is marked paid.`;
+      },
+      "delete-invoice": async () => {
+        const { number } = await deleteInvoice(db, actor, intField(form, "invoiceId"));
+        return `${number} was deleted; its proposal can be invoiced again.`;
+      },
     },
-    "delete-invoice": async () => {
-      const id = intField(form, "invoiceId");
-      const { number } = await deleteInvoice(db, actor, id);
-      return { message: `${number} was deleted; its proposal can be invoiced again.`, target: String(id) };
-    },
-  });
+    { target: "invoiceId" },
+  );
 }
 
 const FILTER_LABELS: Record<InvoiceFilter, string> = { all: "All", paid: "Paid", pending: "Pending (not yet due)", overdue: "Overdue" };

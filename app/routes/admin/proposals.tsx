@@ -10,8 +10,7 @@ import { servicesContext } from "#app/context";
 import { PROPOSAL_STATUSES } from "#app/db/schema";
 import { listProposalsForAdmin, setProposalStatus, type AdminProposalRow } from "#app/features/proposals/proposals.admin.server";
 import { ADMIN_PROPOSAL_STATUSES, PROPOSAL_STATUS_LABELS, proposalListFiltersFrom, setStatusSchema } from "#app/features/proposals/proposals.admin.schema";
-import { AppError } from "#app/lib/errors";
-import { runIntent } from "#app/lib/intent.server";
+import { parseInput, runIntent } from "#app/lib/intent.server";
 import { formatCents } from "#app/lib/money";
 import { pageRequestFrom } from "#app/lib/pagination";
 import { requireUser } from "#app/lib/session.server";
@@ -33,15 +32,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);
   const form = await request.formData();
-  return runIntent(form, {
-    "set-status": async () => {
-      const parsed = setStatusSchema.safeParse(Object.fromEntries(form));
-      if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? "Choose a status.");
-      const { proposalId, status } = parsed.data;
-      await setProposalStatus(db, actor, proposalId, status);
-      return { message: `Proposal #${proposalId} is now “${PROPOSAL_STATUS_LABELS[status]}”.`, target: String(proposalId) };
+  return runIntent(
+    form,
+    {
+      "set-status": async () => {
+        const { proposalId, status } = parseInput(setStatusSchema, Object.fromEntries(form));
+        await setProposalStatus(db, actor, proposalId, status);
+        return `Proposal #${proposalId} is now “${PROPOSAL_STATUS_LABELS[status]}”.`;
+      },
     },
-  });
+    { target: "proposalId" },
+  );
 }
 
 const statusOptions = [{ value: "", label: "All statuses" }, ...PROPOSAL_STATUSES.map((s) => ({ value: s, label: PROPOSAL_STATUS_LABELS[s] }))];

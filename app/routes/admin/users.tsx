@@ -40,23 +40,24 @@ export async function action({ request, context }: Route.ActionArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);
   const form = await request.formData();
-  return runIntent(form, {
-    deactivate: async () => {
-      const id = idField(form, "userId");
-      await setUserActive(db, actor, id, false);
-      return { message: `${String(form.get("email") ?? "The user")} is deactivated and signed out everywhere.`, target: id };
+  return runIntent(
+    form,
+    {
+      deactivate: async () => {
+        await setUserActive(db, actor, idField(form, "userId"), false);
+        return `${String(form.get("email") ?? "The user")} is deactivated and signed out everywhere.`;
+      },
+      reactivate: async () => {
+        await setUserActive(db, actor, idField(form, "userId"), true);
+        return `${String(form.get("email") ?? "The user")} is active again and can sign in.`;
+      },
+      "delete-user": async () => {
+        const removed = await deleteUser(db, actor, idField(form, "userId"));
+        return `${removed.email} was deleted${removedSummary(removed)}.`;
+      },
     },
-    reactivate: async () => {
-      const id = idField(form, "userId");
-      await setUserActive(db, actor, id, true);
-      return { message: `${String(form.get("email") ?? "The user")} is active again and can sign in.`, target: id };
-    },
-    "delete-user": async () => {
-      const id = idField(form, "userId");
-      const removed = await deleteUser(db, actor, id);
-      return { message: `${removed.email} was deleted${removedSummary(removed)}.`, target: id };
-    },
-  });
+    { target: "userId" },
+  );
 }
 
 function plural(n: number, one: string, many = `${one}s`) {

@@ -1,6 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form } from "react-router";
+import { Form } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
@@ -15,8 +14,7 @@ import { deleteMeeting, listClientMeetings, scheduleMeeting, type ClientMeetingR
 import { PROPOSAL_LIMITS, PROPOSAL_MESSAGES, declineSchema } from "#app/features/proposals/proposals.schema";
 import { approveProposal, declineProposal, listAwaitingApproval, type ClientProposalRow } from "#app/features/proposals/proposals.server";
 import { getReferringAmbassador } from "#app/features/referrals/referrals.server";
-import { AppError } from "#app/lib/errors";
-import { intentError, intentOk, intentRefusal, readIntent, type IntentReply } from "#app/lib/intent.server";
+import { conformIntent, parseInput, requireConfirmation, runIntent, type IntentReply } from "#app/lib/intent.server";
 import { formatCents } from "#app/lib/money";
 import { requireUser } from "#app/lib/session.server";
 import { useHydrated } from "#app/lib/use-hydrated";
@@ -36,48 +34,35 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-/** Intents: `schedule-meeting`, `delete-meeting` (with `confirm=yes`), `approve-proposal`, `decline-proposal`. */
+/**
+ * Intents: `schedule-meeting` (conform form), `delete-meeting` (with `confirm=yes`),
+ * `approve-proposal`, `decline-proposal` (with a `reason`). The reply's `target` is the posted
+ * `id` (meeting or proposal).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const { db } = context.get(servicesContext);
   const actor = requireUser(context);
-  const formData = await request.formData();
-  const intent = readIntent(formData);
-  const id = formData.get("id");
-  const targetId = Number(id) || null;
-
-  if (intent === "schedule-meeting") {
-    const submission = parseWithZod(formData, { schema: meetingSchema });
-    if (submission.status !== "success") return data<IntentReply>({ intent, ok: false, message: "", result: submission.reply() }, 400);
-    try {
-      await scheduleMeeting(db, actor, submission.value);
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      const result = error.fieldErrors ? submission.reply({ fieldErrors: error.fieldErrors }) : submission.reply({ formErrors: [error.message] });
-      return data<IntentReply>({ intent, ok: false, message: "", result }, error.status);
-    }
-    return data<IntentReply>({ intent, ok: true, message: MEETING_MESSAGES.scheduled, result: submission.reply({ resetForm: true }) });
-  }
-
-  try {
-    if (intent === "delete-meeting") {
-      if (formData.get("confirm") !== "yes") return intentError(intent, 400, "Confirm the deletion first.", targetId);
-      await deleteMeeting(db, actor, id);
-      return intentOk(intent, MEETING_MESSAGES.deleted, targetId);
-    }
-    if (intent === "approve-proposal") {
-      const { changed } = await approveProposal(db, actor, id);
-      return intentOk(intent, changed ? PROPOSAL_MESSAGES.approved : PROPOSAL_MESSAGES.alreadyApproved, targetId);
-    }
-    if (intent === "decline-proposal") {
-      const parsed = declineSchema.safeParse({ reason: formData.get("reason") ?? "" });
-      if (!parsed.success) return intentError(intent, 400, parsed.error.issues[0]!.message, targetId, { reason: parsed.error.issues.map((i) => i.message) });
-      await declineProposal(db, actor, id, parsed.data.reason);
-      return intentOk(intent, PROPOSAL_MESSAGES.declined, targetId);
-    }
-  } catch (error) {
-    return intentRefusal(intent, error, targetId);
-  }
-  return intentError(intent, 400, "Unknown action.");
+  const form = await request.formData();
+  return runIntent(form, {
+    "schedule-meeting": conformIntent(meetingSchema, async (input) => {
+      await scheduleMeeting(db, actor, input);
+      return MEETING_MESSAGES.scheduled;
+    }),
+    "delete-meeting": async () => {
+      requireConfirmation(form);
+      await deleteMeeting(db, actor, form.get("id"));
+      return MEETING_MESSAGES.deleted;
+    },
+    "approve-proposal": async () => {
+      const { changed } = await approveProposal(db, actor, form.get("id"));
+      return changed ? PROPOSAL_MESSAGES.approved : PROPOSAL_MESSAGES.alreadyApproved;
+    },
+    "decline-proposal": async () => {
+      const { reason } = parseInput(declineSchema, { reason: form.get("reason") ?? "" });
+      await declineProposal(db, actor, form.get("id"), reason);
+      return PROPOSAL_MESSAGES.declined;
+    },
+  });
 }
 
 /** Info card, schedule-meeting form, proposals awaiting approval, meetings. */
@@ -130,7 +115,7 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
             ) : (
               <ul className="mt-4 space-y-4">
                 {awaiting.map((p) => (
-                  <AwaitingProposal key={p.id} proposal={p} reply={actionData?.targetId === p.id ? actionData : null} />
+                  <AwaitingProposal key={p.id} proposal={p} reply={actionData?.target === String(p.id) ? actionData : null} />
                 ))}
               </ul>
             )}

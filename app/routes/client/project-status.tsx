@@ -10,7 +10,7 @@ import { servicesContext } from "#app/context";
 import { ApprovalBadge, ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
 import { PROPOSAL_LIMITS, PROPOSAL_MESSAGES, revisionSchema } from "#app/features/proposals/proposals.schema";
 import { deleteProposal, listClientProposals, submitRevision, type ClientProposalRow } from "#app/features/proposals/proposals.server";
-import { intentError, intentOk, intentRefusal, readIntent, type IntentReply } from "#app/lib/intent.server";
+import { parseInput, requireConfirmation, runIntent, type IntentReply } from "#app/lib/intent.server";
 import { formatCents } from "#app/lib/money";
 import { parsePageParam } from "#app/lib/pagination";
 import { requireUser } from "#app/lib/session.server";
@@ -32,30 +32,26 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { list, showCompleted, notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
 }
 
-/** Intents: `delete-proposal` (with `confirm=yes`), `submit-revision`. */
+/**
+ * Intents: `delete-proposal` (with `confirm=yes`), `submit-revision` (with a `comment`). The
+ * reply's `target` is the posted proposal `id`.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const { db } = context.get(servicesContext);
   const actor = requireUser(context);
-  const formData = await request.formData();
-  const intent = readIntent(formData);
-  const id = formData.get("id");
-  const targetId = Number(id) || null;
-  try {
-    if (intent === "delete-proposal") {
-      if (formData.get("confirm") !== "yes") return intentError(intent, 400, "Confirm the deletion first.", targetId);
-      await deleteProposal(db, actor, id);
-      return intentOk(intent, PROPOSAL_MESSAGES.deleted, targetId);
-    }
-    if (intent === "submit-revision") {
-      const parsed = revisionSchema.safeParse({ comment: formData.get("comment") ?? "" });
-      if (!parsed.success) return intentError(intent, 400, parsed.error.issues[0]!.message, targetId, { comment: parsed.error.issues.map((i) => i.message) });
-      await submitRevision(db, actor, id, parsed.data.comment);
-      return intentOk(intent, PROPOSAL_MESSAGES.revisionsSubmitted, targetId);
-    }
-  } catch (error) {
-    return intentRefusal(intent, error, targetId);
-  }
-  return intentError(intent, 400, "Unknown action.");
+  const form = await request.formData();
+  return runIntent(form, {
+    "delete-proposal": async () => {
+      requireConfirmation(form);
+      await deleteProposal(db, actor, form.get("id"));
+      return PROPOSAL_MESSAGES.deleted;
+    },
+    "submit-revision": async () => {
+      const { comment } = parseInput(revisionSchema, { comment: form.get("comment") ?? "" });
+      await submitRevision(db, actor, form.get("id"), comment);
+      return PROPOSAL_MESSAGES.revisionsSubmitted;
+    },
+  });
 }
 
 /** Toggle, proposal cards with their allowed actions, pagination. */
@@ -96,7 +92,7 @@ export default function ProjectStatus({ loaderData, actionData }: Route.Componen
       ) : (
         <ul className="space-y-4" aria-label="Proposals">
           {list.items.map((p) => (
-            <ProposalCard key={p.id} proposal={p} reply={actionData?.targetId === p.id ? actionData : null} />
+            <ProposalCard key={p.id} proposal={p} reply={actionData?.target === String(p.id) ? actionData : null} />
           ))}
         </ul>
       )}
