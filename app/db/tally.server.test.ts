@@ -1,9 +1,10 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { invoice, proposal, tally, user } from "#app/db/schema";
 import { commissionTotalsFromTally } from "#app/features/referrals/commissions.admin.server";
 import { seedDemo } from "../../scripts/seed-demo";
 import { testDatabases, type TestDb } from "../../tests/helpers/db";
+import { useTestServices } from "../../tests/helpers/services";
 import { COMPACT_ABOVE, readTally, type TallyEntity } from "./tally.server";
 
 /** The same buckets counted the slow way, straight from the tables. */
@@ -43,14 +44,13 @@ async function expectTallyMatches(t: TestDb) {
 }
 
 describe.each(testDatabases())("tally (trigger-kept counts) on %s", (_name, open) => {
-  let t: TestDb;
+  const ctx = useTestServices(open);
   beforeEach(async () => {
-    t = await open();
-    await seedDemo(t.db, { users: 40, proposals: 200, invoices: 80 });
+    await seedDemo(ctx.t.db, { users: 40, proposals: 200, invoices: 80 });
   });
-  afterEach(() => t.close());
 
   it("agrees with counting the tables after inserts, updates, cascading deletes, folding and truncation", async () => {
+    const { t } = ctx;
     await expectTallyMatches(t);
     expect((await readTally(t.db, "proposal")).length).toBeGreaterThan(1);
     const before = commissionTotalsFromTally(await readTally(t.db, "commission"), 1500);
@@ -112,6 +112,7 @@ describe.each(testDatabases())("tally (trigger-kept counts) on %s", (_name, open
   });
 
   it("stays exact under concurrent writers (no lost delta, no deadlock)", async () => {
+    const { t } = ctx;
     // Ambassador proposals, so that every write also moves commissions between buckets.
     const ids = (await t.db.select({ id: proposal.id }).from(proposal).where(sql`${proposal.ambassadorId} is not null`).limit(40)).map((r) => r.id);
     expect(ids).toHaveLength(40);
