@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { testDatabases, type TestDb } from "../tests/helpers/db";
+import { useTestServices } from "../tests/helpers/services";
 import { generateInvoice } from "../app/features/invoices/invoices.admin.server";
 import { insertProposal } from "../tests/helpers/admin-data";
 import { DEMO_ACCOUNTS, seedDemo } from "./seed-demo";
@@ -11,15 +12,10 @@ async function one<T>(t: TestDb, query: ReturnType<typeof sql>): Promise<T> {
 }
 
 describe.each(testDatabases())("seed:demo on %s", (_name, open) => {
-  let t: TestDb;
-  beforeEach(async () => {
-    t = await open();
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const ctx = useTestServices(open);
 
   it("creates consistent data: totals equal their items, numbers follow the counters, invoices only for clients", async () => {
+    const { t } = ctx;
     const created = await seedDemo(t.db, { users: 60, proposals: 300, invoices: 120 }, { now: new Date("2026-06-01T12:00:00Z") });
     expect(created).toMatchObject({ users: 60, proposals: 300, invoices: 120 });
     expect(await one(t, sql`select count(*)::int as n from "user" where email in (${DEMO_ACCOUNTS.admin}, ${DEMO_ACCOUNTS.client}, ${DEMO_ACCOUNTS.ambassador})`)).toEqual({ n: 3 });

@@ -3,9 +3,10 @@
  * the PostgreSQL server when `TEST_DATABASE_URL` is set (CI sets it), in a database of
  * its own that is dropped afterwards.
  *
- * Usage:
+ * Usage (`useTestServices` in ./services opens a database before each test and closes it after):
  *   describe.each(testDatabases())("contact on %s", (_name, open) => {
- *     let t: TestDb; beforeEach(async () => { t = await open(); }); afterEach(() => t.close());
+ *     const ctx = useTestServices(open);
+ *     it("stores", async () => { const { t } = ctx; ... });
  *   });
  */
 import { randomBytes } from "node:crypto";

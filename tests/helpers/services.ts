@@ -3,11 +3,13 @@
  * server, and helpers to create users of each role through the real use-cases.
  */
 import { eq } from "drizzle-orm";
+import { afterEach, beforeEach } from "vitest";
 import type { Database } from "#app/db/client.server";
 import { user, type Role } from "#app/db/schema";
 import { createAdmin, registerAmbassador, registerClient } from "#app/features/users/accounts.server";
 import type { Actor } from "#app/features/users/actor";
 import { createAuth, type Auth } from "#app/lib/auth.server";
+import type { TestDb } from "./db";
 
 export interface TestServices {
   db: Database;
@@ -19,6 +21,53 @@ export function testServices(db: Database): TestServices {
     db,
     auth: createAuth({ db, env: { origin: "http://localhost:3000", PASSWORD_MIN_LENGTH: 6, NODE_ENV: "test" }, secret: "test-secret-test-secret-test-secret-0123" }),
   };
+}
+
+/** What {@link useTestServices} gives the tests of a `describe`: set anew before each test. */
+export interface TestContext {
+  /** The test's own database, opened before the test and closed after it. */
+  t: TestDb;
+  /** The app's services on `t.db`. */
+  s: TestServices;
+}
+
+/** A {@link TestContext} with an admin made before each test. */
+export interface TestContextWithAdmin extends TestContext {
+  /** An admin created through `createAdmin` in the test's database. */
+  admin: Actor;
+}
+
+/**
+ * Registers, in the calling `describe`, a `beforeEach` that opens a fresh database with
+ * `open`, builds the services on it and, with `{ admin: true }`, creates an admin; and an
+ * `afterEach` that closes the database. Hooks the caller registers afterwards run after
+ * this `beforeEach` and before this `afterEach`, so they may use the context.
+ *
+ * @param open - the opener of `describe.each(testDatabases())`.
+ * @returns one object whose `t`, `s` (and `admin`) are reassigned before each test: read
+ *   them inside tests and hooks (e.g. `const { t, s, admin } = ctx;`), not at collection.
+ *
+ * @example
+ *   describe.each(testDatabases())("settings on %s", (_name, open) => {
+ *     const ctx = useTestServices(open, { admin: true });
+ *     it("saves", async () => {
+ *       const { t, admin } = ctx;
+ *     });
+ *   });
+ */
+export function useTestServices(open: () => Promise<TestDb>, opts: { admin: true }): TestContextWithAdmin;
+export function useTestServices(open: () => Promise<TestDb>, opts?: { admin?: false }): TestContext;
+export function useTestServices(open: () => Promise<TestDb>, opts: { admin?: boolean } = {}): TestContext | TestContextWithAdmin {
+  const ctx = {} as TestContextWithAdmin;
+  beforeEach(async () => {
+    ctx.t = await open();
+    ctx.s = testServices(ctx.t.db);
+    if (opts.admin) ctx.admin = await makeAdmin(ctx.s);
+  });
+  afterEach(async () => {
+    await ctx.t.close();
+  });
+  return ctx;
 }
 
 let counter = 0;

@@ -3,18 +3,17 @@
  * filter builder as the list pages), in keyset batches, and refuse non-admins.
  */
 import { desc, sql } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { invoice, user } from "#app/db/schema";
 import { exportInvoicesForAdmin, generateInvoice, listInvoicesForAdmin, markInvoicePaid } from "#app/features/invoices/invoices.admin.server";
 import { exportProposalsForAdmin, listProposalsForAdmin } from "#app/features/proposals/proposals.admin.server";
 import { exportCommissionsForAdmin, markCommissionPaid } from "#app/features/referrals/commissions.admin.server";
-import type { Actor } from "#app/features/users/actor";
 import { exportUsersForAdmin, listUsersForAdmin } from "#app/features/users/users.server";
 import { keysetBatches } from "#app/lib/csv.server";
 import { cursorKeySql } from "#app/lib/pagination";
-import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal, rejectionOf } from "../../../tests/helpers/admin-data";
-import { makeAdmin, makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
+import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 
 async function all<T>(rows: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -25,19 +24,10 @@ async function all<T>(rows: AsyncIterable<T>): Promise<T[]> {
 const ITEMS = { items: [{ description: "Design", amountCents: 50_000 }], dueDate: "2031-01-15" };
 
 describe.each(testDatabases())("admin CSV exports on %s", (_name, open) => {
-  let t: TestDb;
-  let s: TestServices;
-  let admin: Actor;
-  beforeEach(async () => {
-    t = await open();
-    s = testServices(t.db);
-    admin = await makeAdmin(s);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const ctx = useTestServices(open, { admin: true });
 
   it("refuse clients and ambassadors before reading anything", async () => {
+    const { t, s } = ctx;
     const client = await makeClient(s);
     const ambassador = await makeAmbassador(s);
     for (const actor of [client, ambassador]) {
@@ -49,6 +39,7 @@ describe.each(testDatabases())("admin CSV exports on %s", (_name, open) => {
   });
 
   it("export exactly the rows the list shows for the same filters, newest first, across pages", async () => {
+    const { t, s, admin } = ctx;
     const bakery = await makeClient(s, { businessName: "Blue Bakery", email: "owner@bluebakery.example" });
     const gym = await makeClient(s, { businessName: "Iron Gym" });
     const ambassador = await makeAmbassador(s);
@@ -76,6 +67,7 @@ describe.each(testDatabases())("admin CSV exports on %s", (_name, open) => {
   });
 
   it("exports ambassadors with their commission owed and paid", async () => {
+    const { t, s, admin } = ctx;
     const ann = await makeAmbassador(s, { referralCode: "ann-code" });
     const bob = await makeAmbassador(s, { referralCode: "bob-code" });
     const client = await makeClient(s);
@@ -91,6 +83,7 @@ describe.each(testDatabases())("admin CSV exports on %s", (_name, open) => {
   });
 
   it("keyset batches read every row exactly once, ties on the sort key broken by id", async () => {
+    const { t, s, admin } = ctx;
     const client = await makeClient(s);
     for (let i = 0; i < 7; i++) {
       const { id } = await generateInvoice(t.db, admin, await insertProposal(t.db, { clientId: client.id }), ITEMS);

@@ -5,7 +5,7 @@
  */
 import { asc, eq } from "drizzle-orm";
 import ICAL from "ical.js";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { auditEvent, invoice, mailOutbox, proposal, user } from "#app/db/schema";
 import { generateInvoice, deleteInvoice, markInvoicePaid, updateInvoice } from "#app/features/invoices/invoices.admin.server";
 import { ORIGIN_TOKEN } from "#app/features/mail/notifications.server";
@@ -14,31 +14,20 @@ import { acceptMeeting, deleteMeeting, MEETING_ICS_CONTENT_TYPE } from "#app/fea
 import { setProposalStatus } from "#app/features/proposals/proposals.admin.server";
 import { markCommissionPaid } from "#app/features/referrals/commissions.admin.server";
 import { saveSettings } from "#app/features/settings/settings.server";
-import type { Actor } from "#app/features/users/actor";
 import { deleteUser, setUserActive } from "#app/features/users/users.server";
-import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { testDatabases } from "../../../tests/helpers/db";
 import { insertMeeting, insertProposal, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
-import { makeAdmin, makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
+import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { listAuditEvents } from "./audit.server";
 
 const SETTINGS = { companyName: "Acme Studio", supportEmail: "help@acme.example", defaultTimeline: "", allowNewClients: true, commissionRateBps: 1500 };
 const ITEMS = { items: [{ description: "Design", amountCents: 100_000 }], dueDate: "2031-02-01" };
 
 describe.each(testDatabases())("admin audit trail and notifications on %s", (_name, open) => {
-  let t: TestDb;
-  let s: TestServices;
-  let admin: Actor;
-  beforeEach(async () => {
-    t = await open();
-    s = testServices(t.db);
-    admin = await makeAdmin(s);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const ctx = useTestServices(open, { admin: true });
 
-  const events = () => t.db.select().from(auditEvent).orderBy(asc(auditEvent.id));
-  const mails = () => t.db.select().from(mailOutbox).orderBy(asc(mailOutbox.id));
+  const events = () => ctx.t.db.select().from(auditEvent).orderBy(asc(auditEvent.id));
+  const mails = () => ctx.t.db.select().from(mailOutbox).orderBy(asc(mailOutbox.id));
   /** The only audit event; fails unless there is exactly one. */
   async function onlyEvent() {
     const all = await events();
@@ -46,9 +35,11 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
     return all[0]!;
   }
   async function optOut(userId: string) {
+    const { t } = ctx;
     await t.db.update(user).set({ notifyUpdates: false }).where(eq(user.id, userId));
   }
   async function approvedAmbassadorProposal() {
+    const { t, s } = ctx;
     const ambassador = await makeAmbassador(s);
     const client = await makeClient(s);
     const id = await insertProposal(t.db, { ambassadorId: ambassador.id, clientId: client.id, budgetCents: 200_000, clientApprovedAt: new Date(), status: "pending", projectName: "Gym site" });
@@ -57,6 +48,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
 
   describe("proposal status", () => {
     it("records one event with the status before and after, and mails the client a /project-status link", async () => {
+      const { t, s, admin } = ctx;
       const client = await makeClient(s);
       const id = await insertProposal(t.db, { clientId: client.id, projectName: "Bakery site", status: "pending" });
       await setProposalStatus(t.db, admin, id, "in_progress");
@@ -78,6 +70,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
     });
 
     it("records and queues nothing when the status is unchanged, refused or the proposal unknown", async () => {
+      const { t, s, admin } = ctx;
       const client = await makeClient(s);
       const id = await insertProposal(t.db, { clientId: client.id, status: "review" });
       const before = await snapshot(t.db);
@@ -89,6 +82,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
     });
 
     it("skips the mail for a client who turned updates off, but still audits", async () => {
+      const { t, s, admin } = ctx;
       const client = await makeClient(s);
       await optOut(client.id);
       const id = await insertProposal(t.db, { clientId: client.id, status: "pending" });
@@ -100,6 +94,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
 
   describe("invoices", () => {
     it("create: one event with the invoice as created, and an essential notice with /view-invoice/:id", async () => {
+      const { t, s, admin } = ctx;
       const client = await makeClient(s);
       await optOut(client.id); // essential: sent anyway
       const proposalId = await insertProposal(t.db, { clientId: client.id });
@@ -119,6 +114,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
     });
 
     it("edit: one event with only the changed fields, a notice; saving the same values changes nothing", async () => {
+      const { t, s, admin } = ctx;
       const client = await makeClient(s);
       const proposalId = await insertProposal(t.db, { clientId: client.id });
       const { id } = await generateInvoice(t.db, admin, proposalId, ITEMS);
@@ -146,6 +142,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
     });
 
     it("mark paid: one event status unpaid → paid; again is a no-op; refusals record nothing", async () => {
+      const { t, s, admin } = ctx;
       const client = await makeClient(s);
       const { id } = await generateInvoice(t.db, admin, await insertProposal(t.db, { clientId: client.id }), ITEMS);
       await t.db.delete(auditEvent);
@@ -169,6 +166,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
     });
 
     it("delete: one event with the invoice as it was; refusals record nothing", async () => {
+      const { t, s, admin } = ctx;
       const client = await makeClient(s);
       const proposalId = await insertProposal(t.db, { clientId: client.id });
       const { id, number } = await generateInvoice(t.db, admin, proposalId, ITEMS);
@@ -189,6 +187,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
     });
 
     it("a refused generation (already invoiced) records and queues nothing", async () => {
+      const { t, s, admin } = ctx;
       const client = await makeClient(s);
       const proposalId = await insertProposal(t.db, { clientId: client.id });
       await generateInvoice(t.db, admin, proposalId, ITEMS);
@@ -201,6 +200,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
 
   describe("users", () => {
     it("deactivate and reactivate: one event each with active before/after; repeating is a no-op", async () => {
+      const { t, s, admin } = ctx;
       const client = await makeClient(s);
       await setUserActive(t.db, admin, client.id, false);
       expect(await onlyEvent()).toMatchObject({ entity: "user", entityId: client.id, action: "deactivated", before: { active: true }, after: { active: false } });
@@ -213,6 +213,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
     });
 
     it("delete: one event with the user and what went with them; refusals record nothing", async () => {
+      const { t, s, admin } = ctx;
       const client = await makeClient(s, { email: "gone@example.com" });
       await insertProposal(t.db, { clientId: client.id });
       const other = await makeClient(s);
@@ -234,6 +235,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
 
   describe("commissions", () => {
     it("mark paid: one event with the amount, and a mail to the ambassador with /ambassador/earnings", async () => {
+      const { t, admin } = ctx;
       const { ambassador, id } = await approvedAmbassadorProposal();
       await markCommissionPaid(t.db, admin, id);
       const event = await onlyEvent();
@@ -247,6 +249,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
     });
 
     it("refused (not approved, already paid, non-admin) records and queues nothing; opted-out ambassadors get no mail", async () => {
+      const { t, admin } = ctx;
       const { ambassador, client, id } = await approvedAmbassadorProposal();
       const notApproved = await insertProposal(t.db, { ambassadorId: ambassador.id, clientId: client.id, budgetCents: 1_000 });
       const before = await snapshot(t.db);
@@ -264,6 +267,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
 
   describe("settings", () => {
     it("records one event with only the changed fields; saving the same values records nothing; refusals nothing", async () => {
+      const { t, s, admin } = ctx;
       await saveSettings(t.db, admin, SETTINGS);
       expect(await onlyEvent()).toMatchObject({
         entity: "settings",
@@ -294,6 +298,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
 
   describe("meetings", () => {
     it("accept: one event, and a mail with the meeting's .ics whose link is resolved when sent", async () => {
+      const { t, s, admin } = ctx;
       await saveSettings(t.db, admin, SETTINGS);
       await t.db.delete(auditEvent);
       const client = await makeClient(s);
@@ -324,6 +329,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
     });
 
     it("accepting an accepted meeting, a refusal or an unknown id records and queues nothing; opted-out clients get no mail", async () => {
+      const { t, s, admin } = ctx;
       const client = await makeClient(s);
       const id = await insertMeeting(t.db, { userId: client.id, status: "accepted" });
       const pending = await insertMeeting(t.db, { userId: client.id });
@@ -340,6 +346,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
     });
 
     it("delete: one event with the meeting as it was", async () => {
+      const { t, s, admin } = ctx;
       const client = await makeClient(s);
       const id = await insertMeeting(t.db, { userId: client.id, notes: "Call me" });
       await deleteMeeting(t.db, admin, id);
@@ -354,6 +361,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
   });
 
   it("lists events newest first, filtered by entity, paginated; only for admins", async () => {
+    const { t, s, admin } = ctx;
     const client = await makeClient(s);
     const id = await insertProposal(t.db, { clientId: client.id, status: "pending" });
     await setProposalStatus(t.db, admin, id, "planning");

@@ -1,7 +1,8 @@
 import { count, eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { contactMessage, mailOutbox } from "#app/db/schema";
-import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { testDatabases } from "../../../tests/helpers/db";
+import { useTestServices } from "../../../tests/helpers/services";
 import { contactSchema } from "./contact.schema";
 import { CONTACT_RATE_LIMIT, submitContactMessage } from "./contact.server";
 
@@ -30,15 +31,10 @@ describe("contactSchema", () => {
 });
 
 describe.each(testDatabases())("submitContactMessage on %s", (_name, open) => {
-  let t: TestDb;
-  beforeEach(async () => {
-    t = await open();
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const ctx = useTestServices(open);
 
   it("stores the message and queues one e-mail to the owner", async () => {
+    const { t } = ctx;
     const result = await submitContactMessage(t.db, contactSchema.parse(valid), { ownerEmail: "owner@example.com", ip: "203.0.113.1" });
     expect(result.ok).toBe(true);
     const [stored] = await t.db.select().from(contactMessage);
@@ -50,6 +46,7 @@ describe.each(testDatabases())("submitContactMessage on %s", (_name, open) => {
   });
 
   it("escapes user input in the HTML part", async () => {
+    const { t } = ctx;
     await submitContactMessage(t.db, contactSchema.parse({ ...valid, message: "<script>alert(1)</script>" }), { ownerEmail: "o@example.com", ip: "x" });
     const [mail] = await t.db.select().from(mailOutbox);
     expect(mail!.html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
@@ -57,6 +54,7 @@ describe.each(testDatabases())("submitContactMessage on %s", (_name, open) => {
   });
 
   it(`refuses the ${CONTACT_RATE_LIMIT.limit + 1}th message from one IP within the window, writing nothing`, async () => {
+    const { t } = ctx;
     const input = contactSchema.parse(valid);
     for (let i = 0; i < CONTACT_RATE_LIMIT.limit; i++) {
       expect((await submitContactMessage(t.db, input, { ownerEmail: "o@example.com", ip: "198.51.100.9" })).ok).toBe(true);
@@ -72,6 +70,7 @@ describe.each(testDatabases())("submitContactMessage on %s", (_name, open) => {
   });
 
   it("writes neither the message nor the mail when the transaction fails", async () => {
+    const { t } = ctx;
     await expect(
       submitContactMessage(t.db, { ...contactSchema.parse(valid), message: "bad\u0000byte" }, { ownerEmail: "o@example.com", ip: "x" }),
     ).rejects.toThrow();

@@ -1,10 +1,10 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { count, eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { invoice, invoiceCounter, invoiceItem, proposal } from "#app/db/schema";
-import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
-import { makeAdmin, makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
+import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import type { Actor } from "../users/actor";
 import { invoiceDisplayStatus } from "./invoice-status";
 import {
@@ -72,21 +72,14 @@ describe("invoice form schema", () => {
 });
 
 describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
-  let t: TestDb;
-  let s: TestServices;
-  let admin: Actor;
+  const ctx = useTestServices(open, { admin: true });
   let client: Actor;
   beforeEach(async () => {
-    t = await open();
-    s = testServices(t.db);
-    admin = await makeAdmin(s);
-    client = await makeClient(s, { businessName: "Blue Cafe", email: "cafe@example.com" });
-  });
-  afterEach(async () => {
-    await t.close();
+    client = await makeClient(ctx.s, { businessName: "Blue Cafe", email: "cafe@example.com" });
   });
 
   it("generates an invoice: total is the sum of the items in cents, status unpaid, client from the proposal", async () => {
+    const { t, admin } = ctx;
     const proposalId = await insertProposal(t.db, { clientId: client.id, projectName: "Cafe site" });
     const created = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(120_050, 1, 99_999) }, NOW);
     expect(created).toEqual({ id: created.id, number: "INV-2026-0001", totalCents: 220_050 });
@@ -103,6 +96,7 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
   });
 
   it("numbers sequentially per year, and a new year starts at 0001", async () => {
+    const { t, admin } = ctx;
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push(await insertProposal(t.db, { clientId: client.id }));
     const a = await generateInvoice(t.db, admin, ids[0]!, { dueDate: "2026-04-01", items: items(100) }, NOW);
@@ -112,6 +106,7 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
   });
 
   it("gives concurrent generations distinct consecutive numbers, and only one invoice per proposal", async () => {
+    const { t, admin } = ctx;
     const ids = [];
     for (let i = 0; i < 8; i++) ids.push(await insertProposal(t.db, { clientId: client.id }));
     const results = await Promise.all(ids.map((id) => generateInvoice(t.db, admin, id, { dueDate: "2026-04-01", items: items(500) }, NOW)));
@@ -128,6 +123,7 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
   });
 
   it("refuses a second invoice, a proposal whose client has no account, and an unknown proposal, writing nothing", async () => {
+    const { t, s, admin } = ctx;
     const proposalId = await insertProposal(t.db, { clientId: client.id });
     await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100) }, NOW);
     const ambassador = await makeAmbassador(s);
@@ -144,6 +140,7 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
   });
 
   it("edits items and due date with the total recomputed; a paid invoice is locked", async () => {
+    const { t, admin } = ctx;
     const proposalId = await insertProposal(t.db, { clientId: client.id });
     const { id } = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100, 200) }, NOW);
     expect(await updateInvoice(t.db, admin, id, { dueDate: "2026-05-15", items: [{ description: "Only line", amountCents: 123_456 }, { description: "Extra", amountCents: 44 }] })).toEqual({ totalCents: 123_500 });
@@ -166,6 +163,7 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
   });
 
   it("deletes an invoice with its items and unlinks the proposal, which stays", async () => {
+    const { t, admin } = ctx;
     const proposalId = await insertProposal(t.db, { clientId: client.id });
     const { id } = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100, 200, 300) }, NOW);
     expect(await deleteInvoice(t.db, admin, id)).toEqual({ number: "INV-2026-0001", proposalId });
@@ -178,6 +176,7 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
   });
 
   it("filters all / paid / pending / overdue around the due date, in SQL as in invoice-status.ts", async () => {
+    const { t, admin } = ctx;
     const due = { yesterday: "2026-03-09", today: "2026-03-10", tomorrow: "2026-03-11" };
     const made: Record<string, number> = {};
     for (const [label, dueDate] of Object.entries(due)) {
@@ -208,6 +207,7 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
   });
 
   it("searches invoices by number, project and client, case-insensitively", async () => {
+    const { t, s, admin } = ctx;
     const other = await makeClient(s, { businessName: "Red Barn", email: "barn@example.org" });
     const p1 = await insertProposal(t.db, { clientId: client.id, projectName: "Cafe Website" });
     const p2 = await insertProposal(t.db, { clientId: other.id, projectName: "Farm shop" });
@@ -221,6 +221,7 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
   });
 
   it("refuses clients and ambassadors without reading or writing", async () => {
+    const { t, s, admin } = ctx;
     const ambassador = await makeAmbassador(s);
     const proposalId = await insertProposal(t.db, { clientId: client.id });
     const other = await insertProposal(t.db, { clientId: client.id });

@@ -1,23 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { describe, expect, it } from "vitest";
+import { testDatabases } from "../../../tests/helpers/db";
 import { insertInvoice, insertProposal, refusalOf } from "../../../tests/helpers/portal";
-import { makeAdmin, makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
+import { makeAdmin, makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { getInvoiceForClient, INVOICE_MESSAGES } from "./invoices.server";
 
 const NOW = new Date("2026-05-10T12:00:00Z");
 
 describe.each(testDatabases())("client invoice on %s", (_name, open) => {
-  let t: TestDb;
-  let s: TestServices;
-  beforeEach(async () => {
-    t = await open();
-    s = testServices(t.db);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const ctx = useTestServices(open);
 
   it("shows the client's own invoice with items in order, total and derived status", async () => {
+    const { t, s } = ctx;
     const client = await makeClient(s);
     const proposalId = await insertProposal(t.db, { clientId: client.id, projectName: "Bakery site", status: "in_progress" });
     const id = await insertInvoice(t.db, { proposalId, clientId: client.id, items: [["Design", 150_000], ["Development", 250_050]], dueDate: "2026-05-09" });
@@ -31,6 +24,7 @@ describe.each(testDatabases())("client invoice on %s", (_name, open) => {
   });
 
   it("shows a paid invoice as paid even past its due date", async () => {
+    const { t, s } = ctx;
     const client = await makeClient(s);
     const proposalId = await insertProposal(t.db, { clientId: client.id });
     const id = await insertInvoice(t.db, { proposalId, clientId: client.id, items: [["All", 100]], dueDate: "2026-01-01", status: "paid" });
@@ -38,6 +32,7 @@ describe.each(testDatabases())("client invoice on %s", (_name, open) => {
   });
 
   it('answers another client\'s, an unknown and a malformed id alike: 404 "Invoice not found"', async () => {
+    const { t, s } = ctx;
     const owner = await makeClient(s);
     const intruder = await makeClient(s);
     const proposalId = await insertProposal(t.db, { clientId: owner.id });
@@ -53,6 +48,7 @@ describe.each(testDatabases())("client invoice on %s", (_name, open) => {
   });
 
   it("refuses non-clients", async () => {
+    const { t, s } = ctx;
     const client = await makeClient(s);
     const proposalId = await insertProposal(t.db, { clientId: client.id });
     const id = await insertInvoice(t.db, { proposalId, clientId: client.id, items: [["x", 1]], dueDate: "2030-01-01" });

@@ -1,30 +1,23 @@
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { mailOutbox, user } from "#app/db/schema";
 import { scheduleMeeting } from "#app/features/meetings/meetings.server";
 import { approveProposal, declineProposal, requestProposal, submitAmbassadorProposal, submitRevision } from "#app/features/proposals/proposals.server";
-import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal, refusalOf } from "../../../tests/helpers/portal";
-import { makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
+import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { ADMIN_RECIPIENT, ORIGIN_TOKEN } from "./notifications.server";
 
 const EMPTY_REQUEST = { projectName: null, timeline: null, budget: null, targetAudience: null, designInspiration: null, numberOfPages: null, websiteGoal: null };
 
 /** Notifications caused by client and ambassador actions (issue #6), queued in the same transaction. */
 describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
-  let t: TestDb;
-  let s: TestServices;
-  beforeEach(async () => {
-    t = await open();
-    s = testServices(t.db);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const ctx = useTestServices(open);
 
-  const outbox = () => t.db.select().from(mailOutbox).orderBy(mailOutbox.id);
+  const outbox = () => ctx.t.db.select().from(mailOutbox).orderBy(mailOutbox.id);
 
   it("tells the admin about a new proposal request, meeting request, revision, approval and decline", async () => {
+    const { t, s } = ctx;
     const client = await makeClient(s);
     await requestProposal(t.db, client, { ...EMPTY_REQUEST, projectName: "Bakery", projectDetails: "Online orders" });
     await scheduleMeeting(t.db, client, { date: "2031-05-11", time: "09:30", timeZone: "America/New_York", notes: "Kick-off" });
@@ -55,6 +48,7 @@ describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
   });
 
   it("tells the person an ambassador proposal is addressed to: a registration link without an account, the dashboard with one", async () => {
+    const { t, s } = ctx;
     const ambassador = await makeAmbassador(s, { referralCode: "sunny" });
     await submitAmbassadorProposal(t.db, ambassador, { clientName: "New Person", clientEmail: "new@example.com", projectName: "Yoga site", projectDetails: "Classes", budget: null });
     const client = await makeClient(s, { email: "known@example.com" });
@@ -70,6 +64,7 @@ describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
   });
 
   it("queues nothing when the action is refused", async () => {
+    const { t, s } = ctx;
     const client = await makeClient(s);
     const other = await makeClient(s);
     const pending = await insertProposal(t.db, { clientId: other.id, status: "review" });

@@ -1,7 +1,8 @@
 import net from "node:net";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { mailOutbox, settings } from "#app/db/schema";
-import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { testDatabases } from "../../../tests/helpers/db";
+import { useTestServices } from "../../../tests/helpers/services";
 import { startSmtpCapture, type SmtpCapture } from "../../../tests/helpers/smtp";
 import { enqueueMail } from "./mail.server";
 import { notifyAdmin } from "./notifications.server";
@@ -18,18 +19,15 @@ async function freePort(): Promise<number> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
-  let t: TestDb;
+  const ctx = useTestServices(open);
   let smtp: SmtpCapture | undefined;
-  beforeEach(async () => {
-    t = await open();
-  });
   afterEach(async () => {
     await smtp?.close();
     smtp = undefined;
-    await t.close();
   });
 
   it("keeps a mail while SMTP is down, retries with back-off, then delivers it exactly once", async () => {
+    const { t } = ctx;
     const port = await freePort();
     const send = createMailSender({ smtpUrl: `smtp://127.0.0.1:${port}`, outboxDir: "/nonexistent" });
     const options = { db: t.db, send, from: "Portal <portal@example.com>", origin: "https://portal.example", adminEmail: "owner@example.com", baseDelayMs: 200, maxDelayMs: 1_000 };
@@ -65,6 +63,7 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
   });
 
   it("two workers polling together send each mail once", async () => {
+    const { t } = ctx;
     smtp = await startSmtpCapture();
     const send = createMailSender({ smtpUrl: smtp.url, outboxDir: "/nonexistent" });
     for (let i = 0; i < 10; i++) await enqueueMail(t.db, { to: `r${i}@example.com`, subject: `m${i}`, text: "x" });
@@ -80,6 +79,7 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
   });
 
   it("resolves the admin recipient (support e-mail, else the owner) and the origin of links when sending", async () => {
+    const { t } = ctx;
     smtp = await startSmtpCapture();
     const send = createMailSender({ smtpUrl: smtp.url, outboxDir: "/nonexistent" });
     const options = { db: t.db, send, from: "p@example.com", origin: "https://portal.example", adminEmail: "owner@example.com" };

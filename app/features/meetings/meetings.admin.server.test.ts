@@ -1,28 +1,18 @@
 import { eq, sql } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { meeting } from "#app/db/schema";
 import { formatDateTime, INVALID_DATE } from "#app/lib/dates";
 import { pageRequestFrom } from "#app/lib/pagination";
-import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { testDatabases } from "../../../tests/helpers/db";
 import { insertMeeting, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
-import { makeAdmin, makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
-import type { Actor } from "../users/actor";
+import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { acceptMeeting, countMeetings, deleteMeeting, listMeetingRequests } from "./meetings.admin.server";
 
 describe.each(testDatabases())("admin meetings on %s", (_name, open) => {
-  let t: TestDb;
-  let s: TestServices;
-  let admin: Actor;
-  beforeEach(async () => {
-    t = await open();
-    s = testServices(t.db);
-    admin = await makeAdmin(s);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const ctx = useTestServices(open, { admin: true });
 
   it("lists requests newest first with the client, paginated", async () => {
+    const { t, s, admin } = ctx;
     const client = await makeClient(s, { businessName: "Blue Cafe", email: "cafe@example.com" });
     const ids: number[] = [];
     for (let i = 0; i < 7; i++) ids.push(await insertMeeting(t.db, { userId: client.id, createdAt: new Date(Date.UTC(2026, 0, 1 + i)), notes: `n${i}` }));
@@ -36,6 +26,7 @@ describe.each(testDatabases())("admin meetings on %s", (_name, open) => {
   });
 
   it('returns a date that cannot be shown as null, which formats as "Invalid Date"', async () => {
+    const { t, s, admin } = ctx;
     const client = await makeClient(s);
     const id = await insertMeeting(t.db, { userId: client.id });
     await t.db.execute(sql`update ${meeting} set starts_at = 'infinity' where id = ${id}`);
@@ -50,6 +41,7 @@ describe.each(testDatabases())("admin meetings on %s", (_name, open) => {
   });
 
   it("accepts and deletes a meeting; unknown ids are 404", async () => {
+    const { t, s, admin } = ctx;
     const client = await makeClient(s);
     const id = await insertMeeting(t.db, { userId: client.id });
     const other = await insertMeeting(t.db, { userId: client.id });
@@ -65,6 +57,7 @@ describe.each(testDatabases())("admin meetings on %s", (_name, open) => {
   });
 
   it("refuses clients and ambassadors without writing", async () => {
+    const { t, s } = ctx;
     const client = await makeClient(s);
     const ambassador = await makeAmbassador(s);
     const id = await insertMeeting(t.db, { userId: client.id });

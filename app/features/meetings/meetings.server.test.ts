@@ -1,9 +1,9 @@
 import { count, eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { meeting } from "#app/db/schema";
-import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { testDatabases } from "../../../tests/helpers/db";
 import { parseForm, refusalOf } from "../../../tests/helpers/portal";
-import { makeAdmin, makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
+import { makeAdmin, makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { MEETING_MESSAGES, meetingSchema } from "./meetings.schema";
 import { deleteMeeting, listClientMeetings, scheduleMeeting } from "./meetings.server";
 
@@ -24,20 +24,13 @@ describe("meeting schema", () => {
 });
 
 describe.each(testDatabases())("meetings on %s", (_name, open) => {
-  let t: TestDb;
-  let s: TestServices;
-  beforeEach(async () => {
-    t = await open();
-    s = testServices(t.db);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const ctx = useTestServices(open);
 
-  const meetingRow = async (id: number) => (await t.db.select().from(meeting).where(eq(meeting.id, id)))[0] ?? null;
+  const meetingRow = async (id: number) => (await ctx.t.db.select().from(meeting).where(eq(meeting.id, id)))[0] ?? null;
   const input = (date: string, time: string, timeZone = "UTC", notes: string | null = null) => ({ date, time, timeZone, notes });
 
   it("stores the picked wall-clock time in the client's zone as a UTC instant, status pending", async () => {
+    const { t, s } = ctx;
     const client = await makeClient(s);
     const { id } = await scheduleMeeting(t.db, client, input("2026-05-11", "09:30", "America/New_York", "Kick-off"), NOW);
     const row = await meetingRow(id);
@@ -46,6 +39,7 @@ describe.each(testDatabases())("meetings on %s", (_name, open) => {
   });
 
   it("refuses a date and time in the past (in the client's zone) with a clear message", async () => {
+    const { t, s } = ctx;
     const client = await makeClient(s);
     // 07:59 in New York on 10 May is 11:59 UTC: one minute before NOW.
     expect(await refusalOf(scheduleMeeting(t.db, client, input("2026-05-10", "07:59", "America/New_York"), NOW))).toMatchObject({
@@ -59,6 +53,7 @@ describe.each(testDatabases())("meetings on %s", (_name, open) => {
   });
 
   it("refuses non-clients", async () => {
+    const { t, s } = ctx;
     for (const actor of [await makeAmbassador(s), await makeAdmin(s)]) {
       expect((await refusalOf(scheduleMeeting(t.db, actor, input("2030-01-01", "10:00"), NOW))).status).toBe(403);
       expect((await refusalOf(listClientMeetings(t.db, actor))).status).toBe(403);
@@ -67,6 +62,7 @@ describe.each(testDatabases())("meetings on %s", (_name, open) => {
   });
 
   it("lists only the client's own meetings, soonest first, with what may be deleted", async () => {
+    const { t, s } = ctx;
     const client = await makeClient(s);
     const other = await makeClient(s);
     const later = await scheduleMeeting(t.db, client, input("2026-07-01", "10:00"), NOW);
@@ -81,6 +77,7 @@ describe.each(testDatabases())("meetings on %s", (_name, open) => {
   });
 
   it("deletes the client's own pending meeting only; another client's is not found and stays", async () => {
+    const { t, s } = ctx;
     const client = await makeClient(s);
     const intruder = await makeClient(s);
     const mine = await scheduleMeeting(t.db, client, input("2026-06-01", "10:00"), NOW);

@@ -1,30 +1,20 @@
 import { eq, sql } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { invoice, proposal, user } from "#app/db/schema";
 import { MAX_INLINE_IDS, pageRequestFrom, SEARCH_COUNT_CAP, type PageRequest } from "#app/lib/pagination";
-import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
-import { makeAdmin, makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
-import type { Actor } from "../users/actor";
+import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { countProposals, listProposalsForAdmin, setProposalStatus } from "./proposals.admin.server";
 import { ADMIN_PROPOSAL_STATUSES } from "./proposals.admin.schema";
 
 const first: PageRequest = { size: 25 };
 
 describe.each(testDatabases())("admin proposals on %s", (_name, open) => {
-  let t: TestDb;
-  let s: TestServices;
-  let admin: Actor;
-  beforeEach(async () => {
-    t = await open();
-    s = testServices(t.db);
-    admin = await makeAdmin(s);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const ctx = useTestServices(open, { admin: true });
 
   it("lists every proposal newest first with client, source, budget, status and invoice", async () => {
+    const { t, s, admin } = ctx;
     const client = await makeClient(s, { email: "owner@bluecafe.example", businessName: "Blue Cafe" });
     const ambassador = await makeAmbassador(s);
     const own = await insertProposal(t.db, { clientId: client.id, projectName: "Cafe site", budgetCents: 500_000, createdAt: new Date("2026-01-01T10:00:00Z") });
@@ -63,6 +53,7 @@ describe.each(testDatabases())("admin proposals on %s", (_name, open) => {
   });
 
   it("searches project, client name, business and e-mail case-insensitively on the server, wildcards literal", async () => {
+    const { t, s, admin } = ctx;
     const client = await makeClient(s, { email: "Mixed.Case@Example.com", businessName: "Sunrise Bakery" });
     const ambassador = await makeAmbassador(s);
     const bakery = await insertProposal(t.db, { clientId: client.id, projectName: "Loaves online" });
@@ -83,6 +74,7 @@ describe.each(testDatabases())("admin proposals on %s", (_name, open) => {
   });
 
   it("finds proposals of clients when a term matches very many accounts, and caps a search's count", async () => {
+    const { t, s, admin } = ctx;
     // More matching accounts than are inlined as ids: the search falls back to a subquery.
     const accounts = Array.from({ length: MAX_INLINE_IDS + 5 }, (_, i) => ({ id: `bulk-${i}`, name: "Common Cafe", businessName: "Common Cafe", email: `bulk${i}@example.com`, role: "client" as const }));
     for (let i = 0; i < accounts.length; i += 500) await t.db.insert(user).values(accounts.slice(i, i + 500));
@@ -103,6 +95,7 @@ describe.each(testDatabases())("admin proposals on %s", (_name, open) => {
   });
 
   it("filters by status and combines the filter with search", async () => {
+    const { t, s, admin } = ctx;
     const client = await makeClient(s);
     const a = await insertProposal(t.db, { clientId: client.id, projectName: "Alpha", status: "review" });
     await insertProposal(t.db, { clientId: client.id, projectName: "Beta", status: "review" });
@@ -115,6 +108,7 @@ describe.each(testDatabases())("admin proposals on %s", (_name, open) => {
   });
 
   it("pages through every row once, forwards and back, with identical timestamps", async () => {
+    const { t, s, admin } = ctx;
     const client = await makeClient(s);
     const at = new Date("2026-01-05T12:00:00.123Z");
     // 12 rows share one instant (ties broken by id), 12 have their own.
@@ -148,6 +142,7 @@ describe.each(testDatabases())("admin proposals on %s", (_name, open) => {
   });
 
   it("sets each admin status freely and refuses other values", async () => {
+    const { t, s, admin } = ctx;
     const client = await makeClient(s);
     const id = await insertProposal(t.db, { clientId: client.id });
     for (const status of [...ADMIN_PROPOSAL_STATUSES].reverse()) {
@@ -163,6 +158,7 @@ describe.each(testDatabases())("admin proposals on %s", (_name, open) => {
   });
 
   it("counts proposals for the dashboard", async () => {
+    const { t, s, admin } = ctx;
     const client = await makeClient(s);
     await insertProposal(t.db, { clientId: client.id, status: "completed" });
     await insertProposal(t.db, { clientId: client.id, status: "planning" });
@@ -171,6 +167,7 @@ describe.each(testDatabases())("admin proposals on %s", (_name, open) => {
   });
 
   it("refuses clients and ambassadors before reading or writing anything", async () => {
+    const { t, s } = ctx;
     const client = await makeClient(s);
     const ambassador = await makeAmbassador(s);
     const id = await insertProposal(t.db, { clientId: client.id });

@@ -1,9 +1,9 @@
 import { count, eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { proposal, user } from "#app/db/schema";
-import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { testDatabases } from "../../../tests/helpers/db";
 import { insertInvoice, insertProposal, parseForm, proposalRow, refusalOf } from "../../../tests/helpers/portal";
-import { makeAdmin, makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
+import { makeAdmin, makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { ambassadorProposalSchema, declineSchema, PROPOSAL_MESSAGES, proposalRequestSchema, revisionSchema } from "./proposals.schema";
 import {
   approveProposal,
@@ -75,20 +75,13 @@ describe("proposal schemas", () => {
 });
 
 describe.each(testDatabases())("proposals on %s", (_name, open) => {
-  let t: TestDb;
-  let s: TestServices;
-  beforeEach(async () => {
-    t = await open();
-    s = testServices(t.db);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const ctx = useTestServices(open);
 
-  const proposalCount = async () => (await t.db.select({ n: count() }).from(proposal))[0]!.n;
+  const proposalCount = async () => (await ctx.t.db.select({ n: count() }).from(proposal))[0]!.n;
 
   describe("proposal request", () => {
     it("stores a pending client proposal with the budget in cents", async () => {
+      const { t, s } = ctx;
       const client = await makeClient(s);
       const { id } = await requestProposal(t.db, client, request());
       expect(await proposalRow(t.db, id)).toMatchObject({
@@ -104,6 +97,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
     });
 
     it('refuses a missing actor with "User not logged in" and a non-client with 403, writing nothing', async () => {
+      const { t, s } = ctx;
       expect(await refusalOf(requestProposal(t.db, null, request()))).toMatchObject({ status: 401, message: PROPOSAL_MESSAGES.notLoggedIn });
       const ambassador = await makeAmbassador(s);
       expect((await refusalOf(requestProposal(t.db, ambassador, request()))).status).toBe(403);
@@ -114,6 +108,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
 
   describe("project status list", () => {
     it("lists own and addressed proposals newest first, never another client's; completed only on request", async () => {
+      const { t, s } = ctx;
       const client = await makeClient(s);
       const other = await makeClient(s);
       const ambassador = await makeAmbassador(s);
@@ -141,6 +136,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
     });
 
     it("paginates on the server and clamps a page past the end", async () => {
+      const { t, s } = ctx;
       const client = await makeClient(s);
       for (let i = 0; i < 23; i++) await insertProposal(t.db, { clientId: client.id, projectName: `p${i}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)) });
       const first = await listClientProposals(t.db, client, { includeCompleted: false, page: 1 });
@@ -153,6 +149,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
     });
 
     it("marks a proposal in review as revisable and links its invoice", async () => {
+      const { t, s } = ctx;
       const client = await makeClient(s);
       const id = await insertProposal(t.db, { clientId: client.id, status: "review" });
       const invoiceId = await insertInvoice(t.db, { proposalId: id, clientId: client.id, items: [["Design", 1000]], dueDate: "2030-01-01" });
@@ -161,12 +158,14 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
     });
 
     it("refuses a non-client", async () => {
+      const { t, s } = ctx;
       expect((await refusalOf(listClientProposals(t.db, await makeAmbassador(s), { includeCompleted: true, page: 1 }))).status).toBe(403);
     });
   });
 
   describe("edit and delete", () => {
     it("reads and saves the owner's pending proposal", async () => {
+      const { t, s } = ctx;
       const client = await makeClient(s);
       const { id } = await requestProposal(t.db, client, request());
       expect(await getProposalForEdit(t.db, client, String(id))).toMatchObject({ id, projectName: "Bakery site", budgetCents: 500_000 });
@@ -175,6 +174,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
     });
 
     it("answers another client's, an unknown or a malformed id with 404 and changes nothing", async () => {
+      const { t, s } = ctx;
       const owner = await makeClient(s);
       const intruder = await makeClient(s);
       const { id } = await requestProposal(t.db, owner, request());
@@ -196,6 +196,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
     });
 
     it("refuses edit and delete once the proposal is no longer pending, and of ambassador proposals", async () => {
+      const { t, s } = ctx;
       const client = await makeClient(s);
       const ambassador = await makeAmbassador(s);
       const planning = await insertProposal(t.db, { clientId: client.id, status: "planning" });
@@ -213,6 +214,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
     });
 
     it("deletes the owner's pending proposal, but not one with an invoice", async () => {
+      const { t, s } = ctx;
       const client = await makeClient(s);
       const { id } = await requestProposal(t.db, client, request());
       await deleteProposal(t.db, client, String(id));
@@ -227,6 +229,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
 
   describe("revision comment", () => {
     it("is accepted only while in review, trimmed and non-empty", async () => {
+      const { t, s } = ctx;
       const client = await makeClient(s);
       const id = await insertProposal(t.db, { clientId: client.id, status: "review" });
       await submitRevision(t.db, client, id, "  Bigger logo, please.  ");
@@ -245,6 +248,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
 
   describe("approval of ambassador proposals", () => {
     async function setup() {
+      const { t, s } = ctx;
       const client = await makeClient(s);
       const ambassador = await makeAmbassador(s);
       const id = await insertProposal(t.db, { clientId: client.id, source: "ambassador", ambassadorId: ambassador.id, status: "submitted", clientEmail: client.email });
@@ -252,6 +256,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
     }
 
     it("approves once; a second approval changes nothing", async () => {
+      const { t } = ctx;
       const { client, id } = await setup();
       expect(await listAwaitingApproval(t.db, client)).toHaveLength(1);
       expect(await approveProposal(t.db, client, String(id))).toEqual({ changed: true });
@@ -267,6 +272,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
     });
 
     it("declines with a reason once; a declined proposal cannot be approved", async () => {
+      const { t } = ctx;
       const { client, id } = await setup();
       expect(await declineProposal(t.db, client, id, "  Too expensive  ")).toEqual({ changed: true });
       const declined = await proposalRow(t.db, id);
@@ -280,6 +286,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
     });
 
     it("refuses approving the client's own proposal, a closed one, and one addressed to someone else", async () => {
+      const { t } = ctx;
       const { client, ambassador } = await setup();
       const own = await insertProposal(t.db, { clientId: client.id });
       expect((await refusalOf(approveProposal(t.db, client, own))).status).toBe(409);
@@ -292,6 +299,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
     });
 
     it("offers only the client's undecided ambassador proposals", async () => {
+      const { t, s } = ctx;
       const { client, ambassador, id } = await setup();
       const other = await makeClient(s);
       await insertProposal(t.db, { clientId: other.id, source: "ambassador", ambassadorId: ambassador.id, status: "submitted" });
@@ -306,6 +314,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
     const input = (clientEmail: string) => ({ clientName: "New Co", clientEmail, projectName: "Shop", projectDetails: "An online shop", budget: 250_000 });
 
     it("stores a submitted proposal for a new e-mail, which the client gets when registering", async () => {
+      const { t, s } = ctx;
       const ambassador = await makeAmbassador(s);
       const { id, clientId } = await submitAmbassadorProposal(t.db, ambassador, input("newco@example.com"));
       expect(clientId).toBeNull();
@@ -323,6 +332,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
     });
 
     it("gives the proposal at once to an existing client with that e-mail", async () => {
+      const { t, s } = ctx;
       const ambassador = await makeAmbassador(s);
       const client = await makeClient(s, { email: "existing@example.com" });
       const { id, clientId } = await submitAmbassadorProposal(t.db, ambassador, input("existing@example.com"));
@@ -331,6 +341,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
     });
 
     it("refuses without an actor, without a referral code, for a non-ambassador, and for a staff e-mail", async () => {
+      const { t, s } = ctx;
       const ambassador = await makeAmbassador(s);
       expect(await refusalOf(submitAmbassadorProposal(t.db, null, input("a@example.com")))).toMatchObject({ status: 401, message: PROPOSAL_MESSAGES.mustLogIn });
       expect((await refusalOf(submitAmbassadorProposal(t.db, await makeClient(s), input("a@example.com")))).status).toBe(403);

@@ -1,10 +1,9 @@
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { invoice, proposal, settings } from "#app/db/schema";
-import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
-import { makeAdmin, makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
-import type { Actor } from "../users/actor";
+import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { commissionCents } from "./commission";
 import { COMMISSION_MESSAGES, getAmbassadorCommissions, listAmbassadorsForAdmin, markCommissionPaid } from "./commissions.admin.server";
 
@@ -12,19 +11,10 @@ const pages = { proposals: { size: 25 }, clients: { size: 25 } };
 const approvedAt = new Date("2026-02-01T12:00:00Z");
 
 describe.each(testDatabases())("admin commissions on %s", (_name, open) => {
-  let t: TestDb;
-  let s: TestServices;
-  let admin: Actor;
-  beforeEach(async () => {
-    t = await open();
-    s = testServices(t.db);
-    admin = await makeAdmin(s);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const ctx = useTestServices(open, { admin: true });
 
   it("computes commission on client-approved proposals only: invoice total when there is one, else budget (15 %)", async () => {
+    const { t, s, admin } = ctx;
     const ambassador = await makeAmbassador(s, { referralCode: "Sunny" });
     const referred = await makeClient(s, { referralCode: "sunny", businessName: "Referred Co" });
     const withBudget = await insertProposal(t.db, { ambassadorId: ambassador.id, clientId: referred.id, budgetCents: 100_000, clientApprovedAt: approvedAt, status: "pending" });
@@ -49,6 +39,7 @@ describe.each(testDatabases())("admin commissions on %s", (_name, open) => {
   });
 
   it("uses the rate from settings, rounding each proposal half up like commission.ts", async () => {
+    const { t, s, admin } = ctx;
     await t.db.insert(settings).values({ id: 1, commissionRateBps: 1250 });
     const ambassador = await makeAmbassador(s);
     const bases = [1, 4, 40, 99, 12_345, 1_000_000_000];
@@ -63,6 +54,7 @@ describe.each(testDatabases())("admin commissions on %s", (_name, open) => {
   });
 
   it("marks an approved commission paid, recording the amount; owed moves to paid and a rate change does not rewrite it", async () => {
+    const { t, s, admin } = ctx;
     const ambassador = await makeAmbassador(s);
     const id = await insertProposal(t.db, { ambassadorId: ambassador.id, budgetCents: 200_000, clientApprovedAt: approvedAt });
     const other = await insertProposal(t.db, { ambassadorId: ambassador.id, budgetCents: 100_000, clientApprovedAt: approvedAt });
@@ -84,6 +76,7 @@ describe.each(testDatabases())("admin commissions on %s", (_name, open) => {
   });
 
   it("refuses Mark as Paid for a proposal the client has not approved, writing nothing", async () => {
+    const { t, s, admin } = ctx;
     const ambassador = await makeAmbassador(s);
     const client = await makeClient(s);
     const unapproved = await insertProposal(t.db, { ambassadorId: ambassador.id, budgetCents: 100_000, status: "submitted" });
@@ -98,6 +91,7 @@ describe.each(testDatabases())("admin commissions on %s", (_name, open) => {
   });
 
   it("searches ambassadors by name, e-mail or referral code case-insensitively; 404 for a non-ambassador", async () => {
+    const { t, s, admin } = ctx;
     const a = await makeAmbassador(s, { referralCode: "Alpha-Code", email: "first@amb.example" });
     await makeAmbassador(s, { referralCode: "beta" });
     const client = await makeClient(s);
@@ -109,6 +103,7 @@ describe.each(testDatabases())("admin commissions on %s", (_name, open) => {
   });
 
   it("refuses clients and ambassadors without reading or writing", async () => {
+    const { t, s } = ctx;
     const ambassador = await makeAmbassador(s);
     const client = await makeClient(s);
     const id = await insertProposal(t.db, { ambassadorId: ambassador.id, clientId: client.id, budgetCents: 100_000, clientApprovedAt: approvedAt });

@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { settings } from "#app/db/schema";
 import { submitAmbassadorProposal, approveProposal } from "#app/features/proposals/proposals.server";
-import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { testDatabases } from "../../../tests/helpers/db";
 import { insertInvoice, insertProposal, refusalOf } from "../../../tests/helpers/portal";
-import { makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
+import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { referralLink } from "./referral-link";
 import { getAmbassadorDashboard, getAmbassadorEarnings, getReferringAmbassador } from "./referrals.server";
 
@@ -15,17 +15,10 @@ describe("referral link", () => {
 });
 
 describe.each(testDatabases())("referrals on %s", (_name, open) => {
-  let t: TestDb;
-  let s: TestServices;
-  beforeEach(async () => {
-    t = await open();
-    s = testServices(t.db);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const ctx = useTestServices(open);
 
   it("shows the ambassador's code, the clients who registered through it, and their proposals with approval", async () => {
+    const { t, s } = ctx;
     const ambassador = await makeAmbassador(s, { referralCode: "Sunny" });
     const otherAmbassador = await makeAmbassador(s);
     const referred = await makeClient(s, { referralCode: "sunny", businessName: "Blue Cafe" });
@@ -47,6 +40,7 @@ describe.each(testDatabases())("referrals on %s", (_name, open) => {
   });
 
   it("computes commissions in cents on the invoice total or budget of approved proposals only; earned = pending + paid", async () => {
+    const { t, s } = ctx;
     const ambassador = await makeAmbassador(s);
     const client = await makeClient(s);
     const base = { clientId: client.id, source: "ambassador" as const, ambassadorId: ambassador.id, status: "submitted" as const };
@@ -81,6 +75,7 @@ describe.each(testDatabases())("referrals on %s", (_name, open) => {
   });
 
   it("names the client's referring ambassador, or none", async () => {
+    const { t, s } = ctx;
     const ambassador = await makeAmbassador(s);
     const referred = await makeClient(s, { referralCode: ambassador.referralCode });
     const direct = await makeClient(s);

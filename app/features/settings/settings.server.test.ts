@@ -1,10 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { settings, user } from "#app/db/schema";
-import { testDatabases, type TestDb } from "../../../tests/helpers/db";
+import { testDatabases } from "../../../tests/helpers/db";
 import { rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
-import { makeAdmin, makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
-import type { Actor } from "../users/actor";
+import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { bpsToPercent, percentToBps, settingsSchema } from "./settings.schema";
 import { DEFAULT_SETTINGS, getSettings, getSettingsForAdmin, saveSettings } from "./settings.server";
 
@@ -46,19 +45,10 @@ describe("settings form", () => {
 });
 
 describe.each(testDatabases())("settings on %s", (_name, open) => {
-  let t: TestDb;
-  let s: TestServices;
-  let admin: Actor;
-  beforeEach(async () => {
-    t = await open();
-    s = testServices(t.db);
-    admin = await makeAdmin(s);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const ctx = useTestServices(open, { admin: true });
 
   it("defaults to allowNewClients true and 15 %, then saves and replaces every field", async () => {
+    const { t, admin } = ctx;
     expect(await getSettingsForAdmin(t.db, admin)).toMatchObject({ allowNewClients: true, commissionRateBps: 1500, companyName: "" });
     const input = { companyName: "Acme Web", supportEmail: "help@acme.test", defaultTimeline: "6 weeks", allowNewClients: false, commissionRateBps: 1250 };
     expect(await saveSettings(t.db, admin, input)).toMatchObject(input);
@@ -71,6 +61,7 @@ describe.each(testDatabases())("settings on %s", (_name, open) => {
   });
 
   it("turning off new clients stops client registration; ambassadors can still sign up", async () => {
+    const { t, s, admin } = ctx;
     await saveSettings(t.db, admin, { companyName: "", supportEmail: "", defaultTimeline: "", allowNewClients: false, commissionRateBps: 1500 });
     const refused = await rejectionOf(makeClient(s, { email: "closed@example.com" }));
     expect(refused.status).toBe(403);
@@ -82,6 +73,7 @@ describe.each(testDatabases())("settings on %s", (_name, open) => {
   });
 
   it("refuses clients and ambassadors without reading or writing", async () => {
+    const { t, s } = ctx;
     const client = await makeClient(s);
     const ambassador = await makeAmbassador(s);
     const before = await snapshot(t.db);

@@ -1,9 +1,9 @@
 import { count, eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { mailOutbox, proposal, session, settings, user } from "#app/db/schema";
 import { AppError } from "#app/lib/errors";
-import { testDatabases, type TestDb } from "../../../tests/helpers/db";
-import { freshMeta, makeAdmin, makeAmbassador, makeClient, roleInDb, testServices, type TestServices } from "../../../tests/helpers/services";
+import { testDatabases } from "../../../tests/helpers/db";
+import { freshMeta, makeAdmin, makeAmbassador, makeClient, roleInDb, useTestServices } from "../../../tests/helpers/services";
 import { ambassadorRegistrationSchema, clientRegistrationSchema, REFERRAL_MESSAGES, safeRedirect } from "./accounts.schema";
 import { AUTH_RATE_LIMITS, ensureFirstAdmin, registerAmbassador, registerClient, requestPasswordReset, resetPassword, signIn } from "./accounts.server";
 import { setUserActive } from "./users.server";
@@ -41,17 +41,10 @@ describe("account schemas", () => {
 });
 
 describe.each(testDatabases())("accounts on %s", (_name, open) => {
-  let t: TestDb;
-  let s: TestServices;
-  beforeEach(async () => {
-    t = await open();
-    s = testServices(t.db);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const ctx = useTestServices(open);
 
   it("registers a client with role client and profile fields; role is never an input", async () => {
+    const { t, s } = ctx;
     const client = await makeClient(s, { businessName: "Blue Cafe" });
     const [row] = await t.db.select().from(user).where(eq(user.id, client.id));
     expect(row).toMatchObject({ role: "client", businessName: "Blue Cafe", phone: "301 555 0100", referredById: null, banned: false });
@@ -65,6 +58,7 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
   });
 
   it("links a client to the ambassador whose referral code matches case-insensitively", async () => {
+    const { t, s } = ctx;
     const ambassador = await makeAmbassador(s, { referralCode: "Sunny-Days" });
     expect(await roleInDb(t.db, ambassador.id)).toBe("ambassador");
     const [amb] = await t.db.select({ code: user.referralCode }).from(user).where(eq(user.id, ambassador.id));
@@ -75,6 +69,7 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
   });
 
   it('refuses an unknown referral code with "Invalid referral code" and writes nothing', async () => {
+    const { t, s } = ctx;
     const before = (await t.db.select({ n: count() }).from(user))[0]!.n;
     const error = await refusalOf(makeClient(s, { referralCode: "nobody" }));
     expect(error.status).toBe(400);
@@ -84,6 +79,7 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
   });
 
   it("refuses client registration when allowNewClients is false", async () => {
+    const { t, s } = ctx;
     await t.db.insert(settings).values({ id: 1, allowNewClients: false });
     const error = await refusalOf(makeClient(s, { email: "late@example.com" }));
     expect(error.status).toBe(403);
@@ -92,6 +88,7 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
   });
 
   it("refuses a taken referral link ID, whatever its case", async () => {
+    const { s } = ctx;
     await makeAmbassador(s, { referralCode: "taken-id" });
     const error = await refusalOf(makeAmbassador(s, { referralCode: "TAKEN-ID" }));
     expect(error.status).toBe(409);
@@ -99,6 +96,7 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
   });
 
   it("lets only one of two simultaneous sign-ups with the same referral link ID win", async () => {
+    const { t, s } = ctx;
     const attempts = await Promise.allSettled([
       registerAmbassador(s, { name: "A", email: "race-a@example.com", phone: "1", password: "secret-pass", referralCode: "race" }, freshMeta()),
       registerAmbassador(s, { name: "B", email: "race-b@example.com", phone: "1", password: "secret-pass", referralCode: "race" }, freshMeta()),
@@ -111,6 +109,7 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
   });
 
   it("refuses a second account with the same e-mail with a human sentence", async () => {
+    const { s } = ctx;
     await makeClient(s, { email: "dup@example.com" });
     const error = await refusalOf(makeClient(s, { email: "dup@example.com" }));
     expect(error.status).toBe(409);
@@ -118,6 +117,7 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
   });
 
   it("gives ambassador proposals addressed to the e-mail to the client who registers with it", async () => {
+    const { t, s } = ctx;
     const ambassador = await makeAmbassador(s);
     await t.db.insert(proposal).values({ source: "ambassador", ambassadorId: ambassador.id, clientName: "New Co", clientEmail: "newco@example.com", projectDetails: "Site", status: "submitted" });
     const client = await makeClient(s, { email: "NewCo@Example.com" });
@@ -126,6 +126,7 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
   });
 
   it("signs in with the role's home page, throttles repeated wrong passwords and refuses deactivated users", async () => {
+    const { t, s } = ctx;
     const client = await makeClient(s, { email: "sign@example.com" });
     const ok = await signIn(s, { email: "sign@example.com", password: "secret-pass" }, freshMeta());
     expect(ok.home).toBe("/client-dashboard");
@@ -153,6 +154,7 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
   });
 
   it("only an admin may deactivate, and never an admin", async () => {
+    const { t, s } = ctx;
     const client = await makeClient(s);
     const other = await makeClient(s);
     const admin = await makeAdmin(s);
@@ -163,6 +165,7 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
   });
 
   it("queues a reset e-mail whose token works once", async () => {
+    const { t, s } = ctx;
     await makeClient(s, { email: "reset@example.com" });
     await requestPasswordReset(s, "reset@example.com", freshMeta());
     await requestPasswordReset(s, "unknown@example.com", freshMeta()); // no error, no mail
@@ -176,6 +179,7 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
   });
 
   it("creates the first admin once, with a generated password when none is configured", async () => {
+    const { s } = ctx;
     const first = await ensureFirstAdmin(s, {});
     expect(first?.generatedPassword).toMatch(/^[\w-]{16}$/);
     expect(await ensureFirstAdmin(s, {})).toBeNull();

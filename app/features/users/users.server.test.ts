@@ -1,12 +1,11 @@
 import { count, eq, sql } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { account, invoice, invoiceItem, meeting, proposal, session, user, verification } from "#app/db/schema";
 import { testDatabases, type TestDb } from "../../../tests/helpers/db";
 import { insertMeeting, insertProposal, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
-import { freshMeta, makeAdmin, makeAmbassador, makeClient, testServices, type TestServices } from "../../../tests/helpers/services";
+import { freshMeta, makeAdmin, makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { generateInvoice } from "../invoices/invoices.admin.server";
 import { requestPasswordReset, signIn } from "./accounts.server";
-import type { Actor } from "./actor";
 import { countUsers, deleteUser, getUserDeletionImpact, listUsersForAdmin, setUserActive } from "./users.server";
 
 const first = { size: 25 };
@@ -29,19 +28,10 @@ async function orphanCount(t: TestDb): Promise<number> {
 }
 
 describe.each(testDatabases())("admin users on %s", (_name, open) => {
-  let t: TestDb;
-  let s: TestServices;
-  let admin: Actor;
-  beforeEach(async () => {
-    t = await open();
-    s = testServices(t.db);
-    admin = await makeAdmin(s);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const ctx = useTestServices(open, { admin: true });
 
   it("lists non-admin users only, newest first, with role, created, last login and active", async () => {
+    const { t, s, admin } = ctx;
     await makeAdmin(s);
     const client = await makeClient(s, { businessName: "Blue Cafe" });
     const ambassador = await makeAmbassador(s);
@@ -59,6 +49,7 @@ describe.each(testDatabases())("admin users on %s", (_name, open) => {
   });
 
   it("searches e-mail or business name case-insensitively and never returns admins", async () => {
+    const { t, s, admin } = ctx;
     const a = await makeClient(s, { email: "Hello@Sunrise-Bakery.com", businessName: "Sunrise Bakery" });
     const b = await makeClient(s, { email: "owner@moonlight.example", businessName: "Moonlight Diner" });
     await t.db.update(user).set({ businessName: "Sunrise Admin Team" }).where(eq(user.id, admin.id));
@@ -72,6 +63,7 @@ describe.each(testDatabases())("admin users on %s", (_name, open) => {
   });
 
   it("deactivation ends the user's sessions and refuses sign-in; reactivation lets them back", async () => {
+    const { t, s, admin } = ctx;
     const client = await makeClient(s, { email: "toggle@example.com" });
     expect((await t.db.select({ n: count() }).from(session).where(eq(session.userId, client.id)))[0]!.n).toBeGreaterThan(0);
     await setUserActive(t.db, admin, client.id, false);
@@ -82,6 +74,7 @@ describe.each(testDatabases())("admin users on %s", (_name, open) => {
   });
 
   it("deletes a client with their proposals, invoices, items, meetings, sessions and tokens, leaving no orphans", async () => {
+    const { t, s, admin } = ctx;
     const ambassador = await makeAmbassador(s, { referralCode: "amb-one" });
     const client = await makeClient(s, { email: "leaving@example.com", referralCode: "amb-one" });
     const other = await makeClient(s);
@@ -121,6 +114,7 @@ describe.each(testDatabases())("admin users on %s", (_name, open) => {
   });
 
   it("deletes an ambassador: their proposals for others and their referred clients stay, unlinked", async () => {
+    const { t, s, admin } = ctx;
     const ambassador = await makeAmbassador(s, { referralCode: "amb-two" });
     const referred = await makeClient(s, { referralCode: "amb-two" });
     const forReferred = await insertProposal(t.db, { ambassadorId: ambassador.id, clientId: referred.id, clientApprovedAt: new Date(), commissionPaidAt: new Date(), commissionPaidCents: 1500 });
@@ -143,6 +137,7 @@ describe.each(testDatabases())("admin users on %s", (_name, open) => {
   });
 
   it("refuses to delete or deactivate an admin or an unknown user", async () => {
+    const { t, s, admin } = ctx;
     const other = await makeAdmin(s);
     const before = await snapshot(t.db);
     for (const id of [other.id, admin.id, "no-such-user"]) {
@@ -154,6 +149,7 @@ describe.each(testDatabases())("admin users on %s", (_name, open) => {
   });
 
   it("refuses clients and ambassadors without reading or writing", async () => {
+    const { t, s } = ctx;
     const client = await makeClient(s);
     const ambassador = await makeAmbassador(s);
     const victim = await makeClient(s);
