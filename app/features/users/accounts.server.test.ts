@@ -5,7 +5,7 @@ import { AppError } from "#app/lib/errors";
 import { testDatabases } from "../../../tests/helpers/db";
 import { freshMeta, makeAdmin, makeAmbassador, makeClient, roleInDb, useTestServices } from "../../../tests/helpers/services";
 import { ambassadorRegistrationSchema, clientRegistrationSchema, REFERRAL_MESSAGES, safeRedirect } from "./accounts.schema";
-import { AUTH_RATE_LIMITS, ensureFirstAdmin, registerAmbassador, registerClient, requestPasswordReset, resetPassword, signIn } from "./accounts.server";
+import { AUTH_RATE_LIMITS, ensureFirstAdmin, registerAmbassador, requestPasswordReset, resetPassword, signIn } from "./accounts.server";
 import { setUserActive } from "./users.server";
 
 async function refusalOf(promise: Promise<unknown>): Promise<AppError> {
