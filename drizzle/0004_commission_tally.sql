@@ -45,14 +45,15 @@ BEGIN
        IS NOT DISTINCT FROM (NEW.ambassador_id, NEW.client_approved_at, NEW.commission_paid_at, NEW.commission_paid_cents, NEW.budget_cents) THEN
       RETURN NEW;
     END IF;
-    SELECT total_cents INTO invoice_total FROM invoice WHERE proposal_id = OLD.id;
-    PERFORM commission_tally_add(OLD, coalesce(invoice_total, OLD.budget_cents), -1);
-    PERFORM commission_tally_add(NEW, coalesce(invoice_total, NEW.budget_cents), 1);
-    RETURN NEW;
   END IF;
+  -- UPDATE or DELETE: the old row stops counting; an updated row counts again as it is now.
   SELECT total_cents INTO invoice_total FROM invoice WHERE proposal_id = OLD.id;
   PERFORM commission_tally_add(OLD, coalesce(invoice_total, OLD.budget_cents), -1);
-  RETURN OLD;
+  IF TG_OP = 'DELETE' THEN
+    RETURN OLD;
+  END IF;
+  PERFORM commission_tally_add(NEW, coalesce(invoice_total, NEW.budget_cents), 1);
+  RETURN NEW;
 END $$;
 --> statement-breakpoint
 CREATE TRIGGER proposal_commission_tally_insert AFTER INSERT ON proposal
