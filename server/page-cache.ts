@@ -25,7 +25,6 @@ interface Entry {
   br: Buffer;
 }
 
-
 /** Response headers copied from the rendered page (set by server/security.ts). */
 const SECURITY_HEADERS = /^(content-security-policy|cross-origin-|origin-agent-cluster|referrer-policy|x-content-type-options|x-dns-prefetch-control|x-download-options|x-frame-options|x-permitted-cross-domain-policies|x-xss-protection|permissions-policy)/;
 
@@ -80,8 +79,7 @@ export function createPageCache(paths: string[] = PRERENDERED_PATHS): PageCache 
       }
       const accepts = req.headers["accept-encoding"] ?? "";
       const [encoding, body] = /\bbr\b/.test(accepts) ? ["br", entry.br] : /\bgzip\b/.test(accepts) ? ["gzip", entry.gzip] : [null, entry.identity];
-      const all = encoding ? [...headers, "Content-Encoding", encoding, "Content-Length", String(body.length)] : [...headers, "Content-Length", String(body.length)];
-      res.writeHead(200, all).end(req.method === "HEAD" ? undefined : body);
+      res.writeHead(200, [...headers, ...(encoding ? ["Content-Encoding", encoding] : []), "Content-Length", String(body.length)]).end(req.method === "HEAD" ? undefined : body);
       return true;
     },
   };
