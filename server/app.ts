@@ -3,7 +3,8 @@
  * the SSR build's entry), so the server and the routes share one module graph.
  *
  * `createServerApp` opens the database, applies migrations, starts the mail outbox worker
- * and the tally folding (app/db/tally.server.ts), and returns the request handlers; `server/main.ts` mounts them behind static files.
+ * and the tally folding (app/db/tally.server.ts), and returns the request handlers;
+ * `server/main.ts` mounts them behind static files.
  */
 import { createRequestHandler } from "@react-router/express";
 import express from "express";

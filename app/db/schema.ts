@@ -61,10 +61,10 @@ export const rateWindow = pgTable(
 
 /**
  * Row counts per bucket for the admin dashboard (issue #7): `proposal` by status, `invoice`
- * by status (with `cents`, the sum of totals), `user` by `role:active|inactive`. Triggers
- * written in migration 0002 append one delta row per bucket per statement, so writers never
- * wait on a shared counter row; readers sum the deltas, and `compactTally` folds them into
- * one row per bucket. See `app/db/tally.server.ts`.
+ * by status (with `cents`, the sum of totals), `user` by `role:active|inactive` (triggers of
+ * migration 0002, one delta row per bucket per statement), and `commission` owed and paid
+ * (migration 0004, see ADR 006). Writers never wait on a shared counter row; readers sum the
+ * deltas, and `compactTally` folds them into one row per bucket. See `app/db/tally.server.ts`.
  */
 export const tally = pgTable("tally", {
   id: bigserial({ mode: "number" }).primaryKey(),

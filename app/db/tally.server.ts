@@ -7,9 +7,10 @@
  * sum of totals in cents, user by `role:active|inactive`; migration `0004_commission_tally.sql`
  * adds ambassador commissions, see `commissionTotalsFromTally`). Reading sums the deltas of
  * one entity; once an entity has more than {@link COMPACT_ABOVE} delta rows beyond one per
- * bucket, the read also folds them into one row per bucket. Folding is one statement (delete … returning → insert), so
- * rows of transactions that have not committed yet are untouched and nothing is counted
- * twice, even when two instances fold at once.
+ * bucket, the read also folds them into one row per bucket (as does {@link startTallyFolding}
+ * every minute). Folding is one statement (delete … returning → insert), so rows of
+ * transactions that have not committed yet are untouched and nothing is counted twice, even
+ * when two instances fold at once.
  */
 import { count, eq, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
