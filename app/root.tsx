@@ -25,7 +25,6 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { origin: context.get(servicesContext).env.origin, nonce: context.get(requestInfoContext).nonce };
 }
 
-
 export function Layout({ children }: { children: React.ReactNode }) {
   const matches = useMatches();
   const leaf = matches[matches.length - 1];

@@ -40,9 +40,19 @@ interface Scenario {
 /** The scenarios: each admin list page's loader, plus its filtered, searched and deep variants. */
 async function scenarios(db: Database, admin: Actor): Promise<Scenario[]> {
   // A cursor near the end of the proposal list (the oldest rows): a deep page.
-  const [deep] = await db.execute<{ key: string; id: number }>(sql`select created_at::text as key, id from ${proposal} order by created_at asc, id asc offset 30 limit 1`).then((r) => (r as unknown as { rows: { key: string; id: number }[] }).rows);
+  const [deep] = await db
+    .execute<{ key: string; id: number }>(
+      sql`select created_at::text as key, id from ${proposal} order by created_at asc, id asc offset 30 limit 1`,
+    )
+    .then((r) => (r as unknown as { rows: { key: string; id: number }[] }).rows);
   const deepCursor: Cursor = { key: deep!.key, id: deep!.id };
-  const [someClient] = await db.select({ email: user.email }).from(user).where(eq(user.role, "client")).orderBy(user.createdAt).limit(1).offset(7);
+  const [someClient] = await db
+    .select({ email: user.email })
+    .from(user)
+    .where(eq(user.role, "client"))
+    .orderBy(user.createdAt)
+    .limit(1)
+    .offset(7);
   const emailPart = someClient!.email.split("@")[0]!;
   const [busiest] = await db
     .select({ id: proposal.ambassadorId, n: count() })
@@ -64,16 +74,28 @@ async function scenarios(db: Database, admin: Actor): Promise<Scenario[]> {
     },
     { name: "/admin/proposals (page 1)", run: async () => rows(await listProposalsForAdmin(db, admin, {}, PAGE)) },
     { name: "/admin/proposals?status=review", run: async () => rows(await listProposalsForAdmin(db, admin, { status: "review" }, PAGE)) },
-    { name: "/admin/proposals?q=bakery (common term)", run: async () => rows(await listProposalsForAdmin(db, admin, { q: "bakery" }, PAGE)) },
-    { name: `/admin/proposals?q=<one client's e-mail>`, run: async () => rows(await listProposalsForAdmin(db, admin, { q: emailPart }, PAGE)) },
+    {
+      name: "/admin/proposals?q=bakery (common term)",
+      run: async () => rows(await listProposalsForAdmin(db, admin, { q: "bakery" }, PAGE)),
+    },
+    {
+      name: `/admin/proposals?q=<one client's e-mail>`,
+      run: async () => rows(await listProposalsForAdmin(db, admin, { q: emailPart }, PAGE)),
+    },
     { name: "/admin/proposals?q=zzqx (no match)", run: async () => rows(await listProposalsForAdmin(db, admin, { q: "zzqx" }, PAGE)) },
-    { name: "/admin/proposals (deep page: oldest rows)", run: async () => rows(await listProposalsForAdmin(db, admin, {}, { ...PAGE, after: deepCursor })) },
+    {
+      name: "/admin/proposals (deep page: oldest rows)",
+      run: async () => rows(await listProposalsForAdmin(db, admin, {}, { ...PAGE, after: deepCursor })),
+    },
     { name: "/admin/users (page 1)", run: async () => rows(await listUsersForAdmin(db, admin, {}, PAGE)) },
     { name: "/admin/users?q=sunrise", run: async () => rows(await listUsersForAdmin(db, admin, { q: "sunrise" }, PAGE)) },
     { name: "/admin/invoices (all, page 1)", run: async () => rows(await listInvoicesForAdmin(db, admin, { filter: "all" }, PAGE)) },
     { name: "/admin/invoices?filter=overdue", run: async () => rows(await listInvoicesForAdmin(db, admin, { filter: "overdue" }, PAGE)) },
     { name: "/admin/invoices?filter=pending", run: async () => rows(await listInvoicesForAdmin(db, admin, { filter: "pending" }, PAGE)) },
-    { name: "/admin/invoices?q=INV-2026-001", run: async () => rows(await listInvoicesForAdmin(db, admin, { filter: "all", q: "INV-2026-001" }, PAGE)) },
+    {
+      name: "/admin/invoices?q=INV-2026-001",
+      run: async () => rows(await listInvoicesForAdmin(db, admin, { filter: "all", q: "INV-2026-001" }, PAGE)),
+    },
     { name: "/admin/ambassadors (page 1, totals)", run: async () => rows(await listAmbassadorsForAdmin(db, admin, {}, { size: 20 })) },
     {
       name: "/admin/ambassadors?ambassador=<busiest>",
@@ -153,8 +175,14 @@ async function runSize(driver: "postgres" | "pglite", baseUrl: string, label: st
       console.log(`    ${scenario.name}: median ${m.median.toFixed(1)} ms, p95 ${m.p95.toFixed(1)} ms (${m.rows} rows)`);
     }
     let serverVersion = "";
-    if (driver === "postgres") serverVersion = String(((await handle.db.execute(sql`show server_version`)) as unknown as { rows: { server_version: string }[] }).rows[0]!.server_version);
-    else serverVersion = String(((await handle.db.execute(sql`select version()`)) as unknown as { rows: { version: string }[] }).rows[0]!.version).split(" on ")[0]!;
+    if (driver === "postgres")
+      serverVersion = String(
+        ((await handle.db.execute(sql`show server_version`)) as unknown as { rows: { server_version: string }[] }).rows[0]!.server_version,
+      );
+    else
+      serverVersion = String(
+        ((await handle.db.execute(sql`select version()`)) as unknown as { rows: { version: string }[] }).rows[0]!.version,
+      ).split(" on ")[0]!;
     return { results, seedSeconds, created, serverVersion };
   } finally {
     await handle.dispose();
@@ -163,7 +191,12 @@ async function runSize(driver: "postgres" | "pglite", baseUrl: string, label: st
 
 async function main() {
   const { values } = parseArgs({
-    options: { driver: { type: "string", default: "postgres" }, runs: { type: "string", default: "25" }, out: { type: "string", default: "bench/results/admin-lists.md" }, existing: { type: "string" } },
+    options: {
+      driver: { type: "string", default: "postgres" },
+      runs: { type: "string", default: "25" },
+      out: { type: "string", default: "bench/results/admin-lists.md" },
+      existing: { type: "string" },
+    },
   });
   if (values.existing) {
     // Measures an already seeded PostgreSQL database (e.g. after `npm run seed:demo -- --scale`); prints only.
@@ -180,7 +213,12 @@ async function main() {
     }
     return;
   }
-  const drivers = values.driver === "both" ? (["postgres", "pglite"] as const) : values.driver === "pglite" ? (["pglite"] as const) : (["postgres"] as const);
+  const drivers =
+    values.driver === "both"
+      ? (["postgres", "pglite"] as const)
+      : values.driver === "pglite"
+        ? (["pglite"] as const)
+        : (["postgres"] as const);
   const runs = Number(values.runs);
   const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const sections: string[] = [];

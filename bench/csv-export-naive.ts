@@ -21,7 +21,10 @@ function memory(): { rssKiB: number; hwmKiB: number } {
 
 const { values } = parseArgs({ options: { url: { type: "string" }, pglite: { type: "string" } } });
 const handle = values.url ? await openDatabase({ url: values.url }) : await openDatabase({ pgliteDir: values.pglite! });
-await handle.db.select({ n: sql`1` }).from(invoice).limit(1); // warm up the driver
+await handle.db
+  .select({ n: sql`1` })
+  .from(invoice)
+  .limit(1); // warm up the driver
 const before = memory();
 const started = performance.now();
 const rows = await handle.db
@@ -42,8 +45,34 @@ const rows = await handle.db
   .leftJoin(user, eq(user.id, invoice.clientId))
   .orderBy(desc(invoice.createdAt), desc(invoice.id));
 const csv = stringify(
-  rows.map((r) => [r.number, r.proposalId, r.projectName, r.clientName, r.clientEmail, r.dueDate, r.status, r.totalCents, r.createdAt?.toISOString(), r.paidAt?.toISOString() ?? ""]),
-  { header: true, columns: ["Number", "Proposal ID", "Project", "Client", "Client e-mail", "Due date", "Status", "Total (cents)", "Created at (UTC)", "Paid at (UTC)"], bom: true },
+  rows.map((r) => [
+    r.number,
+    r.proposalId,
+    r.projectName,
+    r.clientName,
+    r.clientEmail,
+    r.dueDate,
+    r.status,
+    r.totalCents,
+    r.createdAt?.toISOString(),
+    r.paidAt?.toISOString() ?? "",
+  ]),
+  {
+    header: true,
+    columns: [
+      "Number",
+      "Proposal ID",
+      "Project",
+      "Client",
+      "Client e-mail",
+      "Due date",
+      "Status",
+      "Total (cents)",
+      "Created at (UTC)",
+      "Paid at (UTC)",
+    ],
+    bom: true,
+  },
 );
 const ms = performance.now() - started;
 const after = memory();

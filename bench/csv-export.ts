@@ -55,7 +55,10 @@ async function signIn(baseUrl: string): Promise<string> {
     // seedDemo creates an admin, so the server does not create admin@bench.test (first admin only).
     body: new URLSearchParams({ email: DEMO_ACCOUNTS.admin, password: DEMO_PASSWORD }),
   });
-  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   if (!cookie.includes("session_token")) throw new Error(`admin sign-in failed: ${response.status}`);
   return cookie;
 }

@@ -38,9 +38,17 @@ async function signUp(baseUrl: string, i: number, run: string): Promise<string> 
     method: "POST",
     redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": `load-${run}-${i}` },
-    body: new URLSearchParams({ businessName: `Load Client ${i}`, email: `load-${run}-${i}@example.com`, phone: "301 555 0100", password: "load-pass-1" }),
+    body: new URLSearchParams({
+      businessName: `Load Client ${i}`,
+      email: `load-${run}-${i}@example.com`,
+      phone: "301 555 0100",
+      password: "load-pass-1",
+    }),
   });
-  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   if (!cookie.includes("session_token")) throw new Error(`sign-up ${i} failed: ${response.status}`);
   return cookie;
 }
@@ -78,7 +86,12 @@ async function run(driver: "pglite" | "postgres"): Promise<Outcome> {
       setupRequest: (req, context) => {
         const marker = `load-proposal-${runId}-${seq++}`;
         (context as { marker?: string }).marker = marker;
-        return { ...req, path: "/proposal-request", headers: { ...form, cookie: pick() }, body: new URLSearchParams({ projectName: marker, projectDetails: "Load test proposal", budget: "$1,500" }).toString() };
+        return {
+          ...req,
+          path: "/proposal-request",
+          headers: { ...form, cookie: pick() },
+          body: new URLSearchParams({ projectName: marker, projectDetails: "Load test proposal", budget: "$1,500" }).toString(),
+        };
       },
       onResponse: (status, _body, context) => {
         if (status === 200) ackedProposals.add((context as { marker: string }).marker);
@@ -89,14 +102,31 @@ async function run(driver: "pglite" | "postgres"): Promise<Outcome> {
       setupRequest: (req, context) => {
         const marker = `load-meeting-${runId}-${seq++}`;
         (context as { marker?: string }).marker = marker;
-        return { ...req, path: "/client-dashboard", headers: { ...form, cookie: pick() }, body: new URLSearchParams({ intent: "schedule-meeting", date: "2031-06-01", time: "10:30", timeZone: "America/New_York", notes: marker }).toString() };
+        return {
+          ...req,
+          path: "/client-dashboard",
+          headers: { ...form, cookie: pick() },
+          body: new URLSearchParams({
+            intent: "schedule-meeting",
+            date: "2031-06-01",
+            time: "10:30",
+            timeZone: "America/New_York",
+            notes: marker,
+          }).toString(),
+        };
       },
       onResponse: (status, _body, context) => {
         if (status === 200) ackedMeetings.add((context as { marker: string }).marker);
       },
     },
   ];
-  const instance = autocannon({ url: app.baseUrl, connections: CONNECTIONS, duration: SECONDS, requests, timeout: 30 }) as unknown as Promise<autocannon.Result> & import("node:events").EventEmitter;
+  const instance = autocannon({
+    url: app.baseUrl,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests,
+    timeout: 30,
+  }) as unknown as Promise<autocannon.Result> & import("node:events").EventEmitter;
   instance.on("response", (_client: unknown, statusCode: number) => {
     byStatus[statusCode] = (byStatus[statusCode] ?? 0) + 1;
   });
@@ -133,7 +163,11 @@ async function run(driver: "pglite" | "postgres"): Promise<Outcome> {
     p50: result.latency.p50,
     p95: (result.latency as unknown as Record<string, number>).p97_5 ?? result.latency.p99,
     p99: result.latency.p99,
-    byStatus: { ...byStatus, ...(result.errors ? { errors: result.errors } : {}), ...(result.timeouts ? { timeouts: result.timeouts } : {}) },
+    byStatus: {
+      ...byStatus,
+      ...(result.errors ? { errors: result.errors } : {}),
+      ...(result.timeouts ? { timeouts: result.timeouts } : {}),
+    },
     acked: { proposals: ackedProposals.size, meetings: ackedMeetings.size },
     stored: { proposals: proposals.length, meetings: meetings.length },
     lost,
@@ -147,7 +181,10 @@ async function main() {
     console.log(JSON.stringify(outcome));
     outcomes.push(outcome);
   }
-  const fivexx = (o: Outcome) => Object.entries(o.byStatus).filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0);
+  const fivexx = (o: Outcome) =>
+    Object.entries(o.byStatus)
+      .filter(([s]) => Number(s) >= 500)
+      .reduce((n, [, c]) => n + c, 0);
   const file = writeResults(
     "load",
     "Load: mixed traffic, 200 connections",
@@ -159,7 +196,11 @@ async function main() {
 ${outcomes
   .map(
     (o) =>
-      `| ${o.driver} | ${o.requests} | ${o.rps.toFixed(0)} | ${o.p50} | ${o.p95} | ${o.p99} | ${Object.entries(o.byStatus).map(([s, c]) => `${s}: ${c}`).join(", ")} | **${fivexx(o)}** | ${o.acked.proposals} / ${o.stored.proposals} | ${o.acked.meetings} / ${o.stored.meetings} | **${o.lost}** |`,
+      `| ${o.driver} | ${o.requests} | ${o.rps.toFixed(0)} | ${o.p50} | ${o.p95} | ${o.p99} | ${Object.entries(o.byStatus)
+        .map(([s, c]) => `${s}: ${c}`)
+        .join(
+          ", ",
+        )} | **${fivexx(o)}** | ${o.acked.proposals} / ${o.stored.proposals} | ${o.acked.meetings} / ${o.stored.meetings} | **${o.lost}** |`,
   )
   .join("\n")}
 `,

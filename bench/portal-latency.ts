@@ -50,7 +50,10 @@ async function signIn(baseUrl: string, email: string): Promise<string> {
     headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": `portal-${email}` },
     body: new URLSearchParams({ email, password: DEMO_PASSWORD }),
   });
-  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   if (!cookie.includes("session_token")) throw new Error(`sign-in of ${email} failed (${response.status})`);
   return cookie;
 }
@@ -85,13 +88,24 @@ async function users(url: string, cookie: string, seconds = SECONDS) {
     }),
   );
   samples.sort((a, b) => a - b);
-  return { rps: samples.length / seconds, p50: percentile(samples, 50), p95: percentile(samples, 95), p99: percentile(samples, 99), failures };
+  return {
+    rps: samples.length / seconds,
+    p50: percentile(samples, 50),
+    p95: percentile(samples, 95),
+    p99: percentile(samples, 99),
+    failures,
+  };
 }
 
 /** 50 connections, no pause. */
 async function saturation(url: string, cookie: string) {
   const result = await autocannon({ url, connections: USERS, duration: SECONDS, headers: { cookie } });
-  return { rps: result.requests.average, p50: result.latency.p50, p97_5: result.latency.p97_5, failures: result.non2xx + result.errors + result.timeouts };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p97_5: result.latency.p97_5,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : "—");
@@ -127,7 +141,9 @@ async function measure(driver: "pglite" | "postgres") {
     const u = await users(url, cookies[role]);
     const s = await saturation(url, cookies[role]);
     const verdict = driver === "postgres" ? (u.p95 <= TARGET_P95_MS && u.failures === 0 ? " ✓" : " ✗") : "";
-    rows.push(`| ${page} | ${u.rps.toFixed(0)} | ${ms(u.p50)} | **${ms(u.p95)}**${verdict} | ${ms(u.p99)} | ${u.failures} | ${s.rps.toFixed(0)} | ${s.p50} | ${s.p97_5} | ${s.failures} |`);
+    rows.push(
+      `| ${page} | ${u.rps.toFixed(0)} | ${ms(u.p50)} | **${ms(u.p95)}**${verdict} | ${ms(u.p99)} | ${u.failures} | ${s.rps.toFixed(0)} | ${s.p50} | ${s.p97_5} | ${s.failures} |`,
+    );
     console.log(driver, rows.at(-1));
   }
   await app.stop();

@@ -50,7 +50,13 @@ http { access_log off; sendfile on; gzip_static on;
 
   const rows: string[] = [];
   try {
-    for (const [page, encoding] of pages.flatMap((p) => [[p, "gzip"], [p, "identity"]] as const)) {
+    for (const [page, encoding] of pages.flatMap(
+      (p) =>
+        [
+          [p, "gzip"],
+          [p, "identity"],
+        ] as const,
+    )) {
       const ours = await load(`${app.baseUrl}${page}`, encoding);
       const theirs = await load(`http://127.0.0.1:${nginxPort}${page}`, encoding);
       rows.push(

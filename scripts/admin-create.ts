@@ -26,7 +26,11 @@ async function main() {
     await handle.migrate();
     const auth = createAuth({ db: handle.db, env, secret: await resolveAuthSecret(handle.db, env.BETTER_AUTH_SECRET) });
     const result = await createAdmin({ db: handle.db, auth }, { email: values.email, password: values.password, name: values.name });
-    console.log(result.created ? `Created admin ${values.email.toLowerCase()}.` : `${values.email.toLowerCase()} is now an admin with the new password.`);
+    console.log(
+      result.created
+        ? `Created admin ${values.email.toLowerCase()}.`
+        : `${values.email.toLowerCase()} is now an admin with the new password.`,
+    );
   } finally {
     await handle.close();
   }

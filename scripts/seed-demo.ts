@@ -17,7 +17,18 @@ import { parseArgs } from "node:util";
 import { hashPassword } from "better-auth/crypto";
 import { sql } from "drizzle-orm";
 import { openDatabase, type Database } from "../app/db/client.server";
-import { account, invoice, invoiceCounter, invoiceItem, meeting, proposal, settings, user, type MeetingStatus, type ProposalStatus } from "../app/db/schema";
+import {
+  account,
+  invoice,
+  invoiceCounter,
+  invoiceItem,
+  meeting,
+  proposal,
+  settings,
+  user,
+  type MeetingStatus,
+  type ProposalStatus,
+} from "../app/db/schema";
 import { parseEnv } from "../app/lib/env.server";
 
 export const DEMO_PASSWORD = "demo-password-123";
@@ -51,14 +62,110 @@ function prng(seed: number) {
   };
 }
 
-const FIRST = ["Ada", "Grace", "Alan", "Maya", "Omar", "Lena", "Kofi", "Sofia", "Ravi", "Chen", "Lucia", "Noah", "Amara", "Ivan", "Yuki", "Elena", "Diego", "Fatima", "Jonas", "Priya"];
-const LAST = ["Lovelace", "Hopper", "Turing", "Okafor", "Haddad", "Novak", "Mensah", "Rossi", "Patel", "Wang", "Garcia", "Smith", "Diallo", "Petrov", "Sato", "Kowalski", "Silva", "Khan", "Berg", "Nair"];
-const BIZ_A = ["Sunrise", "Blue", "Harbor", "Maple", "Golden", "Urban", "Green", "Copper", "Silver", "Northside", "Riverside", "Lakeside", "Summit", "Cedar", "Bright", "Old Town"];
-const BIZ_B = ["Bakery", "Cafe", "Dental", "Fitness", "Florist", "Realty", "Plumbing", "Bookshop", "Barbers", "Kitchen", "Studio", "Law Office", "Pet Care", "Yoga", "Garage", "Tailors"];
-const PROJECTS = ["Website redesign", "Online store", "Booking system", "Landing page", "Menu and ordering site", "Portfolio site", "Member portal", "Blog relaunch", "Event site", "Rental listings"];
+const FIRST = [
+  "Ada",
+  "Grace",
+  "Alan",
+  "Maya",
+  "Omar",
+  "Lena",
+  "Kofi",
+  "Sofia",
+  "Ravi",
+  "Chen",
+  "Lucia",
+  "Noah",
+  "Amara",
+  "Ivan",
+  "Yuki",
+  "Elena",
+  "Diego",
+  "Fatima",
+  "Jonas",
+  "Priya",
+];
+const LAST = [
+  "Lovelace",
+  "Hopper",
+  "Turing",
+  "Okafor",
+  "Haddad",
+  "Novak",
+  "Mensah",
+  "Rossi",
+  "Patel",
+  "Wang",
+  "Garcia",
+  "Smith",
+  "Diallo",
+  "Petrov",
+  "Sato",
+  "Kowalski",
+  "Silva",
+  "Khan",
+  "Berg",
+  "Nair",
+];
+const BIZ_A = [
+  "Sunrise",
+  "Blue",
+  "Harbor",
+  "Maple",
+  "Golden",
+  "Urban",
+  "Green",
+  "Copper",
+  "Silver",
+  "Northside",
+  "Riverside",
+  "Lakeside",
+  "Summit",
+  "Cedar",
+  "Bright",
+  "Old Town",
+];
+const BIZ_B = [
+  "Bakery",
+  "Cafe",
+  "Dental",
+  "Fitness",
+  "Florist",
+  "Realty",
+  "Plumbing",
+  "Bookshop",
+  "Barbers",
+  "Kitchen",
+  "Studio",
+  "Law Office",
+  "Pet Care",
+  "Yoga",
+  "Garage",
+  "Tailors",
+];
+const PROJECTS = [
+  "Website redesign",
+  "Online store",
+  "Booking system",
+  "Landing page",
+  "Menu and ordering site",
+  "Portfolio site",
+  "Member portal",
+  "Blog relaunch",
+  "Event site",
+  "Rental listings",
+];
 const STATUSES: ProposalStatus[] = ["pending", "planning", "in_progress", "review", "completed", "completed", "pending", "planning"];
 const ZONES = ["America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "Europe/London", "Europe/Berlin"];
-const ITEMS = ["Design", "Development", "Content migration", "Hosting (12 months)", "SEO setup", "Training session", "Copywriting", "Domain"];
+const ITEMS = [
+  "Design",
+  "Development",
+  "Content migration",
+  "Hosting (12 months)",
+  "SEO setup",
+  "Training session",
+  "Copywriting",
+  "Domain",
+];
 
 const DAY = 86_400_000;
 
@@ -78,7 +185,10 @@ async function insertBatches<T>(rows: T[], size: number, insert: (batch: T[]) =>
 export async function seedDemo(db: Database, size: SeedSize, options: { now?: Date; log?: (line: string) => void } = {}) {
   const log = options.log ?? (() => {});
   const now = options.now ?? new Date();
-  const [existing] = await db.select({ n: sql<number>`count(*)::int` }).from(user).where(sql`${user.email} like '%@demo.local'`);
+  const [existing] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(user)
+    .where(sql`${user.email} like '%@demo.local'`);
   if (existing!.n > 0) throw new Error("This database already has demo data (accounts @demo.local). Use a fresh DATA_DIR or database.");
   const rnd = prng(20_260_101);
   const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -109,19 +219,50 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
         userRows.push({ ...base, banned: false, name: "Demo Admin", email: DEMO_ACCOUNTS.admin, role: "admin" });
       } else if (i === 1 || (i > 2 && rnd.chance(0.1))) {
         const email = i === 1 ? DEMO_ACCOUNTS.ambassador : `${first}.${last}.${i}@ambassadors.example`.toLowerCase();
-        userRows.push({ ...base, banned: i === 1 ? false : base.banned, name: `${first} ${last}`, email, role: "ambassador", referralCode: i === 1 ? "demo-ambassador" : `${first}-${last}-${i}`.toLowerCase() });
+        userRows.push({
+          ...base,
+          banned: i === 1 ? false : base.banned,
+          name: `${first} ${last}`,
+          email,
+          role: "ambassador",
+          referralCode: i === 1 ? "demo-ambassador" : `${first}-${last}-${i}`.toLowerCase(),
+        });
         ambassadors.push(id);
       } else {
         const businessName = `${rnd.pick(BIZ_A)} ${rnd.pick(BIZ_B)}${i % 7 === 0 ? ` ${last}` : ""}`;
-        const email = i === 2 ? DEMO_ACCOUNTS.client : `${first}.${last}.${i}@${businessName.toLowerCase().replace(/[^a-z]+/g, "")}.example`.toLowerCase();
+        const email =
+          i === 2
+            ? DEMO_ACCOUNTS.client
+            : `${first}.${last}.${i}@${businessName.toLowerCase().replace(/[^a-z]+/g, "")}.example`.toLowerCase();
         const ambassadorId = ambassadors.length && rnd.chance(0.3) ? rnd.pick(ambassadors) : null;
-        userRows.push({ ...base, banned: i === 2 ? false : base.banned, name: businessName, businessName, email, role: "client", referredById: ambassadorId, website: rnd.chance(0.5) ? `https://${businessName.toLowerCase().replace(/[^a-z]+/g, "")}.example` : null });
+        userRows.push({
+          ...base,
+          banned: i === 2 ? false : base.banned,
+          name: businessName,
+          businessName,
+          email,
+          role: "client",
+          referredById: ambassadorId,
+          website: rnd.chance(0.5) ? `https://${businessName.toLowerCase().replace(/[^a-z]+/g, "")}.example` : null,
+        });
         clients.push({ id, ambassadorId, email, name: businessName });
       }
     }
     await insertBatches(userRows, 1_000, (batch) => tx.insert(user).values(batch));
     await insertBatches(userRows, 2_000, (batch) =>
-      tx.insert(account).values(batch.map((u) => ({ id: `acc-${u.id}`, accountId: u.id!, providerId: "credential", userId: u.id!, password: passwordHash, createdAt: u.createdAt, updatedAt: u.createdAt }))),
+      tx
+        .insert(account)
+        .values(
+          batch.map((u) => ({
+            id: `acc-${u.id}`,
+            accountId: u.id!,
+            providerId: "credential",
+            userId: u.id!,
+            password: passwordHash,
+            createdAt: u.createdAt,
+            updatedAt: u.createdAt,
+          })),
+        ),
     );
     log(`users: ${userRows.length} (${ambassadors.length} ambassadors, ${clients.length} clients)`);
 
@@ -172,7 +313,10 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
     }
     const proposalIds: { id: number; clientId: string | null; createdAt: Date; budgetCents: number | null }[] = [];
     await insertBatches(proposalRows, 1_000, async (batch) => {
-      const ids = await tx.insert(proposal).values(batch).returning({ id: proposal.id, clientId: proposal.clientId, createdAt: proposal.createdAt, budgetCents: proposal.budgetCents });
+      const ids = await tx
+        .insert(proposal)
+        .values(batch)
+        .returning({ id: proposal.id, clientId: proposal.clientId, createdAt: proposal.createdAt, budgetCents: proposal.budgetCents });
       proposalIds.push(...ids);
     });
     log(`proposals: ${proposalIds.length}`);
@@ -191,7 +335,10 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
       const n = (perYear.get(year) ?? 0) + 1;
       perYear.set(year, n);
       const number = `INV-${year}-${String(n).padStart(4, "0")}`;
-      const lines = Array.from({ length: rnd.int(1, 4) }, () => ({ description: rnd.pick(ITEMS), amountCents: rnd.int(1, 500) * 1_000 + rnd.pick([0, 0, 50, 99]) }));
+      const lines = Array.from({ length: rnd.int(1, 4) }, () => ({
+        description: rnd.pick(ITEMS),
+        amountCents: rnd.int(1, 500) * 1_000 + rnd.pick([0, 0, 50, 99]),
+      }));
       itemsByNumber.set(number, lines);
       const dueDate = new Date(createdAt.getTime() + 30 * DAY).toISOString().slice(0, 10);
       const paid = createdAt.getTime() < now.getTime() - 45 * DAY ? rnd.chance(0.85) : rnd.chance(0.3);
@@ -216,7 +363,13 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
       await insertBatches(lines, 2_000, (chunk) => tx.insert(invoiceItem).values(chunk));
     });
     for (const [year, lastNumber] of perYear) {
-      await tx.insert(invoiceCounter).values({ year, lastNumber }).onConflictDoUpdate({ target: invoiceCounter.year, set: { lastNumber: sql`greatest(${invoiceCounter.lastNumber}, ${lastNumber})` } });
+      await tx
+        .insert(invoiceCounter)
+        .values({ year, lastNumber })
+        .onConflictDoUpdate({
+          target: invoiceCounter.year,
+          set: { lastNumber: sql`greatest(${invoiceCounter.lastNumber}, ${lastNumber})` },
+        });
     }
     log(`invoices: ${invoiceRows.length} with ${items} items`);
 
@@ -230,8 +383,12 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
         userId: i === 0 ? clients[0]!.id : rnd.pick(clients).id,
         startsAt,
         timeZone: rnd.pick(ZONES),
-        notes: rnd.chance(0.6) ? rnd.pick(["Discuss the homepage", "Budget questions", "Review the mock-ups", "Launch checklist", "Kick-off call"]) : null,
-        status: (startsAt.getTime() < now.getTime() ? rnd.pick(["accepted", "accepted", "declined"]) : rnd.pick(["pending", "pending", "accepted"])) as MeetingStatus,
+        notes: rnd.chance(0.6)
+          ? rnd.pick(["Discuss the homepage", "Budget questions", "Review the mock-ups", "Launch checklist", "Kick-off call"])
+          : null,
+        status: (startsAt.getTime() < now.getTime()
+          ? rnd.pick(["accepted", "accepted", "declined"])
+          : rnd.pick(["pending", "pending", "accepted"])) as MeetingStatus,
         createdAt,
       });
     }
@@ -242,7 +399,15 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
       .insert(settings)
       .values({ id: 1, companyName: "Demo Web Studio", supportEmail: "support@demo.local", defaultTimeline: "4–6 weeks" })
       .onConflictDoNothing();
-    return { users: userRows.length, ambassadors: ambassadors.length, clients: clients.length, proposals: proposalIds.length, invoices: invoiceRows.length, items, meetings: meetingRows.length };
+    return {
+      users: userRows.length,
+      ambassadors: ambassadors.length,
+      clients: clients.length,
+      proposals: proposalIds.length,
+      invoices: invoiceRows.length,
+      items,
+      meetings: meetingRows.length,
+    };
   });
   // Planner statistics and the visibility map after a bulk load (autovacuum would get there later).
   await db.execute(sql`vacuum analyze`);
@@ -260,12 +425,15 @@ async function main() {
     proposals: values.proposals ? Number(values.proposals) : base.proposals,
     invoices: values.invoices ? Number(values.invoices) : base.invoices,
   };
-  if (Object.values(size).some((n) => !Number.isSafeInteger(n) || n < 0)) throw new Error("--users, --proposals and --invoices take whole numbers.");
+  if (Object.values(size).some((n) => !Number.isSafeInteger(n) || n < 0))
+    throw new Error("--users, --proposals and --invoices take whole numbers.");
   const env = parseEnv();
   const handle = env.DATABASE_URL ? await openDatabase({ url: env.DATABASE_URL }) : await openDatabase({ pgliteDir: env.pgliteDir });
   try {
     await handle.migrate();
-    console.log(`Seeding ${handle.driver === "postgres" ? "the PostgreSQL database" : `PGlite in ${env.pgliteDir}`}: ${size.users} users, ${size.proposals} proposals, ${size.invoices} invoices…`);
+    console.log(
+      `Seeding ${handle.driver === "postgres" ? "the PostgreSQL database" : `PGlite in ${env.pgliteDir}`}: ${size.users} users, ${size.proposals} proposals, ${size.invoices} invoices…`,
+    );
     const started = performance.now();
     const created = await seedDemo(handle.db, size, { log: (line) => console.log(`  ${line}`) });
     console.log(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(created)}`);

@@ -26,7 +26,8 @@ interface Entry {
 }
 
 /** Response headers copied from the rendered page (set by server/security.ts). */
-const SECURITY_HEADERS = /^(content-security-policy|cross-origin-|origin-agent-cluster|referrer-policy|x-content-type-options|x-dns-prefetch-control|x-download-options|x-frame-options|x-permitted-cross-domain-policies|x-xss-protection|permissions-policy)/;
+const SECURITY_HEADERS =
+  /^(content-security-policy|cross-origin-|origin-agent-cluster|referrer-policy|x-content-type-options|x-dns-prefetch-control|x-download-options|x-frame-options|x-permitted-cross-domain-policies|x-xss-protection|permissions-policy)/;
 
 export interface PageCache {
   /**
@@ -52,9 +53,19 @@ export function createPageCache(paths: string[] = PRERENDERED_PATHS): PageCache 
           const etag = `"${createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`;
           const headers: string[] = [];
           response.headers.forEach((value, name) => {
-            if (SECURITY_HEADERS.test(name)) headers.push(name, name === "content-security-policy" ? value.replace(/ 'nonce-[^']*'/g, "") : value);
+            if (SECURITY_HEADERS.test(name))
+              headers.push(name, name === "content-security-policy" ? value.replace(/ 'nonce-[^']*'/g, "") : value);
           });
-          headers.push("Content-Type", "text/html; charset=utf-8", "Cache-Control", "public, max-age=0, must-revalidate", "ETag", etag, "Vary", "Accept-Encoding");
+          headers.push(
+            "Content-Type",
+            "text/html; charset=utf-8",
+            "Cache-Control",
+            "public, max-age=0, must-revalidate",
+            "ETag",
+            etag,
+            "Vary",
+            "Accept-Encoding",
+          );
           entries.set(path, {
             headers,
             etag,
@@ -78,8 +89,14 @@ export function createPageCache(paths: string[] = PRERENDERED_PATHS): PageCache 
         return true;
       }
       const accepts = req.headers["accept-encoding"] ?? "";
-      const [encoding, body] = /\bbr\b/.test(accepts) ? ["br", entry.br] : /\bgzip\b/.test(accepts) ? ["gzip", entry.gzip] : [null, entry.identity];
-      res.writeHead(200, [...headers, ...(encoding ? ["Content-Encoding", encoding] : []), "Content-Length", String(body.length)]).end(req.method === "HEAD" ? undefined : body);
+      const [encoding, body] = /\bbr\b/.test(accepts)
+        ? ["br", entry.br]
+        : /\bgzip\b/.test(accepts)
+          ? ["gzip", entry.gzip]
+          : [null, entry.identity];
+      res
+        .writeHead(200, [...headers, ...(encoding ? ["Content-Encoding", encoding] : []), "Content-Length", String(body.length)])
+        .end(req.method === "HEAD" ? undefined : body);
       return true;
     },
   };

@@ -47,7 +47,12 @@ export function securityHeaders({ development }: { development: boolean }): Requ
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`, speculationHash, ...(development ? ["'unsafe-inline'"] : [])],
+        scriptSrc: [
+          "'self'",
+          (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`,
+          speculationHash,
+          ...(development ? ["'unsafe-inline'"] : []),
+        ],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:"],
         fontSrc: ["'self'"],

@@ -52,7 +52,10 @@ export function PortalHeader({ role, area, title }: { role: Role | null; area: "
       <p role="status" className="sr-only">
         {busy ? "Loading…" : ""}
       </p>
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3">
@@ -67,7 +70,9 @@ export function PortalHeader({ role, area, title }: { role: Role | null; area: "
                   to={item.to}
                   end={item.end}
                   prefetch="intent"
-                  className={({ isActive }) => `rounded px-1 py-2 hover:text-brand-700 ${isActive ? "text-brand-700 underline underline-offset-8" : "text-slate-700"}`}
+                  className={({ isActive }) =>
+                    `rounded px-1 py-2 hover:text-brand-700 ${isActive ? "text-brand-700 underline underline-offset-8" : "text-slate-700"}`
+                  }
                 >
                   {item.label}
                 </NavLink>
@@ -96,11 +101,15 @@ export function PortalFooter({ signedIn }: { signedIn: boolean }) {
       <ul className="mx-auto flex max-w-6xl flex-wrap gap-4 px-4 py-6 text-sm text-slate-700">
         {signedIn ? (
           <li>
-            <NavLink to="/account" className="underline hover:text-brand-700">Account settings</NavLink>
+            <NavLink to="/account" className="underline hover:text-brand-700">
+              Account settings
+            </NavLink>
           </li>
         ) : null}
         <li>
-          <NavLink to="/" className="underline hover:text-brand-700">Public site</NavLink>
+          <NavLink to="/" className="underline hover:text-brand-700">
+            Public site
+          </NavLink>
         </li>
       </ul>
     </footer>

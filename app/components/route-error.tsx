@@ -7,7 +7,10 @@ import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 export function RouteErrorMessage({ backTo, backLabel }: { backTo: string; backLabel: string }) {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const message = isRouteErrorResponse(error) && typeof error.data === "string" && error.data ? error.data : "Something went wrong on our side. Please try again in a moment.";
+  const message =
+    isRouteErrorResponse(error) && typeof error.data === "string" && error.data
+      ? error.data
+      : "Something went wrong on our side. Please try again in a moment.";
   return (
     <section className="mx-auto flex max-w-2xl flex-col items-start gap-4 py-10">
       <p className="text-sm font-semibold text-brand-700">Error {status}</p>

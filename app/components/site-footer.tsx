@@ -10,13 +10,19 @@ export function SiteFooter() {
         </p>
         <ul className="flex gap-4">
           <li>
-            <a className="underline hover:text-brand-700" href={`mailto:${owner.email}`}>Email</a>
+            <a className="underline hover:text-brand-700" href={`mailto:${owner.email}`}>
+              Email
+            </a>
           </li>
           <li>
-            <a className="underline hover:text-brand-700" href={owner.github} target="_blank" rel="noopener noreferrer">GitHub</a>
+            <a className="underline hover:text-brand-700" href={owner.github} target="_blank" rel="noopener noreferrer">
+              GitHub
+            </a>
           </li>
           <li>
-            <a className="underline hover:text-brand-700" href={owner.linkedin} target="_blank" rel="noopener noreferrer">LinkedIn</a>
+            <a className="underline hover:text-brand-700" href={owner.linkedin} target="_blank" rel="noopener noreferrer">
+              LinkedIn
+            </a>
           </li>
         </ul>
       </div>

@@ -34,8 +34,7 @@ export const projects: Project[] = [
   {
     slug: "project1",
     title: "Internship Hub",
-    description:
-      "A student internship platform where students save and apply to listings and businesses post and manage them.",
+    description: "A student internship platform where students save and apply to listings and businesses post and manage them.",
     tech: ["React", "Firebase", "Next.js"],
     github: "https://github.com/alex-rivera-dev/internship-hub",
     live: "https://internship-hub.example.com",
@@ -105,8 +104,7 @@ export const projects: Project[] = [
   {
     slug: "project4",
     title: "Virtual Warehouse",
-    description:
-      "A virtual warehouse inventory tool that maps every rack, row, column, floor and shelf and shows what is stored where.",
+    description: "A virtual warehouse inventory tool that maps every rack, row, column, floor and shelf and shows what is stored where.",
     tech: ["React", "Firebase", "SheetJS"],
     github: "https://github.com/alex-rivera-dev/virtual-warehouse",
     live: "https://virtual-warehouse.example.com",

@@ -23,8 +23,7 @@ export interface SiteOwner {
 export const owner: SiteOwner = {
   name: "Alex Rivera",
   role: "Full-stack developer in Maryland",
-  intro:
-    "I'm a full-stack developer based in Maryland, building real-world tools — from rental management systems to kitchen dashboards.",
+  intro: "I'm a full-stack developer based in Maryland, building real-world tools — from rental management systems to kitchen dashboards.",
   bio: [
     "I'm a full-stack developer based in Maryland and a university student. I like building software that real people use every day: tools that replace spreadsheets, group chats and paper lists with something fast, clear and reliable.",
     "My projects range from a rental management platform that runs a landlord's business for 75+ tenants, to a kitchen display system that kept a pancake-night kitchen in sync, to an internship board and a virtual warehouse. I work across the stack — React front ends, real-time databases, authentication, payments and the small details that make an interface feel right.",

@@ -40,10 +40,7 @@ export interface DbHandle {
 /** Thrown when another process already holds the PGlite data directory. */
 export class DataDirLockedError extends Error {}
 
-export type OpenDatabaseOptions =
-  | { url: string }
-  | { pgliteDir: string }
-  | { memory: true };
+export type OpenDatabaseOptions = { url: string } | { pgliteDir: string } | { memory: true };
 
 /** Arbitrary constant for the migration advisory lock on PostgreSQL. */
 const MIGRATION_LOCK_ID = 727_274_001;

@@ -4,7 +4,22 @@
  * Timestamps are `timestamptz` (UTC); money is integer cents.
  */
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, check, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
@@ -46,18 +61,19 @@ export const mailOutbox = pgTable(
     lastError: text(),
     createdAt: createdAt(),
   },
-  (t) => [index("mail_outbox_pending_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} is null`)],
+  (t) => [
+    index("mail_outbox_pending_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.sentAt} is null`),
+  ],
 );
 
 /** Fixed-window rate-limit counters shared by every app instance (contact form, sign-in, …). */
-export const rateWindow = pgTable(
-  "rate_window",
-  {
-    key: text().primaryKey(),
-    count: integer().notNull(),
-    windowStart: timestamp({ withTimezone: true }).notNull(),
-  },
-);
+export const rateWindow = pgTable("rate_window", {
+  key: text().primaryKey(),
+  count: integer().notNull(),
+  windowStart: timestamp({ withTimezone: true }).notNull(),
+});
 
 /**
  * Row counts per bucket for the admin dashboard (issue #7): `proposal` by status, `invoice`

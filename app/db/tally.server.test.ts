@@ -28,7 +28,9 @@ async function commissionsDirectly(t: TestDb, rateBps: number) {
   const result = (await t.db.execute(sql`
     select coalesce(sum(${commission}) filter (where p.client_approved_at is not null and p.commission_paid_at is null), 0)::bigint as owed,
            coalesce(sum(p.commission_paid_cents) filter (where p.commission_paid_at is not null), 0)::bigint as paid
-    from proposal p left join invoice i on i.proposal_id = p.id where p.ambassador_id is not null`)) as unknown as { rows: { owed: string; paid: string }[] };
+    from proposal p left join invoice i on i.proposal_id = p.id where p.ambassador_id is not null`)) as unknown as {
+    rows: { owed: string; paid: string }[];
+  };
   return { owedCents: Number(result.rows[0]!.owed), paidCents: Number(result.rows[0]!.paid) };
 }
 
@@ -59,36 +61,87 @@ describe.each(testDatabases())("tally (trigger-kept counts) on %s", (_name, open
 
     // Commissions: approvals, payments, budgets and invoice totals that change the base,
     // invoices added to and removed from approved proposals, an ambassador removed.
-    const ambassadorProposals = (await t.db.select({ id: proposal.id }).from(proposal).where(sql`${proposal.ambassadorId} is not null`).orderBy(proposal.id)).map((r) => r.id);
+    const ambassadorProposals = (
+      await t.db
+        .select({ id: proposal.id })
+        .from(proposal)
+        .where(sql`${proposal.ambassadorId} is not null`)
+        .orderBy(proposal.id)
+    ).map((r) => r.id);
     expect(ambassadorProposals.length).toBeGreaterThan(20);
-    await t.db.update(proposal).set({ clientApprovedAt: sql`now()` }).where(inArray(proposal.id, ambassadorProposals.slice(0, 10)));
-    await t.db.update(proposal).set({ commissionPaidAt: sql`now()`, commissionPaidCents: 12_345 }).where(inArray(proposal.id, ambassadorProposals.slice(5, 8)));
-    await t.db.update(proposal).set({ budgetCents: sql`coalesce(${proposal.budgetCents}, 0) + 4321` }).where(inArray(proposal.id, ambassadorProposals.slice(0, 15)));
-    await t.db.update(invoice).set({ totalCents: sql`${invoice.totalCents} * 3 + 7` }).where(sql`${invoice.proposalId} in (select id from proposal where ambassador_id is not null)`);
+    await t.db
+      .update(proposal)
+      .set({ clientApprovedAt: sql`now()` })
+      .where(inArray(proposal.id, ambassadorProposals.slice(0, 10)));
+    await t.db
+      .update(proposal)
+      .set({ commissionPaidAt: sql`now()`, commissionPaidCents: 12_345 })
+      .where(inArray(proposal.id, ambassadorProposals.slice(5, 8)));
+    await t.db
+      .update(proposal)
+      .set({ budgetCents: sql`coalesce(${proposal.budgetCents}, 0) + 4321` })
+      .where(inArray(proposal.id, ambassadorProposals.slice(0, 15)));
+    await t.db
+      .update(invoice)
+      .set({ totalCents: sql`${invoice.totalCents} * 3 + 7` })
+      .where(sql`${invoice.proposalId} in (select id from proposal where ambassador_id is not null)`);
     await expectTallyMatches(t);
-    const withoutInvoice = await t.db.select({ id: proposal.id, clientId: proposal.clientId }).from(proposal)
-      .where(sql`${proposal.ambassadorId} is not null and ${proposal.clientApprovedAt} is not null and ${proposal.clientId} is not null and not exists (select 1 from invoice where proposal_id = ${proposal.id})`).limit(2);
+    const withoutInvoice = await t.db
+      .select({ id: proposal.id, clientId: proposal.clientId })
+      .from(proposal)
+      .where(
+        sql`${proposal.ambassadorId} is not null and ${proposal.clientApprovedAt} is not null and ${proposal.clientId} is not null and not exists (select 1 from invoice where proposal_id = ${proposal.id})`,
+      )
+      .limit(2);
     expect(withoutInvoice).toHaveLength(2);
     const year = new Date().getUTCFullYear();
-    await t.db.insert(invoice).values(withoutInvoice.map((p, i) => ({ number: `TALLY-${year}-${i}`, proposalId: p.id, clientId: p.clientId!, status: "unpaid" as const, totalCents: 987_654 + i, dueDate: "2026-12-31" })));
+    await t.db
+      .insert(invoice)
+      .values(
+        withoutInvoice.map((p, i) => ({
+          number: `TALLY-${year}-${i}`,
+          proposalId: p.id,
+          clientId: p.clientId!,
+          status: "unpaid" as const,
+          totalCents: 987_654 + i,
+          dueDate: "2026-12-31",
+        })),
+      );
     await expectTallyMatches(t);
     await t.db.delete(invoice).where(sql`${invoice.proposalId} = ${withoutInvoice[0]!.id}`);
     await expectTallyMatches(t);
     // A proposal deleted with its invoice (the cascade runs before the statement's AFTER triggers).
-    const [invoiced] = await t.db.select({ id: proposal.id }).from(proposal).innerJoin(invoice, eq(invoice.proposalId, proposal.id))
-      .where(sql`${proposal.ambassadorId} is not null and ${proposal.clientApprovedAt} is not null`).limit(1);
+    const [invoiced] = await t.db
+      .select({ id: proposal.id })
+      .from(proposal)
+      .innerJoin(invoice, eq(invoice.proposalId, proposal.id))
+      .where(sql`${proposal.ambassadorId} is not null and ${proposal.clientApprovedAt} is not null`)
+      .limit(1);
     await t.db.delete(proposal).where(eq(proposal.id, invoiced!.id));
     await expectTallyMatches(t);
-    const [ambassador] = await t.db.select({ id: proposal.ambassadorId }).from(proposal).where(sql`${proposal.ambassadorId} is not null and ${proposal.clientApprovedAt} is not null`).limit(1);
+    const [ambassador] = await t.db
+      .select({ id: proposal.ambassadorId })
+      .from(proposal)
+      .where(sql`${proposal.ambassadorId} is not null and ${proposal.clientApprovedAt} is not null`)
+      .limit(1);
     await t.db.delete(user).where(eq(user.id, ambassador!.id!)); // proposals keep going, without an ambassador
     await expectTallyMatches(t);
 
     // Status changes, a no-op update, payments with amounts, deactivations.
     const some = (await t.db.select({ id: proposal.id }).from(proposal).limit(30)).map((r) => r.id);
-    await t.db.update(proposal).set({ status: "completed" }).where(inArray(proposal.id, some.slice(0, 20)));
+    await t.db
+      .update(proposal)
+      .set({ status: "completed" })
+      .where(inArray(proposal.id, some.slice(0, 20)));
     await t.db.update(proposal).set({ projectDetails: "unchanged status" }).where(inArray(proposal.id, some));
-    await t.db.update(invoice).set({ status: "paid", totalCents: sql`${invoice.totalCents} + 1` }).where(sql`${invoice.id} % 3 = 0`);
-    await t.db.update(user).set({ banned: true }).where(sql`${user.id} in (select id from "user" where role = 'client' limit 5)`);
+    await t.db
+      .update(invoice)
+      .set({ status: "paid", totalCents: sql`${invoice.totalCents} + 1` })
+      .where(sql`${invoice.id} % 3 = 0`);
+    await t.db
+      .update(user)
+      .set({ banned: true })
+      .where(sql`${user.id} in (select id from "user" where role = 'client' limit 5)`);
     await expectTallyMatches(t);
 
     // Deleting a client cascades to its proposals and invoices (ADR 004).
@@ -97,9 +150,16 @@ describe.each(testDatabases())("tally (trigger-kept counts) on %s", (_name, open
     await expectTallyMatches(t);
 
     // Many single-row writes, then a read folds the deltas into one row per bucket.
-    for (let i = 0; i < COMPACT_ABOVE + 5; i++) await t.db.update(proposal).set({ status: i % 2 ? "planning" : "review" }).where(eq(proposal.id, some[25]!));
+    for (let i = 0; i < COMPACT_ABOVE + 5; i++)
+      await t.db
+        .update(proposal)
+        .set({ status: i % 2 ? "planning" : "review" })
+        .where(eq(proposal.id, some[25]!));
     await expectTallyMatches(t);
-    const [{ rows } = { rows: 0 }] = await t.db.select({ rows: sql<number>`count(*)`.mapWith(Number) }).from(tally).where(eq(tally.entity, "proposal"));
+    const [{ rows } = { rows: 0 }] = await t.db
+      .select({ rows: sql<number>`count(*)`.mapWith(Number) })
+      .from(tally)
+      .where(eq(tally.entity, "proposal"));
     expect(rows).toBe((await readTally(t.db, "proposal")).length);
 
     await t.db.execute(sql`truncate invoice cascade`);
@@ -112,14 +172,35 @@ describe.each(testDatabases())("tally (trigger-kept counts) on %s", (_name, open
   });
 
   it("folds every entity's deltas without a read (the server does it every minute)", async () => {
-    const ids = (await t.db.select({ id: proposal.id }).from(proposal).where(sql`${proposal.ambassadorId} is not null`).limit(5)).map((r) => r.id);
+    const ids = (
+      await t.db
+        .select({ id: proposal.id })
+        .from(proposal)
+        .where(sql`${proposal.ambassadorId} is not null`)
+        .limit(5)
+    ).map((r) => r.id);
     for (let i = 0; i < COMPACT_ABOVE + 5; i++) {
-      await t.db.update(proposal).set({ status: i % 2 ? "planning" : "review", clientApprovedAt: i % 2 ? sql`now()` : null }).where(eq(proposal.id, ids[i % 5]!));
-      await t.db.update(user).set({ banned: i % 2 === 0 }).where(sql`${user.id} = (select id from "user" where role = 'client' order by id limit 1)`);
-      await t.db.update(invoice).set({ totalCents: 1000 + i }).where(sql`${invoice.id} = (select min(id) from invoice)`);
+      await t.db
+        .update(proposal)
+        .set({ status: i % 2 ? "planning" : "review", clientApprovedAt: i % 2 ? sql`now()` : null })
+        .where(eq(proposal.id, ids[i % 5]!));
+      await t.db
+        .update(user)
+        .set({ banned: i % 2 === 0 })
+        .where(sql`${user.id} = (select id from "user" where role = 'client' order by id limit 1)`);
+      await t.db
+        .update(invoice)
+        .set({ totalCents: 1000 + i })
+        .where(sql`${invoice.id} = (select min(id) from invoice)`);
     }
     const rowsOf = async () =>
-      Object.fromEntries(((await t.db.execute(sql`select entity, count(*)::int as n from tally group by entity`)) as unknown as { rows: { entity: string; n: number }[] }).rows.map((r) => [r.entity, r.n]));
+      Object.fromEntries(
+        (
+          (await t.db.execute(sql`select entity, count(*)::int as n from tally group by entity`)) as unknown as {
+            rows: { entity: string; n: number }[];
+          }
+        ).rows.map((r) => [r.entity, r.n]),
+      );
     const before = await rowsOf();
     await foldTallies(t.db);
     const after = await rowsOf();
@@ -132,7 +213,13 @@ describe.each(testDatabases())("tally (trigger-kept counts) on %s", (_name, open
 
   it("stays exact under concurrent writers (no lost delta, no deadlock)", async () => {
     // Ambassador proposals, so that every write also moves commissions between buckets.
-    const ids = (await t.db.select({ id: proposal.id }).from(proposal).where(sql`${proposal.ambassadorId} is not null`).limit(40)).map((r) => r.id);
+    const ids = (
+      await t.db
+        .select({ id: proposal.id })
+        .from(proposal)
+        .where(sql`${proposal.ambassadorId} is not null`)
+        .limit(40)
+    ).map((r) => r.id);
     expect(ids).toHaveLength(40);
     const statuses = ["pending", "planning", "in_progress", "review", "completed"] as const;
     await Promise.all(
@@ -144,7 +231,11 @@ describe.each(testDatabases())("tally (trigger-kept counts) on %s", (_name, open
             const id = ids[w * 5 + (i % 5)]!;
             await tx
               .update(proposal)
-              .set({ status: statuses[(i + w) % statuses.length]!, clientApprovedAt: i % 3 ? sql`now()` : null, budgetCents: 10_000 + 37 * i * (w + 1) })
+              .set({
+                status: statuses[(i + w) % statuses.length]!,
+                clientApprovedAt: i % 3 ? sql`now()` : null,
+                budgetCents: 10_000 + 37 * i * (w + 1),
+              })
               .where(eq(proposal.id, id));
             if (i % 10 === 0) await readTally(tx, "proposal");
           }
@@ -157,21 +248,32 @@ describe.each(testDatabases())("tally (trigger-kept counts) on %s", (_name, open
   it("stays exact when an invoice total and its proposal's approval change at the same time", async () => {
     // Proposal → invoice pairs of ambassador proposals; one writer keeps changing the invoice
     // totals while another keeps approving and unapproving the same proposals.
-    const pairs = await t.db.select({ proposalId: proposal.id, invoiceId: invoice.id }).from(invoice).innerJoin(proposal, eq(proposal.id, invoice.proposalId)).where(sql`${proposal.ambassadorId} is not null`).limit(6);
+    const pairs = await t.db
+      .select({ proposalId: proposal.id, invoiceId: invoice.id })
+      .from(invoice)
+      .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
+      .where(sql`${proposal.ambassadorId} is not null`)
+      .limit(6);
     expect(pairs.length).toBeGreaterThan(2);
     await Promise.all([
       (async () => {
         for (let i = 0; i < 100; i++) {
           const { invoiceId } = pairs[i % pairs.length]!;
           await t.db.transaction(async (tx) => {
-            await tx.update(invoice).set({ totalCents: 50_000 + 7_919 * i }).where(eq(invoice.id, invoiceId));
+            await tx
+              .update(invoice)
+              .set({ totalCents: 50_000 + 7_919 * i })
+              .where(eq(invoice.id, invoiceId));
           });
         }
       })(),
       (async () => {
         for (let i = 0; i < 100; i++) {
           const { proposalId } = pairs[i % pairs.length]!;
-          await t.db.update(proposal).set({ clientApprovedAt: i % 2 ? null : sql`now()` }).where(eq(proposal.id, proposalId));
+          await t.db
+            .update(proposal)
+            .set({ clientApprovedAt: i % 2 ? null : sql`now()` })
+            .where(eq(proposal.id, proposalId));
         }
       })(),
     ]);

@@ -29,7 +29,15 @@ export const RESET_TOKEN_EXPIRES_IN_S = 3600;
  * @param options.env - configuration: origin, password policy.
  * @param options.secret - session signing secret (see {@link resolveAuthSecret}).
  */
-export function createAuth({ db, env, secret }: { db: Database; env: Pick<Env, "origin" | "PASSWORD_MIN_LENGTH" | "NODE_ENV">; secret: string }) {
+export function createAuth({
+  db,
+  env,
+  secret,
+}: {
+  db: Database;
+  env: Pick<Env, "origin" | "PASSWORD_MIN_LENGTH" | "NODE_ENV">;
+  secret: string;
+}) {
   return betterAuth({
     appName: "Client Portal",
     baseURL: env.origin,
@@ -88,7 +96,10 @@ export function createAuth({ db, env, secret }: { db: Database; env: Pick<Env, "
       session: {
         create: {
           async after(created) {
-            await db.update(schema.user).set({ lastLoginAt: sql`now()` }).where(eq(schema.user.id, created.userId));
+            await db
+              .update(schema.user)
+              .set({ lastLoginAt: sql`now()` })
+              .where(eq(schema.user.id, created.userId));
           },
         },
       },

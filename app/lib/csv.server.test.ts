@@ -7,9 +7,19 @@ describe("csv export", () => {
     const source = inBatches<{ id: number; name: string }>(async (after, limit) => {
       calls.push(after?.id ?? null);
       const start = (after?.id ?? 0) + 1;
-      return Array.from({ length: Math.max(0, Math.min(limit, 2_500 - start + 1)) }, (_, i) => ({ id: start + i, name: i === 0 ? '=HYPERLINK("x"), "quoted"' : `row ${start + i}` }));
+      return Array.from({ length: Math.max(0, Math.min(limit, 2_500 - start + 1)) }, (_, i) => ({
+        id: start + i,
+        name: i === 0 ? '=HYPERLINK("x"), "quoted"' : `row ${start + i}`,
+      }));
     }, 1_000);
-    const response = csvResponse("export.csv", [{ header: "ID", value: (r) => r.id }, { header: "Name", value: (r) => r.name }], source);
+    const response = csvResponse(
+      "export.csv",
+      [
+        { header: "ID", value: (r) => r.id },
+        { header: "Name", value: (r) => r.name },
+      ],
+      source,
+    );
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("content-disposition")).toBe('attachment; filename="export.csv"');
     const text = (await response.text()).replace(/^\uFEFF/, "");

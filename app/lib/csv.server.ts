@@ -79,6 +79,10 @@ export async function* keysetBatches<T extends { cursorKey: string; id: number |
   batchSize: number = EXPORT_BATCH_SIZE,
 ): AsyncGenerator<Omit<T, "cursorKey">> {
   const orderBy = [desc(order.sort), desc(order.id)];
-  const batches = inBatches<T>((after, limit) => fetch({ where: and(where, after ? keysetSeek(order, { key: after.cursorKey, id: after.id }, "older") : undefined), orderBy, limit }), batchSize);
+  const batches = inBatches<T>(
+    (after, limit) =>
+      fetch({ where: and(where, after ? keysetSeek(order, { key: after.cursorKey, id: after.id }, "older") : undefined), orderBy, limit }),
+    batchSize,
+  );
   for await (const { cursorKey: _cursorKey, ...rest } of batches) yield rest;
 }

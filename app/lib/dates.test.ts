@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { addDays, formatCalendarDate, formatDateTime, INVALID_DATE, isCalendarDate, isValidTimeZone, toIsoOrNull, zonedDateTimeToUtc } from "./dates";
+import {
+  addDays,
+  formatCalendarDate,
+  formatDateTime,
+  INVALID_DATE,
+  isCalendarDate,
+  isValidTimeZone,
+  toIsoOrNull,
+  zonedDateTimeToUtc,
+} from "./dates";
 
 describe("zonedDateTimeToUtc", () => {
   it("reads the wall clock in the given zone, across daylight saving time", () => {

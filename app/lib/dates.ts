@@ -79,7 +79,6 @@ export function toIsoOrNull(value: Date | string | number | null | undefined): s
   return toValidDate(value)?.toISOString() ?? null;
 }
 
-
 /**
  * Formats an instant as date and time in a time zone, e.g. "Tue, Mar 3, 2026, 2:00 PM EST".
  *

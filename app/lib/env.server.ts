@@ -8,11 +8,9 @@
 import path from "node:path";
 import { z } from "zod";
 
-const emptyToUndefined = (value: unknown) =>
-  typeof value === "string" && value.trim() === "" ? undefined : value;
+const emptyToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 
-const urlWithProtocol = (protocols: string[]) =>
-  z.url({ protocol: new RegExp(`^(${protocols.join("|")})$`) });
+const urlWithProtocol = (protocols: string[]) => z.url({ protocol: new RegExp(`^(${protocols.join("|")})$`) });
 
 const envSchema = z.object({
   NODE_ENV: z.preprocess(emptyToUndefined, z.enum(["development", "production", "test"]).default("development")),

@@ -20,22 +20,28 @@ describe("runIntent", () => {
   });
 
   it("takes the target from the field named by the target option", async () => {
-    const answer = await reply(runIntent(form({ intent: "go", id: "7", userId: "u-1" }), { go: async () => "Done." }, { target: "userId" }));
+    const answer = await reply(
+      runIntent(form({ intent: "go", id: "7", userId: "u-1" }), { go: async () => "Done." }, { target: "userId" }),
+    );
     expect(answer.target).toBe("u-1");
   });
 
   it("turns an AppError into its status, message, field errors and the target", async () => {
     const answer = await reply(
-      runIntent(
-        form({ intent: "go", id: "7" }),
-        {
-          go: async () => {
-            throw fieldError("reason", "Tell us why.", 409);
-          },
+      runIntent(form({ intent: "go", id: "7" }), {
+        go: async () => {
+          throw fieldError("reason", "Tell us why.", 409);
         },
-      ),
+      }),
     );
-    expect(answer).toEqual({ status: 409, intent: "go", ok: false, message: "Tell us why.", target: "7", fieldErrors: { reason: ["Tell us why."] } });
+    expect(answer).toEqual({
+      status: 409,
+      intent: "go",
+      ok: false,
+      message: "Tell us why.",
+      target: "7",
+      fieldErrors: { reason: ["Tell us why."] },
+    });
   });
 
   it("refuses an unknown or missing intent with 400, and an inherited name is unknown", async () => {
@@ -126,7 +132,9 @@ describe("parseInput", () => {
   });
 
   it("throws a 400 with the first message and the messages per field", () => {
-    expect(() => parseInput(schema, { comment: "   " })).toThrow(expect.objectContaining({ status: 400, message: "Describe it.", fieldErrors: { comment: ["Describe it."] } }));
+    expect(() => parseInput(schema, { comment: "   " })).toThrow(
+      expect.objectContaining({ status: 400, message: "Describe it.", fieldErrors: { comment: ["Describe it."] } }),
+    );
   });
 });
 

@@ -68,7 +68,11 @@ const TARGET_MAX = 64;
  *   `{ ok: false, message, fieldErrors }`; 400 "Unknown action…" for an unknown intent.
  * @throws whatever else a handler throws (unexpected: logged, 500 page).
  */
-export async function runIntent(form: FormData, handlers: Record<string, IntentHandler | ConformIntent>, { target: targetField = "id" }: { target?: string } = {}) {
+export async function runIntent(
+  form: FormData,
+  handlers: Record<string, IntentHandler | ConformIntent>,
+  { target: targetField = "id" }: { target?: string } = {},
+) {
   const intent = formText(form, "intent");
   const handler = Object.hasOwn(handlers, intent) ? handlers[intent] : undefined;
   if (!handler) return data<IntentReply>({ intent, ok: false, message: UNKNOWN_INTENT }, 400);
@@ -86,7 +90,10 @@ export async function runIntent(form: FormData, handlers: Record<string, IntentH
     let result: SubmissionResult<string[]> | undefined;
     if (submission) {
       if (submission.status !== "success") result = submission.reply();
-      else result = error.fieldErrors ? submission.reply({ fieldErrors: error.fieldErrors }) : submission.reply({ formErrors: [error.message] });
+      else
+        result = error.fieldErrors
+          ? submission.reply({ fieldErrors: error.fieldErrors })
+          : submission.reply({ formErrors: [error.message] });
     }
     return data<IntentReply>({ intent, ok: false, message: error.message, target, fieldErrors: error.fieldErrors, result }, error.status);
   }
@@ -100,7 +107,9 @@ function formText(form: FormData, name: string): string {
 
 /** The 400 of a conform form that does not parse, with its field errors. */
 function invalidSubmission(errors: Record<string, string[] | null> | null | undefined): AppError {
-  const fieldErrors = Object.fromEntries(Object.entries(errors ?? {}).filter((entry): entry is [string, string[]] => Boolean(entry[1]?.length)));
+  const fieldErrors = Object.fromEntries(
+    Object.entries(errors ?? {}).filter((entry): entry is [string, string[]] => Boolean(entry[1]?.length)),
+  );
   return new AppError(400, Object.values(fieldErrors)[0]?.[0] ?? "Check the form and try again.", fieldErrors);
 }
 

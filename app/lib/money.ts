@@ -18,7 +18,10 @@ export const MAX_CENTS = 1_000_000_000;
 export function parseMoneyToCents(input: string | null | undefined): number | null {
   const raw = (input ?? "").trim();
   if (raw === "") return null;
-  const cleaned = raw.replace(/^(usd|us\$|\$|€|£)\s*/i, "").replace(/\s*(usd)$/i, "").replace(/[\s,]/g, "");
+  const cleaned = raw
+    .replace(/^(usd|us\$|\$|€|£)\s*/i, "")
+    .replace(/\s*(usd)$/i, "")
+    .replace(/[\s,]/g, "");
   const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(cleaned);
   if (!match) throw new Error("Enter an amount like 5000 or $5,000.50");
   const cents = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));

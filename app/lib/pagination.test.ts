@@ -5,8 +5,17 @@ describe("pagination helpers", () => {
   it("round-trips cursors and ignores forged ones", () => {
     const cursor = { key: "2026-01-05 12:00:00.123456+00", id: 42 };
     expect(decodeCursor(encodeCursor(cursor))).toEqual(cursor);
-    expect(decodeCursor(encodeCursor({ key: "2026-01-05 12:00:00+00", id: "user-id" }))).toEqual({ key: "2026-01-05 12:00:00+00", id: "user-id" });
-    for (const bad of ["", "%%%", Buffer.from('["x; drop table", 1]').toString("base64url"), Buffer.from("[1,2]").toString("base64url"), "a".repeat(300)]) {
+    expect(decodeCursor(encodeCursor({ key: "2026-01-05 12:00:00+00", id: "user-id" }))).toEqual({
+      key: "2026-01-05 12:00:00+00",
+      id: "user-id",
+    });
+    for (const bad of [
+      "",
+      "%%%",
+      Buffer.from('["x; drop table", 1]').toString("base64url"),
+      Buffer.from("[1,2]").toString("base64url"),
+      "a".repeat(300),
+    ]) {
       expect(decodeCursor(bad)).toBeUndefined();
     }
   });
@@ -14,7 +23,11 @@ describe("pagination helpers", () => {
   it("reads after/before (before wins) with an optional prefix and a bounded size", () => {
     const a = encodeCursor({ key: "2026-01-01 00:00:00+00", id: 1 });
     const b = encodeCursor({ key: "2026-01-02 00:00:00+00", id: 2 });
-    expect(pageRequestFrom(new URLSearchParams({ after: a }))).toEqual({ after: { key: "2026-01-01 00:00:00+00", id: 1 }, before: undefined, size: 25 });
+    expect(pageRequestFrom(new URLSearchParams({ after: a }))).toEqual({
+      after: { key: "2026-01-01 00:00:00+00", id: 1 },
+      before: undefined,
+      size: 25,
+    });
     expect(pageRequestFrom(new URLSearchParams({ after: a, before: b })).before?.id).toBe(2);
     expect(pageRequestFrom(new URLSearchParams({ after: a }), { prefix: "p" }).after).toBeUndefined();
     expect(pageRequestFrom(new URLSearchParams({ pAfter: a }), { prefix: "p", size: 500 })).toMatchObject({ after: { id: 1 }, size: 100 });

@@ -165,7 +165,8 @@ export async function keysetPage<T extends { cursorKey: string; id: number | str
   // Sequential on purpose: PGlite runs one query at a time anyway, and one pooled
   // PostgreSQL connection per request keeps the pool free for other requests.
   const rows = await fetch({ where: and(spec.where, seek), orderBy, limit: request.size + 1 });
-  const counted = spec.total !== undefined ? { total: spec.total, capped: false } : await countRows(db, spec.table, spec.where, spec.countCap);
+  const counted =
+    spec.total !== undefined ? { total: spec.total, capped: false } : await countRows(db, spec.table, spec.where, spec.countCap);
   const more = rows.length > request.size;
   const items = rows.slice(0, request.size);
   if (backwards) items.reverse();
@@ -187,12 +188,22 @@ export async function keysetPage<T extends { cursorKey: string; id: number | str
  *
  * @returns `total` (at most `cap` when capped) and whether more rows exist than `total`.
  */
-export async function countRows(db: Queryable, table: PgTable, where: SQL | undefined, cap?: number): Promise<{ total: number; capped: boolean }> {
+export async function countRows(
+  db: Queryable,
+  table: PgTable,
+  where: SQL | undefined,
+  cap?: number,
+): Promise<{ total: number; capped: boolean }> {
   if (cap === undefined) {
     const [row] = await db.select({ n: count() }).from(table).where(where);
     return { total: row!.n, capped: false };
   }
-  const matching = db.select({ one: sql`1`.as("one") }).from(table).where(where).limit(cap + 1).as("matching");
+  const matching = db
+    .select({ one: sql`1`.as("one") })
+    .from(table)
+    .where(where)
+    .limit(cap + 1)
+    .as("matching");
   const [row] = await db.select({ n: count() }).from(matching);
   return { total: Math.min(row!.n, cap), capped: row!.n > cap };
 }
@@ -238,7 +249,8 @@ export async function matchingIdsCondition(
   if (ids.length === 0) return sql`false`;
   // One array parameter rather than one parameter per id: building and binding hundreds of
   // parameters cost ~15 % of a search request's CPU in drizzle alone (issue #7 profile).
-  if (ids.length <= MAX_INLINE_IDS) return sql`${column} = any(${sql.param(ids)}::${sql.raw(typeof ids[0] === "number" ? "integer" : "text")}[])`;
+  if (ids.length <= MAX_INLINE_IDS)
+    return sql`${column} = any(${sql.param(ids)}::${sql.raw(typeof ids[0] === "number" ? "integer" : "text")}[])`;
   return inArray(column, subquery());
 }
 

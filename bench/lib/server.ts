@@ -32,6 +32,9 @@ export function machine(): string {
 export function writeResults(name: string, title: string, command: string, body: string): string {
   const file = path.join("bench/results", `${name}.md`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `# ${title}\n\n- Date: ${new Date().toISOString()}\n- Machine: ${machine()}\n- Command: \`${command}\`\n\n${body.trim()}\n`);
+  fs.writeFileSync(
+    file,
+    `# ${title}\n\n- Date: ${new Date().toISOString()}\n- Machine: ${machine()}\n- Command: \`${command}\`\n\n${body.trim()}\n`,
+  );
   return file;
 }

@@ -30,7 +30,11 @@ const guarded = enumerate(routes as RouteConfigEntry[])
   })
   .filter((r): r is { area: Area; path: string } => r !== null);
 
-const HOME: Record<Exclude<Area, "account">, string> = { admin: "/admin", ambassador: "/ambassador/dashboard", client: "/client-dashboard" };
+const HOME: Record<Exclude<Area, "account">, string> = {
+  admin: "/admin",
+  ambassador: "/ambassador/dashboard",
+  client: "/client-dashboard",
+};
 
 function expected(persona: Persona, area: Area, path: string): { redirect: string } | { allowed: true } {
   if (persona === "anonymous" || persona === "deactivated") return { redirect: `/login?redirectTo=${encodeURIComponent(path)}` };
@@ -50,9 +54,21 @@ test.describe("access matrix", () => {
     const make = async () => playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
     for (const persona of ["anonymous", "client", "ambassador", "admin", "deactivated"] as Persona[]) contexts[persona] = await make();
     const ok = (r: { url(): string }) => expect(new URL(r.url()).pathname).not.toBe("/login");
-    ok(await contexts.client.post("/register", { form: { businessName: "Matrix Co", email: uniqueEmail("mx-client"), phone: "1", password: PASSWORD } }));
-    ok(await contexts.deactivated.post("/register", { form: { businessName: "Gone Co", email: uniqueEmail("mx-gone"), phone: "1", password: PASSWORD } }));
-    ok(await contexts.ambassador.post("/register/ambassador", { form: { name: "Mx", email: uniqueEmail("mx-amb"), phone: "1", password: PASSWORD, referralCode: `mx-${Date.now()}` } }));
+    ok(
+      await contexts.client.post("/register", {
+        form: { businessName: "Matrix Co", email: uniqueEmail("mx-client"), phone: "1", password: PASSWORD },
+      }),
+    );
+    ok(
+      await contexts.deactivated.post("/register", {
+        form: { businessName: "Gone Co", email: uniqueEmail("mx-gone"), phone: "1", password: PASSWORD },
+      }),
+    );
+    ok(
+      await contexts.ambassador.post("/register/ambassador", {
+        form: { name: "Mx", email: uniqueEmail("mx-amb"), phone: "1", password: PASSWORD, referralCode: `mx-${Date.now()}` },
+      }),
+    );
     ok(await contexts.admin.post("/login", { form: { email: ADMIN.email, password: ADMIN.password } }));
   });
 
@@ -96,7 +112,9 @@ test.describe("access matrix", () => {
       const tables = ["user", "account", "proposal", "meeting", "invoice", "invoice_item", "settings", "contact_message", "mail_outbox"];
       const parts: string[] = [];
       for (const table of tables) {
-        const { rows } = await sql.query(`select count(*)::int as n, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as h from "${table}" t`);
+        const { rows } = await sql.query(
+          `select count(*)::int as n, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as h from "${table}" t`,
+        );
         parts.push(`${table}:${rows[0].n}:${rows[0].h}`);
       }
       return parts;
@@ -110,7 +128,16 @@ test.describe("access matrix", () => {
         if (!("redirect" in want)) continue;
         for (const intent of intents) {
           const response = await contexts[persona].post(path, {
-            form: { intent, proposalId: "1", invoiceId: "1", meetingId: "1", userId: "x", status: "completed", projectDetails: "hack", allowNewClients: "off" },
+            form: {
+              intent,
+              proposalId: "1",
+              invoiceId: "1",
+              meetingId: "1",
+              userId: "x",
+              status: "completed",
+              projectDetails: "hack",
+              allowNewClients: "off",
+            },
             maxRedirects: 0,
           });
           if (response.status() !== 302 || response.headers()["location"] !== want.redirect) {
@@ -144,18 +171,54 @@ test.describe("one user's records are out of reach of another", () => {
     const emailA = uniqueEmail("idor-a");
     await ctx.clientA.post("/register", { form: { businessName: "A Co", email: emailA, phone: "1", password: PASSWORD } });
     await ctx.clientB.post("/register", { form: { businessName: "B Co", email: uniqueEmail("idor-b"), phone: "1", password: PASSWORD } });
-    await ctx.ambassadorA.post("/register/ambassador", { form: { name: "Amb A", email: uniqueEmail("idor-amb-a"), phone: "1", password: PASSWORD, referralCode: `idor-a-${Date.now()}` } });
-    await ctx.ambassadorB.post("/register/ambassador", { form: { name: "Amb B", email: uniqueEmail("idor-amb-b"), phone: "1", password: PASSWORD, referralCode: `idor-b-${Date.now()}` } });
+    await ctx.ambassadorA.post("/register/ambassador", {
+      form: { name: "Amb A", email: uniqueEmail("idor-amb-a"), phone: "1", password: PASSWORD, referralCode: `idor-a-${Date.now()}` },
+    });
+    await ctx.ambassadorB.post("/register/ambassador", {
+      form: { name: "Amb B", email: uniqueEmail("idor-amb-b"), phone: "1", password: PASSWORD, referralCode: `idor-b-${Date.now()}` },
+    });
     const q = (text: string, values: unknown[] = []) => app.sql.query(text, values).then((r) => r.rows);
     const [{ id: a }] = await q(`select id from "user" where email = $1`, [emailA]);
     const [{ id: ambA }] = await q(`select id from "user" where name = 'Amb A'`);
-    ids.proposal = (await q(`insert into proposal (client_id, source, status, project_details) values ($1, 'client', 'pending', 'A pending') returning id`, [a]))[0].id;
-    ids.review = (await q(`insert into proposal (client_id, source, status, project_details) values ($1, 'client', 'review', 'A review') returning id`, [a]))[0].id;
-    ids.offered = (await q(`insert into proposal (client_id, ambassador_id, client_email, source, status, project_details) values ($1, $2, $3, 'ambassador', 'submitted', 'A offered') returning id`, [a, ambA, emailA]))[0].id;
-    ids.invoice = (await q(`insert into invoice (number, proposal_id, client_id, due_date, total_cents) values ('INV-IDOR-1', $1, $2, '2031-01-01', 1000) returning id`, [ids.review, a]))[0].id;
-    await q(`insert into invoice_item (invoice_id, position, description, amount_cents) values ($1, 0, 'Secret line', 1000)`, [ids.invoice]);
-    ids.meeting = (await q(`insert into meeting (user_id, starts_at, time_zone, status) values ($1, now() + interval '3 days', 'UTC', 'accepted') returning id`, [a]))[0].id;
-    ids.pendingMeeting = (await q(`insert into meeting (user_id, starts_at, time_zone, status) values ($1, now() + interval '4 days', 'UTC', 'pending') returning id`, [a]))[0].id;
+    ids.proposal = (
+      await q(
+        `insert into proposal (client_id, source, status, project_details) values ($1, 'client', 'pending', 'A pending') returning id`,
+        [a],
+      )
+    )[0].id;
+    ids.review = (
+      await q(
+        `insert into proposal (client_id, source, status, project_details) values ($1, 'client', 'review', 'A review') returning id`,
+        [a],
+      )
+    )[0].id;
+    ids.offered = (
+      await q(
+        `insert into proposal (client_id, ambassador_id, client_email, source, status, project_details) values ($1, $2, $3, 'ambassador', 'submitted', 'A offered') returning id`,
+        [a, ambA, emailA],
+      )
+    )[0].id;
+    ids.invoice = (
+      await q(
+        `insert into invoice (number, proposal_id, client_id, due_date, total_cents) values ('INV-IDOR-1', $1, $2, '2031-01-01', 1000) returning id`,
+        [ids.review, a],
+      )
+    )[0].id;
+    await q(`insert into invoice_item (invoice_id, position, description, amount_cents) values ($1, 0, 'Secret line', 1000)`, [
+      ids.invoice,
+    ]);
+    ids.meeting = (
+      await q(
+        `insert into meeting (user_id, starts_at, time_zone, status) values ($1, now() + interval '3 days', 'UTC', 'accepted') returning id`,
+        [a],
+      )
+    )[0].id;
+    ids.pendingMeeting = (
+      await q(
+        `insert into meeting (user_id, starts_at, time_zone, status) values ($1, now() + interval '4 days', 'UTC', 'pending') returning id`,
+        [a],
+      )
+    )[0].id;
   });
 
   test.afterAll(async () => {
@@ -166,14 +229,21 @@ test.describe("one user's records are out of reach of another", () => {
   const snapshot = async () => {
     const parts: string[] = [];
     for (const table of ["proposal", "meeting", "invoice", "invoice_item", "mail_outbox"]) {
-      const { rows } = await app.sql.query(`select count(*)::int as n, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as h from "${table}" t`);
+      const { rows } = await app.sql.query(
+        `select count(*)::int as n, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as h from "${table}" t`,
+      );
       parts.push(`${table}:${rows[0].n}:${rows[0].h}`);
     }
     return parts;
   };
 
   test("reads: the owner gets the page, another client 404 without the data", async () => {
-    const reads = [`/edit-proposal/${ids.proposal}`, `/view-invoice/${ids.invoice}`, `/view-invoice/${ids.invoice}/pdf`, `/client-dashboard/meetings/${ids.meeting}/ics`];
+    const reads = [
+      `/edit-proposal/${ids.proposal}`,
+      `/view-invoice/${ids.invoice}`,
+      `/view-invoice/${ids.invoice}/pdf`,
+      `/client-dashboard/meetings/${ids.meeting}/ics`,
+    ];
     for (const path of reads) {
       expect((await ctx.clientA.get(path)).status(), `A ${path}`).toBe(200);
       const other = await ctx.clientB.get(path);

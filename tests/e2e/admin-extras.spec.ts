@@ -22,7 +22,12 @@ async function adminPage(browser: Browser): Promise<Page> {
     adminState = await context.storageState();
     await context.close();
   }
-  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() }, storageState: adminState, acceptDownloads: true });
+  const context = await browser.newContext({
+    baseURL: process.env.E2E_BASE_URL,
+    extraHTTPHeaders: { "x-forwarded-for": uniqueIp() },
+    storageState: adminState,
+    acceptDownloads: true,
+  });
   return context.newPage();
 }
 
@@ -33,11 +38,10 @@ async function userId(sql: pg.Pool, email: string): Promise<string> {
 }
 
 async function insertProposal(sql: pg.Pool, clientId: string, projectName: string, status = "pending"): Promise<number> {
-  const { rows } = await sql.query("insert into proposal (source, status, project_details, client_id, project_name) values ('client', $1, 'A new website', $2, $3) returning id", [
-    status,
-    clientId,
-    projectName,
-  ]);
+  const { rows } = await sql.query(
+    "insert into proposal (source, status, project_details, client_id, project_name) values ('client', $1, 'A new website', $2, $3) returning id",
+    [status, clientId, projectName],
+  );
   return rows[0].id;
 }
 
@@ -80,15 +84,19 @@ test.describe("admin extras (issue #6)", () => {
     await expect(admin.getByRole("row", { name: new RegExp(`proposal #${proposalId} `) })).toHaveCount(0);
   });
 
-  test("accepting a meeting mails the client its .ics, which the dashboard also offers (New York start instant)", async ({ browser, page, sql }) => {
+  test("accepting a meeting mails the client its .ics, which the dashboard also offers (New York start instant)", async ({
+    browser,
+    page,
+    sql,
+  }) => {
     const businessName = `Calendar Co ${uid()}`;
     const client = await registerClient(page, { businessName });
     const note = `Invite me ${uid()}`;
     // 9:30 AM on May 11, 2031 in New York (EDT, UTC−4) is 13:30 UTC.
-    const { rows } = await sql.query("insert into meeting (user_id, starts_at, time_zone, notes) values ($1, '2031-05-11 13:30:00+00', 'America/New_York', $2) returning id", [
-      await userId(sql, client.email),
-      note,
-    ]);
+    const { rows } = await sql.query(
+      "insert into meeting (user_id, starts_at, time_zone, notes) values ($1, '2031-05-11 13:30:00+00', 'America/New_York', $2) returning id",
+      [await userId(sql, client.email), note],
+    );
     const meetingId = rows[0].id as number;
 
     const admin = await adminPage(browser);
@@ -97,7 +105,9 @@ test.describe("admin extras (issue #6)", () => {
     await row.getByRole("button", { name: /Accept the meeting request/ }).click();
     await expect(admin.getByText("Meeting accepted.")).toBeVisible();
 
-    const mail = await waitForMail((m) => addressesOf(m.to).includes(client.email) && m.subject === "Your meeting is confirmed — Client Portal");
+    const mail = await waitForMail(
+      (m) => addressesOf(m.to).includes(client.email) && m.subject === "Your meeting is confirmed — Client Portal",
+    );
     const attachment = mail.attachments.find((a) => a.filename === `meeting-${meetingId}.ics`);
     expect(attachment, "the .ics attachment").toBeTruthy();
     expect(attachment!.contentType).toBe("text/calendar");
@@ -114,7 +124,9 @@ test.describe("admin extras (issue #6)", () => {
     const downloaded = icsEvent(await response.text());
     const start = downloaded.startDate.toJSDate();
     expect(start.toISOString()).toBe("2031-05-11T13:30:00.000Z");
-    expect(new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", dateStyle: "medium", timeStyle: "short" }).format(start)).toBe("May 11, 2031, 9:30 AM");
+    expect(new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", dateStyle: "medium", timeStyle: "short" }).format(start)).toBe(
+      "May 11, 2031, 9:30 AM",
+    );
     expect(downloaded.uid).toBe(mailed.uid);
   });
 
@@ -126,12 +138,15 @@ test.describe("admin extras (issue #6)", () => {
     await page.context().clearCookies();
     await registerClient(page, { businessName: `Other ${tag}` });
     // A value a spreadsheet would run as a formula is neutralised.
-    await sql.query('update "user" set name = $1 where email = $2', ["=HYPERLINK(\"x\")", wanted.email]);
+    await sql.query('update "user" set name = $1 where email = $2', ['=HYPERLINK("x")', wanted.email]);
 
     const admin = await adminPage(browser);
     await admin.goto(`/admin/users?q=${encodeURIComponent(`Export Shop ${tag}`)}&role=client`);
     const exportLink = admin.getByRole("link", { name: "Export these users as CSV" });
-    await expect(exportLink).toHaveAttribute("href", `/admin/users/export.csv?q=${encodeURIComponent(`Export Shop ${tag}`).replace(/%20/g, "+")}&role=client`);
+    await expect(exportLink).toHaveAttribute(
+      "href",
+      `/admin/users/export.csv?q=${encodeURIComponent(`Export Shop ${tag}`).replace(/%20/g, "+")}&role=client`,
+    );
     const [download] = await Promise.all([admin.waitForEvent("download"), exportLink.click()]);
     expect(download.suggestedFilename()).toMatch(/^users-\d{4}-\d\d-\d\d\.csv$/);
     const csv = fs.readFileSync((await download.path())!, "utf8").replace(/^\uFEFF/, "");
@@ -162,13 +177,15 @@ test.describe("admin extras (issue #6)", () => {
     const clientId = await userId(sql, client.email);
     const proposalId = await insertProposal(sql, clientId, `PDF site ${uid()}`);
     const number = `INV-2099-${String(Math.floor(Math.random() * 9000) + 1000)}${uid().slice(-3)}`;
-    const { rows } = await sql.query("insert into invoice (number, proposal_id, client_id, due_date, status, total_cents) values ($1, $2, $3, '2099-01-31', 'unpaid', 123456) returning id", [
-      number,
-      proposalId,
-      clientId,
-    ]);
+    const { rows } = await sql.query(
+      "insert into invoice (number, proposal_id, client_id, due_date, status, total_cents) values ($1, $2, $3, '2099-01-31', 'unpaid', 123456) returning id",
+      [number, proposalId, clientId],
+    );
     const invoiceId = rows[0].id as number;
-    await sql.query("insert into invoice_item (invoice_id, position, description, amount_cents) values ($1, 0, 'Design and build', 123456)", [invoiceId]);
+    await sql.query(
+      "insert into invoice_item (invoice_id, position, description, amount_cents) values ($1, 0, 'Design and build', 123456)",
+      [invoiceId],
+    );
 
     const admin = await adminPage(browser);
     await admin.goto(`/admin/invoices?q=${encodeURIComponent(number)}`);

@@ -26,20 +26,33 @@ async function adminPage(browser: Browser, { baseURL = process.env.E2E_BASE_URL!
     adminStates.set(baseURL, await page.context().storageState());
     await page.context().close();
   }
-  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() }, storageState: adminStates.get(baseURL), ...options });
+  const context = await browser.newContext({
+    baseURL,
+    extraHTTPHeaders: { "x-forwarded-for": uniqueIp() },
+    storageState: adminStates.get(baseURL),
+    ...options,
+  });
   return context.newPage();
 }
 
 async function userId(sql: pg.Pool, email: string): Promise<string> {
-  const { rows } = await sql.query("select id from \"user\" where email = $1", [email]);
+  const { rows } = await sql.query('select id from "user" where email = $1', [email]);
   expect(rows).toHaveLength(1);
   return rows[0].id;
 }
 
 async function insertProposal(sql: pg.Pool, values: Record<string, unknown>): Promise<number> {
-  const row = { source: values.ambassador_id ? "ambassador" : "client", status: values.ambassador_id ? "submitted" : "pending", project_details: "A new website", ...values };
+  const row = {
+    source: values.ambassador_id ? "ambassador" : "client",
+    status: values.ambassador_id ? "submitted" : "pending",
+    project_details: "A new website",
+    ...values,
+  };
   const columns = Object.keys(row);
-  const { rows } = await sql.query(`insert into proposal (${columns.join(", ")}) values (${columns.map((_, i) => `$${i + 1}`).join(", ")}) returning id`, Object.values(row));
+  const { rows } = await sql.query(
+    `insert into proposal (${columns.join(", ")}) values (${columns.map((_, i) => `$${i + 1}`).join(", ")}) returning id`,
+    Object.values(row),
+  );
   return rows[0].id;
 }
 
@@ -47,10 +60,18 @@ const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).t
 const isoDay = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
 test.describe("admin console", () => {
-  test("the admin changes a proposal's status (saved at once, with feedback) and it is the client's proposal status", async ({ browser, page, sql }) => {
+  test("the admin changes a proposal's status (saved at once, with feedback) and it is the client's proposal status", async ({
+    browser,
+    page,
+    sql,
+  }) => {
     const client = await registerClient(page, { businessName: "Status Bakery" });
     const project = `Status site ${uid()}`;
-    const proposalId = await insertProposal(sql, { client_id: await userId(sql, client.email), project_name: project, budget_cents: 250_000 });
+    const proposalId = await insertProposal(sql, {
+      client_id: await userId(sql, client.email),
+      project_name: project,
+      budget_cents: 250_000,
+    });
 
     const admin = await adminPage(browser);
     await admin.goto(`/admin/proposals?q=${encodeURIComponent(project.toUpperCase())}`);
@@ -66,7 +87,9 @@ test.describe("admin console", () => {
     expect(rows[0].status).toBe("review");
 
     // The client's own view reads the same row (their /project-status page is issue #4's).
-    const { rows: theirs } = await sql.query("select p.status from proposal p join \"user\" u on u.id = p.client_id where u.email = $1", [client.email]);
+    const { rows: theirs } = await sql.query('select p.status from proposal p join "user" u on u.id = p.client_id where u.email = $1', [
+      client.email,
+    ]);
     expect(theirs).toEqual([{ status: "review" }]);
 
     // Filter by status, server-side.
@@ -83,20 +106,34 @@ test.describe("admin console", () => {
     const admin = await adminPage(browser, { javaScriptEnabled: false });
     await admin.goto(`/admin/proposals?q=${encodeURIComponent(project)}`);
     await admin.getByLabel(`Status of ${project}`).selectOption("completed");
-    await admin.getByRole("row", { name: new RegExp(project) }).getByRole("button", { name: "Save" }).click();
+    await admin
+      .getByRole("row", { name: new RegExp(project) })
+      .getByRole("button", { name: "Save" })
+      .click();
     await expect(admin.getByText(`Proposal #${proposalId} is now “Completed”.`)).toBeVisible();
     const { rows } = await sql.query("select status from proposal where id = $1", [proposalId]);
     expect(rows[0].status).toBe("completed");
   });
 
-  test("generates an invoice with three items, edits it, marks it paid, filters it, deletes it and the proposal is unlinked", async ({ browser, page, sql }) => {
+  test("generates an invoice with three items, edits it, marks it paid, filters it, deletes it and the proposal is unlinked", async ({
+    browser,
+    page,
+    sql,
+  }) => {
     const client = await registerClient(page, { businessName: "Invoice Cafe" });
     const project = `Invoice site ${uid()}`;
-    const proposalId = await insertProposal(sql, { client_id: await userId(sql, client.email), project_name: project, budget_cents: 100_000 });
+    const proposalId = await insertProposal(sql, {
+      client_id: await userId(sql, client.email),
+      project_name: project,
+      budget_cents: 100_000,
+    });
     const admin = await adminPage(browser);
 
     await admin.goto(`/admin/proposals?q=${encodeURIComponent(project)}`);
-    await admin.getByRole("row", { name: new RegExp(project) }).getByRole("link", { name: "Generate Invoice" }).click();
+    await admin
+      .getByRole("row", { name: new RegExp(project) })
+      .getByRole("link", { name: "Generate Invoice" })
+      .click();
     await expect(admin).toHaveURL(new RegExp(`/admin/generate-invoice/${proposalId}$`));
     await hydrated(admin);
     await admin.getByLabel("Item 1 description").fill("Design");
@@ -112,13 +149,23 @@ test.describe("admin console", () => {
     await admin.getByRole("button", { name: "Generate Invoice" }).click();
 
     await expect(admin).toHaveURL(/\/admin\/invoices\?created=INV-\d{4}-\d{4,}/);
-    const { rows: created } = await sql.query("select id, number, total_cents, status, client_id, due_date::text from invoice where proposal_id = $1", [proposalId]);
+    const { rows: created } = await sql.query(
+      "select id, number, total_cents, status, client_id, due_date::text from invoice where proposal_id = $1",
+      [proposalId],
+    );
     expect(created).toHaveLength(1);
     const invoice = created[0];
-    expect(invoice).toMatchObject({ total_cents: 430_049, status: "unpaid", client_id: await userId(sql, client.email), due_date: isoDay(-1) });
+    expect(invoice).toMatchObject({
+      total_cents: 430_049,
+      status: "unpaid",
+      client_id: await userId(sql, client.email),
+      due_date: isoDay(-1),
+    });
     expect(invoice.number).toMatch(new RegExp(`^INV-${new Date().getUTCFullYear()}-\\d{4,}$`));
     await expect(admin.getByText(`Invoice ${invoice.number} created.`)).toBeVisible();
-    const { rows: items } = await sql.query("select description, amount_cents from invoice_item where invoice_id = $1 order by position", [invoice.id]);
+    const { rows: items } = await sql.query("select description, amount_cents from invoice_item where invoice_id = $1 order by position", [
+      invoice.id,
+    ]);
     expect(items).toEqual([
       { description: "Design", amount_cents: 120_050 },
       { description: "Development", amount_cents: 300_000 },
@@ -132,7 +179,12 @@ test.describe("admin console", () => {
       await admin.goto(`/admin/invoices?filter=${filter}&q=${invoice.number}`);
       return (await admin.getByRole("row", { name: new RegExp(invoice.number) }).count()) === 1;
     };
-    expect([await listed("all"), await listed("overdue"), await listed("pending"), await listed("paid")]).toEqual([true, true, false, false]);
+    expect([await listed("all"), await listed("overdue"), await listed("pending"), await listed("paid")]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
 
     // Edit: due tomorrow, second item changed; the total is recomputed on the server.
     await admin.goto(`/admin/invoices?q=${invoice.number}`);
@@ -144,7 +196,12 @@ test.describe("admin console", () => {
     await expect(admin.getByText("Invoice saved. New total: $3,800.49.")).toBeVisible();
     const { rows: edited } = await sql.query("select total_cents, due_date::text from invoice where id = $1", [invoice.id]);
     expect(edited[0]).toEqual({ total_cents: 380_049, due_date: isoDay(1) });
-    expect([await listed("all"), await listed("overdue"), await listed("pending"), await listed("paid")]).toEqual([true, false, true, false]);
+    expect([await listed("all"), await listed("overdue"), await listed("pending"), await listed("paid")]).toEqual([
+      true,
+      false,
+      true,
+      false,
+    ]);
 
     // Mark Paid.
     await admin.goto(`/admin/invoices?q=${invoice.number}`);
@@ -152,7 +209,12 @@ test.describe("admin console", () => {
     await expect(admin.getByText(`${invoice.number} is marked paid.`)).toBeVisible();
     const { rows: paid } = await sql.query("select status, paid_at is not null as has_paid_at from invoice where id = $1", [invoice.id]);
     expect(paid[0]).toEqual({ status: "paid", has_paid_at: true });
-    expect([await listed("all"), await listed("overdue"), await listed("pending"), await listed("paid")]).toEqual([true, false, false, true]);
+    expect([await listed("all"), await listed("overdue"), await listed("pending"), await listed("paid")]).toEqual([
+      true,
+      false,
+      false,
+      true,
+    ]);
 
     // Delete, after a confirmation step.
     await admin.goto(`/admin/invoices?q=${invoice.number}`);
@@ -184,14 +246,19 @@ test.describe("admin console", () => {
     await admin.getByRole("button", { name: "Remove item 3" }).click();
     await expect(admin.getByLabel("Item 3 description")).toHaveCount(0);
     await expect(admin.getByLabel("Item 1 amount")).toHaveValue("100");
-    await admin.locator("form").last().evaluate((form: HTMLFormElement) => (form.noValidate = true));
+    await admin
+      .locator("form")
+      .last()
+      .evaluate((form: HTMLFormElement) => (form.noValidate = true));
     await admin.getByRole("button", { name: "Generate Invoice" }).click();
     await expect(admin.getByText("Amount is required.")).toBeVisible();
     expect((await sql.query("select count(*)::int as n from invoice where proposal_id = $1", [proposalId])).rows[0].n).toBe(0);
     await admin.getByLabel("Item 2 amount").fill("50.5");
     await admin.getByRole("button", { name: "Generate Invoice" }).click();
     await expect(admin).toHaveURL(/\/admin\/invoices\?created=/);
-    expect((await sql.query("select total_cents from invoice where proposal_id = $1", [proposalId])).rows).toEqual([{ total_cents: 15_050 }]);
+    expect((await sql.query("select total_cents from invoice where proposal_id = $1", [proposalId])).rows).toEqual([
+      { total_cents: 15_050 },
+    ]);
   });
 
   test("a failed invoice generation is logged, shown as a clear message, and saves nothing", async ({ browser, page, sql }) => {
@@ -200,7 +267,9 @@ test.describe("admin console", () => {
     const proposalId = await insertProposal(sql, { client_id: await userId(sql, client.email), project_name: project });
     // A database failure the app cannot foresee, for this proposal only.
     const fn = `fail_invoice_${proposalId}`;
-    await sql.query(`create function ${fn}() returns trigger language plpgsql as $$ begin if new.proposal_id = ${proposalId} then raise exception 'disk on fire'; end if; return new; end $$`);
+    await sql.query(
+      `create function ${fn}() returns trigger language plpgsql as $$ begin if new.proposal_id = ${proposalId} then raise exception 'disk on fire'; end if; return new; end $$`,
+    );
     await sql.query(`create trigger ${fn} before insert on invoice for each row execute function ${fn}()`);
     try {
       const counterBefore = (await sql.query("select coalesce(sum(last_number), 0)::int as n from invoice_counter")).rows[0].n;
@@ -256,10 +325,16 @@ test.describe("admin console", () => {
   test("the delete confirmation works without JavaScript", async ({ browser, page, sql }) => {
     const client = await registerClient(page);
     const note = `NoJS meeting ${uid()}`;
-    const { rows } = await sql.query("insert into meeting (user_id, starts_at, time_zone, notes) values ($1, now() + interval '3 days', 'UTC', $2) returning id", [await userId(sql, client.email), note]);
+    const { rows } = await sql.query(
+      "insert into meeting (user_id, starts_at, time_zone, notes) values ($1, now() + interval '3 days', 'UTC', $2) returning id",
+      [await userId(sql, client.email), note],
+    );
     const admin = await adminPage(browser, { javaScriptEnabled: false });
     await admin.goto("/admin");
-    await admin.getByRole("row", { name: new RegExp(note) }).getByRole("link", { name: /Delete the meeting request/ }).click();
+    await admin
+      .getByRole("row", { name: new RegExp(note) })
+      .getByRole("link", { name: /Delete the meeting request/ })
+      .click();
     await expect(admin).toHaveURL(/confirm=delete-meeting/);
     await admin.getByRole("button", { name: "Yes, delete meeting" }).click();
     await expect(admin.getByText("Meeting deleted.")).toBeVisible();
@@ -279,7 +354,7 @@ test.describe("admin console", () => {
     await row.getByRole("button", { name: `Deactivate ${client.email}` }).click();
     await expect(admin.getByText(`${client.email} is deactivated and signed out everywhere.`)).toBeVisible();
     await expect(row).toContainText("Deactivated");
-    expect((await sql.query("select banned from \"user\" where email = $1", [client.email])).rows[0].banned).toBe(true);
+    expect((await sql.query('select banned from "user" where email = $1', [client.email])).rows[0].banned).toBe(true);
 
     // Their open session is over at the next request, and signing in is refused.
     await page.goto("/client-dashboard");
@@ -311,19 +386,45 @@ test.describe("admin console", () => {
     await expect(dialog).toContainText("1 proposal, 0 invoices, 1 meeting request will be deleted");
     await dialog.getByRole("button", { name: "Yes, delete user" }).click();
     await expect(admin.getByText(`${client.email} was deleted with 1 proposal, 1 meeting.`)).toBeVisible();
-    for (const [table, column] of [["\"user\"", "id"], ["proposal", "client_id"], ["meeting", "user_id"], ["session", "user_id"], ["account", "user_id"]]) {
+    for (const [table, column] of [
+      ['"user"', "id"],
+      ["proposal", "client_id"],
+      ["meeting", "user_id"],
+      ["session", "user_id"],
+      ["account", "user_id"],
+    ]) {
       expect((await sql.query(`select count(*)::int as n from ${table} where ${column} = $1`, [id])).rows[0].n, table).toBe(0);
     }
   });
 
-  test("marks a commission paid: only for client-approved proposals, and the totals move from owed to paid", async ({ browser, page, sql }) => {
+  test("marks a commission paid: only for client-approved proposals, and the totals move from owed to paid", async ({
+    browser,
+    page,
+    sql,
+  }) => {
     const ambassador = await registerAmbassador(page, { name: `Amb ${uid()}` });
     const clientPage = await newUserPage(browser);
     const client = await registerClient(clientPage, { referralCode: ambassador.referralCode, businessName: "Referred Shop" });
     const ambassadorId = await userId(sql, ambassador.email);
     const clientId = await userId(sql, client.email);
-    const approved = await insertProposal(sql, { ambassador_id: ambassadorId, client_id: clientId, client_name: "Referred Shop", client_email: client.email, project_name: "Approved site", budget_cents: 200_000, client_approved_at: new Date(), status: "pending" });
-    const unapproved = await insertProposal(sql, { ambassador_id: ambassadorId, client_id: clientId, client_name: "Referred Shop", client_email: client.email, project_name: "Unapproved site", budget_cents: 500_000 });
+    const approved = await insertProposal(sql, {
+      ambassador_id: ambassadorId,
+      client_id: clientId,
+      client_name: "Referred Shop",
+      client_email: client.email,
+      project_name: "Approved site",
+      budget_cents: 200_000,
+      client_approved_at: new Date(),
+      status: "pending",
+    });
+    const unapproved = await insertProposal(sql, {
+      ambassador_id: ambassadorId,
+      client_id: clientId,
+      client_name: "Referred Shop",
+      client_email: client.email,
+      project_name: "Unapproved site",
+      budget_cents: 500_000,
+    });
 
     const admin = await adminPage(browser);
     await admin.goto(`/admin/ambassadors?q=${ambassador.referralCode.toUpperCase()}`);
@@ -339,9 +440,13 @@ test.describe("admin console", () => {
     await expect(admin.getByRole("row", { name: /Referred Shop/ }).first()).toBeVisible();
 
     // The server refuses Mark as Paid for the unapproved proposal, whatever the page shows.
-    const refused = await admin.request.post("/admin/ambassadors", { form: { intent: "mark-commission-paid", proposalId: String(unapproved) } });
+    const refused = await admin.request.post("/admin/ambassadors", {
+      form: { intent: "mark-commission-paid", proposalId: String(unapproved) },
+    });
     expect(refused.status()).toBe(409);
-    expect((await sql.query("select commission_paid_at, commission_paid_cents from proposal where id = $1", [unapproved])).rows[0]).toEqual({ commission_paid_at: null, commission_paid_cents: null });
+    expect((await sql.query("select commission_paid_at, commission_paid_cents from proposal where id = $1", [unapproved])).rows[0]).toEqual(
+      { commission_paid_at: null, commission_paid_cents: null },
+    );
 
     await admin.getByRole("button", { name: "Mark the commission of Approved site as paid" }).click();
     await expect(admin.getByText(`Commission of $300.00 for proposal #${approved} is marked paid.`)).toBeVisible();
@@ -350,7 +455,9 @@ test.describe("admin console", () => {
     const money = (text: string | null) => Math.round(Number((text ?? "").replace(/[$,]/g, "")) * 100);
     expect(money(await admin.getByTestId("total-owed").textContent())).toBe(money(owedBefore) - 30_000);
     expect(money(await admin.getByTestId("total-paid").textContent())).toBe(money(paidBefore) + 30_000);
-    const { rows } = await sql.query("select commission_paid_cents, commission_paid_at is not null as paid from proposal where id = $1", [approved]);
+    const { rows } = await sql.query("select commission_paid_cents, commission_paid_at is not null as paid from proposal where id = $1", [
+      approved,
+    ]);
     expect(rows[0]).toEqual({ commission_paid_cents: 30_000, paid: true });
   });
 
@@ -360,7 +467,10 @@ test.describe("admin console", () => {
     const proposalId = await insertProposal(sql, { client_id: await userId(sql, client.email), project_name: project });
     await page.goto("/admin/proposals");
     await expect(page).toHaveURL(/\/client-dashboard$/);
-    const response = await page.request.post("/admin/proposals", { form: { intent: "set-status", proposalId: String(proposalId), status: "completed" }, maxRedirects: 0 });
+    const response = await page.request.post("/admin/proposals", {
+      form: { intent: "set-status", proposalId: String(proposalId), status: "completed" },
+      maxRedirects: 0,
+    });
     expect(response.status()).toBe(302);
     expect((await sql.query("select status from proposal where id = $1", [proposalId])).rows[0].status).toBe("pending");
   });
@@ -391,8 +501,15 @@ test.describe("admin settings", () => {
     const shownAt = Date.now();
     await expect(saved).toBeHidden({ timeout: 6_000 });
     expect(Date.now() - shownAt).toBeGreaterThan(2_000);
-    const { rows } = await sql.query("select company_name, support_email, allow_new_clients, commission_rate_bps from settings where id = 1");
-    expect(rows[0]).toEqual({ company_name: name, support_email: "help@studio.example", allow_new_clients: true, commission_rate_bps: 1500 });
+    const { rows } = await sql.query(
+      "select company_name, support_email, allow_new_clients, commission_rate_bps from settings where id = 1",
+    );
+    expect(rows[0]).toEqual({
+      company_name: name,
+      support_email: "help@studio.example",
+      allow_new_clients: true,
+      commission_rate_bps: 1500,
+    });
 
     await admin.getByLabel("Ambassador commission (%)").fill("150");
     await admin.getByRole("button", { name: "Save settings" }).click();
@@ -424,9 +541,11 @@ test.describe("admin settings", () => {
       await visitor.goto("/register");
       await expect(visitor.getByText("New client registrations are currently closed.")).toBeVisible();
       const email = `closed-${uid()}@example.com`;
-      const response = await visitor.request.post("/register", { form: { businessName: "Late Co", email, phone: "301 555 0100", password: PASSWORD } });
+      const response = await visitor.request.post("/register", {
+        form: { businessName: "Late Co", email, phone: "301 555 0100", password: PASSWORD },
+      });
       expect(response.status()).toBe(403);
-      expect((await sql.query("select count(*)::int as n from \"user\" where email = $1", [email])).rows[0].n).toBe(0);
+      expect((await sql.query('select count(*)::int as n from "user" where email = $1', [email])).rows[0].n).toBe(0);
     } finally {
       await setAllow(true);
     }

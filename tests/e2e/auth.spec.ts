@@ -30,9 +30,18 @@ test.describe("client registration", () => {
     await expect(portalNav(page).getByRole("link")).toHaveText(["Dashboard", "Project Status", "Proposal Request"]);
     await expect(portalNav(page).getByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/client-dashboard");
 
-    const { rows } = await sql.query(`select role, business_name, phone, website, referred_by_id, last_login_at from "user" where email = $1`, [email]);
+    const { rows } = await sql.query(
+      `select role, business_name, phone, website, referred_by_id, last_login_at from "user" where email = $1`,
+      [email],
+    );
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ role: "client", business_name: "Sunrise Yoga", phone: "301 555 0111", website: "https://sunrise.example", referred_by_id: null });
+    expect(rows[0]).toMatchObject({
+      role: "client",
+      business_name: "Sunrise Yoga",
+      phone: "301 555 0111",
+      website: "https://sunrise.example",
+      referred_by_id: null,
+    });
     expect(rows[0].last_login_at).not.toBeNull();
 
     await portalNav(page).getByRole("button", { name: "Logout" }).click();
@@ -130,7 +139,11 @@ test.describe("ambassador sign-up", () => {
   });
 
   test("the server gives the same messages without JavaScript", async ({ browser, baseURL }) => {
-    const context = await browser.newContext({ baseURL, javaScriptEnabled: false, extraHTTPHeaders: { "x-forwarded-for": "203.0.113.203" } });
+    const context = await browser.newContext({
+      baseURL,
+      javaScriptEnabled: false,
+      extraHTTPHeaders: { "x-forwarded-for": "203.0.113.203" },
+    });
     const page = await context.newPage();
     await page.goto("/register/ambassador");
     await page.locator("form#register-ambassador").evaluate((form: HTMLFormElement) => (form.noValidate = true));
@@ -190,7 +203,14 @@ test.describe("sign-in", () => {
   test("the admin header bar: Dashboard goes to /admin", async ({ page }) => {
     await loginAsAdmin(page);
     await page.goto("/admin");
-    await expect(portalNav(page).getByRole("link")).toHaveText(["Dashboard", "Proposals", "Invoices", "Ambassador Dashboard", "Users", "Settings"]);
+    await expect(portalNav(page).getByRole("link")).toHaveText([
+      "Dashboard",
+      "Proposals",
+      "Invoices",
+      "Ambassador Dashboard",
+      "Users",
+      "Settings",
+    ]);
     await expect(portalNav(page).getByRole("link", { name: "Dashboard", exact: true })).toHaveAttribute("href", "/admin");
     await expect(portalNav(page).getByRole("button", { name: "Logout" })).toBeVisible();
   });
@@ -252,7 +272,9 @@ test.describe("password reset", () => {
     await page.getByLabel("Repeat the new password").fill("a-brand-new-pass");
     await page.getByRole("button", { name: "Set new password" }).click();
     await expect(page).toHaveURL(/\/login\?reset=done$/);
-    await expect(page.getByRole("status").filter({ hasText: "password" })).toHaveText("Your password has been changed. You can sign in now.");
+    await expect(page.getByRole("status").filter({ hasText: "password" })).toHaveText(
+      "Your password has been changed. You can sign in now.",
+    );
     await login(page, client.email, "a-brand-new-pass");
     await page.context().clearCookies();
 
@@ -267,7 +289,9 @@ test.describe("password reset", () => {
     await page.goto("/forgot-password");
     await page.getByLabel("Email").fill(client.email);
     await page.getByRole("button", { name: "Send reset link" }).click();
-    const second = await waitForMail((m) => addressesOf(m.to).includes(client.email) && (m.text ?? "").includes("token=") && !(m.text ?? "").includes(link));
+    const second = await waitForMail(
+      (m) => addressesOf(m.to).includes(client.email) && (m.text ?? "").includes("token=") && !(m.text ?? "").includes(link),
+    );
     const secondLink = /(\/reset-password\?token=[^\s]+)/.exec(second.text ?? "")![1]!;
     const token = decodeURIComponent(secondLink.split("token=")[1]!);
     await sql.query(`update verification set expires_at = now() - interval '1 minute' where identifier = $1`, [`reset-password:${token}`]);

@@ -40,10 +40,16 @@ test.describe("bad input", () => {
     for (const role of ["anonymous", "client", "ambassador", "admin"] as Role[]) {
       as[role] = await playwrightRequest.newContext({ baseURL: app.baseUrl, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
     }
-    await as.client.post("/register", { form: { businessName: "Bad Input Co", email: uniqueEmail("bad-client"), phone: "1", password: PASSWORD } });
-    await as.ambassador.post("/register/ambassador", { form: { name: "Bad Amb", email: uniqueEmail("bad-amb"), phone: "1", password: PASSWORD, referralCode: `bad-${Date.now()}` } });
+    await as.client.post("/register", {
+      form: { businessName: "Bad Input Co", email: uniqueEmail("bad-client"), phone: "1", password: PASSWORD },
+    });
+    await as.ambassador.post("/register/ambassador", {
+      form: { name: "Bad Amb", email: uniqueEmail("bad-amb"), phone: "1", password: PASSWORD, referralCode: `bad-${Date.now()}` },
+    });
     await as.admin.post("/login", { form: { email: ADMIN.email, password: ADMIN.password } });
-    const { rows } = await app.sql.query(`insert into proposal (client_id, source, status, project_details) select id, 'client', 'pending', 'Editable' from "user" where business_name = 'Bad Input Co' returning id`);
+    const { rows } = await app.sql.query(
+      `insert into proposal (client_id, source, status, project_details) select id, 'client', 'pending', 'Editable' from "user" where business_name = 'Bad Input Co' returning id`,
+    );
     proposalId = rows[0].id;
   });
 
@@ -52,31 +58,119 @@ test.describe("bad input", () => {
     await app.stop();
   });
 
-  const proposalFields = { projectName: "Site", projectDetails: "Details", timeline: "6 weeks", budget: "$5,000", targetAudience: "Locals", designInspiration: "https://example.com", numberOfPages: "5", websiteGoal: "Minimal" };
+  const proposalFields = {
+    projectName: "Site",
+    projectDetails: "Details",
+    timeline: "6 weeks",
+    budget: "$5,000",
+    targetAudience: "Locals",
+    designInspiration: "https://example.com",
+    numberOfPages: "5",
+    websiteGoal: "Minimal",
+  };
   const proposalOptional = ["projectName", "timeline", "budget", "targetAudience", "designInspiration", "numberOfPages", "websiteGoal"];
   const cases: FormCase[] = [
-    { name: "contact", role: "anonymous", path: "/contact", valid: { user_name: "Ann", user_email: "ann@example.org", user_phone: "301 555 0100", message: "Hello" }, optional: ["user_phone"] },
+    {
+      name: "contact",
+      role: "anonymous",
+      path: "/contact",
+      valid: { user_name: "Ann", user_email: "ann@example.org", user_phone: "301 555 0100", message: "Hello" },
+      optional: ["user_phone"],
+    },
     { name: "login", role: "anonymous", path: "/login", valid: { email: "nobody@example.org", password: "wrong-password" } },
-    { name: "register", role: "anonymous", path: "/register", valid: { businessName: "B", email: "b@example.org", phone: "1", password: "secret-pass", website: "https://b.example", referralCode: "" }, optional: ["website", "referralCode"] },
-    { name: "register ambassador", role: "anonymous", path: "/register/ambassador", valid: { name: "N", email: "n@example.org", phone: "1", password: "secret-pass", referralCode: "code-1" } },
+    {
+      name: "register",
+      role: "anonymous",
+      path: "/register",
+      valid: {
+        businessName: "B",
+        email: "b@example.org",
+        phone: "1",
+        password: "secret-pass",
+        website: "https://b.example",
+        referralCode: "",
+      },
+      optional: ["website", "referralCode"],
+    },
+    {
+      name: "register ambassador",
+      role: "anonymous",
+      path: "/register/ambassador",
+      valid: { name: "N", email: "n@example.org", phone: "1", password: "secret-pass", referralCode: "code-1" },
+    },
     { name: "forgot password", role: "anonymous", path: "/forgot-password", valid: { email: "f@example.org" } },
-    { name: "reset password", role: "anonymous", path: "/reset-password", valid: { token: "not-a-real-token", password: "secret-pass", confirmPassword: "secret-pass" } },
+    {
+      name: "reset password",
+      role: "anonymous",
+      path: "/reset-password",
+      valid: { token: "not-a-real-token", password: "secret-pass", confirmPassword: "secret-pass" },
+    },
     { name: "proposal request", role: "client", path: "/proposal-request", valid: proposalFields, optional: proposalOptional },
-    { name: "edit proposal", role: "client", path: () => `/edit-proposal/${proposalId}`, valid: proposalFields, optional: proposalOptional },
-    { name: "schedule meeting", role: "client", path: "/client-dashboard", fixed: { intent: "schedule-meeting" }, valid: { date: "2031-01-01", time: "10:00", timeZone: "America/New_York", notes: "Hi" }, optional: ["notes", "timeZone"] },
-    { name: "revision", role: "client", path: "/project-status", fixed: { intent: "submit-revision" }, valid: { id: "1", comment: "Change" } },
+    {
+      name: "edit proposal",
+      role: "client",
+      path: () => `/edit-proposal/${proposalId}`,
+      valid: proposalFields,
+      optional: proposalOptional,
+    },
+    {
+      name: "schedule meeting",
+      role: "client",
+      path: "/client-dashboard",
+      fixed: { intent: "schedule-meeting" },
+      valid: { date: "2031-01-01", time: "10:00", timeZone: "America/New_York", notes: "Hi" },
+      optional: ["notes", "timeZone"],
+    },
+    {
+      name: "revision",
+      role: "client",
+      path: "/project-status",
+      fixed: { intent: "submit-revision" },
+      valid: { id: "1", comment: "Change" },
+    },
     { name: "decline", role: "client", path: "/client-dashboard", fixed: { intent: "decline-proposal" }, valid: { id: "1", reason: "No" } },
-    { name: "ambassador proposal", role: "ambassador", path: "/ambassador/submit-proposal", valid: { clientName: "C", clientEmail: "c@example.org", projectName: "P", projectDetails: "D", budget: "100" }, optional: ["projectName", "budget"] },
-    { name: "proposal status", role: "admin", path: "/admin/proposals", fixed: { intent: "set-status" }, valid: { proposalId: "1", status: "planning" } },
-    { name: "generate invoice", role: "admin", path: () => `/admin/generate-invoice/${proposalId}`, valid: { "items[0].description": "Design", "items[0].amount": "100", dueDate: "2031-01-31" } },
-    { name: "settings", role: "admin", path: "/admin/settings", valid: { companyName: "Co", supportEmail: "s@example.org", defaultTimeline: "4 weeks", allowNewClients: "on", commissionRatePercent: "15" }, optional: ["companyName", "supportEmail", "defaultTimeline", "allowNewClients"] },
+    {
+      name: "ambassador proposal",
+      role: "ambassador",
+      path: "/ambassador/submit-proposal",
+      valid: { clientName: "C", clientEmail: "c@example.org", projectName: "P", projectDetails: "D", budget: "100" },
+      optional: ["projectName", "budget"],
+    },
+    {
+      name: "proposal status",
+      role: "admin",
+      path: "/admin/proposals",
+      fixed: { intent: "set-status" },
+      valid: { proposalId: "1", status: "planning" },
+    },
+    {
+      name: "generate invoice",
+      role: "admin",
+      path: () => `/admin/generate-invoice/${proposalId}`,
+      valid: { "items[0].description": "Design", "items[0].amount": "100", dueDate: "2031-01-31" },
+    },
+    {
+      name: "settings",
+      role: "admin",
+      path: "/admin/settings",
+      valid: {
+        companyName: "Co",
+        supportEmail: "s@example.org",
+        defaultTimeline: "4 weeks",
+        allowNewClients: "on",
+        commissionRatePercent: "15",
+      },
+      optional: ["companyName", "supportEmail", "defaultTimeline", "allowNewClients"],
+    },
     { name: "account settings", role: "client", path: "/account", valid: { notifyUpdates: "on" }, optional: ["notifyUpdates"] },
   ];
 
   const snapshot = async () => {
     const parts: string[] = [];
     for (const table of ["user", "proposal", "meeting", "invoice", "invoice_item", "settings", "contact_message"]) {
-      const { rows } = await app.sql.query(`select count(*)::int as n, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as h from "${table}" t`);
+      const { rows } = await app.sql.query(
+        `select count(*)::int as n, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as h from "${table}" t`,
+      );
       parts.push(`${table}:${rows[0].n}:${rows[0].h}`);
     }
     return parts;
@@ -87,7 +181,9 @@ test.describe("bad input", () => {
       const path = typeof form.path === "function" ? form.path() : form.path;
       // Anonymous posts use a fresh context each (a successful sign-up would sign it in).
       const client = async () =>
-        form.role === "anonymous" ? playwrightRequest.newContext({ baseURL: app.baseUrl, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } }) : as[form.role];
+        form.role === "anonymous"
+          ? playwrightRequest.newContext({ baseURL: app.baseUrl, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } })
+          : as[form.role];
       const send = async (options: Parameters<APIRequestContext["post"]>[1]) => {
         const context = await client();
         const response = await context.post(path, { maxRedirects: 0, ...options });
@@ -102,7 +198,12 @@ test.describe("bad input", () => {
         const before = await snapshot();
         const { status, body } = await post(fields);
         if (status < 400 || status >= 500) problems.push(`${label}: status ${status}`);
-        else if (!/must be at most|is required|required\.|Enter |Invalid|Choose|Pick|not found|incomplete|too large|at least|Describe|Tell us|Wrong email|Too many|No proposal|closed|confirm|must|can only/i.test(body)) problems.push(`${label}: ${status} without a clear message`);
+        else if (
+          !/must be at most|is required|required\.|Enter |Invalid|Choose|Pick|not found|incomplete|too large|at least|Describe|Tell us|Wrong email|Too many|No proposal|closed|confirm|must|can only/i.test(
+            body,
+          )
+        )
+          problems.push(`${label}: ${status} without a clear message`);
         if (JSON.stringify(await snapshot()) !== JSON.stringify(before)) problems.push(`${label}: the database changed`);
       };
 
@@ -113,7 +214,8 @@ test.describe("bad input", () => {
           const { [field]: _omit, ...rest } = form.valid;
           await refused(`${field} missing`, rest);
         }
-        if (field !== "allowNewClients" && field !== "notifyUpdates") await refused(`${field} of 1 MB`, { ...form.valid, [field]: MEGABYTE });
+        if (field !== "allowNewClients" && field !== "notifyUpdates")
+          await refused(`${field} of 1 MB`, { ...form.valid, [field]: MEGABYTE });
       }
       // Wrong types: a field sent twice (an array), or as a file.
       for (const field of Object.keys(form.valid)) {
@@ -126,7 +228,16 @@ test.describe("bad input", () => {
       const multipart = await post(form.valid, true);
       if (multipart.status >= 500) problems.push(`multipart body: ${multipart.status}`);
       for (const text of HOSTILE) {
-        const textFields = Object.fromEntries(Object.entries(form.valid).map(([k, v]) => [k, /email|date|time|timeZone|status|amount|budget|number|Pages|id$|Id$|token|password|Percent|website|Inspiration|allow|notify|referralCode/i.test(k) ? v : `${v} ${text}`]));
+        const textFields = Object.fromEntries(
+          Object.entries(form.valid).map(([k, v]) => [
+            k,
+            /email|date|time|timeZone|status|amount|budget|number|Pages|id$|Id$|token|password|Percent|website|Inspiration|allow|notify|referralCode/i.test(
+              k,
+            )
+              ? v
+              : `${v} ${text}`,
+          ]),
+        );
         const { status, body } = await post(textFields);
         if (status >= 500) problems.push(`hostile text ${JSON.stringify(text.slice(0, 12))}: ${status}`);
         if (body.includes(`<script>alert("xss")</script>`)) problems.push("unescaped <script> in the response");

@@ -109,7 +109,10 @@ test.describe("contact form", () => {
         await expect(page.getByRole("status")).toHaveText(/Too many messages/);
       }
     }
-    const { rows } = await sql.query("select count(*)::int as n from contact_message where message like $1 and ip = $2", [`${marker}%`, ip]);
+    const { rows } = await sql.query("select count(*)::int as n from contact_message where message like $1 and ip = $2", [
+      `${marker}%`,
+      ip,
+    ]);
     expect(rows[0].n).toBe(5);
   });
 });

@@ -22,7 +22,9 @@ const withoutDatabaseUrl = () => {
 test.describe("default installation on PGlite", () => {
   test.describe.configure({ mode: "serial", timeout: 120_000 });
 
-  test("serves the site, creates the first admin, stores a contact message and writes the owner's mail to the outbox folder; a second process is refused", async ({ page }) => {
+  test("serves the site, creates the first admin, stores a contact message and writes the owner's mail to the outbox folder; a second process is refused", async ({
+    page,
+  }) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "portal-default-"));
     const env = withoutDatabaseUrl();
     const app = await startAppServer({ DATA_DIR: dataDir, DATABASE_URL: "", SMTP_URL: "", ADMIN_EMAIL: "", ADMIN_PASSWORD: "" });
@@ -49,7 +51,9 @@ test.describe("default installation on PGlite", () => {
       await expect(page.getByRole("status")).toHaveText("Message sent successfully!");
 
       const outbox = path.join(dataDir, "outbox");
-      await expect.poll(() => (fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith(".eml")).length : 0), { timeout: 10_000 }).toBe(1);
+      await expect
+        .poll(() => (fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith(".eml")).length : 0), { timeout: 10_000 })
+        .toBe(1);
       const eml = fs.readFileSync(path.join(outbox, fs.readdirSync(outbox)[0]!), "utf8");
       expect(eml).toContain("Subject: New contact message from Default Install");
       expect(eml).toContain("To: owner@portfolio.test");
@@ -74,12 +78,21 @@ test.describe("default installation on PGlite", () => {
     await pglite.close();
 
     // npm run admin:create makes another admin (the server must be stopped on PGlite).
-    const created = spawnSync(process.execPath, [tsxCli, "scripts/admin-create.ts", "--email", "Boss@Example.com", "--password", "boss-password-1"], {
-      env: { ...env, DATA_DIR: dataDir },
-      encoding: "utf8",
-      timeout: 60_000,
-    });
-    expect(created.stderr.split("\n").filter((l) => l && !l.startsWith("npm warn")).join("\n")).toBe("");
+    const created = spawnSync(
+      process.execPath,
+      [tsxCli, "scripts/admin-create.ts", "--email", "Boss@Example.com", "--password", "boss-password-1"],
+      {
+        env: { ...env, DATA_DIR: dataDir },
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
+    expect(
+      created.stderr
+        .split("\n")
+        .filter((l) => l && !l.startsWith("npm warn"))
+        .join("\n"),
+    ).toBe("");
     expect(created.stdout).toContain("Created admin boss@example.com.");
 
     // After a clean stop the data is still there for the next start.
@@ -106,7 +119,10 @@ test.describe("default installation on PGlite", () => {
       timeout: 30_000,
     });
     expect(result.status).toBe(1);
-    const lines = result.stderr.trim().split("\n").filter((l) => !l.startsWith("npm warn"));
+    const lines = result.stderr
+      .trim()
+      .split("\n")
+      .filter((l) => !l.startsWith("npm warn"));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^Invalid configuration: PORT: /);
   });

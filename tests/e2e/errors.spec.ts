@@ -16,11 +16,17 @@ test("a failing database gives the friendly 500 page, a 503 health check and a l
   await admin.query(`create database "${name}"`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const app = await startAppServer({ DATA_DIR: path.join(process.env.E2E_TMP!, name), DATABASE_URL: url.toString(), SMTP_URL: process.env.E2E_SMTP_URL! });
+  const app = await startAppServer({
+    DATA_DIR: path.join(process.env.E2E_TMP!, name),
+    DATABASE_URL: url.toString(),
+    SMTP_URL: process.env.E2E_SMTP_URL!,
+  });
   try {
     const ip = uniqueIp();
     const api = await playwrightRequest.newContext({ extraHTTPHeaders: { "x-forwarded-for": ip } });
-    await api.post(`${app.baseUrl}/register`, { form: { businessName: "Err Co", email: uniqueEmail("err"), phone: "1", password: PASSWORD } });
+    await api.post(`${app.baseUrl}/register`, {
+      form: { businessName: "Err Co", email: uniqueEmail("err"), phone: "1", password: PASSWORD },
+    });
     const context = await browser.newContext({ storageState: await api.storageState(), extraHTTPHeaders: { "x-forwarded-for": ip } });
     await api.dispose();
     const page = await context.newPage();

@@ -88,12 +88,22 @@ async function postForm(page: Page, path: string, form: Record<string, string>, 
 }
 
 /** Registers (and signs in) a client. */
-export async function registerClient(page: Page, opts: { email?: string; businessName?: string; referralCode?: string; website?: string } = {}) {
+export async function registerClient(
+  page: Page,
+  opts: { email?: string; businessName?: string; referralCode?: string; website?: string } = {},
+) {
   const account = { email: opts.email ?? uniqueEmail("client"), password: PASSWORD, businessName: opts.businessName ?? "Acme Bakery" };
   await postForm(
     page,
     "/register",
-    { businessName: account.businessName, email: account.email, phone: "301 555 0100", password: PASSWORD, website: opts.website ?? "", referralCode: opts.referralCode ?? "" },
+    {
+      businessName: account.businessName,
+      email: account.email,
+      phone: "301 555 0100",
+      password: PASSWORD,
+      website: opts.website ?? "",
+      referralCode: opts.referralCode ?? "",
+    },
     /^\/client-dashboard$/,
   );
   return account;
@@ -107,7 +117,12 @@ export async function registerAmbassador(page: Page, opts: { email?: string; ref
     name: opts.name ?? "Ann Bassador",
     referralCode: (opts.referralCode ?? `ref-${Date.now().toString(36)}-${++emailCounter}`).toLowerCase(),
   };
-  await postForm(page, "/register/ambassador", { name: account.name, email: account.email, phone: "301 555 0101", password: PASSWORD, referralCode: account.referralCode }, /^\/ambassador\/dashboard$/);
+  await postForm(
+    page,
+    "/register/ambassador",
+    { name: account.name, email: account.email, phone: "301 555 0101", password: PASSWORD, referralCode: account.referralCode },
+    /^\/ambassador\/dashboard$/,
+  );
   return account;
 }
 

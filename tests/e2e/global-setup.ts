@@ -39,7 +39,9 @@ export function startAppServer(env: Record<string, string>): Promise<AppProcess>
  *
  * @returns its base URL, a pool on its database, and `stop()` (stops it, drops the database).
  */
-export async function startIsolatedApp(label: string): Promise<{ baseUrl: string; databaseUrl: string; sql: pg.Pool; output: () => string; stop(): Promise<void> }> {
+export async function startIsolatedApp(
+  label: string,
+): Promise<{ baseUrl: string; databaseUrl: string; sql: pg.Pool; output: () => string; stop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL ?? DEFAULT_PG_URL;
   const name = `e2e_${label}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -48,7 +50,11 @@ export async function startIsolatedApp(label: string): Promise<{ baseUrl: string
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const app = await startAppServer({ DATA_DIR: path.join(process.env.E2E_TMP ?? os.tmpdir(), name), DATABASE_URL: url.toString(), SMTP_URL: process.env.E2E_SMTP_URL ?? "" });
+  const app = await startAppServer({
+    DATA_DIR: path.join(process.env.E2E_TMP ?? os.tmpdir(), name),
+    DATABASE_URL: url.toString(),
+    SMTP_URL: process.env.E2E_SMTP_URL ?? "",
+  });
   const sql = new pg.Pool({ connectionString: url.toString(), max: 2 });
   return {
     baseUrl: app.baseUrl,

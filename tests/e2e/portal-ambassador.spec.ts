@@ -6,7 +6,12 @@
 import { expect, hydrated, login, logout, registerAmbassador, test, uniqueEmail, uniqueIp } from "./fixtures";
 
 test.describe("ambassador portal", () => {
-  test("proposal for a new e-mail → the client registers through the referral link, approves → the ambassador sees the client and the earning", async ({ page, context, sql, baseURL }) => {
+  test("proposal for a new e-mail → the client registers through the referral link, approves → the ambassador sees the client and the earning", async ({
+    page,
+    context,
+    sql,
+    baseURL,
+  }) => {
     await context.grantPermissions(["clipboard-write"], { origin: baseURL });
     // Our Permissions-Policy forbids clipboard reads; record what the page writes instead.
     await page.addInitScript(() => {
@@ -55,7 +60,16 @@ test.describe("ambassador portal", () => {
       [ambassador.email],
     );
     expect(rows).toEqual([
-      { id: expect.any(Number), status: "submitted", source: "ambassador", client_id: null, client_email: clientEmail, budget_cents: 200_000, commission_paid_at: null, client_approved_at: null },
+      {
+        id: expect.any(Number),
+        status: "submitted",
+        source: "ambassador",
+        client_id: null,
+        client_email: clientEmail,
+        budget_cents: 200_000,
+        commission_paid_at: null,
+        client_approved_at: null,
+      },
     ]);
     const proposals = page.getByRole("list", { name: "Your proposals" });
     await expect(proposals.getByRole("listitem").filter({ hasText: "Bakery relaunch" })).toContainText("Awaiting client approval");
@@ -103,7 +117,9 @@ test.describe("ambassador portal", () => {
     await login(page, ambassador.email);
     await page.goto("/ambassador/dashboard");
     await expect(page.getByRole("list", { name: "Referred clients" })).toContainText("Prospect Bakery");
-    await expect(page.getByRole("list", { name: "Your proposals" }).getByRole("listitem").filter({ hasText: "Bakery relaunch" })).toContainText("Approved by client");
+    await expect(
+      page.getByRole("list", { name: "Your proposals" }).getByRole("listitem").filter({ hasText: "Bakery relaunch" }),
+    ).toContainText("Approved by client");
 
     await page.getByRole("navigation", { name: "Portal" }).getByRole("link", { name: "Earnings" }).click();
     await expect(page).toHaveURL(/\/ambassador\/earnings$/);
@@ -123,10 +139,22 @@ test.describe("ambassador portal", () => {
 
   test("a proposal for an e-mail that already has a client account goes to that client at once", async ({ page, sql, browser }) => {
     const clientEmail = uniqueEmail("existing");
-    const clientContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
+    const clientContext = await browser.newContext({
+      baseURL: process.env.E2E_BASE_URL,
+      extraHTTPHeaders: { "x-forwarded-for": uniqueIp() },
+    });
     const clientPage = await clientContext.newPage();
     try {
-      await clientPage.request.post("/register", { form: { businessName: "Existing Co", email: clientEmail, phone: "301 555 0100", password: "secret-pass-1", website: "", referralCode: "" } });
+      await clientPage.request.post("/register", {
+        form: {
+          businessName: "Existing Co",
+          email: clientEmail,
+          phone: "301 555 0100",
+          password: "secret-pass-1",
+          website: "",
+          referralCode: "",
+        },
+      });
       await registerAmbassador(page);
       await page.goto("/ambassador/submit-proposal");
       await hydrated(page);
@@ -135,7 +163,10 @@ test.describe("ambassador portal", () => {
       await page.getByLabel("Project details").fill("A refresh.");
       await page.getByRole("button", { name: "Submit proposal" }).click();
       await expect(page.getByRole("status").filter({ hasText: "Proposal submitted successfully!" })).toBeVisible();
-      const { rows } = await sql.query(`select p.client_id = u.id as linked from proposal p join "user" u on u.email = p.client_email where p.client_email = $1`, [clientEmail]);
+      const { rows } = await sql.query(
+        `select p.client_id = u.id as linked from proposal p join "user" u on u.email = p.client_email where p.client_email = $1`,
+        [clientEmail],
+      );
       expect(rows).toEqual([{ linked: true }]);
       await clientPage.goto("/client-dashboard");
       await expect(clientPage.getByRole("region", { name: "Proposals awaiting your approval" })).toContainText("A refresh.");
@@ -176,7 +207,12 @@ test.describe("ambassador portal on a 360 px wide screen", () => {
   test("no page scrolls sideways", async ({ page }) => {
     await registerAmbassador(page, { referralCode: `a-rather-long-referral-link-id-${Date.now()}` });
     await page.request.post("/ambassador/submit-proposal", {
-      form: { clientName: "Averyveryverylongclientnamewithoutspaces", clientEmail: uniqueEmail("a-very-long-mailbox-name-for-layout"), projectName: "Averyveryverylongprojectnamewithoutanyspaces", projectDetails: "x" },
+      form: {
+        clientName: "Averyveryverylongclientnamewithoutspaces",
+        clientEmail: uniqueEmail("a-very-long-mailbox-name-for-layout"),
+        projectName: "Averyveryverylongprojectnamewithoutanyspaces",
+        projectDetails: "x",
+      },
     });
     for (const path of ["/ambassador/dashboard", "/ambassador/submit-proposal", "/ambassador/earnings"]) {
       await page.goto(path);

@@ -12,23 +12,41 @@ async function userId(sql: pg.Pool, email: string): Promise<string> {
   return rows[0].id;
 }
 
-async function insertProposal(sql: pg.Pool, values: { clientId: string; projectName: string; status?: string; createdAt?: string; source?: string; ambassadorId?: string }): Promise<number> {
+async function insertProposal(
+  sql: pg.Pool,
+  values: { clientId: string; projectName: string; status?: string; createdAt?: string; source?: string; ambassadorId?: string },
+): Promise<number> {
   const { rows } = await sql.query(
     `insert into proposal (client_id, source, project_name, project_details, status, ambassador_id, created_at)
      values ($1, $2, $3, 'Details of ' || $3, $4, $5, coalesce($6::timestamptz, now())) returning id`,
-    [values.clientId, values.source ?? "client", values.projectName, values.status ?? "pending", values.ambassadorId ?? null, values.createdAt ?? null],
+    [
+      values.clientId,
+      values.source ?? "client",
+      values.projectName,
+      values.status ?? "pending",
+      values.ambassadorId ?? null,
+      values.createdAt ?? null,
+    ],
   );
   return rows[0].id;
 }
 
-async function insertInvoice(sql: pg.Pool, opts: { proposalId: number; clientId: string; dueDate: string; items: [string, number][] }): Promise<number> {
+async function insertInvoice(
+  sql: pg.Pool,
+  opts: { proposalId: number; clientId: string; dueDate: string; items: [string, number][] },
+): Promise<number> {
   const total = opts.items.reduce((sum, [, cents]) => sum + cents, 0);
   const { rows } = await sql.query(
     `insert into invoice (number, proposal_id, client_id, due_date, status, total_cents) values ($1, $2, $3, $4, 'unpaid', $5) returning id`,
     [`INV-E2E-${Date.now()}-${opts.proposalId}`, opts.proposalId, opts.clientId, opts.dueDate, total],
   );
   for (const [position, [description, amount]] of opts.items.entries()) {
-    await sql.query(`insert into invoice_item (invoice_id, position, description, amount_cents) values ($1, $2, $3, $4)`, [rows[0].id, position, description, amount]);
+    await sql.query(`insert into invoice_item (invoice_id, position, description, amount_cents) values ($1, $2, $3, $4)`, [
+      rows[0].id,
+      position,
+      description,
+      amount,
+    ]);
   }
   return rows[0].id;
 }
@@ -64,8 +82,13 @@ test.describe("client portal", () => {
     await expect(page.getByRole("status").filter({ hasText: "Proposal request submitted successfully." })).toBeVisible();
     await expect(page.getByLabel("Project name (optional)")).toHaveValue("");
 
-    const { rows } = await sql.query(`select id, status, source, budget_cents, number_of_pages, website_goal from proposal where client_id = $1`, [id]);
-    expect(rows).toEqual([{ id: expect.any(Number), status: "pending", source: "client", budget_cents: 500_050, number_of_pages: 6, website_goal: "Creative" }]);
+    const { rows } = await sql.query(
+      `select id, status, source, budget_cents, number_of_pages, website_goal from proposal where client_id = $1`,
+      [id],
+    );
+    expect(rows).toEqual([
+      { id: expect.any(Number), status: "pending", source: "client", budget_cents: 500_050, number_of_pages: 6, website_goal: "Creative" },
+    ]);
     const proposalId = rows[0].id;
 
     // Edit from Project Status.
@@ -122,7 +145,9 @@ test.describe("client portal", () => {
       await expect(intruder.getByRole("alert")).toHaveText("Proposal not found");
       await expect(intruder.getByText("Secret pending project")).toHaveCount(0);
       // A crafted delete of another client's proposal is refused and changes nothing.
-      const post = await intruder.request.post("/project-status", { form: { intent: "delete-proposal", id: String(secret), confirm: "yes" } });
+      const post = await intruder.request.post("/project-status", {
+        form: { intent: "delete-proposal", id: String(secret), confirm: "yes" },
+      });
       expect(post.status()).toBe(404);
       expect((await sql.query(`select count(*)::int as n from proposal where id = $1`, [secret])).rows[0].n).toBe(1);
     } finally {
@@ -172,17 +197,31 @@ test.describe("client portal", () => {
     await card.getByRole("button", { name: "Submit revisions" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Revisions submitted." })).toBeVisible();
     await expect(card.getByText("Bigger logo, warmer colours.")).toBeVisible();
-    expect((await sql.query(`select revision_comment from proposal where id = $1`, [proposalId])).rows[0].revision_comment).toBe("Bigger logo, warmer colours.");
+    expect((await sql.query(`select revision_comment from proposal where id = $1`, [proposalId])).rows[0].revision_comment).toBe(
+      "Bigger logo, warmer colours.",
+    );
   });
 
   test("views an own invoice; another client's invoice is not found", async ({ page, sql, browser }) => {
     const client = await registerClient(page);
     const id = await userId(sql, client.email);
     const proposalId = await insertProposal(sql, { clientId: id, projectName: "Invoiced site", status: "in_progress" });
-    const invoiceId = await insertInvoice(sql, { proposalId, clientId: id, dueDate: "2020-01-15", items: [["Design", 150_000], ["Development", 250_050]] });
+    const invoiceId = await insertInvoice(sql, {
+      proposalId,
+      clientId: id,
+      dueDate: "2020-01-15",
+      items: [
+        ["Design", 150_000],
+        ["Development", 250_050],
+      ],
+    });
 
     await page.goto("/project-status");
-    await page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Invoiced site" }) }).getByRole("link", { name: "View invoice" }).click();
+    await page
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("heading", { name: "Invoiced site" }) })
+      .getByRole("link", { name: "View invoice" })
+      .click();
     await expect(page).toHaveURL(new RegExp(`/view-invoice/${invoiceId}$`));
     await expect(page.getByRole("heading", { level: 1 })).toContainText("Invoice INV-E2E-");
     const rows = page.getByRole("table").getByRole("row");
@@ -220,10 +259,27 @@ test.describe("client portal on a 360 px wide screen", () => {
   test("no page scrolls sideways", async ({ page, sql }) => {
     const client = await registerClient(page, { businessName: "A business with a rather long name that wraps" });
     const id = await userId(sql, client.email);
-    const proposalId = await insertProposal(sql, { clientId: id, projectName: "Averyveryverylongprojectnamewithoutanyspacesatallthatmustwrap", status: "review" });
-    const invoiceId = await insertInvoice(sql, { proposalId, clientId: id, dueDate: "2030-01-01", items: [["Design and development of the whole website", 1_000_000]] });
-    await page.request.post("/client-dashboard", { form: { intent: "schedule-meeting", date: `${nextYear}-01-10`, time: "10:00", timeZone: "UTC", notes: "x".repeat(300) } });
-    for (const path of ["/client-dashboard", "/project-status", "/proposal-request", `/edit-proposal/${await insertProposal(sql, { clientId: id, projectName: "Edit me" })}`, `/view-invoice/${invoiceId}`]) {
+    const proposalId = await insertProposal(sql, {
+      clientId: id,
+      projectName: "Averyveryverylongprojectnamewithoutanyspacesatallthatmustwrap",
+      status: "review",
+    });
+    const invoiceId = await insertInvoice(sql, {
+      proposalId,
+      clientId: id,
+      dueDate: "2030-01-01",
+      items: [["Design and development of the whole website", 1_000_000]],
+    });
+    await page.request.post("/client-dashboard", {
+      form: { intent: "schedule-meeting", date: `${nextYear}-01-10`, time: "10:00", timeZone: "UTC", notes: "x".repeat(300) },
+    });
+    for (const path of [
+      "/client-dashboard",
+      "/project-status",
+      "/proposal-request",
+      `/edit-proposal/${await insertProposal(sql, { clientId: id, projectName: "Edit me" })}`,
+      `/view-invoice/${invoiceId}`,
+    ]) {
       await page.goto(path);
       expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(360);
     }
@@ -329,11 +385,26 @@ test.describe("invoice PDF", () => {
   test("downloads for the owner with the number, items and total; another client gets 404", async ({ page, browser, baseURL, sql }) => {
     const { pdfText } = await import("../helpers/pdf");
     const owner = await registerClient(page, { businessName: "Pdf Bakery" });
-    const { rows: [me] } = await sql.query(`select id from "user" where email = $1`, [owner.email]);
-    const { rows: [p] } = await sql.query(`insert into proposal (client_id, source, status, project_details, project_name) values ($1, 'client', 'completed', 'Site', 'Bakery site') returning id`, [me.id]);
+    const {
+      rows: [me],
+    } = await sql.query(`select id from "user" where email = $1`, [owner.email]);
+    const {
+      rows: [p],
+    } = await sql.query(
+      `insert into proposal (client_id, source, status, project_details, project_name) values ($1, 'client', 'completed', 'Site', 'Bakery site') returning id`,
+      [me.id],
+    );
     const number = `INV-PDF-${Date.now()}`;
-    const { rows: [inv] } = await sql.query(`insert into invoice (number, proposal_id, client_id, due_date, total_cents) values ($1, $2, $3, '2030-01-31', 123450) returning id`, [number, p.id, me.id]);
-    await sql.query(`insert into invoice_item (invoice_id, position, description, amount_cents) values ($1, 0, 'Design work', 100000), ($1, 1, 'Hosting setup', 23450)`, [inv.id]);
+    const {
+      rows: [inv],
+    } = await sql.query(
+      `insert into invoice (number, proposal_id, client_id, due_date, total_cents) values ($1, $2, $3, '2030-01-31', 123450) returning id`,
+      [number, p.id, me.id],
+    );
+    await sql.query(
+      `insert into invoice_item (invoice_id, position, description, amount_cents) values ($1, 0, 'Design work', 100000), ($1, 1, 'Hosting setup', 23450)`,
+      [inv.id],
+    );
 
     await page.goto(`/view-invoice/${inv.id}`);
     await expect(page.getByRole("link", { name: "Download PDF" })).toHaveAttribute("href", `/view-invoice/${inv.id}/pdf`);
@@ -341,7 +412,8 @@ test.describe("invoice PDF", () => {
     expect(response.status()).toBe(200);
     expect(response.headers()["content-type"]).toBe("application/pdf");
     const text = await pdfText(await response.body());
-    for (const expected of [number, "Design work", "$1,000.00", "Hosting setup", "$234.50", "$1,234.50", "Pdf Bakery", "2030-01-31"]) expect(text).toContain(expected);
+    for (const expected of [number, "Design work", "$1,000.00", "Hosting setup", "$234.50", "$1,234.50", "Pdf Bakery", "2030-01-31"])
+      expect(text).toContain(expected);
 
     const otherContext = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
     const otherPage = await otherContext.newPage();

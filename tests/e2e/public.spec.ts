@@ -103,7 +103,10 @@ test.describe("public site", () => {
       await expect(main.getByText(project.problem)).toBeVisible();
       await expect(main.getByText(project.solution)).toBeVisible();
       await expect(main.getByText(project.impact)).toBeVisible();
-      for (const [name, href] of [["GitHub", project.github], ["Live Site", project.live]] as const) {
+      for (const [name, href] of [
+        ["GitHub", project.github],
+        ["Live Site", project.live],
+      ] as const) {
         const link = main.getByRole("link", { name, exact: true });
         await expect(link).toHaveAttribute("href", href);
         await expect(link).toHaveAttribute("target", "_blank");
@@ -183,7 +186,9 @@ test.describe("prerendered public pages", () => {
   test("are served precompressed with an ETag, and a conditional request gets 304", async ({ baseURL }) => {
     // Give the server a moment to render its pages after start.
     await expect
-      .poll(async () => (await fetch(`${baseURL}/project3`, { headers: { "accept-encoding": "br" } })).headers.get("etag"), { timeout: 10_000 })
+      .poll(async () => (await fetch(`${baseURL}/project3`, { headers: { "accept-encoding": "br" } })).headers.get("etag"), {
+        timeout: 10_000,
+      })
       .toMatch(/^"/);
     const response = await fetch(`${baseURL}/project3`, { headers: { "accept-encoding": "br" } });
     expect(response.headers.get("content-encoding")).toBe("br");

@@ -37,7 +37,9 @@ test.describe("two instances on one PostgreSQL server", () => {
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) {
         const base = i % 2 === 0 ? a : b.baseUrl;
-        const response = await sender.post(`${base}/contact`, { form: { user_name: `Sender ${i}`, user_email: "s@example.org", message: `${marker} #${i}` } });
+        const response = await sender.post(`${base}/contact`, {
+          form: { user_name: `Sender ${i}`, user_email: "s@example.org", message: `${marker} #${i}` },
+        });
         statuses.push(response.status());
       }
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
@@ -71,18 +73,25 @@ test.describe("two instances on one PostgreSQL server", () => {
     });
     const serverProcesses = () => {
       try {
-        return execFileSync("pgrep", ["-P", String(app.child.pid), "-f", "server/main.ts"], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
+        return execFileSync("pgrep", ["-P", String(app.child.pid), "-f", "server/main.ts"], { encoding: "utf8" })
+          .split("\n")
+          .filter(Boolean)
+          .map(Number);
       } catch {
         return [];
       }
     };
     try {
-      await expect.poll(() => (app.output().match(/Server listening on .* \[process \d of 2\]/g) ?? []).length, { timeout: 30_000 }).toBe(2);
+      await expect
+        .poll(() => (app.output().match(/Server listening on .* \[process \d of 2\]/g) ?? []).length, { timeout: 30_000 })
+        .toBe(2);
       const [first, second] = serverProcesses();
       expect(serverProcesses()).toHaveLength(2);
 
       const client = await playwrightRequest.newContext({ extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
-      const registered = await client.post(`${app.baseUrl}/register`, { form: { businessName: "Cluster Co", email: uniqueEmail("cluster"), phone: "1", password: PASSWORD } });
+      const registered = await client.post(`${app.baseUrl}/register`, {
+        form: { businessName: "Cluster Co", email: uniqueEmail("cluster"), phone: "1", password: PASSWORD },
+      });
       expect(new URL(registered.url()).pathname).toBe("/client-dashboard");
       // Connections are handed to both processes in turn: every request is answered with the session.
       for (let i = 0; i < 6; i++) expect((await client.get(`${app.baseUrl}/client-dashboard`, { maxRedirects: 0 })).status()).toBe(200);

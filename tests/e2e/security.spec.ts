@@ -12,7 +12,10 @@ test.describe("security headers", () => {
       const h = response.headers();
       const csp = h["content-security-policy"]!;
       expect(csp).toBeTruthy();
-      const scriptSrc = csp.split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src"))!;
+      const scriptSrc = csp
+        .split(";")
+        .map((d) => d.trim())
+        .find((d) => d.startsWith("script-src"))!;
       // Rendered per request: a nonce. Prerendered content pages run no script, so need none.
       if (path === "/contact" || path === "/login") expect(scriptSrc).toMatch(/'nonce-[A-Za-z0-9+/=]{16,}'/);
       expect(scriptSrc).not.toContain("unsafe-inline");

@@ -6,7 +6,19 @@
  */
 import { asc, sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
-import { auditEvent, invoice, invoiceCounter, invoiceItem, mailOutbox, meeting, proposal, session, settings, user, type ProposalStatus } from "#app/db/schema";
+import {
+  auditEvent,
+  invoice,
+  invoiceCounter,
+  invoiceItem,
+  mailOutbox,
+  meeting,
+  proposal,
+  session,
+  settings,
+  user,
+  type ProposalStatus,
+} from "#app/db/schema";
 
 let n = 0;
 
@@ -57,7 +69,9 @@ export async function snapshot(db: Database): Promise<unknown> {
 }
 
 /** Runs `fn` and returns the AppError-like rejection (fails when it resolves). */
-export async function rejectionOf(promise: Promise<unknown>): Promise<{ status: number; message: string; fieldErrors?: Record<string, string[]> }> {
+export async function rejectionOf(
+  promise: Promise<unknown>,
+): Promise<{ status: number; message: string; fieldErrors?: Record<string, string[]> }> {
   try {
     await promise;
   } catch (error) {

@@ -58,7 +58,9 @@ export async function insertInvoice(
       totalCents: opts.items.reduce((sum, [, cents]) => sum + cents, 0),
     })
     .returning({ id: invoice.id });
-  await db.insert(invoiceItem).values(opts.items.map(([description, amountCents], position) => ({ invoiceId: row!.id, position, description, amountCents })));
+  await db
+    .insert(invoiceItem)
+    .values(opts.items.map(([description, amountCents], position) => ({ invoiceId: row!.id, position, description, amountCents })));
   return row!.id;
 }
 
@@ -68,7 +70,10 @@ export async function insertInvoice(
  *
  * @returns `{ value }` on success, `{ error }` (field → messages) otherwise.
  */
-export function parseForm<S extends z.ZodType>(schema: S, entries: Record<string, string>): { value?: z.output<S>; error?: Record<string, string[] | null> } {
+export function parseForm<S extends z.ZodType>(
+  schema: S,
+  entries: Record<string, string>,
+): { value?: z.output<S>; error?: Record<string, string[] | null> } {
   const formData = new FormData();
   for (const [name, value] of Object.entries(entries)) formData.set(name, value);
   const submission = parseWithZod(formData, { schema });

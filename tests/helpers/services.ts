@@ -19,7 +19,11 @@ export interface TestServices {
 export function testServices(db: Database): TestServices {
   return {
     db,
-    auth: createAuth({ db, env: { origin: "http://localhost:3000", PASSWORD_MIN_LENGTH: 6, NODE_ENV: "test" }, secret: "test-secret-test-secret-test-secret-0123" }),
+    auth: createAuth({
+      db,
+      env: { origin: "http://localhost:3000", PASSWORD_MIN_LENGTH: 6, NODE_ENV: "test" },
+      secret: "test-secret-test-secret-test-secret-0123",
+    }),
   };
 }
 
@@ -80,17 +84,37 @@ export function freshMeta(ip = `198.51.100.${++counter % 250}`) {
 }
 
 /** Creates a client through `registerClient`. @returns the actor and its e-mail. */
-export async function makeClient(s: TestServices, opts: { email?: string; referralCode?: string; businessName?: string } = {}): Promise<Actor> {
+export async function makeClient(
+  s: TestServices,
+  opts: { email?: string; referralCode?: string; businessName?: string } = {},
+): Promise<Actor> {
   const email = opts.email ?? `client-${unique()}@example.com`;
-  const result = await registerClient(s, { businessName: opts.businessName ?? "Acme Bakery", email, phone: "301 555 0100", password: "secret-pass", referralCode: opts.referralCode }, freshMeta());
+  const result = await registerClient(
+    s,
+    {
+      businessName: opts.businessName ?? "Acme Bakery",
+      email,
+      phone: "301 555 0100",
+      password: "secret-pass",
+      referralCode: opts.referralCode,
+    },
+    freshMeta(),
+  );
   return { id: result.userId, role: "client", email };
 }
 
 /** Creates an ambassador through `registerAmbassador`. */
-export async function makeAmbassador(s: TestServices, opts: { email?: string; referralCode?: string } = {}): Promise<Actor & { referralCode: string }> {
+export async function makeAmbassador(
+  s: TestServices,
+  opts: { email?: string; referralCode?: string } = {},
+): Promise<Actor & { referralCode: string }> {
   const email = opts.email ?? `amb-${unique()}@example.com`;
   const referralCode = (opts.referralCode ?? `ref-${unique()}`).toLowerCase();
-  const result = await registerAmbassador(s, { name: "Ann Bassador", email, phone: "301 555 0101", password: "secret-pass", referralCode }, freshMeta());
+  const result = await registerAmbassador(
+    s,
+    { name: "Ann Bassador", email, phone: "301 555 0101", password: "secret-pass", referralCode },
+    freshMeta(),
+  );
   return { id: result.userId, role: "ambassador", email, referralCode };
 }
 

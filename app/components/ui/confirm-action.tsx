@@ -66,7 +66,11 @@ export function ConfirmAction({
             {pending ? pendingLabel : confirmLabel}
           </button>
           {hydrated ? (
-            <button type="button" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-slate-800 hover:bg-slate-50" onClick={() => ref.current?.removeAttribute("open")}>
+            <button
+              type="button"
+              className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-slate-800 hover:bg-slate-50"
+              onClick={() => ref.current?.removeAttribute("open")}
+            >
               Cancel
             </button>
           ) : null}

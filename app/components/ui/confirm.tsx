@@ -27,7 +27,17 @@ export function useIsConfirming(kind: string, target: string | number): boolean 
 }
 
 /** Step 1: a link that opens the confirmation for one record. */
-export function ConfirmLink({ kind, target, children, label }: { kind: string; target: string | number; children: ReactNode; label?: string }) {
+export function ConfirmLink({
+  kind,
+  target,
+  children,
+  label,
+}: {
+  kind: string;
+  target: string | number;
+  children: ReactNode;
+  label?: string;
+}) {
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   params.delete("index");
@@ -74,7 +84,13 @@ export function ConfirmPanel({
   const postTo = action ?? actionHref;
   const headingId = `confirm-${intent}-${Object.values(fields).join("-")}`;
   return (
-    <div ref={ref} tabIndex={-1} role="alertdialog" aria-labelledby={headingId} className="flex flex-col gap-3 outline-none sm:flex-row sm:items-center sm:justify-between">
+    <div
+      ref={ref}
+      tabIndex={-1}
+      role="alertdialog"
+      aria-labelledby={headingId}
+      className="flex flex-col gap-3 outline-none sm:flex-row sm:items-center sm:justify-between"
+    >
       <div>
         <p id={headingId} className="font-semibold text-red-900">
           {title}

@@ -175,10 +175,24 @@ export function Pager({
  * @param label - the search box's label.
  * @param children - extra controls (e.g. a status `<select name="status">`).
  */
-export function SearchBar({ label, defaultValue, placeholder, children }: { label: string; defaultValue?: string; placeholder?: string; children?: ReactNode }) {
+export function SearchBar({
+  label,
+  defaultValue,
+  placeholder,
+  children,
+}: {
+  label: string;
+  defaultValue?: string;
+  placeholder?: string;
+  children?: ReactNode;
+}) {
   const location = useLocation();
   const navigation = useNavigation();
-  const searching = navigation.state === "loading" && navigation.location?.pathname === location.pathname && navigation.formMethod === undefined && navigation.location.search !== location.search;
+  const searching =
+    navigation.state === "loading" &&
+    navigation.location?.pathname === location.pathname &&
+    navigation.formMethod === undefined &&
+    navigation.location.search !== location.search;
   return (
     <Form method="get" role="search" className="mb-4 flex flex-wrap items-end gap-3">
       <div className="flex min-w-56 flex-1 flex-col gap-1">
@@ -204,13 +218,28 @@ export function SearchBar({ label, defaultValue, placeholder, children }: { labe
 }
 
 /** A labelled `<select>` for a list filter inside {@link SearchBar}. */
-export function FilterSelect({ name, label, value, options }: { name: string; label: string; value: string; options: readonly { value: string; label: string }[] }) {
+export function FilterSelect({
+  name,
+  label,
+  value,
+  options,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  options: readonly { value: string; label: string }[];
+}) {
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={`filter-${name}`} className="text-sm font-medium text-slate-800">
         {label}
       </label>
-      <select id={`filter-${name}`} name={name} defaultValue={value} className="rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm">
+      <select
+        id={`filter-${name}`}
+        name={name}
+        defaultValue={value}
+        className="rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm"
+      >
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

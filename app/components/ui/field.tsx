@@ -43,7 +43,13 @@ type InputFieldProps = Omit<FieldShellProps, "children"> & InputHTMLAttributes<H
 export function InputField({ id, label, errors, hint, ...input }: InputFieldProps) {
   return (
     <FieldShell id={id} label={label} errors={errors} hint={hint}>
-      <input id={id} className={controlClass} aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy(id, errors, hint)} {...input} />
+      <input
+        id={id}
+        className={controlClass}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={describedBy(id, errors, hint)}
+        {...input}
+      />
     </FieldShell>
   );
 }
@@ -54,13 +60,24 @@ type TextareaFieldProps = Omit<FieldShellProps, "children"> & TextareaHTMLAttrib
 export function TextareaField({ id, label, errors, hint, ...textarea }: TextareaFieldProps) {
   return (
     <FieldShell id={id} label={label} errors={errors} hint={hint}>
-      <textarea id={id} className={controlClass} aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy(id, errors, hint)} {...textarea} />
+      <textarea
+        id={id}
+        className={controlClass}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={describedBy(id, errors, hint)}
+        {...textarea}
+      />
     </FieldShell>
   );
 }
 
 /** A submit button that shows a pending label and is disabled while pending. */
-export function SubmitButton({ pending, children, pendingLabel, ...rest }: { pending?: boolean; pendingLabel?: string } & React.ButtonHTMLAttributes<HTMLButtonElement>) {
+export function SubmitButton({
+  pending,
+  children,
+  pendingLabel,
+  ...rest
+}: { pending?: boolean; pendingLabel?: string } & React.ButtonHTMLAttributes<HTMLButtonElement>) {
   return (
     <button
       type="submit"

@@ -13,7 +13,12 @@ import { InputField, TextareaField } from "./field";
  * `useForm` with our defaults: validate on submit, then revalidate as the user types
  * (validating on blur shifts the layout under the pointer).
  */
-export function useAppForm<S extends z.ZodType>(options: { id: string; schema: S; lastResult?: SubmissionResult<string[]> | null; defaultValue?: Record<string, unknown> }) {
+export function useAppForm<S extends z.ZodType>(options: {
+  id: string;
+  schema: S;
+  lastResult?: SubmissionResult<string[]> | null;
+  defaultValue?: Record<string, unknown>;
+}) {
   const navigation = useNavigation();
   return useForm({
     id: options.id,
@@ -45,7 +50,12 @@ export function TextInput({ field, label, type = "text", hint, ...rest }: TextIn
 }
 
 /** A labelled textarea bound to a conform field. */
-export function TextArea({ field, label, hint, ...rest }: { field: FieldMetadata<unknown>; label: ReactNode; hint?: ReactNode } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextArea({
+  field,
+  label,
+  hint,
+  ...rest
+}: { field: FieldMetadata<unknown>; label: ReactNode; hint?: ReactNode } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const { key: _key, ...props } = getTextareaProps(field as FieldMetadata<string>, { ariaAttributes: false });
   return <TextareaField label={label} hint={hint} {...props} id={field.id} errors={field.errors} {...rest} />;
 }
@@ -57,7 +67,12 @@ export function SelectInput({
   options,
   placeholder,
   ...rest
-}: { field: FieldMetadata<unknown>; label: ReactNode; options: readonly { value: string; label: string }[]; placeholder?: string } & SelectHTMLAttributes<HTMLSelectElement>) {
+}: {
+  field: FieldMetadata<unknown>;
+  label: ReactNode;
+  options: readonly { value: string; label: string }[];
+  placeholder?: string;
+} & SelectHTMLAttributes<HTMLSelectElement>) {
   const { key: _key, ...props } = getSelectProps(field as FieldMetadata<string>, { ariaAttributes: false });
   const errorId = `${field.id}-error`;
   return (

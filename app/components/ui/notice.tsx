@@ -1,7 +1,17 @@
 import type { ReactNode } from "react";
 
 /** A message box: green for success, red for errors (announced as an alert), grey for information. */
-export function Notice({ tone, children, id, className = "" }: { tone: "success" | "error" | "info"; children: ReactNode; id?: string; className?: string }) {
+export function Notice({
+  tone,
+  children,
+  id,
+  className = "",
+}: {
+  tone: "success" | "error" | "info";
+  children: ReactNode;
+  id?: string;
+  className?: string;
+}) {
   const styles = {
     success: "border-green-300 bg-green-50 text-green-900",
     error: "border-red-300 bg-red-50 text-red-800",

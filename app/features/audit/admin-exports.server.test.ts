@@ -5,7 +5,12 @@
 import { desc, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { invoice, user } from "#app/db/schema";
-import { exportInvoicesForAdmin, generateInvoice, listInvoicesForAdmin, markInvoicePaid } from "#app/features/invoices/invoices.admin.server";
+import {
+  exportInvoicesForAdmin,
+  generateInvoice,
+  listInvoicesForAdmin,
+  markInvoicePaid,
+} from "#app/features/invoices/invoices.admin.server";
 import { exportProposalsForAdmin, listProposalsForAdmin } from "#app/features/proposals/proposals.admin.server";
 import { exportCommissionsForAdmin, markCommissionPaid } from "#app/features/referrals/commissions.admin.server";
 import { exportUsersForAdmin, listUsersForAdmin } from "#app/features/users/users.server";
@@ -43,7 +48,8 @@ describe.each(testDatabases())("admin CSV exports on %s", (_name, open) => {
     const bakery = await makeClient(s, { businessName: "Blue Bakery", email: "owner@bluebakery.example" });
     const gym = await makeClient(s, { businessName: "Iron Gym" });
     const ambassador = await makeAmbassador(s);
-    for (let i = 0; i < 4; i++) await insertProposal(t.db, { clientId: bakery.id, projectName: `Bakery ${i}`, status: i % 2 ? "review" : "pending" });
+    for (let i = 0; i < 4; i++)
+      await insertProposal(t.db, { clientId: bakery.id, projectName: `Bakery ${i}`, status: i % 2 ? "review" : "pending" });
     await insertProposal(t.db, { clientId: gym.id, projectName: "Gym site", status: "review" });
 
     const filters = { q: "bakery", status: "review" as const };
@@ -53,7 +59,9 @@ describe.each(testDatabases())("admin CSV exports on %s", (_name, open) => {
     expect(exported).toEqual(listed.items);
 
     const users = await all(await exportUsersForAdmin(t.db, admin, { role: "client" }));
-    expect(users.map((u) => u.email)).toEqual((await listUsersForAdmin(t.db, admin, { role: "client" }, { size: 25 })).items.map((u) => u.email));
+    expect(users.map((u) => u.email)).toEqual(
+      (await listUsersForAdmin(t.db, admin, { role: "client" }, { size: 25 })).items.map((u) => u.email),
+    );
     expect(users.map((u) => u.email).sort()).toEqual([bakery.email, gym.email].sort());
     expect(users.map((u) => u.email)).not.toContain(ambassador.email);
 
@@ -63,7 +71,9 @@ describe.each(testDatabases())("admin CSV exports on %s", (_name, open) => {
     const invoices = await all(await exportInvoicesForAdmin(t.db, admin, { filter: "paid" }));
     expect(invoices.map((i) => i.number)).toEqual([paid.number]);
     expect(invoices).toEqual((await listInvoicesForAdmin(t.db, admin, { filter: "paid" }, { size: 25 })).items);
-    expect((await all(await exportInvoicesForAdmin(t.db, admin, { filter: "all", q: "bluebakery" }))).map((i) => i.projectName)).toEqual(["Bakery shop"]);
+    expect((await all(await exportInvoicesForAdmin(t.db, admin, { filter: "all", q: "bluebakery" }))).map((i) => i.projectName)).toEqual([
+      "Bakery shop",
+    ]);
   });
 
   it("exports ambassadors with their commission owed and paid", async () => {
@@ -71,7 +81,12 @@ describe.each(testDatabases())("admin CSV exports on %s", (_name, open) => {
     const ann = await makeAmbassador(s, { referralCode: "ann-code" });
     const bob = await makeAmbassador(s, { referralCode: "bob-code" });
     const client = await makeClient(s);
-    const approved = await insertProposal(t.db, { ambassadorId: ann.id, clientId: client.id, budgetCents: 100_000, clientApprovedAt: new Date() });
+    const approved = await insertProposal(t.db, {
+      ambassadorId: ann.id,
+      clientId: client.id,
+      budgetCents: 100_000,
+      clientApprovedAt: new Date(),
+    });
     await insertProposal(t.db, { ambassadorId: ann.id, clientId: client.id, budgetCents: 200_000, clientApprovedAt: new Date() });
     await markCommissionPaid(t.db, admin, approved);
     const rows = await all(await exportCommissionsForAdmin(t.db, admin, {}));
@@ -88,7 +103,11 @@ describe.each(testDatabases())("admin CSV exports on %s", (_name, open) => {
     for (let i = 0; i < 7; i++) {
       const { id } = await generateInvoice(t.db, admin, await insertProposal(t.db, { clientId: client.id }), ITEMS);
       // Same creation instant for several rows: the id decides their order.
-      if (i >= 2) await t.db.update(invoice).set({ createdAt: new Date("2030-01-01T00:00:00Z") }).where(sql`${invoice.id} = ${id}`);
+      if (i >= 2)
+        await t.db
+          .update(invoice)
+          .set({ createdAt: new Date("2030-01-01T00:00:00Z") })
+          .where(sql`${invoice.id} = ${id}`);
     }
     const order = { sort: invoice.createdAt, id: invoice.id };
     const calls: number[] = [];
@@ -97,7 +116,12 @@ describe.each(testDatabases())("admin CSV exports on %s", (_name, open) => {
         order,
         undefined,
         async (q) => {
-          const batch = await t.db.select({ id: invoice.id, cursorKey: cursorKeySql(order) }).from(invoice).where(q.where).orderBy(...q.orderBy).limit(q.limit);
+          const batch = await t.db
+            .select({ id: invoice.id, cursorKey: cursorKeySql(order) })
+            .from(invoice)
+            .where(q.where)
+            .orderBy(...q.orderBy)
+            .limit(q.limit);
           calls.push(batch.length);
           return batch;
         },

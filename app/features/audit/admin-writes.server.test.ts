@@ -20,7 +20,13 @@ import { insertMeeting, insertProposal, rejectionOf, snapshot } from "../../../t
 import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { listAuditEvents } from "./audit.server";
 
-const SETTINGS = { companyName: "Acme Studio", supportEmail: "help@acme.example", defaultTimeline: "", allowNewClients: true, commissionRateBps: 1500 };
+const SETTINGS = {
+  companyName: "Acme Studio",
+  supportEmail: "help@acme.example",
+  defaultTimeline: "",
+  allowNewClients: true,
+  commissionRateBps: 1500,
+};
 const ITEMS = { items: [{ description: "Design", amountCents: 100_000 }], dueDate: "2031-02-01" };
 
 describe.each(testDatabases())("admin audit trail and notifications on %s", (_name, open) => {
@@ -42,7 +48,14 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
     const { t, s } = ctx;
     const ambassador = await makeAmbassador(s);
     const client = await makeClient(s);
-    const id = await insertProposal(t.db, { ambassadorId: ambassador.id, clientId: client.id, budgetCents: 200_000, clientApprovedAt: new Date(), status: "pending", projectName: "Gym site" });
+    const id = await insertProposal(t.db, {
+      ambassadorId: ambassador.id,
+      clientId: client.id,
+      budgetCents: 200_000,
+      clientApprovedAt: new Date(),
+      status: "pending",
+      projectName: "Gym site",
+    });
     return { ambassador, client, id };
   }
 
@@ -104,7 +117,15 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
         entityId: String(created.id),
         action: "created",
         before: null,
-        after: { number: "INV-2030-0001", proposalId, clientId: client.id, dueDate: "2031-02-01", status: "unpaid", totalCents: 100_000, items: ITEMS.items },
+        after: {
+          number: "INV-2030-0001",
+          proposalId,
+          clientId: client.id,
+          dueDate: "2031-02-01",
+          status: "unpaid",
+          totalCents: 100_000,
+          items: ITEMS.items,
+        },
       });
       const [mail, ...rest] = await mails();
       expect(rest).toEqual([]);
@@ -154,7 +175,13 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
 
       await markInvoicePaid(t.db, admin, id);
       const event = await onlyEvent();
-      expect(event).toMatchObject({ entity: "invoice", entityId: String(id), action: "marked-paid", before: { status: "unpaid", paidAt: null }, after: { status: "paid" } });
+      expect(event).toMatchObject({
+        entity: "invoice",
+        entityId: String(id),
+        action: "marked-paid",
+        before: { status: "unpaid", paidAt: null },
+        after: { status: "paid" },
+      });
       const [{ paidAt }] = (await t.db.select({ paidAt: invoice.paidAt }).from(invoice).where(eq(invoice.id, id))) as [{ paidAt: Date }];
       expect((event.after as { paidAt: string }).paidAt).toBe(paidAt.toISOString());
       expect(await markInvoicePaid(t.db, admin, id)).toMatchObject({ changed: false });
@@ -203,7 +230,13 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
       const { t, s, admin } = ctx;
       const client = await makeClient(s);
       await setUserActive(t.db, admin, client.id, false);
-      expect(await onlyEvent()).toMatchObject({ entity: "user", entityId: client.id, action: "deactivated", before: { active: true }, after: { active: false } });
+      expect(await onlyEvent()).toMatchObject({
+        entity: "user",
+        entityId: client.id,
+        action: "deactivated",
+        before: { active: true },
+        after: { active: false },
+      });
       expect(await setUserActive(t.db, admin, client.id, false)).toEqual({ changed: false });
       await setUserActive(t.db, admin, client.id, true);
       const all = await events();
@@ -239,7 +272,13 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
       const { ambassador, id } = await approvedAmbassadorProposal();
       await markCommissionPaid(t.db, admin, id);
       const event = await onlyEvent();
-      expect(event).toMatchObject({ entity: "commission", entityId: String(id), action: "marked-paid", before: { commissionPaidAt: null, commissionPaidCents: null }, after: { commissionPaidCents: 30_000 } });
+      expect(event).toMatchObject({
+        entity: "commission",
+        entityId: String(id),
+        action: "marked-paid",
+        before: { commissionPaidAt: null, commissionPaidCents: null },
+        after: { commissionPaidCents: 30_000 },
+      });
       expect((event.after as { commissionPaidAt: string }).commissionPaidAt).toMatch(/^\d{4}-\d\d-\d\dT/);
       const [mail, ...rest] = await mails();
       expect(rest).toEqual([]);
@@ -302,9 +341,20 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
       await saveSettings(t.db, admin, SETTINGS);
       await t.db.delete(auditEvent);
       const client = await makeClient(s);
-      const id = await insertMeeting(t.db, { userId: client.id, startsAt: new Date("2031-05-11T13:30:00Z"), timeZone: "America/New_York", notes: "Kick-off" });
+      const id = await insertMeeting(t.db, {
+        userId: client.id,
+        startsAt: new Date("2031-05-11T13:30:00Z"),
+        timeZone: "America/New_York",
+        notes: "Kick-off",
+      });
       await acceptMeeting(t.db, admin, id);
-      expect(await onlyEvent()).toMatchObject({ entity: "meeting", entityId: String(id), action: "accepted", before: { status: "pending" }, after: { status: "accepted" } });
+      expect(await onlyEvent()).toMatchObject({
+        entity: "meeting",
+        entityId: String(id),
+        action: "accepted",
+        before: { status: "pending" },
+        after: { status: "accepted" },
+      });
       const [mail, ...rest] = await mails();
       expect(rest).toEqual([]);
       expect(mail).toMatchObject({ to: client.email, subject: "Your meeting is confirmed — Acme Studio" });
@@ -316,7 +366,13 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
 
       // The worker resolves the origin token inside the attachment too (even across a fold).
       const sent: Parameters<MailSender>[0][] = [];
-      await processOutboxOnce({ db: t.db, send: async (m) => void sent.push(m), from: "portal@acme.example", origin: "https://portal.example.com", adminEmail: "owner@acme.example" });
+      await processOutboxOnce({
+        db: t.db,
+        send: async (m) => void sent.push(m),
+        from: "portal@acme.example",
+        origin: "https://portal.example.com",
+        adminEmail: "owner@acme.example",
+      });
       const ics = sent[0]!.attachments![0]!.content;
       expect(ics).not.toContain(ORIGIN_TOKEN);
       expect(ics).not.toContain("origin-token.invalid");
@@ -354,7 +410,13 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
         entity: "meeting",
         entityId: String(id),
         action: "deleted",
-        before: { userId: client.id, startsAt: "2026-03-03T19:00:00.000Z", timeZone: "America/New_York", notes: "Call me", status: "pending" },
+        before: {
+          userId: client.id,
+          startsAt: "2026-03-03T19:00:00.000Z",
+          timeZone: "America/New_York",
+          notes: "Call me",
+          status: "pending",
+        },
         after: null,
       });
     });

@@ -50,7 +50,10 @@ export async function recordAudit(q: Queryable, actor: Actor, input: AuditInput)
  *
  * @returns `{ before, after }` holding only the changed fields, or both null when nothing changed.
  */
-export function changedFields<T extends Record<string, unknown>>(before: T, after: T): { before: Partial<T> | null; after: Partial<T> | null } {
+export function changedFields<T extends Record<string, unknown>>(
+  before: T,
+  after: T,
+): { before: Partial<T> | null; after: Partial<T> | null } {
   const b: Partial<T> = {};
   const a: Partial<T> = {};
   for (const key of Object.keys(after) as (keyof T)[]) {

@@ -6,7 +6,12 @@ import { useTestServices } from "../../../tests/helpers/services";
 import { contactSchema } from "./contact.schema";
 import { CONTACT_RATE_LIMIT, submitContactMessage } from "./contact.server";
 
-const valid = { user_name: "Ada Lovelace", user_email: "ada@example.org", user_phone: "+1 301 555 0100", message: "Can you build my site?" };
+const valid = {
+  user_name: "Ada Lovelace",
+  user_email: "ada@example.org",
+  user_phone: "+1 301 555 0100",
+  message: "Can you build my site?",
+};
 
 describe("contactSchema", () => {
   it("accepts a valid message and trims fields", () => {
@@ -38,16 +43,29 @@ describe.each(testDatabases())("submitContactMessage on %s", (_name, open) => {
     const result = await submitContactMessage(t.db, contactSchema.parse(valid), { ownerEmail: "owner@example.com", ip: "203.0.113.1" });
     expect(result.ok).toBe(true);
     const [stored] = await t.db.select().from(contactMessage);
-    expect(stored).toMatchObject({ userName: "Ada Lovelace", userEmail: "ada@example.org", userPhone: "+1 301 555 0100", ip: "203.0.113.1" });
+    expect(stored).toMatchObject({
+      userName: "Ada Lovelace",
+      userEmail: "ada@example.org",
+      userPhone: "+1 301 555 0100",
+      ip: "203.0.113.1",
+    });
     const mails = await t.db.select().from(mailOutbox);
     expect(mails).toHaveLength(1);
-    expect(mails[0]).toMatchObject({ to: "owner@example.com", replyTo: "ada@example.org", subject: "New contact message from Ada Lovelace", sentAt: null });
+    expect(mails[0]).toMatchObject({
+      to: "owner@example.com",
+      replyTo: "ada@example.org",
+      subject: "New contact message from Ada Lovelace",
+      sentAt: null,
+    });
     expect(mails[0]!.text).toContain("Can you build my site?");
   });
 
   it("escapes user input in the HTML part", async () => {
     const { t } = ctx;
-    await submitContactMessage(t.db, contactSchema.parse({ ...valid, message: "<script>alert(1)</script>" }), { ownerEmail: "o@example.com", ip: "x" });
+    await submitContactMessage(t.db, contactSchema.parse({ ...valid, message: "<script>alert(1)</script>" }), {
+      ownerEmail: "o@example.com",
+      ip: "x",
+    });
     const [mail] = await t.db.select().from(mailOutbox);
     expect(mail!.html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
     expect(mail!.html).not.toContain("<script>");

@@ -12,9 +12,7 @@ import type { ContactInput } from "./contact.schema";
 /** Contact messages accepted per IP per window. */
 export const CONTACT_RATE_LIMIT = { limit: 5, windowMs: 10 * 60_000 } as const;
 
-export type SubmitContactResult =
-  | { ok: true; id: number }
-  | { ok: false; reason: "rate-limited"; retryAfterSeconds: number };
+export type SubmitContactResult = { ok: true; id: number } | { ok: false; reason: "rate-limited"; retryAfterSeconds: number };
 
 /**
  * Stores a validated contact message and queues an e-mail to the owner.

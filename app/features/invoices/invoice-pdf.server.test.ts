@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { pdfText } from "../../../tests/helpers/pdf";
 import { renderInvoicePdf } from "./invoice-pdf.server";
 
-
 describe("renderInvoicePdf", () => {
   it("prints the number, dates, parties, items, total and status", async () => {
     const bytes = await renderInvoicePdf({
@@ -23,7 +22,20 @@ describe("renderInvoicePdf", () => {
     });
     expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
     const text = await pdfText(bytes);
-    for (const expected of ["INV-2026-0042", "2026-11-02", "2026-12-01", "OVERDUE", "Rivera Web Studio", "Blue Cafe", "owner@bluecafe.example", "Design", "$1,500.00", "Development", "$3,250.50", "$4,750.50"]) {
+    for (const expected of [
+      "INV-2026-0042",
+      "2026-11-02",
+      "2026-12-01",
+      "OVERDUE",
+      "Rivera Web Studio",
+      "Blue Cafe",
+      "owner@bluecafe.example",
+      "Design",
+      "$1,500.00",
+      "Development",
+      "$3,250.50",
+      "$4,750.50",
+    ]) {
       expect(text).toContain(expected);
     }
   });
@@ -31,8 +43,16 @@ describe("renderInvoicePdf", () => {
   it("flows many items onto further pages", async () => {
     const items = Array.from({ length: 80 }, (_, i) => ({ description: `Line item number ${i + 1}`, amountCents: 1000 }));
     const bytes = await renderInvoicePdf({
-      number: "INV-2026-0001", issuedAt: new Date(), dueDate: "2026-12-01", status: "pending", currency: "USD",
-      company: { name: "Co", email: "" }, client: { name: "C", email: "c@example.com" }, projectName: null, items, totalCents: 80_000,
+      number: "INV-2026-0001",
+      issuedAt: new Date(),
+      dueDate: "2026-12-01",
+      status: "pending",
+      currency: "USD",
+      company: { name: "Co", email: "" },
+      client: { name: "C", email: "c@example.com" },
+      projectName: null,
+      items,
+      totalCents: 80_000,
     });
     const pdf = await getDocumentProxy(new Uint8Array(bytes));
     expect(pdf.numPages).toBeGreaterThan(1);

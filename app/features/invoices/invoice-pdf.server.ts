@@ -40,7 +40,10 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
     const right = doc.page.width - doc.page.margins.right;
     const width = right - left;
 
-    doc.font("Helvetica-Bold").fontSize(22).text(invoice.company.name || "Invoice", left, 56);
+    doc
+      .font("Helvetica-Bold")
+      .fontSize(22)
+      .text(invoice.company.name || "Invoice", left, 56);
     if (invoice.company.email) doc.font("Helvetica").fontSize(10).fillColor("#444").text(invoice.company.email);
     doc.fillColor("#000").font("Helvetica-Bold").fontSize(18).text(`Invoice ${invoice.number}`, left, 56, { width, align: "right" });
     doc.font("Helvetica").fontSize(10).text(`Status: ${STATUS_LABEL[invoice.status]}`, { width, align: "right" });
@@ -74,7 +77,10 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
     }
     doc.moveTo(left, y).lineTo(right, y).stroke();
     y += 10;
-    doc.font("Helvetica-Bold").fontSize(12).text(`Total ${money(invoice.totalCents)}`, left, y, { width, align: "right" });
+    doc
+      .font("Helvetica-Bold")
+      .fontSize(12)
+      .text(`Total ${money(invoice.totalCents)}`, left, y, { width, align: "right" });
     doc.end();
   });
 }

@@ -17,7 +17,10 @@ export function todayUtc(now: Date = new Date()): string {
  * @param now - the current instant (tests pass a fixed one).
  * @returns `paid`, `overdue` (unpaid, due date before today UTC) or `pending` (unpaid, due today or later).
  */
-export function invoiceDisplayStatus(invoice: { status: "unpaid" | "paid"; dueDate: string }, now: Date = new Date()): InvoiceDisplayStatus {
+export function invoiceDisplayStatus(
+  invoice: { status: "unpaid" | "paid"; dueDate: string },
+  now: Date = new Date(),
+): InvoiceDisplayStatus {
   if (invoice.status === "paid") return "paid";
   return invoice.dueDate < todayUtc(now) ? "overdue" : "pending";
 }

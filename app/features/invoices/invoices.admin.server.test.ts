@@ -22,7 +22,8 @@ import {
 import { INVOICE_FILTERS, invoiceFormSchema, toInvoiceInput, type InvoiceInput } from "./invoices.schema";
 
 const NOW = new Date("2026-03-10T15:00:00Z");
-const items = (...amounts: number[]): InvoiceInput["items"] => amounts.map((amountCents, i) => ({ description: `Item ${i + 1}`, amountCents }));
+const items = (...amounts: number[]): InvoiceInput["items"] =>
+  amounts.map((amountCents, i) => ({ description: `Item ${i + 1}`, amountCents }));
 
 function formData(entries: Record<string, string>) {
   const data = new FormData();
@@ -33,7 +34,13 @@ function formData(entries: Record<string, string>) {
 describe("invoice form schema", () => {
   it("parses amounts to cents and requires a description, an amount and the due date", () => {
     const ok = parseWithZod(
-      formData({ "items[0].description": "Design", "items[0].amount": "$1,200.50", "items[1].description": "Hosting", "items[1].amount": "0.01", dueDate: "2026-04-01" }),
+      formData({
+        "items[0].description": "Design",
+        "items[0].amount": "$1,200.50",
+        "items[1].description": "Hosting",
+        "items[1].amount": "0.01",
+        dueDate: "2026-04-01",
+      }),
       { schema: invoiceFormSchema },
     );
     if (ok.status !== "success") throw new Error("expected success");
@@ -44,9 +51,18 @@ describe("invoice form schema", () => {
         { description: "Hosting", amountCents: 1 },
       ],
     });
-    const bad = parseWithZod(formData({ "items[0].description": " ", "items[0].amount": "", "items[1].description": "x", "items[1].amount": "12.345", dueDate: "2026-02-30" }), {
-      schema: invoiceFormSchema,
-    });
+    const bad = parseWithZod(
+      formData({
+        "items[0].description": " ",
+        "items[0].amount": "",
+        "items[1].description": "x",
+        "items[1].amount": "12.345",
+        dueDate: "2026-02-30",
+      }),
+      {
+        schema: invoiceFormSchema,
+      },
+    );
     expect(bad.status).toBe("error");
     const errors = (bad as { error: Record<string, string[]> }).error;
     expect(errors["items[0].description"]).toEqual(["Description is required."]);
@@ -54,7 +70,10 @@ describe("invoice form schema", () => {
     expect(errors["items[1].amount"]).toEqual(["Enter an amount like 5000 or $5,000.50"]);
     expect(errors.dueDate).toEqual(["Enter a real due date."]);
     const empty = parseWithZod(formData({ dueDate: "" }), { schema: invoiceFormSchema });
-    expect((empty as { error: Record<string, string[]> }).error).toMatchObject({ items: ["Add at least one item."], dueDate: ["Due date is required."] });
+    expect((empty as { error: Record<string, string[]> }).error).toMatchObject({
+      items: ["Add at least one item."],
+      dueDate: ["Due date is required."],
+    });
   });
 
   it("numbers invoices INV-YYYY-NNNN", () => {
@@ -84,7 +103,14 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
     const created = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(120_050, 1, 99_999) }, NOW);
     expect(created).toEqual({ id: created.id, number: "INV-2026-0001", totalCents: 220_050 });
     const [row] = await t.db.select().from(invoice).where(eq(invoice.id, created.id));
-    expect(row).toMatchObject({ proposalId, clientId: client.id, status: "unpaid", totalCents: 220_050, dueDate: "2026-04-01", paidAt: null });
+    expect(row).toMatchObject({
+      proposalId,
+      clientId: client.id,
+      status: "unpaid",
+      totalCents: 220_050,
+      dueDate: "2026-04-01",
+      paidAt: null,
+    });
     const stored = await t.db.select().from(invoiceItem).where(eq(invoiceItem.invoiceId, created.id)).orderBy(invoiceItem.position);
     expect(stored.map((i) => [i.position, i.description, i.amountCents])).toEqual([
       [0, "Item 1", 120_050],
@@ -113,9 +139,12 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
     expect(results.map((r) => r.number).sort()).toEqual(Array.from({ length: 8 }, (_, i) => formatInvoiceNumber(2026, i + 1)));
 
     const twice = await insertProposal(t.db, { clientId: client.id });
-    const race = await Promise.allSettled([1, 2, 3].map(() => generateInvoice(t.db, admin, twice, { dueDate: "2026-04-01", items: items(500) }, NOW)));
+    const race = await Promise.allSettled(
+      [1, 2, 3].map(() => generateInvoice(t.db, admin, twice, { dueDate: "2026-04-01", items: items(500) }, NOW)),
+    );
     expect(race.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    for (const r of race.filter((r) => r.status === "rejected")) expect((r as PromiseRejectedResult).reason).toMatchObject({ status: 409, message: INVOICE_MESSAGES.alreadyInvoiced });
+    for (const r of race.filter((r) => r.status === "rejected"))
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ status: 409, message: INVOICE_MESSAGES.alreadyInvoiced });
     expect((await t.db.select({ n: count() }).from(invoice).where(eq(invoice.proposalId, twice)))[0]!.n).toBe(1);
     // Refused attempts gave their numbers back: the next one is consecutive.
     const [counter] = await t.db.select().from(invoiceCounter).where(eq(invoiceCounter.year, 2026));
@@ -129,12 +158,24 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
     const ambassador = await makeAmbassador(s);
     const unclaimed = await insertProposal(t.db, { ambassadorId: ambassador.id, clientName: "New Co", clientEmail: "new@example.com" });
     const before = await snapshot(t.db);
-    expect(await rejectionOf(generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100) }, NOW))).toMatchObject({ status: 409, message: INVOICE_MESSAGES.alreadyInvoiced });
-    expect(await rejectionOf(generateInvoice(t.db, admin, unclaimed, { dueDate: "2026-04-01", items: items(100) }, NOW))).toMatchObject({ status: 409, message: INVOICE_MESSAGES.noClientAccount });
+    expect(await rejectionOf(generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100) }, NOW))).toMatchObject({
+      status: 409,
+      message: INVOICE_MESSAGES.alreadyInvoiced,
+    });
+    expect(await rejectionOf(generateInvoice(t.db, admin, unclaimed, { dueDate: "2026-04-01", items: items(100) }, NOW))).toMatchObject({
+      status: 409,
+      message: INVOICE_MESSAGES.noClientAccount,
+    });
     expect((await rejectionOf(generateInvoice(t.db, admin, 999_999, { dueDate: "2026-04-01", items: items(100) }, NOW))).status).toBe(404);
     // The use-case checks items itself too (no form in between).
     expect((await rejectionOf(generateInvoice(t.db, admin, unclaimed, { dueDate: "2026-04-01", items: [] }, NOW))).status).toBe(400);
-    expect((await rejectionOf(generateInvoice(t.db, admin, unclaimed, { dueDate: "2026-04-01", items: [{ description: "x", amountCents: -5 }] }, NOW))).status).toBe(400);
+    expect(
+      (
+        await rejectionOf(
+          generateInvoice(t.db, admin, unclaimed, { dueDate: "2026-04-01", items: [{ description: "x", amountCents: -5 }] }, NOW),
+        )
+      ).status,
+    ).toBe(400);
     expect((await rejectionOf(generateInvoice(t.db, admin, unclaimed, { dueDate: "2026-13-01", items: items(5) }, NOW))).status).toBe(400);
     expect(await snapshot(t.db)).toEqual(before);
   });
@@ -143,9 +184,24 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
     const { t, admin } = ctx;
     const proposalId = await insertProposal(t.db, { clientId: client.id });
     const { id } = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100, 200) }, NOW);
-    expect(await updateInvoice(t.db, admin, id, { dueDate: "2026-05-15", items: [{ description: "Only line", amountCents: 123_456 }, { description: "Extra", amountCents: 44 }] })).toEqual({ totalCents: 123_500 });
+    expect(
+      await updateInvoice(t.db, admin, id, {
+        dueDate: "2026-05-15",
+        items: [
+          { description: "Only line", amountCents: 123_456 },
+          { description: "Extra", amountCents: 44 },
+        ],
+      }),
+    ).toEqual({ totalCents: 123_500 });
     const edited = await getInvoiceForAdmin(t.db, admin, id, NOW);
-    expect(edited).toMatchObject({ dueDate: "2026-05-15", totalCents: 123_500, status: "unpaid", displayStatus: "pending", clientName: "Blue Cafe", clientEmail: "cafe@example.com" });
+    expect(edited).toMatchObject({
+      dueDate: "2026-05-15",
+      totalCents: 123_500,
+      status: "unpaid",
+      displayStatus: "pending",
+      clientName: "Blue Cafe",
+      clientEmail: "cafe@example.com",
+    });
     expect(edited.items).toEqual([
       { description: "Only line", amountCents: 123_456 },
       { description: "Extra", amountCents: 44 },
@@ -158,7 +214,10 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
     const [again] = await t.db.select().from(invoice).where(eq(invoice.id, id));
     expect(again!.paidAt!.getTime()).toBe(paid!.paidAt!.getTime());
     const before = await snapshot(t.db);
-    expect(await rejectionOf(updateInvoice(t.db, admin, id, { dueDate: "2026-06-01", items: items(1) }))).toMatchObject({ status: 409, message: INVOICE_MESSAGES.paidLocked });
+    expect(await rejectionOf(updateInvoice(t.db, admin, id, { dueDate: "2026-06-01", items: items(1) }))).toMatchObject({
+      status: 409,
+      message: INVOICE_MESSAGES.paidLocked,
+    });
     expect(await snapshot(t.db)).toEqual(before);
   });
 
@@ -203,7 +262,15 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
       }
     }
     const summary = await invoiceSummary(t.db, admin, new Date("2026-03-10T12:00:00Z"));
-    expect(summary).toEqual({ count: 4, paidCount: 1, unpaidCount: 3, overdueCount: 1, unpaidCents: 3_000, overdueCents: 1_000, paidCents: 5_000 });
+    expect(summary).toEqual({
+      count: 4,
+      paidCount: 1,
+      unpaidCount: 3,
+      overdueCount: 1,
+      unpaidCents: 3_000,
+      overdueCents: 1_000,
+      paidCents: 5_000,
+    });
   });
 
   it("searches invoices by number, project and client, case-insensitively", async () => {
@@ -213,7 +280,8 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
     const p2 = await insertProposal(t.db, { clientId: other.id, projectName: "Farm shop" });
     const a = await generateInvoice(t.db, admin, p1, { dueDate: "2026-04-01", items: items(1) }, NOW);
     const b = await generateInvoice(t.db, admin, p2, { dueDate: "2026-04-01", items: items(1) }, NOW);
-    const ids = async (q: string) => (await listInvoicesForAdmin(t.db, admin, { filter: "all", q }, { size: 25 }, NOW)).items.map((r) => r.id);
+    const ids = async (q: string) =>
+      (await listInvoicesForAdmin(t.db, admin, { filter: "all", q }, { size: 25 }, NOW)).items.map((r) => r.id);
     expect(await ids("inv-2026-0002")).toEqual([b.id]);
     expect(await ids("CAFE web")).toEqual([a.id]);
     expect(await ids("RED BARN")).toEqual([b.id]);

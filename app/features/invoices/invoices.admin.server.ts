@@ -26,7 +26,16 @@ import { queueUserNotice } from "#app/features/mail/notifications.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { keysetBatches } from "#app/lib/csv.server";
 import { formatCalendarDate } from "#app/lib/dates";
-import { containsPattern, cursorKeySql, keysetPage, matchingIdsCondition, SEARCH_COUNT_CAP, type KeysetQuery, type Page, type PageRequest } from "#app/lib/pagination";
+import {
+  containsPattern,
+  cursorKeySql,
+  keysetPage,
+  matchingIdsCondition,
+  SEARCH_COUNT_CAP,
+  type KeysetQuery,
+  type Page,
+  type PageRequest,
+} from "#app/lib/pagination";
 import { invoiceDisplayStatus, todayUtc, type InvoiceDisplayStatus } from "./invoice-status";
 import { INVOICE_MESSAGES, invoiceTotalCents, MAX_INVOICE_ITEMS, type InvoiceFilter, type InvoiceInput } from "./invoices.schema";
 
@@ -163,7 +172,11 @@ export async function generateInvoice(
   try {
     return await db.transaction(async (tx) => {
       // Lock the proposal: a second generation for it waits here, then sees the invoice.
-      const [target] = await tx.select({ id: proposal.id, clientId: proposal.clientId }).from(proposal).where(eq(proposal.id, proposalId)).for("update");
+      const [target] = await tx
+        .select({ id: proposal.id, clientId: proposal.clientId })
+        .from(proposal)
+        .where(eq(proposal.id, proposalId))
+        .for("update");
       if (!target) throw notFound("Proposal not found");
       const [existing] = await tx.select({ id: invoice.id }).from(invoice).where(eq(invoice.proposalId, proposalId));
       if (existing) throw new AppError(409, INVOICE_MESSAGES.alreadyInvoiced);
@@ -179,7 +192,16 @@ export async function generateInvoice(
 
       const [created] = await tx
         .insert(invoice)
-        .values({ number, proposalId, clientId: target.clientId, dueDate: input.dueDate, status: "unpaid", totalCents, createdAt: now, updatedAt: now })
+        .values({
+          number,
+          proposalId,
+          clientId: target.clientId,
+          dueDate: input.dueDate,
+          status: "unpaid",
+          totalCents,
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning({ id: invoice.id });
       await tx.insert(invoiceItem).values(items.map((item, position) => ({ invoiceId: created!.id, position, ...item })));
       await recordAudit(tx, actor, {
@@ -189,7 +211,11 @@ export async function generateInvoice(
         before: null,
         after: { number, proposalId, clientId: target.clientId, dueDate: input.dueDate, status: "unpaid", totalCents, items },
       });
-      await queueUserNotice(tx, target.clientId, invoiceNotice(created!.id, number, totalCents, input.dueDate, currency(await getSettings(tx)), "issued"));
+      await queueUserNotice(
+        tx,
+        target.clientId,
+        invoiceNotice(created!.id, number, totalCents, input.dueDate, currency(await getSettings(tx)), "issued"),
+      );
       return { id: created!.id, number, totalCents };
     });
   } catch (error) {
@@ -266,7 +292,13 @@ export async function updateInvoice(db: Database, actor: Actor, invoiceId: numbe
   return db.transaction(async (tx) => {
     await lockProposalOfInvoice(tx, invoiceId);
     const [current] = await tx
-      .select({ status: invoice.status, number: invoice.number, clientId: invoice.clientId, dueDate: invoice.dueDate, totalCents: invoice.totalCents })
+      .select({
+        status: invoice.status,
+        number: invoice.number,
+        clientId: invoice.clientId,
+        dueDate: invoice.dueDate,
+        totalCents: invoice.totalCents,
+      })
       .from(invoice)
       .where(eq(invoice.id, invoiceId))
       .for("update");
@@ -284,9 +316,17 @@ export async function updateInvoice(db: Database, actor: Actor, invoiceId: numbe
     if (!after) return { totalCents };
     await tx.delete(invoiceItem).where(eq(invoiceItem.invoiceId, invoiceId));
     await tx.insert(invoiceItem).values(items.map((item, position) => ({ invoiceId, position, ...item })));
-    await tx.update(invoice).set({ dueDate: input.dueDate, totalCents, updatedAt: sql`now()` }).where(eq(invoice.id, invoiceId));
+    await tx
+      .update(invoice)
+      .set({ dueDate: input.dueDate, totalCents, updatedAt: sql`now()` })
+      .where(eq(invoice.id, invoiceId));
     await recordAudit(tx, actor, { entity: "invoice", entityId: invoiceId, action: "updated", before, after });
-    if (current.clientId) await queueUserNotice(tx, current.clientId, invoiceNotice(invoiceId, current.number, totalCents, input.dueDate, currency(await getSettings(tx)), "updated"));
+    if (current.clientId)
+      await queueUserNotice(
+        tx,
+        current.clientId,
+        invoiceNotice(invoiceId, current.number, totalCents, input.dueDate, currency(await getSettings(tx)), "updated"),
+      );
     return { totalCents };
   });
 }
@@ -301,7 +341,9 @@ function invoiceNotice(id: number, number: string, totalCents: number, dueDate: 
   return {
     subject: kind === "issued" ? `New invoice ${number}` : `Invoice ${number} was updated`,
     lines: [
-      kind === "issued" ? `Invoice ${number} for ${amount} was issued to you.` : `Invoice ${number} was updated. The new total is ${amount}.`,
+      kind === "issued"
+        ? `Invoice ${number} for ${amount} was issued to you.`
+        : `Invoice ${number} was updated. The new total is ${amount}.`,
       `It is due on ${formatCalendarDate(dueDate)}.`,
     ],
     link: { label: "View your invoice", path: `/view-invoice/${id}` },
@@ -334,7 +376,11 @@ async function lockProposalOfInvoice(tx: Queryable, invoiceId: number): Promise<
 export async function markInvoicePaid(db: Database, actor: Actor, invoiceId: number): Promise<{ number: string; changed: boolean }> {
   assertRole(actor, "admin");
   return db.transaction(async (tx) => {
-    const [current] = await tx.select({ number: invoice.number, status: invoice.status, paidAt: invoice.paidAt }).from(invoice).where(eq(invoice.id, invoiceId)).for("update");
+    const [current] = await tx
+      .select({ number: invoice.number, status: invoice.status, paidAt: invoice.paidAt })
+      .from(invoice)
+      .where(eq(invoice.id, invoiceId))
+      .for("update");
     if (!current) throw notFound("Invoice not found");
     if (current.status === "paid") return { number: current.number, changed: false };
     const [row] = await tx
@@ -367,7 +413,13 @@ export async function deleteInvoice(db: Database, actor: Actor, invoiceId: numbe
     const [row] = await tx.delete(invoice).where(eq(invoice.id, invoiceId)).returning();
     if (!row) throw notFound("Invoice not found");
     const { number, proposalId, clientId, dueDate, status, totalCents, paidAt } = row;
-    await recordAudit(tx, actor, { entity: "invoice", entityId: invoiceId, action: "deleted", before: { number, proposalId, clientId, dueDate, status, totalCents, paidAt }, after: null });
+    await recordAudit(tx, actor, {
+      entity: "invoice",
+      entityId: invoiceId,
+      action: "deleted",
+      before: { number, proposalId, clientId, dueDate, status, totalCents, paidAt },
+      after: null,
+    });
     return { number, proposalId };
   });
 }
@@ -410,8 +462,10 @@ export async function listInvoicesForAdmin(
   // Without a search, "all" and "paid" totals are tally buckets (pending and overdue depend on today: counted).
   const buckets = filters.q || (filters.filter !== "all" && filters.filter !== "paid") ? undefined : await readTally(db, "invoice");
   const total = buckets && tallyCount(buckets, (status) => filters.filter === "all" || status === "paid");
-  const result = await keysetPage(db, { order: ordering, request: page, table: invoice, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined, total }, (keyset) =>
-    fetchInvoiceRows(db, keyset),
+  const result = await keysetPage(
+    db,
+    { order: ordering, request: page, table: invoice, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined, total },
+    (keyset) => fetchInvoiceRows(db, keyset),
   );
   return { ...result, items: result.items.map((row) => toAdminInvoiceRow(row, now)) };
 }
@@ -430,7 +484,9 @@ async function invoiceListWhere(db: Queryable, filters: InvoiceListFilters, now:
   if (byStatus) conditions.push(byStatus);
   if (filters.q) {
     const pattern = containsPattern(filters.q);
-    const ofMatchingProjects = await matchingIdsCondition(invoice.proposalId, () => db.select({ id: proposal.id }).from(proposal).where(ilike(proposal.projectName, pattern)));
+    const ofMatchingProjects = await matchingIdsCondition(invoice.proposalId, () =>
+      db.select({ id: proposal.id }).from(proposal).where(ilike(proposal.projectName, pattern)),
+    );
     const ofMatchingClients = await matchingIdsCondition(invoice.clientId, () =>
       db
         .select({ id: user.id })
@@ -466,7 +522,12 @@ function toAdminInvoiceRow(row: Omit<Awaited<ReturnType<typeof fetchInvoiceRows>
  * @returns an async iterable of rows (one batch in memory at a time).
  * @throws {AppError} 403 unless the actor is an admin (before anything is read).
  */
-export async function exportInvoicesForAdmin(db: Queryable, actor: Actor, filters: InvoiceListFilters, now: Date = new Date()): Promise<AsyncIterable<AdminInvoiceRow>> {
+export async function exportInvoicesForAdmin(
+  db: Queryable,
+  actor: Actor,
+  filters: InvoiceListFilters,
+  now: Date = new Date(),
+): Promise<AsyncIterable<AdminInvoiceRow>> {
   assertRole(actor, "admin");
   const where = await invoiceListWhere(db, filters, now);
   const rows = keysetBatches(ordering, where, (keyset) => fetchInvoiceRows(db, keyset));

@@ -13,9 +13,25 @@ describe.each(testDatabases())("client invoice on %s", (_name, open) => {
     const { t, s } = ctx;
     const client = await makeClient(s);
     const proposalId = await insertProposal(t.db, { clientId: client.id, projectName: "Bakery site", status: "in_progress" });
-    const id = await insertInvoice(t.db, { proposalId, clientId: client.id, items: [["Design", 150_000], ["Development", 250_050]], dueDate: "2026-05-09" });
+    const id = await insertInvoice(t.db, {
+      proposalId,
+      clientId: client.id,
+      items: [
+        ["Design", 150_000],
+        ["Development", 250_050],
+      ],
+      dueDate: "2026-05-09",
+    });
     const found = await getInvoiceForClient(t.db, client, String(id), NOW);
-    expect(found).toMatchObject({ id, proposalId, projectName: "Bakery site", totalCents: 400_050, status: "unpaid", displayStatus: "overdue", dueDate: "2026-05-09" });
+    expect(found).toMatchObject({
+      id,
+      proposalId,
+      projectName: "Bakery site",
+      totalCents: 400_050,
+      status: "unpaid",
+      displayStatus: "overdue",
+      dueDate: "2026-05-09",
+    });
     expect(found.items).toEqual([
       { description: "Design", amountCents: 150_000 },
       { description: "Development", amountCents: 250_050 },
@@ -38,7 +54,10 @@ describe.each(testDatabases())("client invoice on %s", (_name, open) => {
     const proposalId = await insertProposal(t.db, { clientId: owner.id });
     const id = await insertInvoice(t.db, { proposalId, clientId: owner.id, items: [["Secret work", 999]], dueDate: "2030-01-01" });
     for (const attempt of [id, String(id + 1000), "abc", "-1", ""]) {
-      expect(await refusalOf(getInvoiceForClient(t.db, intruder, attempt, NOW))).toMatchObject({ status: 404, message: INVOICE_MESSAGES.notFound });
+      expect(await refusalOf(getInvoiceForClient(t.db, intruder, attempt, NOW))).toMatchObject({
+        status: 404,
+        message: INVOICE_MESSAGES.notFound,
+      });
     }
     // An invoice without clientId belongs to its proposal's client.
     const proposal2 = await insertProposal(t.db, { clientId: owner.id });

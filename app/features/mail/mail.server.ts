@@ -26,17 +26,19 @@ export interface OutgoingMail {
 export async function enqueueMail(q: Queryable, mail: OutgoingMail): Promise<number> {
   const [row] = await q
     .insert(mailOutbox)
-    .values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, replyTo: mail.replyTo, attachments: mail.attachments ?? null })
+    .values({
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      replyTo: mail.replyTo,
+      attachments: mail.attachments ?? null,
+    })
     .returning({ id: mailOutbox.id });
   return row!.id;
 }
 
 /** Escapes text for inclusion in an HTML mail body. */
 export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }

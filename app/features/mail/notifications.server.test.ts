@@ -2,13 +2,27 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { mailOutbox, user } from "#app/db/schema";
 import { scheduleMeeting } from "#app/features/meetings/meetings.server";
-import { approveProposal, declineProposal, requestProposal, submitAmbassadorProposal, submitRevision } from "#app/features/proposals/proposals.server";
+import {
+  approveProposal,
+  declineProposal,
+  requestProposal,
+  submitAmbassadorProposal,
+  submitRevision,
+} from "#app/features/proposals/proposals.server";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal, refusalOf } from "../../../tests/helpers/portal";
 import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { ADMIN_RECIPIENT, ORIGIN_TOKEN } from "./notifications.server";
 
-const EMPTY_REQUEST = { projectName: null, timeline: null, budget: null, targetAudience: null, designInspiration: null, numberOfPages: null, websiteGoal: null };
+const EMPTY_REQUEST = {
+  projectName: null,
+  timeline: null,
+  budget: null,
+  targetAudience: null,
+  designInspiration: null,
+  numberOfPages: null,
+  websiteGoal: null,
+};
 
 /** Notifications caused by client and ambassador actions (issue #6), queued in the same transaction. */
 describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
@@ -24,8 +38,20 @@ describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
     const inReview = await insertProposal(t.db, { clientId: client.id, status: "review", projectName: "Shop" });
     await submitRevision(t.db, client, inReview, "Bigger logo please");
     const ambassador = await makeAmbassador(s);
-    const toApprove = await insertProposal(t.db, { clientId: client.id, source: "ambassador", status: "submitted", ambassadorId: ambassador.id, projectName: "Cafe" });
-    const toDecline = await insertProposal(t.db, { clientId: client.id, source: "ambassador", status: "submitted", ambassadorId: ambassador.id, projectName: "Gym" });
+    const toApprove = await insertProposal(t.db, {
+      clientId: client.id,
+      source: "ambassador",
+      status: "submitted",
+      ambassadorId: ambassador.id,
+      projectName: "Cafe",
+    });
+    const toDecline = await insertProposal(t.db, {
+      clientId: client.id,
+      source: "ambassador",
+      status: "submitted",
+      ambassadorId: ambassador.id,
+      projectName: "Gym",
+    });
     await approveProposal(t.db, client, toApprove);
     await approveProposal(t.db, client, toApprove); // no change, no second mail
     await declineProposal(t.db, client, toDecline, "Too expensive");
@@ -50,11 +76,29 @@ describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
   it("tells the person an ambassador proposal is addressed to: a registration link without an account, the dashboard with one", async () => {
     const { t, s } = ctx;
     const ambassador = await makeAmbassador(s, { referralCode: "sunny" });
-    await submitAmbassadorProposal(t.db, ambassador, { clientName: "New Person", clientEmail: "new@example.com", projectName: "Yoga site", projectDetails: "Classes", budget: null });
+    await submitAmbassadorProposal(t.db, ambassador, {
+      clientName: "New Person",
+      clientEmail: "new@example.com",
+      projectName: "Yoga site",
+      projectDetails: "Classes",
+      budget: null,
+    });
     const client = await makeClient(s, { email: "known@example.com" });
-    await submitAmbassadorProposal(t.db, ambassador, { clientName: "Known", clientEmail: "known@example.com", projectName: null, projectDetails: "Shop", budget: null });
+    await submitAmbassadorProposal(t.db, ambassador, {
+      clientName: "Known",
+      clientEmail: "known@example.com",
+      projectName: null,
+      projectDetails: "Shop",
+      budget: null,
+    });
     await t.db.update(user).set({ notifyUpdates: false }).where(eq(user.id, client.id));
-    await submitAmbassadorProposal(t.db, ambassador, { clientName: "Known", clientEmail: "known@example.com", projectName: null, projectDetails: "Second", budget: null });
+    await submitAmbassadorProposal(t.db, ambassador, {
+      clientName: "Known",
+      clientEmail: "known@example.com",
+      projectName: null,
+      projectDetails: "Second",
+      budget: null,
+    });
 
     const mails = await outbox();
     expect(mails.map((m) => m.to)).toEqual(["new@example.com", "known@example.com"]);

@@ -30,7 +30,15 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
     const { t } = ctx;
     const port = await freePort();
     const send = createMailSender({ smtpUrl: `smtp://127.0.0.1:${port}`, outboxDir: "/nonexistent" });
-    const options = { db: t.db, send, from: "Portal <portal@example.com>", origin: "https://portal.example", adminEmail: "owner@example.com", baseDelayMs: 200, maxDelayMs: 1_000 };
+    const options = {
+      db: t.db,
+      send,
+      from: "Portal <portal@example.com>",
+      origin: "https://portal.example",
+      adminEmail: "owner@example.com",
+      baseDelayMs: 200,
+      maxDelayMs: 1_000,
+    };
     await enqueueMail(t.db, { to: "owner@example.com", subject: "Hello", text: "Plain body", html: "<p>HTML body</p>" });
 
     // SMTP down: two failed attempts, each pushing the next attempt further away.
@@ -67,8 +75,20 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
     smtp = await startSmtpCapture();
     const send = createMailSender({ smtpUrl: smtp.url, outboxDir: "/nonexistent" });
     for (let i = 0; i < 10; i++) await enqueueMail(t.db, { to: `r${i}@example.com`, subject: `m${i}`, text: "x" });
-    const options = { db: t.db, send, from: "p@example.com", origin: "https://portal.example", adminEmail: "owner@example.com", batchSize: 3 };
-    const passes = await Promise.all([processOutboxOnce(options), processOutboxOnce(options), processOutboxOnce(options), processOutboxOnce(options)]);
+    const options = {
+      db: t.db,
+      send,
+      from: "p@example.com",
+      origin: "https://portal.example",
+      adminEmail: "owner@example.com",
+      batchSize: 3,
+    };
+    const passes = await Promise.all([
+      processOutboxOnce(options),
+      processOutboxOnce(options),
+      processOutboxOnce(options),
+      processOutboxOnce(options),
+    ]);
     const again = await Promise.all([processOutboxOnce(options), processOutboxOnce(options)]);
     const total = [...passes, ...again].reduce((sum, r) => sum + r.sent, 0);
     // Drain whatever is left, then check nothing was sent twice.
@@ -83,7 +103,11 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
     smtp = await startSmtpCapture();
     const send = createMailSender({ smtpUrl: smtp.url, outboxDir: "/nonexistent" });
     const options = { db: t.db, send, from: "p@example.com", origin: "https://portal.example", adminEmail: "owner@example.com" };
-    await notifyAdmin(t.db, { subject: "New proposal request", lines: ["A client asked for a website."], link: { label: "Open proposals", path: "/admin/proposals" } });
+    await notifyAdmin(t.db, {
+      subject: "New proposal request",
+      lines: ["A client asked for a website."],
+      link: { label: "Open proposals", path: "/admin/proposals" },
+    });
     await processOutboxOnce(options);
     await t.db.insert(settings).values({ id: 1, supportEmail: "support@agency.example", companyName: "Agency Co" });
     await notifyAdmin(t.db, { subject: "Second", lines: ["x"], link: { label: "Open", path: "/admin" } });

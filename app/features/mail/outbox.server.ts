@@ -126,7 +126,9 @@ export async function processOutboxOnce(options: OutboxOptions): Promise<{ sent:
           row.attachments?.map((a) => ({
             ...a,
             // An .ics file is folded at 75 octets: a fold may split the token, so unfold first.
-            content: a.contentType.startsWith("text/calendar") ? replaceInIcs(a.content, ORIGIN_TOKEN, options.origin) : withOrigin(a.content),
+            content: a.contentType.startsWith("text/calendar")
+              ? replaceInIcs(a.content, ORIGIN_TOKEN, options.origin)
+              : withOrigin(a.content),
           })) ?? row.attachments,
         id: row.id,
       });

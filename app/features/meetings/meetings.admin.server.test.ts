@@ -15,11 +15,18 @@ describe.each(testDatabases())("admin meetings on %s", (_name, open) => {
     const { t, s, admin } = ctx;
     const client = await makeClient(s, { businessName: "Blue Cafe", email: "cafe@example.com" });
     const ids: number[] = [];
-    for (let i = 0; i < 7; i++) ids.push(await insertMeeting(t.db, { userId: client.id, createdAt: new Date(Date.UTC(2026, 0, 1 + i)), notes: `n${i}` }));
+    for (let i = 0; i < 7; i++)
+      ids.push(await insertMeeting(t.db, { userId: client.id, createdAt: new Date(Date.UTC(2026, 0, 1 + i)), notes: `n${i}` }));
     const page1 = await listMeetingRequests(t.db, admin, { size: 5 });
     expect(page1.total).toBe(7);
     expect(page1.items.map((m) => m.id)).toEqual(ids.slice(2).reverse());
-    expect(page1.items[0]).toMatchObject({ clientName: "Blue Cafe", clientEmail: "cafe@example.com", status: "pending", timeZone: "America/New_York", startsAt: "2026-03-03T19:00:00.000Z" });
+    expect(page1.items[0]).toMatchObject({
+      clientName: "Blue Cafe",
+      clientEmail: "cafe@example.com",
+      status: "pending",
+      timeZone: "America/New_York",
+      startsAt: "2026-03-03T19:00:00.000Z",
+    });
     const page2 = await listMeetingRequests(t.db, admin, pageRequestFrom(new URLSearchParams({ after: page1.next! }), { size: 5 }));
     expect(page2.items.map((m) => m.id)).toEqual(ids.slice(0, 2).reverse());
     expect(page2.next).toBeNull();

@@ -41,23 +41,23 @@ const ordering = { sort: meeting.createdAt, id: meeting.id };
 export async function listMeetingRequests(db: Queryable, actor: Actor, page: PageRequest): Promise<Page<AdminMeetingRow>> {
   assertRole(actor, "admin");
   const result = await keysetPage(db, { order: ordering, request: page, table: meeting, where: undefined }, (keyset) =>
-      db
-        .select({
-          id: meeting.id,
-          cursorKey: cursorKeySql(ordering),
-          startsAt: meeting.startsAt,
-          timeZone: meeting.timeZone,
-          notes: meeting.notes,
-          status: meeting.status,
-          createdAt: meeting.createdAt,
-          clientName: sql<string>`coalesce(${user.businessName}, ${user.name})`,
-          clientEmail: user.email,
-        })
-        .from(meeting)
-        .innerJoin(user, eq(user.id, meeting.userId))
-        .where(keyset.where)
-        .orderBy(...keyset.orderBy)
-        .limit(keyset.limit),
+    db
+      .select({
+        id: meeting.id,
+        cursorKey: cursorKeySql(ordering),
+        startsAt: meeting.startsAt,
+        timeZone: meeting.timeZone,
+        notes: meeting.notes,
+        status: meeting.status,
+        createdAt: meeting.createdAt,
+        clientName: sql<string>`coalesce(${user.businessName}, ${user.name})`,
+        clientEmail: user.email,
+      })
+      .from(meeting)
+      .innerJoin(user, eq(user.id, meeting.userId))
+      .where(keyset.where)
+      .orderBy(...keyset.orderBy)
+      .limit(keyset.limit),
   );
   return {
     ...result,
@@ -84,16 +84,31 @@ export async function acceptMeeting(db: Database, actor: Actor, meetingId: numbe
     if (!current) throw notFound("Meeting not found");
     if (current.status === "accepted") return { changed: false };
     await tx.update(meeting).set({ status: "accepted" }).where(eq(meeting.id, meetingId));
-    await recordAudit(tx, actor, { entity: "meeting", entityId: meetingId, action: "accepted", before: { status: current.status }, after: { status: "accepted" } });
+    await recordAudit(tx, actor, {
+      entity: "meeting",
+      entityId: meetingId,
+      action: "accepted",
+      before: { status: current.status },
+      after: { status: "accepted" },
+    });
     const start = toValidDate(current.startsAt);
     const valid = start !== null;
     const when = start ? `${formatDateTime(start, current.timeZone)} (${current.timeZone})` : "the requested time";
     await queueUserUpdate(tx, current.userId, {
       subject: "Your meeting is confirmed",
-      lines: [`Your meeting request for ${when} was accepted.`, ...(valid ? ["The calendar invite is attached; you can also download it from your dashboard."] : [])],
+      lines: [
+        `Your meeting request for ${when} was accepted.`,
+        ...(valid ? ["The calendar invite is attached; you can also download it from your dashboard."] : []),
+      ],
       link: { label: "Open your dashboard", path: "/client-dashboard" },
       attachments: valid
-        ? [{ filename: `meeting-${meetingId}.ics`, contentType: MEETING_ICS_CONTENT_TYPE, content: await inviteFor(tx, { ...current, status: "accepted" }, `${ORIGIN_TOKEN}/client-dashboard`) }]
+        ? [
+            {
+              filename: `meeting-${meetingId}.ics`,
+              contentType: MEETING_ICS_CONTENT_TYPE,
+              content: await inviteFor(tx, { ...current, status: "accepted" }, `${ORIGIN_TOKEN}/client-dashboard`),
+            },
+          ]
         : undefined,
     });
     return { changed: true };
@@ -112,7 +127,13 @@ export async function deleteMeeting(db: Database, actor: Actor, meetingId: numbe
     const [row] = await tx.delete(meeting).where(eq(meeting.id, meetingId)).returning();
     if (!row) throw notFound("Meeting not found");
     const { userId, startsAt, timeZone, notes, status } = row;
-    await recordAudit(tx, actor, { entity: "meeting", entityId: meetingId, action: "deleted", before: { userId, startsAt: toIsoOrNull(startsAt), timeZone, notes, status }, after: null });
+    await recordAudit(tx, actor, {
+      entity: "meeting",
+      entityId: meetingId,
+      action: "deleted",
+      before: { userId, startsAt: toIsoOrNull(startsAt), timeZone, notes, status },
+      after: null,
+    });
   });
 }
 

@@ -12,7 +12,12 @@ const NOW = new Date("2026-05-10T12:00:00Z");
 describe("meeting schema", () => {
   it("requires date and time, defaults the zone to UTC and refuses an unknown zone", () => {
     expect(parseForm(meetingSchema, { notes: "hi" }).error).toEqual({ date: ["Date is required."], time: ["Time is required."] });
-    expect(parseForm(meetingSchema, { date: "2026-06-01", time: "09:15" }).value).toEqual({ date: "2026-06-01", time: "09:15", timeZone: "UTC", notes: null });
+    expect(parseForm(meetingSchema, { date: "2026-06-01", time: "09:15" }).value).toEqual({
+      date: "2026-06-01",
+      time: "09:15",
+      timeZone: "UTC",
+      notes: null,
+    });
     expect(parseForm(meetingSchema, { date: "2026-06-01", time: "09:15", timeZone: "Nowhere/City" }).error).toEqual({
       timeZone: ["Unknown time zone. Reload the page and try again."],
     });
@@ -89,7 +94,10 @@ describe.each(testDatabases())("meetings on %s", (_name, open) => {
     for (const status of ["accepted", "declined"] as const) {
       const decided = await scheduleMeeting(t.db, client, input("2026-06-02", "10:00"), NOW);
       await t.db.update(meeting).set({ status }).where(eq(meeting.id, decided.id));
-      expect(await refusalOf(deleteMeeting(t.db, client, decided.id))).toMatchObject({ status: 409, message: MEETING_MESSAGES.notDeletable });
+      expect(await refusalOf(deleteMeeting(t.db, client, decided.id))).toMatchObject({
+        status: 409,
+        message: MEETING_MESSAGES.notDeletable,
+      });
       expect(await meetingRow(decided.id)).not.toBeNull();
     }
 

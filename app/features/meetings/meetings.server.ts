@@ -47,7 +47,12 @@ export function meetingDeletable(status: MeetingStatus): boolean {
  * @returns the new meeting's id and its start (UTC).
  * @throws {AppError} 403 unless a client; 400 on `date` when the instant is not in the future.
  */
-export async function scheduleMeeting(db: Database, actor: Actor, input: MeetingInput, now: Date = new Date()): Promise<{ id: number; startsAt: Date }> {
+export async function scheduleMeeting(
+  db: Database,
+  actor: Actor,
+  input: MeetingInput,
+  now: Date = new Date(),
+): Promise<{ id: number; startsAt: Date }> {
   assertRole(actor, "client");
   let startsAt: Date;
   try {
@@ -79,7 +84,14 @@ export async function scheduleMeeting(db: Database, actor: Actor, input: Meeting
 export async function listClientMeetings(db: Database, actor: Actor): Promise<ClientMeetingRow[]> {
   assertRole(actor, "client");
   const rows = await db
-    .select({ id: meeting.id, startsAt: meeting.startsAt, timeZone: meeting.timeZone, notes: meeting.notes, status: meeting.status, createdAt: meeting.createdAt })
+    .select({
+      id: meeting.id,
+      startsAt: meeting.startsAt,
+      timeZone: meeting.timeZone,
+      notes: meeting.notes,
+      status: meeting.status,
+      createdAt: meeting.createdAt,
+    })
     .from(meeting)
     .where(eq(meeting.userId, actor.id))
     .orderBy(asc(meeting.startsAt), asc(meeting.id))
@@ -121,7 +133,12 @@ export async function deleteMeeting(db: Database, actor: Actor, meetingId: unkno
  * @throws {AppError} 403 unless a client; 404 "Meeting not found" (unknown, another client's,
  *   or not accepted yet).
  */
-export async function getMeetingInviteForClient(db: Database, actor: Actor, meetingId: unknown, ctx: { origin: string }): Promise<{ filename: string; ics: string }> {
+export async function getMeetingInviteForClient(
+  db: Database,
+  actor: Actor,
+  meetingId: unknown,
+  ctx: { origin: string },
+): Promise<{ filename: string; ics: string }> {
   assertRole(actor, "client");
   const id = parseId(meetingId);
   if (id === null) throw notFound(MEETING_MESSAGES.notFound);
@@ -149,7 +166,10 @@ export async function inviteFor(db: Queryable, row: typeof meeting.$inferSelect,
     return replaceInIcs(ics, PLACEHOLDER_ORIGIN, ORIGIN_TOKEN);
   }
   const settings = await getSettings(db);
-  const [client] = await db.select({ name: user.name, businessName: user.businessName, email: user.email }).from(user).where(eq(user.id, row.userId));
+  const [client] = await db
+    .select({ name: user.name, businessName: user.businessName, email: user.email })
+    .from(user)
+    .where(eq(user.id, row.userId));
   const company = settings.companyName || "Client Portal";
   return meetingIcs({
     id: row.id,

@@ -7,7 +7,13 @@ import { PROPOSAL_STATUSES, type ProposalStatus } from "#app/db/schema";
 import { normalizeSearch } from "#app/lib/pagination";
 
 /** The statuses an admin may set freely from the dropdown (spec §4, §9). */
-export const ADMIN_PROPOSAL_STATUSES = ["pending", "planning", "in_progress", "review", "completed"] as const satisfies readonly ProposalStatus[];
+export const ADMIN_PROPOSAL_STATUSES = [
+  "pending",
+  "planning",
+  "in_progress",
+  "review",
+  "completed",
+] as const satisfies readonly ProposalStatus[];
 export type AdminProposalStatus = (typeof ADMIN_PROPOSAL_STATUSES)[number];
 
 /** Human labels of every proposal status. */

@@ -17,7 +17,12 @@ describe.each(testDatabases())("admin proposals on %s", (_name, open) => {
     const { t, s, admin } = ctx;
     const client = await makeClient(s, { email: "owner@bluecafe.example", businessName: "Blue Cafe" });
     const ambassador = await makeAmbassador(s);
-    const own = await insertProposal(t.db, { clientId: client.id, projectName: "Cafe site", budgetCents: 500_000, createdAt: new Date("2026-01-01T10:00:00Z") });
+    const own = await insertProposal(t.db, {
+      clientId: client.id,
+      projectName: "Cafe site",
+      budgetCents: 500_000,
+      createdAt: new Date("2026-01-01T10:00:00Z"),
+    });
     const addressed = await insertProposal(t.db, {
       ambassadorId: ambassador.id,
       clientName: "Green Grocer",
@@ -25,7 +30,9 @@ describe.each(testDatabases())("admin proposals on %s", (_name, open) => {
       projectName: "Grocer shop",
       createdAt: new Date("2026-01-02T10:00:00Z"),
     });
-    await t.db.insert(invoice).values({ number: "INV-2026-0001", proposalId: own, clientId: client.id, dueDate: "2026-02-01", totalCents: 500_000 });
+    await t.db
+      .insert(invoice)
+      .values({ number: "INV-2026-0001", proposalId: own, clientId: client.id, dueDate: "2026-02-01", totalCents: 500_000 });
 
     const page = await listProposalsForAdmin(t.db, admin, {}, first);
     expect(page.total).toBe(2);
@@ -57,7 +64,12 @@ describe.each(testDatabases())("admin proposals on %s", (_name, open) => {
     const client = await makeClient(s, { email: "Mixed.Case@Example.com", businessName: "Sunrise Bakery" });
     const ambassador = await makeAmbassador(s);
     const bakery = await insertProposal(t.db, { clientId: client.id, projectName: "Loaves online" });
-    const florist = await insertProposal(t.db, { ambassadorId: ambassador.id, clientName: "Rosa Florist", clientEmail: "rosa@flowers.example", projectName: "Petals" });
+    const florist = await insertProposal(t.db, {
+      ambassadorId: ambassador.id,
+      clientName: "Rosa Florist",
+      clientEmail: "rosa@flowers.example",
+      projectName: "Petals",
+    });
     const percent = await insertProposal(t.db, { clientId: client.id, projectName: "50% off campaign" });
     await insertProposal(t.db, { clientId: client.id, projectName: "500 off campaign" });
 
@@ -76,16 +88,29 @@ describe.each(testDatabases())("admin proposals on %s", (_name, open) => {
   it("finds proposals of clients when a term matches very many accounts, and caps a search's count", async () => {
     const { t, s, admin } = ctx;
     // More matching accounts than are inlined as ids: the search falls back to a subquery.
-    const accounts = Array.from({ length: MAX_INLINE_IDS + 5 }, (_, i) => ({ id: `bulk-${i}`, name: "Common Cafe", businessName: "Common Cafe", email: `bulk${i}@example.com`, role: "client" as const }));
+    const accounts = Array.from({ length: MAX_INLINE_IDS + 5 }, (_, i) => ({
+      id: `bulk-${i}`,
+      name: "Common Cafe",
+      businessName: "Common Cafe",
+      email: `bulk${i}@example.com`,
+      role: "client" as const,
+    }));
     for (let i = 0; i < accounts.length; i += 500) await t.db.insert(user).values(accounts.slice(i, i + 500));
     const mine = [];
-    for (const id of ["bulk-0", "bulk-1", `bulk-${MAX_INLINE_IDS + 4}`]) mine.push(await insertProposal(t.db, { clientId: id, projectName: "Espresso bar" }));
+    for (const id of ["bulk-0", "bulk-1", `bulk-${MAX_INLINE_IDS + 4}`])
+      mine.push(await insertProposal(t.db, { clientId: id, projectName: "Espresso bar" }));
     const found = await listProposalsForAdmin(t.db, admin, { q: "COMMON cafe" }, first);
     expect(found.items.map((p) => p.id).sort((a, b) => a - b)).toEqual(mine);
     expect(found).toMatchObject({ total: 3, totalIsLowerBound: false });
 
     const client = await makeClient(s);
-    const many = Array.from({ length: SEARCH_COUNT_CAP + 1 }, () => ({ clientId: client.id, source: "client" as const, status: "pending" as const, projectDetails: "x", projectName: "Widely used name" }));
+    const many = Array.from({ length: SEARCH_COUNT_CAP + 1 }, () => ({
+      clientId: client.id,
+      source: "client" as const,
+      status: "pending" as const,
+      projectDetails: "x",
+      projectName: "Widely used name",
+    }));
     for (let i = 0; i < many.length; i += 500) await t.db.insert(proposal).values(many.slice(i, i + 500));
     const capped = await listProposalsForAdmin(t.db, admin, { q: "widely used" }, first);
     expect(capped).toMatchObject({ total: SEARCH_COUNT_CAP, totalIsLowerBound: true });
@@ -112,9 +137,12 @@ describe.each(testDatabases())("admin proposals on %s", (_name, open) => {
     const client = await makeClient(s);
     const at = new Date("2026-01-05T12:00:00.123Z");
     // 12 rows share one instant (ties broken by id), 12 have their own.
-    for (let i = 0; i < 24; i++) await insertProposal(t.db, { clientId: client.id, createdAt: i < 12 ? at : new Date(at.getTime() + (i + 1) * 1000) });
+    for (let i = 0; i < 24; i++)
+      await insertProposal(t.db, { clientId: client.id, createdAt: i < 12 ? at : new Date(at.getTime() + (i + 1) * 1000) });
     // A microsecond later than the tie: a Date-based cursor would lose it.
-    await t.db.execute(sql`update ${proposal} set created_at = created_at + interval '1 microsecond' where id = (select max(id) from ${proposal} where created_at = ${at.toISOString()}::timestamptz)`);
+    await t.db.execute(
+      sql`update ${proposal} set created_at = created_at + interval '1 microsecond' where id = (select max(id) from ${proposal} where created_at = ${at.toISOString()}::timestamptz)`,
+    );
     const all = (await t.db.select({ id: proposal.id }).from(proposal)).map((r) => r.id);
 
     const seen: number[] = [];
@@ -133,11 +161,21 @@ describe.each(testDatabases())("admin proposals on %s", (_name, open) => {
     expect([...seen].sort((x, y) => x - y)).toEqual([...all].sort((x, y) => x - y));
     expect(pages[0]!.prev).toBeNull();
     // Going back from the last page gives the fourth page again.
-    const back = await listProposalsForAdmin(t.db, admin, {}, pageRequestFrom(new URLSearchParams({ before: pages[4]!.prev! }), { size: 5 }));
+    const back = await listProposalsForAdmin(
+      t.db,
+      admin,
+      {},
+      pageRequestFrom(new URLSearchParams({ before: pages[4]!.prev! }), { size: 5 }),
+    );
     expect(back.items.map((p) => p.id)).toEqual(pages[3]!.items.map((p) => p.id));
     expect(back.next).not.toBeNull();
     // A forged cursor is ignored (first page), not an error.
-    const forged = await listProposalsForAdmin(t.db, admin, {}, pageRequestFrom(new URLSearchParams({ after: "not-a-cursor" }), { size: 5 }));
+    const forged = await listProposalsForAdmin(
+      t.db,
+      admin,
+      {},
+      pageRequestFrom(new URLSearchParams({ after: "not-a-cursor" }), { size: 5 }),
+    );
     expect(forged.items.map((p) => p.id)).toEqual(pages[0]!.items.map((p) => p.id));
   });
 

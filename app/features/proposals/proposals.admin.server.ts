@@ -14,7 +14,16 @@ import { assertRole, type Actor } from "#app/features/users/actor";
 import { toIsoOrNull } from "#app/lib/dates";
 import { fieldError, notFound } from "#app/lib/errors";
 import { keysetBatches } from "#app/lib/csv.server";
-import { containsPattern, cursorKeySql, keysetPage, matchingIdsCondition, SEARCH_COUNT_CAP, type KeysetQuery, type Page, type PageRequest } from "#app/lib/pagination";
+import {
+  containsPattern,
+  cursorKeySql,
+  keysetPage,
+  matchingIdsCondition,
+  SEARCH_COUNT_CAP,
+  type KeysetQuery,
+  type Page,
+  type PageRequest,
+} from "#app/lib/pagination";
 import { ADMIN_PROPOSAL_STATUSES, PROPOSAL_STATUS_LABELS, type AdminProposalStatus } from "./proposals.admin.schema";
 
 /** One row of the admin proposal list. Money in cents; instants in UTC. */
@@ -66,7 +75,14 @@ async function proposalFilters(db: Queryable, filters: ProposalListFilters): Pro
         .from(user)
         .where(or(ilike(user.email, pattern), ilike(user.businessName, pattern), ilike(user.name, pattern))),
     );
-    conditions.push(or(ilike(proposal.projectName, pattern), ilike(proposal.clientName, pattern), ilike(proposal.clientEmail, pattern), ofMatchingClients)!);
+    conditions.push(
+      or(
+        ilike(proposal.projectName, pattern),
+        ilike(proposal.clientName, pattern),
+        ilike(proposal.clientEmail, pattern),
+        ofMatchingClients,
+      )!,
+    );
   }
   return conditions.length ? and(...conditions) : undefined;
 }
@@ -79,13 +95,22 @@ async function proposalFilters(db: Queryable, filters: ProposalListFilters): Pro
  * @param page - keyset page request (see `app/lib/pagination.ts`).
  * @throws {AppError} 403 unless the actor is an admin.
  */
-export async function listProposalsForAdmin(db: Queryable, actor: Actor, filters: ProposalListFilters, page: PageRequest): Promise<Page<AdminProposalRow>> {
+export async function listProposalsForAdmin(
+  db: Queryable,
+  actor: Actor,
+  filters: ProposalListFilters,
+  page: PageRequest,
+): Promise<Page<AdminProposalRow>> {
   assertRole(actor, "admin");
   const where = await proposalFilters(db, filters);
   // Without a search the total is a tally bucket (all statuses, or the filtered one).
-  const total = filters.q ? undefined : tallyCount(await readTally(db, "proposal"), (status) => !filters.status || status === filters.status);
-  const result = await keysetPage(db, { order: ordering, request: page, table: proposal, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined, total }, (keyset) =>
-    fetchProposalRows(db, keyset),
+  const total = filters.q
+    ? undefined
+    : tallyCount(await readTally(db, "proposal"), (status) => !filters.status || status === filters.status);
+  const result = await keysetPage(
+    db,
+    { order: ordering, request: page, table: proposal, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined, total },
+    (keyset) => fetchProposalRows(db, keyset),
   );
   return { ...result, items: result.items.map(toAdminProposalRow) };
 }
@@ -121,7 +146,9 @@ function fetchProposalRows(db: Queryable, keyset: KeysetQuery) {
     .limit(keyset.limit);
 }
 
-function toAdminProposalRow<T extends { createdAt: Date | null; clientApprovedAt: Date | null }>(row: T): Omit<T, "createdAt" | "clientApprovedAt"> & { createdAt: string | null; clientApprovedAt: string | null } {
+function toAdminProposalRow<T extends { createdAt: Date | null; clientApprovedAt: Date | null }>(
+  row: T,
+): Omit<T, "createdAt" | "clientApprovedAt"> & { createdAt: string | null; clientApprovedAt: string | null } {
   return { ...row, createdAt: toIsoOrNull(row.createdAt), clientApprovedAt: toIsoOrNull(row.clientApprovedAt) };
 }
 
@@ -133,7 +160,11 @@ function toAdminProposalRow<T extends { createdAt: Date | null; clientApprovedAt
  * @returns an async iterable of rows (one batch in memory at a time).
  * @throws {AppError} 403 unless the actor is an admin (before anything is read).
  */
-export async function exportProposalsForAdmin(db: Queryable, actor: Actor, filters: ProposalListFilters): Promise<AsyncIterable<AdminProposalRow>> {
+export async function exportProposalsForAdmin(
+  db: Queryable,
+  actor: Actor,
+  filters: ProposalListFilters,
+): Promise<AsyncIterable<AdminProposalRow>> {
   assertRole(actor, "admin");
   const where = await proposalFilters(db, filters);
   const rows = keysetBatches(ordering, where, (keyset) => fetchProposalRows(db, keyset));
@@ -161,7 +192,8 @@ export async function setProposalStatus(
   status: AdminProposalStatus,
 ): Promise<{ id: number; status: AdminProposalStatus; changed: boolean }> {
   assertRole(actor, "admin");
-  if (!(ADMIN_PROPOSAL_STATUSES as readonly string[]).includes(status)) throw fieldError("status", "Choose one of: pending, planning, in progress, review, completed.");
+  if (!(ADMIN_PROPOSAL_STATUSES as readonly string[]).includes(status))
+    throw fieldError("status", "Choose one of: pending, planning, in progress, review, completed.");
   return db.transaction(async (tx) => {
     const [current] = await tx
       .select({ id: proposal.id, status: proposal.status, clientId: proposal.clientId, projectName: proposal.projectName })
@@ -170,13 +202,24 @@ export async function setProposalStatus(
       .for("update");
     if (!current) throw notFound("Proposal not found");
     if (current.status === status) return { id: current.id, status, changed: false };
-    await tx.update(proposal).set({ status, updatedAt: sql`now()` }).where(eq(proposal.id, proposalId));
-    await recordAudit(tx, actor, { entity: "proposal", entityId: proposalId, action: "status-changed", before: { status: current.status }, after: { status } });
+    await tx
+      .update(proposal)
+      .set({ status, updatedAt: sql`now()` })
+      .where(eq(proposal.id, proposalId));
+    await recordAudit(tx, actor, {
+      entity: "proposal",
+      entityId: proposalId,
+      action: "status-changed",
+      before: { status: current.status },
+      after: { status },
+    });
     if (current.clientId) {
       const project = current.projectName || `Proposal #${proposalId}`;
       await queueUserUpdate(tx, current.clientId, {
         subject: `${project}: status is now ${PROPOSAL_STATUS_LABELS[status]}`,
-        lines: [`The status of your project "${project}" changed from ${PROPOSAL_STATUS_LABELS[current.status]} to ${PROPOSAL_STATUS_LABELS[status]}.`],
+        lines: [
+          `The status of your project "${project}" changed from ${PROPOSAL_STATUS_LABELS[current.status]} to ${PROPOSAL_STATUS_LABELS[status]}.`,
+        ],
         link: { label: "View your project", path: "/project-status" },
       });
     }

@@ -54,7 +54,13 @@ describe("proposal schemas", () => {
     const bad = parse({ numberOfPages: "0", websiteGoal: "Fancy", designInspiration: "not a url" });
     expect(Object.keys(bad.error ?? {}).sort()).toEqual(["designInspiration", "numberOfPages", "websiteGoal"]);
     const ok = parse({ numberOfPages: "12", websiteGoal: "Minimal", designInspiration: "https://dribbble.com/x", timeline: "  " });
-    expect(ok.value).toMatchObject({ numberOfPages: 12, websiteGoal: "Minimal", designInspiration: "https://dribbble.com/x", timeline: null, budget: null });
+    expect(ok.value).toMatchObject({
+      numberOfPages: 12,
+      websiteGoal: "Minimal",
+      designInspiration: "https://dribbble.com/x",
+      timeline: null,
+      budget: null,
+    });
   });
 
   it("requires the ambassador proposal's client name, e-mail and details; lowercases the e-mail", () => {
@@ -63,9 +69,16 @@ describe("proposal schemas", () => {
       clientEmail: ["Client email is required."],
       projectDetails: ["Project details is required."],
     });
-    const ok = parseForm(ambassadorProposalSchema, { clientName: "Jo", clientEmail: " Jo@Example.COM ", projectDetails: "Shop", budget: "$1,000" });
+    const ok = parseForm(ambassadorProposalSchema, {
+      clientName: "Jo",
+      clientEmail: " Jo@Example.COM ",
+      projectDetails: "Shop",
+      budget: "$1,000",
+    });
     expect(ok.value).toMatchObject({ clientEmail: "jo@example.com", budget: 100_000, projectName: null });
-    expect(parseForm(ambassadorProposalSchema, { clientName: "Jo", clientEmail: "nope", projectDetails: "x" }).error).toEqual({ clientEmail: ["Enter a valid email address."] });
+    expect(parseForm(ambassadorProposalSchema, { clientName: "Jo", clientEmail: "nope", projectDetails: "x" }).error).toEqual({
+      clientEmail: ["Enter a valid email address."],
+    });
   });
 
   it("refuses a blank revision comment or decline reason", () => {
@@ -98,7 +111,10 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
 
     it('refuses a missing actor with "User not logged in" and a non-client with 403, writing nothing', async () => {
       const { t, s } = ctx;
-      expect(await refusalOf(requestProposal(t.db, null, request()))).toMatchObject({ status: 401, message: PROPOSAL_MESSAGES.notLoggedIn });
+      expect(await refusalOf(requestProposal(t.db, null, request()))).toMatchObject({
+        status: 401,
+        message: PROPOSAL_MESSAGES.notLoggedIn,
+      });
       const ambassador = await makeAmbassador(s);
       expect((await refusalOf(requestProposal(t.db, ambassador, request()))).status).toBe(403);
       expect((await refusalOf(requestProposal(t.db, await makeAdmin(s), request()))).status).toBe(403);
@@ -113,8 +129,18 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
       const other = await makeClient(s);
       const ambassador = await makeAmbassador(s);
       const old = await insertProposal(t.db, { clientId: client.id, projectName: "old", createdAt: new Date("2026-01-01T00:00:00Z") });
-      const done = await insertProposal(t.db, { clientId: client.id, projectName: "done", status: "completed", createdAt: new Date("2026-01-02T00:00:00Z") });
-      const closed = await insertProposal(t.db, { clientId: client.id, projectName: "closed", status: "closed", createdAt: new Date("2026-01-03T00:00:00Z") });
+      const done = await insertProposal(t.db, {
+        clientId: client.id,
+        projectName: "done",
+        status: "completed",
+        createdAt: new Date("2026-01-02T00:00:00Z"),
+      });
+      const closed = await insertProposal(t.db, {
+        clientId: client.id,
+        projectName: "closed",
+        status: "closed",
+        createdAt: new Date("2026-01-03T00:00:00Z"),
+      });
       const addressed = await insertProposal(t.db, {
         clientId: client.id,
         source: "ambassador",
@@ -128,7 +154,10 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
       const active = await listClientProposals(t.db, client, { includeCompleted: false, page: 1 });
       expect(active.items.map((p) => p.id)).toEqual([addressed, old]);
       expect(active.total).toBe(2);
-      expect(active.items[0]).toMatchObject({ ambassadorName: "Ann Bassador", allowed: { edit: false, delete: false, approve: true, decline: true, revise: false } });
+      expect(active.items[0]).toMatchObject({
+        ambassadorName: "Ann Bassador",
+        allowed: { edit: false, delete: false, approve: true, decline: true, revise: false },
+      });
       expect(active.items[1]!.allowed).toEqual({ edit: true, delete: true, approve: false, decline: false, revise: false });
 
       const all = await listClientProposals(t.db, client, { includeCompleted: true, page: 1 });
@@ -138,7 +167,8 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
     it("paginates on the server and clamps a page past the end", async () => {
       const { t, s } = ctx;
       const client = await makeClient(s);
-      for (let i = 0; i < 23; i++) await insertProposal(t.db, { clientId: client.id, projectName: `p${i}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)) });
+      for (let i = 0; i < 23; i++)
+        await insertProposal(t.db, { clientId: client.id, projectName: `p${i}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)) });
       const first = await listClientProposals(t.db, client, { includeCompleted: false, page: 1 });
       expect(first).toMatchObject({ page: 1, pageCount: 2, total: 23, pageSize: 20 });
       expect(first.items).toHaveLength(20);
@@ -152,7 +182,12 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
       const { t, s } = ctx;
       const client = await makeClient(s);
       const id = await insertProposal(t.db, { clientId: client.id, status: "review" });
-      const invoiceId = await insertInvoice(t.db, { proposalId: id, clientId: client.id, items: [["Design", 1000]], dueDate: "2030-01-01" });
+      const invoiceId = await insertInvoice(t.db, {
+        proposalId: id,
+        clientId: client.id,
+        items: [["Design", 1000]],
+        dueDate: "2030-01-01",
+      });
       const { items } = await listClientProposals(t.db, client, { includeCompleted: false, page: 1 });
       expect(items[0]).toMatchObject({ id, invoiceId, allowed: { revise: true, edit: false, delete: false } });
     });
@@ -169,8 +204,19 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
       const client = await makeClient(s);
       const { id } = await requestProposal(t.db, client, request());
       expect(await getProposalForEdit(t.db, client, String(id))).toMatchObject({ id, projectName: "Bakery site", budgetCents: 500_000 });
-      await updateProposal(t.db, client, String(id), request({ projectName: "Renamed", budget: 123_456, websiteGoal: null, numberOfPages: null }));
-      expect(await proposalRow(t.db, id)).toMatchObject({ projectName: "Renamed", budgetCents: 123_456, websiteGoal: null, numberOfPages: null, status: "pending" });
+      await updateProposal(
+        t.db,
+        client,
+        String(id),
+        request({ projectName: "Renamed", budget: 123_456, websiteGoal: null, numberOfPages: null }),
+      );
+      expect(await proposalRow(t.db, id)).toMatchObject({
+        projectName: "Renamed",
+        budgetCents: 123_456,
+        websiteGoal: null,
+        numberOfPages: null,
+        status: "pending",
+      });
     });
 
     it("answers another client's, an unknown or a malformed id with 404 and changes nothing", async () => {
@@ -200,8 +246,19 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
       const client = await makeClient(s);
       const ambassador = await makeAmbassador(s);
       const planning = await insertProposal(t.db, { clientId: client.id, status: "planning" });
-      const fromAmbassador = await insertProposal(t.db, { clientId: client.id, source: "ambassador", ambassadorId: ambassador.id, status: "pending" });
-      const approved = await insertProposal(t.db, { clientId: client.id, source: "ambassador", ambassadorId: ambassador.id, status: "pending", clientApprovedAt: new Date() });
+      const fromAmbassador = await insertProposal(t.db, {
+        clientId: client.id,
+        source: "ambassador",
+        ambassadorId: ambassador.id,
+        status: "pending",
+      });
+      const approved = await insertProposal(t.db, {
+        clientId: client.id,
+        source: "ambassador",
+        ambassadorId: ambassador.id,
+        status: "pending",
+        clientApprovedAt: new Date(),
+      });
       for (const id of [planning, fromAmbassador, approved]) {
         const before = await proposalRow(t.db, id);
         expect((await refusalOf(getProposalForEdit(t.db, client, id))).status).toBe(409);
@@ -209,7 +266,9 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
         expect((await refusalOf(deleteProposal(t.db, client, id))).status).toBe(409);
         expect(await proposalRow(t.db, id)).toEqual(before);
       }
-      expect((await refusalOf(updateProposal(t.db, client, planning, request()))).message).toBe("Only pending proposals can be edited. This one is planning.");
+      expect((await refusalOf(updateProposal(t.db, client, planning, request()))).message).toBe(
+        "Only pending proposals can be edited. This one is planning.",
+      );
       expect((await refusalOf(updateProposal(t.db, client, approved, request()))).message).toMatch(/ambassador cannot be edited/);
     });
 
@@ -222,7 +281,10 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
 
       const invoiced = await insertProposal(t.db, { clientId: client.id });
       await insertInvoice(t.db, { proposalId: invoiced, clientId: client.id, items: [["Deposit", 5000]], dueDate: "2030-01-01" });
-      expect(await refusalOf(deleteProposal(t.db, client, invoiced))).toMatchObject({ status: 409, message: "This proposal has an invoice and can no longer be deleted." });
+      expect(await refusalOf(deleteProposal(t.db, client, invoiced))).toMatchObject({
+        status: 409,
+        message: "This proposal has an invoice and can no longer be deleted.",
+      });
       expect(await proposalRow(t.db, invoiced)).not.toBeNull();
     });
   });
@@ -235,12 +297,18 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
       await submitRevision(t.db, client, id, "  Bigger logo, please.  ");
       expect((await proposalRow(t.db, id))!.revisionComment).toBe("Bigger logo, please.");
 
-      expect(await refusalOf(submitRevision(t.db, client, id, "   "))).toMatchObject({ status: 400, fieldErrors: { comment: ["Describe the revisions you would like."] } });
+      expect(await refusalOf(submitRevision(t.db, client, id, "   "))).toMatchObject({
+        status: 400,
+        fieldErrors: { comment: ["Describe the revisions you would like."] },
+      });
       expect((await proposalRow(t.db, id))!.revisionComment).toBe("Bigger logo, please.");
 
       for (const status of ["pending", "planning", "in_progress", "completed"] as const) {
         const other = await insertProposal(t.db, { clientId: client.id, status });
-        expect(await refusalOf(submitRevision(t.db, client, other, "change it"))).toMatchObject({ status: 409, message: "Revisions can only be requested while the proposal is in review." });
+        expect(await refusalOf(submitRevision(t.db, client, other, "change it"))).toMatchObject({
+          status: 409,
+          message: "Revisions can only be requested while the proposal is in review.",
+        });
         expect((await proposalRow(t.db, other))!.revisionComment).toBeNull();
       }
     });
@@ -251,7 +319,13 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
       const { t, s } = ctx;
       const client = await makeClient(s);
       const ambassador = await makeAmbassador(s);
-      const id = await insertProposal(t.db, { clientId: client.id, source: "ambassador", ambassadorId: ambassador.id, status: "submitted", clientEmail: client.email });
+      const id = await insertProposal(t.db, {
+        clientId: client.id,
+        source: "ambassador",
+        ambassadorId: ambassador.id,
+        status: "submitted",
+        clientEmail: client.email,
+      });
       return { client, ambassador, id };
     }
 
@@ -267,7 +341,10 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
       expect(await proposalRow(t.db, id)).toEqual(first);
       expect(await listAwaitingApproval(t.db, client)).toEqual([]);
       // Approved: locked against decline.
-      expect(await refusalOf(declineProposal(t.db, client, id, "changed my mind"))).toMatchObject({ status: 409, message: "You have already approved this proposal." });
+      expect(await refusalOf(declineProposal(t.db, client, id, "changed my mind"))).toMatchObject({
+        status: 409,
+        message: "You have already approved this proposal.",
+      });
       expect(await proposalRow(t.db, id)).toEqual(first);
     });
 
@@ -290,9 +367,20 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
       const { client, ambassador } = await setup();
       const own = await insertProposal(t.db, { clientId: client.id });
       expect((await refusalOf(approveProposal(t.db, client, own))).status).toBe(409);
-      const closed = await insertProposal(t.db, { clientId: client.id, source: "ambassador", ambassadorId: ambassador.id, status: "completed" });
+      const closed = await insertProposal(t.db, {
+        clientId: client.id,
+        source: "ambassador",
+        ambassadorId: ambassador.id,
+        status: "completed",
+      });
       expect((await refusalOf(approveProposal(t.db, client, closed))).status).toBe(409);
-      const unclaimed = await insertProposal(t.db, { clientId: null, source: "ambassador", ambassadorId: ambassador.id, status: "submitted", clientEmail: "someone@example.com" });
+      const unclaimed = await insertProposal(t.db, {
+        clientId: null,
+        source: "ambassador",
+        ambassadorId: ambassador.id,
+        status: "submitted",
+        clientEmail: "someone@example.com",
+      });
       expect((await refusalOf(approveProposal(t.db, client, unclaimed))).status).toBe(404);
       for (const id of [own, closed, unclaimed]) expect((await proposalRow(t.db, id))!.clientApprovedAt).toBeNull();
       expect((await refusalOf(approveProposal(t.db, ambassador, own))).status).toBe(403);
@@ -304,14 +392,33 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
       const other = await makeClient(s);
       await insertProposal(t.db, { clientId: other.id, source: "ambassador", ambassadorId: ambassador.id, status: "submitted" });
       await insertProposal(t.db, { clientId: client.id });
-      await insertProposal(t.db, { clientId: client.id, source: "ambassador", ambassadorId: ambassador.id, status: "submitted", clientApprovedAt: new Date() });
-      await insertProposal(t.db, { clientId: client.id, source: "ambassador", ambassadorId: ambassador.id, status: "submitted", clientDeclinedAt: new Date(), declineReason: "no" });
+      await insertProposal(t.db, {
+        clientId: client.id,
+        source: "ambassador",
+        ambassadorId: ambassador.id,
+        status: "submitted",
+        clientApprovedAt: new Date(),
+      });
+      await insertProposal(t.db, {
+        clientId: client.id,
+        source: "ambassador",
+        ambassadorId: ambassador.id,
+        status: "submitted",
+        clientDeclinedAt: new Date(),
+        declineReason: "no",
+      });
       expect((await listAwaitingApproval(t.db, client)).map((p) => p.id)).toEqual([id]);
     });
   });
 
   describe("ambassador proposal", () => {
-    const input = (clientEmail: string) => ({ clientName: "New Co", clientEmail, projectName: "Shop", projectDetails: "An online shop", budget: 250_000 });
+    const input = (clientEmail: string) => ({
+      clientName: "New Co",
+      clientEmail,
+      projectName: "Shop",
+      projectDetails: "An online shop",
+      budget: 250_000,
+    });
 
     it("stores a submitted proposal for a new e-mail, which the client gets when registering", async () => {
       const { t, s } = ctx;
@@ -343,12 +450,21 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
     it("refuses without an actor, without a referral code, for a non-ambassador, and for a staff e-mail", async () => {
       const { t, s } = ctx;
       const ambassador = await makeAmbassador(s);
-      expect(await refusalOf(submitAmbassadorProposal(t.db, null, input("a@example.com")))).toMatchObject({ status: 401, message: PROPOSAL_MESSAGES.mustLogIn });
+      expect(await refusalOf(submitAmbassadorProposal(t.db, null, input("a@example.com")))).toMatchObject({
+        status: 401,
+        message: PROPOSAL_MESSAGES.mustLogIn,
+      });
       expect((await refusalOf(submitAmbassadorProposal(t.db, await makeClient(s), input("a@example.com")))).status).toBe(403);
       const admin = await makeAdmin(s);
-      expect(await refusalOf(submitAmbassadorProposal(t.db, ambassador, input(admin.email)))).toMatchObject({ status: 409, fieldErrors: { clientEmail: [PROPOSAL_MESSAGES.notClientEmail] } });
+      expect(await refusalOf(submitAmbassadorProposal(t.db, ambassador, input(admin.email)))).toMatchObject({
+        status: 409,
+        fieldErrors: { clientEmail: [PROPOSAL_MESSAGES.notClientEmail] },
+      });
       await t.db.update(user).set({ referralCode: null }).where(eq(user.id, ambassador.id));
-      expect(await refusalOf(submitAmbassadorProposal(t.db, ambassador, input("a@example.com")))).toMatchObject({ status: 403, message: PROPOSAL_MESSAGES.referralMissing });
+      expect(await refusalOf(submitAmbassadorProposal(t.db, ambassador, input("a@example.com")))).toMatchObject({
+        status: 403,
+        message: PROPOSAL_MESSAGES.referralMissing,
+      });
       expect(await proposalCount()).toBe(0);
     });
   });

@@ -158,11 +158,16 @@ export async function listClientProposals(
 ): Promise<NumberedPage<ClientProposalRow>> {
   assertRole(actor, "client");
   const pageSize = options.pageSize ?? PROJECT_STATUS_PAGE_SIZE;
-  const where = and(eq(proposal.clientId, actor.id), options.includeCompleted ? undefined : notInArray(proposal.status, [...COMPLETED_STATUSES]));
+  const where = and(
+    eq(proposal.clientId, actor.id),
+    options.includeCompleted ? undefined : notInArray(proposal.status, [...COMPLETED_STATUSES]),
+  );
   const [{ total }] = (await db.select({ total: count() }).from(proposal).where(where)) as [{ total: number }];
   const pageCount = pageCountOf(total, pageSize);
   const page = Math.min(Math.max(1, options.page), pageCount);
-  const rows = await clientProposalQuery(db, where).limit(pageSize).offset((page - 1) * pageSize);
+  const rows = await clientProposalQuery(db, where)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
   return { items: rows.map(withAllowed), page, pageSize, total, pageCount };
 }
 
@@ -176,7 +181,12 @@ export async function listAwaitingApproval(db: Database, actor: Actor): Promise<
   assertRole(actor, "client");
   const rows = await clientProposalQuery(
     db,
-    and(eq(proposal.clientId, actor.id), eq(proposal.source, "ambassador"), isNull(proposal.clientApprovedAt), isNull(proposal.clientDeclinedAt)),
+    and(
+      eq(proposal.clientId, actor.id),
+      eq(proposal.source, "ambassador"),
+      isNull(proposal.clientApprovedAt),
+      isNull(proposal.clientDeclinedAt),
+    ),
   );
   return rows.map(withAllowed).filter((row) => row.allowed.approve);
 }
@@ -237,7 +247,10 @@ export async function getProposalForEdit(db: Database, actor: Actor, proposalId:
   assertRole(actor, "client");
   const id = parseId(proposalId);
   if (id === null) throw notFound(PROPOSAL_MESSAGES.notFound);
-  const [row] = await db.select().from(proposal).where(and(eq(proposal.id, id), eq(proposal.clientId, actor.id)));
+  const [row] = await db
+    .select()
+    .from(proposal)
+    .where(and(eq(proposal.id, id), eq(proposal.clientId, actor.id)));
   if (!row) throw notFound(PROPOSAL_MESSAGES.notFound);
   refuseIf(editRefusal(row));
   return {
@@ -262,7 +275,10 @@ export async function getProposalForEdit(db: Database, actor: Actor, proposalId:
 export async function updateProposal(db: Database, actor: Actor, proposalId: unknown, input: ProposalRequestInput): Promise<void> {
   await changeOwnProposal(db, actor, proposalId, async (tx, row) => {
     refuseIf(editRefusal(row));
-    await tx.update(proposal).set({ ...editableValues(input), updatedAt: sql`now()` }).where(eq(proposal.id, row.id));
+    await tx
+      .update(proposal)
+      .set({ ...editableValues(input), updatedAt: sql`now()` })
+      .where(eq(proposal.id, row.id));
   });
 }
 
@@ -293,7 +309,10 @@ export async function submitRevision(db: Database, actor: Actor, proposalId: unk
   if (!text) throw fieldError("comment", "Describe the revisions you would like.");
   await changeOwnProposal(db, actor, proposalId, async (tx, row) => {
     refuseIf(revisionRefusal(row));
-    await tx.update(proposal).set({ revisionComment: text, updatedAt: sql`now()` }).where(eq(proposal.id, row.id));
+    await tx
+      .update(proposal)
+      .set({ revisionComment: text, updatedAt: sql`now()` })
+      .where(eq(proposal.id, row.id));
     await notifyAdmin(tx, {
       subject: `Revision requested: ${proposalLabel(row)}`,
       lines: [`${actor.email} asked for revisions:`, text],
@@ -314,7 +333,10 @@ export async function approveProposal(db: Database, actor: Actor, proposalId: un
   return changeOwnProposal(db, actor, proposalId, async (tx, row) => {
     if (row.clientApprovedAt) return { changed: false };
     refuseIf(approvalRefusal(row));
-    await tx.update(proposal).set({ clientApprovedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(proposal.id, row.id));
+    await tx
+      .update(proposal)
+      .set({ clientApprovedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(eq(proposal.id, row.id));
     await notifyAdmin(tx, {
       subject: `Proposal approved: ${proposalLabel(row)}`,
       lines: [`${actor.email} approved the proposal "${proposalLabel(row)}" made by their ambassador.`],
@@ -339,7 +361,10 @@ export async function declineProposal(db: Database, actor: Actor, proposalId: un
   return changeOwnProposal(db, actor, proposalId, async (tx, row) => {
     if (row.clientDeclinedAt) return { changed: false };
     refuseIf(declineRefusal(row));
-    await tx.update(proposal).set({ clientDeclinedAt: sql`now()`, declineReason: text, updatedAt: sql`now()` }).where(eq(proposal.id, row.id));
+    await tx
+      .update(proposal)
+      .set({ clientDeclinedAt: sql`now()`, declineReason: text, updatedAt: sql`now()` })
+      .where(eq(proposal.id, row.id));
     await notifyAdmin(tx, {
       subject: `Proposal declined: ${proposalLabel(row)}`,
       lines: [`${actor.email} declined the proposal "${proposalLabel(row)}":`, text],

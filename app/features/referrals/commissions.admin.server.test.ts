@@ -17,10 +17,29 @@ describe.each(testDatabases())("admin commissions on %s", (_name, open) => {
     const { t, s, admin } = ctx;
     const ambassador = await makeAmbassador(s, { referralCode: "Sunny" });
     const referred = await makeClient(s, { referralCode: "sunny", businessName: "Referred Co" });
-    const withBudget = await insertProposal(t.db, { ambassadorId: ambassador.id, clientId: referred.id, budgetCents: 100_000, clientApprovedAt: approvedAt, status: "pending" });
-    const withInvoice = await insertProposal(t.db, { ambassadorId: ambassador.id, clientId: referred.id, budgetCents: 100_000, clientApprovedAt: approvedAt, status: "pending" });
-    await t.db.insert(invoice).values({ number: "INV-2026-0001", proposalId: withInvoice, clientId: referred.id, dueDate: "2026-04-01", totalCents: 250_003 });
-    const unapproved = await insertProposal(t.db, { ambassadorId: ambassador.id, clientName: "Maybe", clientEmail: "maybe@example.com", budgetCents: 900_000 });
+    const withBudget = await insertProposal(t.db, {
+      ambassadorId: ambassador.id,
+      clientId: referred.id,
+      budgetCents: 100_000,
+      clientApprovedAt: approvedAt,
+      status: "pending",
+    });
+    const withInvoice = await insertProposal(t.db, {
+      ambassadorId: ambassador.id,
+      clientId: referred.id,
+      budgetCents: 100_000,
+      clientApprovedAt: approvedAt,
+      status: "pending",
+    });
+    await t.db
+      .insert(invoice)
+      .values({ number: "INV-2026-0001", proposalId: withInvoice, clientId: referred.id, dueDate: "2026-04-01", totalCents: 250_003 });
+    const unapproved = await insertProposal(t.db, {
+      ambassadorId: ambassador.id,
+      clientName: "Maybe",
+      clientEmail: "maybe@example.com",
+      budgetCents: 900_000,
+    });
 
     const detail = await getAmbassadorCommissions(t.db, admin, ambassador.id, pages);
     expect(detail.rateBps).toBe(1500);
@@ -34,7 +53,15 @@ describe.each(testDatabases())("admin commissions on %s", (_name, open) => {
 
     const list = await listAmbassadorsForAdmin(t.db, admin, {}, { size: 25 });
     expect(list.items).toHaveLength(1);
-    expect(list.items[0]).toMatchObject({ referralCode: "sunny", referredClients: 1, proposals: 3, approvedProposals: 2, owedCents: 52_500, paidCents: 0, active: true });
+    expect(list.items[0]).toMatchObject({
+      referralCode: "sunny",
+      referredClients: 1,
+      proposals: 3,
+      approvedProposals: 2,
+      owedCents: 52_500,
+      paidCents: 0,
+      active: true,
+    });
     expect(list.totals).toEqual({ owedCents: 52_500, paidCents: 0 });
   });
 
@@ -83,8 +110,14 @@ describe.each(testDatabases())("admin commissions on %s", (_name, open) => {
     const clientOwn = await insertProposal(t.db, { clientId: client.id, budgetCents: 100_000, clientApprovedAt: approvedAt });
     const noBase = await insertProposal(t.db, { ambassadorId: ambassador.id, clientApprovedAt: approvedAt });
     const before = await snapshot(t.db);
-    expect(await rejectionOf(markCommissionPaid(t.db, admin, unapproved))).toMatchObject({ status: 409, message: COMMISSION_MESSAGES.notApproved });
-    expect(await rejectionOf(markCommissionPaid(t.db, admin, clientOwn))).toMatchObject({ status: 409, message: COMMISSION_MESSAGES.notAmbassadorProposal });
+    expect(await rejectionOf(markCommissionPaid(t.db, admin, unapproved))).toMatchObject({
+      status: 409,
+      message: COMMISSION_MESSAGES.notApproved,
+    });
+    expect(await rejectionOf(markCommissionPaid(t.db, admin, clientOwn))).toMatchObject({
+      status: 409,
+      message: COMMISSION_MESSAGES.notAmbassadorProposal,
+    });
     expect(await rejectionOf(markCommissionPaid(t.db, admin, noBase))).toMatchObject({ status: 409, message: COMMISSION_MESSAGES.noBase });
     expect((await rejectionOf(markCommissionPaid(t.db, admin, 999_999))).status).toBe(404);
     expect(await snapshot(t.db)).toEqual(before);
@@ -106,7 +139,12 @@ describe.each(testDatabases())("admin commissions on %s", (_name, open) => {
     const { t, s } = ctx;
     const ambassador = await makeAmbassador(s);
     const client = await makeClient(s);
-    const id = await insertProposal(t.db, { ambassadorId: ambassador.id, clientId: client.id, budgetCents: 100_000, clientApprovedAt: approvedAt });
+    const id = await insertProposal(t.db, {
+      ambassadorId: ambassador.id,
+      clientId: client.id,
+      budgetCents: 100_000,
+      clientApprovedAt: approvedAt,
+    });
     const before = await snapshot(t.db);
     for (const actor of [client, ambassador]) {
       expect((await rejectionOf(markCommissionPaid(t.db, actor, id))).status).toBe(403);

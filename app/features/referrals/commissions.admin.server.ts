@@ -23,7 +23,15 @@ import { toIsoOrNull } from "#app/lib/dates";
 import { AppError, notFound } from "#app/lib/errors";
 import { formatCents } from "#app/lib/money";
 import { EXPORT_BATCH_SIZE, keysetBatches } from "#app/lib/csv.server";
-import { containsPattern, cursorKeySql, keysetPage, SEARCH_COUNT_CAP, type KeysetQuery, type Page, type PageRequest } from "#app/lib/pagination";
+import {
+  containsPattern,
+  cursorKeySql,
+  keysetPage,
+  SEARCH_COUNT_CAP,
+  type KeysetQuery,
+  type Page,
+  type PageRequest,
+} from "#app/lib/pagination";
 import { commissionBaseCents, commissionCents } from "./commission";
 
 export const COMMISSION_MESSAGES = {
@@ -54,8 +62,14 @@ export interface CommissionTotals {
 function totalsSelection(rateBps: number) {
   const approved = sql`${proposal.clientApprovedAt} is not null`;
   return {
-    owedCents: sql<number>`coalesce(sum(${commissionSql(rateBps)}) filter (where ${approved} and ${proposal.commissionPaidAt} is null), 0)`.mapWith(Number),
-    paidCents: sql<number>`coalesce(sum(coalesce(${proposal.commissionPaidCents}, ${commissionSql(rateBps)})) filter (where ${proposal.commissionPaidAt} is not null), 0)`.mapWith(Number),
+    owedCents:
+      sql<number>`coalesce(sum(${commissionSql(rateBps)}) filter (where ${approved} and ${proposal.commissionPaidAt} is null), 0)`.mapWith(
+        Number,
+      ),
+    paidCents:
+      sql<number>`coalesce(sum(coalesce(${proposal.commissionPaidCents}, ${commissionSql(rateBps)})) filter (where ${proposal.commissionPaidAt} is not null), 0)`.mapWith(
+        Number,
+      ),
   };
 }
 
@@ -76,7 +90,8 @@ export function commissionTotalsFromTally(buckets: TallyBucket[], rateBps: numbe
   let paidCents = 0;
   for (const { bucket, n, cents } of buckets) {
     if (bucket === "paid") paidCents += cents;
-    else if (bucket.startsWith("owed:")) owedCents += cents * rateBps + n * Math.floor((Number(bucket.slice(5)) * rateBps + 5_000) / 10_000);
+    else if (bucket.startsWith("owed:"))
+      owedCents += cents * rateBps + n * Math.floor((Number(bucket.slice(5)) * rateBps + 5_000) / 10_000);
   }
   return { owedCents, paidCents };
 }
@@ -113,8 +128,10 @@ export async function listAmbassadorsForAdmin(
   assertRole(actor, "admin");
   const { commissionRateBps: rateBps } = await getSettings(db);
   const where = ambassadorListWhere(filters);
-  const result = await keysetPage(db, { order: ambassadorOrdering, request: page, table: user, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined }, (keyset) =>
-    fetchAmbassadorRows(db, keyset),
+  const result = await keysetPage(
+    db,
+    { order: ambassadorOrdering, request: page, table: user, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined },
+    (keyset) => fetchAmbassadorRows(db, keyset),
   );
   return {
     ...result,
@@ -177,7 +194,11 @@ async function withCommissionStats(db: Queryable, rows: AmbassadorBaseRow[], rat
         .groupBy(proposal.ambassadorId)
     : [];
   const referred = ids.length
-    ? await db.select({ ambassadorId: user.referredById, n: count() }).from(user).where(inArray(user.referredById, ids)).groupBy(user.referredById)
+    ? await db
+        .select({ ambassadorId: user.referredById, n: count() })
+        .from(user)
+        .where(inArray(user.referredById, ids))
+        .groupBy(user.referredById)
     : [];
   const statsById = new Map(stats.map((x) => [x.ambassadorId, x]));
   const referredById = new Map(referred.map((x) => [x.ambassadorId, x.n]));
@@ -204,7 +225,11 @@ async function withCommissionStats(db: Queryable, rows: AmbassadorBaseRow[], rat
  * @returns an async iterable of rows (money in cents; one batch in memory at a time).
  * @throws {AppError} 403 unless the actor is an admin (before anything is read).
  */
-export async function exportCommissionsForAdmin(db: Queryable, actor: Actor, filters: AmbassadorListFilters): Promise<AsyncIterable<AdminAmbassadorRow>> {
+export async function exportCommissionsForAdmin(
+  db: Queryable,
+  actor: Actor,
+  filters: AmbassadorListFilters,
+): Promise<AsyncIterable<AdminAmbassadorRow>> {
   assertRole(actor, "admin");
   const { commissionRateBps: rateBps } = await getSettings(db);
   const rows = keysetBatches(ambassadorOrdering, ambassadorListWhere(filters), (keyset) => fetchAmbassadorRows(db, keyset));
@@ -281,7 +306,10 @@ export async function getAmbassadorCommissions(
   const client = alias(user, "client");
   const byAmbassador = eq(proposal.ambassadorId, ambassadorId);
 
-  const proposals = await keysetPage(db, { order: proposalOrdering, request: pages.proposals, table: proposal, where: byAmbassador }, (keyset) =>
+  const proposals = await keysetPage(
+    db,
+    { order: proposalOrdering, request: pages.proposals, table: proposal, where: byAmbassador },
+    (keyset) =>
       db
         .select({
           id: proposal.id,
@@ -307,19 +335,38 @@ export async function getAmbassadorCommissions(
 
   const referredWhere = eq(user.referredById, ambassadorId);
   const clientOrdering = { sort: user.createdAt, id: user.id };
-  const referredClients = await keysetPage(db, { order: clientOrdering, request: pages.clients, table: user, where: referredWhere }, (keyset) =>
+  const referredClients = await keysetPage(
+    db,
+    { order: clientOrdering, request: pages.clients, table: user, where: referredWhere },
+    (keyset) =>
       db
-        .select({ id: user.id, cursorKey: cursorKeySql(clientOrdering), name: sql<string>`coalesce(${user.businessName}, ${user.name})`, email: user.email, createdAt: user.createdAt })
+        .select({
+          id: user.id,
+          cursorKey: cursorKeySql(clientOrdering),
+          name: sql<string>`coalesce(${user.businessName}, ${user.name})`,
+          email: user.email,
+          createdAt: user.createdAt,
+        })
         .from(user)
         .where(keyset.where)
         .orderBy(...keyset.orderBy)
         .limit(keyset.limit),
   );
 
-  const [totals] = await db.select(totalsSelection(rateBps)).from(proposal).leftJoin(invoice, eq(invoice.proposalId, proposal.id)).where(byAmbassador);
+  const [totals] = await db
+    .select(totalsSelection(rateBps))
+    .from(proposal)
+    .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
+    .where(byAmbassador);
 
   return {
-    ambassador: { id: ambassador.id, name: ambassador.name, email: ambassador.email, referralCode: ambassador.referralCode, active: !ambassador.banned },
+    ambassador: {
+      id: ambassador.id,
+      name: ambassador.name,
+      email: ambassador.email,
+      referralCode: ambassador.referralCode,
+      active: !ambassador.banned,
+    },
     rateBps,
     totals: { owedCents: totals?.owedCents ?? 0, paidCents: totals?.paidCents ?? 0 },
     proposals: {
@@ -331,7 +378,11 @@ export async function getAmbassadorCommissions(
           ...row,
           clientApproved: approved,
           baseCents,
-          commissionCents: row.commissionPaidAt ? (commissionPaidCents ?? commissionCents(baseCents, rateBps)) : approved ? commissionCents(baseCents, rateBps) : 0,
+          commissionCents: row.commissionPaidAt
+            ? (commissionPaidCents ?? commissionCents(baseCents, rateBps))
+            : approved
+              ? commissionCents(baseCents, rateBps)
+              : 0,
           commissionPaidAt: toIsoOrNull(row.commissionPaidAt),
           createdAt: toIsoOrNull(row.createdAt),
         };

@@ -24,9 +24,27 @@ describe.each(testDatabases())("referrals on %s", (_name, open) => {
     const referred = await makeClient(s, { referralCode: "sunny", businessName: "Blue Cafe" });
     await makeClient(s, { referralCode: otherAmbassador.referralCode });
     await makeClient(s);
-    const first = await submitAmbassadorProposal(t.db, ambassador, { clientName: "Blue Cafe", clientEmail: referred.email, projectName: "Cafe site", projectDetails: "Menu", budget: 100_000 });
-    const second = await submitAmbassadorProposal(t.db, ambassador, { clientName: "Not yet", clientEmail: "later@example.com", projectName: null, projectDetails: "Shop", budget: null });
-    await submitAmbassadorProposal(t.db, otherAmbassador, { clientName: "X", clientEmail: "x@example.com", projectName: null, projectDetails: "X", budget: null });
+    const first = await submitAmbassadorProposal(t.db, ambassador, {
+      clientName: "Blue Cafe",
+      clientEmail: referred.email,
+      projectName: "Cafe site",
+      projectDetails: "Menu",
+      budget: 100_000,
+    });
+    const second = await submitAmbassadorProposal(t.db, ambassador, {
+      clientName: "Not yet",
+      clientEmail: "later@example.com",
+      projectName: null,
+      projectDetails: "Shop",
+      budget: null,
+    });
+    await submitAmbassadorProposal(t.db, otherAmbassador, {
+      clientName: "X",
+      clientEmail: "x@example.com",
+      projectName: null,
+      projectDetails: "X",
+      budget: null,
+    });
     await approveProposal(t.db, referred, first.id);
 
     const dashboard = await getAmbassadorDashboard(t.db, ambassador);
@@ -48,10 +66,30 @@ describe.each(testDatabases())("referrals on %s", (_name, open) => {
     // Budget $5,000.50 → 15 % = $750.075 → rounded half up to $750.08.
     const onBudget = await insertProposal(t.db, { ...base, projectName: "budget", budgetCents: 500_050, clientApprovedAt: approved });
     // Invoice total wins over the budget: $1,234.56 → $185.184 → $185.18; commission already paid.
-    const onInvoice = await insertProposal(t.db, { ...base, projectName: "invoice", budgetCents: 999_999, clientApprovedAt: new Date("2026-04-02T00:00:00Z"), commissionPaidAt: new Date(), commissionPaidCents: 18_518 });
-    await insertInvoice(t.db, { proposalId: onInvoice, clientId: client.id, items: [["a", 100_000], ["b", 23_456]], dueDate: "2030-01-01" });
+    const onInvoice = await insertProposal(t.db, {
+      ...base,
+      projectName: "invoice",
+      budgetCents: 999_999,
+      clientApprovedAt: new Date("2026-04-02T00:00:00Z"),
+      commissionPaidAt: new Date(),
+      commissionPaidCents: 18_518,
+    });
+    await insertInvoice(t.db, {
+      proposalId: onInvoice,
+      clientId: client.id,
+      items: [
+        ["a", 100_000],
+        ["b", 23_456],
+      ],
+      dueDate: "2030-01-01",
+    });
     // No amount known: listed with 0.
-    const noAmount = await insertProposal(t.db, { ...base, projectName: "none", budgetCents: null, clientApprovedAt: new Date("2026-04-03T00:00:00Z") });
+    const noAmount = await insertProposal(t.db, {
+      ...base,
+      projectName: "none",
+      budgetCents: null,
+      clientApprovedAt: new Date("2026-04-03T00:00:00Z"),
+    });
     // Not approved, declined, or another ambassador's: not listed.
     await insertProposal(t.db, { ...base, budgetCents: 1_000_000 });
     await insertProposal(t.db, { ...base, budgetCents: 1_000_000, clientDeclinedAt: new Date(), declineReason: "no" });

@@ -145,7 +145,12 @@ export async function getAmbassadorEarnings(db: Database, actor: Actor): Promise
   const sum = (list: EarningRow[]) => list.reduce((total, line) => total + line.commissionCents, 0);
   const paidCents = sum(lines.filter((line) => line.paidAt));
   const pendingCents = sum(lines.filter((line) => !line.paidAt));
-  return { rateBps: settings.commissionRateBps, currency: settings.currency, rows: lines, totals: { earnedCents: paidCents + pendingCents, pendingCents, paidCents } };
+  return {
+    rateBps: settings.commissionRateBps,
+    currency: settings.currency,
+    rows: lines,
+    totals: { earnedCents: paidCents + pendingCents, pendingCents, paidCents },
+  };
 }
 
 /**

@@ -12,7 +12,13 @@ export const SETTINGS_MESSAGES = {
 /** How long the saved/failed message stays on screen (spec §9: 3 s). */
 export const SETTINGS_MESSAGE_MS = 3_000;
 
-const text = (label: string, max: number) => z.string().trim().max(max, `${label} must be at most ${max} characters.`).optional().transform((v) => v ?? "");
+const text = (label: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} must be at most ${max} characters.`)
+    .optional()
+    .transform((v) => v ?? "");
 
 export const settingsSchema = z.object({
   companyName: text("Company name", 200),
@@ -25,7 +31,10 @@ export const settingsSchema = z.object({
     .transform((v) => v?.toLowerCase() ?? ""),
   defaultTimeline: text("Default timeline", 200),
   /** A checkbox: present ("on") = true, absent = false. */
-  allowNewClients: z.boolean().optional().transform((v) => v ?? false),
+  allowNewClients: z
+    .boolean()
+    .optional()
+    .transform((v) => v ?? false),
   commissionRatePercent: z
     .string({ error: "Commission rate is required." })
     .trim()
@@ -44,7 +53,9 @@ export function percentToBps(percent: string): number {
 /** 1250 → "12.5", 1500 → "15". */
 export function bpsToPercent(bps: number): string {
   const whole = Math.floor(bps / 100);
-  const fraction = String(bps % 100).padStart(2, "0").replace(/0+$/, "");
+  const fraction = String(bps % 100)
+    .padStart(2, "0")
+    .replace(/0+$/, "");
   return fraction ? `${whole}.${fraction}` : String(whole);
 }
 

@@ -25,9 +25,18 @@ describe("settings form", () => {
   });
 
   it("reads the checkbox, lowercases the e-mail and refuses rates outside 0–100 %", () => {
-    const ok = parseWithZod(form({ companyName: " Acme ", supportEmail: "Help@Acme.COM", commissionRatePercent: "12.5", allowNewClients: "on" }), { schema: settingsSchema });
+    const ok = parseWithZod(
+      form({ companyName: " Acme ", supportEmail: "Help@Acme.COM", commissionRatePercent: "12.5", allowNewClients: "on" }),
+      { schema: settingsSchema },
+    );
     expect(ok.status).toBe("success");
-    expect((ok as { value: unknown }).value).toEqual({ companyName: "Acme", supportEmail: "help@acme.com", defaultTimeline: "", allowNewClients: true, commissionRatePercent: 1250 });
+    expect((ok as { value: unknown }).value).toEqual({
+      companyName: "Acme",
+      supportEmail: "help@acme.com",
+      defaultTimeline: "",
+      allowNewClients: true,
+      commissionRatePercent: 1250,
+    });
     const off = parseWithZod(form({ commissionRatePercent: "15" }), { schema: settingsSchema });
     expect((off as { value: { allowNewClients: boolean } }).value.allowNewClients).toBe(false);
     for (const [value, message] of [
@@ -50,25 +59,49 @@ describe.each(testDatabases())("settings on %s", (_name, open) => {
   it("defaults to allowNewClients true and 15 %, then saves and replaces every field", async () => {
     const { t, admin } = ctx;
     expect(await getSettingsForAdmin(t.db, admin)).toMatchObject({ allowNewClients: true, commissionRateBps: 1500, companyName: "" });
-    const input = { companyName: "Acme Web", supportEmail: "help@acme.test", defaultTimeline: "6 weeks", allowNewClients: false, commissionRateBps: 1250 };
+    const input = {
+      companyName: "Acme Web",
+      supportEmail: "help@acme.test",
+      defaultTimeline: "6 weeks",
+      allowNewClients: false,
+      commissionRateBps: 1250,
+    };
     expect(await saveSettings(t.db, admin, input)).toMatchObject(input);
     expect(await getSettings(t.db)).toMatchObject(input);
     await saveSettings(t.db, admin, { ...input, companyName: "Acme 2", allowNewClients: true });
     const rows = await t.db.select().from(settings);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: 1, companyName: "Acme 2", allowNewClients: true, commissionRateBps: 1250, currency: DEFAULT_SETTINGS.currency });
+    expect(rows[0]).toMatchObject({
+      id: 1,
+      companyName: "Acme 2",
+      allowNewClients: true,
+      commissionRateBps: 1250,
+      currency: DEFAULT_SETTINGS.currency,
+    });
     expect((await rejectionOf(saveSettings(t.db, admin, { ...input, commissionRateBps: 10_001 }))).status).toBe(400);
   });
 
   it("turning off new clients stops client registration; ambassadors can still sign up", async () => {
     const { t, s, admin } = ctx;
-    await saveSettings(t.db, admin, { companyName: "", supportEmail: "", defaultTimeline: "", allowNewClients: false, commissionRateBps: 1500 });
+    await saveSettings(t.db, admin, {
+      companyName: "",
+      supportEmail: "",
+      defaultTimeline: "",
+      allowNewClients: false,
+      commissionRateBps: 1500,
+    });
     const refused = await rejectionOf(makeClient(s, { email: "closed@example.com" }));
     expect(refused.status).toBe(403);
     expect(refused.message).toMatch(/registrations are currently closed/);
     expect((await t.db.select({ email: user.email }).from(user)).map((u) => u.email)).not.toContain("closed@example.com");
     await makeAmbassador(s);
-    await saveSettings(t.db, admin, { companyName: "", supportEmail: "", defaultTimeline: "", allowNewClients: true, commissionRateBps: 1500 });
+    await saveSettings(t.db, admin, {
+      companyName: "",
+      supportEmail: "",
+      defaultTimeline: "",
+      allowNewClients: true,
+      commissionRateBps: 1500,
+    });
     await makeClient(s, { email: "open@example.com" });
   });
 
@@ -78,7 +111,19 @@ describe.each(testDatabases())("settings on %s", (_name, open) => {
     const ambassador = await makeAmbassador(s);
     const before = await snapshot(t.db);
     for (const actor of [client, ambassador]) {
-      expect((await rejectionOf(saveSettings(t.db, actor, { companyName: "Hacked", supportEmail: "", defaultTimeline: "", allowNewClients: false, commissionRateBps: 9000 }))).status).toBe(403);
+      expect(
+        (
+          await rejectionOf(
+            saveSettings(t.db, actor, {
+              companyName: "Hacked",
+              supportEmail: "",
+              defaultTimeline: "",
+              allowNewClients: false,
+              commissionRateBps: 9000,
+            }),
+          )
+        ).status,
+      ).toBe(403);
       expect((await rejectionOf(getSettingsForAdmin(t.db, actor))).status).toBe(403);
     }
     expect(await snapshot(t.db)).toEqual(before);

@@ -67,7 +67,13 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
     await tx.execute(sql`select pg_advisory_xact_lock(${SETTINGS_LOCK_ID})`);
     const current = await getSettings(tx);
     const { before, after } = changedFields(
-      { companyName: current.companyName, supportEmail: current.supportEmail, defaultTimeline: current.defaultTimeline, allowNewClients: current.allowNewClients, commissionRateBps: current.commissionRateBps },
+      {
+        companyName: current.companyName,
+        supportEmail: current.supportEmail,
+        defaultTimeline: current.defaultTimeline,
+        allowNewClients: current.allowNewClients,
+        commissionRateBps: current.commissionRateBps,
+      },
       values,
     );
     const [row] = await tx

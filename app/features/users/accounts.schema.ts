@@ -54,7 +54,10 @@ export const optionalUrl = (label: string) =>
     .trim()
     .max(2048, `${label} must be at most 2048 characters.`)
     .optional()
-    .refine((value) => !value || /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(value), `${label} must be a full address starting with http:// or https://`)
+    .refine(
+      (value) => !value || /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(value),
+      `${label} must be a full address starting with http:// or https://`,
+    )
     .transform((value) => value || undefined);
 
 /** Only same-origin paths are followed after sign-in (no `//evil.example`, no `https://…`). */
@@ -70,7 +73,10 @@ export function safeRedirect(value: unknown): string | null {
 
 export const loginSchema = z.object({
   email,
-  password: z.string({ error: "Password is required." }).min(1, "Password is required.").max(128, "Password must be at most 128 characters."),
+  password: z
+    .string({ error: "Password is required." })
+    .min(1, "Password is required.")
+    .max(128, "Password must be at most 128 characters."),
   redirectTo: z.string().optional(),
 });
 

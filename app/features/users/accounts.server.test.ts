@@ -32,11 +32,14 @@ describe("account schemas", () => {
     const base = { businessName: "B", email: "b@example.com", phone: "1", password: "12345" };
     expect(clientRegistrationSchema(6).safeParse(base).error?.issues[0]?.message).toBe("Password must be at least 6 characters.");
     expect(clientRegistrationSchema(5).safeParse(base).success).toBe(true);
-    expect(clientRegistrationSchema(6).safeParse({ ...base, password: "123456", website: "not a url" }).error?.issues[0]?.path).toEqual(["website"]);
+    expect(clientRegistrationSchema(6).safeParse({ ...base, password: "123456", website: "not a url" }).error?.issues[0]?.path).toEqual([
+      "website",
+    ]);
   });
   it("follows only same-origin redirects", () => {
     expect(safeRedirect("/project-status?x=1")).toBe("/project-status?x=1");
-    for (const bad of ["//evil.example", "https://evil.example/", "/\\evil.example", "javascript:alert(1)", null]) expect(safeRedirect(bad)).toBeNull();
+    for (const bad of ["//evil.example", "https://evil.example/", "/\\evil.example", "javascript:alert(1)", null])
+      expect(safeRedirect(bad)).toBeNull();
   });
 });
 
@@ -98,8 +101,16 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
   it("lets only one of two simultaneous sign-ups with the same referral link ID win", async () => {
     const { t, s } = ctx;
     const attempts = await Promise.allSettled([
-      registerAmbassador(s, { name: "A", email: "race-a@example.com", phone: "1", password: "secret-pass", referralCode: "race" }, freshMeta()),
-      registerAmbassador(s, { name: "B", email: "race-b@example.com", phone: "1", password: "secret-pass", referralCode: "race" }, freshMeta()),
+      registerAmbassador(
+        s,
+        { name: "A", email: "race-a@example.com", phone: "1", password: "secret-pass", referralCode: "race" },
+        freshMeta(),
+      ),
+      registerAmbassador(
+        s,
+        { name: "B", email: "race-b@example.com", phone: "1", password: "secret-pass", referralCode: "race" },
+        freshMeta(),
+      ),
     ]);
     expect(attempts.filter((a) => a.status === "fulfilled")).toHaveLength(1);
     const rejected = attempts.find((a) => a.status === "rejected") as PromiseRejectedResult;
@@ -119,7 +130,16 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
   it("gives ambassador proposals addressed to the e-mail to the client who registers with it", async () => {
     const { t, s } = ctx;
     const ambassador = await makeAmbassador(s);
-    await t.db.insert(proposal).values({ source: "ambassador", ambassadorId: ambassador.id, clientName: "New Co", clientEmail: "newco@example.com", projectDetails: "Site", status: "submitted" });
+    await t.db
+      .insert(proposal)
+      .values({
+        source: "ambassador",
+        ambassadorId: ambassador.id,
+        clientName: "New Co",
+        clientEmail: "newco@example.com",
+        projectDetails: "Site",
+        status: "submitted",
+      });
     const client = await makeClient(s, { email: "NewCo@Example.com" });
     const [row] = await t.db.select({ clientId: proposal.clientId }).from(proposal);
     expect(row!.clientId).toBe(client.id);

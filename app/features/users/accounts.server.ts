@@ -183,7 +183,10 @@ export async function registerAmbassador(
     });
   } catch (error) {
     // Lost a race on the unique index: the other sign-up took the ID first.
-    if (!(error instanceof APIError && String((error.body as { code?: string })?.code).startsWith("USER_ALREADY_EXISTS")) && (await taken())) {
+    if (
+      !(error instanceof APIError && String((error.body as { code?: string })?.code).startsWith("USER_ALREADY_EXISTS")) &&
+      (await taken())
+    ) {
       throw fieldError("referralCode", REFERRAL_MESSAGES.taken, 409);
     }
     toAppError(error, "email");
@@ -203,7 +206,11 @@ export async function signIn({ db, auth }: AccountDeps, input: { email: string; 
   await limit(db, `signin-account:${input.email}`, AUTH_RATE_LIMITS.signInPerAccount);
   let result;
   try {
-    result = await auth.api.signInEmail({ body: { email: input.email, password: input.password }, headers: withIp(meta), returnHeaders: true });
+    result = await auth.api.signInEmail({
+      body: { email: input.email, password: input.password },
+      headers: withIp(meta),
+      returnHeaders: true,
+    });
   } catch (error) {
     toAppError(error);
   }
@@ -264,10 +271,15 @@ export async function createAdmin(
     const ctx = await auth.$context;
     const hash = await ctx.password.hash(input.password);
     await ctx.internalAdapter.updatePassword(existing.id, hash);
-    await db.update(user).set({ role: "admin", banned: false, updatedAt: sql`now()` }).where(eq(user.id, existing.id));
+    await db
+      .update(user)
+      .set({ role: "admin", banned: false, updatedAt: sql`now()` })
+      .where(eq(user.id, existing.id));
     return { id: existing.id, created: false };
   }
-  const result = await auth.api.createUser({ body: { email, password: input.password, name: input.name ?? "Administrator", role: "admin" } });
+  const result = await auth.api.createUser({
+    body: { email, password: input.password, name: input.name ?? "Administrator", role: "admin" },
+  });
   return { id: result.user.id, created: true };
 }
 

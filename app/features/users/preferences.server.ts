@@ -16,5 +16,8 @@ export async function getPreferences(db: Database, actor: Actor): Promise<{ noti
 
 /** Saves the actor's own preferences (only ever their own row). */
 export async function savePreferences(db: Database, actor: Actor, input: { notifyUpdates: boolean }): Promise<void> {
-  await db.update(user).set({ notifyUpdates: input.notifyUpdates, updatedAt: sql`now()` }).where(eq(user.id, actor.id));
+  await db
+    .update(user)
+    .set({ notifyUpdates: input.notifyUpdates, updatedAt: sql`now()` })
+    .where(eq(user.id, actor.id));
 }

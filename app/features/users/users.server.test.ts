@@ -81,9 +81,18 @@ describe.each(testDatabases())("admin users on %s", (_name, open) => {
     const own = await insertProposal(t.db, { clientId: client.id });
     const viaAmbassador = await insertProposal(t.db, { clientId: client.id, ambassadorId: ambassador.id, clientApprovedAt: new Date() });
     const othersProposal = await insertProposal(t.db, { clientId: other.id });
-    await generateInvoice(t.db, admin, own, { dueDate: "2026-04-01", items: [{ description: "a", amountCents: 100 }, { description: "b", amountCents: 200 }] });
+    await generateInvoice(t.db, admin, own, {
+      dueDate: "2026-04-01",
+      items: [
+        { description: "a", amountCents: 100 },
+        { description: "b", amountCents: 200 },
+      ],
+    });
     await generateInvoice(t.db, admin, viaAmbassador, { dueDate: "2026-04-01", items: [{ description: "c", amountCents: 300 }] });
-    const othersInvoice = await generateInvoice(t.db, admin, othersProposal, { dueDate: "2026-04-01", items: [{ description: "d", amountCents: 400 }] });
+    const othersInvoice = await generateInvoice(t.db, admin, othersProposal, {
+      dueDate: "2026-04-01",
+      items: [{ description: "d", amountCents: 400 }],
+    });
     await insertMeeting(t.db, { userId: client.id });
     await insertMeeting(t.db, { userId: other.id });
     await requestPasswordReset(s, "leaving@example.com", freshMeta());
@@ -117,15 +126,30 @@ describe.each(testDatabases())("admin users on %s", (_name, open) => {
     const { t, s, admin } = ctx;
     const ambassador = await makeAmbassador(s, { referralCode: "amb-two" });
     const referred = await makeClient(s, { referralCode: "amb-two" });
-    const forReferred = await insertProposal(t.db, { ambassadorId: ambassador.id, clientId: referred.id, clientApprovedAt: new Date(), commissionPaidAt: new Date(), commissionPaidCents: 1500 });
+    const forReferred = await insertProposal(t.db, {
+      ambassadorId: ambassador.id,
+      clientId: referred.id,
+      clientApprovedAt: new Date(),
+      commissionPaidAt: new Date(),
+      commissionPaidCents: 1500,
+    });
     const addressed = await insertProposal(t.db, { ambassadorId: ambassador.id, clientName: "Not yet", clientEmail: "notyet@example.com" });
     await generateInvoice(t.db, admin, forReferred, { dueDate: "2026-04-01", items: [{ description: "x", amountCents: 10_000 }] });
 
-    expect(await getUserDeletionImpact(t.db, admin, ambassador.id)).toMatchObject({ role: "ambassador", proposals: 0, invoices: 0, ambassadorProposals: 2, referredClients: 1 });
+    expect(await getUserDeletionImpact(t.db, admin, ambassador.id)).toMatchObject({
+      role: "ambassador",
+      proposals: 0,
+      invoices: 0,
+      ambassadorProposals: 2,
+      referredClients: 1,
+    });
     const impact = await deleteUser(t.db, admin, ambassador.id);
     expect(impact.ambassadorProposals).toBe(2);
 
-    const rows = await t.db.select({ id: proposal.id, ambassadorId: proposal.ambassadorId, source: proposal.source, paid: proposal.commissionPaidCents }).from(proposal).orderBy(proposal.id);
+    const rows = await t.db
+      .select({ id: proposal.id, ambassadorId: proposal.ambassadorId, source: proposal.source, paid: proposal.commissionPaidCents })
+      .from(proposal)
+      .orderBy(proposal.id);
     expect(rows).toEqual([
       { id: forReferred, ambassadorId: null, source: "ambassador", paid: 1500 },
       { id: addressed, ambassadorId: null, source: "ambassador", paid: null },

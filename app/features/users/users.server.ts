@@ -12,7 +12,16 @@ import { toIsoOrNull } from "#app/lib/dates";
 import { notFound } from "#app/lib/errors";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { keysetBatches } from "#app/lib/csv.server";
-import { containsPattern, cursorKeySql, keysetPage, normalizeSearch, SEARCH_COUNT_CAP, type KeysetQuery, type Page, type PageRequest } from "#app/lib/pagination";
+import {
+  containsPattern,
+  cursorKeySql,
+  keysetPage,
+  normalizeSearch,
+  SEARCH_COUNT_CAP,
+  type KeysetQuery,
+  type Page,
+  type PageRequest,
+} from "#app/lib/pagination";
 import { assertRole, roleOf, type Actor } from "./actor";
 
 /** A user who is not an admin (a user with no role is a client, spec §6). */
@@ -36,7 +45,11 @@ async function nonAdminUserBuckets(db: Queryable): Promise<TallyBucket[]> {
 export async function setUserActive(db: Database, actor: Actor, userId: string, active: boolean): Promise<{ changed: boolean }> {
   assertRole(actor, "admin");
   return db.transaction(async (tx) => {
-    const [current] = await tx.select({ banned: user.banned }).from(user).where(and(eq(user.id, userId), notAdmin)).for("update");
+    const [current] = await tx
+      .select({ banned: user.banned })
+      .from(user)
+      .where(and(eq(user.id, userId), notAdmin))
+      .for("update");
     if (!current) throw notFound("User not found");
     const wasActive = !current.banned;
     if (!active) await tx.delete(session).where(eq(session.userId, userId));
@@ -45,7 +58,13 @@ export async function setUserActive(db: Database, actor: Actor, userId: string, 
       .update(user)
       .set({ banned: !active, banReason: active ? null : "Deactivated by an admin", updatedAt: sql`now()` })
       .where(eq(user.id, userId));
-    await recordAudit(tx, actor, { entity: "user", entityId: userId, action: active ? "reactivated" : "deactivated", before: { active: wasActive }, after: { active } });
+    await recordAudit(tx, actor, {
+      entity: "user",
+      entityId: userId,
+      action: active ? "reactivated" : "deactivated",
+      before: { active: wasActive },
+      after: { active },
+    });
     return { changed: true };
   });
 }
@@ -75,13 +94,22 @@ const ordering = { sort: user.createdAt, id: user.id };
  * @param filters.role - only clients or only ambassadors.
  * @throws {AppError} 403 unless the actor is an admin.
  */
-export async function listUsersForAdmin(db: Queryable, actor: Actor, filters: UserListFilters, page: PageRequest): Promise<Page<AdminUserRow>> {
+export async function listUsersForAdmin(
+  db: Queryable,
+  actor: Actor,
+  filters: UserListFilters,
+  page: PageRequest,
+): Promise<Page<AdminUserRow>> {
   assertRole(actor, "admin");
   const where = userListWhere(filters);
   // Without a search the total comes from the tally's `role:active|inactive` buckets.
-  const total = filters.q ? undefined : tallyCount(await nonAdminUserBuckets(db), (bucket) => !filters.role || bucket.startsWith(`${filters.role}:`));
-  const result = await keysetPage(db, { order: ordering, request: page, table: user, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined, total }, (keyset) =>
-    fetchUserRows(db, keyset),
+  const total = filters.q
+    ? undefined
+    : tallyCount(await nonAdminUserBuckets(db), (bucket) => !filters.role || bucket.startsWith(`${filters.role}:`));
+  const result = await keysetPage(
+    db,
+    { order: ordering, request: page, table: user, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined, total },
+    (keyset) => fetchUserRows(db, keyset),
   );
   return { ...result, items: result.items.map(toAdminUserRow) };
 }
@@ -136,7 +164,13 @@ function fetchUserRows(db: Queryable, keyset: KeysetQuery) {
 }
 
 function toAdminUserRow({ banned, role, ...row }: Omit<Awaited<ReturnType<typeof fetchUserRows>>[number], "cursorKey">): AdminUserRow {
-  return { ...row, role: roleOf(role) as UserRoleFilter, active: !banned, createdAt: toIsoOrNull(row.createdAt), lastLoginAt: toIsoOrNull(row.lastLoginAt) };
+  return {
+    ...row,
+    role: roleOf(role) as UserRoleFilter,
+    active: !banned,
+    createdAt: toIsoOrNull(row.createdAt),
+    lastLoginAt: toIsoOrNull(row.lastLoginAt),
+  };
 }
 
 /**
@@ -160,7 +194,10 @@ export async function exportUsersForAdmin(db: Queryable, actor: Actor, filters: 
  *
  * @throws {AppError} 403 unless the actor is an admin.
  */
-export async function countUsers(db: Queryable, actor: Actor): Promise<{ total: number; clients: number; ambassadors: number; inactive: number }> {
+export async function countUsers(
+  db: Queryable,
+  actor: Actor,
+): Promise<{ total: number; clients: number; ambassadors: number; inactive: number }> {
   assertRole(actor, "admin");
   const buckets = await nonAdminUserBuckets(db);
   const total = tallyCount(buckets);
@@ -193,7 +230,12 @@ async function impactOf(q: Queryable, userId: string): Promise<Omit<UserDeletion
       q
         .select({ n: count() })
         .from(invoice)
-        .where(or(eq(invoice.clientId, userId), sql`${invoice.proposalId} in (select ${proposal.id} from ${proposal} where ${proposal.clientId} = ${userId})`)),
+        .where(
+          or(
+            eq(invoice.clientId, userId),
+            sql`${invoice.proposalId} in (select ${proposal.id} from ${proposal} where ${proposal.clientId} = ${userId})`,
+          ),
+        ),
     ),
     meetings: await n(q.select({ n: count() }).from(meeting).where(eq(meeting.userId, userId))),
     ambassadorProposals: await n(
@@ -213,7 +255,10 @@ async function impactOf(q: Queryable, userId: string): Promise<Omit<UserDeletion
  */
 export async function getUserDeletionImpact(db: Queryable, actor: Actor, userId: string): Promise<UserDeletionImpact> {
   assertRole(actor, "admin");
-  const [target] = await db.select({ email: user.email, role: user.role }).from(user).where(and(eq(user.id, userId), notAdmin));
+  const [target] = await db
+    .select({ email: user.email, role: user.role })
+    .from(user)
+    .where(and(eq(user.id, userId), notAdmin));
   if (!target) throw notFound("User not found");
   return { id: userId, email: target.email, role: roleOf(target.role) as UserRoleFilter, ...(await impactOf(db, userId)) };
 }
@@ -232,7 +277,11 @@ export async function getUserDeletionImpact(db: Queryable, actor: Actor, userId:
 export async function deleteUser(db: Database, actor: Actor, userId: string): Promise<UserDeletionImpact> {
   assertRole(actor, "admin");
   return db.transaction(async (tx) => {
-    const [target] = await tx.select({ email: user.email, name: user.name, role: user.role }).from(user).where(and(eq(user.id, userId), notAdmin)).for("update");
+    const [target] = await tx
+      .select({ email: user.email, name: user.name, role: user.role })
+      .from(user)
+      .where(and(eq(user.id, userId), notAdmin))
+      .for("update");
     if (!target) throw notFound("User not found");
     const impact = await impactOf(tx, userId);
     // Foreign keys do the rest in this statement (schema.ts): cascade for session, account,
@@ -244,7 +293,13 @@ export async function deleteUser(db: Database, actor: Actor, userId: string): Pr
     await tx.delete(proposal).where(eq(proposal.clientId, userId));
     await tx.delete(user).where(eq(user.id, userId));
     const removed = { id: userId, email: target.email, role: roleOf(target.role) as UserRoleFilter, ...impact };
-    await recordAudit(tx, actor, { entity: "user", entityId: userId, action: "deleted", before: { name: target.name, ...removed }, after: null });
+    await recordAudit(tx, actor, {
+      entity: "user",
+      entityId: userId,
+      action: "deleted",
+      before: { name: target.name, ...removed },
+      after: null,
+    });
     return removed;
   });
 }

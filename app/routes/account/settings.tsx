@@ -40,13 +40,15 @@ export default function AccountSettings({ loaderData, actionData }: Route.Compon
             <span>
               <span className="font-medium">E-mail me about updates</span>
               <span className="block text-sm text-slate-700">
-                Project status changes, accepted meetings, proposals made for you and commission payments. Invoices and password
-                resets are always sent.
+                Project status changes, accepted meetings, proposals made for you and commission payments. Invoices and password resets are
+                always sent.
               </span>
             </span>
           </label>
           <div>
-            <SubmitButton pending={pending} pendingLabel="Saving…">Save preferences</SubmitButton>
+            <SubmitButton pending={pending} pendingLabel="Saving…">
+              Save preferences
+            </SubmitButton>
           </div>
         </Form>
       </main>

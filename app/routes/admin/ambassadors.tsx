@@ -83,13 +83,21 @@ export default function AdminAmbassadors({ loaderData, actionData }: Route.Compo
     },
     { header: "Referral code", cell: (a) => <span className="font-mono">{a.referralCode ?? "—"}</span> },
     { header: "Referred clients", className: "text-right", cell: (a) => a.referredClients.toLocaleString("en-US") },
-    { header: "Proposals (approved)", className: "text-right whitespace-nowrap", cell: (a) => `${a.proposals.toLocaleString("en-US")} (${a.approvedProposals.toLocaleString("en-US")})` },
+    {
+      header: "Proposals (approved)",
+      className: "text-right whitespace-nowrap",
+      cell: (a) => `${a.proposals.toLocaleString("en-US")} (${a.approvedProposals.toLocaleString("en-US")})`,
+    },
     { header: "Owed", className: "text-right whitespace-nowrap", cell: (a) => formatCents(a.owedCents) },
     { header: "Paid", className: "text-right whitespace-nowrap", cell: (a) => formatCents(a.paidCents) },
     {
       header: <span className="sr-only">Details</span>,
       cell: (a) => (
-        <Link className={buttonClass("secondary")} to={hrefWith({ ambassador: a.id, pAfter: null, pBefore: null, cAfter: null, cBefore: null })} aria-label={`Details of ${a.name}`}>
+        <Link
+          className={buttonClass("secondary")}
+          to={hrefWith({ ambassador: a.id, pAfter: null, pBefore: null, cAfter: null, cBefore: null })}
+          aria-label={`Details of ${a.name}`}
+        >
           Details
         </Link>
       ),
@@ -97,7 +105,10 @@ export default function AdminAmbassadors({ loaderData, actionData }: Route.Compo
   ];
   return (
     <>
-      <PageHeading title="Ambassador Dashboard" lead={`Commission: ${bpsToPercent(list.rateBps)} % of the invoice total, or of the budget when there is no invoice, for client-approved proposals.`}>
+      <PageHeading
+        title="Ambassador Dashboard"
+        lead={`Commission: ${bpsToPercent(list.rateBps)} % of the invoice total, or of the budget when there is no invoice, for client-approved proposals.`}
+      >
         <ExportCsvLink to="/admin/ambassadors/export.csv" noun="commissions" />
       </PageHeading>
       <dl className="mb-6 grid gap-4 sm:grid-cols-2">
@@ -118,7 +129,13 @@ export default function AdminAmbassadors({ loaderData, actionData }: Route.Compo
       {detail ? <AmbassadorDetail detail={detail} /> : null}
       <h2 className="mt-8 mb-3 text-xl font-semibold">Ambassadors</h2>
       <SearchBar label="Search by name, e-mail or referral code" defaultValue={q} />
-      <DataTable caption="Ambassadors" columns={columns} rows={list.items} rowKey={(a) => a.id} empty={q ? "No ambassador matches this search." : "No ambassadors yet."} />
+      <DataTable
+        caption="Ambassadors"
+        columns={columns}
+        rows={list.items}
+        rowKey={(a) => a.id}
+        empty={q ? "No ambassador matches this search." : "No ambassadors yet."}
+      />
       <Pager page={list} noun="ambassadors" shown={list.items.length} />
     </>
   );
@@ -141,8 +158,16 @@ function AmbassadorDetail({ detail }: { detail: Detail }) {
     },
     { header: "Status", cell: (p) => PROPOSAL_STATUS_LABELS[p.status] },
     { header: "Client approved", cell: (p) => (p.clientApproved ? "Yes" : "No") },
-    { header: "Base", className: "text-right whitespace-nowrap", cell: (p) => (p.baseCents === null ? "—" : `${formatCents(p.baseCents)}${p.invoiceTotalCents !== null ? " (invoice)" : " (budget)"}`) },
-    { header: "Commission", className: "text-right whitespace-nowrap", cell: (p) => (p.clientApproved ? formatCents(p.commissionCents) : "—") },
+    {
+      header: "Base",
+      className: "text-right whitespace-nowrap",
+      cell: (p) => (p.baseCents === null ? "—" : `${formatCents(p.baseCents)}${p.invoiceTotalCents !== null ? " (invoice)" : " (budget)"}`),
+    },
+    {
+      header: "Commission",
+      className: "text-right whitespace-nowrap",
+      cell: (p) => (p.clientApproved ? formatCents(p.commissionCents) : "—"),
+    },
     { header: "Payment", cell: (p) => <CommissionPayment proposal={p} /> },
   ];
   const clientColumns: Column<ReferredClientRow>[] = [
@@ -162,7 +187,10 @@ function AmbassadorDetail({ detail }: { detail: Detail }) {
             {ambassador.email} · referral code <span className="font-mono">{ambassador.referralCode ?? "—"}</span>
           </p>
         </div>
-        <Link className="text-sm text-brand-700 underline" to={hrefWith({ ambassador: null, pAfter: null, pBefore: null, cAfter: null, cBefore: null })}>
+        <Link
+          className="text-sm text-brand-700 underline"
+          to={hrefWith({ ambassador: null, pAfter: null, pBefore: null, cAfter: null, cBefore: null })}
+        >
           Close
         </Link>
       </div>
@@ -181,10 +209,22 @@ function AmbassadorDetail({ detail }: { detail: Detail }) {
         </div>
       </dl>
       <h3 className="mb-2 font-semibold">Proposals</h3>
-      <DataTable caption={`Proposals of ${ambassador.name}`} columns={proposalColumns} rows={detail.proposals.items} rowKey={(p) => p.id} empty="No proposals submitted yet." />
+      <DataTable
+        caption={`Proposals of ${ambassador.name}`}
+        columns={proposalColumns}
+        rows={detail.proposals.items}
+        rowKey={(p) => p.id}
+        empty="No proposals submitted yet."
+      />
       <Pager page={detail.proposals} noun="proposals" prefix="p" shown={detail.proposals.items.length} />
       <h3 className="mt-6 mb-2 font-semibold">Referred clients</h3>
-      <DataTable caption={`Clients referred by ${ambassador.name}`} columns={clientColumns} rows={detail.referredClients.items} rowKey={(c) => c.id} empty="No referred clients yet." />
+      <DataTable
+        caption={`Clients referred by ${ambassador.name}`}
+        columns={clientColumns}
+        rows={detail.referredClients.items}
+        rowKey={(c) => c.id}
+        empty="No referred clients yet."
+      />
       <Pager page={detail.referredClients} noun="referred clients" prefix="c" shown={detail.referredClients.items.length} />
     </section>
   );
@@ -207,7 +247,12 @@ function CommissionPayment({ proposal }: { proposal: AmbassadorProposalRow }) {
     <Form method="post" action={actionHref} preventScrollReset>
       <input type="hidden" name="intent" value="mark-commission-paid" />
       <input type="hidden" name="proposalId" value={proposal.id} />
-      <button type="submit" className={buttonClass("secondary")} disabled={pending} aria-label={`Mark the commission of ${proposal.projectName || `proposal #${proposal.id}`} as paid`}>
+      <button
+        type="submit"
+        className={buttonClass("secondary")}
+        disabled={pending}
+        aria-label={`Mark the commission of ${proposal.projectName || `proposal #${proposal.id}`} as paid`}
+      >
         {pending ? "Saving…" : "Mark as Paid"}
       </button>
     </Form>

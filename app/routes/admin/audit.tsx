@@ -60,7 +60,11 @@ function changesOf(before: unknown, after: unknown): Change[] {
   const b = before && typeof before === "object" ? (before as Record<string, unknown>) : {};
   const a = after && typeof after === "object" ? (after as Record<string, unknown>) : {};
   const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])];
-  return fields.map((field) => ({ field, before: before === null ? "—" : compact(b[field]), after: after === null ? "—" : compact(a[field]) }));
+  return fields.map((field) => ({
+    field,
+    before: before === null ? "—" : compact(b[field]),
+    after: after === null ? "—" : compact(a[field]),
+  }));
 }
 
 const ENTITY_LABELS: Record<AuditEntity, string> = {
@@ -78,7 +82,14 @@ type EventRow = Route.ComponentProps["loaderData"]["events"][number];
 export default function AuditTrail({ loaderData }: Route.ComponentProps) {
   const { events, entity, total, nextBefore, paged } = loaderData;
   const columns: Column<EventRow>[] = [
-    { header: "When", cell: (e) => <span className="whitespace-nowrap"><LocalTime value={e.createdAt} /></span> },
+    {
+      header: "When",
+      cell: (e) => (
+        <span className="whitespace-nowrap">
+          <LocalTime value={e.createdAt} />
+        </span>
+      ),
+    },
     { header: "Who", cell: (e) => <span className="break-all">{e.actorEmail}</span> },
     {
       header: "What",
@@ -109,12 +120,23 @@ export default function AuditTrail({ loaderData }: Route.ComponentProps) {
     <>
       <PageHeading title="Audit trail" lead="Every admin change, newest first, with the values before and after." />
       <Form method="get" className="mb-4 flex flex-wrap items-end gap-3">
-        <FilterSelect name="entity" label="Show" value={entity} options={[{ value: "", label: "All changes" }, ...AUDIT_ENTITIES.map((e) => ({ value: e, label: ENTITY_LABELS[e] }))]} />
+        <FilterSelect
+          name="entity"
+          label="Show"
+          value={entity}
+          options={[{ value: "", label: "All changes" }, ...AUDIT_ENTITIES.map((e) => ({ value: e, label: ENTITY_LABELS[e] }))]}
+        />
         <button type="submit" className={buttonClass("primary", "md")}>
           Filter
         </button>
       </Form>
-      <DataTable caption="Audit events, newest first" columns={columns} rows={events} rowKey={(e) => e.id} empty={entity ? "No changes of this kind yet." : "No changes recorded yet."} />
+      <DataTable
+        caption="Audit events, newest first"
+        columns={columns}
+        rows={events}
+        rowKey={(e) => e.id}
+        empty={entity ? "No changes of this kind yet." : "No changes recorded yet."}
+      />
       <nav aria-label="Pages of audit events" className="mt-3 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-700">
         <p>
           {total.toLocaleString("en-US")} events{total > events.length ? ` · showing ${events.length}` : ""}

@@ -24,7 +24,9 @@ const COLUMNS: CsvColumn<AdminAmbassadorRow>[] = [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   try {
-    const rows = await exportCommissionsForAdmin(db, requireUser(context), { q: normalizeSearch(new URL(request.url).searchParams.get("q")) });
+    const rows = await exportCommissionsForAdmin(db, requireUser(context), {
+      q: normalizeSearch(new URL(request.url).searchParams.get("q")),
+    });
     return csvResponse(`commissions-${new Date().toISOString().slice(0, 10)}.csv`, COLUMNS, rows);
   } catch (error) {
     throwAsResponse(error);

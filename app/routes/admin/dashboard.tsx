@@ -94,7 +94,11 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
     { header: "Notes", cell: (m) => <span className="line-clamp-3 min-w-40">{m.notes || "—"}</span> },
     {
       header: "Status",
-      cell: (m) => <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLES[m.status]}`}>{m.status[0]!.toUpperCase() + m.status.slice(1)}</span>,
+      cell: (m) => (
+        <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLES[m.status]}`}>
+          {m.status[0]!.toUpperCase() + m.status.slice(1)}
+        </span>
+      ),
     },
     { header: "Requested", cell: (m) => <LocalTime value={m.createdAt} /> },
     { header: <span className="sr-only">Actions</span>, cell: (m) => <MeetingActions meeting={m} /> },
@@ -107,9 +111,21 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
           Counts
         </h2>
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <Stat label="Proposals" value={proposals.total.toLocaleString("en-US")} detail={`${proposals.open.toLocaleString("en-US")} open`} />
-          <Stat label="Users" value={users.total.toLocaleString("en-US")} detail={`${users.clients.toLocaleString("en-US")} clients · ${users.ambassadors.toLocaleString("en-US")} ambassadors`} />
-          <Stat label="Invoices" value={invoices.count.toLocaleString("en-US")} detail={`${invoices.paidCount.toLocaleString("en-US")} paid · ${invoices.unpaidCount.toLocaleString("en-US")} unpaid`} />
+          <Stat
+            label="Proposals"
+            value={proposals.total.toLocaleString("en-US")}
+            detail={`${proposals.open.toLocaleString("en-US")} open`}
+          />
+          <Stat
+            label="Users"
+            value={users.total.toLocaleString("en-US")}
+            detail={`${users.clients.toLocaleString("en-US")} clients · ${users.ambassadors.toLocaleString("en-US")} ambassadors`}
+          />
+          <Stat
+            label="Invoices"
+            value={invoices.count.toLocaleString("en-US")}
+            detail={`${invoices.paidCount.toLocaleString("en-US")} paid · ${invoices.unpaidCount.toLocaleString("en-US")} unpaid`}
+          />
           <Stat
             label="Unpaid"
             value={formatCents(invoices.unpaidCents)}
@@ -131,7 +147,12 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
           empty="No meeting requests yet."
           after={(m) =>
             confirming?.kind === "delete-meeting" && confirming.target === String(m.id) ? (
-              <ConfirmPanel title={`Delete the meeting request of ${m.clientName}?`} intent="delete-meeting" fields={{ meetingId: m.id }} confirmLabel="Yes, delete meeting">
+              <ConfirmPanel
+                title={`Delete the meeting request of ${m.clientName}?`}
+                intent="delete-meeting"
+                fields={{ meetingId: m.id }}
+                confirmLabel="Yes, delete meeting"
+              >
                 {formatDateTime(m.startsAt, m.timeZone)}. The client will no longer see it. This cannot be undone.
               </ConfirmPanel>
             ) : null
@@ -147,7 +168,11 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
         <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {TOOLS.map((tool) => (
             <li key={tool.to}>
-              <Link to={tool.to} prefetch="intent" className="block h-full rounded-lg border border-slate-200 p-4 hover:border-brand-600 hover:bg-brand-50">
+              <Link
+                to={tool.to}
+                prefetch="intent"
+                className="block h-full rounded-lg border border-slate-200 p-4 hover:border-brand-600 hover:bg-brand-50"
+              >
                 <span className="font-semibold text-brand-700">{tool.label}</span>
                 <span className="mt-1 block text-sm text-slate-700">{tool.text}</span>
               </Link>
@@ -173,14 +198,22 @@ function Stat({ label, value, detail }: { label: string; value: string; detail: 
 function MeetingActions({ meeting }: { meeting: AdminMeetingRow }) {
   const navigation = useNavigation();
   const actionHref = useActionHref();
-  const accepting = navigation.state === "submitting" && navigation.formData?.get("intent") === "accept-meeting" && navigation.formData?.get("meetingId") === String(meeting.id);
+  const accepting =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("intent") === "accept-meeting" &&
+    navigation.formData?.get("meetingId") === String(meeting.id);
   return (
     <div className="flex gap-2">
       {meeting.status === "accepted" ? null : (
         <Form method="post" action={actionHref} preventScrollReset>
           <input type="hidden" name="intent" value="accept-meeting" />
           <input type="hidden" name="meetingId" value={meeting.id} />
-          <button type="submit" className={buttonClass("secondary")} disabled={accepting} aria-label={`Accept the meeting request of ${meeting.clientName}`}>
+          <button
+            type="submit"
+            className={buttonClass("secondary")}
+            disabled={accepting}
+            aria-label={`Accept the meeting request of ${meeting.clientName}`}
+          >
             {accepting ? "Accepting…" : "Accept"}
           </button>
         </Form>

@@ -14,7 +14,10 @@ import { refusal } from "#app/lib/forms.server";
 import { centsToInput, formatCents } from "#app/lib/money";
 import { requireUser } from "#app/lib/session.server";
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: `Edit ${data?.invoice.number ?? "Invoice"} | Admin Console` }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: `Edit ${data?.invoice.number ?? "Invoice"} | Admin Console` },
+  { name: "robots", content: "noindex" },
+];
 
 function invoiceIdOf(params: { invoiceId: string }): number {
   const id = Number(params.invoiceId);
@@ -47,7 +50,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof AppError) return data({ ...refusal(submission, error).data, saved: null }, error.status);
     console.error(`[invoices] saving invoice ${invoiceId} failed:`, error);
-    return data({ result: submission.reply({ formErrors: ["The invoice could not be saved. Nothing was changed; please try again."] }), saved: null }, 500);
+    return data(
+      { result: submission.reply({ formErrors: ["The invoice could not be saved. Nothing was changed; please try again."] }), saved: null },
+      500,
+    );
   }
 }
 
@@ -102,7 +108,10 @@ export default function EditInvoice({ loaderData, actionData }: Route.ComponentP
           id={`edit-invoice-${invoice.id}`}
           lastResult={actionData?.result}
           success={actionData?.saved}
-          defaultValue={{ items: invoice.items.map((item) => ({ description: item.description, amount: centsToInput(item.amountCents) })), dueDate: invoice.dueDate }}
+          defaultValue={{
+            items: invoice.items.map((item) => ({ description: item.description, amount: centsToInput(item.amountCents) })),
+            dueDate: invoice.dueDate,
+          }}
           submitLabel="Save invoice"
           pendingLabel="Saving…"
         />

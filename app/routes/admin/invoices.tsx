@@ -76,7 +76,11 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
     { header: "Total", className: "text-right whitespace-nowrap", cell: (i) => formatCents(i.totalCents) },
     {
       header: "Status",
-      cell: (i) => <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLES[i.displayStatus]}`}>{i.displayStatus[0]!.toUpperCase() + i.displayStatus.slice(1)}</span>,
+      cell: (i) => (
+        <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLES[i.displayStatus]}`}>
+          {i.displayStatus[0]!.toUpperCase() + i.displayStatus.slice(1)}
+        </span>
+      ),
     },
     { header: <span className="sr-only">Actions</span>, cell: (i) => <InvoiceActions invoice={i} /> },
   ];
@@ -86,7 +90,12 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
         <ExportCsvLink to="/admin/invoices/export.csv" noun="invoices" />
       </PageHeading>
       <SearchBar label="Search by number, project or client" defaultValue={q} placeholder="e.g. INV-2026-0001 or bakery">
-        <FilterSelect name="filter" label="Show" value={filter} options={INVOICE_FILTERS.map((f) => ({ value: f, label: FILTER_LABELS[f] }))} />
+        <FilterSelect
+          name="filter"
+          label="Show"
+          value={filter}
+          options={INVOICE_FILTERS.map((f) => ({ value: f, label: FILTER_LABELS[f] }))}
+        />
       </SearchBar>
       {created && !actionData ? (
         <Notice tone="success" className="mb-4">
@@ -102,8 +111,14 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
         empty={q || filter !== "all" ? "No invoice matches this filter." : "No invoices yet. Generate one from a proposal."}
         after={(i) =>
           confirming?.kind === "delete-invoice" && confirming.target === String(i.id) ? (
-            <ConfirmPanel title={`Delete invoice ${i.number}?`} intent="delete-invoice" fields={{ invoiceId: i.id }} confirmLabel="Yes, delete invoice">
-              {formatCents(i.totalCents)} for {i.projectName || `proposal #${i.proposalId}`}. Its proposal will have no invoice. This cannot be undone.
+            <ConfirmPanel
+              title={`Delete invoice ${i.number}?`}
+              intent="delete-invoice"
+              fields={{ invoiceId: i.id }}
+              confirmLabel="Yes, delete invoice"
+            >
+              {formatCents(i.totalCents)} for {i.projectName || `proposal #${i.proposalId}`}. Its proposal will have no invoice. This cannot
+              be undone.
             </ConfirmPanel>
           ) : null
         }
@@ -116,7 +131,10 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
 function InvoiceActions({ invoice }: { invoice: AdminInvoiceRow }) {
   const navigation = useNavigation();
   const actionHref = useActionHref();
-  const paying = navigation.state === "submitting" && navigation.formData?.get("intent") === "mark-paid" && navigation.formData?.get("invoiceId") === String(invoice.id);
+  const paying =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("intent") === "mark-paid" &&
+    navigation.formData?.get("invoiceId") === String(invoice.id);
   return (
     <div className="flex gap-2">
       {invoice.status === "unpaid" ? (
@@ -137,7 +155,13 @@ function InvoiceActions({ invoice }: { invoice: AdminInvoiceRow }) {
           View
         </Link>
       )}
-      <a href={`/admin/invoices/${invoice.id}/pdf`} className={buttonClass("secondary")} aria-label={`PDF of ${invoice.number}`} target="_blank" rel="noopener">
+      <a
+        href={`/admin/invoices/${invoice.id}/pdf`}
+        className={buttonClass("secondary")}
+        aria-label={`PDF of ${invoice.number}`}
+        target="_blank"
+        rel="noopener"
+      >
         PDF
       </a>
       <ConfirmLink kind="delete-invoice" target={invoice.id} label={`Delete ${invoice.number}`}>

@@ -9,7 +9,12 @@ import { useHydrated } from "#app/lib/use-hydrated";
 import { servicesContext } from "#app/context";
 import { PROPOSAL_STATUSES } from "#app/db/schema";
 import { listProposalsForAdmin, setProposalStatus, type AdminProposalRow } from "#app/features/proposals/proposals.admin.server";
-import { ADMIN_PROPOSAL_STATUSES, PROPOSAL_STATUS_LABELS, proposalListFiltersFrom, setStatusSchema } from "#app/features/proposals/proposals.admin.schema";
+import {
+  ADMIN_PROPOSAL_STATUSES,
+  PROPOSAL_STATUS_LABELS,
+  proposalListFiltersFrom,
+  setStatusSchema,
+} from "#app/features/proposals/proposals.admin.schema";
 import { parseInput, runIntent } from "#app/lib/intent.server";
 import { formatCents } from "#app/lib/money";
 import { pageRequestFrom } from "#app/lib/pagination";
@@ -45,7 +50,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
 }
 
-const statusOptions = [{ value: "", label: "All statuses" }, ...PROPOSAL_STATUSES.map((s) => ({ value: s, label: PROPOSAL_STATUS_LABELS[s] }))];
+const statusOptions = [
+  { value: "", label: "All statuses" },
+  ...PROPOSAL_STATUSES.map((s) => ({ value: s, label: PROPOSAL_STATUS_LABELS[s] })),
+];
 
 /** /admin/proposals: search, status filter, and per row the status dropdown and the invoice link. */
 export default function AdminProposals({ loaderData, actionData }: Route.ComponentProps) {

@@ -43,7 +43,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ result: submission.reply(), ok: true, message: SETTINGS_MESSAGES.saved }, 200);
   } catch (error) {
     if (error instanceof AppError) {
-      return data({ result: submission.reply({ fieldErrors: error.fieldErrors ?? {} }), ok: false, message: SETTINGS_MESSAGES.failed }, error.status);
+      return data(
+        { result: submission.reply({ fieldErrors: error.fieldErrors ?? {} }), ok: false, message: SETTINGS_MESSAGES.failed },
+        error.status,
+      );
     }
     console.error("[settings] saving failed:", error);
     return data({ result: submission.reply(), ok: false, message: SETTINGS_MESSAGES.failed }, 500);
@@ -52,7 +55,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 /** /admin/settings: the settings form; the commission rate is typed in percent. */
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useAppForm({ id: "settings", schema: settingsSchema, lastResult: actionData?.result, defaultValue: loaderData.settings });
+  const [form, fields] = useAppForm({
+    id: "settings",
+    schema: settingsSchema,
+    lastResult: actionData?.result,
+    defaultValue: loaderData.settings,
+  });
   const pending = useIsSubmitting();
   const message = useFadingMessage(actionData);
   const { key: _key, ...checkbox } = getInputProps(fields.allowNewClients, { type: "checkbox" });
@@ -63,7 +71,12 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
         <TextInput field={fields.companyName} label="Company name" autoComplete="organization" />
         <TextInput field={fields.supportEmail} label="Support email" type="email" autoComplete="email" />
         <TextInput field={fields.defaultTimeline} label="Default timeline" placeholder="e.g. 4–6 weeks" />
-        <TextInput field={fields.commissionRatePercent} label="Ambassador commission (%)" inputMode="decimal" hint="Of the invoice total, or of the budget when there is no invoice." />
+        <TextInput
+          field={fields.commissionRatePercent}
+          label="Ambassador commission (%)"
+          inputMode="decimal"
+          hint="Of the invoice total, or of the budget when there is no invoice."
+        />
         <div className="flex items-start gap-3">
           <input {...checkbox} className="mt-1 h-5 w-5 rounded border-slate-400" />
           <div>

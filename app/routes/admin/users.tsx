@@ -7,7 +7,15 @@ import { DataTable, ExportCsvLink, FilterSelect, Pager, SearchBar, useActionHref
 import { LocalTime } from "#app/components/local-time";
 import { ActionNotice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
-import { deleteUser, getUserDeletionImpact, listUsersForAdmin, setUserActive, type AdminUserRow, type UserDeletionImpact, userListFiltersFrom } from "#app/features/users/users.server";
+import {
+  deleteUser,
+  getUserDeletionImpact,
+  listUsersForAdmin,
+  setUserActive,
+  type AdminUserRow,
+  type UserDeletionImpact,
+  userListFiltersFrom,
+} from "#app/features/users/users.server";
 import { AppError } from "#app/lib/errors";
 import { idField, runIntent } from "#app/lib/intent.server";
 import { pageRequestFrom } from "#app/lib/pagination";
@@ -97,7 +105,12 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
     { header: "Last login", cell: (u) => <LocalTime value={u.lastLoginAt} fallback="Never" /> },
     {
       header: "Active",
-      cell: (u) => (u.active ? <span className="font-medium text-green-800">Active</span> : <span className="font-medium text-red-800">Deactivated</span>),
+      cell: (u) =>
+        u.active ? (
+          <span className="font-medium text-green-800">Active</span>
+        ) : (
+          <span className="font-medium text-red-800">Deactivated</span>
+        ),
     },
     { header: <span className="sr-only">Actions</span>, cell: (u) => <UserActions user={u} /> },
   ];
@@ -139,7 +152,8 @@ function ImpactText({ impact }: { impact: UserDeletionImpact }) {
       </p>
       {impact.ambassadorProposals || impact.referredClients ? (
         <p className="mt-1">
-          Kept, without their name: {plural(impact.ambassadorProposals, "proposal")} they submitted for clients, and {plural(impact.referredClients, "referred client")}.
+          Kept, without their name: {plural(impact.ambassadorProposals, "proposal")} they submitted for clients, and{" "}
+          {plural(impact.referredClients, "referred client")}.
         </p>
       ) : null}
     </>
@@ -150,14 +164,20 @@ function UserActions({ user }: { user: AdminUserRow }) {
   const navigation = useNavigation();
   const actionHref = useActionHref();
   const intent = user.active ? "deactivate" : "reactivate";
-  const pending = navigation.state === "submitting" && navigation.formData?.get("userId") === user.id && navigation.formData?.get("intent") === intent;
+  const pending =
+    navigation.state === "submitting" && navigation.formData?.get("userId") === user.id && navigation.formData?.get("intent") === intent;
   return (
     <div className="flex gap-2">
       <Form method="post" action={actionHref} preventScrollReset>
         <input type="hidden" name="intent" value={intent} />
         <input type="hidden" name="userId" value={user.id} />
         <input type="hidden" name="email" value={user.email} />
-        <button type="submit" className={buttonClass("secondary")} disabled={pending} aria-label={`${user.active ? "Deactivate" : "Reactivate"} ${user.email}`}>
+        <button
+          type="submit"
+          className={buttonClass("secondary")}
+          disabled={pending}
+          aria-label={`${user.active ? "Deactivate" : "Reactivate"} ${user.email}`}
+        >
           {pending ? (user.active ? "Deactivating…" : "Reactivating…") : user.active ? "Deactivate" : "Reactivate"}
         </button>
       </Form>

@@ -50,7 +50,9 @@ export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps
           Your referral link
         </h2>
         <p className="mt-1 text-sm text-slate-700">Clients who register through this link are linked to you.</p>
-        <div className="mt-3">{link ? <CopyLink value={link} label="Referral link" /> : <Notice tone="error">{PROPOSAL_MESSAGES.referralMissing}</Notice>}</div>
+        <div className="mt-3">
+          {link ? <CopyLink value={link} label="Referral link" /> : <Notice tone="error">{PROPOSAL_MESSAGES.referralMissing}</Notice>}
+        </div>
       </section>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.6fr)]">
@@ -80,7 +82,11 @@ export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps
           </h2>
           {proposals.length === 0 ? (
             <p className="mt-3 text-slate-600">
-              No proposals yet. <Link className="text-brand-700 underline" to="/ambassador/submit-proposal">Submit one</Link> for a client.
+              No proposals yet.{" "}
+              <Link className="text-brand-700 underline" to="/ambassador/submit-proposal">
+                Submit one
+              </Link>{" "}
+              for a client.
             </p>
           ) : (
             <ul className="mt-3 space-y-3" aria-label="Your proposals">
@@ -99,7 +105,9 @@ export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps
                       <ApprovalBadge approvedAt={p.clientApprovedAt} declinedAt={p.clientDeclinedAt} />
                     </div>
                   </div>
-                  {!p.clientRegistered ? <p className="mt-1 text-xs text-slate-600">The client has no account yet: send them your referral link.</p> : null}
+                  {!p.clientRegistered ? (
+                    <p className="mt-1 text-xs text-slate-600">The client has no account yet: send them your referral link.</p>
+                  ) : null}
                   {p.declineReason ? <p className="mt-1 text-sm text-slate-700">Reason: {p.declineReason}</p> : null}
                 </li>
               ))}

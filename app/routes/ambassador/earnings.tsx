@@ -21,7 +21,10 @@ export default function Earnings({ loaderData }: Route.ComponentProps) {
   const rate = `${(rateBps / 100).toLocaleString("en-US", { maximumFractionDigits: 2 })} %`;
   return (
     <>
-      <PageHeading title="Earnings" lead={`Your commission is ${rate} of each proposal your client approved: of the invoice total once there is one, else of the budget.`} />
+      <PageHeading
+        title="Earnings"
+        lead={`Your commission is ${rate} of each proposal your client approved: of the invoice total once there is one, else of the budget.`}
+      />
       <dl className="grid gap-4 sm:grid-cols-3">
         {[
           ["Total earned", totals.earnedCents],
@@ -44,12 +47,17 @@ export default function Earnings({ loaderData }: Route.ComponentProps) {
         ) : (
           <ul className="mt-3 space-y-3" aria-label="Commissions">
             {rows.map((row) => (
-              <li key={row.proposalId} className="grid gap-2 rounded-lg border border-slate-200 p-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center">
+              <li
+                key={row.proposalId}
+                className="grid gap-2 rounded-lg border border-slate-200 p-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center"
+              >
                 <div className="min-w-0">
                   <p className="font-medium wrap-anywhere">{row.projectName ?? "Untitled project"}</p>
                   <p className="text-sm wrap-anywhere text-slate-600">
                     {row.clientName} · approved <LocalDateTime value={row.approvedAt} style="date" /> ·{" "}
-                    {row.baseCents === null ? "no amount yet" : `${formatCents(row.baseCents, currency)} ${row.baseSource === "invoice" ? "invoice total" : "budget"}`}
+                    {row.baseCents === null
+                      ? "no amount yet"
+                      : `${formatCents(row.baseCents, currency)} ${row.baseSource === "invoice" ? "invoice total" : "budget"}`}
                   </p>
                 </div>
                 <div className="flex items-center gap-3 sm:justify-end">

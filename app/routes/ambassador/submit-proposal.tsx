@@ -63,7 +63,13 @@ export default function SubmitProposal({ actionData }: Route.ComponentProps) {
         <input type="hidden" name="enhanced" value={hydrated ? "1" : ""} />
         <div className="grid gap-4 sm:grid-cols-2">
           <TextInput field={fields.clientName} label="Client name" autoComplete="off" maxLength={PROPOSAL_LIMITS.shortText} />
-          <TextInput field={fields.clientEmail} label="Client email" type="email" autoComplete="off" hint="The client approves the proposal from their account with this email." />
+          <TextInput
+            field={fields.clientEmail}
+            label="Client email"
+            type="email"
+            autoComplete="off"
+            hint="The client approves the proposal from their account with this email."
+          />
         </div>
         <TextInput field={fields.projectName} label="Project name (optional)" maxLength={PROPOSAL_LIMITS.shortText} />
         <TextArea field={fields.projectDetails} label="Project details" rows={6} maxLength={PROPOSAL_LIMITS.longText} />

@@ -33,10 +33,14 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
       <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
         <FormMessage id={form.errorId} errors={form.errors} success={actionData?.ok ? AUTH_MESSAGES.resetSent : null} />
         <TextInput field={fields.email} label="Email" type="email" autoComplete="email" />
-        <SubmitButton pending={pending} pendingLabel="Sending…">Send reset link</SubmitButton>
+        <SubmitButton pending={pending} pendingLabel="Sending…">
+          Send reset link
+        </SubmitButton>
       </Form>
       <p className="mt-6 text-sm">
-        <Link className="text-brand-700 underline" to="/login">Back to sign in</Link>
+        <Link className="text-brand-700 underline" to="/login">
+          Back to sign in
+        </Link>
       </p>
     </>
   );

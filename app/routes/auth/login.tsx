@@ -46,17 +46,26 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         <TextInput field={fields.email} label="Email" type="email" autoComplete="email" />
         <TextInput field={fields.password} label="Password" type="password" autoComplete="current-password" />
-        <SubmitButton pending={pending} pendingLabel="Signing in…">Sign in</SubmitButton>
+        <SubmitButton pending={pending} pendingLabel="Signing in…">
+          Sign in
+        </SubmitButton>
       </Form>
       <ul className="mt-6 space-y-2 text-sm">
         <li>
-          <Link className="text-brand-700 underline" to="/forgot-password">Forgot your password?</Link>
+          <Link className="text-brand-700 underline" to="/forgot-password">
+            Forgot your password?
+          </Link>
         </li>
         <li>
-          New client? <Link className="text-brand-700 underline" to="/register">Create an account</Link>
+          New client?{" "}
+          <Link className="text-brand-700 underline" to="/register">
+            Create an account
+          </Link>
         </li>
         <li>
-          <Link className="text-brand-700 underline" to="/register/ambassador">Become an Ambassador</Link>
+          <Link className="text-brand-700 underline" to="/register/ambassador">
+            Become an Ambassador
+          </Link>
         </li>
       </ul>
     </>

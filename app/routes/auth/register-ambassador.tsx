@@ -47,17 +47,28 @@ export default function RegisterAmbassador({ loaderData, actionData }: Route.Com
         <TextInput field={fields.name} label="Name" autoComplete="name" />
         <TextInput field={fields.email} label="Email" type="email" autoComplete="email" />
         <TextInput field={fields.phone} label="Phone" type="tel" autoComplete="tel" />
-        <TextInput field={fields.password} label="Password" type="password" autoComplete="new-password" hint={`At least ${loaderData.minPassword} characters.`} />
+        <TextInput
+          field={fields.password}
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          hint={`At least ${loaderData.minPassword} characters.`}
+        />
         <TextInput
           field={fields.referralCode}
           label="Referral link ID"
           autoCapitalize="none"
           hint={`Letters, numbers, hyphens and underscores. Your link: ${loaderData.origin}/register?ref=your-id`}
         />
-        <SubmitButton pending={pending} pendingLabel="Creating your account…">Sign up</SubmitButton>
+        <SubmitButton pending={pending} pendingLabel="Creating your account…">
+          Sign up
+        </SubmitButton>
       </Form>
       <p className="mt-6 text-sm">
-        Already have an account? <Link className="text-brand-700 underline" to="/login">Sign in</Link>
+        Already have an account?{" "}
+        <Link className="text-brand-700 underline" to="/login">
+          Sign in
+        </Link>
       </p>
     </>
   );

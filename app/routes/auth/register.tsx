@@ -42,7 +42,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const schema = useMemo(() => clientRegistrationSchema(loaderData.minPassword), [loaderData.minPassword]);
-  const [form, fields] = useAppForm({ id: "register", schema, lastResult: actionData?.result, defaultValue: { referralCode: loaderData.referralCode } });
+  const [form, fields] = useAppForm({
+    id: "register",
+    schema,
+    lastResult: actionData?.result,
+    defaultValue: { referralCode: loaderData.referralCode },
+  });
   const pending = useIsSubmitting();
   return (
     <>
@@ -53,10 +58,18 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
           <TextInput field={fields.businessName} label="Business name" autoComplete="organization" />
           <TextInput field={fields.email} label="Email" type="email" autoComplete="email" />
           <TextInput field={fields.phone} label="Phone" type="tel" autoComplete="tel" />
-          <TextInput field={fields.password} label="Password" type="password" autoComplete="new-password" hint={`At least ${loaderData.minPassword} characters.`} />
+          <TextInput
+            field={fields.password}
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            hint={`At least ${loaderData.minPassword} characters.`}
+          />
           <TextInput field={fields.website} label="Website (optional)" type="url" placeholder="https://" autoComplete="url" />
           <TextInput field={fields.referralCode} label="Referral code (optional)" autoCapitalize="none" />
-          <SubmitButton pending={pending} pendingLabel="Creating your account…">Register</SubmitButton>
+          <SubmitButton pending={pending} pendingLabel="Creating your account…">
+            Register
+          </SubmitButton>
         </Form>
       ) : (
         <p role="alert" className="mt-6 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-900">
@@ -64,7 +77,10 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         </p>
       )}
       <p className="mt-6 text-sm">
-        Already have an account? <Link className="text-brand-700 underline" to="/login">Sign in</Link>
+        Already have an account?{" "}
+        <Link className="text-brand-700 underline" to="/login">
+          Sign in
+        </Link>
       </p>
     </>
   );

@@ -40,7 +40,10 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       <>
         <h1 className="text-3xl font-bold tracking-tight">Choose a new password</h1>
         <p role="alert" className="mt-6 text-red-800">
-          This reset link is incomplete. <Link className="underline" to="/forgot-password">Ask for a new one.</Link>
+          This reset link is incomplete.{" "}
+          <Link className="underline" to="/forgot-password">
+            Ask for a new one.
+          </Link>
         </p>
       </>
     );
@@ -51,9 +54,17 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
         <FormMessage id={form.errorId} errors={form.errors} />
         <input type="hidden" name="token" value={loaderData.token} />
-        <TextInput field={fields.password} label="New password" type="password" autoComplete="new-password" hint={`At least ${loaderData.minPassword} characters.`} />
+        <TextInput
+          field={fields.password}
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          hint={`At least ${loaderData.minPassword} characters.`}
+        />
         <TextInput field={fields.confirmPassword} label="Repeat the new password" type="password" autoComplete="new-password" />
-        <SubmitButton pending={pending} pendingLabel="Saving…">Set new password</SubmitButton>
+        <SubmitButton pending={pending} pendingLabel="Saving…">
+          Set new password
+        </SubmitButton>
       </Form>
     </>
   );

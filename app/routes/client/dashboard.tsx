@@ -25,7 +25,11 @@ export const meta: Route.MetaFunction = () => [{ title: "Client Dashboard | Clie
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const actor = requireUser(context);
-  const [ambassador, awaiting, meetings] = await Promise.all([getReferringAmbassador(db, actor), listAwaitingApproval(db, actor), listClientMeetings(db, actor)]);
+  const [ambassador, awaiting, meetings] = await Promise.all([
+    getReferringAmbassador(db, actor),
+    listAwaitingApproval(db, actor),
+    listClientMeetings(db, actor),
+  ]);
   return {
     profile: { businessName: actor.businessName ?? actor.name, email: actor.email, phone: actor.phone, website: actor.website },
     ambassador,
@@ -187,11 +191,24 @@ function MeetingItem({ meeting: m }: { meeting: ClientMeetingRow }) {
       <div className="flex flex-wrap items-start gap-2">
         <MeetingStatusBadge status={m.status} />
         {m.status === "accepted" ? (
-          <a href={`/client-dashboard/meetings/${m.id}/ics`} download className="rounded-md border border-slate-300 px-2 py-1 text-sm text-brand-700 underline-offset-2 hover:underline">
+          <a
+            href={`/client-dashboard/meetings/${m.id}/ics`}
+            download
+            className="rounded-md border border-slate-300 px-2 py-1 text-sm text-brand-700 underline-offset-2 hover:underline"
+          >
             Add to calendar (.ics)
           </a>
         ) : null}
-        {m.canDelete ? <ConfirmAction intent="delete-meeting" id={m.id} label="Delete" subject="meeting request" question="Delete this meeting request? This cannot be undone." confirmLabel="Yes, delete" /> : null}
+        {m.canDelete ? (
+          <ConfirmAction
+            intent="delete-meeting"
+            id={m.id}
+            label="Delete"
+            subject="meeting request"
+            question="Delete this meeting request? This cannot be undone."
+            confirmLabel="Yes, delete"
+          />
+        ) : null}
       </div>
     </li>
   );
@@ -218,7 +235,12 @@ function AwaitingProposal({ proposal: p, reply }: { proposal: ClientProposalRow;
         <Form method="post">
           <input type="hidden" name="intent" value="approve-proposal" />
           <input type="hidden" name="id" value={p.id} />
-          <button type="submit" disabled={approving} aria-busy={approving || undefined} className="rounded-md bg-green-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-green-800 disabled:opacity-70">
+          <button
+            type="submit"
+            disabled={approving}
+            aria-busy={approving || undefined}
+            className="rounded-md bg-green-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-green-800 disabled:opacity-70"
+          >
             {approving ? "Approving…" : "Approve"}
           </button>
         </Form>
@@ -239,7 +261,12 @@ function AwaitingProposal({ proposal: p, reply }: { proposal: ClientProposalRow;
               errors={reasonError ? [reasonError] : undefined}
             />
             <div>
-              <button type="submit" disabled={declining} aria-busy={declining || undefined} className="rounded-md bg-red-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-70">
+              <button
+                type="submit"
+                disabled={declining}
+                aria-busy={declining || undefined}
+                className="rounded-md bg-red-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-70"
+              >
                 {declining ? "Declining…" : "Decline proposal"}
               </button>
             </div>

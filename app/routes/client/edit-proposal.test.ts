@@ -11,10 +11,27 @@ import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
 import { sessionUserContext } from "#app/lib/session.server";
 import { action, loader } from "./edit-proposal";
 
-const client: SessionUser = { id: "u1", role: "client", email: "c@example.com", name: "C", businessName: "C", phone: null, website: null, referralCode: null, referredById: null };
+const client: SessionUser = {
+  id: "u1",
+  role: "client",
+  email: "c@example.com",
+  name: "C",
+  businessName: "C",
+  phone: null,
+  website: null,
+  referralCode: null,
+  referredById: null,
+};
 
 /** A database whose every use throws, like one that lost its connection. */
-const brokenDb = new Proxy({}, { get: () => () => { throw new Error("connection terminated unexpectedly"); } });
+const brokenDb = new Proxy(
+  {},
+  {
+    get: () => () => {
+      throw new Error("connection terminated unexpectedly");
+    },
+  },
+);
 
 function contextWith(db: unknown) {
   const context = new RouterContextProvider();
@@ -30,7 +47,11 @@ describe("edit-proposal route on a failing database", () => {
 
   it('answers the loader with 500 "Failed to fetch proposal"', async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    const thrown = await loader({ params: { proposalId: "7" }, context: contextWith(brokenDb), request: new Request("http://x/edit-proposal/7") } as never).then(
+    const thrown = await loader({
+      params: { proposalId: "7" },
+      context: contextWith(brokenDb),
+      request: new Request("http://x/edit-proposal/7"),
+    } as never).then(
       () => null,
       (error: unknown) => error as DataResult,
     );
@@ -44,7 +65,11 @@ describe("edit-proposal route on a failing database", () => {
     const body = new FormData();
     body.set("projectDetails", "New details");
     const request = new Request("http://x/edit-proposal/7", { method: "POST", body });
-    const reply = (await action({ params: { proposalId: "7" }, context: contextWith(brokenDb), request } as never)) as unknown as DataResult;
+    const reply = (await action({
+      params: { proposalId: "7" },
+      context: contextWith(brokenDb),
+      request,
+    } as never)) as unknown as DataResult;
     expect(reply.init?.status).toBe(500);
     const result = (reply.data as { result: { error: Record<string, string[]>; initialValue: Record<string, string> } }).result;
     expect(result.error[""]).toEqual([PROPOSAL_MESSAGES.updateFailed]);

@@ -76,7 +76,9 @@ export default function EditProposal({ loaderData, actionData }: Route.Component
         <FormMessage id={form.errorId} errors={form.errors} />
         <ProposalFields fields={fields} />
         <div className="flex flex-wrap items-center gap-4">
-          <SubmitButton pending={pending} pendingLabel="Saving…">Save changes</SubmitButton>
+          <SubmitButton pending={pending} pendingLabel="Saving…">
+            Save changes
+          </SubmitButton>
           <Link to="/project-status" className="text-brand-700 underline">
             Cancel
           </Link>

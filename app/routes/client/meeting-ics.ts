@@ -10,7 +10,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   try {
     const { filename, ics } = await getMeetingInviteForClient(db, requireUser(context), params.meetingId, { origin: env.origin });
     return new Response(ics, {
-      headers: { "Content-Type": "text/calendar; charset=utf-8", "Content-Disposition": `attachment; filename="${filename}"`, "Cache-Control": "private, no-store" },
+      headers: {
+        "Content-Type": "text/calendar; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${filename}"`,
+        "Cache-Control": "private, no-store",
+      },
     });
   } catch (error) {
     throwAsResponse(error);

@@ -28,7 +28,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const url = new URL(request.url);
   const showCompleted = url.searchParams.get("completed") === "1";
-  const list = await listClientProposals(db, requireUser(context), { includeCompleted: showCompleted, page: parsePageParam(url.searchParams.get("page")) });
+  const list = await listClientProposals(db, requireUser(context), {
+    includeCompleted: showCompleted,
+    page: parsePageParam(url.searchParams.get("page")),
+  });
   return { list, showCompleted, notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
 }
 
@@ -57,7 +60,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 /** Toggle, proposal cards with their allowed actions, pagination. */
 export default function ProjectStatus({ loaderData, actionData }: Route.ComponentProps) {
   const { list, showCompleted, notice } = loaderData;
-  const pageLink = (page: number) => `?${new URLSearchParams({ ...(showCompleted ? { completed: "1" } : {}), ...(page > 1 ? { page: String(page) } : {}) })}`;
+  const pageLink = (page: number) =>
+    `?${new URLSearchParams({ ...(showCompleted ? { completed: "1" } : {}), ...(page > 1 ? { page: String(page) } : {}) })}`;
   return (
     <>
       <PageHeading title="Project Status" lead="Your proposals and the proposals your ambassador made for you.">
@@ -68,7 +72,10 @@ export default function ProjectStatus({ loaderData, actionData }: Route.Componen
             aria-pressed={showCompleted}
             className={`inline-flex items-center gap-2 rounded-md border px-3 py-2 text-sm font-medium ${showCompleted ? "border-brand-700 bg-brand-50 text-brand-800" : "border-slate-300 text-slate-800 hover:bg-slate-50"}`}
           >
-            <span aria-hidden="true" className={`inline-block h-4 w-7 rounded-full p-0.5 transition ${showCompleted ? "bg-brand-700" : "bg-slate-300"}`}>
+            <span
+              aria-hidden="true"
+              className={`inline-block h-4 w-7 rounded-full p-0.5 transition ${showCompleted ? "bg-brand-700" : "bg-slate-300"}`}
+            >
               <span className={`block h-3 w-3 rounded-full bg-white transition ${showCompleted ? "translate-x-3" : ""}`} />
             </span>
             Show Completed Projects
@@ -85,7 +92,10 @@ export default function ProjectStatus({ loaderData, actionData }: Route.Componen
       {list.items.length === 0 ? (
         <div className="rounded-xl border border-dashed border-slate-300 p-8 text-center">
           <p className="text-slate-700">{list.total === 0 && !showCompleted ? "No active projects yet." : "No projects to show."}</p>
-          <Link to="/proposal-request" className="mt-4 inline-block rounded-md bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-800">
+          <Link
+            to="/proposal-request"
+            className="mt-4 inline-block rounded-md bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-800"
+          >
             Request a proposal
           </Link>
         </div>
@@ -170,21 +180,39 @@ function ProposalCard({ proposal: p, reply }: { proposal: ClientProposalRow; rep
 
       <div className="mt-3 flex flex-wrap items-start gap-2">
         {p.allowed.edit ? (
-          <Link to={`/edit-proposal/${p.id}`} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50">
+          <Link
+            to={`/edit-proposal/${p.id}`}
+            className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50"
+          >
             Edit<span className="sr-only"> {title}</span>
           </Link>
         ) : null}
         {p.invoiceId !== null ? (
-          <Link to={`/view-invoice/${p.invoiceId}`} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50">
+          <Link
+            to={`/view-invoice/${p.invoiceId}`}
+            className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50"
+          >
             View invoice
           </Link>
         ) : null}
         {p.allowed.approve ? (
-          <Link to="/client-dashboard" className="rounded-md border border-brand-700 px-3 py-1.5 text-sm font-medium text-brand-800 hover:bg-brand-50">
+          <Link
+            to="/client-dashboard"
+            className="rounded-md border border-brand-700 px-3 py-1.5 text-sm font-medium text-brand-800 hover:bg-brand-50"
+          >
             Review and approve
           </Link>
         ) : null}
-        {p.allowed.delete ? <ConfirmAction intent="delete-proposal" id={p.id} label="Delete" subject={title} question="Delete this proposal? This cannot be undone." confirmLabel="Yes, delete" /> : null}
+        {p.allowed.delete ? (
+          <ConfirmAction
+            intent="delete-proposal"
+            id={p.id}
+            label="Delete"
+            subject={title}
+            question="Delete this proposal? This cannot be undone."
+            confirmLabel="Yes, delete"
+          />
+        ) : null}
       </div>
       {p.allowed.revise ? <RevisionForm proposalId={p.id} reply={reply?.intent === "submit-revision" ? reply : null} /> : null}
     </li>
@@ -217,7 +245,12 @@ function RevisionForm({ proposalId, reply }: { proposalId: number; reply: Intent
           errors={error ? [error] : undefined}
         />
         <div>
-          <button type="submit" disabled={pending} aria-busy={pending || undefined} className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 disabled:opacity-70">
+          <button
+            type="submit"
+            disabled={pending}
+            aria-busy={pending || undefined}
+            className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 disabled:opacity-70"
+          >
             {pending ? "Submitting…" : "Submit revisions"}
           </button>
         </div>

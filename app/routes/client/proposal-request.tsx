@@ -47,12 +47,18 @@ export default function ProposalRequest({ actionData }: Route.ComponentProps) {
         <FormMessage id={form.errorId} errors={form.errors} success={succeeded ? PROPOSAL_MESSAGES.requestSubmitted : null} />
         {succeeded ? (
           <p className="text-sm">
-            Follow it on <Link className="text-brand-700 underline" to="/project-status">Project Status</Link>.
+            Follow it on{" "}
+            <Link className="text-brand-700 underline" to="/project-status">
+              Project Status
+            </Link>
+            .
           </p>
         ) : null}
         <ProposalFields fields={fields} />
         <div>
-          <SubmitButton pending={pending} pendingLabel="Submitting…">Submit request</SubmitButton>
+          <SubmitButton pending={pending} pendingLabel="Submitting…">
+            Submit request
+          </SubmitButton>
         </div>
       </Form>
     </div>

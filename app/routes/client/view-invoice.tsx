@@ -10,7 +10,10 @@ import { throwAsResponse } from "#app/lib/intent.server";
 import { formatCents } from "#app/lib/money";
 import { requireUser } from "#app/lib/session.server";
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.invoice.number ?? "Invoice"} | Client Portal` }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: `${data?.invoice.number ?? "Invoice"} | Client Portal` },
+  { name: "robots", content: "noindex" },
+];
 
 /** View invoice (spec §2 /view-invoice/{id}, §8): the client's own invoice only, else 404 "Invoice not found". */
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -95,7 +98,10 @@ export default function ViewInvoice({ loaderData }: Route.ComponentProps) {
         </tfoot>
       </table>
       <p className="mt-8">
-        <a href={`/view-invoice/${invoice.id}/pdf`} className="inline-flex rounded-md border border-slate-300 px-4 py-2 font-semibold text-brand-700 hover:bg-slate-50">
+        <a
+          href={`/view-invoice/${invoice.id}/pdf`}
+          className="inline-flex rounded-md border border-slate-300 px-4 py-2 font-semibold text-brand-700 hover:bg-slate-50"
+        >
           Download PDF
         </a>
       </p>

@@ -5,8 +5,7 @@ import type { RouteHandle } from "#app/root";
 
 export const handle: RouteHandle = { hydrate: false };
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { title: "About Me", description: owner.bio[0]! });
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "About Me", description: owner.bio[0]! });
 
 /** About Me (spec §2): a short bio. */
 export default function About() {

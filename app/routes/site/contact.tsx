@@ -83,19 +83,37 @@ export default function Contact({ actionData }: Route.ComponentProps) {
         <ul className="mt-6 space-y-3 text-slate-800">
           <li>
             <span className="font-semibold">Email: </span>
-            <a className="text-brand-700 underline underline-offset-4" href={`mailto:${owner.email}`}>{owner.email}</a>
+            <a className="text-brand-700 underline underline-offset-4" href={`mailto:${owner.email}`}>
+              {owner.email}
+            </a>
           </li>
           <li>
             <span className="font-semibold">Phone: </span>
-            <a className="text-brand-700 underline underline-offset-4" href={`tel:${owner.phone.e164}`}>{owner.phone.display}</a>
+            <a className="text-brand-700 underline underline-offset-4" href={`tel:${owner.phone.e164}`}>
+              {owner.phone.display}
+            </a>
           </li>
         </ul>
         <ul className="mt-6 flex gap-4">
           <li>
-            <a className="font-semibold text-brand-700 underline underline-offset-4" href={owner.github} target="_blank" rel="noopener noreferrer">GitHub</a>
+            <a
+              className="font-semibold text-brand-700 underline underline-offset-4"
+              href={owner.github}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
+              GitHub
+            </a>
           </li>
           <li>
-            <a className="font-semibold text-brand-700 underline underline-offset-4" href={owner.linkedin} target="_blank" rel="noopener noreferrer">LinkedIn</a>
+            <a
+              className="font-semibold text-brand-700 underline underline-offset-4"
+              href={owner.linkedin}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
+              LinkedIn
+            </a>
           </li>
         </ul>
       </div>
@@ -142,7 +160,12 @@ export default function Contact({ actionData }: Route.ComponentProps) {
           </div>
           <div className="flex flex-wrap items-center gap-4">
             <SubmitButton>Send Message</SubmitButton>
-            <p role="status" aria-live="polite" className={succeeded ? "font-medium text-green-800" : "font-medium text-red-700"} id={form.errorId}>
+            <p
+              role="status"
+              aria-live="polite"
+              className={succeeded ? "font-medium text-green-800" : "font-medium text-red-700"}
+              id={form.errorId}
+            >
               {succeeded ? CONTACT_MESSAGES.success : form.errors?.join(" ")}
             </p>
           </div>

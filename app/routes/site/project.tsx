@@ -73,10 +73,20 @@ export default function ProjectPage({ loaderData: { project } }: Route.Component
       </section>
 
       <div className="reveal mt-12 flex flex-wrap gap-3">
-        <a href={project.github} target="_blank" rel="noopener noreferrer" className="rounded-md border border-slate-300 px-5 py-3 font-semibold text-slate-800 hover:bg-slate-50">
+        <a
+          href={project.github}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="rounded-md border border-slate-300 px-5 py-3 font-semibold text-slate-800 hover:bg-slate-50"
+        >
           GitHub
         </a>
-        <a href={project.live} target="_blank" rel="noopener noreferrer" className="rounded-md bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800">
+        <a
+          href={project.live}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="rounded-md bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800"
+        >
           Live Site
         </a>
       </div>

@@ -19,7 +19,13 @@ export default function Projects() {
       <h1 className="reveal text-4xl font-bold tracking-tight">Projects</h1>
       <div className="mt-8 grid gap-6 sm:grid-cols-2">
         {projects.map((project) => (
-          <ProjectCard key={project.slug} title={project.title} description={project.description} to={`/${project.slug}`} headingLevel={2} />
+          <ProjectCard
+            key={project.slug}
+            title={project.title}
+            description={project.description}
+            to={`/${project.slug}`}
+            headingLevel={2}
+          />
         ))}
       </div>
     </section>

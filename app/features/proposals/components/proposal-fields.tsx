@@ -9,15 +9,39 @@ export function ProposalFields({ fields }: { fields: Fields }) {
   return (
     <>
       <TextInput field={fields.projectName} label="Project name (optional)" maxLength={PROPOSAL_LIMITS.shortText} />
-      <TextArea field={fields.projectDetails} label="Project details" rows={6} maxLength={PROPOSAL_LIMITS.longText} hint="What should the website do? Who is it for? Anything we should know." />
+      <TextArea
+        field={fields.projectDetails}
+        label="Project details"
+        rows={6}
+        maxLength={PROPOSAL_LIMITS.longText}
+        hint="What should the website do? Who is it for? Anything we should know."
+      />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextInput field={fields.timeline} label="Timeline (optional)" placeholder="e.g. 6 weeks" maxLength={PROPOSAL_LIMITS.shortText} />
         <TextInput field={fields.budget} label="Budget (optional)" inputMode="decimal" placeholder="e.g. $5,000" hint="In US dollars." />
-        <TextInput field={fields.numberOfPages} label="Number of pages (optional)" type="number" min={1} max={PROPOSAL_LIMITS.pages} step={1} />
-        <SelectInput field={fields.websiteGoal} label="Website goal (optional)" placeholder="Choose…" options={WEBSITE_GOALS.map((goal) => ({ value: goal, label: goal }))} />
+        <TextInput
+          field={fields.numberOfPages}
+          label="Number of pages (optional)"
+          type="number"
+          min={1}
+          max={PROPOSAL_LIMITS.pages}
+          step={1}
+        />
+        <SelectInput
+          field={fields.websiteGoal}
+          label="Website goal (optional)"
+          placeholder="Choose…"
+          options={WEBSITE_GOALS.map((goal) => ({ value: goal, label: goal }))}
+        />
       </div>
       <TextArea field={fields.targetAudience} label="Target audience (optional)" rows={2} maxLength={PROPOSAL_LIMITS.longText} />
-      <TextInput field={fields.designInspiration} label="Design inspiration (optional)" type="url" placeholder="https://" hint="A link to a site or design you like." />
+      <TextInput
+        field={fields.designInspiration}
+        label="Design inspiration (optional)"
+        type="url"
+        placeholder="https://"
+        hint="A link to a site or design you like."
+      />
     </>
   );
 }

@@ -31,7 +31,11 @@ export function CopyLink({ value, label }: { value: string; label: string }) {
 
   return (
     <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-      <code ref={textRef} aria-label={label} className="min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm break-all select-all">
+      <code
+        ref={textRef}
+        aria-label={label}
+        className="min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm break-all select-all"
+      >
         {value}
       </code>
       {hydrated ? (
