@@ -30,4 +30,10 @@ export default defineConfig({
     },
     trace: "off",
   },
+  projects: [
+    { name: "main", testIgnore: /hostile-input\.spec\.ts/ },
+    // Measures /healthz latency while hostile requests are in flight: it runs alone, after the
+    // rest, so that another worker's browser does not take the CPU from the server it measures.
+    { name: "hostile", testMatch: /hostile-input\.spec\.ts/, dependencies: ["main"] },
+  ],
 });

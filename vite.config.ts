@@ -10,7 +10,13 @@ export default defineConfig({
     ssr: { build: { rollupOptions: { input: "./server/app.ts" } } },
   },
   resolve: {
-    alias: [{ find: /^#app\/(.*)$/, replacement: `${path.resolve("app")}/$1` }],
+    alias: [
+      { find: /^#app\/(.*)$/, replacement: `${path.resolve("app")}/$1` },
+      // React Router's package resolves to its development build (no "production" export
+      // condition); the production build drops the development warnings.
+      { find: /^react-router$/, replacement: path.resolve("node_modules/react-router/dist/production/index.mjs") },
+      { find: /^react-router\/dom$/, replacement: path.resolve("node_modules/react-router/dist/production/dom-export.mjs") },
+    ],
   },
   plugins: [tailwindcss(), reactRouter()],
 });

@@ -6,7 +6,7 @@ export default defineConfig({
     alias: [{ find: /^#app\/(.*)$/, replacement: `${path.resolve("app")}/$1` }],
   },
   test: {
-    include: ["app/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: ["app/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts", "tests/lint/**/*.test.ts"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,

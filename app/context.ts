@@ -5,7 +5,7 @@
  */
 import { createContext } from "react-router";
 import type { Database } from "./db/client.server";
-import type { Auth } from "./lib/auth.server";
+import type { Auth } from "./features/users/auth.server";
 import type { Env } from "./lib/env.server";
 
 /** Long-lived services shared by all requests. */
@@ -23,6 +23,8 @@ export interface RequestInfo {
   ip: string;
   /** Content-Security-Policy nonce for this response's scripts. */
   nonce: string;
+  /** This request's id: in every log line about it and in the X-Request-Id response header. */
+  requestId: string;
 }
 
 export const servicesContext = createContext<AppServices>();

@@ -4,7 +4,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, 
 import type { Route } from "./+types/root";
 import { requestInfoContext, servicesContext } from "./context";
 import { SPECULATION_RULES } from "./lib/speculation";
-import { sessionMiddleware } from "./lib/session.server";
+import { sessionMiddleware } from "./features/users/session.server";
 import stylesheet from "./app.css?url";
 import { ErrorPage } from "./components/error-page";
 
@@ -65,6 +65,10 @@ export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) {
     return <ErrorPage status={404} title="Page not found" message="The page you are looking for does not exist or has moved." />;
+  }
+  // A refusal (an AppError thrown outside a role area: a bad page link, too many attempts …).
+  if (isRouteErrorResponse(error) && error.status < 500 && typeof error.data === "string" && error.data) {
+    return <ErrorPage status={error.status} title="This request could not be completed" message={error.data} />;
   }
   return (
     <ErrorPage

@@ -66,7 +66,7 @@ async function signIn(baseUrl: string): Promise<string> {
 async function run(driver: string): Promise<Result> {
   let env: Record<string, string>;
   let naiveArgs: string[];
-  let dropDb = async () => {};
+  let dropDb: () => Promise<void>;
   const size = { users: 300, proposals: 14_000, invoices: INVOICES };
   if (driver === "postgres") {
     const name = `bench_csv_${Date.now()}_${randomBytes(3).toString("hex")}`;

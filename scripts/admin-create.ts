@@ -10,7 +10,7 @@ import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../app/db/client.server";
 import { createAdmin } from "../app/features/users/accounts.server";
-import { createAuth, resolveAuthSecret } from "../app/lib/auth.server";
+import { createAuth, resolveAuthSecret } from "../app/features/users/auth.server";
 import { parseEnv } from "../app/lib/env.server";
 
 async function main() {

@@ -250,19 +250,17 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
     }
     await insertBatches(userRows, 1_000, (batch) => tx.insert(user).values(batch));
     await insertBatches(userRows, 2_000, (batch) =>
-      tx
-        .insert(account)
-        .values(
-          batch.map((u) => ({
-            id: `acc-${u.id}`,
-            accountId: u.id!,
-            providerId: "credential",
-            userId: u.id!,
-            password: passwordHash,
-            createdAt: u.createdAt,
-            updatedAt: u.createdAt,
-          })),
-        ),
+      tx.insert(account).values(
+        batch.map((u) => ({
+          id: `acc-${u.id}`,
+          accountId: u.id!,
+          providerId: "credential",
+          userId: u.id!,
+          password: passwordHash,
+          createdAt: u.createdAt,
+          updatedAt: u.createdAt,
+        })),
+      ),
     );
     log(`users: ${userRows.length} (${ambassadors.length} ambassadors, ${clients.length} clients)`);
 

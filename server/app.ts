@@ -6,20 +6,29 @@
  * and the tally folding (app/db/tally.server.ts), and returns the request handlers;
  * `server/main.ts` mounts them behind static files.
  */
-import { createRequestHandler } from "@react-router/express";
+import { randomUUID } from "node:crypto";
 import express from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { requestInfoContext, servicesContext, type AppServices } from "#app/context";
 import { openDatabase, type DbHandle } from "#app/db/client.server";
 import { startTallyFolding } from "#app/db/tally.server";
 import { createMailSender, startOutboxWorker, type OutboxWorker } from "#app/features/mail/outbox.server";
-import { createAuth, resolveAuthSecret, type Auth } from "#app/lib/auth.server";
+import { createAuth, resolveAuthSecret, type Auth } from "#app/features/users/auth.server";
 import type { Env } from "#app/lib/env.server";
 import { owner } from "#app/content/site";
 import { ensureFirstAdmin } from "#app/features/users/accounts.server";
+import { createRequestHandler } from "./request-handler";
 
 export { parseEnv, EnvError } from "#app/lib/env.server";
 export { DataDirLockedError } from "#app/db/client.server";
+
+/** The request's id: a well-formed incoming X-Request-Id (from a proxy), else a new one; echoed in the response. */
+function requestIdFor(req: express.Request, res: express.Response): string {
+  const incoming = req.get("x-request-id");
+  const id = incoming && /^[\w.:-]{8,128}$/.test(incoming) ? incoming : randomUUID();
+  res.setHeader("X-Request-Id", id);
+  return id;
+}
 
 const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
 
@@ -94,6 +103,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
         context.set(requestInfoContext, {
           ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
           nonce: String(res.locals.cspNonce ?? ""),
+          requestId: requestIdFor(req, res),
         });
         return context;
       },

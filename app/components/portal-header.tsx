@@ -1,51 +1,17 @@
+import type { ReactNode } from "react";
 import { Form, NavLink, useNavigation } from "react-router";
-import type { Role } from "#app/db/schema";
-import { homeFor } from "#app/features/users/actor";
 
-type NavItem = { to: string; label: string; end?: boolean };
-
-/** Header bars per role (spec §2 Header bars). The admin's Dashboard goes to /admin. */
-export function navItemsFor(role: Role | null, area: "admin" | "ambassador" | "client"): NavItem[] {
-  if (area === "admin") {
-    return [
-      { to: "/admin", label: "Dashboard", end: true },
-      { to: "/admin/proposals", label: "Proposals" },
-      { to: "/admin/invoices", label: "Invoices" },
-      { to: "/admin/ambassadors", label: "Ambassador Dashboard" },
-      { to: "/admin/users", label: "Users" },
-      { to: "/admin/settings", label: "Settings" },
-    ];
-  }
-  if (area === "ambassador") {
-    return [
-      { to: "/ambassador/dashboard", label: "Dashboard" },
-      { to: "/ambassador/submit-proposal", label: "Submit Proposal" },
-      { to: "/ambassador/earnings", label: "Earnings" },
-    ];
-  }
-  if (!role) {
-    return [
-      { to: "/login", label: "Login" },
-      { to: "/register", label: "Register", end: true },
-      { to: "/register/ambassador", label: "Become an Ambassador" },
-    ];
-  }
-  return [
-    { to: homeFor(role), label: "Dashboard" },
-    { to: "/project-status", label: "Project Status" },
-    { to: "/proposal-request", label: "Proposal Request" },
-  ];
-}
+/** One link of a header bar. */
+export type NavItem = { to: string; label: string; end?: boolean };
 
 /**
  * The portal header: role navigation, Logout (a POST form, so it works without
  * JavaScript and is never prefetched) and a pending indicator during navigation
- * (replacing the spec's "Loading...").
+ * (replacing the spec's "Loading..."). The links come from the route (`portalNav`).
  */
-export function PortalHeader({ role, area, title }: { role: Role | null; area: "admin" | "ambassador" | "client"; title: string }) {
+export function PortalHeader({ items, title, signedIn }: { items: NavItem[]; title: string; signedIn: boolean }) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const items = navItemsFor(role, area);
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white">
       <div aria-hidden="true" className={`h-1 bg-brand-600 transition-all duration-500 ${busy ? "w-2/3 opacity-100" : "w-0 opacity-0"}`} />
@@ -78,7 +44,7 @@ export function PortalHeader({ role, area, title }: { role: Role | null; area: "
                 </NavLink>
               </li>
             ))}
-            {role ? (
+            {signedIn ? (
               <li>
                 <Form method="post" action="/logout">
                   <button type="submit" className="rounded-md border border-slate-300 px-3 py-1.5 text-slate-800 hover:bg-slate-50">
@@ -91,6 +57,36 @@ export function PortalHeader({ role, area, title }: { role: Role | null; area: "
         </nav>
       </div>
     </header>
+  );
+}
+
+/**
+ * A portal page's frame: header bar, main landmark (`#main`, the skip link's target) and footer.
+ *
+ * @param width - the main column's width: "wide" for the role areas, "narrow" for sign-in forms.
+ */
+export function PortalShell({
+  items,
+  title,
+  signedIn,
+  width = "wide",
+  children,
+}: {
+  items: NavItem[];
+  title: string;
+  signedIn: boolean;
+  width?: "wide" | "medium" | "narrow";
+  children: ReactNode;
+}) {
+  const column = { wide: "max-w-6xl py-8", medium: "max-w-2xl py-8", narrow: "max-w-md py-12" }[width];
+  return (
+    <>
+      <PortalHeader items={items} title={title} signedIn={signedIn} />
+      <main id="main" className={`mx-auto w-full px-4 ${column}`}>
+        {children}
+      </main>
+      <PortalFooter signedIn={signedIn} />
+    </>
   );
 }
 

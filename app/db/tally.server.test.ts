@@ -95,18 +95,16 @@ describe.each(testDatabases())("tally (trigger-kept counts) on %s", (_name, open
       .limit(2);
     expect(withoutInvoice).toHaveLength(2);
     const year = new Date().getUTCFullYear();
-    await t.db
-      .insert(invoice)
-      .values(
-        withoutInvoice.map((p, i) => ({
-          number: `TALLY-${year}-${i}`,
-          proposalId: p.id,
-          clientId: p.clientId!,
-          status: "unpaid" as const,
-          totalCents: 987_654 + i,
-          dueDate: "2026-12-31",
-        })),
-      );
+    await t.db.insert(invoice).values(
+      withoutInvoice.map((p, i) => ({
+        number: `TALLY-${year}-${i}`,
+        proposalId: p.id,
+        clientId: p.clientId!,
+        status: "unpaid" as const,
+        totalCents: 987_654 + i,
+        dueDate: "2026-12-31",
+      })),
+    );
     await expectTallyMatches(t);
     await t.db.delete(invoice).where(sql`${invoice.proposalId} = ${withoutInvoice[0]!.id}`);
     await expectTallyMatches(t);

@@ -15,6 +15,8 @@
 import { and, asc, count, desc, inArray, sql, type AnyColumn, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Queryable } from "#app/db/client.server";
+import { invalidInput } from "./errors";
+import { parseId, parseUserId } from "./ids";
 
 /** Rows per page of an admin list. */
 export const DEFAULT_PAGE_SIZE = 25;
@@ -61,32 +63,66 @@ export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.key, cursor.id]), "utf8").toString("base64url");
 }
 
-/** @returns the decoded cursor, or undefined for a missing or malformed one (first page). */
+const TIMESTAMP_TEXT = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.\d{1,6})?(?:[+-]\d\d(?::?\d\d)?)?$/;
+
+/** True for a real instant written as PostgreSQL writes `timestamptz::text` (month 1–12, …). */
+function isTimestampText(value: string): boolean {
+  const m = TIMESTAMP_TEXT.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    year >= 1 &&
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60
+  );
+}
+
+/**
+ * @returns the decoded cursor, or undefined for a missing or malformed one (first page): the key
+ *   must be a real timestamp, the id a valid serial or user id.
+ */
 export function decodeCursor(value: string | null | undefined): Cursor | undefined {
   if (!value || value.length > 200) return undefined;
   try {
     const parsed: unknown = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
     if (!Array.isArray(parsed) || parsed.length !== 2) return undefined;
     const [key, id] = parsed as [unknown, unknown];
-    if (typeof key !== "string" || !/^\d{4,6}-\d\d-\d\d[ T][\d:.+-]+$/.test(key)) return undefined;
-    if (typeof id === "number" && Number.isSafeInteger(id)) return { key, id };
-    if (typeof id === "string" && id.length > 0 && id.length <= 64) return { key, id };
+    if (typeof key !== "string" || !isTimestampText(key)) return undefined;
+    if (typeof id === "number" && parseId(id) !== null) return { key, id };
+    if (typeof id === "string" && parseUserId(id) !== null) return { key, id };
     return undefined;
   } catch {
     return undefined;
   }
 }
 
+/** Message of a page link whose cursor is not one the app made. */
+export const BAD_PAGE_LINK = "This page link is not valid. Go back to the first page of the list.";
+
 /**
  * Reads `?after=` / `?before=` (or `?<prefix>After=` …) from a URL's search parameters.
  *
  * @param options.prefix - for a second paginated list on the same page (e.g. `"p"`).
  * @param options.size - rows per page (default {@link DEFAULT_PAGE_SIZE}).
+ * @throws {AppError} INVALID_INPUT ({@link BAD_PAGE_LINK}) when a cursor parameter is present
+ *   but malformed (forged, or with an impossible date or id).
  */
 export function pageRequestFrom(params: URLSearchParams, options: { prefix?: string; size?: number } = {}): PageRequest {
   const names = cursorParamNames(options.prefix);
-  const before = decodeCursor(params.get(names.before));
-  const after = before ? undefined : decodeCursor(params.get(names.after));
+  const cursor = (name: string) => {
+    const value = params.get(name);
+    if (!value) return undefined;
+    const decoded = decodeCursor(value);
+    if (!decoded) throw invalidInput(BAD_PAGE_LINK);
+    return decoded;
+  };
+  const before = cursor(names.before);
+  const after = before ? undefined : cursor(names.after);
   return { after, before, size: Math.min(100, Math.max(1, options.size ?? DEFAULT_PAGE_SIZE)) };
 }
 
@@ -215,7 +251,11 @@ export async function countRows(
  * @returns the term, or undefined when empty.
  */
 export function normalizeSearch(value: string | null | undefined): string | undefined {
-  const term = (value ?? "").trim().replace(/\s+/g, " ").slice(0, MAX_SEARCH_LENGTH);
+  const term = (value ?? "")
+    .replace(/[\u0000-\u001F\u007F-\u009F]/g, " ")
+    .trim()
+    .replace(/\s+/g, " ")
+    .slice(0, MAX_SEARCH_LENGTH);
   return term === "" ? undefined : term;
 }
 
@@ -274,8 +314,8 @@ export interface NumberedPage<T> {
  * @returns a page number ≥ 1 (anything unparsable → 1, capped at 10 000).
  */
 export function parsePageParam(value: string | null | undefined): number {
-  const n = Number(value);
-  return Number.isInteger(n) && n >= 1 ? Math.min(n, 10_000) : 1;
+  if (!value || !/^\d{1,9}$/.test(value)) return 1;
+  return Math.min(Math.max(Number(value), 1), 10_000);
 }
 
 /** @returns the number of pages for `total` rows (at least 1). */

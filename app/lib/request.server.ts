@@ -3,9 +3,16 @@
  */
 import type { RouterContextProvider } from "react-router";
 import { requestInfoContext, servicesContext } from "#app/context";
-import type { RequestMeta } from "#app/features/users/accounts.server";
 
 type Ctx = Readonly<RouterContextProvider>;
+
+/** Request facts use-cases need (account rate limits, sessions). */
+export interface RequestMeta {
+  /** Incoming request headers (cookies, user agent); the client IP header is added. */
+  headers: Headers;
+  /** Client IP as express resolved it (`trust proxy` aware): the rate-limit key. */
+  ip: string;
+}
 
 /** `{ db, auth }` for account use-cases. */
 export function accountDeps(context: Ctx) {

@@ -6,29 +6,16 @@
  * Routes are enumerated from app/routes.ts, so a new guarded route cannot escape the matrix.
  */
 import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
-import type { RouteConfigEntry } from "@react-router/dev/routes";
-import routes from "../../app/routes";
 import { ADMIN, PASSWORD, expect, test, uniqueEmail, uniqueIp } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
+import { configuredRoutes, type ConfiguredRoute } from "./route-config";
 
 type Area = "client" | "ambassador" | "admin" | "account";
 type Persona = "anonymous" | "client" | "ambassador" | "admin" | "deactivated";
 
-/** Full paths of every route with the area its file lives in. */
-function enumerate(entries: RouteConfigEntry[], parent = ""): { path: string; file: string }[] {
-  return entries.flatMap((entry) => {
-    const path = entry.index ? parent || "/" : entry.path ? `${parent}/${entry.path}`.replace(/\/+/g, "/") : parent;
-    const own = entry.index || entry.path ? [{ path, file: entry.file }] : [];
-    return [...own, ...enumerate(entry.children ?? [], path)];
-  });
-}
-
-const guarded = enumerate(routes as RouteConfigEntry[])
-  .map(({ path, file }) => {
-    const area = /^routes\/(client|ambassador|admin|account)\//.exec(file)?.[1] as Area | undefined;
-    return area ? { area, path: path.replace(/:proposalId/g, "1").replace(/:invoiceId/g, "1") } : null;
-  })
-  .filter((r): r is { area: Area; path: string } => r !== null);
+const guarded = configuredRoutes
+  .filter((r): r is ConfiguredRoute & { area: Area } => r.area !== undefined)
+  .map(({ area, path }) => ({ area, path: path.replace(/:proposalId/g, "1").replace(/:invoiceId/g, "1") }));
 
 const HOME: Record<Exclude<Area, "account">, string> = {
   admin: "/admin",

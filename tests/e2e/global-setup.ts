@@ -39,9 +39,15 @@ export function startAppServer(env: Record<string, string>): Promise<AppProcess>
  *
  * @returns its base URL, a pool on its database, and `stop()` (stops it, drops the database).
  */
-export async function startIsolatedApp(
-  label: string,
-): Promise<{ baseUrl: string; databaseUrl: string; sql: pg.Pool; output: () => string; stop(): Promise<void> }> {
+export async function startIsolatedApp(label: string): Promise<{
+  baseUrl: string;
+  databaseUrl: string;
+  sql: pg.Pool;
+  output: () => string;
+  /** True while the server process runs. */
+  alive: () => boolean;
+  stop(): Promise<void>;
+}> {
   const adminUrl = process.env.TEST_DATABASE_URL ?? DEFAULT_PG_URL;
   const name = `e2e_${label}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -61,6 +67,7 @@ export async function startIsolatedApp(
     databaseUrl: url.toString(),
     sql,
     output: app.output,
+    alive: () => app.child.exitCode === null && app.child.signalCode === null,
     async stop() {
       await sql.end();
       app.child.kill("SIGTERM");

@@ -4,7 +4,7 @@
  * may write (with the audit trail and the mail outbox, issue #6), to assert that a refused
  * call wrote nothing.
  */
-import { asc, sql } from "drizzle-orm";
+import { asc, type sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
 import {
   auditEvent,

@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { openDatabase, type DbHandle } from "#app/db/client.server";
 
-export interface TestDb extends DbHandle {}
+export type TestDb = DbHandle;
 
 type Opener = () => Promise<TestDb>;
 

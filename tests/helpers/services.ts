@@ -8,7 +8,7 @@ import type { Database } from "#app/db/client.server";
 import { user, type Role } from "#app/db/schema";
 import { createAdmin, registerAmbassador, registerClient } from "#app/features/users/accounts.server";
 import type { Actor } from "#app/features/users/actor";
-import { createAuth, type Auth } from "#app/lib/auth.server";
+import { createAuth, type Auth } from "#app/features/users/auth.server";
 import type { TestDb } from "./db";
 
 export interface TestServices {

@@ -25,7 +25,7 @@ export function Notice({
 }
 
 /**
- * The message of an action's reply `{ ok, message }` (an `IntentReply`, see `app/lib/intent.server.ts`),
+ * The message of an action's reply `{ ok, message }` (a `FormReply`, see `app/lib/form-action.server.ts`),
  * green when `ok`, red otherwise; nothing when there is no reply or no message.
  */
 export function ActionNotice({ result, className }: { result?: { ok: boolean; message?: string } | null; className?: string }) {

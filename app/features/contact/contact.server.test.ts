@@ -4,6 +4,7 @@ import { contactMessage, mailOutbox } from "#app/db/schema";
 import { testDatabases } from "../../../tests/helpers/db";
 import { useTestServices } from "../../../tests/helpers/services";
 import { contactSchema } from "./contact.schema";
+import { refusalOf } from "../../../tests/helpers/portal";
 import { CONTACT_RATE_LIMIT, submitContactMessage } from "./contact.server";
 
 const valid = {
@@ -41,7 +42,7 @@ describe.each(testDatabases())("submitContactMessage on %s", (_name, open) => {
   it("stores the message and queues one e-mail to the owner", async () => {
     const { t } = ctx;
     const result = await submitContactMessage(t.db, contactSchema.parse(valid), { ownerEmail: "owner@example.com", ip: "203.0.113.1" });
-    expect(result.ok).toBe(true);
+    expect(result.id).toBeGreaterThan(0);
     const [stored] = await t.db.select().from(contactMessage);
     expect(stored).toMatchObject({
       userName: "Ada Lovelace",
@@ -75,16 +76,16 @@ describe.each(testDatabases())("submitContactMessage on %s", (_name, open) => {
     const { t } = ctx;
     const input = contactSchema.parse(valid);
     for (let i = 0; i < CONTACT_RATE_LIMIT.limit; i++) {
-      expect((await submitContactMessage(t.db, input, { ownerEmail: "o@example.com", ip: "198.51.100.9" })).ok).toBe(true);
+      await submitContactMessage(t.db, input, { ownerEmail: "o@example.com", ip: "198.51.100.9" });
     }
-    const refused = await submitContactMessage(t.db, input, { ownerEmail: "o@example.com", ip: "198.51.100.9" });
-    expect(refused).toMatchObject({ ok: false, reason: "rate-limited" });
-    if (!refused.ok) expect(refused.retryAfterSeconds).toBeGreaterThan(500);
+    const refused = await refusalOf(submitContactMessage(t.db, input, { ownerEmail: "o@example.com", ip: "198.51.100.9" }));
+    expect(refused).toMatchObject({ code: "RATE_LIMITED", status: 429 });
+    expect(refused.retryAfterSeconds).toBeGreaterThan(500);
     const [{ n }] = (await t.db.select({ n: count() }).from(contactMessage)) as [{ n: number }];
     expect(n).toBe(CONTACT_RATE_LIMIT.limit);
     expect(await t.db.select().from(mailOutbox)).toHaveLength(CONTACT_RATE_LIMIT.limit);
     // Another IP is not affected.
-    expect((await submitContactMessage(t.db, input, { ownerEmail: "o@example.com", ip: "198.51.100.10" })).ok).toBe(true);
+    expect((await submitContactMessage(t.db, input, { ownerEmail: "o@example.com", ip: "198.51.100.10" })).id).toBeGreaterThan(0);
   });
 
   it("writes neither the message nor the mail when the transaction fails", async () => {

@@ -7,12 +7,11 @@ import type { Database } from "#app/db/client.server";
 import { contactMessage } from "#app/db/schema";
 import { hitRateLimit } from "#app/lib/rate-limit.server";
 import { enqueueMail, escapeHtml } from "#app/features/mail/mail.server";
-import type { ContactInput } from "./contact.schema";
+import { rateLimited } from "#app/lib/errors";
+import { CONTACT_MESSAGES, type ContactInput } from "./contact.schema";
 
 /** Contact messages accepted per IP per window. */
 export const CONTACT_RATE_LIMIT = { limit: 5, windowMs: 10 * 60_000 } as const;
-
-export type SubmitContactResult = { ok: true; id: number } | { ok: false; reason: "rate-limited"; retryAfterSeconds: number };
 
 /**
  * Stores a validated contact message and queues an e-mail to the owner.
@@ -21,16 +20,17 @@ export type SubmitContactResult = { ok: true; id: number } | { ok: false; reason
  * @param input - validated fields (see `contactSchema`).
  * @param ctx.ownerEmail - recipient of the notification.
  * @param ctx.ip - sender's IP, the rate-limit key (5 messages / 10 minutes).
- * @returns `{ ok: true, id }`, or `{ ok: false, reason: "rate-limited" }` with nothing written
- *   but the counter.
+ * @returns the stored message's id.
+ * @throws {AppError} RATE_LIMITED (with the seconds until the window resets) when the IP sent
+ *   its 5 messages already: nothing is written but the counter.
  */
 export async function submitContactMessage(
   db: Database,
   input: ContactInput,
   ctx: { ownerEmail: string; ip: string },
-): Promise<SubmitContactResult> {
+): Promise<{ id: number }> {
   const limit = await hitRateLimit(db, `contact:${ctx.ip}`, CONTACT_RATE_LIMIT);
-  if (!limit.allowed) return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds };
+  if (!limit.allowed) throw rateLimited(CONTACT_MESSAGES.rateLimited, limit.retryAfterSeconds);
 
   const phone = input.user_phone?.trim() || null;
   return db.transaction(async (tx) => {
@@ -54,6 +54,6 @@ export async function submitContactMessage(
       text: lines.join("\n"),
       html: `<p>New message from the portfolio contact form.</p><p><strong>Name:</strong> ${escapeHtml(input.user_name)}<br><strong>Email:</strong> ${escapeHtml(input.user_email)}<br><strong>Phone:</strong> ${escapeHtml(phone ?? "—")}</p><p style="white-space:pre-wrap">${escapeHtml(input.message)}</p>`,
     });
-    return { ok: true as const, id: row!.id };
+    return { id: row!.id };
   });
 }

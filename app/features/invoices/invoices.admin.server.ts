@@ -179,8 +179,8 @@ export async function generateInvoice(
         .for("update");
       if (!target) throw notFound("Proposal not found");
       const [existing] = await tx.select({ id: invoice.id }).from(invoice).where(eq(invoice.proposalId, proposalId));
-      if (existing) throw new AppError(409, INVOICE_MESSAGES.alreadyInvoiced);
-      if (!target.clientId) throw new AppError(409, INVOICE_MESSAGES.noClientAccount);
+      if (existing) throw new AppError("CONFLICT", INVOICE_MESSAGES.alreadyInvoiced);
+      if (!target.clientId) throw new AppError("CONFLICT", INVOICE_MESSAGES.noClientAccount);
 
       const year = now.getUTCFullYear();
       const [counter] = await tx
@@ -220,7 +220,7 @@ export async function generateInvoice(
     });
   } catch (error) {
     // Lost a race the lock did not cover (e.g. a proposal inserted concurrently): same answer.
-    if (!(error instanceof AppError) && isUniqueViolation(error)) throw new AppError(409, INVOICE_MESSAGES.alreadyInvoiced);
+    if (!(error instanceof AppError) && isUniqueViolation(error)) throw new AppError("CONFLICT", INVOICE_MESSAGES.alreadyInvoiced);
     throw error;
   }
 }
@@ -260,7 +260,7 @@ export async function getInvoiceForAdmin(db: Queryable, actor: Actor, invoiceId:
     .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
     .leftJoin(user, eq(user.id, invoice.clientId))
     .where(eq(invoice.id, invoiceId));
-  if (!row) throw notFound("Invoice not found");
+  if (!row) throw notFound(INVOICE_MESSAGES.notFound);
   const items = await db
     .select({ description: invoiceItem.description, amountCents: invoiceItem.amountCents })
     .from(invoiceItem)
@@ -302,8 +302,8 @@ export async function updateInvoice(db: Database, actor: Actor, invoiceId: numbe
       .from(invoice)
       .where(eq(invoice.id, invoiceId))
       .for("update");
-    if (!current) throw notFound("Invoice not found");
-    if (current.status === "paid") throw new AppError(409, INVOICE_MESSAGES.paidLocked);
+    if (!current) throw notFound(INVOICE_MESSAGES.notFound);
+    if (current.status === "paid") throw new AppError("CONFLICT", INVOICE_MESSAGES.paidLocked);
     const oldItems = await tx
       .select({ description: invoiceItem.description, amountCents: invoiceItem.amountCents })
       .from(invoiceItem)
@@ -381,7 +381,7 @@ export async function markInvoicePaid(db: Database, actor: Actor, invoiceId: num
       .from(invoice)
       .where(eq(invoice.id, invoiceId))
       .for("update");
-    if (!current) throw notFound("Invoice not found");
+    if (!current) throw notFound(INVOICE_MESSAGES.notFound);
     if (current.status === "paid") return { number: current.number, changed: false };
     const [row] = await tx
       .update(invoice)
@@ -411,7 +411,7 @@ export async function deleteInvoice(db: Database, actor: Actor, invoiceId: numbe
   return db.transaction(async (tx) => {
     await lockProposalOfInvoice(tx, invoiceId);
     const [row] = await tx.delete(invoice).where(eq(invoice.id, invoiceId)).returning();
-    if (!row) throw notFound("Invoice not found");
+    if (!row) throw notFound(INVOICE_MESSAGES.notFound);
     const { number, proposalId, clientId, dueDate, status, totalCents, paidAt } = row;
     await recordAudit(tx, actor, {
       entity: "invoice",

@@ -5,6 +5,7 @@
  * server computes it from the items.
  */
 import { z } from "zod";
+import { requiredText } from "#app/lib/text-fields";
 import { MAX_CENTS, parseMoneyToCents } from "#app/lib/money";
 import { normalizeSearch } from "#app/lib/pagination";
 
@@ -24,6 +25,8 @@ export function invoiceListFiltersFrom(params: URLSearchParams): { filter: Invoi
 
 /** Messages the admin sees (spec §8; issue #5 "a failure is shown as a clear message"). */
 export const INVOICE_MESSAGES = {
+  notFound: "Invoice not found",
+  saveFailed: "The invoice could not be saved. Nothing was changed; please try again.",
   alreadyInvoiced: "This proposal already has an invoice.",
   noClientAccount: "This proposal's client has not registered yet. An invoice can be generated once they have an account.",
   paidLocked: "A paid invoice cannot be edited.",
@@ -61,11 +64,7 @@ export const calendarDateField = (label: string) =>
     }, `Enter a real ${label.toLowerCase()}.`);
 
 export const invoiceItemSchema = z.object({
-  description: z
-    .string({ error: "Description is required." })
-    .trim()
-    .min(1, { error: "Description is required.", abort: true })
-    .max(200, "Description must be at most 200 characters."),
+  description: requiredText("Description", 200),
   amount: amountField,
 });
 

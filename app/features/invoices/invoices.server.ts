@@ -8,10 +8,8 @@ import type { Database } from "#app/db/client.server";
 import { invoice, invoiceItem, proposal } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
-import { parseId } from "#app/lib/ids";
 import { invoiceDisplayStatus, type InvoiceDisplayStatus } from "./invoice-status";
-
-export const INVOICE_MESSAGES = { notFound: "Invoice not found" } as const;
+import { INVOICE_MESSAGES } from "./invoices.schema";
 
 /** An invoice as its client sees it. Money in cents; `dueDate` a calendar date `YYYY-MM-DD`. */
 export interface ClientInvoice {
@@ -33,15 +31,14 @@ export interface ClientInvoice {
  * Reads one of the client's invoices with its items in order. The invoice is the client's
  * when its `clientId` is theirs (or, for an invoice without clientId, its proposal's).
  *
- * @param invoiceId - the route parameter (any string; malformed → 404).
+ * @param invoiceId - a valid serial id (the route parses it: app/lib/ids.ts).
  * @param now - the current instant, for the derived overdue status.
  * @throws {AppError} 403 unless a client; 404 "Invoice not found" for an unknown id or
  *   another client's invoice (never revealing which).
  */
-export async function getInvoiceForClient(db: Database, actor: Actor, invoiceId: unknown, now: Date = new Date()): Promise<ClientInvoice> {
+export async function getInvoiceForClient(db: Database, actor: Actor, invoiceId: number, now: Date = new Date()): Promise<ClientInvoice> {
   assertRole(actor, "client");
-  const id = parseId(invoiceId);
-  if (id === null) throw notFound(INVOICE_MESSAGES.notFound);
+  const id = invoiceId;
   const [row] = await db
     .select({
       id: invoice.id,

@@ -34,7 +34,12 @@ describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
     const { t, s } = ctx;
     const client = await makeClient(s);
     await requestProposal(t.db, client, { ...EMPTY_REQUEST, projectName: "Bakery", projectDetails: "Online orders" });
-    await scheduleMeeting(t.db, client, { date: "2031-05-11", time: "09:30", timeZone: "America/New_York", notes: "Kick-off" });
+    await scheduleMeeting(
+      t.db,
+      client,
+      { date: "2031-05-11", time: "09:30", timeZone: "America/New_York", notes: "Kick-off" },
+      new Date("2031-01-01T00:00:00Z"),
+    );
     const inReview = await insertProposal(t.db, { clientId: client.id, status: "review", projectName: "Shop" });
     await submitRevision(t.db, client, inReview, "Bigger logo please");
     const ambassador = await makeAmbassador(s);

@@ -4,6 +4,7 @@
  * Shared by the browser (conform) and the action; never imports server modules.
  */
 import { z } from "zod";
+import { optionalText } from "#app/lib/text-fields";
 import { DATE_PATTERN, isCalendarDate, isValidTimeZone, TIME_PATTERN } from "#app/lib/dates";
 
 export const MEETING_MESSAGES = {
@@ -11,10 +12,13 @@ export const MEETING_MESSAGES = {
   deleted: "Meeting deleted.",
   notFound: "Meeting not found",
   inPast: "Pick a date and time in the future.",
+  tooFar: "Pick a date within the next two years.",
   notDeletable: "Only pending meetings can be deleted.",
 } as const;
 
 export const MEETING_NOTES_MAX = 2_000;
+/** How far ahead a meeting may be requested: two years, in days. */
+export const MEETING_HORIZON_DAYS = 731;
 
 /** Date `YYYY-MM-DD` and time `HH:MM` required, zone defaults to "UTC", notes optional. */
 export const meetingSchema = z.object({
@@ -35,12 +39,7 @@ export const meetingSchema = z.object({
     .optional()
     .transform((value) => value || "UTC")
     .refine(isValidTimeZone, "Unknown time zone. Reload the page and try again."),
-  notes: z
-    .string()
-    .trim()
-    .max(MEETING_NOTES_MAX, `Notes must be at most ${MEETING_NOTES_MAX.toLocaleString("en-US")} characters.`)
-    .optional()
-    .transform((value) => value || null),
+  notes: optionalText("Notes", MEETING_NOTES_MAX, { multiline: true }),
 });
 
 export type MeetingInput = z.infer<typeof meetingSchema>;

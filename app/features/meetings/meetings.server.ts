@@ -12,10 +12,9 @@ import { meetingIcs } from "./meeting-ics.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { AppError, fieldError, notFound } from "#app/lib/errors";
 import { zonedDateTimeToUtc } from "#app/lib/dates";
-import { parseId } from "#app/lib/ids";
 import { notifyAdmin, ORIGIN_TOKEN } from "#app/features/mail/notifications.server";
 import { replaceInIcs } from "#app/lib/ics-text";
-import { MEETING_MESSAGES, type MeetingInput } from "./meetings.schema";
+import { MEETING_HORIZON_DAYS, MEETING_MESSAGES, type MeetingInput } from "./meetings.schema";
 
 /** A meeting as the client's dashboard lists it. */
 export interface ClientMeetingRow {
@@ -45,7 +44,8 @@ export function meetingDeletable(status: MeetingStatus): boolean {
  * @param input - validated `meetingSchema` output (`timeZone` a valid IANA name).
  * @param now - the current instant (tests pass a fixed one).
  * @returns the new meeting's id and its start (UTC).
- * @throws {AppError} 403 unless a client; 400 on `date` when the instant is not in the future.
+ * @throws {AppError} FORBIDDEN unless a client; INVALID_INPUT on `date` when the instant is
+ *   not in the future, or more than {@link MEETING_HORIZON_DAYS} days ahead.
  */
 export async function scheduleMeeting(
   db: Database,
@@ -58,9 +58,10 @@ export async function scheduleMeeting(
   try {
     startsAt = zonedDateTimeToUtc(input.date, input.time, input.timeZone);
   } catch (error) {
-    throw new AppError(400, (error as Error).message);
+    throw new AppError("INVALID_INPUT", (error as Error).message);
   }
   if (startsAt.getTime() <= now.getTime()) throw fieldError("date", MEETING_MESSAGES.inPast);
+  if (startsAt.getTime() > now.getTime() + MEETING_HORIZON_DAYS * 86_400_000) throw fieldError("date", MEETING_MESSAGES.tooFar);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(meeting)
@@ -103,14 +104,13 @@ export async function listClientMeetings(db: Database, actor: Actor): Promise<Cl
  * Deletes one of the client's meetings (spec §5: after confirmation, which the page asks
  * for): only their own, only while pending.
  *
- * @param meetingId - form field (any value; malformed → 404).
+ * @param meetingId - a valid serial id (the route parses it: app/lib/ids.ts).
  * @throws {AppError} 403 unless a client; 404 "Meeting not found" (unknown or another
  *   client's); 409 when no longer pending.
  */
-export async function deleteMeeting(db: Database, actor: Actor, meetingId: unknown): Promise<void> {
+export async function deleteMeeting(db: Database, actor: Actor, meetingId: number): Promise<void> {
   assertRole(actor, "client");
-  const id = parseId(meetingId);
-  if (id === null) throw notFound(MEETING_MESSAGES.notFound);
+  const id = meetingId;
   await db.transaction(async (tx) => {
     const [row] = await tx
       .select({ id: meeting.id, status: meeting.status })
@@ -118,7 +118,7 @@ export async function deleteMeeting(db: Database, actor: Actor, meetingId: unkno
       .where(and(eq(meeting.id, id), eq(meeting.userId, actor.id)))
       .for("update");
     if (!row) throw notFound(MEETING_MESSAGES.notFound);
-    if (!meetingDeletable(row.status)) throw new AppError(409, MEETING_MESSAGES.notDeletable);
+    if (!meetingDeletable(row.status)) throw new AppError("CONFLICT", MEETING_MESSAGES.notDeletable);
     await tx.delete(meeting).where(eq(meeting.id, row.id));
   });
 }
@@ -127,7 +127,7 @@ export async function deleteMeeting(db: Database, actor: Actor, meetingId: unkno
  * The calendar invite of one of the client's accepted meetings (issue #6: the client can
  * download it from the dashboard).
  *
- * @param meetingId - route parameter (malformed → 404).
+ * @param meetingId - a valid serial id (the route parses it: app/lib/ids.ts).
  * @param ctx.origin - the site's origin, for the link in the invite.
  * @returns the `.ics` text and a file name.
  * @throws {AppError} 403 unless a client; 404 "Meeting not found" (unknown, another client's,
@@ -136,12 +136,11 @@ export async function deleteMeeting(db: Database, actor: Actor, meetingId: unkno
 export async function getMeetingInviteForClient(
   db: Database,
   actor: Actor,
-  meetingId: unknown,
+  meetingId: number,
   ctx: { origin: string },
 ): Promise<{ filename: string; ics: string }> {
   assertRole(actor, "client");
-  const id = parseId(meetingId);
-  if (id === null) throw notFound(MEETING_MESSAGES.notFound);
+  const id = meetingId;
   const [row] = await db
     .select()
     .from(meeting)

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { PROPOSAL_STATUSES, type ProposalStatus } from "#app/db/schema";
+import { idSchema } from "#app/lib/ids";
 import { normalizeSearch } from "#app/lib/pagination";
 
 /** The statuses an admin may set freely from the dropdown (spec §4, §9). */
@@ -41,6 +42,6 @@ export function proposalListFiltersFrom(params: URLSearchParams): { status?: Pro
 /** The per-row status form (intent `set-status`). */
 export const setStatusSchema = z.object({
   intent: z.literal("set-status"),
-  proposalId: z.coerce.number().int().positive(),
+  proposalId: idSchema,
   status: z.enum(ADMIN_PROPOSAL_STATUSES, { error: "Choose one of: pending, planning, in progress, review, completed." }),
 });

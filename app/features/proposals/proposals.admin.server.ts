@@ -3,7 +3,7 @@
  * admin): the list of every proposal with search, filter and keyset pagination, and the
  * free status change. Each function checks that the actor is an admin before anything else.
  */
-import { and, count, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database, Queryable } from "#app/db/client.server";
 import { readTally, tallyCount } from "#app/db/tally.server";

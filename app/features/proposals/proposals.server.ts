@@ -14,7 +14,6 @@ import { invoice, proposal, user, type ProposalStatus, type WebsiteGoal } from "
 import { assertRole, roleOf, type Actor } from "#app/features/users/actor";
 import { AppError, fieldError, notFound } from "#app/lib/errors";
 import { notifyAdmin, queueNotification, queueUserUpdate } from "#app/features/mail/notifications.server";
-import { parseId } from "#app/lib/ids";
 import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
 import {
   approvalRefusal,
@@ -108,7 +107,7 @@ function withAllowed(row: ListedRow): ClientProposalRow {
  * @throws {AppError} 401 "User not logged in" without an actor; 403 unless a client.
  */
 export async function requestProposal(db: Database, actor: Actor | null, input: ProposalRequestInput): Promise<{ id: number }> {
-  if (!actor) throw new AppError(401, PROPOSAL_MESSAGES.notLoggedIn);
+  if (!actor) throw new AppError("UNAUTHORIZED", PROPOSAL_MESSAGES.notLoggedIn);
   assertRole(actor, "client");
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -208,9 +207,8 @@ export interface ProposalForEdit {
  * Locks one of the client's proposals for a change. Another client's id, an unknown id and
  * a malformed id all give the same 404.
  */
-async function lockOwnProposal(tx: Transaction, actor: Actor, proposalId: unknown) {
-  const id = parseId(proposalId);
-  if (id === null) throw notFound(PROPOSAL_MESSAGES.notFound);
+async function lockOwnProposal(tx: Transaction, actor: Actor, proposalId: number) {
+  const id = proposalId;
   const [row] = await tx
     .select()
     .from(proposal)
@@ -224,7 +222,7 @@ async function lockOwnProposal(tx: Transaction, actor: Actor, proposalId: unknow
 async function changeOwnProposal<T>(
   db: Database,
   actor: Actor,
-  proposalId: unknown,
+  proposalId: number,
   change: (tx: Transaction, row: typeof proposal.$inferSelect) => Promise<T>,
 ): Promise<T> {
   assertRole(actor, "client");
@@ -232,21 +230,20 @@ async function changeOwnProposal<T>(
 }
 
 function refuseIf(reason: string | null): void {
-  if (reason) throw new AppError(409, reason);
+  if (reason) throw new AppError("CONFLICT", reason);
 }
 
 /**
  * Edit proposal, reading (spec §2 /edit-proposal/{id}, §4): only the owner, only while
  * pending and not ambassador-made.
  *
- * @param proposalId - the route parameter (any string; malformed → 404).
+ * @param proposalId - a valid serial id (the route parses it: app/lib/ids.ts).
  * @throws {AppError} 403 unless a client; 404 "Proposal not found" (unknown or another
  *   client's); 409 with the reason when it may not be edited.
  */
-export async function getProposalForEdit(db: Database, actor: Actor, proposalId: unknown): Promise<ProposalForEdit> {
+export async function getProposalForEdit(db: Database, actor: Actor, proposalId: number): Promise<ProposalForEdit> {
   assertRole(actor, "client");
-  const id = parseId(proposalId);
-  if (id === null) throw notFound(PROPOSAL_MESSAGES.notFound);
+  const id = proposalId;
   const [row] = await db
     .select()
     .from(proposal)
@@ -272,7 +269,7 @@ export async function getProposalForEdit(db: Database, actor: Actor, proposalId:
  * @param input - validated `editProposalSchema` output (budget in cents).
  * @throws {AppError} 403 unless a client; 404 "Proposal not found"; 409 when no longer editable.
  */
-export async function updateProposal(db: Database, actor: Actor, proposalId: unknown, input: ProposalRequestInput): Promise<void> {
+export async function updateProposal(db: Database, actor: Actor, proposalId: number, input: ProposalRequestInput): Promise<void> {
   await changeOwnProposal(db, actor, proposalId, async (tx, row) => {
     refuseIf(editRefusal(row));
     await tx
@@ -288,7 +285,7 @@ export async function updateProposal(db: Database, actor: Actor, proposalId: unk
  *
  * @throws {AppError} 403 unless a client; 404 "Proposal not found"; 409 when not deletable.
  */
-export async function deleteProposal(db: Database, actor: Actor, proposalId: unknown): Promise<void> {
+export async function deleteProposal(db: Database, actor: Actor, proposalId: number): Promise<void> {
   await changeOwnProposal(db, actor, proposalId, async (tx, row) => {
     const [linked] = await tx.select({ id: invoice.id }).from(invoice).where(eq(invoice.proposalId, row.id));
     refuseIf(deleteRefusal(row, Boolean(linked)));
@@ -304,7 +301,7 @@ export async function deleteProposal(db: Database, actor: Actor, proposalId: unk
  * @throws {AppError} 400 empty comment; 403 unless a client; 404 "Proposal not found";
  *   409 when not in review.
  */
-export async function submitRevision(db: Database, actor: Actor, proposalId: unknown, comment: string): Promise<void> {
+export async function submitRevision(db: Database, actor: Actor, proposalId: number, comment: string): Promise<void> {
   const text = comment.trim();
   if (!text) throw fieldError("comment", "Describe the revisions you would like.");
   await changeOwnProposal(db, actor, proposalId, async (tx, row) => {
@@ -329,7 +326,7 @@ export async function submitRevision(db: Database, actor: Actor, proposalId: unk
  * @throws {AppError} 403 unless a client; 404 "Proposal not found"; 409 when not an
  *   ambassador proposal, declined, or closed.
  */
-export async function approveProposal(db: Database, actor: Actor, proposalId: unknown): Promise<{ changed: boolean }> {
+export async function approveProposal(db: Database, actor: Actor, proposalId: number): Promise<{ changed: boolean }> {
   return changeOwnProposal(db, actor, proposalId, async (tx, row) => {
     if (row.clientApprovedAt) return { changed: false };
     refuseIf(approvalRefusal(row));
@@ -355,7 +352,7 @@ export async function approveProposal(db: Database, actor: Actor, proposalId: un
  * @throws {AppError} 400 empty reason; 403 unless a client; 404 "Proposal not found"; 409
  *   when approved, closed or not an ambassador proposal.
  */
-export async function declineProposal(db: Database, actor: Actor, proposalId: unknown, reason: string): Promise<{ changed: boolean }> {
+export async function declineProposal(db: Database, actor: Actor, proposalId: number, reason: string): Promise<{ changed: boolean }> {
   const text = reason.trim();
   if (!text) throw fieldError("reason", "Tell us why you are declining.");
   return changeOwnProposal(db, actor, proposalId, async (tx, row) => {
@@ -392,13 +389,13 @@ export async function submitAmbassadorProposal(
   actor: Actor | null,
   input: Omit<AmbassadorProposalInput, "enhanced">,
 ): Promise<{ id: number; clientId: string | null }> {
-  if (!actor) throw new AppError(401, PROPOSAL_MESSAGES.mustLogIn);
+  if (!actor) throw new AppError("UNAUTHORIZED", PROPOSAL_MESSAGES.mustLogIn);
   assertRole(actor, "ambassador");
   const [me] = await db.select({ referralCode: user.referralCode }).from(user).where(eq(user.id, actor.id));
-  if (!me?.referralCode) throw new AppError(403, PROPOSAL_MESSAGES.referralMissing);
+  if (!me?.referralCode) throw new AppError("FORBIDDEN", PROPOSAL_MESSAGES.referralMissing);
   const email = input.clientEmail.trim().toLowerCase();
   const [existing] = await db.select({ id: user.id, role: user.role }).from(user).where(eq(user.email, email));
-  if (existing && roleOf(existing.role) !== "client") throw fieldError("clientEmail", PROPOSAL_MESSAGES.notClientEmail, 409);
+  if (existing && roleOf(existing.role) !== "client") throw fieldError("clientEmail", PROPOSAL_MESSAGES.notClientEmail, "CONFLICT");
   const referralCode = me.referralCode;
   return db.transaction(async (tx) => {
     const [row] = await tx

@@ -416,13 +416,13 @@ export async function markCommissionPaid(db: Database, actor: Actor, proposalId:
       .where(eq(proposal.id, proposalId))
       .for("update");
     if (!row) throw notFound("Proposal not found");
-    if (!row.ambassadorId) throw new AppError(409, COMMISSION_MESSAGES.notAmbassadorProposal);
-    if (!row.clientApprovedAt) throw new AppError(409, COMMISSION_MESSAGES.notApproved);
-    if (row.commissionPaidAt) throw new AppError(409, COMMISSION_MESSAGES.alreadyPaid);
+    if (!row.ambassadorId) throw new AppError("CONFLICT", COMMISSION_MESSAGES.notAmbassadorProposal);
+    if (!row.clientApprovedAt) throw new AppError("CONFLICT", COMMISSION_MESSAGES.notApproved);
+    if (row.commissionPaidAt) throw new AppError("CONFLICT", COMMISSION_MESSAGES.alreadyPaid);
     const [inv] = await tx.select({ totalCents: invoice.totalCents }).from(invoice).where(eq(invoice.proposalId, proposalId));
     const { commissionRateBps } = await getSettings(tx);
     const base = commissionBaseCents({ invoiceTotalCents: inv?.totalCents, budgetCents: row.budgetCents });
-    if (!base) throw new AppError(409, COMMISSION_MESSAGES.noBase);
+    if (!base) throw new AppError("CONFLICT", COMMISSION_MESSAGES.noBase);
     const paidCents = commissionCents(base, commissionRateBps);
     const [updated] = await tx
       .update(proposal)

@@ -3,6 +3,7 @@
  * typed as a percent ("15", "12.5") and stored in basis points (1500, 1250).
  */
 import { z } from "zod";
+import { optionalEmail, optionalText } from "#app/lib/text-fields";
 
 export const SETTINGS_MESSAGES = {
   saved: "✅ Settings saved.",
@@ -12,23 +13,12 @@ export const SETTINGS_MESSAGES = {
 /** How long the saved/failed message stays on screen (spec §9: 3 s). */
 export const SETTINGS_MESSAGE_MS = 3_000;
 
-const text = (label: string, max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `${label} must be at most ${max} characters.`)
-    .optional()
-    .transform((v) => v ?? "");
+/** An optional setting's text: "" when empty. */
+const text = (label: string, max: number) => optionalText(label, max).transform((v) => v ?? "");
 
 export const settingsSchema = z.object({
   companyName: text("Company name", 200),
-  supportEmail: z
-    .string()
-    .trim()
-    .max(254, "Support email must be at most 254 characters.")
-    .pipe(z.email("Enter a valid email address."))
-    .optional()
-    .transform((v) => v?.toLowerCase() ?? ""),
+  supportEmail: optionalEmail().transform((v) => v ?? ""),
   defaultTimeline: text("Default timeline", 200),
   /** A checkbox: present ("on") = true, absent = false. */
   allowNewClients: z

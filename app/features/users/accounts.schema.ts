@@ -5,6 +5,7 @@
  * take a password are built for a given minimum.
  */
 import { z } from "zod";
+import { optionalUrl, requiredEmail, requiredText } from "#app/lib/text-fields";
 
 export const REFERRAL_MESSAGES = {
   required: "Referral link ID is required.",
@@ -13,22 +14,12 @@ export const REFERRAL_MESSAGES = {
   invalid: "Invalid referral code",
 } as const;
 
-const email = z
-  .string({ error: "Email is required." })
-  .trim()
-  .min(1, "Email is required.")
-  .max(254, "Email must be at most 254 characters.")
-  .pipe(z.email("Enter a valid email address."))
-  .transform((value) => value.toLowerCase());
+const email = requiredEmail("Email is required.");
 
-const requiredText = (label: string, max: number) =>
-  z
-    .string({ error: `${label} is required.` })
-    .trim()
-    .min(1, { error: `${label} is required.`, abort: true })
-    .max(max, `${label} must be at most ${max} characters.`);
-
-const phone = requiredText("Phone", 40).regex(/^[0-9+().\-\s]+$/, "Phone may contain only digits, spaces and + ( ) - .");
+const phone = requiredText("Phone", 40).refine(
+  (value) => /^[0-9+().\-\s]+$/.test(value),
+  "Phone may contain only digits, spaces and + ( ) - .",
+);
 
 /** A password of at least `min` characters (max 128). */
 export const passwordField = (min: number) =>
@@ -46,19 +37,6 @@ export const referralCodeField = z
   .max(64, "Referral link ID must be at most 64 characters.")
   .regex(/^[A-Za-z0-9_-]+$/, REFERRAL_MESSAGES.pattern)
   .transform((value) => value.toLowerCase());
-
-/** Optional http(s) URL; empty means none. */
-export const optionalUrl = (label: string) =>
-  z
-    .string()
-    .trim()
-    .max(2048, `${label} must be at most 2048 characters.`)
-    .optional()
-    .refine(
-      (value) => !value || /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(value),
-      `${label} must be a full address starting with http:// or https://`,
-    )
-    .transform((value) => value || undefined);
 
 /** Only same-origin paths are followed after sign-in (no `//evil.example`, no `https://…`). */
 export function safeRedirect(value: unknown): string | null {
@@ -86,7 +64,7 @@ export const clientRegistrationSchema = (minPassword: number) =>
     email,
     phone,
     password: passwordField(minPassword),
-    website: optionalUrl("Website"),
+    website: optionalUrl("Website").transform((value) => value ?? undefined),
     referralCode: z
       .string()
       .trim()
@@ -109,7 +87,7 @@ export const forgotPasswordSchema = z.object({ email });
 export const resetPasswordSchema = (minPassword: number) =>
   z
     .object({
-      token: z.string({ error: "This reset link is incomplete." }).min(1, "This reset link is incomplete."),
+      token: z.string({ error: "This reset link is incomplete." }).regex(/^[A-Za-z0-9_-]{1,200}$/, "This reset link is incomplete."),
       password: passwordField(minPassword),
       confirmPassword: z.string({ error: "Repeat the new password." }),
     })
@@ -121,3 +99,8 @@ export const AUTH_MESSAGES = {
   registrationClosed: "New client registrations are currently closed. Please contact us instead.",
   tooManyAttempts: "Too many attempts. Please wait a few minutes and try again.",
 } as const;
+
+/** Notification preferences (the /account form): the checkbox posts "on" when ticked. */
+export const preferencesSchema = z
+  .object({ notifyUpdates: z.literal("on").optional() })
+  .transform((v) => ({ notifyUpdates: v.notifyUpdates === "on" }));

@@ -130,16 +130,14 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
   it("gives ambassador proposals addressed to the e-mail to the client who registers with it", async () => {
     const { t, s } = ctx;
     const ambassador = await makeAmbassador(s);
-    await t.db
-      .insert(proposal)
-      .values({
-        source: "ambassador",
-        ambassadorId: ambassador.id,
-        clientName: "New Co",
-        clientEmail: "newco@example.com",
-        projectDetails: "Site",
-        status: "submitted",
-      });
+    await t.db.insert(proposal).values({
+      source: "ambassador",
+      ambassadorId: ambassador.id,
+      clientName: "New Co",
+      clientEmail: "newco@example.com",
+      projectDetails: "Site",
+      status: "submitted",
+    });
     const client = await makeClient(s, { email: "NewCo@Example.com" });
     const [row] = await t.db.select({ clientId: proposal.clientId }).from(proposal);
     expect(row!.clientId).toBe(client.id);

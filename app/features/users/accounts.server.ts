@@ -12,8 +12,9 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
 import { proposal, user } from "#app/db/schema";
 import { getSettings } from "#app/features/settings/settings.server";
-import type { Auth } from "#app/lib/auth.server";
-import { AppError, fieldError } from "#app/lib/errors";
+import type { Auth } from "#app/features/users/auth.server";
+import type { RequestMeta } from "#app/lib/request.server";
+import { AppError, fieldError, rateLimited } from "#app/lib/errors";
 import { hitRateLimit } from "#app/lib/rate-limit.server";
 import { AUTH_MESSAGES, REFERRAL_MESSAGES } from "./accounts.schema";
 import { homeFor, roleOf } from "./actor";
@@ -21,14 +22,6 @@ import { homeFor, roleOf } from "./actor";
 export interface AccountDeps {
   db: Database;
   auth: Auth;
-}
-
-/** Request facts the account use-cases need. */
-export interface RequestMeta {
-  /** Incoming request headers (cookies, user agent); the client IP header is added. */
-  headers: Headers;
-  /** Client IP as express resolved it (`trust proxy` aware): the rate-limit key. */
-  ip: string;
 }
 
 /** Rate limits per client IP (issue #3 security): attempts per window. */
@@ -62,17 +55,17 @@ function toAppError(error: unknown, field?: string): never {
     const code = String((error.body as { code?: string } | undefined)?.code ?? "");
     const message = AUTH_ERROR_MESSAGES[code];
     if (message) {
-      const status = code === "BANNED_USER" ? 403 : code.startsWith("USER_ALREADY_EXISTS") ? 409 : 400;
-      throw field && status !== 403 ? fieldError(field, message, status === 409 ? 409 : 400) : new AppError(status, message);
+      const errorCode = code === "BANNED_USER" ? "FORBIDDEN" : code.startsWith("USER_ALREADY_EXISTS") ? "CONFLICT" : "INVALID_INPUT";
+      throw field && errorCode !== "FORBIDDEN" ? fieldError(field, message, errorCode) : new AppError(errorCode, message);
     }
-    if (error.statusCode === 429) throw new AppError(429, AUTH_MESSAGES.tooManyAttempts);
+    if (error.statusCode === 429) throw new AppError("RATE_LIMITED", AUTH_MESSAGES.tooManyAttempts);
   }
   throw error;
 }
 
 async function limit(db: Database, key: string, rule: { limit: number; windowMs: number }) {
   const result = await hitRateLimit(db, key, rule);
-  if (!result.allowed) throw new AppError(429, AUTH_MESSAGES.tooManyAttempts);
+  if (!result.allowed) throw rateLimited(AUTH_MESSAGES.tooManyAttempts, result.retryAfterSeconds);
 }
 
 function withIp(meta: RequestMeta): Headers {
@@ -113,7 +106,7 @@ export async function registerClient(
   meta: RequestMeta,
 ): Promise<SignedIn> {
   const settings = await getSettings(db);
-  if (!settings.allowNewClients) throw new AppError(403, AUTH_MESSAGES.registrationClosed);
+  if (!settings.allowNewClients) throw new AppError("FORBIDDEN", AUTH_MESSAGES.registrationClosed);
   let referredById: string | undefined;
   if (input.referralCode) {
     const ambassador = await findAmbassadorByReferralCode(db, input.referralCode);
@@ -172,7 +165,7 @@ export async function registerAmbassador(
 ): Promise<SignedIn> {
   const code = input.referralCode.toLowerCase();
   const taken = async () => (await db.select({ id: user.id }).from(user).where(eq(user.referralCode, code)).limit(1)).length > 0;
-  if (await taken()) throw fieldError("referralCode", REFERRAL_MESSAGES.taken, 409);
+  if (await taken()) throw fieldError("referralCode", REFERRAL_MESSAGES.taken, "CONFLICT");
   await limit(db, `signup:${meta.ip}`, AUTH_RATE_LIMITS.signUp);
   let result;
   try {
@@ -187,7 +180,7 @@ export async function registerAmbassador(
       !(error instanceof APIError && String((error.body as { code?: string })?.code).startsWith("USER_ALREADY_EXISTS")) &&
       (await taken())
     ) {
-      throw fieldError("referralCode", REFERRAL_MESSAGES.taken, 409);
+      throw fieldError("referralCode", REFERRAL_MESSAGES.taken, "CONFLICT");
     }
     toAppError(error, "email");
   }

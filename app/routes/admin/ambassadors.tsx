@@ -16,11 +16,12 @@ import {
 } from "#app/features/referrals/commissions.admin.server";
 import { PROPOSAL_STATUS_LABELS } from "#app/features/proposals/proposals.admin.schema";
 import { bpsToPercent } from "#app/features/settings/settings.schema";
-import { AppError } from "#app/lib/errors";
-import { intField, runIntent } from "#app/lib/intent.server";
+import { unlessNotFound } from "#app/lib/errors";
+import { formId, runIntent } from "#app/lib/form-action.server";
+import { parseUserId } from "#app/lib/ids";
 import { formatCents } from "#app/lib/money";
 import { normalizeSearch, pageRequestFrom } from "#app/lib/pagination";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Ambassador Dashboard | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -34,30 +35,27 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const q = normalizeSearch(params.get("q"));
   const list = await listAmbassadorsForAdmin(db, actor, { q }, pageRequestFrom(params, { size: 20 }));
-  const selected = params.get("ambassador");
-  let detail = null;
-  if (selected) {
-    detail = await getAmbassadorCommissions(db, actor, selected.slice(0, 64), {
-      proposals: pageRequestFrom(params, { prefix: "p", size: 20 }),
-      clients: pageRequestFrom(params, { prefix: "c", size: 20 }),
-    }).catch((error) => {
-      if (error instanceof AppError && error.status === 404) return null;
-      throw error;
-    });
-  }
+  const selected = parseUserId(params.get("ambassador"));
+  const detail = selected
+    ? await unlessNotFound(
+        getAmbassadorCommissions(db, actor, selected, {
+          proposals: pageRequestFrom(params, { prefix: "p", size: 20 }),
+          clients: pageRequestFrom(params, { prefix: "c", size: 20 }),
+        }),
+      )
+    : null;
   return { list, detail, q: q ?? "" };
 }
 
 /** `mark-commission-paid` (spec §4: only client-approved proposals; refused otherwise). */
-export async function action({ request, context }: Route.ActionArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
-  const form = await request.formData();
+export async function action(args: Route.ActionArgs) {
+  const actor = requireUser(args.context);
+  const { db } = args.context.get(servicesContext);
   return runIntent(
-    form,
+    args,
     {
-      "mark-commission-paid": async () => {
-        const id = intField(form, "proposalId");
+      "mark-commission-paid": async (form) => {
+        const id = formId(form, "proposalId");
         const { paidCents } = await markCommissionPaid(db, actor, id);
         return `Commission of ${formatCents(paidCents)} for proposal #${id} is marked paid.`;
       },

@@ -7,7 +7,10 @@ import { LocalTime } from "#app/components/local-time";
 import { servicesContext } from "#app/context";
 import { AUDIT_ENTITIES, type AuditEntity } from "#app/features/audit/audit-entities";
 import { listAuditEvents } from "#app/features/audit/audit.server";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
+import { invalidInput } from "#app/lib/errors";
+import { parseId } from "#app/lib/ids";
+import { BAD_PAGE_LINK } from "#app/lib/pagination";
 
 export const meta: Route.MetaFunction = () => [{ title: "Audit trail | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -20,8 +23,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const entityParam = params.get("entity") ?? "";
   const entity = (AUDIT_ENTITIES as readonly string[]).includes(entityParam) ? (entityParam as AuditEntity) : undefined;
-  const beforeParam = Number(params.get("before"));
-  const before = Number.isSafeInteger(beforeParam) && beforeParam > 0 ? beforeParam : undefined;
+  const beforeParam = params.get("before");
+  const before = beforeParam ? parseId(beforeParam) : undefined;
+  if (before === null) throw invalidInput(BAD_PAGE_LINK);
   const { events, total, nextBefore } = await listAuditEvents(db, actor, { entity, before, limit: PAGE_SIZE });
   return {
     entity: entity ?? "",

@@ -2,9 +2,8 @@ import type { Route } from "./+types/commissions-export";
 import { servicesContext } from "#app/context";
 import { exportCommissionsForAdmin, type AdminAmbassadorRow } from "#app/features/referrals/commissions.admin.server";
 import { csvResponse, type CsvColumn } from "#app/lib/csv.server";
-import { throwAsResponse } from "#app/lib/intent.server";
 import { normalizeSearch } from "#app/lib/pagination";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
 
 const COLUMNS: CsvColumn<AdminAmbassadorRow>[] = [
   { header: "Ambassador ID", value: (a) => a.id },
@@ -23,12 +22,8 @@ const COLUMNS: CsvColumn<AdminAmbassadorRow>[] = [
 /** `/admin/ambassadors/export.csv` (issue #6): the ambassador commission list with its current search, streamed. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
-  try {
-    const rows = await exportCommissionsForAdmin(db, requireUser(context), {
-      q: normalizeSearch(new URL(request.url).searchParams.get("q")),
-    });
-    return csvResponse(`commissions-${new Date().toISOString().slice(0, 10)}.csv`, COLUMNS, rows);
-  } catch (error) {
-    throwAsResponse(error);
-  }
+  const rows = await exportCommissionsForAdmin(db, requireUser(context), {
+    q: normalizeSearch(new URL(request.url).searchParams.get("q")),
+  });
+  return csvResponse(`commissions-${new Date().toISOString().slice(0, 10)}.csv`, COLUMNS, rows);
 }

@@ -12,10 +12,10 @@ import { acceptMeeting, deleteMeeting, listMeetingRequests, type AdminMeetingRow
 import { countProposals } from "#app/features/proposals/proposals.admin.server";
 import { countUsers } from "#app/features/users/users.server";
 import { formatDateTime } from "#app/lib/dates";
-import { intField, runIntent } from "#app/lib/intent.server";
+import { formId, runIntent } from "#app/lib/form-action.server";
 import { formatCents } from "#app/lib/money";
 import { pageRequestFrom } from "#app/lib/pagination";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -32,19 +32,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** `accept-meeting` and `delete-meeting` (spec §4 Meeting status). */
-export async function action({ request, context }: Route.ActionArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
-  const form = await request.formData();
+export async function action(args: Route.ActionArgs) {
+  const actor = requireUser(args.context);
+  const { db } = args.context.get(servicesContext);
   return runIntent(
-    form,
+    args,
     {
-      "accept-meeting": async () => {
-        await acceptMeeting(db, actor, intField(form, "meetingId"));
+      "accept-meeting": async (form) => {
+        await acceptMeeting(db, actor, formId(form, "meetingId"));
         return "Meeting accepted.";
       },
-      "delete-meeting": async () => {
-        await deleteMeeting(db, actor, intField(form, "meetingId"));
+      "delete-meeting": async (form) => {
+        await deleteMeeting(db, actor, formId(form, "meetingId"));
         return "Meeting deleted.";
       },
     },

@@ -1,5 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/edit-invoice";
 import { PageHeading } from "#app/components/page-heading";
 import { DataTable } from "#app/components/ui/data-table";
@@ -9,52 +8,37 @@ import { InvoiceForm } from "#app/features/invoices/components/invoice-form";
 import { getInvoiceForAdmin, updateInvoice } from "#app/features/invoices/invoices.admin.server";
 import { INVOICE_MESSAGES, invoiceFormSchema, toInvoiceInput } from "#app/features/invoices/invoices.schema";
 import { formatCalendarDate } from "#app/lib/dates";
-import { AppError, notFound } from "#app/lib/errors";
-import { refusal } from "#app/lib/forms.server";
+import { formAction } from "#app/lib/form-action.server";
+import { paramId } from "#app/lib/ids";
 import { centsToInput, formatCents } from "#app/lib/money";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `Edit ${data?.invoice.number ?? "Invoice"} | Admin Console` },
   { name: "robots", content: "noindex" },
 ];
 
-function invoiceIdOf(params: { invoiceId: string }): number {
-  const id = Number(params.invoiceId);
-  if (!Number.isSafeInteger(id) || id <= 0) throw notFound("Invoice not found");
-  return id;
-}
-
 /** One invoice with its items (spec §2 /admin/invoices/edit/{invoiceId}). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);
-  try {
-    return { invoice: await getInvoiceForAdmin(db, actor, invoiceIdOf(params)) };
-  } catch (error) {
-    if (error instanceof AppError && error.status === 404) throw data("Invoice not found", { status: 404 });
-    throw error;
-  }
+  return { invoice: await getInvoiceForAdmin(db, actor, paramId(params.invoiceId, INVOICE_MESSAGES.notFound)) };
 }
 
 /** Saves items and due date; the total is recomputed on the server (spec §7 update invoices). */
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
-  const invoiceId = invoiceIdOf(params);
-  const submission = parseWithZod(await request.formData(), { schema: invoiceFormSchema });
-  if (submission.status !== "success") return data({ result: submission.reply(), saved: null }, submission.status === "error" ? 400 : 200);
-  try {
-    const { totalCents } = await updateInvoice(db, actor, invoiceId, toInvoiceInput(submission.value));
-    return data({ result: submission.reply(), saved: `Invoice saved. New total: ${formatCents(totalCents)}.` }, 200);
-  } catch (error) {
-    if (error instanceof AppError) return data({ ...refusal(submission, error).data, saved: null }, error.status);
-    console.error(`[invoices] saving invoice ${invoiceId} failed:`, error);
-    return data(
-      { result: submission.reply({ formErrors: ["The invoice could not be saved. Nothing was changed; please try again."] }), saved: null },
-      500,
-    );
-  }
+export async function action(args: Route.ActionArgs) {
+  const actor = requireUser(args.context);
+  const { db } = args.context.get(servicesContext);
+  const invoiceId = paramId(args.params.invoiceId, INVOICE_MESSAGES.notFound);
+  return formAction(
+    args,
+    invoiceFormSchema,
+    async (value) => {
+      const { totalCents } = await updateInvoice(db, actor, invoiceId, toInvoiceInput(value));
+      return `Invoice saved. New total: ${formatCents(totalCents)}.`;
+    },
+    { failureMessage: INVOICE_MESSAGES.saveFailed },
+  );
 }
 
 /** /admin/invoices/edit/{invoiceId}: the item form for an unpaid invoice, a read-only view for a paid one. */
@@ -107,7 +91,7 @@ export default function EditInvoice({ loaderData, actionData }: Route.ComponentP
           key={`${invoice.id}-${invoice.totalCents}-${invoice.dueDate}`}
           id={`edit-invoice-${invoice.id}`}
           lastResult={actionData?.result}
-          success={actionData?.saved}
+          success={actionData?.ok ? actionData.message : null}
           defaultValue={{
             items: invoice.items.map((item) => ({ description: item.description, amount: centsToInput(item.amountCents) })),
             dueDate: invoice.dueDate,

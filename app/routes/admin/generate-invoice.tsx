@@ -1,5 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Link, redirect } from "react-router";
+import { Link, redirect } from "react-router";
 import type { Route } from "./+types/generate-invoice";
 import { PageHeading } from "#app/components/page-heading";
 import { Notice } from "#app/components/ui/notice";
@@ -9,33 +8,24 @@ import { generateInvoice, getProposalToInvoice } from "#app/features/invoices/in
 import { INVOICE_MESSAGES, invoiceFormSchema, toInvoiceInput } from "#app/features/invoices/invoices.schema";
 import { todayUtc } from "#app/features/invoices/invoice-status";
 import { addDays } from "#app/lib/dates";
-import { AppError, notFound } from "#app/lib/errors";
-import { refusal } from "#app/lib/forms.server";
+import { formAction } from "#app/lib/form-action.server";
+import { paramId } from "#app/lib/ids";
 import { centsToInput, formatCents } from "#app/lib/money";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Generate Invoice | Admin Console" }, { name: "robots", content: "noindex" }];
 
 /** Default payment term of a new invoice, in days. */
 const DEFAULT_TERM_DAYS = 30;
 
-function proposalIdOf(params: { proposalId: string }): number {
-  const id = Number(params.proposalId);
-  if (!Number.isSafeInteger(id) || id <= 0) throw notFound("Proposal not found");
-  return id;
-}
+const PROPOSAL_NOT_FOUND = "Proposal not found";
 
 /** The proposal to invoice (spec §2 /admin/generate-invoice/{proposalId}). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);
-  try {
-    const proposal = await getProposalToInvoice(db, actor, proposalIdOf(params));
-    return { proposal, defaultDueDate: addDays(todayUtc(), DEFAULT_TERM_DAYS) };
-  } catch (error) {
-    if (error instanceof AppError && error.status === 404) throw data("Proposal not found", { status: 404 });
-    throw error;
-  }
+  const proposal = await getProposalToInvoice(db, actor, paramId(params.proposalId, PROPOSAL_NOT_FOUND));
+  return { proposal, defaultDueDate: addDays(todayUtc(), DEFAULT_TERM_DAYS) };
 }
 
 /**
@@ -43,20 +33,19 @@ export async function loader({ params, context }: Route.LoaderArgs) {
  * server, sequential number. Add/remove item intents (without JavaScript) re-render the form.
  * A failure is logged and answered with a clear message; nothing is saved.
  */
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
-  const proposalId = proposalIdOf(params);
-  const submission = parseWithZod(await request.formData(), { schema: invoiceFormSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, submission.status === "error" ? 400 : 200);
-  try {
-    const created = await generateInvoice(db, actor, proposalId, toInvoiceInput(submission.value));
-    return redirect(`/admin/invoices?created=${encodeURIComponent(created.number)}`);
-  } catch (error) {
-    if (error instanceof AppError) return refusal(submission, error);
-    console.error(`[invoices] generating the invoice of proposal ${proposalId} failed:`, error);
-    return data({ result: submission.reply({ formErrors: [INVOICE_MESSAGES.generationFailed] }) }, 500);
-  }
+export async function action(args: Route.ActionArgs) {
+  const actor = requireUser(args.context);
+  const { db } = args.context.get(servicesContext);
+  const proposalId = paramId(args.params.proposalId, PROPOSAL_NOT_FOUND);
+  return formAction(
+    args,
+    invoiceFormSchema,
+    async (value) => {
+      const created = await generateInvoice(db, actor, proposalId, toInvoiceInput(value));
+      return redirect(`/admin/invoices?created=${encodeURIComponent(created.number)}`);
+    },
+    { failureMessage: INVOICE_MESSAGES.generationFailed },
+  );
 }
 
 /** /admin/generate-invoice/{proposalId}: the proposal, then the item form (or why it cannot be invoiced). */

@@ -3,32 +3,26 @@ import { servicesContext } from "#app/context";
 import { invoicePdfResponse } from "#app/features/invoices/invoice-pdf.server";
 import { getInvoiceForAdmin } from "#app/features/invoices/invoices.admin.server";
 import { getSettings } from "#app/features/settings/settings.server";
-import { notFound } from "#app/lib/errors";
-import { throwAsResponse } from "#app/lib/intent.server";
-import { requireUser } from "#app/lib/session.server";
+import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.schema";
+import { paramId } from "#app/lib/ids";
+import { requireUser } from "#app/features/users/session.server";
 
 /** `/admin/invoices/:invoiceId/pdf` (issue #6): any invoice as a PDF, read as the admin (else 403/404). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const actor = requireUser(context);
-  try {
-    const id = Number(params.invoiceId);
-    if (!Number.isSafeInteger(id) || id <= 0) throw notFound("Invoice not found");
-    const invoice = await getInvoiceForAdmin(db, actor, id);
-    const settings = await getSettings(db);
-    return await invoicePdfResponse({
-      number: invoice.number,
-      issuedAt: new Date(invoice.createdAt ?? Date.now()),
-      dueDate: invoice.dueDate,
-      status: invoice.displayStatus,
-      currency: settings.currency,
-      company: { name: settings.companyName, email: settings.supportEmail },
-      client: { name: invoice.clientName ?? "", email: invoice.clientEmail ?? "" },
-      projectName: invoice.projectName,
-      items: invoice.items,
-      totalCents: invoice.totalCents,
-    });
-  } catch (error) {
-    throwAsResponse(error);
-  }
+  const invoice = await getInvoiceForAdmin(db, actor, paramId(params.invoiceId, INVOICE_MESSAGES.notFound));
+  const settings = await getSettings(db);
+  return invoicePdfResponse({
+    number: invoice.number,
+    issuedAt: new Date(invoice.createdAt ?? Date.now()),
+    dueDate: invoice.dueDate,
+    status: invoice.displayStatus,
+    currency: settings.currency,
+    company: { name: settings.companyName, email: settings.supportEmail },
+    client: { name: invoice.clientName ?? "", email: invoice.clientEmail ?? "" },
+    projectName: invoice.projectName,
+    items: invoice.items,
+    totalCents: invoice.totalCents,
+  });
 }

@@ -3,8 +3,7 @@ import { servicesContext } from "#app/context";
 import { exportInvoicesForAdmin, type AdminInvoiceRow } from "#app/features/invoices/invoices.admin.server";
 import { invoiceListFiltersFrom } from "#app/features/invoices/invoices.schema";
 import { csvResponse, type CsvColumn } from "#app/lib/csv.server";
-import { throwAsResponse } from "#app/lib/intent.server";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
 
 const COLUMNS: CsvColumn<AdminInvoiceRow>[] = [
   { header: "Number", value: (i) => i.number },
@@ -22,10 +21,6 @@ const COLUMNS: CsvColumn<AdminInvoiceRow>[] = [
 /** `/admin/invoices/export.csv` (issue #6): the invoice list with its current filter and search, streamed. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
-  try {
-    const rows = await exportInvoicesForAdmin(db, requireUser(context), invoiceListFiltersFrom(new URL(request.url).searchParams));
-    return csvResponse(`invoices-${new Date().toISOString().slice(0, 10)}.csv`, COLUMNS, rows);
-  } catch (error) {
-    throwAsResponse(error);
-  }
+  const rows = await exportInvoicesForAdmin(db, requireUser(context), invoiceListFiltersFrom(new URL(request.url).searchParams));
+  return csvResponse(`invoices-${new Date().toISOString().slice(0, 10)}.csv`, COLUMNS, rows);
 }

@@ -10,10 +10,10 @@ import type { InvoiceDisplayStatus } from "#app/features/invoices/invoice-status
 import { deleteInvoice, listInvoicesForAdmin, markInvoicePaid, type AdminInvoiceRow } from "#app/features/invoices/invoices.admin.server";
 import { INVOICE_FILTERS, invoiceListFiltersFrom, type InvoiceFilter } from "#app/features/invoices/invoices.schema";
 import { formatCalendarDate } from "#app/lib/dates";
-import { intField, runIntent } from "#app/lib/intent.server";
+import { formId, runIntent } from "#app/lib/form-action.server";
 import { formatCents } from "#app/lib/money";
 import { pageRequestFrom } from "#app/lib/pagination";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Invoices | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -29,19 +29,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** `mark-paid` (spec §4: unpaid → paid) and `delete-invoice` (unlinks the proposal). */
-export async function action({ request, context }: Route.ActionArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
-  const form = await request.formData();
+export async function action(args: Route.ActionArgs) {
+  const actor = requireUser(args.context);
+  const { db } = args.context.get(servicesContext);
   return runIntent(
-    form,
+    args,
     {
-      "mark-paid": async () => {
-        const { number } = await markInvoicePaid(db, actor, intField(form, "invoiceId"));
+      "mark-paid": async (form) => {
+        const { number } = await markInvoicePaid(db, actor, formId(form, "invoiceId"));
         return `${number} is marked paid.`;
       },
-      "delete-invoice": async () => {
-        const { number } = await deleteInvoice(db, actor, intField(form, "invoiceId"));
+      "delete-invoice": async (form) => {
+        const { number } = await deleteInvoice(db, actor, formId(form, "invoiceId"));
         return `${number} was deleted; its proposal can be invoiced again.`;
       },
     },

@@ -3,8 +3,7 @@ import { servicesContext } from "#app/context";
 import { exportProposalsForAdmin, type AdminProposalRow } from "#app/features/proposals/proposals.admin.server";
 import { proposalListFiltersFrom } from "#app/features/proposals/proposals.admin.schema";
 import { csvResponse, type CsvColumn } from "#app/lib/csv.server";
-import { throwAsResponse } from "#app/lib/intent.server";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
 
 const COLUMNS: CsvColumn<AdminProposalRow>[] = [
   { header: "ID", value: (p) => p.id },
@@ -24,10 +23,6 @@ const COLUMNS: CsvColumn<AdminProposalRow>[] = [
 /** `/admin/proposals/export.csv` (issue #6): the proposal list with its current filters, streamed. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
-  try {
-    const rows = await exportProposalsForAdmin(db, requireUser(context), proposalListFiltersFrom(new URL(request.url).searchParams));
-    return csvResponse(`proposals-${new Date().toISOString().slice(0, 10)}.csv`, COLUMNS, rows);
-  } catch (error) {
-    throwAsResponse(error);
-  }
+  const rows = await exportProposalsForAdmin(db, requireUser(context), proposalListFiltersFrom(new URL(request.url).searchParams));
+  return csvResponse(`proposals-${new Date().toISOString().slice(0, 10)}.csv`, COLUMNS, rows);
 }

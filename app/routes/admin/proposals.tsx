@@ -15,10 +15,10 @@ import {
   proposalListFiltersFrom,
   setStatusSchema,
 } from "#app/features/proposals/proposals.admin.schema";
-import { parseInput, runIntent } from "#app/lib/intent.server";
+import { parseInput, runIntent } from "#app/lib/form-action.server";
 import { formatCents } from "#app/lib/money";
 import { pageRequestFrom } from "#app/lib/pagination";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Proposals | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -33,14 +33,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** `set-status`: any of the five admin statuses, saved at once (spec §4). */
-export async function action({ request, context }: Route.ActionArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
-  const form = await request.formData();
+export async function action(args: Route.ActionArgs) {
+  const actor = requireUser(args.context);
+  const { db } = args.context.get(servicesContext);
   return runIntent(
-    form,
+    args,
     {
-      "set-status": async () => {
+      "set-status": async (form) => {
         const { proposalId, status } = parseInput(setStatusSchema, Object.fromEntries(form));
         await setProposalStatus(db, actor, proposalId, status);
         return `Proposal #${proposalId} is now “${PROPOSAL_STATUS_LABELS[status]}”.`;

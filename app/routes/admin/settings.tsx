@@ -1,7 +1,6 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useState } from "react";
-import { data, Form } from "react-router";
+import { Form } from "react-router";
 import type { Route } from "./+types/settings";
 import { PageHeading } from "#app/components/page-heading";
 import { SubmitButton } from "#app/components/ui/field";
@@ -10,8 +9,8 @@ import { Notice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import { bpsToPercent, SETTINGS_MESSAGE_MS, SETTINGS_MESSAGES, settingsSchema } from "#app/features/settings/settings.schema";
 import { getSettingsForAdmin, saveSettings } from "#app/features/settings/settings.server";
-import { AppError } from "#app/lib/errors";
-import { requireUser } from "#app/lib/session.server";
+import { formAction } from "#app/lib/form-action.server";
+import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -32,25 +31,18 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 /** Saves the settings (spec §8: "✅ Settings saved." or "❌ Failed to save settings."). */
-export async function action({ request, context }: Route.ActionArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
-  const submission = parseWithZod(await request.formData(), { schema: settingsSchema });
-  if (submission.status !== "success") return data({ result: submission.reply(), ok: false, message: SETTINGS_MESSAGES.failed }, 400);
-  try {
-    const { commissionRatePercent, ...rest } = submission.value;
-    await saveSettings(db, actor, { ...rest, commissionRateBps: commissionRatePercent });
-    return data({ result: submission.reply(), ok: true, message: SETTINGS_MESSAGES.saved }, 200);
-  } catch (error) {
-    if (error instanceof AppError) {
-      return data(
-        { result: submission.reply({ fieldErrors: error.fieldErrors ?? {} }), ok: false, message: SETTINGS_MESSAGES.failed },
-        error.status,
-      );
-    }
-    console.error("[settings] saving failed:", error);
-    return data({ result: submission.reply(), ok: false, message: SETTINGS_MESSAGES.failed }, 500);
-  }
+export async function action(args: Route.ActionArgs) {
+  const actor = requireUser(args.context);
+  const { db } = args.context.get(servicesContext);
+  return formAction(
+    args,
+    settingsSchema,
+    async ({ commissionRatePercent, ...rest }) => {
+      await saveSettings(db, actor, { ...rest, commissionRateBps: commissionRatePercent });
+      return SETTINGS_MESSAGES.saved;
+    },
+    { failureMessage: SETTINGS_MESSAGES.failed },
+  );
 }
 
 /** /admin/settings: the settings form; the commission rate is typed in percent. */
@@ -90,7 +82,12 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           <SubmitButton pending={pending} pendingLabel="Saving…">
             Save settings
           </SubmitButton>
-          <div aria-live="polite">{message ? <Notice tone={message.ok ? "success" : "error"}>{message.message}</Notice> : null}</div>
+          <div aria-live="polite">
+            {/* Any refusal reads "❌ Failed to save settings." (spec §8); the reasons are next to the fields. */}
+            {message ? (
+              <Notice tone={message.ok ? "success" : "error"}>{message.ok ? message.message : SETTINGS_MESSAGES.failed}</Notice>
+            ) : null}
+          </div>
         </div>
       </Form>
     </>

@@ -2,8 +2,7 @@ import type { Route } from "./+types/users-export";
 import { servicesContext } from "#app/context";
 import { exportUsersForAdmin, userListFiltersFrom, type AdminUserRow } from "#app/features/users/users.server";
 import { csvResponse, type CsvColumn } from "#app/lib/csv.server";
-import { throwAsResponse } from "#app/lib/intent.server";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
 
 const COLUMNS: CsvColumn<AdminUserRow>[] = [
   { header: "ID", value: (u) => u.id },
@@ -19,10 +18,6 @@ const COLUMNS: CsvColumn<AdminUserRow>[] = [
 /** `/admin/users/export.csv` (issue #6): the user list with its current search and role filter, streamed. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
-  try {
-    const rows = await exportUsersForAdmin(db, requireUser(context), userListFiltersFrom(new URL(request.url).searchParams));
-    return csvResponse(`users-${new Date().toISOString().slice(0, 10)}.csv`, COLUMNS, rows);
-  } catch (error) {
-    throwAsResponse(error);
-  }
+  const rows = await exportUsersForAdmin(db, requireUser(context), userListFiltersFrom(new URL(request.url).searchParams));
+  return csvResponse(`users-${new Date().toISOString().slice(0, 10)}.csv`, COLUMNS, rows);
 }

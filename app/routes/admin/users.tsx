@@ -16,10 +16,11 @@ import {
   type UserDeletionImpact,
   userListFiltersFrom,
 } from "#app/features/users/users.server";
-import { AppError } from "#app/lib/errors";
-import { idField, runIntent } from "#app/lib/intent.server";
+import { unlessNotFound } from "#app/lib/errors";
+import { formUserId, runIntent } from "#app/lib/form-action.server";
+import { parseUserId } from "#app/lib/ids";
 import { pageRequestFrom } from "#app/lib/pagination";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Users | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -34,33 +35,28 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { q, role } = userListFiltersFrom(params);
   const page = await listUsersForAdmin(db, actor, { q, role }, pageRequestFrom(params));
   let impact: UserDeletionImpact | null = null;
-  if (params.get("confirm") === "delete-user" && params.get("target")) {
-    impact = await getUserDeletionImpact(db, actor, params.get("target")!).catch((error) => {
-      if (error instanceof AppError && error.status === 404) return null;
-      throw error;
-    });
-  }
+  const target = parseUserId(params.get("target"));
+  if (params.get("confirm") === "delete-user" && target) impact = await unlessNotFound(getUserDeletionImpact(db, actor, target));
   return { page, q: q ?? "", role: role ?? "", impact };
 }
 
 /** `deactivate`, `reactivate` (sessions end at once) and `delete-user` (ADR 004). */
-export async function action({ request, context }: Route.ActionArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
-  const form = await request.formData();
+export async function action(args: Route.ActionArgs) {
+  const actor = requireUser(args.context);
+  const { db } = args.context.get(servicesContext);
   return runIntent(
-    form,
+    args,
     {
-      deactivate: async () => {
-        await setUserActive(db, actor, idField(form, "userId"), false);
+      deactivate: async (form) => {
+        await setUserActive(db, actor, formUserId(form), false);
         return `${String(form.get("email") ?? "The user")} is deactivated and signed out everywhere.`;
       },
-      reactivate: async () => {
-        await setUserActive(db, actor, idField(form, "userId"), true);
+      reactivate: async (form) => {
+        await setUserActive(db, actor, formUserId(form), true);
         return `${String(form.get("email") ?? "The user")} is active again and can sign in.`;
       },
-      "delete-user": async () => {
-        const removed = await deleteUser(db, actor, idField(form, "userId"));
+      "delete-user": async (form) => {
+        const removed = await deleteUser(db, actor, formUserId(form));
         return `${removed.email} was deleted${removedSummary(removed)}.`;
       },
     },

@@ -1,24 +1,23 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/_layout";
-import { PortalFooter, PortalHeader } from "#app/components/portal-header";
-import { requireRole, requireUser } from "#app/lib/session.server";
+import { AreaErrorBoundary, AreaFrame } from "#app/features/users/components/area-frame";
+import { requireRole, requireUser } from "#app/features/users/session.server";
 
 /** Guard for the ambassador area: runs before every loader and action below it (spec §2 Access guard). */
 export const middleware: Route.MiddlewareFunction[] = [requireRole("ambassador")];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const user = requireUser(context);
-  return { role: user.role, name: user.businessName ?? user.name };
+  return { role: requireUser(context).role };
 }
 
 export default function AmbassadorLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <>
-      <PortalHeader role={loaderData.role} area="ambassador" title="Ambassador Portal" />
-      <main id="main" className="mx-auto w-full max-w-6xl px-4 py-8">
-        <Outlet />
-      </main>
-      <PortalFooter signedIn />
-    </>
+    <AreaFrame area="ambassador" role={loaderData.role}>
+      <Outlet />
+    </AreaFrame>
   );
+}
+
+export function ErrorBoundary() {
+  return <AreaErrorBoundary area="ambassador" />;
 }

@@ -10,7 +10,7 @@ import { CopyLink } from "#app/features/referrals/components/copy-link";
 import { referralLink } from "#app/features/referrals/referral-link";
 import { getAmbassadorDashboard } from "#app/features/referrals/referrals.server";
 import { formatCents } from "#app/lib/money";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Ambassador Dashboard | Ambassador Portal" }];
 

@@ -5,7 +5,7 @@ import { Badge } from "#app/components/ui/badge";
 import { servicesContext } from "#app/context";
 import { getAmbassadorEarnings } from "#app/features/referrals/referrals.server";
 import { formatCents } from "#app/lib/money";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Earnings | Ambassador Portal" }];
 

@@ -1,7 +1,6 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect } from "react";
-import { data, Form, redirect, useNavigate } from "react-router";
+import { Form, redirect, useNavigate } from "react-router";
 import type { Route } from "./+types/submit-proposal";
 import { PageHeading } from "#app/components/page-heading";
 import { SubmitButton } from "#app/components/ui/field";
@@ -9,8 +8,8 @@ import { FormMessage, TextArea, TextInput, useAppForm, useIsSubmitting } from "#
 import { servicesContext } from "#app/context";
 import { ambassadorProposalSchema, PROPOSAL_LIMITS, PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
 import { submitAmbassadorProposal } from "#app/features/proposals/proposals.server";
-import { invalid, refusal } from "#app/lib/forms.server";
-import { sessionUserContext } from "#app/lib/session.server";
+import { formAction } from "#app/lib/form-action.server";
+import { sessionUserContext } from "#app/features/users/session.server";
 import { useHydrated } from "#app/lib/use-hydrated";
 
 export const meta: Route.MetaFunction = () => [{ title: "Submit Proposal | Ambassador Portal" }];
@@ -28,18 +27,12 @@ export async function loader() {
  * the success message and the page moves to the dashboard after 1.5 s; without, it
  * redirects at once to /ambassador/dashboard?submitted=1, which shows the message.
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  const { db } = context.get(servicesContext);
-  const submission = parseWithZod(await request.formData(), { schema: ambassadorProposalSchema });
-  if (submission.status !== "success") return invalid(submission);
-  const { enhanced, ...input } = submission.value;
-  try {
-    await submitAmbassadorProposal(db, context.get(sessionUserContext), input);
-  } catch (error) {
-    return refusal(submission, error);
-  }
-  if (enhanced !== "1") return redirect("/ambassador/dashboard?submitted=1");
-  return data({ result: submission.reply({ resetForm: true }), ok: true as const });
+export async function action(args: Route.ActionArgs) {
+  const { db } = args.context.get(servicesContext);
+  return formAction(args, ambassadorProposalSchema, async ({ enhanced, ...input }) => {
+    await submitAmbassadorProposal(db, args.context.get(sessionUserContext), input);
+    return enhanced === "1" ? PROPOSAL_MESSAGES.ambassadorSubmitted : redirect("/ambassador/dashboard?submitted=1");
+  });
 }
 
 /** The form; after success it shows the message and moves to the dashboard after 1.5 s. */

@@ -1,7 +1,8 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/_layout";
-import { PortalFooter, PortalHeader } from "#app/components/portal-header";
-import { sessionUserContext } from "#app/lib/session.server";
+import { PortalShell } from "#app/components/portal-header";
+import { navItemsFor } from "#app/features/users/navigation";
+import { sessionUserContext } from "#app/features/users/session.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
   return { role: context.get(sessionUserContext)?.role ?? null };
@@ -10,12 +11,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 /** Authentication screens: the client header bar, signed in or out (spec §2 Header bars). */
 export default function AuthLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <>
-      <PortalHeader role={loaderData.role} area="client" title="Client Portal" />
-      <main id="main" className="mx-auto w-full max-w-md px-4 py-12">
-        <Outlet />
-      </main>
-      <PortalFooter signedIn={loaderData.role !== null} />
-    </>
+    <PortalShell items={navItemsFor(loaderData.role, "client")} title="Client Portal" signedIn={loaderData.role !== null} width="narrow">
+      <Outlet />
+    </PortalShell>
   );
 }

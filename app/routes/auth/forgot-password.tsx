@@ -1,26 +1,22 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { SubmitButton } from "#app/components/ui/field";
 import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import { AUTH_MESSAGES, forgotPasswordSchema } from "#app/features/users/accounts.schema";
 import { requestPasswordReset } from "#app/features/users/accounts.server";
-import { invalid, refusal } from "#app/lib/forms.server";
+import { formAction } from "#app/lib/form-action.server";
 import { accountDeps, requestMeta } from "#app/lib/request.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Forgot password | Client Portal" }];
 
 /** Sends a reset e-mail through the outbox; always answers the same (no account enumeration). */
-export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: forgotPasswordSchema });
-  if (submission.status !== "success") return invalid(submission);
-  try {
-    await requestPasswordReset(accountDeps(context), submission.value.email, requestMeta(request, context));
-  } catch (error) {
-    return refusal(submission, error);
-  }
-  return data({ result: submission.reply({ resetForm: true }), ok: true as const });
+export async function action(args: Route.ActionArgs) {
+  const { request, context } = args;
+  return formAction(args, forgotPasswordSchema, async (value) => {
+    await requestPasswordReset(accountDeps(context), value.email, requestMeta(request, context));
+    return AUTH_MESSAGES.resetSent;
+  });
 }
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {

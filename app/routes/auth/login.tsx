@@ -1,14 +1,13 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/login";
 import { SubmitButton } from "#app/components/ui/field";
 import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import { AUTH_MESSAGES, loginSchema, safeRedirect } from "#app/features/users/accounts.schema";
 import { signIn } from "#app/features/users/accounts.server";
-import { invalid, refusal } from "#app/lib/forms.server";
+import { formAction } from "#app/lib/form-action.server";
 import { accountDeps, requestMeta } from "#app/lib/request.server";
-import { redirectSignedIn } from "#app/lib/session.server";
+import { redirectSignedIn } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign in | Client Portal" }, { name: "robots", content: "noindex" }];
 
@@ -23,15 +22,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /** Sign-in (spec §2 /login): admin → /admin, ambassador → /ambassador/dashboard, client → /client-dashboard, or a safe redirectTo. */
-export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: loginSchema });
-  if (submission.status !== "success") return invalid(submission);
-  try {
-    const result = await signIn(accountDeps(context), submission.value, requestMeta(request, context));
-    return redirect(safeRedirect(submission.value.redirectTo) ?? result.home, { headers: result.headers });
-  } catch (error) {
-    return refusal(submission, error);
-  }
+export async function action(args: Route.ActionArgs) {
+  const { request, context } = args;
+  return formAction(args, loginSchema, async (value) => {
+    const result = await signIn(accountDeps(context), value, requestMeta(request, context));
+    return redirect(safeRedirect(value.redirectTo) ?? result.home, { headers: result.headers });
+  });
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,5 +1,4 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
 import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/register-ambassador";
@@ -8,9 +7,9 @@ import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/compon
 import { servicesContext } from "#app/context";
 import { ambassadorRegistrationSchema } from "#app/features/users/accounts.schema";
 import { registerAmbassador } from "#app/features/users/accounts.server";
-import { invalid, refusal } from "#app/lib/forms.server";
+import { formAction } from "#app/lib/form-action.server";
 import { accountDeps, requestMeta } from "#app/lib/request.server";
-import { redirectSignedIn } from "#app/lib/session.server";
+import { redirectSignedIn } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Become an Ambassador | Client Portal" }];
 
@@ -22,16 +21,13 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 /** Ambassador sign-up (spec §5): see `registerAmbassador` for the rules. */
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action(args: Route.ActionArgs) {
+  const { request, context } = args;
   const { env } = context.get(servicesContext);
-  const submission = parseWithZod(await request.formData(), { schema: ambassadorRegistrationSchema(env.PASSWORD_MIN_LENGTH) });
-  if (submission.status !== "success") return invalid(submission);
-  try {
-    const result = await registerAmbassador(accountDeps(context), submission.value, requestMeta(request, context));
+  return formAction(args, ambassadorRegistrationSchema(env.PASSWORD_MIN_LENGTH), async (value) => {
+    const result = await registerAmbassador(accountDeps(context), value, requestMeta(request, context));
     return redirect(result.home, { headers: result.headers });
-  } catch (error) {
-    return refusal(submission, error);
-  }
+  });
 }
 
 export default function RegisterAmbassador({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,5 +1,4 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
 import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/register";
@@ -9,9 +8,9 @@ import { servicesContext } from "#app/context";
 import { getSettings } from "#app/features/settings/settings.server";
 import { AUTH_MESSAGES, clientRegistrationSchema } from "#app/features/users/accounts.schema";
 import { registerClient } from "#app/features/users/accounts.server";
-import { invalid, refusal } from "#app/lib/forms.server";
+import { formAction } from "#app/lib/form-action.server";
 import { accountDeps, requestMeta } from "#app/lib/request.server";
-import { redirectSignedIn } from "#app/lib/session.server";
+import { redirectSignedIn } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Create a client account | Client Portal" }];
 
@@ -28,16 +27,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** Client registration (spec §5): see `registerClient` for the rules. */
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action(args: Route.ActionArgs) {
+  const { request, context } = args;
   const { env } = context.get(servicesContext);
-  const submission = parseWithZod(await request.formData(), { schema: clientRegistrationSchema(env.PASSWORD_MIN_LENGTH) });
-  if (submission.status !== "success") return invalid(submission);
-  try {
-    const result = await registerClient(accountDeps(context), submission.value, requestMeta(request, context));
+  return formAction(args, clientRegistrationSchema(env.PASSWORD_MIN_LENGTH), async (value) => {
+    const result = await registerClient(accountDeps(context), value, requestMeta(request, context));
     return redirect(result.home, { headers: result.headers });
-  } catch (error) {
-    return refusal(submission, error);
-  }
+  });
 }
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,5 +1,4 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
 import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/reset-password";
@@ -8,7 +7,7 @@ import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/compon
 import { servicesContext } from "#app/context";
 import { resetPasswordSchema } from "#app/features/users/accounts.schema";
 import { resetPassword } from "#app/features/users/accounts.server";
-import { invalid, refusal } from "#app/lib/forms.server";
+import { formAction } from "#app/lib/form-action.server";
 import { accountDeps } from "#app/lib/request.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Choose a new password | Client Portal" }, { name: "robots", content: "noindex" }];
@@ -19,16 +18,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** Sets the new password (token single use, 1 hour), then sends the user to sign in. */
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action(args: Route.ActionArgs) {
+  const { context } = args;
   const { env } = context.get(servicesContext);
-  const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema(env.PASSWORD_MIN_LENGTH) });
-  if (submission.status !== "success") return invalid(submission);
-  try {
-    await resetPassword(accountDeps(context), submission.value);
-  } catch (error) {
-    return refusal(submission, error);
-  }
-  return redirect("/login?reset=done");
+  return formAction(args, resetPasswordSchema(env.PASSWORD_MIN_LENGTH), async (value) => {
+    await resetPassword(accountDeps(context), value);
+    return redirect("/login?reset=done");
+  });
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {

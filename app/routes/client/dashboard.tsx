@@ -14,9 +14,9 @@ import { deleteMeeting, listClientMeetings, scheduleMeeting, type ClientMeetingR
 import { PROPOSAL_LIMITS, PROPOSAL_MESSAGES, declineSchema } from "#app/features/proposals/proposals.schema";
 import { approveProposal, declineProposal, listAwaitingApproval, type ClientProposalRow } from "#app/features/proposals/proposals.server";
 import { getReferringAmbassador } from "#app/features/referrals/referrals.server";
-import { conformIntent, parseInput, requireConfirmation, runIntent, type IntentReply } from "#app/lib/intent.server";
+import { conformIntent, formId, parseInput, requireConfirmation, runIntent, type FormReply } from "#app/lib/form-action.server";
 import { formatCents } from "#app/lib/money";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
 import { useHydrated } from "#app/lib/use-hydrated";
 
 export const meta: Route.MetaFunction = () => [{ title: "Client Dashboard | Client Portal" }];
@@ -43,27 +43,27 @@ export async function loader({ context }: Route.LoaderArgs) {
  * `approve-proposal`, `decline-proposal` (with a `reason`). The reply's `target` is the posted
  * `id` (meeting or proposal).
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  const { db } = context.get(servicesContext);
-  const actor = requireUser(context);
-  const form = await request.formData();
-  return runIntent(form, {
+export async function action(args: Route.ActionArgs) {
+  const { db } = args.context.get(servicesContext);
+  const actor = requireUser(args.context);
+  return runIntent(args, {
     "schedule-meeting": conformIntent(meetingSchema, async (input) => {
       await scheduleMeeting(db, actor, input);
       return MEETING_MESSAGES.scheduled;
     }),
-    "delete-meeting": async () => {
+    "delete-meeting": async (form) => {
       requireConfirmation(form);
-      await deleteMeeting(db, actor, form.get("id"));
+      await deleteMeeting(db, actor, formId(form));
       return MEETING_MESSAGES.deleted;
     },
-    "approve-proposal": async () => {
-      const { changed } = await approveProposal(db, actor, form.get("id"));
+    "approve-proposal": async (form) => {
+      const { changed } = await approveProposal(db, actor, formId(form));
       return changed ? PROPOSAL_MESSAGES.approved : PROPOSAL_MESSAGES.alreadyApproved;
     },
-    "decline-proposal": async () => {
+    "decline-proposal": async (form) => {
+      const id = formId(form);
       const { reason } = parseInput(declineSchema, { reason: form.get("reason") ?? "" });
-      await declineProposal(db, actor, form.get("id"), reason);
+      await declineProposal(db, actor, id, reason);
       return PROPOSAL_MESSAGES.declined;
     },
   });
@@ -146,7 +146,7 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
 }
 
 /** Schedule-meeting form (spec §5 Meeting). The browser's time zone travels in a hidden field. */
-function ScheduleMeeting({ reply }: { reply: IntentReply | null }) {
+function ScheduleMeeting({ reply }: { reply: FormReply | null }) {
   const [form, fields] = useAppForm({ id: "schedule-meeting", schema: meetingSchema, lastResult: reply?.result });
   const pending = usePendingIntent("schedule-meeting");
   const hydrated = useHydrated();
@@ -215,7 +215,7 @@ function MeetingItem({ meeting: m }: { meeting: ClientMeetingRow }) {
 }
 
 /** An ambassador proposal offered for approval (spec §4), or for decline with a reason. */
-function AwaitingProposal({ proposal: p, reply }: { proposal: ClientProposalRow; reply: IntentReply | null }) {
+function AwaitingProposal({ proposal: p, reply }: { proposal: ClientProposalRow; reply: FormReply | null }) {
   const approving = usePendingIntent("approve-proposal", p.id);
   const declining = usePendingIntent("decline-proposal", p.id);
   const headingId = `awaiting-${p.id}-title`;

@@ -1,6 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/edit-proposal";
 import { PageHeading } from "#app/components/page-heading";
 import { RouteErrorMessage } from "#app/components/route-error";
@@ -10,11 +9,10 @@ import { servicesContext } from "#app/context";
 import { ProposalFields } from "#app/features/proposals/components/proposal-fields";
 import { editProposalSchema, PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
 import { getProposalForEdit, updateProposal } from "#app/features/proposals/proposals.server";
-import { AppError } from "#app/lib/errors";
-import { refusal, invalid } from "#app/lib/forms.server";
-import { throwAsResponse } from "#app/lib/intent.server";
+import { formAction } from "#app/lib/form-action.server";
+import { paramId } from "#app/lib/ids";
 import { centsToInput } from "#app/lib/money";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Edit Proposal | Client Portal" }];
 
@@ -25,29 +23,23 @@ export const meta: Route.MetaFunction = () => [{ title: "Edit Proposal | Client 
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
-  try {
-    return { proposal: await getProposalForEdit(db, requireUser(context), params.proposalId) };
-  } catch (error) {
-    if (error instanceof AppError) throwAsResponse(error);
-    if (error instanceof Response) throw error;
-    console.error("[edit-proposal] could not read proposal:", error);
-    throw data(PROPOSAL_MESSAGES.fetchFailed, { status: 500 });
-  }
+  const proposalId = paramId(params.proposalId, PROPOSAL_MESSAGES.notFound);
+  return { proposal: await getProposalForEdit(db, requireUser(context), proposalId) };
 }
 
 /** Saves the edit, then goes back to Project Status; "Update failed. Try again." on an unexpected failure. */
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const { db } = context.get(servicesContext);
-  const submission = parseWithZod(await request.formData(), { schema: editProposalSchema });
-  if (submission.status !== "success") return invalid(submission);
-  try {
-    await updateProposal(db, requireUser(context), params.proposalId, submission.value);
-  } catch (error) {
-    if (error instanceof AppError) return refusal(submission, error);
-    console.error("[edit-proposal] update failed:", error);
-    return data({ result: submission.reply({ formErrors: [PROPOSAL_MESSAGES.updateFailed] }), ok: false as const }, 500);
-  }
-  return redirect("/project-status?notice=updated");
+export async function action(args: Route.ActionArgs) {
+  const { db } = args.context.get(servicesContext);
+  const proposalId = paramId(args.params.proposalId, PROPOSAL_MESSAGES.notFound);
+  return formAction(
+    args,
+    editProposalSchema,
+    async (value) => {
+      await updateProposal(db, requireUser(args.context), proposalId, value);
+      return redirect("/project-status?notice=updated");
+    },
+    { failureMessage: PROPOSAL_MESSAGES.updateFailed },
+  );
 }
 
 /** The edit form, prefilled (budget as a plain amount). */
@@ -90,5 +82,5 @@ export default function EditProposal({ loaderData, actionData }: Route.Component
 
 /** Shows "Proposal not found", the edit refusal, or "Failed to fetch proposal". */
 export function ErrorBoundary() {
-  return <RouteErrorMessage backTo="/project-status" backLabel="Back to Project Status" />;
+  return <RouteErrorMessage backTo="/project-status" backLabel="Back to Project Status" failureMessage={PROPOSAL_MESSAGES.fetchFailed} />;
 }

@@ -10,10 +10,10 @@ import { servicesContext } from "#app/context";
 import { ApprovalBadge, ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
 import { PROPOSAL_LIMITS, PROPOSAL_MESSAGES, revisionSchema } from "#app/features/proposals/proposals.schema";
 import { deleteProposal, listClientProposals, submitRevision, type ClientProposalRow } from "#app/features/proposals/proposals.server";
-import { parseInput, requireConfirmation, runIntent, type IntentReply } from "#app/lib/intent.server";
+import { formId, parseInput, requireConfirmation, runIntent, type FormReply } from "#app/lib/form-action.server";
 import { formatCents } from "#app/lib/money";
 import { parsePageParam } from "#app/lib/pagination";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Project Status | Client Portal" }];
 
@@ -39,19 +39,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * Intents: `delete-proposal` (with `confirm=yes`), `submit-revision` (with a `comment`). The
  * reply's `target` is the posted proposal `id`.
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  const { db } = context.get(servicesContext);
-  const actor = requireUser(context);
-  const form = await request.formData();
-  return runIntent(form, {
-    "delete-proposal": async () => {
+export async function action(args: Route.ActionArgs) {
+  const { db } = args.context.get(servicesContext);
+  const actor = requireUser(args.context);
+  return runIntent(args, {
+    "delete-proposal": async (form) => {
       requireConfirmation(form);
-      await deleteProposal(db, actor, form.get("id"));
+      await deleteProposal(db, actor, formId(form));
       return PROPOSAL_MESSAGES.deleted;
     },
-    "submit-revision": async () => {
+    "submit-revision": async (form) => {
+      const id = formId(form);
       const { comment } = parseInput(revisionSchema, { comment: form.get("comment") ?? "" });
-      await submitRevision(db, actor, form.get("id"), comment);
+      await submitRevision(db, actor, id, comment);
       return PROPOSAL_MESSAGES.revisionsSubmitted;
     },
   });
@@ -132,7 +132,7 @@ export default function ProjectStatus({ loaderData, actionData }: Route.Componen
   );
 }
 
-function ProposalCard({ proposal: p, reply }: { proposal: ClientProposalRow; reply: IntentReply | null }) {
+function ProposalCard({ proposal: p, reply }: { proposal: ClientProposalRow; reply: FormReply | null }) {
   const title = p.projectName ?? "Untitled project";
   const headingId = `proposal-${p.id}-title`;
   return (
@@ -220,7 +220,7 @@ function ProposalCard({ proposal: p, reply }: { proposal: ClientProposalRow; rep
 }
 
 /** Revision comment (spec §4, §5): offered while the proposal is in review. */
-function RevisionForm({ proposalId, reply }: { proposalId: number; reply: IntentReply | null }) {
+function RevisionForm({ proposalId, reply }: { proposalId: number; reply: FormReply | null }) {
   const pending = usePendingIntent("submit-revision", proposalId);
   const formRef = useRef<HTMLFormElement>(null);
   // After a successful submission the comment is shown on the card: empty the form.

@@ -1,6 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/proposal-request";
 import { PageHeading } from "#app/components/page-heading";
 import { SubmitButton } from "#app/components/ui/field";
@@ -9,8 +8,8 @@ import { servicesContext } from "#app/context";
 import { ProposalFields } from "#app/features/proposals/components/proposal-fields";
 import { PROPOSAL_MESSAGES, proposalRequestSchema } from "#app/features/proposals/proposals.schema";
 import { requestProposal } from "#app/features/proposals/proposals.server";
-import { invalid, refusal } from "#app/lib/forms.server";
-import { sessionUserContext } from "#app/lib/session.server";
+import { formAction } from "#app/lib/form-action.server";
+import { sessionUserContext } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Proposal Request | Client Portal" }];
 
@@ -23,16 +22,12 @@ export async function loader() {
  * Proposal request (spec §2 /proposal-request, §5, §8). The use-case itself refuses a
  * signed-out post ("User not logged in"); the area guard redirects those to /login first.
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  const { db } = context.get(servicesContext);
-  const submission = parseWithZod(await request.formData(), { schema: proposalRequestSchema });
-  if (submission.status !== "success") return invalid(submission);
-  try {
-    await requestProposal(db, context.get(sessionUserContext), submission.value);
-  } catch (error) {
-    return refusal(submission, error);
-  }
-  return data({ result: submission.reply({ resetForm: true }), ok: true as const });
+export async function action(args: Route.ActionArgs) {
+  const { db } = args.context.get(servicesContext);
+  return formAction(args, proposalRequestSchema, async (value) => {
+    await requestProposal(db, args.context.get(sessionUserContext), value);
+    return PROPOSAL_MESSAGES.requestSubmitted;
+  });
 }
 
 /** The request form, reset after success. */

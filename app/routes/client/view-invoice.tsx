@@ -4,11 +4,12 @@ import { RouteErrorMessage } from "#app/components/route-error";
 import { Badge } from "#app/components/ui/badge";
 import { servicesContext } from "#app/context";
 import type { InvoiceDisplayStatus } from "#app/features/invoices/invoice-status";
+import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.schema";
 import { getInvoiceForClient } from "#app/features/invoices/invoices.server";
 import { getSettings } from "#app/features/settings/settings.server";
-import { throwAsResponse } from "#app/lib/intent.server";
+import { paramId } from "#app/lib/ids";
 import { formatCents } from "#app/lib/money";
-import { requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `${data?.invoice.number ?? "Invoice"} | Client Portal` },
@@ -18,12 +19,9 @@ export const meta: Route.MetaFunction = ({ data }) => [
 /** View invoice (spec §2 /view-invoice/{id}, §8): the client's own invoice only, else 404 "Invoice not found". */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
-  try {
-    const [invoice, settings] = await Promise.all([getInvoiceForClient(db, requireUser(context), params.invoiceId), getSettings(db)]);
-    return { invoice, currency: settings.currency, companyName: settings.companyName };
-  } catch (error) {
-    throwAsResponse(error);
-  }
+  const invoiceId = paramId(params.invoiceId, INVOICE_MESSAGES.notFound);
+  const [invoice, settings] = await Promise.all([getInvoiceForClient(db, requireUser(context), invoiceId), getSettings(db)]);
+  return { invoice, currency: settings.currency, companyName: settings.companyName };
 }
 
 const STATUS: Record<InvoiceDisplayStatus, { label: string; tone: "green" | "amber" | "red" }> = {

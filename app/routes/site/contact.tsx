@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, useRouteLoaderData } from "react-router";
+import { getZodConstraint } from "@conform-to/zod/v4";
+import { useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/contact";
 import type { loader as rootLoader, RouteHandle } from "#app/root";
 import { InputField, SubmitButton, TextareaField } from "#app/components/ui/field";
@@ -8,6 +8,8 @@ import { requestInfoContext, servicesContext } from "#app/context";
 import { owner } from "#app/content/site";
 import { CONTACT_LIMITS, CONTACT_MESSAGES, contactSchema, HONEYPOT_FIELD } from "#app/features/contact/contact.schema";
 import { submitContactMessage } from "#app/features/contact/contact.server";
+import { invalidInput } from "#app/lib/errors";
+import { formAction } from "#app/lib/form-action.server";
 import { pageMeta } from "#app/lib/meta";
 
 /**
@@ -36,31 +38,19 @@ export const meta: Route.MetaFunction = (args) =>
  * Contact form action (spec §4, §5, §7; issue #2): validates on the server, refuses
  * honeypot and rate-limited posts, stores the message and queues the owner's e-mail.
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  const { db, env } = context.get(servicesContext);
-  const { ip } = context.get(requestInfoContext);
-  const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: contactSchema });
-
-  if (String(formData.get(HONEYPOT_FIELD) ?? "") !== "") {
-    return data({ result: submission.reply({ formErrors: [CONTACT_MESSAGES.failure] }), status: "error" as const }, 400);
-  }
-  if (submission.status !== "success") {
-    return data({ result: submission.reply(), status: "error" as const }, 400);
-  }
-  try {
-    const outcome = await submitContactMessage(db, submission.value, { ownerEmail: env.OWNER_EMAIL ?? owner.email, ip });
-    if (!outcome.ok) {
-      return data(
-        { result: submission.reply({ formErrors: [CONTACT_MESSAGES.rateLimited] }), status: "error" as const },
-        { status: 429, headers: { "Retry-After": String(outcome.retryAfterSeconds) } },
-      );
-    }
-  } catch (error) {
-    console.error("[contact] could not store message:", error);
-    return data({ result: submission.reply({ formErrors: [CONTACT_MESSAGES.failure] }), status: "error" as const }, 503);
-  }
-  return data({ result: submission.reply({ resetForm: true }), status: "success" as const }, 200);
+export async function action(args: Route.ActionArgs) {
+  const { db, env } = args.context.get(servicesContext);
+  const { ip } = args.context.get(requestInfoContext);
+  return formAction(
+    args,
+    contactSchema,
+    async (value, form) => {
+      if (String(form.get(HONEYPOT_FIELD) ?? "") !== "") throw invalidInput(CONTACT_MESSAGES.failure);
+      await submitContactMessage(db, value, { ownerEmail: env.OWNER_EMAIL ?? owner.email, ip });
+      return CONTACT_MESSAGES.success;
+    },
+    { failureMessage: CONTACT_MESSAGES.failure },
+  );
 }
 
 /** Get In Touch (spec §2 /contact): e-mail and phone links, message form, GitHub and LinkedIn. */
@@ -73,7 +63,7 @@ export default function Contact({ actionData }: Route.ComponentProps) {
     // Never hydrated, so the browser's own constraint checks must stay on.
     defaultNoValidate: false,
   });
-  const succeeded = actionData?.status === "success" && !form.dirty;
+  const succeeded = actionData?.ok === true && !form.dirty;
 
   return (
     <section className="mx-auto grid max-w-6xl gap-12 px-4 py-16 lg:grid-cols-[1fr_1.4fr]">

@@ -15,7 +15,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
 import * as schema from "#app/db/schema";
 import { enqueueMail, escapeHtml } from "#app/features/mail/mail.server";
-import type { Env } from "./env.server";
+import type { Env } from "#app/lib/env.server";
 
 /** Session lifetime: 7 days, refreshed when used after a day. */
 const SESSION_EXPIRES_IN_S = 7 * 24 * 3600;

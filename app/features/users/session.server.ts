@@ -6,7 +6,7 @@
 import { createContext, redirect, type MiddlewareFunction } from "react-router";
 import { servicesContext } from "#app/context";
 import type { Role } from "#app/db/schema";
-import { homeFor, roleOf, type SessionUser } from "#app/features/users/actor";
+import { homeFor, roleOf, type SessionUser } from "./actor";
 
 /** The signed-in user, or null. Set by {@link sessionMiddleware}. */
 export const sessionUserContext = createContext<SessionUser | null>(null);

@@ -1,0 +1,30 @@
+/**
+ * The frame of a role area's pages (admin, ambassador, client): the area's header bar, main
+ * column and footer — for its pages, and for its error boundary, so that a refusal (404, 409 …)
+ * or a failure is shown inside the area with its header.
+ */
+import type { ReactNode } from "react";
+import { useRouteLoaderData } from "react-router";
+import { PortalShell } from "#app/components/portal-header";
+import { RouteErrorMessage } from "#app/components/route-error";
+import type { Role } from "#app/db/schema";
+import { AREAS, navItemsFor, type PortalArea } from "../navigation";
+
+/** An area page: header bar of `area` for a user of `role`, then `children`. */
+export function AreaFrame({ area, role, children }: { area: PortalArea; role: Role | null; children: ReactNode }) {
+  return (
+    <PortalShell items={navItemsFor(role, area)} title={AREAS[area].title} signedIn={role !== null}>
+      {children}
+    </PortalShell>
+  );
+}
+
+/** The area layout's ErrorBoundary: the error message in the area's frame, with a way home. */
+export function AreaErrorBoundary({ area }: { area: PortalArea }) {
+  const layout = useRouteLoaderData<{ role: Role }>(`routes/${area}/_layout`);
+  return (
+    <AreaFrame area={area} role={layout?.role ?? null}>
+      <RouteErrorMessage backTo={AREAS[area].home} backLabel="Back to the dashboard" />
+    </AreaFrame>
+  );
+}

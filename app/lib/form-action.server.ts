@@ -1,0 +1,360 @@
+/**
+ * The one way an action reads a form and answers it (docs/architecture.md#forms).
+ *
+ * - {@link formAction}: a page with one form. Parses the posted form with its zod schema
+ *   (conform's parsing: empty fields are missing), runs the use-case, and answers a
+ *   {@link FormReply}: 200 with the success message (the form reset), 400 with the schema's
+ *   field errors, or the status of the {@link AppError} the use-case threw, with its message
+ *   above the form or next to its fields.
+ * - {@link runIntent}: a page with several forms posting to one action, each with an
+ *   `intent` field; a handler per intent returns the success message or throws an AppError.
+ *
+ * Both answer an unexpected error (anything but an AppError) themselves: it is logged once,
+ * with the request id, and the form gets a 500 reply with the form's failure message, the
+ * user's input kept. Replies never echo more than the fields the schema defines, each cut to
+ * its length limit, and never a password.
+ *
+ * Field helpers for intent handlers: {@link formId} (a row id), {@link formUserId},
+ * {@link parseInput} (a zod check of some fields), {@link requireConfirmation}.
+ */
+import type { Submission, SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, type RouterContextProvider } from "react-router";
+import { requestInfoContext } from "#app/context";
+import type { z } from "zod";
+import { AppError, invalidInput } from "./errors";
+import { parseId, parseUserId } from "./ids";
+import { logger } from "./logger.server";
+
+/** What a form action answers (200 when `ok`, a 4xx/500 status otherwise). */
+export interface FormReply {
+  ok: boolean;
+  /** Human sentence: the success message, or the refusal's message ("" when none). */
+  message: string;
+  /** The conform reply, for the form's `lastResult` (schema forms only). */
+  result?: SubmissionResult<string[]>;
+  /** A refusal's errors per field, for forms that show them next to the field. */
+  fieldErrors?: Record<string, string[]>;
+  /** {@link runIntent}: the form's `intent` ("" when missing). */
+  intent?: string;
+  /**
+   * {@link runIntent}: the record the form was about (the value of the form field named by
+   * the `target` option, `id` by default), for per-record feedback. Compare with `String(id)`.
+   */
+  target?: string;
+}
+
+/** Message of a form that could not be read or does not match the page. */
+export const INCOMPLETE_REQUEST = "This request is incomplete. Reload the page and try again.";
+/** Default message of an unexpected failure. */
+export const UNEXPECTED_FAILURE = "Something went wrong on our side. Nothing was saved; please try again.";
+const UNKNOWN_INTENT = "Unknown action. Reload the page and try again.";
+/** Longest form value taken as a reply's `target` (ids are shorter). */
+const TARGET_MAX = 64;
+/** Longest text echoed back in a reply for a field whose schema declares no maximum. */
+const ECHO_MAX = 5_000;
+/** Fields never echoed back to the browser. */
+const SECRET_FIELDS = ["password", "confirmPassword", "newPassword", "currentPassword", "code", "backupCode"];
+
+/** The action's arguments this module needs: the request, and the context (request id). */
+export interface RequestRef {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+}
+
+/** The request id of the context (also sent as the X-Request-Id response header), if any. */
+function requestIdOf(context: Readonly<RouterContextProvider>): string | undefined {
+  try {
+    return context.get(requestInfoContext).requestId;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads the posted form.
+ *
+ * @throws {AppError} INVALID_INPUT when the body is not a form (the server's body guard
+ *   already refused oversized and malformed bodies).
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw invalidInput(INCOMPLETE_REQUEST);
+  }
+}
+
+/**
+ * conform's parse, safe against forged conform fields: a `__intent__` or `__state__` that is
+ * not conform's JSON is dropped instead of failing the request.
+ */
+export function parseSubmission<Schema extends z.ZodType>(
+  form: FormData,
+  schema: Schema,
+): Submission<z.input<Schema>, string[], z.output<Schema>> {
+  try {
+    return parseWithZod(form, { schema });
+  } catch {
+    const clean = new FormData();
+    for (const [name, value] of form) if (name !== "__intent__" && name !== "__state__") clean.append(name, value);
+    return parseWithZod(clean, { schema });
+  }
+}
+
+const constraintCache = new WeakMap<z.ZodType, Record<string, { maxLength?: number }>>();
+
+/** The schema's field names (`items[].amount` style) with their declared length limits. */
+function fieldsOf(schema: z.ZodType): Record<string, { maxLength?: number }> {
+  let fields = constraintCache.get(schema);
+  if (!fields) {
+    // conform reads objects; a form schema with a transform or refinement on the whole object
+    // is a pipe whose input is that object.
+    let shape: z.ZodType = schema;
+    while ((shape as { _zod: { def: { type: string } } })._zod.def.type === "pipe") shape = (shape as z.ZodPipe).in as z.ZodType;
+    fields = getZodConstraint(shape) as Record<string, { maxLength?: number }>;
+    constraintCache.set(schema, fields);
+  }
+  return fields;
+}
+
+/** The echo of `value` at `path` kept to the schema's shape (undefined: not a field). */
+function keepFields(value: unknown, path: string, fields: Record<string, { maxLength?: number }>): unknown {
+  if (Array.isArray(value)) {
+    if (!fields[path] && !fields[`${path}[]`]) return undefined;
+    return value.map((item) => keepFields(item, `${path}[]`, fields));
+  }
+  if (value !== null && typeof value === "object") {
+    const kept: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      const innerPath = path ? `${path}.${key}` : key;
+      if (SECRET_FIELDS.includes(key)) continue;
+      const keep = keepFields(inner, innerPath, fields);
+      if (keep !== undefined) kept[key] = keep;
+    }
+    return kept;
+  }
+  if (!(path in fields)) return undefined;
+  if (typeof value !== "string") return value;
+  return value.slice(0, fields[path]?.maxLength ?? ECHO_MAX);
+}
+
+/**
+ * conform's reply, echoing only the schema's fields (cut to their length limits) and no
+ * password.
+ *
+ * @param options - conform's reply options (`resetForm`, `formErrors`, `fieldErrors`).
+ */
+export function safeReply(
+  submission: Submission<unknown>,
+  schema: z.ZodType,
+  options: { resetForm?: boolean; formErrors?: string[]; fieldErrors?: Record<string, string[]> } = {},
+): SubmissionResult<string[]> {
+  const result = submission.reply({ ...options, hideFields: SECRET_FIELDS });
+  if (result.initialValue) {
+    result.initialValue = keepFields(result.initialValue, "", fieldsOf(schema)) as typeof result.initialValue;
+  }
+  return result;
+}
+
+/** Logs an unexpected failure once, with the request's method, path and id. */
+function logUnexpected(error: unknown, ref: RequestRef) {
+  if (ref.request.signal.aborted) return;
+  logger.error(
+    { err: error, requestId: requestIdOf(ref.context), method: ref.request.method, path: new URL(ref.request.url).pathname },
+    "action failed",
+  );
+}
+
+/** The reply of a refusal or failure, for a schema form. */
+function failureReply(submission: Submission<unknown>, schema: z.ZodType, error: unknown, failureMessage: string, ref: RequestRef) {
+  if (error instanceof AppError) {
+    const result = error.fieldErrors
+      ? safeReply(submission, schema, { fieldErrors: error.fieldErrors })
+      : safeReply(submission, schema, { formErrors: [error.message] });
+    return data<FormReply>(
+      { ok: false, message: error.message, result, fieldErrors: error.fieldErrors },
+      { status: error.status, headers: error.headers() },
+    );
+  }
+  logUnexpected(error, ref);
+  return data<FormReply>(
+    { ok: false, message: failureMessage, result: safeReply(submission, schema, { formErrors: [failureMessage] }) },
+    500,
+  );
+}
+
+/**
+ * Runs a one-form action.
+ *
+ * @param ref - the request (its form is read here) and its id for the log.
+ * @param schema - the form's zod schema (shared with the page).
+ * @param run - the use-case call: gets the parsed value and the raw form; returns the
+ *   success message, or a Response (a redirect) to answer instead; throws {@link AppError}
+ *   to refuse.
+ * @param options.failureMessage - shown when something unexpected fails (default
+ *   {@link UNEXPECTED_FAILURE}).
+ * @returns a Response from `run`, or a {@link FormReply}: 200, 400, the AppError's status
+ *   (and headers), or 500.
+ */
+export async function formAction<Schema extends z.ZodType>(
+  ref: RequestRef,
+  schema: Schema,
+  run: (value: z.output<Schema>, form: FormData) => Promise<string | Response>,
+  options: { failureMessage?: string } = {},
+) {
+  const form = await readForm(ref.request);
+  const submission = parseSubmission(form, schema);
+  if (submission.status !== "success") {
+    const errors = Object.values(submission.error ?? {}).flatMap((messages) => messages ?? []);
+    // A conform list intent (add/remove an item without JavaScript) is not an error.
+    const status = submission.status === "error" ? 400 : 200;
+    return data<FormReply>(
+      { ok: false, message: status === 400 ? (errors[0] ?? INCOMPLETE_REQUEST) : "", result: safeReply(submission, schema) },
+      status,
+    );
+  }
+  try {
+    const outcome = await run(submission.value, form);
+    if (outcome instanceof Response) return outcome;
+    return data<FormReply>({ ok: true, message: outcome, result: safeReply(submission, schema, { resetForm: true }) }, 200);
+  } catch (error) {
+    return failureReply(submission, schema, error, options.failureMessage ?? UNEXPECTED_FAILURE, ref);
+  }
+}
+
+/** The handler of one intent: returns the success message; throws {@link AppError} to refuse. */
+export type IntentHandler = (form: FormData) => Promise<string>;
+
+/** A schema form's intent, made by {@link conformIntent}. */
+export interface ConformIntent {
+  schema: z.ZodType;
+  // A method, so that a handler of the schema's own output type fits.
+  run(value: unknown): Promise<string>;
+}
+
+/**
+ * A schema form among several on a page: {@link runIntent} parses the form with `schema` and
+ * calls `run` with the output; the reply carries `result` for the form's `lastResult`.
+ *
+ * @param run - returns the success message; throws {@link AppError} to refuse.
+ */
+export function conformIntent<Schema extends z.ZodType>(schema: Schema, run: (value: z.output<Schema>) => Promise<string>): ConformIntent {
+  return { schema, run: (value) => run(value as z.output<Schema>) };
+}
+
+/** A form field's text ("" when missing or a file). */
+function formText(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === "string" ? value : "";
+}
+
+/**
+ * Runs the handler of the posted form's `intent`.
+ *
+ * @param ref - the request (its form is read here) and its id for the log.
+ * @param handlers - per intent, an {@link IntentHandler} or a {@link conformIntent}.
+ * @param options.target - the form field naming the record the form is about (`id` unless
+ *   given); its value (trimmed, at most 64 characters) becomes the reply's `target`.
+ * @returns a {@link FormReply} with `intent` and `target`: 200 with the message; the
+ *   AppError's status, message and field errors; 400 for an unknown intent; 500 (logged) for
+ *   anything unexpected.
+ */
+export async function runIntent(
+  ref: RequestRef,
+  handlers: Record<string, IntentHandler | ConformIntent>,
+  options: { target?: string } = {},
+) {
+  const form = await readForm(ref.request);
+  const intent = formText(form, "intent").slice(0, TARGET_MAX);
+  const handler = Object.hasOwn(handlers, intent) ? handlers[intent] : undefined;
+  if (!handler) return data<FormReply>({ intent, ok: false, message: UNKNOWN_INTENT }, 400);
+  const targetValue = formText(form, options.target ?? "id").trim();
+  const target = targetValue && targetValue.length <= TARGET_MAX ? targetValue : undefined;
+
+  if (typeof handler !== "function") {
+    const submission = parseSubmission(form, handler.schema);
+    if (submission.status !== "success") {
+      const fieldErrors = Object.fromEntries(
+        Object.entries(submission.error ?? {}).filter((entry): entry is [string, string[]] => Boolean(entry[1]?.length)),
+      );
+      const message = Object.values(fieldErrors)[0]?.[0] ?? INCOMPLETE_REQUEST;
+      return data<FormReply>({ intent, ok: false, message, target, fieldErrors, result: safeReply(submission, handler.schema) }, 400);
+    }
+    try {
+      const message = await handler.run(submission.value);
+      return data<FormReply>(
+        { intent, ok: true, message, target, result: safeReply(submission, handler.schema, { resetForm: true }) },
+        200,
+      );
+    } catch (error) {
+      const reply = failureReply(submission, handler.schema, error, UNEXPECTED_FAILURE, ref);
+      return data<FormReply>({ ...reply.data, intent, target }, reply.init ?? undefined);
+    }
+  }
+
+  try {
+    const message = await handler(form);
+    return data<FormReply>({ intent, ok: true, message, target }, 200);
+  } catch (error) {
+    if (error instanceof AppError) {
+      return data<FormReply>(
+        { intent, ok: false, message: error.message, target, fieldErrors: error.fieldErrors },
+        { status: error.status, headers: error.headers() },
+      );
+    }
+    logUnexpected(error, ref);
+    return data<FormReply>({ intent, ok: false, message: UNEXPECTED_FAILURE, target }, 500);
+  }
+}
+
+/**
+ * Checks input against a zod schema (for intent handlers that read a few fields).
+ *
+ * @returns the schema's output.
+ * @throws {AppError} INVALID_INPUT with the first issue's message and every issue's message
+ *   per (top-level) field.
+ */
+export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0];
+    if (field !== undefined) (fieldErrors[String(field)] ??= []).push(issue.message);
+  }
+  throw new AppError("INVALID_INPUT", parsed.error.issues[0]?.message ?? "Check the form and try again.", { fieldErrors });
+}
+
+/**
+ * For destructive forms (docs/product.md#confirmations): the post must carry `confirm=yes`,
+ * sent by the confirmation step's button.
+ *
+ * @throws {AppError} INVALID_INPUT "Confirm the deletion first." otherwise.
+ */
+export function requireConfirmation(form: FormData, message = "Confirm the deletion first."): void {
+  if (form.get("confirm") !== "yes") throw invalidInput(message);
+}
+
+/**
+ * A row id (serial) from a form field.
+ *
+ * @returns a positive integer that fits PostgreSQL's `integer`.
+ * @throws {AppError} INVALID_INPUT when missing or malformed ("0", "1e3", "99999999999").
+ */
+export function formId(form: FormData, name = "id"): number {
+  const id = parseId(form.get(name));
+  if (id === null) throw invalidInput(INCOMPLETE_REQUEST);
+  return id;
+}
+
+/**
+ * A user id (better-auth's text ids) from a form field.
+ *
+ * @throws {AppError} INVALID_INPUT when missing or malformed.
+ */
+export function formUserId(form: FormData, name = "userId"): string {
+  const id = parseUserId(form.get(name));
+  if (id === null) throw invalidInput(INCOMPLETE_REQUEST);
+  return id;
+}

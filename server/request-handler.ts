@@ -1,0 +1,115 @@
+/**
+ * The React Router request handler for express, with the body guard in front of it.
+ *
+ * It does what `@react-router/express`'s handler does (build a web `Request` from the
+ * express request, run the app, write the `Response` back), with one difference: a body is
+ * first read and checked by {@link guardBody} (size, content type, form shape), and the app
+ * receives the checked bytes instead of the socket stream. A refused request never reaches
+ * the app: it gets the guard's short page with 400 or 413.
+ */
+import { writeReadableStreamToWritable } from "@react-router/node";
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { createRequestHandler as createRouterHandler, type RouterContextProvider, type ServerBuild } from "react-router";
+import { checkQuery, guardBody, refusalPage, type GuardRefusal } from "./body-guard";
+
+export interface RequestHandlerOptions {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  mode: "production" | "development";
+  getLoadContext(req: ExpressRequest, res: ExpressResponse): RouterContextProvider;
+}
+
+/**
+ * @returns an express handler that answers every request with the React Router app.
+ */
+export function createRequestHandler({ build, mode, getLoadContext }: RequestHandlerOptions) {
+  const handleRequest = createRouterHandler(build, mode);
+  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    try {
+      const queryRefusal = checkQuery(req.originalUrl);
+      if (queryRefusal) return refuse(res, queryRefusal);
+      let body: Uint8Array<ArrayBuffer> | undefined;
+      let contentType: string | undefined;
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        const guarded = await guardBody(req, req.path);
+        if ("status" in guarded) return refuse(res, guarded);
+        ({ body, contentType } = guarded);
+      }
+      const request = toWebRequest(req, res, body, contentType);
+      const response = await handleRequest(request, getLoadContext(req, res));
+      await sendResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** How long the rest of a refused body is read and discarded before the connection is cut. */
+const LINGER_MS = 3_000;
+
+/**
+ * Answers a refusal. The rest of an unread body (a 413) is read and discarded for up to
+ * {@link LINGER_MS}, so that the client reads the answer (closing a socket with unread data —
+ * which `Connection: close` would do at once — resets it, and the client may never see the
+ * 413); a body still arriving after that is cut off with the connection.
+ */
+function refuse(res: ExpressResponse, refusal: GuardRefusal) {
+  res.status(refusal.status);
+  res.set("Content-Type", "text/html; charset=utf-8");
+  res.set("Cache-Control", "no-store");
+  res.end(refusalPage(refusal));
+  const req = res.req;
+  if (refusal.status === 413 && !req.readableEnded) {
+    req.resume();
+    const timer = setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
+    // Drained in time: the connection may serve the client's next request (keep-alive).
+    req.once("end", () => clearTimeout(timer));
+  }
+}
+
+function toWebRequest(
+  req: ExpressRequest,
+  res: ExpressResponse,
+  body: Uint8Array<ArrayBuffer> | undefined,
+  contentType: string | undefined,
+): Request {
+  const [, forwardedPort] = req.app?.enabled("trust proxy") ? (req.get("X-Forwarded-Host")?.split(":") ?? []) : [];
+  const [, hostPortText] = req.get("host")?.split(":") ?? [];
+  const port = [Number.parseInt(forwardedPort ?? "", 10), Number.parseInt(hostPortText ?? "", 10)].find(Number.isSafeInteger);
+  const hostname = req.hostname.split(/[\\/?#@]/)[0] || "localhost";
+  const url = new URL(`${req.protocol}://${hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
+
+  const headers = new Headers();
+  for (const [key, values] of Object.entries(req.headers)) {
+    if (values === undefined) continue;
+    if (Array.isArray(values)) for (const value of values) headers.append(key, value);
+    else headers.set(key, values);
+  }
+  let controller: AbortController | null = new AbortController();
+  res.on("finish", () => (controller = null));
+  res.on("close", () => controller?.abort());
+  if (body !== undefined) {
+    headers.set("content-type", contentType!);
+    headers.set("content-length", String(body.length));
+  }
+  return new Request(url.href, { method: req.method, headers, signal: controller.signal, body });
+}
+
+async function sendResponse(res: ExpressResponse, response: Response) {
+  if (res.destroyed || res.writableEnded) {
+    await response.body?.cancel();
+    return;
+  }
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  try {
+    await writeReadableStreamToWritable(response.body, res);
+  } catch (error) {
+    if (res.destroyed || res.writableEnded) return;
+    throw error;
+  }
+}
