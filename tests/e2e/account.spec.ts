@@ -35,7 +35,7 @@ async function signInForm(page: Page, email: string, password = PASSWORD) {
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
 test.describe("profile, e-mail and password", () => {
@@ -134,7 +134,7 @@ test.describe("profile, e-mail and password", () => {
     await expect(list.getByRole("listitem").first()).toContainText(/Chrom\w* on Linux/);
     const otherRow = list.getByRole("listitem").filter({ hasNotText: "This device" });
     await expect(otherRow).toContainText("Last active");
-    await otherRow.getByText("Sign out", { exact: true }).click();
+    await otherRow.locator("summary", { hasText: "Sign out" }).click();
     await otherRow.getByRole("button", { name: "Yes, sign out" }).click();
     await expect(page.getByText("That session has been signed out.")).toBeVisible();
     await expect(list.getByRole("listitem")).toHaveCount(1);
@@ -177,6 +177,7 @@ for (const javaScriptEnabled of [true, false]) {
     test.use({ javaScriptEnabled });
 
     test("enable, sign in with a code, wrong code refused, backup code once, disable", async ({ page, sql }) => {
+      test.setTimeout(90_000);
       const client = await registerClient(page);
       await page.goto("/account");
       if (javaScriptEnabled) await hydrated(page);
@@ -289,7 +290,8 @@ test("without JavaScript, /login says passkeys need it and the password form sti
   const page = await context.newPage();
   await page.goto("/login");
   await expect(page.getByText("Signing in with a passkey needs JavaScript.")).toBeVisible();
-  await expect(page.getByRole("button", { name: "Sign in with a passkey" })).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "Sign in with a passkey" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Use a passkey" })).toHaveCount(0);
   await signInForm(page, ADMIN.email, ADMIN.password);
   await expect(page).not.toHaveURL(/\/login/);
   await context.close();
@@ -346,7 +348,8 @@ test.describe("passkeys", () => {
     await logout(page);
     await page.goto("/login");
     await hydrated(page);
-    await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+    await expect(page.getByRole("heading", { name: "Sign in with a passkey" })).toBeVisible();
+    await page.getByRole("button", { name: "Use a passkey" }).click();
     await expect(page).toHaveURL(/\/client-dashboard$/);
     await page.goto("/account");
     await expect(page.getByText(`Signed in as ${client.email}.`)).toBeVisible();
@@ -355,7 +358,7 @@ test.describe("passkeys", () => {
     await section.getByRole("button", { name: "Rename" }).click();
     await expect(section.getByText("The passkey has been renamed.")).toBeVisible();
     await expect(section.getByText("Home laptop", { exact: true })).toBeVisible();
-    await section.getByText("Remove", { exact: true }).click();
+    await section.locator("summary", { hasText: "Remove" }).click();
     await section.getByRole("button", { name: "Yes, remove" }).click();
     await expect(section.getByText("You have no passkeys yet.")).toBeVisible();
     await context.close();

@@ -173,6 +173,8 @@ function errorsOf(reply: FormReply | null, field: string): string[] | undefined 
 function ReplyMessage({ reply }: { reply: FormReply | null }) {
   if (!reply) return null;
   if (reply.ok) return <FormMessage success={reply.message} />;
+  // Field errors are shown next to their fields.
+  if (reply.fieldErrors && Object.keys(reply.fieldErrors).length) return null;
   return <FormMessage errors={[reply.message]} />;
 }
 

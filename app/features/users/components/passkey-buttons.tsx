@@ -1,6 +1,6 @@
 /**
- * Passkey buttons (docs/product.md#account-page): "Sign in with a passkey" on /login and
- * "Add a passkey" on /account. WebAuthn needs JavaScript: without it (or in a browser without
+ * Passkey buttons (docs/product.md#account-page): "Sign in with a passkey" ("Use a passkey") on
+ * /login and "Add a passkey" on /account. WebAuthn needs JavaScript: without it (or in a browser without
  * passkeys) the buttons are not shown and the page says so; every other form works without it.
  */
 import { useEffect, useState } from "react";
@@ -53,18 +53,19 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
   return (
     <section aria-labelledby="passkey-sign-in" className="mt-6 border-t border-slate-200 pt-6">
       <h2 id="passkey-sign-in" className="text-lg font-semibold">
-        Or use a passkey
+        Sign in with a passkey
       </h2>
-      <noscript>
+      {/* Shown until the page runs its script (React does not render <noscript> content). */}
+      {supported === null ? (
         <p className="mt-2 text-sm text-slate-700">Signing in with a passkey needs JavaScript. Your e-mail and password work without it.</p>
-      </noscript>
+      ) : null}
       {supported === false ? (
         <p className="mt-2 text-sm text-slate-700">This browser cannot use passkeys. Sign in with your e-mail and password.</p>
       ) : null}
       {supported ? (
         <div className="mt-3">
           <button type="button" className={buttonClass} onClick={signIn} disabled={pending}>
-            {pending ? "Waiting for your passkey…" : "Sign in with a passkey"}
+            {pending ? "Waiting for your passkey…" : "Use a passkey"}
           </button>
         </div>
       ) : null}
@@ -102,9 +103,9 @@ export function AddPasskey({ onAdded }: { onAdded: () => void }) {
   }
   return (
     <div className="mt-4">
-      <noscript>
+      {supported === null ? (
         <p className="text-sm text-slate-700">Adding a passkey needs JavaScript. Everything else on this page works without it.</p>
-      </noscript>
+      ) : null}
       {supported === false ? <p className="text-sm text-slate-700">This browser cannot make passkeys.</p> : null}
       {supported ? (
         <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
