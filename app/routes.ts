@@ -24,7 +24,7 @@ export default [
   route("logout", "routes/auth/logout.tsx"),
   // docs/product.md#account-page: sign-in second step, passkey steps (JSON), e-mail change link.
   route("passkey/:step", "routes/auth/passkey.ts"),
-  route("account/confirm-email", "routes/account/confirm-email.tsx"),
+  route("account/confirm-email", "routes/auth/confirm-email.tsx"),
 
   // Client area (spec §2 Client-only), guarded by routes/client/_layout.tsx.
   layout("routes/client/_layout.tsx", [

@@ -110,13 +110,13 @@ export function AddPasskey({ onAdded }: { onAdded: () => void }) {
       {supported ? (
         <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
           <label className="flex flex-col gap-1">
-            <span className="font-medium">Name of the new passkey (optional)</span>
+            <span className="text-sm font-medium text-slate-800">Name of the new passkey (optional)</span>
             <input
               value={name}
               onChange={(event) => setName(event.target.value)}
               maxLength={60}
               placeholder="e.g. My laptop"
-              className="min-h-11 rounded-lg border border-slate-400 px-3"
+              className="min-h-11 rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-500"
             />
           </label>
           <button type="button" className={buttonClass} onClick={add} disabled={pending}>
