@@ -254,7 +254,12 @@ describe.each(testDatabases())("account page on %s", (_name, open) => {
     const badPassword = await refusalOf(requestEmailChange(deps, actor, { newEmail: "new@example.com", currentPassword: "nope-nope" }));
     expect(badPassword.fieldErrors).toEqual({ currentPassword: ["Wrong password."] });
 
+    // A second request replaces the first link.
+    await requestEmailChange(deps, actor, { newEmail: "first@example.com", currentPassword: PASSWORD });
+    const [firstMail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, "first@example.com"));
+    const firstToken = /confirm-email\?token=([\w-]+)/.exec(firstMail!.text)![1]!;
     await requestEmailChange(deps, actor, { newEmail: "New@Example.com", currentPassword: PASSWORD });
+    expect((await refusalOf(confirmEmailChange(s, firstToken))).code).toBe("INVALID_INPUT");
     const [mail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, "new@example.com"));
     const token = /confirm-email\?token=([\w-]+)/.exec(mail!.text)![1]!;
     expect((await sessionUser(s, client.id)).email).toBe(client.email);

@@ -12,7 +12,7 @@ import { createOTP } from "@better-auth/utils/otp";
 import { APIError } from "better-auth/api";
 import { symmetricDecrypt } from "better-auth/crypto";
 import Bowser from "bowser";
-import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, like, sql } from "drizzle-orm";
 import QRCode from "qrcode";
 import type { Database } from "#app/db/client.server";
 import { passkey, session, twoFactor, user, verification } from "#app/db/schema";
@@ -133,7 +133,14 @@ export async function requestEmailChange(
   const token = randomBytes(24).toString("base64url");
   const ctx = await deps.auth.$context;
   // One pending change per user: a new request replaces the old link.
-  await db.delete(verification).where(eq(verification.value, JSON.stringify({ kind: "email-change", userId: actor.id, newEmail })));
+  await db
+    .delete(verification)
+    .where(
+      and(
+        like(verification.identifier, "email-change:%"),
+        like(verification.value, `${JSON.stringify({ kind: "email-change", userId: actor.id }).slice(0, -1)},%`),
+      ),
+    );
   await ctx.internalAdapter.createVerificationValue({
     identifier: `email-change:${token}`,
     value: JSON.stringify({ kind: "email-change", userId: actor.id, newEmail }),
