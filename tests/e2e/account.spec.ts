@@ -301,6 +301,7 @@ test.describe("passkeys", () => {
   let app: AppProcess;
   let dataDir: string;
   test.beforeAll(async () => {
+    test.setTimeout(120_000);
     // WebAuthn's relying party must be a host name, not 127.0.0.1: a second instance on the
     // same database, reached as localhost.
     dataDir = fs.mkdtempSync(path.join(process.env.E2E_TMP ?? os.tmpdir(), "passkey-"));
