@@ -15,12 +15,16 @@ export default [
   // Authentication screens (spec §2), issue #3.
   layout("routes/auth/_layout.tsx", [
     route("login", "routes/auth/login.tsx"),
+    route("login/two-factor", "routes/auth/two-factor.tsx"),
     route("register", "routes/auth/register.tsx"),
     route("register/ambassador", "routes/auth/register-ambassador.tsx"),
     route("forgot-password", "routes/auth/forgot-password.tsx"),
     route("reset-password", "routes/auth/reset-password.tsx"),
   ]),
   route("logout", "routes/auth/logout.tsx"),
+  // docs/product.md#account-page: sign-in second step, passkey steps (JSON), e-mail change link.
+  route("passkey/:step", "routes/auth/passkey.ts"),
+  route("account/confirm-email", "routes/auth/confirm-email.tsx"),
 
   // Client area (spec §2 Client-only), guarded by routes/client/_layout.tsx.
   layout("routes/client/_layout.tsx", [

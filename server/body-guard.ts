@@ -36,7 +36,10 @@ export const FORM_BODY_LIMIT = 64 * 1024;
  * Body rules by path prefix; the longest matching prefix wins, {@link FORM_BODY_LIMIT} with
  * URL-encoded forms only applies everywhere else.
  */
-export const BODY_LIMITS: Record<string, BodyRule> = {};
+export const BODY_LIMITS: Record<string, BodyRule> = {
+  // WebAuthn answers from the browser (docs/product.md#account-page): small JSON documents.
+  "/passkey/": { maxBytes: 32 * 1024, json: true },
+};
 
 /** Most fields one form may post (the largest form, an invoice of 50 items, posts ~105). */
 export const MAX_FIELDS = 200;

@@ -132,6 +132,8 @@ export const user = pgTable(
     lastLoginAt: timestamp({ withTimezone: true }),
     /** Non-essential e-mail notifications (status changes, meeting accepted, …); issue #6. */
     notifyUpdates: boolean().notNull().default(true),
+    /** better-auth twoFactor plugin: TOTP confirmed (docs/product.md#account-page). */
+    twoFactorEnabled: boolean().default(false),
   },
   (t) => [
     uniqueIndex("user_referral_code_unique").on(t.referralCode),
@@ -197,6 +199,46 @@ export const verification = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("verification_identifier_idx").on(t.identifier)],
+);
+
+/** better-auth twoFactor plugin: one TOTP secret and the backup codes per user (both encrypted). */
+export const twoFactor = pgTable(
+  "two_factor",
+  {
+    id: text().primaryKey(),
+    secret: text().notNull(),
+    backupCodes: text().notNull(),
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    /** False until the first code confirms the setup. */
+    verified: boolean().default(true),
+    /** Consecutive wrong sign-in codes; at the limit the account waits until `lockedUntil`. */
+    failedVerificationCount: integer().default(0),
+    lockedUntil: timestamp({ withTimezone: true }),
+  },
+  (t) => [index("two_factor_user_id_idx").on(t.userId), index("two_factor_secret_idx").on(t.secret)],
+);
+
+/** better-auth passkey plugin: WebAuthn credentials. */
+export const passkey = pgTable(
+  "passkey",
+  {
+    id: text().primaryKey(),
+    name: text(),
+    publicKey: text().notNull(),
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    credentialID: text("credential_id").notNull(),
+    counter: integer().notNull(),
+    deviceType: text().notNull(),
+    backedUp: boolean().notNull(),
+    transports: text(),
+    createdAt: timestamp({ withTimezone: true }).defaultNow(),
+    aaguid: text(),
+  },
+  (t) => [index("passkey_user_id_idx").on(t.userId), uniqueIndex("passkey_credential_id_unique").on(t.credentialID)],
 );
 
 // ---------------------------------------------------------------------------------------
@@ -344,6 +386,8 @@ export const settings = pgTable(
     /** Ambassador commission in basis points (1500 = 15 %). */
     commissionRateBps: integer().notNull().default(1500),
     currency: text().notNull().default("USD"),
+    /** Admins must set up two-factor authentication before reaching /admin (docs/product.md#account-page). */
+    requireAdminTwoFactor: boolean().notNull().default(false),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check("settings_single_row", sql`${t.id} = 1`)],

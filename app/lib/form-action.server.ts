@@ -223,23 +223,29 @@ export async function formAction<Schema extends z.ZodType>(
   }
 }
 
-/** The handler of one intent: returns the success message; throws {@link AppError} to refuse. */
-export type IntentHandler = (form: FormData) => Promise<string>;
+/**
+ * The handler of one intent: returns the success message, or a Response (a redirect, e.g. one
+ * that sets a renewed session cookie) to answer instead; throws {@link AppError} to refuse.
+ */
+export type IntentHandler = (form: FormData) => Promise<string | Response>;
 
 /** A schema form's intent, made by {@link conformIntent}. */
 export interface ConformIntent {
   schema: z.ZodType;
   // A method, so that a handler of the schema's own output type fits.
-  run(value: unknown): Promise<string>;
+  run(value: unknown): Promise<string | Response>;
 }
 
 /**
  * A schema form among several on a page: {@link runIntent} parses the form with `schema` and
  * calls `run` with the output; the reply carries `result` for the form's `lastResult`.
  *
- * @param run - returns the success message; throws {@link AppError} to refuse.
+ * @param run - returns the success message or a Response; throws {@link AppError} to refuse.
  */
-export function conformIntent<Schema extends z.ZodType>(schema: Schema, run: (value: z.output<Schema>) => Promise<string>): ConformIntent {
+export function conformIntent<Schema extends z.ZodType>(
+  schema: Schema,
+  run: (value: z.output<Schema>) => Promise<string | Response>,
+): ConformIntent {
   return { schema, run: (value) => run(value as z.output<Schema>) };
 }
 
@@ -256,7 +262,7 @@ function formText(form: FormData, name: string): string {
  * @param handlers - per intent, an {@link IntentHandler} or a {@link conformIntent}.
  * @param options.target - the form field naming the record the form is about (`id` unless
  *   given); its value (trimmed, at most 64 characters) becomes the reply's `target`.
- * @returns a {@link FormReply} with `intent` and `target`: 200 with the message; the
+ * @returns a handler's Response as it is, or a {@link FormReply} with `intent` and `target`: 200 with the message; the
  *   AppError's status, message and field errors; 400 for an unknown intent; 500 (logged) for
  *   anything unexpected.
  */
@@ -283,6 +289,7 @@ export async function runIntent(
     }
     try {
       const message = await handler.run(submission.value);
+      if (message instanceof Response) return message;
       return data<FormReply>(
         { intent, ok: true, message, target, result: safeReply(submission, handler.schema, { resetForm: true }) },
         200,
@@ -295,6 +302,7 @@ export async function runIntent(
 
   try {
     const message = await handler(form);
+    if (message instanceof Response) return message;
     return data<FormReply>({ intent, ok: true, message, target }, 200);
   } catch (error) {
     if (error instanceof AppError) {

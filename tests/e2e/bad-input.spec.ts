@@ -162,7 +162,22 @@ test.describe("bad input", () => {
       },
       optional: ["companyName", "supportEmail", "defaultTimeline", "allowNewClients"],
     },
-    { name: "account settings", role: "client", path: "/account", valid: { notifyUpdates: "on" }, optional: ["notifyUpdates"] },
+    {
+      name: "account settings",
+      role: "client",
+      path: "/account",
+      fixed: { intent: "preferences" },
+      valid: { notifyUpdates: "on" },
+      optional: ["notifyUpdates"],
+    },
+    {
+      name: "account profile",
+      role: "client",
+      path: "/account",
+      fixed: { intent: "profile" },
+      valid: { businessName: "Co", phone: "301 555 0100", website: "https://co.example" },
+      optional: ["website"],
+    },
   ];
 
   const snapshot = async () => {

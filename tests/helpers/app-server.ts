@@ -25,11 +25,13 @@ export interface AppProcess {
 /**
  * @param env - environment on top of this process's (DATA_DIR, DATABASE_URL, SMTP_URL, ADMIN_*, …);
  *   PORT, HOST and BETTER_AUTH_URL are set for the chosen port unless given.
+ * @param options.hostname - the host name of the base URL (default 127.0.0.1; the server listens on 127.0.0.1).
  * @throws {Error} with the process output when it exits or is not healthy within 60 s.
  */
-export async function spawnApp(env: Record<string, string>): Promise<AppProcess> {
+export async function spawnApp(env: Record<string, string>, options: { hostname?: string } = {}): Promise<AppProcess> {
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  // `hostname: "localhost"` for WebAuthn, whose relying party cannot be an IP address.
+  const baseUrl = `http://${options.hostname ?? "127.0.0.1"}:${port}`;
   let output = "";
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", BETTER_AUTH_URL: baseUrl, ...env },

@@ -31,7 +31,7 @@ export function ConfirmAction({
   pendingLabel = "Deleting…",
 }: {
   intent: string;
-  id: number;
+  id: number | string;
   /** Opener text, e.g. "Delete". */
   label: string;
   subject?: string;

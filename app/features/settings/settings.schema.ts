@@ -25,6 +25,11 @@ export const settingsSchema = z.object({
     .boolean()
     .optional()
     .transform((v) => v ?? false),
+  /** docs/product.md#account-page: admins without two-factor are sent to set it up. A checkbox. */
+  requireAdminTwoFactor: z
+    .boolean()
+    .optional()
+    .transform((v) => v ?? false),
   commissionRatePercent: z
     .string({ error: "Commission rate is required." })
     .trim()
@@ -55,5 +60,7 @@ export interface SettingsInput {
   supportEmail: string;
   defaultTimeline: string;
   allowNewClients: boolean;
+  /** "Require two-factor for admins" (docs/product.md#account-page); false when not given. */
+  requireAdminTwoFactor?: boolean;
   commissionRateBps: number;
 }

@@ -35,10 +35,13 @@ describe("settings form", () => {
       supportEmail: "help@acme.com",
       defaultTimeline: "",
       allowNewClients: true,
+      requireAdminTwoFactor: false,
       commissionRatePercent: 1250,
     });
     const off = parseWithZod(form({ commissionRatePercent: "15" }), { schema: settingsSchema });
     expect((off as { value: { allowNewClients: boolean } }).value.allowNewClients).toBe(false);
+    const twoFactor = parseWithZod(form({ commissionRatePercent: "15", requireAdminTwoFactor: "on" }), { schema: settingsSchema });
+    expect((twoFactor as { value: { requireAdminTwoFactor: boolean } }).value.requireAdminTwoFactor).toBe(true);
     for (const [value, message] of [
       ["101", "The rate must be between 0 and 100 %."],
       ["-1", "Enter the rate as a percent, e.g. 15 or 12.5."],
@@ -58,12 +61,18 @@ describe.each(testDatabases())("settings on %s", (_name, open) => {
 
   it("defaults to allowNewClients true and 15 %, then saves and replaces every field", async () => {
     const { t, admin } = ctx;
-    expect(await getSettingsForAdmin(t.db, admin)).toMatchObject({ allowNewClients: true, commissionRateBps: 1500, companyName: "" });
+    expect(await getSettingsForAdmin(t.db, admin)).toMatchObject({
+      allowNewClients: true,
+      requireAdminTwoFactor: false,
+      commissionRateBps: 1500,
+      companyName: "",
+    });
     const input = {
       companyName: "Acme Web",
       supportEmail: "help@acme.test",
       defaultTimeline: "6 weeks",
       allowNewClients: false,
+      requireAdminTwoFactor: true,
       commissionRateBps: 1250,
     };
     expect(await saveSettings(t.db, admin, input)).toMatchObject(input);

@@ -19,6 +19,7 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   supportEmail: "",
   defaultTimeline: "",
   allowNewClients: true,
+  requireAdminTwoFactor: false,
   commissionRateBps: 1500,
   currency: "USD",
 };
@@ -60,6 +61,7 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
     supportEmail: input.supportEmail.slice(0, 254),
     defaultTimeline: input.defaultTimeline.slice(0, 200),
     allowNewClients: input.allowNewClients,
+    requireAdminTwoFactor: input.requireAdminTwoFactor ?? false,
     commissionRateBps: input.commissionRateBps,
   };
   return db.transaction(async (tx) => {
@@ -72,6 +74,7 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
         supportEmail: current.supportEmail,
         defaultTimeline: current.defaultTimeline,
         allowNewClients: current.allowNewClients,
+        requireAdminTwoFactor: current.requireAdminTwoFactor,
         commissionRateBps: current.commissionRateBps,
       },
       values,

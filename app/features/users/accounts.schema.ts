@@ -104,3 +104,6 @@ export const AUTH_MESSAGES = {
 export const preferencesSchema = z
   .object({ notifyUpdates: z.literal("on").optional() })
   .transform((v) => ({ notifyUpdates: v.notifyUpdates === "on" }));
+
+/** Registration's phone rule, shared by the account page's profile forms (docs/product.md#account-page). */
+export const phoneField = phone;

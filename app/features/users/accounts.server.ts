@@ -79,6 +79,8 @@ export interface SignedIn {
   headers: Headers;
   userId: string;
   home: string;
+  /** Two-factor is on: the password was right, and the second step (`/login/two-factor`) must follow. */
+  twoFactor?: boolean;
 }
 
 /** @returns the ambassador's id for a referral code (case-insensitive), or null. */
@@ -207,6 +209,8 @@ export async function signIn({ db, auth }: AccountDeps, input: { email: string; 
   } catch (error) {
     toAppError(error);
   }
+  // docs/product.md#account-page: with two-factor on, better-auth answers a pending sign-in (a signed cookie) instead.
+  if ("twoFactorRedirect" in result.response) return { headers: result.headers, userId: "", home: "/login/two-factor", twoFactor: true };
   const [row] = await db.select({ role: user.role }).from(user).where(eq(user.id, result.response.user.id));
   return { headers: result.headers, userId: result.response.user.id, home: homeFor(roleOf(row?.role)) };
 }

@@ -19,6 +19,8 @@ export interface SessionUser extends Actor {
   website: string | null;
   referralCode: string | null;
   referredById: string | null;
+  /** Two-factor authentication is on (docs/product.md#account-page). */
+  twoFactorEnabled?: boolean;
 }
 
 /** A user with no role is a client (spec §6). */

@@ -10,7 +10,8 @@
 import { randomBytes } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { admin } from "better-auth/plugins";
+import { admin, twoFactor } from "better-auth/plugins";
+import { passkey } from "@better-auth/passkey";
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
 import * as schema from "#app/db/schema";
@@ -44,7 +45,15 @@ export function createAuth({
     secret,
     database: drizzleAdapter(db, {
       provider: "pg",
-      schema: { user: schema.user, session: schema.session, account: schema.account, verification: schema.verification },
+      schema: {
+        user: schema.user,
+        session: schema.session,
+        account: schema.account,
+        verification: schema.verification,
+        // docs/product.md#account-page: two-factor and passkeys.
+        twoFactor: schema.twoFactor,
+        passkey: schema.passkey,
+      },
     }),
     emailAndPassword: {
       enabled: true,
@@ -104,12 +113,35 @@ export function createAuth({
         },
       },
     },
-    plugins: [admin({ defaultRole: "client", adminRoles: ["admin"], bannedUserMessage: "This account has been deactivated." })],
+    plugins: [
+      admin({ defaultRole: "client", adminRoles: ["admin"], bannedUserMessage: "This account has been deactivated." }),
+      ...accountSecurityPlugins(env),
+    ],
     telemetry: { enabled: false },
   });
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/** Wrong second-factor codes in a row before the account waits (docs/product.md#account-page). */
+export const TWO_FACTOR_MAX_FAILURES = 5;
+/** How long the account waits after {@link TWO_FACTOR_MAX_FAILURES} wrong codes: 15 minutes. */
+export const TWO_FACTOR_LOCK_S = 15 * 60;
+
+/**
+ * Two-factor (TOTP + 10 backup codes) and passkeys (docs/product.md#account-page). The
+ * passkey relying party is the site's host name; the expected origin is the configured one.
+ */
+function accountSecurityPlugins(env: Pick<Env, "origin">) {
+  return [
+    twoFactor({
+      issuer: "Client Portal",
+      backupCodeOptions: { amount: 10, length: 10 },
+      accountLockout: { enabled: true, maxFailedAttempts: TWO_FACTOR_MAX_FAILURES, durationSeconds: TWO_FACTOR_LOCK_S },
+    }),
+    passkey({ rpID: new URL(env.origin).hostname, rpName: "Client Portal", origin: env.origin }),
+  ] as const;
+}
 
 /**
  * The secret that signs sessions: `BETTER_AUTH_SECRET` when set, otherwise one generated

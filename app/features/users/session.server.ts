@@ -6,6 +6,8 @@
 import { createContext, redirect, type MiddlewareFunction } from "react-router";
 import { servicesContext } from "#app/context";
 import type { Role } from "#app/db/schema";
+import { getSettings } from "#app/features/settings/settings.server";
+import { touchSession } from "./account.server";
 import { homeFor, roleOf, type SessionUser } from "./actor";
 
 /** The signed-in user, or null. Set by {@link sessionMiddleware}. */
@@ -36,9 +38,12 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
           website: (u.website as string | null) ?? null,
           referralCode: (u.referralCode as string | null) ?? null,
           referredById: (u.referredById as string | null) ?? null,
+          twoFactorEnabled: u.twoFactorEnabled === true,
         }
       : null,
   );
+  // "Last active" on the account page's session list (docs/product.md#account-page).
+  if (found?.session && u && !u.banned) await touchSession(context.get(servicesContext).db, found.session);
   const response = await next();
   const cookies = headers.getSetCookie();
   if (cookies.length) {
@@ -82,3 +87,17 @@ export function requireUser(context: { get: <T>(key: import("react-router").Rout
   if (!current) throw redirect("/login");
   return current;
 }
+
+/** Where an admin without two-factor is sent when the setting requires it. */
+export const TWO_FACTOR_SETUP_PATH = "/account?setup=two-factor#two-factor";
+
+/**
+ * "Require two-factor for admins" (docs/product.md#account-page): when the setting is on, an
+ * admin without two-factor authentication is sent to set it up before any admin page.
+ */
+export const requireAdminTwoFactor: MiddlewareFunction<Response> = async ({ context }) => {
+  const current = context.get(sessionUserContext);
+  if (!current || current.role !== "admin" || current.twoFactorEnabled) return;
+  const { db } = context.get(servicesContext);
+  if ((await getSettings(db)).requireAdminTwoFactor) throw redirect(TWO_FACTOR_SETUP_PATH);
+};

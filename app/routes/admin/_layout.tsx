@@ -1,10 +1,13 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/_layout";
 import { AreaErrorBoundary, AreaFrame } from "#app/features/users/components/area-frame";
-import { requireRole, requireUser } from "#app/features/users/session.server";
+import { requireAdminTwoFactor, requireRole, requireUser } from "#app/features/users/session.server";
 
-/** Guard for the admin area: runs before every loader and action below it (spec §2 Access guard). */
-export const middleware: Route.MiddlewareFunction[] = [requireRole("admin")];
+/**
+ * Guard for the admin area: runs before every loader and action below it (spec §2 Access
+ * guard); with "Require two-factor for admins" on, an admin without it goes to set it up.
+ */
+export const middleware: Route.MiddlewareFunction[] = [requireRole("admin"), requireAdminTwoFactor];
 
 export async function loader({ context }: Route.LoaderArgs) {
   return { role: requireUser(context).role };

@@ -25,6 +25,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       supportEmail: settings.supportEmail,
       defaultTimeline: settings.defaultTimeline,
       allowNewClients: settings.allowNewClients,
+      requireAdminTwoFactor: settings.requireAdminTwoFactor,
       commissionRatePercent: bpsToPercent(settings.commissionRateBps),
     },
   };
@@ -56,6 +57,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
   const pending = useIsSubmitting();
   const message = useFadingMessage(actionData);
   const { key: _key, ...checkbox } = getInputProps(fields.allowNewClients, { type: "checkbox" });
+  const { key: _key2fa, ...twoFactorCheckbox } = getInputProps(fields.requireAdminTwoFactor, { type: "checkbox" });
   return (
     <>
       <PageHeading title="Settings" lead="Global settings of the portal." />
@@ -76,6 +78,17 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
               Allow new clients
             </label>
             <p className="text-sm text-slate-600">When off, the client registration page refuses new accounts.</p>
+          </div>
+        </div>
+        <div className="flex items-start gap-3">
+          <input {...twoFactorCheckbox} className="mt-1 h-5 w-5 rounded border-slate-400" />
+          <div>
+            <label htmlFor={fields.requireAdminTwoFactor.id} className="font-medium text-slate-800">
+              Require two-factor for admins
+            </label>
+            <p className="text-sm text-slate-600">
+              An admin without two-factor authentication is sent to set it up before reaching the admin pages.
+            </p>
           </div>
         </div>
         <div className="flex flex-wrap items-center gap-4">

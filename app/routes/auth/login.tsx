@@ -8,6 +8,8 @@ import { signIn } from "#app/features/users/accounts.server";
 import { formAction } from "#app/lib/form-action.server";
 import { accountDeps, requestMeta } from "#app/lib/request.server";
 import { redirectSignedIn } from "#app/features/users/session.server";
+import { PasskeySignIn } from "#app/features/users/components/passkey-buttons";
+import { twoFactorStepPath } from "#app/features/users/account.schema";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign in | Client Portal" }, { name: "robots", content: "noindex" }];
 
@@ -26,6 +28,7 @@ export async function action(args: Route.ActionArgs) {
   const { request, context } = args;
   return formAction(args, loginSchema, async (value) => {
     const result = await signIn(accountDeps(context), value, requestMeta(request, context));
+    if (result.twoFactor) return redirect(twoFactorStepPath(value.redirectTo), { headers: result.headers });
     return redirect(safeRedirect(value.redirectTo) ?? result.home, { headers: result.headers });
   });
 }
@@ -46,6 +49,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           Sign in
         </SubmitButton>
       </Form>
+      <PasskeySignIn redirectTo={loaderData.redirectTo} />
       <ul className="mt-6 space-y-2 text-sm">
         <li>
           <Link className="text-brand-700 underline" to="/forgot-password">
