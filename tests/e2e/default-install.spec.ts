@@ -59,7 +59,7 @@ test.describe("default installation on PGlite", () => {
       expect(eml).toContain("To: owner@portfolio.test");
 
       // A second server on the same data directory exits with a clear message.
-      const second = spawnSync(process.execPath, ["--import", "tsx", "server/main.ts"], {
+      const second = spawnSync(process.execPath, ["build/server/main.js"], {
         env: { ...env, NODE_ENV: "production", PORT: "0", DATA_DIR: dataDir },
         encoding: "utf8",
         timeout: 30_000,
@@ -113,7 +113,7 @@ test.describe("default installation on PGlite", () => {
   });
 
   test("a bad setting stops the server with one line naming the variable", () => {
-    const result = spawnSync(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    const result = spawnSync(process.execPath, ["build/server/main.js"], {
       env: { ...withoutDatabaseUrl(), NODE_ENV: "production", PORT: "not-a-port" },
       encoding: "utf8",
       timeout: 30_000,

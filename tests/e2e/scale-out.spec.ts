@@ -73,7 +73,7 @@ test.describe("two instances on one PostgreSQL server", () => {
     });
     const serverProcesses = () => {
       try {
-        return execFileSync("pgrep", ["-P", String(app.child.pid), "-f", "server/main.ts"], { encoding: "utf8" })
+        return execFileSync("pgrep", ["-P", String(app.child.pid), "-f", "server/main"], { encoding: "utf8" })
           .split("\n")
           .filter(Boolean)
           .map(Number);
