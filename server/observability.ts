@@ -157,6 +157,8 @@ export function createMetrics(sources: {
 export function createRequestTracker(resolveRoute: (pathname: string) => string, metrics: Metrics) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
+    // Read now: express rewrites req.url inside mounted middleware (e.g. /assets).
+    const url = req.url ?? "/";
     const incoming = req.headers["x-request-id"];
     const id = typeof incoming === "string" && /^[\w.:-]{8,128}$/.test(incoming) ? incoming : randomUUID();
     const entry: TrackedRequest = { id, fields: {} };
@@ -164,7 +166,6 @@ export function createRequestTracker(resolveRoute: (pathname: string) => string,
     res.setHeader("X-Request-Id", id);
     res.once("close", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const url = req.url ?? "/";
       const query = url.indexOf("?");
       const path = query === -1 ? url : url.slice(0, query);
       const route = resolveRoute(path);
