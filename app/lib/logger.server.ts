@@ -135,5 +135,5 @@ function defaultLevel(): string {
 /** The process's logger. */
 export const logger: Logger = createLogger({
   level: defaultLevel(),
-  format: (process.env.LOG_FORMAT ?? (process.env.NODE_ENV === "production" ? "json" : "pretty")) === "pretty" ? "pretty" : "json",
+  format: (process.env.LOG_FORMAT?.trim() || (process.env.NODE_ENV === "production" ? "json" : "pretty")) === "pretty" ? "pretty" : "json",
 });
