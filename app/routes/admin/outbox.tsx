@@ -45,6 +45,7 @@ type Row = Route.ComponentProps["loaderData"]["failed"][number];
 /** /admin/outbox: failed mails with their last error and a Retry button, then the queue. */
 export default function AdminOutbox({ loaderData, actionData }: Route.ComponentProps) {
   const { failed, pending, failedCount, pendingCount, limit } = loaderData;
+  // The Retry button sits in the first column, so that it is in view on a phone without scrolling the table.
   const columns = (state: Row["state"]): Column<Row>[] => [
     {
       header: "Mail",
@@ -52,15 +53,10 @@ export default function AdminOutbox({ loaderData, actionData }: Route.ComponentP
         <div className="min-w-48">
           <p className="font-medium break-words">{m.subject}</p>
           <p className="text-xs break-all text-slate-600">to {m.to}</p>
+          <div className="mt-2">
+            <RetryButton mail={m} />
+          </div>
         </div>
-      ),
-    },
-    {
-      header: "Queued",
-      cell: (m) => (
-        <span className="whitespace-nowrap">
-          <LocalTime value={m.createdAt} />
-        </span>
       ),
     },
     { header: "Attempts", cell: (m) => m.attempts, className: "text-right" },
@@ -74,9 +70,16 @@ export default function AdminOutbox({ loaderData, actionData }: Route.ComponentP
     },
     {
       header: "Last error",
-      cell: (m) => <span className="block max-w-80 font-mono text-xs break-words">{m.lastError ?? "—"}</span>,
+      cell: (m) => <span className="block max-w-80 min-w-40 font-mono text-xs break-words">{m.lastError ?? "—"}</span>,
     },
-    { header: <span className="sr-only">Actions</span>, cell: (m) => <RetryButton mail={m} /> },
+    {
+      header: "Queued",
+      cell: (m) => (
+        <span className="whitespace-nowrap">
+          <LocalTime value={m.createdAt} />
+        </span>
+      ),
+    },
   ];
   return (
     <>
