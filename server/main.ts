@@ -62,8 +62,8 @@ async function main() {
     env = appModule.parseEnv(process.env);
   } catch (error) {
     if (error instanceof appModule.EnvError) {
-      // The message names the variable and never holds a secret value (see parseEnv).
-      logger.fatal(error.message);
+      // One plain line on stderr for the operator; it names the variable and never holds a secret value (see parseEnv).
+      process.stderr.write(`${error.message}\n`);
       process.exit(1);
     }
     throw error;
@@ -87,7 +87,7 @@ async function main() {
   try {
     server = await appModule.createServerApp(env);
   } catch (error) {
-    if (error instanceof appModule.DataDirLockedError) logger.fatal(error.message);
+    if (error instanceof appModule.DataDirLockedError) process.stderr.write(`${error.message}\n`);
     else logger.fatal({ err: error }, "server failed to start");
     process.exit(1);
   }

@@ -194,6 +194,39 @@ test.describe("operations", () => {
     }
   });
 
+  test("with WEB_CONCURRENCY=2 the cluster primary passes SIGTERM on and exits 1 when a server process hit its deadline", async () => {
+    test.setTimeout(90_000);
+    const db = await freshDatabase("cluster");
+    const app = await startAppServer({
+      DATA_DIR: path.join(process.env.E2E_TMP!, db.name),
+      DATABASE_URL: db.url,
+      SMTP_URL: process.env.E2E_SMTP_URL!,
+      WEB_CONCURRENCY: "2",
+      SHUTDOWN_TIMEOUT_MS: "800",
+    });
+    try {
+      await expect.poll(() => logLines(app).filter((l) => l.msg?.toString().startsWith("server listening")).length).toBe(2);
+      const stuck = await slowPost(app.baseUrl, "/contact");
+      await new Promise((r) => setTimeout(r, 200));
+      app.child.kill("SIGTERM");
+      expect(await exitOf(app)).toBe(1);
+      expect(await stuck.response()).toBe("");
+      expect(app.output()).toMatch(/SIGTERM received: stopping the server processes/);
+      expect(app.output()).toMatch(/shutdown deadline reached/);
+      // Both server processes stopped: one cut off its request (1), the other had none (0).
+      await expect
+        .poll(() =>
+          logLines(app)
+            .filter((l) => l.msg === "stopped")
+            .map((l) => l.exitCode),
+        )
+        .toEqual(expect.arrayContaining([0, 1]));
+    } finally {
+      await app.stop("SIGKILL");
+      await db.drop();
+    }
+  });
+
   test("a configuration error names the variable and never prints the secret value", () => {
     const run = (env: Record<string, string>) =>
       spawnSync(process.execPath, ["build/server/main.js"], {

@@ -83,7 +83,7 @@ test.describe("two instances on one PostgreSQL server", () => {
     };
     try {
       await expect
-        .poll(() => (app.output().match(/Server listening on .* \[process \d of 2\]/g) ?? []).length, { timeout: 30_000 })
+        .poll(() => (app.output().match(/"process":"\d of 2","msg":"server listening on/g) ?? []).length, { timeout: 30_000 })
         .toBe(2);
       const [first, second] = serverProcesses();
       expect(serverProcesses()).toHaveLength(2);
