@@ -205,7 +205,9 @@ test.describe("operations", () => {
       SHUTDOWN_TIMEOUT_MS: "800",
     });
     try {
-      await expect.poll(() => logLines(app).filter((l) => l.msg?.toString().startsWith("server listening")).length).toBe(2);
+      await expect
+        .poll(() => logLines(app).filter((l) => l.msg?.toString().startsWith("server listening")).length, { timeout: 30_000 })
+        .toBe(2);
       const stuck = await slowPost(app.baseUrl, "/contact");
       await new Promise((r) => setTimeout(r, 200));
       app.child.kill("SIGTERM");
