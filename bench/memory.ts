@@ -129,7 +129,11 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-memory-"));
 
   const modes: { label: string; args: string[]; env: Record<string, string> }[] = [
-    { label: "PostgreSQL, as shipped before: through tsx (`node --import tsx server/main.ts`, same code)", args: ["--import", "tsx", "server/main.ts"], env: {} },
+    {
+      label: "PostgreSQL, as shipped before: through tsx (`node --import tsx server/main.ts`, same code)",
+      args: ["--import", "tsx", "server/main.ts"],
+      env: {},
+    },
     { label: "PostgreSQL, now (`node build/server/main.js`)", args: ["build/server/main.js"], env: {} },
     { label: "PGlite, now (`node build/server/main.js`)", args: ["build/server/main.js"], env: {} },
   ];
