@@ -13,7 +13,7 @@ export interface AppServices {
   db: Database;
   env: Env;
   auth: Auth;
-  /** Reports whether the database answers (used by /healthz). */
+  /** Reports whether the database answers (used by /healthz and /readyz). */
   ping(): Promise<void>;
 }
 
@@ -25,6 +25,8 @@ export interface RequestInfo {
   nonce: string;
   /** This request's id: in every log line about it and in the X-Request-Id response header. */
   requestId: string;
+  /** Facts for the request's log line, filled in while it is answered (the signed-in user's id). */
+  log: { userId?: string };
 }
 
 export const servicesContext = createContext<AppServices>();

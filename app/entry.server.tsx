@@ -12,6 +12,7 @@ import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { requestInfoContext } from "./context";
+import { logger } from "./lib/logger.server";
 
 export const streamTimeout = 5_000;
 
@@ -22,7 +23,8 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
-  const nonce = loadContext.get(requestInfoContext).nonce || undefined;
+  const { nonce: nonceValue, requestId } = loadContext.get(requestInfoContext);
+  const nonce = nonceValue || undefined;
   return new Promise<Response>((resolve, reject) => {
     let rendered = false;
     const chunks: Buffer[] = [];
@@ -50,14 +52,20 @@ export default function handleRequest(
       },
       onError(error: unknown) {
         responseStatusCode = 500;
-        if (rendered) console.error(error);
+        if (rendered) logger.error({ err: error, requestId, method: request.method, path: new URL(request.url).pathname }, "render failed");
       },
     });
     const timeout = setTimeout(abort, streamTimeout + 1_000);
   });
 }
 
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  console.error(`[error] ${request.method} ${new URL(request.url).pathname}:`, error);
+  let requestId: string | undefined;
+  try {
+    requestId = (context as RouterContextProvider).get(requestInfoContext).requestId;
+  } catch {
+    /* not served by server/app.ts */
+  }
+  logger.error({ err: error, requestId, method: request.method, path: new URL(request.url).pathname }, "request failed");
 };

@@ -57,6 +57,7 @@ export default [
     route("settings", "routes/admin/settings.tsx"),
     // Issue #6: audit trail, invoice PDF, CSV exports (resource routes, guarded by the layout).
     route("audit", "routes/admin/audit.tsx"),
+    route("outbox", "routes/admin/outbox.tsx"),
     route("invoices/:invoiceId/pdf", "routes/admin/invoice-pdf.ts"),
     route("proposals/export.csv", "routes/admin/proposals-export.ts"),
     route("users/export.csv", "routes/admin/users-export.ts"),

@@ -6,37 +6,40 @@
  * and the tally folding (app/db/tally.server.ts), and returns the request handlers;
  * `server/main.ts` mounts them behind static files.
  */
-import { randomUUID } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { requestInfoContext, servicesContext, type AppServices } from "#app/context";
 import { openDatabase, type DbHandle } from "#app/db/client.server";
 import { startTallyFolding } from "#app/db/tally.server";
-import { createMailSender, startOutboxWorker, type OutboxWorker } from "#app/features/mail/outbox.server";
+import { countOutbox, createMailSender, startOutboxWorker, type OutboxWorker } from "#app/features/mail/outbox.server";
 import { createAuth, resolveAuthSecret, type Auth } from "#app/features/users/auth.server";
 import type { Env } from "#app/lib/env.server";
 import { owner } from "#app/content/site";
 import { ensureFirstAdmin } from "#app/features/users/accounts.server";
+import { logger, registerSecrets } from "#app/lib/logger.server";
+import { createMetrics, createRequestTracker, createRouteResolver, trackedRequest } from "./observability";
 import { createRequestHandler } from "./request-handler";
 
 export { parseEnv, EnvError } from "#app/lib/env.server";
+export { logger, registerSecrets } from "#app/lib/logger.server";
 export { DataDirLockedError } from "#app/db/client.server";
-
-/** The request's id: a well-formed incoming X-Request-Id (from a proxy), else a new one; echoed in the response. */
-function requestIdFor(req: express.Request, res: express.Response): string {
-  const incoming = req.get("x-request-id");
-  const id = incoming && /^[\w.:-]{8,128}$/.test(incoming) ? incoming : randomUUID();
-  res.setHeader("X-Request-Id", id);
-  return id;
-}
 
 const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
 
 export interface ServerApp {
-  /** Express router: /healthz and every page, action and resource route. */
+  /** Express router: /healthz, /readyz, /metrics and every page, action and resource route. */
   router: express.Router;
   services: AppServices;
-  /** Stops the outbox worker and closes the database. */
+  /**
+   * Call first for every HTTP request (prerendered pages and files too): assigns its id
+   * (`X-Request-Id`), and logs and measures it when it ends.
+   */
+  track(req: IncomingMessage, res: ServerResponse): void;
+  /** From now on /readyz answers 503 (the process is stopping); /healthz is unchanged. */
+  markStopping(): void;
+  /** Stops the outbox worker (after its current batch), the tally folding, and closes the database. */
   close(): Promise<void>;
 }
 
@@ -47,23 +50,27 @@ export interface ServerApp {
  * @throws {DataDirLockedError} when another process holds the PGlite directory.
  */
 export async function createServerApp(env: Env): Promise<ServerApp> {
+  registerSecrets([env.BETTER_AUTH_SECRET, env.ADMIN_PASSWORD, env.METRICS_TOKEN]);
   const handle: DbHandle = env.DATABASE_URL
     ? await openDatabase({ url: env.DATABASE_URL })
     : await openDatabase({ pgliteDir: env.pgliteDir });
   let worker: OutboxWorker | undefined;
   let folding: { stop(): Promise<void> } | undefined;
   let auth: Auth;
+  const metrics = createMetrics({ outboxCounts: () => countOutbox(handle.db), poolStats: handle.poolStats });
   try {
     await handle.migrate();
     auth = createAuth({ db: handle.db, env, secret: await resolveAuthSecret(handle.db, env.BETTER_AUTH_SECRET) });
     const firstAdmin = await ensureFirstAdmin({ db: handle.db, auth }, { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD });
     if (firstAdmin?.generatedPassword) {
-      console.log(
+      // Shown once, on purpose, to the operator's terminal — never into the log.
+      process.stdout.write(
         `\nCreated the first admin account (shown once):\n  email:    ${firstAdmin.email}\n  password: ${firstAdmin.generatedPassword}\n` +
-          `Sign in at ${env.origin}/login and keep this password safe (npm run admin:create changes it).\n`,
+          `Sign in at ${env.origin}/login and keep this password safe (npm run admin:create changes it).\n\n`,
       );
+      logger.info({ email: firstAdmin.email }, "created the first admin account with a generated password (printed once on stdout)");
     } else if (firstAdmin) {
-      console.log(`Created the first admin account ${firstAdmin.email} from ADMIN_EMAIL/ADMIN_PASSWORD.`);
+      logger.info({ email: firstAdmin.email }, "created the first admin account from ADMIN_EMAIL/ADMIN_PASSWORD");
     }
     worker = startOutboxWorker({
       db: handle.db,
@@ -71,6 +78,9 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
       origin: env.origin,
       adminEmail: env.OWNER_EMAIL ?? owner.email,
       send: createMailSender({ smtpUrl: env.SMTP_URL, outboxDir: env.outboxDir }),
+      maxAttempts: env.OUTBOX_MAX_ATTEMPTS,
+      retentionDays: env.OUTBOX_RETENTION_DAYS,
+      onAttempt: (outcome) => metrics.mailEvents.inc({ outcome }),
     });
     folding = startTallyFolding(handle.db);
   } catch (error) {
@@ -81,13 +91,33 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
   const services: AppServices = { db: handle.db, env, auth, ping: () => handle.ping() };
   const router = express.Router();
 
-  router.get("/healthz", async (_req, res) => {
+  let stopping = false;
+  const probe = async (req: express.Request, res: express.Response, readiness: boolean) => {
+    res.set("Cache-Control", "no-store");
+    if (readiness && stopping) return void res.status(503).json({ status: "stopping" });
     try {
       await services.ping();
-      res.status(200).json({ status: "ok", database: handle.driver });
+      res.status(200).json({ status: "ok" });
     } catch (error) {
-      res.status(503).json({ status: "error", error: (error as Error).message });
+      // The reason goes to the log only: the probe is public.
+      logger.error({ err: error, requestId: trackedRequest(req)?.id }, `${readiness ? "readiness" : "health"} check: database unavailable`);
+      res.status(503).json({ status: "unavailable" });
     }
+  };
+  /** Liveness: the process answers and its database too. */
+  router.get("/healthz", (req, res) => probe(req, res, false));
+  /** Readiness: as /healthz, and 503 from the moment the process starts stopping. */
+  router.get("/readyz", (req, res) => probe(req, res, true));
+  router.get("/metrics", async (req, res) => {
+    const expected = env.METRICS_TOKEN;
+    if (!expected) return void res.status(404).type("text/plain").send("Not found");
+    if (!tokenMatches(req.get("authorization"), expected)) {
+      return void res.status(401).set("WWW-Authenticate", 'Bearer realm="metrics"').type("text/plain").send("Unauthorized");
+    }
+    res
+      .set("Cache-Control", "no-store")
+      .type(metrics.registry.contentType)
+      .send(await metrics.registry.metrics());
   });
 
   router.all(
@@ -103,20 +133,45 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
         context.set(requestInfoContext, {
           ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
           nonce: String(res.locals.cspNonce ?? ""),
-          requestId: requestIdFor(req, res),
+          requestId: trackedRequest(req)?.id ?? "",
+          log: trackedRequest(req)?.fields ?? {},
         });
         return context;
       },
     }),
   );
 
+  // An error that escaped the app (the body guard, writing the response): logged once, a plain 500.
+  router.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    logger.error({ err: error, requestId: trackedRequest(req)?.id, method: req.method, path: req.path }, "request failed");
+    if (res.headersSent) return void res.destroy();
+    res.status(500).type("text/plain").send("Internal Server Error");
+  });
+
+  // Route ids for the request log and metrics (development: the routes known at start).
+  const build = await loadBuild();
+  const track = createRequestTracker(createRouteResolver(build.routes), metrics);
+
   return {
     router,
     services,
+    track,
+    markStopping() {
+      stopping = true;
+    },
     async close() {
       await worker?.stop();
       await folding?.stop();
       await handle.close();
     },
   };
+}
+
+/** Compares `Authorization: Bearer <token>` with the expected token in constant time. */
+function tokenMatches(header: string | undefined, expected: string): boolean {
+  const match = /^Bearer (.+)$/.exec(header ?? "");
+  if (!match) return false;
+  const given = Buffer.from(match[1]!);
+  const wanted = Buffer.from(expected);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
 }

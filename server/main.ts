@@ -2,12 +2,21 @@
  * Process entry point: reads the configuration, serves static files (or Vite in
  * development), mounts the application router and listens on PORT.
  *
- * `npm start` runs it in production mode on the built app (`build/`). With
- * `WEB_CONCURRENCY` above 1 (PostgreSQL only) this process becomes a node:cluster primary
- * that starts that many server processes sharing the port: the first one alone (it applies
- * migrations and creates the first admin), the others once it listens. A server process that
- * dies is replaced; SIGINT/SIGTERM stop them all. The app is stateless between requests
- * (sessions, rate limits and the outbox live in PostgreSQL), so any process can answer.
+ * `npm run build` compiles this file to `build/server/main.js` (esbuild, plain JavaScript);
+ * `npm run serve` runs that with plain `node` in production mode on the built app (`build/`);
+ * `npm run dev` runs this source through tsx with Vite. With `WEB_CONCURRENCY` above 1
+ * (PostgreSQL only) this process becomes a node:cluster primary that starts that many server
+ * processes sharing the port: the first one alone (it applies migrations and creates the first
+ * admin), the others once it listens. A server process that dies is replaced. The app is
+ * stateless between requests (sessions, rate limits and the outbox live in PostgreSQL), so any
+ * process can answer.
+ *
+ * Graceful shutdown (SIGTERM or SIGINT, docs/product.md#operations): /readyz turns 503, the
+ * listener stops accepting connections, requests in flight are answered (idle keep-alive
+ * connections are closed), then the outbox worker finishes its batch and the database is
+ * closed. Whatever is still running after SHUTDOWN_TIMEOUT_MS is cut off and the process exits
+ * with code 1 (0 otherwise). A cluster primary forwards the signal and exits with 1 when a
+ * server process did, or did not stop in time.
  */
 import cluster from "node:cluster";
 import fs from "node:fs";
@@ -21,7 +30,16 @@ import { hsts, httpsDetector, securityHeaders } from "./security";
 
 type AppModule = typeof import("./app");
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// server/main.ts (development) or build/server/main.js (compiled): the project root holds package.json.
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = fs.existsSync(path.join(here, "..", "package.json")) ? path.resolve(here, "..") : path.resolve(here, "..", "..");
+
+/** A line on stderr before the app's logger is loaded (the same JSON shape). */
+function earlyError(msg: string, error?: unknown) {
+  const scrub = (text?: string) => text?.replace(/(:\/\/[^\s:/@]*:)[^\s@/]*@/g, "$1***@");
+  const err = error instanceof Error ? { type: error.name, message: scrub(error.message), stack: scrub(error.stack) } : undefined;
+  process.stderr.write(`${JSON.stringify({ level: "fatal", time: new Date().toISOString(), pid: process.pid, msg, err })}\n`);
+}
 
 async function main() {
   const production = process.env.NODE_ENV === "production";
@@ -38,18 +56,20 @@ async function main() {
     appModule = (await viteServer.ssrLoadModule(path.join(root, "server/app.ts"))) as AppModule;
   }
 
+  const { logger } = appModule;
   let env;
   try {
     env = appModule.parseEnv(process.env);
   } catch (error) {
     if (error instanceof appModule.EnvError) {
-      console.error(error.message);
+      // One plain line on stderr for the operator; it names the variable and never holds a secret value (see parseEnv).
+      process.stderr.write(`${error.message}\n`);
       process.exit(1);
     }
     throw error;
   }
   app.set("trust proxy", parseTrustProxy(env.TRUST_PROXY));
-  const pageCache = createPageCache();
+  const pageCache = createPageCache(undefined, (page, error) => logger.warn({ err: error, page }, "page cache: could not prerender"));
   const isHttps = httpsDetector(app.get("trust proxy fn"));
   app.use(hsts);
   app.use(securityHeaders({ development: !production }));
@@ -67,40 +87,76 @@ async function main() {
   try {
     server = await appModule.createServerApp(env);
   } catch (error) {
-    if (error instanceof appModule.DataDirLockedError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
+    if (error instanceof appModule.DataDirLockedError) process.stderr.write(`${error.message}\n`);
+    else logger.fatal({ err: error }, "server failed to start");
+    process.exit(1);
   }
   app.use(server.router);
 
+  let inFlight = 0;
   // Prerendered public pages are answered before express; everything else goes through it.
   const listener = http.createServer((req, res) => {
+    inFlight++;
+    res.once("close", () => inFlight--);
+    server.track(req, res);
     if (!(production && pageCache.serve(req, res, isHttps))) app(req, res);
   });
   listener.listen(env.PORT, env.HOST, () => {
     const address = listener.address();
     const port = typeof address === "object" && address ? address.port : env.PORT;
-    const worker = cluster.isWorker ? ` [process ${cluster.worker!.id} of ${env.WEB_CONCURRENCY}]` : "";
-    console.log(`Server listening on http://localhost:${port} (database: ${env.DATABASE_URL ? "PostgreSQL" : env.pgliteDir})${worker}`);
+    logger.info(
+      {
+        url: `http://localhost:${port}`,
+        database: env.DATABASE_URL ? "PostgreSQL" : env.pgliteDir,
+        process: cluster.isWorker ? `${cluster.worker!.id} of ${env.WEB_CONCURRENCY}` : undefined,
+      },
+      `server listening on http://localhost:${port}`,
+    );
     if (production) void pageCache.warm(`http://127.0.0.1:${port}`);
   });
 
   let closing = false;
-  const shutdown = (signal: string) => {
+  const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    console.log(`${signal} received, shutting down`);
-    listener.close();
-    listener.closeAllConnections();
-    server.close().finally(() => process.exit(0));
-    setTimeout(() => process.exit(0), 5_000).unref();
+    const started = Date.now();
+    const deadline = started + env.SHUTDOWN_TIMEOUT_MS;
+    logger.info({ signal, inFlight, timeoutMs: env.SHUTDOWN_TIMEOUT_MS }, "shutting down: not ready, finishing requests in flight");
+    server.markStopping();
+    // Stops accepting; idle keep-alive connections are closed now, busy ones once their response is written.
+    const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+    const sweep = setInterval(() => listener.closeIdleConnections(), 250);
+    const timedOut = await Promise.race([
+      closed.then(() => false),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(true), Math.max(0, deadline - Date.now())).unref()),
+    ]);
+    clearInterval(sweep);
+    if (timedOut) {
+      logger.error({ inFlight, timeoutMs: env.SHUTDOWN_TIMEOUT_MS }, "shutdown deadline reached: cutting off the requests still in flight");
+      listener.closeAllConnections();
+    }
+    // The outbox worker finishes its current batch; a backstop ends a close that hangs.
+    const backstop = setTimeout(() => {
+      logger.error("shutdown: closing the services did not finish within 5 s");
+      logger.flush();
+      process.exit(1);
+    }, 5_000).unref();
+    let failed = timedOut;
+    try {
+      await server.close();
+    } catch (error) {
+      logger.error({ err: error }, "shutdown: closing the services failed");
+      failed = true;
+    }
+    clearTimeout(backstop);
+    logger.info({ durationMs: Date.now() - started, exitCode: failed ? 1 : 0 }, "stopped");
+    logger.flush();
+    process.exit(failed ? 1 : 0);
   };
-  process.on("SIGINT", () => shutdown("SIGINT"));
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
   // A server process outlives no primary (e.g. one killed with SIGKILL).
-  if (cluster.isWorker) process.on("disconnect", () => shutdown("primary gone"));
+  if (cluster.isWorker) process.on("disconnect", () => void shutdown("primary gone"));
 }
 
 /** `TRUST_PROXY`: "true"/"false", a hop count, or express's names/addresses (default "loopback"). */
@@ -118,6 +174,7 @@ function parseTrustProxy(value: string): boolean | number | string {
 function runPrimary(count: number) {
   let listening = false;
   let stopping = false;
+  let failures = 0;
   const first = cluster.fork();
   first.once("exit", (code) => {
     if (!listening) process.exit(code ?? 1);
@@ -128,21 +185,34 @@ function runPrimary(count: number) {
   });
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (code !== 0) failures++;
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(failures ? 1 : 0);
       return;
     }
     if (!listening) return;
-    console.error(`Server process ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another.`);
+    primaryLog("error", `server process ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`);
     setTimeout(() => cluster.fork(), 500);
   });
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    primaryLog("info", `${signal} received: stopping the server processes`);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-    setTimeout(() => process.exit(0), 8_000).unref();
+    // Each server process has SHUTDOWN_TIMEOUT_MS and 5 s to close its services.
+    const timeout = Number(process.env.SHUTDOWN_TIMEOUT_MS) || 10_000;
+    setTimeout(() => {
+      primaryLog("error", "server processes did not stop in time");
+      process.exit(1);
+    }, timeout + 8_000).unref();
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+/** The primary loads no app code: its few lines are written directly, in the logger's JSON shape. */
+function primaryLog(level: "info" | "error", msg: string) {
+  const line = `${JSON.stringify({ level, time: new Date().toISOString(), pid: process.pid, msg })}\n`;
+  (level === "info" ? process.stdout : process.stderr).write(line);
 }
 
 // Optional .env file next to package.json; real environment variables win.
@@ -154,7 +224,7 @@ if (cluster.isPrimary && Number.isInteger(processes) && processes > 1 && process
   runPrimary(processes);
 } else {
   main().catch((error) => {
-    console.error(error);
+    earlyError("server failed to start", error);
     process.exit(1);
   });
 }

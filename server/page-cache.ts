@@ -41,7 +41,11 @@ export interface PageCache {
   warm(baseUrl: string): Promise<number>;
 }
 
-export function createPageCache(paths: string[] = PRERENDERED_PATHS): PageCache {
+/**
+ * @param paths - the pages to prerender.
+ * @param warn - reports a page that could not be prerendered (it is then left to SSR).
+ */
+export function createPageCache(paths: string[] = PRERENDERED_PATHS, warn: (path: string, error: Error) => void = () => {}): PageCache {
   const entries = new Map<string, Entry>();
   return {
     async warm(baseUrl) {
@@ -74,7 +78,7 @@ export function createPageCache(paths: string[] = PRERENDERED_PATHS): PageCache 
             br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
           });
         } catch (error) {
-          console.warn(`[page-cache] could not prerender ${path}: ${(error as Error).message}`);
+          warn(path, error as Error);
         }
       }
       return entries.size;

@@ -17,6 +17,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { logger } from "#app/lib/logger.server";
 import * as schema from "./schema";
 
 /** The Drizzle database type shared by both drivers. */
@@ -35,6 +36,8 @@ export interface DbHandle {
   /** Resolves when the database answers `select 1`; rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL only: the pool's connection counts (for /metrics). */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 /** Thrown when another process already holds the PGlite data directory. */
@@ -67,7 +70,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<DbHand
   if ("url" in options) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10, connectionTimeoutMillis: 5_000 });
     // An idle client that loses its server (restart) must not crash the process.
-    pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+    pool.on("error", (error) => logger.error({ err: error }, "database: idle client error"));
     const db = drizzlePg(pool, { schema, casing: "snake_case" }) as unknown as Database;
     return {
       db,
@@ -90,6 +93,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<DbHand
         await db.execute(sql`select 1`);
       },
       close: () => pool.end(),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     };
   }
 

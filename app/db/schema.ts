@@ -58,13 +58,15 @@ export const mailOutbox = pgTable(
     /** Set while a worker holds the row; another worker skips it until this passes. */
     lockedUntil: timestamp({ withTimezone: true }),
     sentAt: timestamp({ withTimezone: true }),
+    /** Set when the last allowed attempt failed (docs/product.md#mail-delivery): the row is no longer tried until an admin retries it. */
+    failedAt: timestamp({ withTimezone: true }),
     lastError: text(),
     createdAt: createdAt(),
   },
   (t) => [
     index("mail_outbox_pending_idx")
       .on(t.nextAttemptAt)
-      .where(sql`${t.sentAt} is null`),
+      .where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
   ],
 );
 

@@ -15,6 +15,7 @@
 import { count, eq, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { tally } from "#app/db/schema";
+import { logger } from "#app/lib/logger.server";
 
 /** Entities counted by triggers. */
 export type TallyEntity = "proposal" | "invoice" | "user" | "commission";
@@ -91,7 +92,7 @@ export async function foldTallies(db: Queryable): Promise<void> {
 export function startTallyFolding(db: Queryable, intervalMs = 60_000): { stop(): Promise<void> } {
   let current: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
-    current = current.then(() => foldTallies(db)).catch((error: Error) => console.error("[tally] fold failed:", error.message));
+    current = current.then(() => foldTallies(db)).catch((error: Error) => logger.error({ err: error }, "tally: fold failed"));
   }, intervalMs);
   timer.unref();
   return {

@@ -33,6 +33,37 @@ describe("parseEnv", () => {
     expect((error as Error).message).toMatch(new RegExp(`^Invalid configuration: ${name}: `));
     expect((error as Error).message).not.toContain("\n");
   });
+  it.each([
+    ["BETTER_AUTH_SECRET", "hunter2-short", "hunter2-short"],
+    ["ADMIN_PASSWORD", "pw123", "pw123"],
+    ["METRICS_TOKEN", "tok-s3cret", "tok-s3cret"],
+    ["DATABASE_URL", "mysql://app:db-s3cret@db.example.com/app", "db-s3cret"],
+    ["DATABASE_URL", "postgres//app:db-s3cret@db.example.com/app", "db-s3cret"],
+    ["SMTP_URL", "http://mailer:smtp-s3cret@mail.example.com", "smtp-s3cret"],
+    ["BETTER_AUTH_URL", "ftp://user:url-s3cret@example.com", "url-s3cret"],
+  ])("names %s but never prints its secret value", (name, value, secret) => {
+    let error: unknown;
+    try {
+      parseEnv({ [name]: value });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(EnvError);
+    expect((error as Error).message).toMatch(new RegExp(`^Invalid configuration: ${name}: `));
+    expect((error as Error).message).not.toContain(secret);
+  });
+  it("shows a refused URL's scheme and host, and other refused values as given", () => {
+    expect(() => parseEnv({ DATABASE_URL: "mysql://app:pw@db.example.com/app" })).toThrow(
+      /\(got "mysql:\/\/db\.example\.com", rest hidden\)/,
+    );
+    expect(() => parseEnv({ PORT: "70000" })).toThrow(/\(got "70000"\)/);
+  });
+  it("reads the operations settings with their defaults", () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({ LOG_LEVEL: "info", SHUTDOWN_TIMEOUT_MS: 10_000, OUTBOX_RETENTION_DAYS: 30, OUTBOX_MAX_ATTEMPTS: 10 });
+    expect(env.METRICS_TOKEN).toBeUndefined();
+    expect(() => parseEnv({ LOG_LEVEL: "loud" })).toThrow(/^Invalid configuration: LOG_LEVEL: /);
+  });
   it("accepts several server processes on PostgreSQL", () => {
     expect(parseEnv({ WEB_CONCURRENCY: "2", DATABASE_URL: "postgres://db/app" }).WEB_CONCURRENCY).toBe(2);
   });

@@ -2,8 +2,7 @@
  * Server configuration, read from environment variables once at boot and validated
  * with zod. A bad value stops the server with one line naming the variable.
  *
- * Implements issue #2 (foundation: configuration). Every variable is documented in
- * README.md and `.env.example`.
+ * Every variable is documented in README.md and `.env.example` (docs/product.md#operations).
  */
 import path from "node:path";
 import { z } from "zod";
@@ -29,7 +28,41 @@ const envSchema = z.object({
   PASSWORD_MIN_LENGTH: z.preprocess(emptyToUndefined, z.coerce.number().int().min(6).max(128).default(6)),
   /** Server processes sharing the port (node:cluster); above 1 only with DATABASE_URL. */
   WEB_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(1)),
+  /** Log level (pino): fatal, error, warn, info, debug, trace or silent. */
+  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
+  /** Log format: one JSON object per line, or pino-pretty's lines (development). Default: json in production, else pretty. */
+  LOG_FORMAT: z.preprocess(emptyToUndefined, z.enum(["json", "pretty"]).optional()),
+  /** Bearer token for GET /metrics; unset → /metrics answers 404. */
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, "must be at least 16 characters").optional()),
+  /** How long a stopping server waits for requests in flight (ms) before it exits with code 1. */
+  SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600_000).default(10_000)),
+  /** Sent outbox rows are deleted this many days after they were sent. */
+  OUTBOX_RETENTION_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3650).default(30)),
+  /** Delivery attempts before an outbox row is marked failed. */
+  OUTBOX_MAX_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(10)),
 });
+
+/** Variables whose values are secret or may carry a password: never printed, not even in an error. */
+const SECRET_VARIABLES = new Set(["BETTER_AUTH_SECRET", "ADMIN_PASSWORD", "METRICS_TOKEN"]);
+/** URL variables that may carry a password: an error shows the scheme and host only. */
+const URL_VARIABLES = new Set(["DATABASE_URL", "SMTP_URL", "BETTER_AUTH_URL"]);
+
+/**
+ * How a refused value is shown in a configuration error: secrets never, URLs without their
+ * user and password, others as given.
+ */
+function shownValue(name: string, value: string | undefined): string {
+  if (SECRET_VARIABLES.has(name)) return `(value hidden, ${value?.length ?? 0} characters)`;
+  if (URL_VARIABLES.has(name)) {
+    try {
+      const url = new URL(value ?? "");
+      return `(got ${JSON.stringify(`${url.protocol}//${url.host}`)}, rest hidden)`;
+    } catch {
+      return "(value hidden: not a URL)";
+    }
+  }
+  return `(got ${JSON.stringify(value ?? "")})`;
+}
 
 /** Validated configuration. `dataDir`, `pgliteDir` and `outboxDir` are absolute paths. */
 export type Env = z.infer<typeof envSchema> & {
@@ -48,14 +81,15 @@ export class EnvError extends Error {}
  * @param source - a map of variable names to string values.
  * @returns the typed configuration with defaults applied.
  * @throws {EnvError} naming the first invalid variable, e.g.
- *   `Invalid configuration: PORT: Too big: expected number to be <=65535`.
+ *   `Invalid configuration: PORT: Too big: expected number to be <=65535 (got "70000")`. Secret values
+ *   (BETTER_AUTH_SECRET, ADMIN_PASSWORD, METRICS_TOKEN) are never shown, URLs without user and password.
  */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = envSchema.safeParse(source);
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? "environment");
-    throw new EnvError(`Invalid configuration: ${name}: ${issue.message} (got ${JSON.stringify(source[name] ?? "")})`);
+    throw new EnvError(`Invalid configuration: ${name}: ${issue.message} ${shownValue(name, source[name])}`);
   }
   const env = result.data;
   if (env.WEB_CONCURRENCY > 1 && !env.DATABASE_URL) {

@@ -15,7 +15,7 @@ function post(fields: Record<string, string> | string) {
     body,
   });
   const context = new RouterContextProvider();
-  context.set(requestInfoContext, { ip: "203.0.113.1", nonce: "", requestId: "req-test-1" });
+  context.set(requestInfoContext, { ip: "203.0.113.1", nonce: "", requestId: "req-test-1", log: {} });
   return { request, context };
 }
 

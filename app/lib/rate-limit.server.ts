@@ -5,6 +5,7 @@
 import { sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { rateWindow } from "#app/db/schema";
+import { logger } from "./logger.server";
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -40,9 +41,27 @@ export async function hitRateLimit(
       resetInMs: sql<number>`extract(epoch from (${rateWindow.windowStart} + (${windowMs} * interval '1 millisecond') - now())) * 1000`,
     });
   const count = row!.count;
+  if (count === limit + 1) logger.warn({ key, limit, windowMs }, "throttle: limit reached");
   return {
     allowed: count <= limit,
     count,
     retryAfterSeconds: Math.max(1, Math.ceil(Number(row!.resetInMs) / 1000)),
   };
+}
+
+/** The longest rate-limit window in use (sign-up: 1 hour); older windows count for nothing. */
+const LONGEST_WINDOW_MS = 60 * 60_000;
+
+/**
+ * Deletes rate-limit windows that started more than a day ago (a day is well past
+ * {@link LONGEST_WINDOW_MS}: such a window would be reset by its next hit anyway).
+ *
+ * @returns how many windows were deleted.
+ */
+export async function purgeRateWindows(q: Queryable): Promise<number> {
+  const deleted = await q
+    .delete(rateWindow)
+    .where(sql`${rateWindow.windowStart} < now() - (${Math.max(LONGEST_WINDOW_MS, 24 * 60 * 60_000)} * interval '1 millisecond')`)
+    .returning({ key: rateWindow.key });
+  return deleted.length;
 }

@@ -10,7 +10,7 @@ import { freePort, spawnApp, type AppProcess } from "../../tests/helpers/app-ser
 export { freePort };
 export type RunningApp = AppProcess;
 
-/** Starts the built app with the benchmark admin (admin@bench.test / admin-bench-password) and its own data directory. */
+/** Starts the built app with the benchmark admin (admin@bench.test / admin-bench-password), its own data directory and LOG_LEVEL=warn. */
 export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
   if (!fs.existsSync("build/server/index.js")) throw new Error("Run `npm run build` first.");
   return spawnApp({
@@ -18,6 +18,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
     ADMIN_EMAIL: "admin@bench.test",
     ADMIN_PASSWORD: "admin-bench-password",
     DATA_DIR: env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "bench-data-")),
+    // No request log: at tens of thousands of requests per second it would be collected in this process.
+    LOG_LEVEL: "warn",
     ...env,
   });
 }

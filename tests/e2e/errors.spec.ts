@@ -39,8 +39,12 @@ test("a failing database gives the friendly 500 page, a 503 health check and a l
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Something went wrong");
     await expect(page.getByText("An unexpected error occurred on our side.")).toBeVisible();
     await expect(page.getByRole("link", { name: "Back to the home page" })).toBeVisible();
-    expect((await fetch(`${app.baseUrl}/healthz`)).status).toBe(503);
-    await expect.poll(() => app.output()).toMatch(/\[error\] GET \/client-dashboard/);
+    const health = await fetch(`${app.baseUrl}/healthz`);
+    expect(health.status).toBe(503);
+    // The database's error text goes to the log, never to the public probe.
+    expect(await health.json()).toEqual({ status: "unavailable" });
+    await expect.poll(() => app.output()).toMatch(/"method":"GET","path":"\/client-dashboard"[^\n]*"msg":"request failed"/);
+    await expect.poll(() => app.output()).toMatch(/"msg":"health check: database unavailable"/);
     // Content pages keep working (they need no database).
     expect((await fetch(`${app.baseUrl}/about`)).status).toBe(200);
     await context.close();

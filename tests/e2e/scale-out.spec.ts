@@ -73,7 +73,7 @@ test.describe("two instances on one PostgreSQL server", () => {
     });
     const serverProcesses = () => {
       try {
-        return execFileSync("pgrep", ["-P", String(app.child.pid), "-f", "server/main.ts"], { encoding: "utf8" })
+        return execFileSync("pgrep", ["-P", String(app.child.pid), "-f", "server/main"], { encoding: "utf8" })
           .split("\n")
           .filter(Boolean)
           .map(Number);
@@ -83,7 +83,7 @@ test.describe("two instances on one PostgreSQL server", () => {
     };
     try {
       await expect
-        .poll(() => (app.output().match(/Server listening on .* \[process \d of 2\]/g) ?? []).length, { timeout: 30_000 })
+        .poll(() => (app.output().match(/"process":"\d of 2","msg":"server listening on/g) ?? []).length, { timeout: 30_000 })
         .toBe(2);
       const [first, second] = serverProcesses();
       expect(serverProcesses()).toHaveLength(2);

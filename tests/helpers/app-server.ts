@@ -1,5 +1,5 @@
 /**
- * Starts the built app (`server/main.ts`, production mode) in a child process on a free
+ * Starts the built app (`build/server/main.js`, compiled from `server/main.ts`; production mode) in a child process on a free
  * port and waits for /healthz — shared by the browser tests and the benchmarks.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -33,7 +33,7 @@ export async function spawnApp(env: Record<string, string>, options: { hostname?
   // `hostname: "localhost"` for WebAuthn, whose relying party cannot be an IP address.
   const baseUrl = `http://${options.hostname ?? "127.0.0.1"}:${port}`;
   let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const child = spawn(process.execPath, ["build/server/main.js"], {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", BETTER_AUTH_URL: baseUrl, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,12 +1,23 @@
 import net from "node:net";
+import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { mailOutbox, settings } from "#app/db/schema";
+import { auditEvent, mailOutbox, rateWindow, settings } from "#app/db/schema";
+import { AppError } from "#app/lib/errors";
 import { testDatabases } from "../../../tests/helpers/db";
-import { useTestServices } from "../../../tests/helpers/services";
+import { makeClient, useTestServices } from "../../../tests/helpers/services";
 import { startSmtpCapture, type SmtpCapture } from "../../../tests/helpers/smtp";
 import { enqueueMail } from "./mail.server";
 import { notifyAdmin } from "./notifications.server";
-import { createMailSender, processOutboxOnce } from "./outbox.server";
+import { listOutboxForAdmin, retryOutboxMail } from "./outbox-admin.server";
+import {
+  countOutbox,
+  createMailSender,
+  outboxMessageId,
+  processOutboxOnce,
+  purgeOutbox,
+  retryDelayMs,
+  type MailSender,
+} from "./outbox.server";
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -18,8 +29,19 @@ async function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+describe("retry delays", () => {
+  it("double from 3 minutes and are capped at 8 hours: the 10th attempt comes about 21 hours after the first", () => {
+    expect(retryDelayMs(1)).toBe(3 * 60_000);
+    expect(retryDelayMs(2)).toBe(6 * 60_000);
+    expect(retryDelayMs(9)).toBe(8 * 60 * 60_000);
+    const total = Array.from({ length: 9 }, (_, i) => retryDelayMs(i + 1)).reduce((a, b) => a + b, 0);
+    expect(total / 3_600_000).toBeGreaterThan(18);
+    expect(total / 3_600_000).toBeLessThan(24);
+  });
+});
+
 describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
-  const ctx = useTestServices(open);
+  const ctx = useTestServices(open, { admin: true });
   let smtp: SmtpCapture | undefined;
   afterEach(async () => {
     await smtp?.close();
@@ -42,14 +64,14 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
     await enqueueMail(t.db, { to: "owner@example.com", subject: "Hello", text: "Plain body", html: "<p>HTML body</p>" });
 
     // SMTP down: two failed attempts, each pushing the next attempt further away.
-    expect(await processOutboxOnce(options)).toEqual({ sent: 0, failed: 1 });
+    expect(await processOutboxOnce(options)).toMatchObject({ sent: 0, failed: 1 });
     const [afterFirst] = await t.db.select().from(mailOutbox);
     expect(afterFirst).toMatchObject({ attempts: 1, sentAt: null });
     expect(afterFirst!.lastError).toMatch(/ECONNREFUSED|connect/i);
     // Not due yet: nothing is attempted.
-    expect(await processOutboxOnce(options)).toEqual({ sent: 0, failed: 0 });
+    expect(await processOutboxOnce(options)).toMatchObject({ sent: 0, failed: 0 });
     await sleep(250);
-    expect(await processOutboxOnce(options)).toEqual({ sent: 0, failed: 1 });
+    expect(await processOutboxOnce(options)).toMatchObject({ sent: 0, failed: 1 });
     const [afterSecond] = await t.db.select().from(mailOutbox);
     expect(afterSecond!.attempts).toBe(2);
     expect(afterSecond!.nextAttemptAt.getTime() - afterFirst!.nextAttemptAt.getTime()).toBeGreaterThan(150);
@@ -57,9 +79,9 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
     // SMTP back: delivered once, then never again.
     smtp = await startSmtpCapture({ port });
     await sleep(450);
-    expect(await processOutboxOnce(options)).toEqual({ sent: 1, failed: 0 });
+    expect(await processOutboxOnce(options)).toMatchObject({ sent: 1, failed: 0 });
     await sleep(300);
-    expect(await processOutboxOnce(options)).toEqual({ sent: 0, failed: 0 });
+    expect(await processOutboxOnce(options)).toMatchObject({ sent: 0, failed: 0 });
     expect(smtp.messages).toHaveLength(1);
     const mail = smtp.messages[0]!.parsed;
     expect(mail.subject).toBe("Hello");
@@ -121,5 +143,134 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
     expect(second!.to).toMatchObject({ text: "support@agency.example" });
     expect(second!.subject).toBe("Second — Agency Co");
     expect(second!.text).toContain("Questions? Write to support@agency.example.");
+  });
+});
+
+describe.each(testDatabases())("mail outbox limits, retry and purge on %s", (_name, open) => {
+  const ctx = useTestServices(open, { admin: true });
+  let smtp: SmtpCapture | undefined;
+  let sender: MailSender | undefined;
+  afterEach(async () => {
+    sender?.close?.();
+    sender = undefined;
+    await smtp?.close();
+    smtp = undefined;
+  });
+
+  it("marks a mail failed after the attempt limit, stops trying it, and an audited admin retry sends it", async () => {
+    const { t, s, admin } = ctx;
+    const port = await freePort();
+    sender = createMailSender({ smtpUrl: `smtp://127.0.0.1:${port}`, outboxDir: "/nonexistent" });
+    const options = {
+      db: t.db,
+      send: sender,
+      from: "p@example.com",
+      origin: "https://portal.example",
+      adminEmail: "owner@example.com",
+      baseDelayMs: 1,
+      maxDelayMs: 1,
+      maxAttempts: 3,
+    };
+    const id = await enqueueMail(t.db, { to: "someone@example.com", subject: "Invoice ready", text: "x" });
+    expect(await processOutboxOnce(options)).toMatchObject({ failed: 1, dead: 0 });
+    await sleep(20);
+    expect(await processOutboxOnce(options)).toMatchObject({ failed: 1, dead: 0 });
+    await sleep(20);
+    expect(await processOutboxOnce(options)).toMatchObject({ failed: 0, dead: 1 });
+    const [row] = await t.db.select().from(mailOutbox);
+    expect(row).toMatchObject({ attempts: 3, sentAt: null });
+    expect(row!.failedAt).toBeInstanceOf(Date);
+    expect(row!.lastError).toMatch(/ECONNREFUSED|connect/i);
+    // Failed: never tried again by the worker.
+    await sleep(20);
+    expect(await processOutboxOnce(options)).toMatchObject({ claimed: 0 });
+    expect(await countOutbox(t.db)).toEqual({ pending: 0, failed: 1 });
+    const listed = await listOutboxForAdmin(t.db, admin);
+    expect(listed.failed.map((m) => [m.id, m.state, m.subject])).toEqual([[id, "failed", "Invoice ready"]]);
+    expect(listed.pending).toEqual([]);
+
+    // Only an admin may retry.
+    const client = await makeClient(s);
+    await expect(retryOutboxMail(t.db, client, id)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(retryOutboxMail(t.db, admin, 999_999)).rejects.toBeInstanceOf(AppError);
+
+    expect(await retryOutboxMail(t.db, admin, id)).toEqual({ to: "someone@example.com", subject: "Invoice ready" });
+    const [back] = await t.db.select().from(mailOutbox);
+    expect(back).toMatchObject({ attempts: 0, failedAt: null, sentAt: null });
+    const events = await t.db.select().from(auditEvent).where(eq(auditEvent.entity, "mail"));
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ actorId: admin.id, entityId: String(id), action: "retry", after: { attempts: 0, failedAt: null } });
+    expect((events[0]!.before as { attempts: number }).attempts).toBe(3);
+
+    smtp = await startSmtpCapture({ port });
+    expect(await processOutboxOnce(options)).toMatchObject({ sent: 1 });
+    expect(smtp.messages.map((m) => m.parsed.subject)).toEqual(["Invoice ready"]);
+    expect(await countOutbox(t.db)).toEqual({ pending: 0, failed: 0 });
+  });
+
+  it("sends the same Message-ID on every attempt of a row, derived from the row", async () => {
+    const { t } = ctx;
+    smtp = await startSmtpCapture();
+    sender = createMailSender({ smtpUrl: smtp.url, outboxDir: "/nonexistent" });
+    const seen: string[] = [];
+    let calls = 0;
+    // The first attempt fails after the message was built; the second goes through.
+    const flaky: MailSender = async (message) => {
+      seen.push(message.messageId);
+      if (++calls === 1) throw new Error("421 try again later");
+      await sender!(message);
+    };
+    const options = { db: t.db, send: flaky, from: "p@example.com", origin: "https://portal.example", adminEmail: "o@example.com" };
+    const id = await enqueueMail(t.db, { to: "r@example.com", subject: "Stable", text: "x" });
+    await enqueueMail(t.db, { to: "r2@example.com", subject: "Other", text: "x" });
+    expect(await processOutboxOnce({ ...options, batchSize: 1 })).toMatchObject({ failed: 1 });
+    await t.db
+      .update(mailOutbox)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(eq(mailOutbox.id, id));
+    while ((await processOutboxOnce(options)).claimed > 0);
+    await smtp.waitFor(2);
+    const [row] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+    const expected = outboxMessageId(row!, "https://portal.example");
+    expect(expected).toMatch(new RegExp(`^<outbox-${id}\\.\\d+@portal\\.example>$`));
+    const attemptsOfRow = seen.filter((m) => m === expected);
+    expect(attemptsOfRow).toHaveLength(2);
+    const received = smtp.messages.map((m) => m.parsed.messageId);
+    expect(received).toContain(expected);
+    expect(new Set(received).size).toBe(2);
+  });
+
+  it("purges sent mails older than the retention and rate-limit windows older than a day, and nothing else", async () => {
+    const { t } = ctx;
+    const old = await enqueueMail(t.db, { to: "a@example.com", subject: "old sent", text: "x" });
+    const recent = await enqueueMail(t.db, { to: "b@example.com", subject: "recent sent", text: "x" });
+    const pending = await enqueueMail(t.db, { to: "c@example.com", subject: "old pending", text: "x" });
+    const failed = await enqueueMail(t.db, { to: "d@example.com", subject: "old failed", text: "x" });
+    await t.db
+      .update(mailOutbox)
+      .set({ sentAt: sql`now() - interval '31 days'` })
+      .where(eq(mailOutbox.id, old));
+    await t.db
+      .update(mailOutbox)
+      .set({ sentAt: sql`now() - interval '29 days'` })
+      .where(eq(mailOutbox.id, recent));
+    await t.db
+      .update(mailOutbox)
+      .set({ createdAt: sql`now() - interval '60 days'` })
+      .where(eq(mailOutbox.id, pending));
+    await t.db
+      .update(mailOutbox)
+      .set({ createdAt: sql`now() - interval '60 days'`, failedAt: sql`now() - interval '40 days'` })
+      .where(eq(mailOutbox.id, failed));
+    await t.db.insert(rateWindow).values([
+      { key: "contact:old", count: 3, windowStart: sql`now() - interval '25 hours'` },
+      { key: "contact:recent", count: 3, windowStart: sql`now() - interval '2 hours'` },
+    ]);
+
+    expect(await purgeOutbox(t.db, { retentionDays: 30 })).toEqual({ mails: 1, rateWindows: 1 });
+    const left = await t.db.select({ id: mailOutbox.id }).from(mailOutbox);
+    expect(left.map((r) => r.id).sort((a, b) => a - b)).toEqual([recent, pending, failed]);
+    expect((await t.db.select({ key: rateWindow.key }).from(rateWindow)).map((r) => r.key)).toEqual(["contact:recent"]);
+    expect(await purgeOutbox(t.db, { retentionDays: 7 })).toEqual({ mails: 1, rateWindows: 0 });
   });
 });

@@ -4,7 +4,7 @@
  * area's layout adds `requireRole(...)`, which runs before its loaders AND actions.
  */
 import { createContext, redirect, type MiddlewareFunction } from "react-router";
-import { servicesContext } from "#app/context";
+import { requestInfoContext, servicesContext } from "#app/context";
 import type { Role } from "#app/db/schema";
 import { getSettings } from "#app/features/settings/settings.server";
 import { touchSession } from "./account.server";
@@ -44,6 +44,8 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   );
   // "Last active" on the account page's session list (docs/product.md#account-page).
   if (found?.session && u && !u.banned) await touchSession(context.get(servicesContext).db, found.session);
+  const signedIn = context.get(sessionUserContext);
+  if (signedIn) noteUserForLog(context, signedIn.id);
   const response = await next();
   const cookies = headers.getSetCookie();
   if (cookies.length) {
@@ -53,6 +55,15 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   }
   return response;
 };
+
+/** Puts the signed-in user's id on the request's log line (absent outside the server, e.g. in tests). */
+function noteUserForLog(context: { get: <T>(key: import("react-router").RouterContext<T>) => T }, userId: string) {
+  try {
+    context.get(requestInfoContext).log.userId = userId;
+  } catch {
+    /* no request info: not served by server/app.ts */
+  }
+}
 
 /**
  * Guard for a role area: not signed in → `/login?redirectTo=<path>`; signed in with another

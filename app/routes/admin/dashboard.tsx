@@ -59,6 +59,7 @@ const TOOLS = [
   { to: "/admin/users", label: "Users", text: "Search, deactivate, reactivate or delete accounts." },
   { to: "/admin/settings", label: "Settings", text: "Company details, new clients, commission rate." },
   { to: "/admin/audit", label: "Audit trail", text: "Who changed what and when, with the values before and after." },
+  { to: "/admin/outbox", label: "Mail outbox", text: "Failed and pending e-mails; retry a failed one." },
 ] as const;
 
 const STATUS_STYLES: Record<AdminMeetingRow["status"], string> = {

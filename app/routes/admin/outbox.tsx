@@ -1,0 +1,133 @@
+import { Form } from "react-router";
+import type { Route } from "./+types/outbox";
+import { PageHeading } from "#app/components/page-heading";
+import { LocalTime } from "#app/components/local-time";
+import { buttonClass } from "#app/components/ui/button";
+import { usePendingIntent } from "#app/components/ui/confirm-action";
+import { DataTable, useActionHref, type Column } from "#app/components/ui/data-table";
+import { ActionNotice } from "#app/components/ui/notice";
+import { servicesContext } from "#app/context";
+import { OUTBOX_LIST_LIMIT, listOutboxForAdmin, retryOutboxMail } from "#app/features/mail/outbox-admin.server";
+import { requireUser } from "#app/features/users/session.server";
+import { formId, runIntent } from "#app/lib/form-action.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Mail outbox | Admin Console" }, { name: "robots", content: "noindex" }];
+
+/** Failed and pending mails (docs/product.md#admin-outbox). */
+export async function loader({ context }: Route.LoaderArgs) {
+  const actor = requireUser(context);
+  const { db } = context.get(servicesContext);
+  const outbox = await listOutboxForAdmin(db, actor);
+  const plain = (rows: typeof outbox.failed) =>
+    rows.map((r) => ({
+      ...r,
+      nextAttemptAt: r.nextAttemptAt?.toISOString() ?? null,
+      failedAt: r.failedAt?.toISOString() ?? null,
+      createdAt: r.createdAt.toISOString(),
+    }));
+  return { ...outbox, failed: plain(outbox.failed), pending: plain(outbox.pending), limit: OUTBOX_LIST_LIMIT };
+}
+
+/** `retry`: back in the queue for an attempt now, with a fresh attempt budget (audited). */
+export async function action(args: Route.ActionArgs) {
+  const actor = requireUser(args.context);
+  const { db } = args.context.get(servicesContext);
+  return runIntent(args, {
+    retry: async (form) => {
+      const mail = await retryOutboxMail(db, actor, formId(form));
+      return `"${mail.subject}" to ${mail.to} will be sent again within a few seconds.`;
+    },
+  });
+}
+
+type Row = Route.ComponentProps["loaderData"]["failed"][number];
+
+/** /admin/outbox: failed mails with their last error and a Retry button, then the queue. */
+export default function AdminOutbox({ loaderData, actionData }: Route.ComponentProps) {
+  const { failed, pending, failedCount, pendingCount, limit } = loaderData;
+  // The Retry button sits in the first column, so that it is in view on a phone without scrolling the table.
+  const columns = (state: Row["state"]): Column<Row>[] => [
+    {
+      header: "Mail",
+      cell: (m) => (
+        <div className="min-w-48">
+          <p className="font-medium break-words">{m.subject}</p>
+          <p className="text-xs break-all text-slate-600">to {m.to}</p>
+          <div className="mt-2">
+            <RetryButton mail={m} />
+          </div>
+        </div>
+      ),
+    },
+    { header: "Attempts", cell: (m) => m.attempts, className: "text-right" },
+    {
+      header: state === "failed" ? "Failed" : "Next attempt",
+      cell: (m) => (
+        <span className="whitespace-nowrap">
+          <LocalTime value={(state === "failed" ? m.failedAt : m.nextAttemptAt) ?? m.createdAt} />
+        </span>
+      ),
+    },
+    {
+      header: "Last error",
+      cell: (m) => <span className="block max-w-80 min-w-40 font-mono text-xs break-words">{m.lastError ?? "—"}</span>,
+    },
+    {
+      header: "Queued",
+      cell: (m) => (
+        <span className="whitespace-nowrap">
+          <LocalTime value={m.createdAt} />
+        </span>
+      ),
+    },
+  ];
+  return (
+    <>
+      <PageHeading
+        title="Mail outbox"
+        lead="Mails not sent yet. A mail is tried up to 10 times over about a day; then it is marked failed until you retry it."
+      />
+      <ActionNotice result={actionData} className="mb-4" />
+      <section aria-labelledby="failed-heading">
+        <h2 id="failed-heading" className="mb-2 text-xl font-semibold">
+          Failed ({failedCount.toLocaleString("en-US")})
+        </h2>
+        <DataTable
+          caption="Failed mails, most recent failure first"
+          columns={columns("failed")}
+          rows={failed}
+          rowKey={(m) => m.id}
+          empty="No failed mail."
+        />
+        {failedCount > failed.length ? <p className="mt-2 text-sm text-slate-700">Showing the {limit} most recent.</p> : null}
+      </section>
+      <section aria-labelledby="pending-heading" className="mt-8">
+        <h2 id="pending-heading" className="mb-2 text-xl font-semibold">
+          Pending ({pendingCount.toLocaleString("en-US")})
+        </h2>
+        <DataTable
+          caption="Pending mails, next attempt first"
+          columns={columns("pending")}
+          rows={pending}
+          rowKey={(m) => m.id}
+          empty="Nothing waiting: every mail was sent."
+        />
+        {pendingCount > pending.length ? <p className="mt-2 text-sm text-slate-700">Showing the next {limit}.</p> : null}
+      </section>
+    </>
+  );
+}
+
+function RetryButton({ mail }: { mail: Row }) {
+  const pending = usePendingIntent("retry", mail.id);
+  const actionHref = useActionHref();
+  return (
+    <Form method="post" action={actionHref} preventScrollReset>
+      <input type="hidden" name="intent" value="retry" />
+      <input type="hidden" name="id" value={mail.id} />
+      <button type="submit" className={buttonClass("secondary")} disabled={pending} aria-label={`Retry "${mail.subject}" to ${mail.to}`}>
+        {pending ? "Retrying…" : mail.state === "failed" ? "Retry" : "Send now"}
+      </button>
+    </Form>
+  );
+}
