@@ -295,6 +295,9 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
     );
     expect(ambassador.fieldErrors?.password).toEqual([PASSWORD_MESSAGES.common]);
     await expect(createAdmin(s, { email: "boss@example.com", password: "password1" })).rejects.toMatchObject({ status: 400 });
+    await expect(ensureFirstAdmin(s, { email: "boss@example.com", password: "qwerty123" })).rejects.toThrow(
+      /^Invalid configuration: ADMIN_PASSWORD: This password is one of the most common/,
+    );
     expect(await t.db.select({ id: user.id }).from(user)).toEqual([]);
 
     await makeClient(s, { email: "resetter@example.com" });

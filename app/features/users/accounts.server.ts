@@ -288,6 +288,8 @@ export async function createAdmin(
  * ADMIN_PASSWORD, or with a generated password that is returned to be printed once.
  *
  * @returns what was done, or null when an admin already exists.
+ * @throws {Error} "Invalid configuration: ADMIN_PASSWORD: …" when ADMIN_PASSWORD is only
+ *   whitespace or a common password (docs/product.md#passwords).
  */
 export async function ensureFirstAdmin(
   deps: AccountDeps,
@@ -295,6 +297,14 @@ export async function ensureFirstAdmin(
 ): Promise<{ email: string; generatedPassword?: string } | null> {
   const [admin] = await deps.db.select({ id: user.id }).from(user).where(eq(user.role, "admin")).limit(1);
   if (admin) return null;
+  if (config.password) {
+    try {
+      assertPasswordAllowed(config.password);
+    } catch (error) {
+      if (error instanceof AppError) throw new Error(`Invalid configuration: ADMIN_PASSWORD: ${error.message}`, { cause: error });
+      throw error;
+    }
+  }
   const email = config.email ?? "admin@portal.local";
   const generatedPassword = config.password ? undefined : randomBytes(12).toString("base64url");
   await createAdmin(deps, { email, password: config.password ?? generatedPassword! });
