@@ -26,7 +26,7 @@ import { fileURLToPath } from "node:url";
 import compression from "compression";
 import express from "express";
 import { createPageCache } from "./page-cache";
-import { hsts, httpsDetector, securityHeaders } from "./security";
+import { forwardedForWarning, hsts, httpsDetector, securityHeaders } from "./security";
 
 type AppModule = typeof import("./app");
 
@@ -71,6 +71,7 @@ async function main() {
   app.set("trust proxy", parseTrustProxy(env.TRUST_PROXY));
   const pageCache = createPageCache(undefined, (page, error) => logger.warn({ err: error, page }, "page cache: could not prerender"));
   const isHttps = httpsDetector(app.get("trust proxy fn"));
+  const warnForwardedFor = forwardedForWarning(app.get("trust proxy fn"), (line) => console.error(line));
   app.use(hsts);
   app.use(securityHeaders({ development: !production }));
   // Level 3: within 10 % of level 6 in size for half its CPU (dynamic pages are compressed per request).
@@ -99,6 +100,7 @@ async function main() {
     inFlight++;
     res.once("close", () => inFlight--);
     server.track(req, res);
+    warnForwardedFor(req);
     if (!(production && pageCache.serve(req, res, isHttps))) app(req, res);
   });
   listener.listen(env.PORT, env.HOST, () => {
@@ -159,7 +161,10 @@ async function main() {
   if (cluster.isWorker) process.on("disconnect", () => void shutdown("primary gone"));
 }
 
-/** `TRUST_PROXY`: "true"/"false", a hop count, or express's names/addresses (default "loopback"). */
+/**
+ * `TRUST_PROXY`: "true"/"false", a hop count, or express's names/addresses/subnets, comma-separated
+ * (default "false": no proxy is trusted, the client IP is the connection's address).
+ */
 function parseTrustProxy(value: string): boolean | number | string {
   if (value === "true") return true;
   if (value === "false") return false;

@@ -6,6 +6,11 @@
  * first read and checked by {@link guardBody} (size, content type, form shape), and the app
  * receives the checked bytes instead of the socket stream. A refused request never reaches
  * the app: it gets the guard's short page with 400 or 413.
+ *
+ * A second difference: every request that may change something (anything but GET and HEAD)
+ * whose `Origin` is another site's is refused with 400 ({@link crossSiteRefusal}). React
+ * Router makes the same check for the actions of page routes, but not for resource routes such
+ * as `/logout`; here it holds for every route (docs/product.md#sign-out).
  */
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
@@ -35,12 +40,35 @@ export function createRequestHandler({ build, mode, getLoadContext }: RequestHan
         ({ body, contentType } = guarded);
       }
       const request = toWebRequest(req, res, body, contentType);
+      const crossSite = crossSiteRefusal(request);
+      if (crossSite) return refuse(res, crossSite);
       const response = await handleRequest(request, getLoadContext(req, res));
       await sendResponse(res, response);
     } catch (error) {
       next(error);
     }
   };
+}
+
+/**
+ * React Router's origin rule for actions, for every route: a request other than GET/HEAD whose
+ * `Origin` header is present and is not the request's own origin (or is `null`, as sent by
+ * sandboxed and privacy-redirected pages) comes from another site's form or script.
+ *
+ * @returns the refusal (400), or null when the request may go on (same origin, or no `Origin`
+ *   header — browsers send one with every cross-origin POST).
+ */
+export function crossSiteRefusal(request: Request): GuardRefusal | null {
+  if (request.method === "GET" || request.method === "HEAD") return null;
+  const origin = request.headers.get("origin");
+  if (origin === null) return null;
+  let same: boolean;
+  try {
+    same = origin !== "null" && new URL(origin).origin === new URL(request.url).origin;
+  } catch {
+    same = false;
+  }
+  return same ? null : { status: 400, reason: "This form was sent from another site. Nothing was changed." };
 }
 
 /** How long the rest of a refused body is read and discarded before the connection is cut. */

@@ -99,3 +99,36 @@ export function httpsDetector(trust: (address: string, hop: number) => boolean):
     return (Array.isArray(header) ? header[0] : header)?.split(",")[0]?.trim() === "https";
   };
 }
+
+/**
+ * A check, for every request, that logs one warning (once per process) when a request carries
+ * `X-Forwarded-For` from an address that `TRUST_PROXY` does not trust: either the app runs
+ * behind a proxy that is not configured (every user then shares the proxy's address for the
+ * per-IP limits), or a client is trying to choose its own address. The header is ignored
+ * either way. See README "Behind a proxy".
+ *
+ * @param trust - express's compiled `trust proxy` function (`app.get("trust proxy fn")`).
+ * @param write - where the JSON log line goes (stderr in the server).
+ * @returns a function to call with each incoming request.
+ */
+export function forwardedForWarning(
+  trust: (address: string, hop: number) => boolean,
+  write: (line: string) => void,
+): (req: IncomingMessage) => void {
+  let warned = false;
+  return (req) => {
+    if (warned || req.headers["x-forwarded-for"] === undefined) return;
+    const address = req.socket.remoteAddress ?? "";
+    if (trust(address, 0)) return;
+    warned = true;
+    write(
+      JSON.stringify({
+        level: "warn",
+        time: new Date().toISOString(),
+        msg: "a request carried X-Forwarded-For from an untrusted address; the header is ignored. Behind a proxy, set TRUST_PROXY (see the README); this warning is shown once",
+        event: "untrusted-forwarded-for",
+        remoteAddress: address,
+      }),
+    );
+  };
+}

@@ -75,6 +75,8 @@ export const rateWindow = pgTable("rate_window", {
   key: text().primaryKey(),
   count: integer().notNull(),
   windowStart: timestamp({ withTimezone: true }).notNull(),
+  /** When the last hit was counted (the sign-in slow-down waits from the last failure). */
+  lastHitAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 
 /**

@@ -11,6 +11,9 @@ describe("parseEnv", () => {
     expect(env.origin).toBe("http://localhost:3000");
     expect(env.PASSWORD_MIN_LENGTH).toBe(6);
     expect(env.WEB_CONCURRENCY).toBe(1);
+    // No proxy is trusted unless configured (X-Forwarded-For is ignored).
+    expect(env.TRUST_PROXY).toBe("false");
+    expect(parseEnv({ TRUST_PROXY: "" }).TRUST_PROXY).toBe("false");
   });
   it.each([
     ["PORT", "70000"],

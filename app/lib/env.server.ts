@@ -22,7 +22,8 @@ const envSchema = z.object({
   OWNER_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),
   BETTER_AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
   BETTER_AUTH_URL: z.preprocess(emptyToUndefined, urlWithProtocol(["http", "https"]).optional()),
-  TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().default("loopback")),
+  /** Which proxies may set X-Forwarded-For/-Proto (express `trust proxy`); none by default (README "Behind a proxy"). */
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().default("false")),
   ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),
   ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(6).optional()),
   PASSWORD_MIN_LENGTH: z.preprocess(emptyToUndefined, z.coerce.number().int().min(6).max(128).default(6)),

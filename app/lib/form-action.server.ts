@@ -366,3 +366,26 @@ export function formUserId(form: FormData, name = "userId"): string {
   if (id === null) throw invalidInput(INCOMPLETE_REQUEST);
   return id;
 }
+
+/**
+ * A route's `headers` export that keeps a refused action's `Retry-After` (docs/product.md#throttling):
+ * React Router keeps only the cookies of an action's headers on a page response unless the
+ * route says otherwise. Use it on every page whose action can answer RATE_LIMITED:
+ * `export const headers = retryAfterHeaders;`.
+ *
+ * @returns the parent's headers, plus the action's (or its error's) `Retry-After` when present.
+ */
+export function retryAfterHeaders({
+  parentHeaders,
+  actionHeaders,
+  errorHeaders,
+}: {
+  parentHeaders: Headers;
+  actionHeaders: Headers;
+  errorHeaders?: Headers;
+}): Headers {
+  const headers = new Headers(parentHeaders);
+  const retryAfter = actionHeaders.get("Retry-After") ?? errorHeaders?.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+}

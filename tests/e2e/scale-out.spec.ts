@@ -1,6 +1,7 @@
 /**
  * Two app instances on one PostgreSQL database (issue #7, reliability): a session made on one
- * works on the other, the outbox sends each mail once, and rate limits count across both.
+ * works on the other, the outbox sends each mail once, and rate limits (contact form, sign-in
+ * failures) count across both.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -44,6 +45,27 @@ test.describe("two instances on one PostgreSQL server", () => {
       }
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
       await sender.dispose();
+
+      // Sign-in failures count across both too: one address guessing one account alternately on
+      // A and B is slowed down after the account's 5th failure, on either instance; the owner,
+      // from another address, still signs in on both.
+      const guesser = await playwrightRequest.newContext({ extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
+      const guesses: number[] = [];
+      // The delay starts at 1 s and doubles per failure: a slow machine may need a few more tries.
+      for (let i = 0; i < 12 && guesses.at(-1) !== 429; i++) {
+        const base = i % 2 === 0 ? a : b.baseUrl;
+        guesses.push((await guesser.post(`${base}/login`, { form: { email, password: `wrong-${i}-pass` }, maxRedirects: 0 })).status());
+      }
+      expect(guesses.length).toBeGreaterThanOrEqual(6);
+      expect(guesses.slice(0, -1).every((status) => status === 400)).toBe(true);
+      expect(guesses.at(-1)).toBe(429);
+      await guesser.dispose();
+      const owner = await playwrightRequest.newContext({ extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
+      for (const base of [a, b.baseUrl]) {
+        const signedIn = await owner.post(`${base}/login`, { form: { email, password: PASSWORD }, maxRedirects: 0 });
+        expect(signedIn.status()).toBe(302);
+      }
+      await owner.dispose();
 
       // Both outbox workers poll the same table: each mail is delivered exactly once.
       const mailDir = process.env.E2E_MAIL_DIR!;

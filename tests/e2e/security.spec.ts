@@ -1,9 +1,9 @@
 /**
  * Security headers (issue #7): CSP with nonces and no unsafe-inline scripts, frame-ancestors
  * none, nosniff, Referrer-Policy, Permissions-Policy, HSTS only over HTTPS; and pages run
- * under that policy without violations.
+ * under that policy without violations. Actions refuse cross-site form posts, /logout included.
  */
-import { expect, test } from "./fixtures";
+import { expect, registerClient, test } from "./fixtures";
 
 test.describe("security headers", () => {
   for (const path of ["/", "/contact", "/login", "/healthz", "/favicon.svg", "/no-such-page"]) {
@@ -80,4 +80,34 @@ test.describe("security headers", () => {
       expect(violations).toEqual([]);
     });
   }
+});
+
+test.describe("cross-site form posts", () => {
+  test("a form on another site cannot sign the user out; the portal's own Logout button can", async ({ page, baseURL }) => {
+    await registerClient(page);
+    await page.goto("/client-dashboard");
+    await expect(page).toHaveURL(/\/client-dashboard$/);
+    // A page on another site posts a form to /logout as soon as it loads.
+    await page.route("http://attacker.test/**", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<!doctype html><form method="post" action="${baseURL}/logout"><input name="x" value="1"></form><script>document.forms[0].submit()</script>`,
+      }),
+    );
+    const posted = page.waitForResponse((response) => response.url() === `${baseURL}/logout` && response.request().method() === "POST");
+    await page.goto("http://attacker.test/");
+    expect((await posted).status()).toBe(400);
+    // Still signed in.
+    await page.goto("/client-dashboard");
+    await expect(page).toHaveURL(/\/client-dashboard$/);
+    // The same check without a browser: a foreign Origin is refused and the session stays.
+    const foreign = await page.request.post("/logout", { headers: { origin: "http://attacker.test" }, form: {}, maxRedirects: 0 });
+    expect(foreign.status()).toBe(400);
+    expect(foreign.headers()["set-cookie"] ?? "").not.toMatch(/session_token=;/);
+    expect((await page.request.get("/client-dashboard", { maxRedirects: 0 })).status()).toBe(200);
+    // The portal's own button signs out.
+    await page.getByRole("navigation", { name: "Portal" }).getByRole("button", { name: "Logout" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect((await page.request.get("/client-dashboard", { maxRedirects: 0 })).status()).toBe(302);
+  });
 });

@@ -24,7 +24,9 @@ export interface AppProcess {
 
 /**
  * @param env - environment on top of this process's (DATA_DIR, DATABASE_URL, SMTP_URL, ADMIN_*, …);
- *   PORT, HOST and BETTER_AUTH_URL are set for the chosen port unless given.
+ *   PORT, HOST and BETTER_AUTH_URL are set for the chosen port unless given; TRUST_PROXY is
+ *   `loopback` unless given (tests and benchmarks stand in for a proxy on the same host and set
+ *   X-Forwarded-For to spread their requests over client IPs).
  * @param options.hostname - the host name of the base URL (default 127.0.0.1; the server listens on 127.0.0.1).
  * @throws {Error} with the process output when it exits or is not healthy within 60 s.
  */
@@ -34,7 +36,15 @@ export async function spawnApp(env: Record<string, string>, options: { hostname?
   const baseUrl = `http://${options.hostname ?? "127.0.0.1"}:${port}`;
   let output = "";
   const child = spawn(process.execPath, ["build/server/main.js"], {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", BETTER_AUTH_URL: baseUrl, ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      BETTER_AUTH_URL: baseUrl,
+      TRUST_PROXY: "loopback",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (d) => (output += d));

@@ -21,13 +21,23 @@ const phone = requiredText("Phone", 40).refine(
   "Phone may contain only digits, spaces and + ( ) - .",
 );
 
-/** A password of at least `min` characters (max 128). */
+/** Password messages of the form schemas and of the server's common-password check (docs/product.md#passwords). */
+export const PASSWORD_MESSAGES = {
+  blank: "Password cannot be only spaces.",
+  common: "This password is one of the most common passwords and easy to guess. Choose another.",
+} as const;
+
+/**
+ * A new password (docs/product.md#passwords): at least `min` characters (max 128), not only
+ * whitespace. The server also refuses the most common passwords (`password-policy.server.ts`).
+ */
 export const passwordField = (min: number) =>
   z
     .string({ error: "Password is required." })
     .min(1, "Password is required.")
     .min(min, `Password must be at least ${min} characters.`)
-    .max(128, "Password must be at most 128 characters.");
+    .max(128, "Password must be at most 128 characters.")
+    .refine((value) => value.trim() !== "", PASSWORD_MESSAGES.blank);
 
 /** Referral link ID rules (spec §5 Ambassador sign-up); the value is lowercased. */
 export const referralCodeField = z
@@ -38,15 +48,43 @@ export const referralCodeField = z
   .regex(/^[A-Za-z0-9_-]+$/, REFERRAL_MESSAGES.pattern)
   .transform((value) => value.toLowerCase());
 
-/** Only same-origin paths are followed after sign-in (no `//evil.example`, no `https://…`). */
+/** Where {@link safeRedirect} resolves paths: a dummy origin, never shown. */
+const REDIRECT_BASE = "http://portal.invalid";
+
+/**
+ * Only same-origin paths are followed after sign-in (docs/product.md#login): the value is
+ * resolved against a dummy origin with the URL API (which normalises `..`, `%2e`, backslashes
+ * and tabs as a browser does), and kept only when it stays on that origin and its normalised
+ * form is itself an unambiguous absolute path (not `//host` nor `/\host`).
+ *
+ * @param value - the `redirectTo` field or query parameter.
+ * @returns the normalised path with its query and hash, or null (the caller goes to the role's home).
+ */
 export function safeRedirect(value: unknown): string | null {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return null;
+  if (typeof value !== "string" || value.length > 2048 || !value.startsWith("/")) return null;
+  // Browsers drop tabs and newlines from URLs; control characters have no place in a path.
+  if (/[\u0000-\u001f\u007f]/.test(value)) return null;
+  let url: URL;
   try {
-    const url = new URL(value, "http://x");
-    return url.host === "x" ? `${url.pathname}${url.search}${url.hash}` : null;
+    url = new URL(value, REDIRECT_BASE);
   } catch {
     return null;
   }
+  if (url.origin !== REDIRECT_BASE || url.username || url.password) return null;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // The result must read back as the same same-origin path (e.g. `/..//evil` normalises to `//evil`).
+  if (!path.startsWith("/") || path.startsWith("//") || path.includes("\\")) return null;
+  try {
+    const again = new URL(path, REDIRECT_BASE);
+    if (again.origin !== REDIRECT_BASE || `${again.pathname}${again.search}${again.hash}` !== path) return null;
+    // A path that decodes to `//host` or `/\host` is refused too (e.g. `/%2F%2Fevil.com`), in
+    // case something on the way decodes it once more.
+    const decoded = decodeURIComponent(url.pathname);
+    if (decoded.startsWith("//") || decoded.startsWith("/\\") || /[\u0000-\u001f\u007f]/.test(decoded)) return null;
+  } catch {
+    return null;
+  }
+  return path;
 }
 
 export const loginSchema = z.object({

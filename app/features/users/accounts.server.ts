@@ -14,24 +14,16 @@ import { proposal, user } from "#app/db/schema";
 import { getSettings } from "#app/features/settings/settings.server";
 import type { Auth } from "#app/features/users/auth.server";
 import type { RequestMeta } from "#app/lib/request.server";
-import { AppError, fieldError, rateLimited } from "#app/lib/errors";
-import { hitRateLimit } from "#app/lib/rate-limit.server";
+import { AppError, fieldError } from "#app/lib/errors";
 import { AUTH_MESSAGES, REFERRAL_MESSAGES } from "./accounts.schema";
 import { homeFor, roleOf } from "./actor";
+import { assertPasswordAllowed } from "./password-policy.server";
+import { beginSignIn, limitPasswordReset, limitSignUp } from "./throttle.server";
 
 export interface AccountDeps {
   db: Database;
   auth: Auth;
 }
-
-/** Rate limits per client IP (issue #3 security): attempts per window. */
-export const AUTH_RATE_LIMITS = {
-  signIn: { limit: 10, windowMs: 5 * 60_000 },
-  /** Wrong passwords for one account, from any IP. */
-  signInPerAccount: { limit: 10, windowMs: 15 * 60_000 },
-  signUp: { limit: 10, windowMs: 60 * 60_000 },
-  passwordReset: { limit: 5, windowMs: 15 * 60_000 },
-} as const;
 
 /** Human sentences for better-auth's error codes (spec §8: never raw codes). */
 const AUTH_ERROR_MESSAGES: Record<string, string> = {
@@ -61,11 +53,6 @@ function toAppError(error: unknown, field?: string): never {
     if (error.statusCode === 429) throw new AppError("RATE_LIMITED", AUTH_MESSAGES.tooManyAttempts);
   }
   throw error;
-}
-
-async function limit(db: Database, key: string, rule: { limit: number; windowMs: number }) {
-  const result = await hitRateLimit(db, key, rule);
-  if (!result.allowed) throw rateLimited(AUTH_MESSAGES.tooManyAttempts, result.retryAfterSeconds);
 }
 
 function withIp(meta: RequestMeta): Headers {
@@ -99,7 +86,8 @@ export async function findAmbassadorByReferralCode(db: Database, code: string): 
  * proposals already addressed to this e-mail become the new client's.
  *
  * @param input - validated `clientRegistrationSchema` output (e-mail lowercased).
- * @throws {AppError} 403 registrations closed; 400 "Invalid referral code" on `referralCode`;
+ * @throws {AppError} 403 registrations closed; 400 whitespace-only or common password on `password`
+ *   (docs/product.md#passwords); 400 "Invalid referral code" on `referralCode`;
  *   409 e-mail in use on `email`; 429 too many sign-ups from this IP.
  */
 export async function registerClient(
@@ -109,13 +97,14 @@ export async function registerClient(
 ): Promise<SignedIn> {
   const settings = await getSettings(db);
   if (!settings.allowNewClients) throw new AppError("FORBIDDEN", AUTH_MESSAGES.registrationClosed);
+  assertPasswordAllowed(input.password);
   let referredById: string | undefined;
   if (input.referralCode) {
     const ambassador = await findAmbassadorByReferralCode(db, input.referralCode);
     if (!ambassador) throw fieldError("referralCode", REFERRAL_MESSAGES.invalid);
     referredById = ambassador.id;
   }
-  await limit(db, `signup:${meta.ip}`, AUTH_RATE_LIMITS.signUp);
+  await limitSignUp(db, meta.ip);
   let result;
   try {
     result = await auth.api.signUpEmail({
@@ -157,7 +146,8 @@ export async function claimAddressedProposals(db: Database, userId: string, emai
  * Ambassador sign-up (spec §5): the referral link ID is stored lowercased and must be unique;
  * a unique index decides between two simultaneous sign-ups with the same ID.
  *
- * @throws {AppError} 409 "That referral link ID is already taken. Please choose another." on
+ * @throws {AppError} 400 whitespace-only or common password on `password` (docs/product.md#passwords);
+ *   409 "That referral link ID is already taken. Please choose another." on
  *   `referralCode`; 409 e-mail in use on `email`; 429 too many sign-ups.
  */
 export async function registerAmbassador(
@@ -165,10 +155,11 @@ export async function registerAmbassador(
   input: { name: string; email: string; phone: string; password: string; referralCode: string },
   meta: RequestMeta,
 ): Promise<SignedIn> {
+  assertPasswordAllowed(input.password);
   const code = input.referralCode.toLowerCase();
   const taken = async () => (await db.select({ id: user.id }).from(user).where(eq(user.referralCode, code)).limit(1)).length > 0;
   if (await taken()) throw fieldError("referralCode", REFERRAL_MESSAGES.taken, "CONFLICT");
-  await limit(db, `signup:${meta.ip}`, AUTH_RATE_LIMITS.signUp);
+  await limitSignUp(db, meta.ip);
   let result;
   try {
     result = await auth.api.signUpEmail({
@@ -190,48 +181,62 @@ export async function registerAmbassador(
 }
 
 /**
- * Sign-in (spec §2 /login, §4): throttled per IP and per account; a deactivated account is
- * refused with a clear message; the session is new (rotated) at each sign-in.
+ * Sign-in (docs/product.md#login): throttled on failures per IP and per account and IP, with a
+ * slow-down per account that an address with no recent failure is not subject to
+ * (docs/product.md#throttling); a deactivated account is refused with a clear message; the
+ * session is new (rotated) at each sign-in.
  *
  * @returns cookies and the role's home page.
- * @throws {AppError} 400 wrong credentials, 403 deactivated, 429 too many attempts.
+ * @throws {AppError} 400 wrong credentials, 403 deactivated, 429 too many attempts (with Retry-After).
  */
 export async function signIn({ db, auth }: AccountDeps, input: { email: string; password: string }, meta: RequestMeta): Promise<SignedIn> {
-  await limit(db, `signin:${meta.ip}`, AUTH_RATE_LIMITS.signIn);
-  await limit(db, `signin-account:${input.email}`, AUTH_RATE_LIMITS.signInPerAccount);
+  const email = input.email.trim().toLowerCase();
+  const attempt = await beginSignIn(db, email, meta.ip);
   let result;
   try {
     result = await auth.api.signInEmail({
-      body: { email: input.email, password: input.password },
+      body: { email, password: input.password },
       headers: withIp(meta),
       returnHeaders: true,
     });
   } catch (error) {
+    const code = error instanceof APIError ? String((error.body as { code?: string } | undefined)?.code ?? "") : "";
+    if (WRONG_CREDENTIALS.has(code)) await attempt.failed();
+    else await attempt.abandoned();
     toAppError(error);
   }
+  await attempt.succeeded();
   // docs/product.md#account-page: with two-factor on, better-auth answers a pending sign-in (a signed cookie) instead.
   if ("twoFactorRedirect" in result.response) return { headers: result.headers, userId: "", home: "/login/two-factor", twoFactor: true };
   const [row] = await db.select({ role: user.role }).from(user).where(eq(user.id, result.response.user.id));
   return { headers: result.headers, userId: result.response.user.id, home: homeFor(roleOf(row?.role)) };
 }
 
+/** better-auth's codes for a wrong e-mail or password (what the sign-in throttle counts). */
+const WRONG_CREDENTIALS = new Set(["INVALID_EMAIL_OR_PASSWORD", "INVALID_PASSWORD", "USER_NOT_FOUND", "CREDENTIAL_ACCOUNT_NOT_FOUND"]);
+
 /**
  * Forgot password (spec §2, §8): queues a reset e-mail when the account exists; the caller
  * always shows "A password reset email has been sent." (no account enumeration).
  *
- * @throws {AppError} 429 too many requests from this IP.
+ * Throttled per IP and per address (docs/product.md#throttling): beyond the address's limit
+ * the answer is the same but no mail is sent.
+ *
+ * @throws {AppError} 429 too many requests from this IP (with Retry-After).
  */
 export async function requestPasswordReset({ db, auth }: AccountDeps, email: string, meta: RequestMeta): Promise<void> {
-  await limit(db, `reset:${meta.ip}`, AUTH_RATE_LIMITS.passwordReset);
+  if (!(await limitPasswordReset(db, email.trim().toLowerCase(), meta.ip))) return;
   await auth.api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" }, headers: withIp(meta) });
 }
 
 /**
  * Sets a new password from a reset token (single use, 1 hour). Every session of the user ends.
  *
- * @throws {AppError} 400 invalid, expired or used token.
+ * @throws {AppError} 400 whitespace-only or common password on `password` (docs/product.md#passwords);
+ *   400 invalid, expired or used token.
  */
 export async function resetPassword({ auth }: AccountDeps, input: { token: string; password: string }): Promise<void> {
+  assertPasswordAllowed(input.password);
   try {
     await auth.api.resetPassword({ body: { token: input.token, newPassword: input.password } });
   } catch (error) {
@@ -257,11 +262,13 @@ export async function signOut({ auth }: AccountDeps, meta: RequestMeta): Promise
  * Used by `npm run admin:create` and the first start. Never reachable from a form.
  *
  * @returns the admin's user id and whether the account was created.
+ * @throws {AppError} 400 whitespace-only or common password (docs/product.md#passwords).
  */
 export async function createAdmin(
   { db, auth }: AccountDeps,
   input: { email: string; password: string; name?: string },
 ): Promise<{ id: string; created: boolean }> {
+  assertPasswordAllowed(input.password);
   const email = input.email.trim().toLowerCase();
   const [existing] = await db.select({ id: user.id }).from(user).where(eq(user.email, email));
   if (existing) {
@@ -285,6 +292,8 @@ export async function createAdmin(
  * ADMIN_PASSWORD, or with a generated password that is returned to be printed once.
  *
  * @returns what was done, or null when an admin already exists.
+ * @throws {Error} "Invalid configuration: ADMIN_PASSWORD: …" when ADMIN_PASSWORD is only
+ *   whitespace or a common password (docs/product.md#passwords).
  */
 export async function ensureFirstAdmin(
   deps: AccountDeps,
@@ -292,6 +301,14 @@ export async function ensureFirstAdmin(
 ): Promise<{ email: string; generatedPassword?: string } | null> {
   const [admin] = await deps.db.select({ id: user.id }).from(user).where(eq(user.role, "admin")).limit(1);
   if (admin) return null;
+  if (config.password) {
+    try {
+      assertPasswordAllowed(config.password);
+    } catch (error) {
+      if (error instanceof AppError) throw new Error(`Invalid configuration: ADMIN_PASSWORD: ${error.message}`, { cause: error });
+      throw error;
+    }
+  }
   const email = config.email ?? "admin@portal.local";
   const generatedPassword = config.password ? undefined : randomBytes(12).toString("base64url");
   await createAdmin(deps, { email, password: config.password ?? generatedPassword! });

@@ -5,10 +5,13 @@ import { SubmitButton } from "#app/components/ui/field";
 import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import { AUTH_MESSAGES, forgotPasswordSchema } from "#app/features/users/accounts.schema";
 import { requestPasswordReset } from "#app/features/users/accounts.server";
-import { formAction } from "#app/lib/form-action.server";
+import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
 import { accountDeps, requestMeta } from "#app/lib/request.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Forgot password | Client Portal" }];
+
+/** A throttled attempt's 429 keeps its Retry-After (docs/product.md#throttling). */
+export const headers = retryAfterHeaders;
 
 /** Sends a reset e-mail through the outbox; always answers the same (no account enumeration). */
 export async function action(args: Route.ActionArgs) {

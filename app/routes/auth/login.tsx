@@ -5,7 +5,7 @@ import { SubmitButton } from "#app/components/ui/field";
 import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import { AUTH_MESSAGES, loginSchema, safeRedirect } from "#app/features/users/accounts.schema";
 import { signIn } from "#app/features/users/accounts.server";
-import { formAction } from "#app/lib/form-action.server";
+import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
 import { accountDeps, requestMeta } from "#app/lib/request.server";
 import { redirectSignedIn } from "#app/features/users/session.server";
 import { PasskeySignIn } from "#app/features/users/components/passkey-buttons";
@@ -22,6 +22,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     notice: url.searchParams.get("reset") === "done" ? AUTH_MESSAGES.resetDone : null,
   };
 }
+
+/** A throttled attempt's 429 keeps its Retry-After (docs/product.md#throttling). */
+export const headers = retryAfterHeaders;
 
 /** Sign-in (spec §2 /login): admin → /admin, ambassador → /ambassador/dashboard, client → /client-dashboard, or a safe redirectTo. */
 export async function action(args: Route.ActionArgs) {

@@ -7,7 +7,7 @@ import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/compon
 import { servicesContext } from "#app/context";
 import { ambassadorRegistrationSchema } from "#app/features/users/accounts.schema";
 import { registerAmbassador } from "#app/features/users/accounts.server";
-import { formAction } from "#app/lib/form-action.server";
+import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
 import { accountDeps, requestMeta } from "#app/lib/request.server";
 import { redirectSignedIn } from "#app/features/users/session.server";
 
@@ -19,6 +19,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { env } = context.get(servicesContext);
   return { minPassword: env.PASSWORD_MIN_LENGTH, origin: env.origin };
 }
+
+/** A throttled attempt's 429 keeps its Retry-After (docs/product.md#throttling). */
+export const headers = retryAfterHeaders;
 
 /** Ambassador sign-up (spec §5): see `registerAmbassador` for the rules. */
 export async function action(args: Route.ActionArgs) {

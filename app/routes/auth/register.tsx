@@ -8,7 +8,7 @@ import { servicesContext } from "#app/context";
 import { getSettings } from "#app/features/settings/settings.server";
 import { AUTH_MESSAGES, clientRegistrationSchema } from "#app/features/users/accounts.schema";
 import { registerClient } from "#app/features/users/accounts.server";
-import { formAction } from "#app/lib/form-action.server";
+import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
 import { accountDeps, requestMeta } from "#app/lib/request.server";
 import { redirectSignedIn } from "#app/features/users/session.server";
 
@@ -25,6 +25,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     open: settings.allowNewClients,
   };
 }
+
+/** A throttled attempt's 429 keeps its Retry-After (docs/product.md#throttling). */
+export const headers = retryAfterHeaders;
 
 /** Client registration (spec §5): see `registerClient` for the rules. */
 export async function action(args: Route.ActionArgs) {

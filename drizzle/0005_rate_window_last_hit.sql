@@ -1,0 +1,1 @@
+ALTER TABLE "rate_window" ADD COLUMN "last_hit_at" timestamp with time zone DEFAULT now() NOT NULL;
