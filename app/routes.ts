@@ -58,6 +58,9 @@ export default [
     route("users/export.csv", "routes/admin/users-export.ts"),
     route("invoices/export.csv", "routes/admin/invoices-export.ts"),
     route("ambassadors/export.csv", "routes/admin/commissions-export.ts"),
+    // Contact inbox (docs/product.md#admin-messages).
+    route("messages", "routes/admin/messages.tsx"),
+    route("messages/:messageId", "routes/admin/message.tsx"),
   ]),
 
   // Any signed-in user: notification preferences (issue #6).

@@ -78,6 +78,7 @@ const ENTITY_LABELS: Record<AuditEntity, string> = {
   meeting: "Meetings",
   commission: "Commissions",
   settings: "Settings",
+  contact: "Contact messages",
 };
 
 type EventRow = Route.ComponentProps["loaderData"]["events"][number];
