@@ -66,6 +66,8 @@ export default [
   // Any signed-in user: notification preferences (issue #6).
   route("account", "routes/account/settings.tsx"),
 
+  // Light / dark / system theme toggle (docs/product.md#dark-mode): a form post setting a cookie.
+  route("theme", "routes/resources/theme.ts"),
   route("sitemap.xml", "routes/resources/sitemap.ts"),
   route("robots.txt", "routes/resources/robots.ts"),
 ] satisfies RouteConfig;
