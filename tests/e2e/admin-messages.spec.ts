@@ -40,7 +40,7 @@ test.describe("admin contact inbox", () => {
     await expect(page.getByRole("row")).toHaveCount(2); // header + the one match
 
     // Open it: the whole text, a reply link with the subject, and it is now read.
-    await page.getByRole("link", { name: sender }).click();
+    await page.getByRole("link", { name: sender, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/admin/messages/${id}$`));
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Message from ${sender}`);
     await expect(page.getByText("Second line of the message.")).toBeVisible();

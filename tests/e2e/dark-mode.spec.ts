@@ -23,10 +23,13 @@ async function bodyLuminance(page: Page): Promise<number> {
   });
 }
 
-/** Every element's computed colours, in document order (what the first paint uses: no script runs). */
+/**
+ * Every element's computed colours, in document order (what the first paint uses: no script
+ * runs), but the theme toggle's own buttons (which show which choice is pressed).
+ */
 async function paintedColours(page: Page): Promise<string[]> {
   return page.evaluate(() =>
-    Array.from(document.querySelectorAll("body *")).map((el) => {
+    Array.from(document.querySelectorAll("body *:not([data-testid=theme-toggle] *)")).map((el) => {
       const s = getComputedStyle(el);
       return `${el.tagName}:${s.color}|${s.backgroundColor}|${s.borderTopColor}`;
     }),
