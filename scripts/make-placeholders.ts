@@ -39,7 +39,7 @@ function screenshotSvg(title: string, color: string, n: number, total: number, s
 <rect x="300" y="56" width="680" height="32" rx="16" fill="#fff"/><text x="640" y="79" text-anchor="middle" font-family="system-ui,sans-serif" font-size="18" fill="#475569">${escape(slug)}.example.com</text>
 <rect x="40" y="104" width="280" height="696" fill="${color}" opacity="0.12"/>
 ${[0, 1, 2, 3, 4].map((i) => `<rect x="72" y="${150 + i * 56}" width="${180 - (i % 3) * 30}" height="20" rx="10" fill="${color}" opacity="${i === n % 5 ? 0.9 : 0.35}"/>`).join("")}
-<text x="360" y="200" font-family="system-ui,sans-serif" font-size="44" font-weight="700" fill="#0f172a">${escape(title)}</text>
+<text x="360" y="200" font-family="system-ui,sans-serif" font-size="${Math.min(44, Math.floor(1500 / title.length))}" font-weight="700" fill="#0f172a">${escape(title)}</text>
 <text x="360" y="252" font-family="system-ui,sans-serif" font-size="24" fill="#475569">Screen ${n} of ${total} · screenshot coming soon</text>
 ${bars}
 <rect x="380" y="330" width="${120 + n * 30}" height="24" rx="12" fill="${color}" opacity="0.8"/>
