@@ -24,7 +24,12 @@ export function ProjectCard({
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article className="reveal flex flex-col overflow-hidden rounded-card border border-slate-200 bg-white shadow-sm transition hover:shadow-md">
-      <Picture image={thumbnail} alt="" sizes={sizes} className="aspect-[16/10] h-auto w-full border-b border-slate-200 object-cover" />
+      <Picture
+        image={thumbnail}
+        alt=""
+        sizes={sizes}
+        className="reveal-fade aspect-[16/10] h-auto w-full border-b border-slate-200 object-cover"
+      />
       <div className="flex flex-1 flex-col p-6">
         <Heading className="text-xl font-semibold text-slate-900">{title}</Heading>
         <p className="mt-2 flex-1 text-slate-700">{description}</p>

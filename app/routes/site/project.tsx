@@ -76,7 +76,7 @@ export default function ProjectPage({ loaderData: { project, screenshots } }: Ro
               alt={`${project.title} screenshot ${i + 1}`}
               sizes="(min-width: 1024px) 320px, (min-width: 640px) 50vw, 100vw"
               loading={i < 3 ? "eager" : "lazy"}
-              className="h-auto w-full transition group-hover:scale-[1.02]"
+              className="reveal-fade h-auto w-full transition group-hover:scale-[1.02]"
             />
             <span className="sr-only"> (opens the full-size image)</span>
           </a>
