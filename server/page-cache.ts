@@ -7,15 +7,17 @@
  * the CPU per cached request went to express's routing): each entry replays the security
  * headers it was rendered with; HSTS is added when the request came over HTTPS.
  *
- * Each page is kept in three variants, one per colour theme (docs/product.md#dark-mode): the
- * `theme` cookie's light or dark choice is rendered as a class on `<html>` (no flash of the
- * other theme, no script), and without the cookie the page follows the system preference.
+ * Each page is kept in up to three variants, one per colour theme (docs/product.md#dark-mode):
+ * the `theme` cookie's light or dark choice is rendered as a class on `<html>` (no flash of the
+ * other theme, no script), and without the cookie the page follows the system preference. Only
+ * the cookie-less variant is rendered at start; a light or dark one is rendered in the background
+ * on its first request (which is answered by the app meanwhile), so start-up costs no more.
  */
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { projects } from "../app/content/projects";
-import { THEMES, themeFromCookie, type Theme } from "../app/lib/theme";
+import { themeFromCookie, type Theme } from "../app/lib/theme";
 import { HSTS_HEADER } from "./security";
 
 /** The pages rendered ahead: every public page without a form (ADR 002). */
@@ -49,17 +51,30 @@ export interface PageCache {
 export function createPageCache(paths: string[] = PRERENDERED_PATHS): PageCache {
   const entries = new Map<string, Entry>();
   const key = (path: string, theme: Theme) => `${theme} ${path}`;
+  let origin: string | undefined;
+  /** Variants being rendered, or that failed to render (never retried). */
+  const started = new Set<string>();
   return {
     async warm(baseUrl) {
+      origin = baseUrl;
       for (const path of paths) {
-        for (const theme of THEMES) await warmOne(baseUrl, path, theme);
+        started.add(key(path, "system"));
+        await warmOne(baseUrl, path, "system");
       }
       return entries.size;
     },
     serve(req, res, https) {
       if (req.method !== "GET" && req.method !== "HEAD") return false;
-      const entry = entries.get(key(req.url ?? "", themeFromCookie(req.headers.cookie)));
-      if (!entry) return false;
+      const path = req.url ?? "";
+      const theme = themeFromCookie(req.headers.cookie);
+      const entry = entries.get(key(path, theme));
+      if (!entry) {
+        if (origin && theme !== "system" && !started.has(key(path, theme)) && entries.has(key(path, "system"))) {
+          started.add(key(path, theme));
+          void warmOne(origin, path, theme);
+        }
+        return false;
+      }
       const headers = https(req) ? [...entry.headers, ...HSTS_HEADER] : entry.headers;
       if (req.headers["if-none-match"] === entry.etag) {
         res.writeHead(304, headers).end();
