@@ -6,7 +6,9 @@ import { requestInfoContext, servicesContext } from "./context";
 import { SPECULATION_RULES } from "./lib/speculation";
 import { sessionMiddleware } from "./features/users/session.server";
 import stylesheet from "./app.css?url";
+import fontUrl from "@fontsource-variable/plus-jakarta-sans/files/plus-jakarta-sans-latin-wght-normal.woff2?url";
 import { ErrorPage } from "./components/error-page";
+import { themeClass, themeFromCookie, type Theme } from "./lib/theme";
 
 /** Route `handle` shape: `hydrate: false` marks a page that ships no JavaScript. */
 export interface RouteHandle {
@@ -14,6 +16,8 @@ export interface RouteHandle {
 }
 
 export const links: Route.LinksFunction = () => [
+  // The self-hosted typeface's Latin file (app/app.css): fetched with the stylesheet, not after it.
+  { rel: "preload", href: fontUrl, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
@@ -21,26 +25,33 @@ export const links: Route.LinksFunction = () => [
 /** Loads the signed-in user for every request (app/lib/session.server.ts). */
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return { origin: context.get(servicesContext).env.origin, nonce: context.get(requestInfoContext).nonce };
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return {
+    origin: context.get(servicesContext).env.origin,
+    nonce: context.get(requestInfoContext).nonce,
+    // The visitor's light/dark choice, rendered on <html> (docs/product.md#dark-mode).
+    theme: themeFromCookie(request.headers.get("cookie")),
+  };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const matches = useMatches();
   const leaf = matches[matches.length - 1];
   const hydrate = (leaf?.handle as RouteHandle | undefined)?.hydrate !== false;
-  const nonce = (matches[0]?.loaderData as { nonce?: string } | undefined)?.nonce;
+  const rootData = matches[0]?.loaderData as { nonce?: string; theme?: Theme } | undefined;
+  const nonce = rootData?.nonce;
+  const theme = rootData?.theme ?? "system";
   return (
-    <html lang="en">
+    <html lang="en" className={themeClass(theme)}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#1d3fa3" />
+        <meta name="color-scheme" content={theme === "system" ? "light dark" : theme} />
         <Meta />
         <Links />
         <script type="speculationrules" dangerouslySetInnerHTML={{ __html: SPECULATION_RULES }} />
       </head>
-      <body className="min-h-screen bg-white text-slate-900 antialiased">
+      <body className="min-h-screen bg-white font-sans text-slate-900 antialiased">
         {children}
         {hydrate ? (
           <>

@@ -63,11 +63,16 @@ export default [
     route("users/export.csv", "routes/admin/users-export.ts"),
     route("invoices/export.csv", "routes/admin/invoices-export.ts"),
     route("ambassadors/export.csv", "routes/admin/commissions-export.ts"),
+    // Contact inbox (docs/product.md#admin-messages).
+    route("messages", "routes/admin/messages.tsx"),
+    route("messages/:messageId", "routes/admin/message.tsx"),
   ]),
 
   // Any signed-in user: notification preferences (issue #6).
   route("account", "routes/account/settings.tsx"),
 
+  // Light / dark / system theme toggle (docs/product.md#dark-mode): a form post setting a cookie.
+  route("theme", "routes/resources/theme.ts"),
   route("sitemap.xml", "routes/resources/sitemap.ts"),
   route("robots.txt", "routes/resources/robots.ts"),
 ] satisfies RouteConfig;

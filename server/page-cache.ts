@@ -6,11 +6,18 @@
  * get 304. Served straight from the HTTP server's request event, before express (a third of
  * the CPU per cached request went to express's routing): each entry replays the security
  * headers it was rendered with; HSTS is added when the request came over HTTPS.
+ *
+ * Each page is kept in up to three variants, one per colour theme (docs/product.md#dark-mode):
+ * the `theme` cookie's light or dark choice is rendered as a class on `<html>` (no flash of the
+ * other theme, no script), and without the cookie the page follows the system preference. Only
+ * the cookie-less variant is rendered at start; a light or dark one is rendered in the background
+ * on its first request (which is answered by the app meanwhile), so start-up costs no more.
  */
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { projects } from "../app/content/projects";
+import { themeFromCookie, type Theme } from "../app/lib/theme";
 import { HSTS_HEADER } from "./security";
 
 /** The pages rendered ahead: every public page without a form (ADR 002). */
@@ -47,46 +54,31 @@ export interface PageCache {
  */
 export function createPageCache(paths: string[] = PRERENDERED_PATHS, warn: (path: string, error: Error) => void = () => {}): PageCache {
   const entries = new Map<string, Entry>();
+  const key = (path: string, theme: Theme) => `${theme} ${path}`;
+  let origin: string | undefined;
+  /** Variants being rendered, or that failed to render (never retried). */
+  const started = new Set<string>();
   return {
     async warm(baseUrl) {
+      origin = baseUrl;
       for (const path of paths) {
-        try {
-          const response = await fetch(`${baseUrl}${path}`, { headers: { "accept-encoding": "identity" } });
-          if (response.status !== 200 || !response.headers.get("content-type")?.startsWith("text/html")) continue;
-          const identity = Buffer.from(await response.arrayBuffer());
-          const etag = `"${createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`;
-          const headers: string[] = [];
-          response.headers.forEach((value, name) => {
-            if (SECURITY_HEADERS.test(name))
-              headers.push(name, name === "content-security-policy" ? value.replace(/ 'nonce-[^']*'/g, "") : value);
-          });
-          headers.push(
-            "Content-Type",
-            "text/html; charset=utf-8",
-            "Cache-Control",
-            "public, max-age=0, must-revalidate",
-            "ETag",
-            etag,
-            "Vary",
-            "Accept-Encoding",
-          );
-          entries.set(path, {
-            headers,
-            etag,
-            identity,
-            gzip: gzipSync(identity, { level: 9 }),
-            br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
-          });
-        } catch (error) {
-          warn(path, error as Error);
-        }
+        started.add(key(path, "system"));
+        await warmOne(baseUrl, path, "system");
       }
       return entries.size;
     },
     serve(req, res, https) {
       if (req.method !== "GET" && req.method !== "HEAD") return false;
-      const entry = entries.get(req.url ?? "");
-      if (!entry) return false;
+      const path = req.url ?? "";
+      const theme = themeFromCookie(req.headers.cookie);
+      const entry = entries.get(key(path, theme));
+      if (!entry) {
+        if (origin && theme !== "system" && !started.has(key(path, theme)) && entries.has(key(path, "system"))) {
+          started.add(key(path, theme));
+          void warmOne(origin, path, theme);
+        }
+        return false;
+      }
       const headers = https(req) ? [...entry.headers, ...HSTS_HEADER] : entry.headers;
       if (req.headers["if-none-match"] === entry.etag) {
         res.writeHead(304, headers).end();
@@ -104,4 +96,39 @@ export function createPageCache(paths: string[] = PRERENDERED_PATHS, warn: (path
       return true;
     },
   };
+
+  async function warmOne(baseUrl: string, path: string, theme: Theme): Promise<void> {
+    try {
+      const response = await fetch(`${baseUrl}${path}`, {
+        headers: { "accept-encoding": "identity", ...(theme === "system" ? {} : { cookie: `theme=${theme}` }) },
+      });
+      if (response.status !== 200 || !response.headers.get("content-type")?.startsWith("text/html")) return;
+      const identity = Buffer.from(await response.arrayBuffer());
+      const etag = `"${createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`;
+      const headers: string[] = [];
+      response.headers.forEach((value, name) => {
+        if (SECURITY_HEADERS.test(name))
+          headers.push(name, name === "content-security-policy" ? value.replace(/ 'nonce-[^']*'/g, "") : value);
+      });
+      headers.push(
+        "Content-Type",
+        "text/html; charset=utf-8",
+        "Cache-Control",
+        "public, max-age=0, must-revalidate",
+        "ETag",
+        etag,
+        "Vary",
+        "Accept-Encoding, Cookie",
+      );
+      entries.set(key(path, theme), {
+        headers,
+        etag,
+        identity,
+        gzip: gzipSync(identity, { level: 9 }),
+        br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
+      });
+    } catch (error) {
+      warn(path, error as Error);
+    }
+  }
 }

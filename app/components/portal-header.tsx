@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Form, NavLink, useNavigation } from "react-router";
+import { ThemeToggle } from "./theme-toggle";
 
 /** One link of a header bar. */
 export type NavItem = { to: string; label: string; end?: boolean };
@@ -94,7 +95,7 @@ export function PortalShell({
 export function PortalFooter({ signedIn }: { signedIn: boolean }) {
   return (
     <footer className="mt-12 border-t border-slate-200">
-      <ul className="mx-auto flex max-w-6xl flex-wrap gap-4 px-4 py-6 text-sm text-slate-700">
+      <ul className="mx-auto flex max-w-6xl flex-wrap items-center gap-4 px-4 py-6 text-sm text-slate-700">
         {signedIn ? (
           <li>
             <NavLink to="/account" className="underline hover:text-brand-700">
@@ -106,6 +107,9 @@ export function PortalFooter({ signedIn }: { signedIn: boolean }) {
           <NavLink to="/" className="underline hover:text-brand-700">
             Public site
           </NavLink>
+        </li>
+        <li className="sm:ml-auto">
+          <ThemeToggle />
         </li>
       </ul>
     </footer>

@@ -1,10 +1,11 @@
 import { owner } from "#app/content/site";
+import { ThemeToggle } from "./theme-toggle";
 
 /** Public footer with the owner's contact links. */
 export function SiteFooter() {
   return (
     <footer className="mt-16 border-t border-slate-200 bg-slate-50">
-      <div className="mx-auto flex max-w-6xl flex-col gap-2 px-4 py-8 text-sm text-slate-700 sm:flex-row sm:justify-between">
+      <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8 text-sm text-slate-700 sm:flex-row sm:items-center sm:justify-between">
         <p>
           © {new Date().getFullYear()} {owner.name}
         </p>
@@ -25,6 +26,7 @@ export function SiteFooter() {
             </a>
           </li>
         </ul>
+        <ThemeToggle />
       </div>
     </footer>
   );

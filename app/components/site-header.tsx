@@ -39,7 +39,7 @@ export function SiteHeader() {
               </li>
             ))}
             <li>
-              <NavLink to="/login" className="rounded-md bg-brand-700 px-3 py-2 text-white hover:bg-brand-800">
+              <NavLink to="/login" className="rounded-control bg-brand-700 px-3 py-2 text-white hover:bg-brand-800">
                 Client Portal
               </NavLink>
             </li>

@@ -1,7 +1,9 @@
 /**
  * The four project case studies (spec §2 Public, §3 "Project content"). Static, typed data:
- * the owner edits this file. Screenshot files live in `public/screenshots/`; replace a
- * placeholder by dropping a file with the same name there (or change `images` below).
+ * the owner edits this file; it is the one source of each project's name. Screenshot files
+ * live in `public/screenshots/`: the SVG placeholders (a device frame in the project's colour,
+ * `scripts/make-placeholders.ts`) are replaced by dropping a PNG, JPEG or WebP with the same
+ * base name there (e.g. `project3-1.png`); see the README's "Images" section.
  */
 export interface Screenshot {
   /** File name inside `public/screenshots/`. */
@@ -14,7 +16,14 @@ export interface Screenshot {
 export interface Project {
   /** Route slug: `/project1` … `/project4`. */
   slug: "project1" | "project2" | "project3" | "project4";
+  /** The project's one name, used on every page (cards, case study, meta tags, placeholders). */
   title: string;
+  /** The project's colour (a hex value): thumbnails and screenshot placeholders. */
+  color: string;
+  /** Summary box of the case study. */
+  role: string;
+  timeline: string;
+  outcome: string;
   /** Short description for cards and the case-study header. */
   description: string;
   tech: string[];
@@ -34,6 +43,10 @@ export const projects: Project[] = [
   {
     slug: "project1",
     title: "Internship Hub",
+    color: "#0e7490",
+    role: "Solo developer: data model, both dashboards, authentication",
+    timeline: "2023 · about 3 months, part-time",
+    outcome: "A working prototype for students and businesses; not launched",
     description: "A student internship platform where students save and apply to listings and businesses post and manage them.",
     tech: ["React", "Firebase", "Next.js"],
     github: "https://github.com/alex-rivera-dev/internship-hub",
@@ -56,6 +69,10 @@ export const projects: Project[] = [
   {
     slug: "project2",
     title: "Kitchen Display System",
+    color: "#c2410c",
+    role: "Solo developer, on call in the kitchen during the event",
+    timeline: "2024 · built in 2 weeks, used live for one night",
+    outcome: "Every order of the night went through one shared real-time queue",
     description:
       "A real-time kitchen display system built for a pancake night event: guests order, the kitchen cooks, everyone sees the queue.",
     tech: ["React", "Firestore", "Firebase Hosting"],
@@ -79,6 +96,10 @@ export const projects: Project[] = [
   {
     slug: "project3",
     title: "Rental Property Management System",
+    color: "#4338ca",
+    role: "Lead developer, working directly with the landlord",
+    timeline: "2024 – present · in production",
+    outcome: "Replaced 10+ years of spreadsheets and texts; serves 75+ tenants",
     description:
       "A rental property management platform for landlords and tenants: listings, tenants, rent collection, leases and maintenance in one place.",
     tech: ["React", "Firebase", "Stripe"],
@@ -104,6 +125,10 @@ export const projects: Project[] = [
   {
     slug: "project4",
     title: "Virtual Warehouse",
+    color: "#15803d",
+    role: "Developer: layout model, occupancy tracking, spreadsheet export",
+    timeline: "2025 · about 2 months",
+    outcome: "Free space and stored items found from a screen, not the aisles",
     description: "A virtual warehouse inventory tool that maps every rack, row, column, floor and shelf and shows what is stored where.",
     tech: ["React", "Firebase", "SheetJS"],
     github: "https://github.com/alex-rivera-dev/virtual-warehouse",
@@ -126,12 +151,13 @@ export const projects: Project[] = [
   },
 ];
 
-/** Home page Featured Projects (spec §2 Home): card label and target, in this order. */
-export const featuredProjects: { label: string; slug: Project["slug"] }[] = [
-  { label: "Rental management system", slug: "project3" },
-  { label: "Student internship platform", slug: "project1" },
-  { label: "Kitchen display system", slug: "project2" },
-];
+/** Home page Featured Projects (spec §2 Home), in this order; each shown under its one `title`. */
+export const featuredSlugs: Project["slug"][] = ["project3", "project1", "project2"];
+
+/** @returns the featured projects, in order. */
+export function featuredProjects(): Project[] {
+  return featuredSlugs.map((slug) => findProject(slug)!);
+}
 
 /** @returns the project for a slug, or `undefined`. */
 export function findProject(slug: string): Project | undefined {

@@ -34,8 +34,17 @@ export const contactMessage = pgTable(
     message: text().notNull(),
     ip: text(),
     createdAt: createdAt(),
+    /** When the owner first opened it in /admin/messages (null: unread). docs/product.md#admin-messages */
+    readAt: timestamp({ withTimezone: true }),
+    /** When the owner marked it handled (null: not handled). */
+    handledAt: timestamp({ withTimezone: true }),
   },
-  (t) => [index().on(t.createdAt)],
+  (t) => [
+    index().on(t.createdAt),
+    index("contact_message_unread_idx")
+      .on(t.id)
+      .where(sql`${t.readAt} is null`),
+  ],
 );
 
 /**

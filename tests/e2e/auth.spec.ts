@@ -218,6 +218,7 @@ test.describe("sign-in", () => {
       "Invoices",
       "Ambassador Dashboard",
       "Users",
+      "Messages",
       "Settings",
     ]);
     await expect(portalNav(page).getByRole("link", { name: "Dashboard", exact: true })).toHaveAttribute("href", "/admin");

@@ -38,11 +38,14 @@ test.describe("public site", () => {
     await expect(page.getByRole("main").getByRole("link", { name: "Contact", exact: true })).toHaveAttribute("href", "/contact");
     const cards = page.getByRole("main").getByRole("article");
     await expect(cards).toHaveCount(3);
-    for (const [i, { label, slug }] of featuredProjects.entries()) {
-      await expect(cards.nth(i).getByRole("heading")).toHaveText(label);
+    for (const [i, { title, slug, tech }] of featuredProjects().entries()) {
+      // One name per project everywhere (the same title as on /projects and the case study).
+      await expect(cards.nth(i).getByRole("heading")).toHaveText(title);
       await expect(cards.nth(i).getByRole("link", { name: /View Project/ })).toHaveAttribute("href", `/${slug}`);
+      await expect(cards.nth(i).getByRole("list", { name: "Technologies" }).getByRole("listitem")).toHaveText(tech);
+      await expect(cards.nth(i).locator("img")).toHaveAttribute("width", /\d+/);
     }
-    expect(featuredProjects.map((f) => f.slug)).toEqual(["project3", "project1", "project2"]);
+    expect(featuredProjects().map((f) => f.slug)).toEqual(["project3", "project1", "project2"]);
     await expect(page.getByRole("link", { name: "See all projects" })).toHaveAttribute("href", "/projects");
   });
 
@@ -96,10 +99,18 @@ test.describe("public site", () => {
         await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
       }
       const headings = await main.getByRole("heading", { level: 2 }).allTextContents();
-      expect(headings).toEqual(["The Problem", "The Solution", "Key Features", "Technologies Used", "Impact"]);
-      const features = main.getByRole("listitem");
+      expect(headings).toEqual(["The Problem", "The Solution", "Key Features", "Impact"]);
+      const features = main.getByRole("region", { name: "Key Features" }).getByRole("listitem");
       await expect(features).toHaveText(project.features);
-      await expect(main.getByText(project.tech.join(", "), { exact: true })).toBeVisible();
+      // Summary box: role, timeline, outcome and the technologies as chips.
+      const summary = main.getByRole("definition").filter({ hasText: project.role });
+      await expect(summary).toHaveCount(1);
+      await expect(main.getByText(project.timeline, { exact: true })).toBeVisible();
+      await expect(main.getByText(project.outcome, { exact: true })).toBeVisible();
+      await expect(main.getByRole("list", { name: "Technologies" }).getByRole("listitem")).toHaveText(project.tech);
+      // Gallery without JavaScript: each screenshot is a link to the image itself.
+      const first = main.getByRole("link", { name: `${project.title} screenshot 1 (opens the full-size image)` });
+      await expect(first).toHaveAttribute("href", /^\/screenshots\/project\d-1\./);
       await expect(main.getByText(project.problem)).toBeVisible();
       await expect(main.getByText(project.solution)).toBeVisible();
       await expect(main.getByText(project.impact)).toBeVisible();

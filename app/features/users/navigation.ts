@@ -28,6 +28,7 @@ export function navItemsFor(role: Role | null, area: PortalArea): NavItem[] {
       { to: "/admin/invoices", label: "Invoices" },
       { to: "/admin/ambassadors", label: "Ambassador Dashboard" },
       { to: "/admin/users", label: "Users" },
+      { to: "/admin/messages", label: "Messages" },
       { to: "/admin/settings", label: "Settings" },
     ];
   }

@@ -79,6 +79,7 @@ const ENTITY_LABELS: Record<AuditEntity, string> = {
   commission: "Commissions",
   settings: "Settings",
   mail: "Mail outbox",
+  contact: "Contact messages",
 };
 
 type EventRow = Route.ComponentProps["loaderData"]["events"][number];

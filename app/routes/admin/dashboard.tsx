@@ -11,6 +11,7 @@ import { invoiceSummary } from "#app/features/invoices/invoices.admin.server";
 import { acceptMeeting, deleteMeeting, listMeetingRequests, type AdminMeetingRow } from "#app/features/meetings/meetings.admin.server";
 import { countProposals } from "#app/features/proposals/proposals.admin.server";
 import { countUsers } from "#app/features/users/users.server";
+import { countUnreadMessages } from "#app/features/contact/inbox.server";
 import { formatDateTime } from "#app/lib/dates";
 import { formId, runIntent } from "#app/lib/form-action.server";
 import { formatCents } from "#app/lib/money";
@@ -28,7 +29,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const users = await countUsers(db, actor);
   const invoices = await invoiceSummary(db, actor);
   const meetings = await listMeetingRequests(db, actor, pageRequestFrom(params, { size: 10 }));
-  return { proposals, users, invoices, meetings };
+  const unreadMessages = await countUnreadMessages(db, actor);
+  return { proposals, users, invoices, meetings, unreadMessages };
 }
 
 /** `accept-meeting` and `delete-meeting` (spec §4 Meeting status). */
@@ -57,6 +59,7 @@ const TOOLS = [
   { to: "/admin/invoices", label: "Invoices", text: "Paid, pending and overdue invoices; edit, mark paid, delete." },
   { to: "/admin/ambassadors", label: "Ambassador Dashboard", text: "Referrals and commissions owed and paid." },
   { to: "/admin/users", label: "Users", text: "Search, deactivate, reactivate or delete accounts." },
+  { to: "/admin/messages", label: "Messages", text: "Contact-form messages: read, reply, mark handled, delete." },
   { to: "/admin/settings", label: "Settings", text: "Company details, new clients, commission rate." },
   { to: "/admin/audit", label: "Audit trail", text: "Who changed what and when, with the values before and after." },
   { to: "/admin/outbox", label: "Mail outbox", text: "Failed and pending e-mails; retry a failed one." },
@@ -70,7 +73,7 @@ const STATUS_STYLES: Record<AdminMeetingRow["status"], string> = {
 
 /** /admin: counts and money totals (cents formatted in USD), meeting requests, tools. */
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {
-  const { proposals, users, invoices, meetings } = loaderData;
+  const { proposals, users, invoices, meetings, unreadMessages } = loaderData;
   const confirming = useConfirmTarget();
   const columns: Column<AdminMeetingRow>[] = [
     {
@@ -106,6 +109,18 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
   return (
     <>
       <PageHeading title="Admin Dashboard" lead="Everything at a glance." />
+      <p
+        className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-200 px-4 py-3"
+        data-testid="unread-messages"
+      >
+        <span>
+          <span className="text-lg font-bold">{unreadMessages.toLocaleString("en-US")}</span>{" "}
+          {unreadMessages === 1 ? "unread contact message" : "unread contact messages"}
+        </span>
+        <Link to="/admin/messages" className="text-brand-700 underline">
+          Open messages
+        </Link>
+      </p>
       <section aria-labelledby="counts-heading">
         <h2 id="counts-heading" className="sr-only">
           Counts

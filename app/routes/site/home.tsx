@@ -1,8 +1,10 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
+import { Picture } from "#app/components/picture";
 import { ProjectCard } from "#app/components/project-card";
-import { featuredProjects, findProject } from "#app/content/projects";
+import { featuredProjects } from "#app/content/projects";
 import { owner } from "#app/content/site";
+import { portraitImage, screenshotImages } from "#app/features/site/media.server";
 import { pageMeta } from "#app/lib/meta";
 import type { RouteHandle } from "#app/root";
 
@@ -11,40 +13,79 @@ export const handle: RouteHandle = { hydrate: false };
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Home", description: `${owner.name} — ${owner.role}. ${owner.intro}` });
 
-/** Home (spec §2): intro line, View Projects / Contact buttons, three featured projects. */
-export default function Home() {
+/** The portrait and each featured project's first screenshot (as its thumbnail). */
+export function loader() {
+  return {
+    portrait: portraitImage(),
+    featured: featuredProjects().map((p) => ({
+      slug: p.slug,
+      title: p.title,
+      description: p.description,
+      tech: p.tech,
+      thumbnail: screenshotImages(p)[0]!,
+    })),
+  };
+}
+
+/** Home (spec §2, docs/product.md#public-site): portrait and intro, what I build, three featured projects. */
+export default function Home({ loaderData: { portrait, featured } }: Route.ComponentProps) {
   return (
     <>
       <section className="bg-gradient-to-b from-brand-50 to-white">
-        <div className="reveal mx-auto max-w-6xl px-4 py-20 sm:py-28">
-          <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">{owner.role}</p>
-          <h1 className="mt-3 max-w-3xl text-4xl font-bold tracking-tight sm:text-5xl">Hi, I'm {owner.name}.</h1>
-          <p className="mt-4 max-w-2xl text-lg text-slate-700">{owner.intro}</p>
-          <div className="mt-8 flex flex-wrap gap-3">
-            <Link
-              to="/projects"
-              prefetch="intent"
-              className="rounded-md bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800"
-            >
-              View Projects
-            </Link>
-            <Link
-              to="/contact"
-              prefetch="intent"
-              className="rounded-md border border-brand-700 px-5 py-3 font-semibold text-brand-700 hover:bg-brand-50"
-            >
-              Contact
-            </Link>
+        <div className="mx-auto flex max-w-6xl flex-col-reverse gap-10 px-4 py-section md:flex-row md:items-center md:justify-between">
+          <div className="reveal max-w-2xl">
+            <p className="text-eyebrow font-semibold text-brand-700 uppercase">{owner.role}</p>
+            <h1 className="mt-3 text-display font-bold">Hi, I'm {owner.name}.</h1>
+            <p className="mt-4 text-lead text-slate-700">{owner.intro}</p>
+            <div className="mt-8 flex flex-wrap gap-3">
+              <Link
+                to="/projects"
+                prefetch="intent"
+                className="rounded-control bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800"
+              >
+                View Projects
+              </Link>
+              <Link
+                to="/contact"
+                prefetch="intent"
+                className="rounded-control border border-brand-700 px-5 py-3 font-semibold text-brand-700 hover:bg-brand-50"
+              >
+                Contact
+              </Link>
+            </div>
           </div>
+          <Picture
+            image={portrait}
+            alt={owner.portraitAlt}
+            sizes="176px"
+            loading="eager"
+            fetchPriority="high"
+            className="size-44 shrink-0 rounded-full border-4 border-white object-cover shadow-lg ring-1 ring-slate-200"
+          />
         </div>
       </section>
+
+      <section aria-labelledby="what-i-build" className="mx-auto max-w-6xl px-4 pt-12">
+        <h2 id="what-i-build" className="reveal text-2xl font-bold tracking-tight">
+          What I build
+        </h2>
+        <ul className="mt-6 grid gap-4 sm:grid-cols-3">
+          {owner.builds.map((b) => (
+            <li key={b.title} className="reveal rounded-card border border-slate-200 p-5">
+              <p className="font-semibold text-slate-900">{b.title}</p>
+              <p className="mt-1 text-slate-700">{b.text}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
+
       <section aria-labelledby="featured" className="mx-auto max-w-6xl px-4 py-12">
         <h2 id="featured" className="reveal text-2xl font-bold tracking-tight">
           Featured Projects
         </h2>
         <div className="mt-6 grid gap-6 md:grid-cols-3">
-          {featuredProjects.map(({ label, slug }) => (
-            <ProjectCard key={slug} title={label} description={findProject(slug)!.description} to={`/${slug}`} />
+          {featured.map((p) => (
+            <ProjectCard key={p.slug} title={p.title} description={p.description} tech={p.tech} thumbnail={p.thumbnail} to={`/${p.slug}`} />
           ))}
         </div>
         <p className="mt-8">

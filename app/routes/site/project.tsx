@@ -1,6 +1,9 @@
 import { data } from "react-router";
 import type { Route } from "./+types/project";
+import { Picture } from "#app/components/picture";
+import { TechChips } from "#app/components/tech-chips";
 import { findProject } from "#app/content/projects";
+import { screenshotImages } from "#app/features/site/media.server";
 import { pageMeta } from "#app/lib/meta";
 import type { RouteHandle } from "#app/root";
 
@@ -10,7 +13,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const slug = new URL(request.url).pathname.replace(/^\/+|\/+$/g, "");
   const project = findProject(slug);
   if (!project) throw data(null, { status: 404 });
-  return { project };
+  return { project, screenshots: screenshotImages(project) };
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -22,28 +25,61 @@ export const meta: Route.MetaFunction = (args) =>
       })
     : [];
 
-/** Case-study page (spec §2 /project1–/project4): one layout for all four projects. */
-export default function ProjectPage({ loaderData: { project } }: Route.ComponentProps) {
+/**
+ * Case-study page (spec §2 /project1–/project4, docs/product.md#public-site): one layout for all
+ * four projects — summary box (role, timeline, outcome, stack), a screenshot gallery whose
+ * links open each image full size (no JavaScript), then problem, solution, features, impact.
+ */
+export default function ProjectPage({ loaderData: { project, screenshots } }: Route.ComponentProps) {
   const section = "reveal mt-12";
   return (
     <article className="mx-auto max-w-5xl px-4 py-16">
       <header className="reveal">
-        <h1 className="text-4xl font-bold tracking-tight">{project.title}</h1>
-        <p className="mt-4 max-w-3xl text-lg text-slate-700">{project.description}</p>
+        <h1 className="text-title font-bold">{project.title}</h1>
+        <p className="mt-4 max-w-3xl text-lead text-slate-700">{project.description}</p>
       </header>
 
+      <dl
+        aria-label="Summary"
+        className="reveal mt-8 grid gap-x-8 gap-y-4 rounded-card border border-slate-200 bg-slate-50 p-6 sm:grid-cols-2"
+        style={{ borderTopColor: project.color, borderTopWidth: 4 }}
+      >
+        <div>
+          <dt className="text-eyebrow font-semibold text-slate-600 uppercase">Role</dt>
+          <dd className="mt-1 text-slate-900">{project.role}</dd>
+        </div>
+        <div>
+          <dt className="text-eyebrow font-semibold text-slate-600 uppercase">Timeline</dt>
+          <dd className="mt-1 text-slate-900">{project.timeline}</dd>
+        </div>
+        <div>
+          <dt className="text-eyebrow font-semibold text-slate-600 uppercase">Outcome</dt>
+          <dd className="mt-1 text-slate-900">{project.outcome}</dd>
+        </div>
+        <div>
+          <dt className="text-eyebrow font-semibold text-slate-600 uppercase">Technologies Used</dt>
+          <dd className="mt-2">
+            <TechChips tech={project.tech} />
+          </dd>
+        </div>
+      </dl>
+
       <section aria-label="Screenshots" className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        {project.images.map((image, i) => (
-          <img
-            key={image.file}
-            src={`/screenshots/${image.file}`}
-            alt={`${project.title} screenshot ${i + 1}`}
-            width={image.width}
-            height={image.height}
-            loading={i < 3 ? "eager" : "lazy"}
-            decoding="async"
-            className="reveal h-auto w-full rounded-lg border border-slate-200 shadow-sm"
-          />
+        {screenshots.map((image, i) => (
+          <a
+            key={image.src}
+            href={image.src}
+            className="reveal group block overflow-hidden rounded-control border border-slate-200 shadow-sm hover:shadow-md"
+          >
+            <Picture
+              image={image}
+              alt={`${project.title} screenshot ${i + 1}`}
+              sizes="(min-width: 1024px) 320px, (min-width: 640px) 50vw, 100vw"
+              loading={i < 3 ? "eager" : "lazy"}
+              className="reveal-fade h-auto w-full transition group-hover:scale-[1.02]"
+            />
+            <span className="sr-only"> (opens the full-size image)</span>
+          </a>
         ))}
       </section>
 
@@ -55,17 +91,15 @@ export default function ProjectPage({ loaderData: { project } }: Route.Component
         <h2 className="text-2xl font-semibold">The Solution</h2>
         <p className="mt-3 text-slate-700">{project.solution}</p>
       </section>
-      <section className={section}>
-        <h2 className="text-2xl font-semibold">Key Features</h2>
+      <section className={section} aria-labelledby="features">
+        <h2 id="features" className="text-2xl font-semibold">
+          Key Features
+        </h2>
         <ul className="mt-3 list-disc space-y-1 pl-6 text-slate-700">
           {project.features.map((feature) => (
             <li key={feature}>{feature}</li>
           ))}
         </ul>
-      </section>
-      <section className={section}>
-        <h2 className="text-2xl font-semibold">Technologies Used</h2>
-        <p className="mt-3 text-slate-700">{project.tech.join(", ")}</p>
       </section>
       <section className={section}>
         <h2 className="text-2xl font-semibold">Impact</h2>
@@ -77,7 +111,7 @@ export default function ProjectPage({ loaderData: { project } }: Route.Component
           href={project.github}
           target="_blank"
           rel="noopener noreferrer"
-          className="rounded-md border border-slate-300 px-5 py-3 font-semibold text-slate-800 hover:bg-slate-50"
+          className="rounded-control border border-slate-300 px-5 py-3 font-semibold text-slate-800 hover:bg-slate-50"
         >
           GitHub
         </a>
@@ -85,7 +119,7 @@ export default function ProjectPage({ loaderData: { project } }: Route.Component
           href={project.live}
           target="_blank"
           rel="noopener noreferrer"
-          className="rounded-md bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800"
+          className="rounded-control bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800"
         >
           Live Site
         </a>
