@@ -6,11 +6,12 @@ export default defineConfig({
     alias: [{ find: /^#app\/(.*)$/, replacement: `${path.resolve("app")}/$1` }],
   },
   test: {
-    include: ["app/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts", "tests/lint/**/*.test.ts"],
+    include: ["app/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts", "tests/lint/**/*.test.ts", "tests/helpers/**/*.test.ts"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // PGlite instances are memory-hungry; two files at a time suits a 2-core machine.
+    // PGlite instances are memory-hungry; two files at a time suits a 2-core machine. Test
+    // databases are copies of a template migrated once (tests/helpers/test-database.ts).
     maxWorkers: 2,
   },
 });

@@ -15,9 +15,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { randomBytes } from "node:crypto";
 import { count, desc, eq, sql } from "drizzle-orm";
-import pg from "pg";
 import { openDatabase, type Database, type DbHandle } from "../app/db/client.server";
 import { proposal, user } from "../app/db/schema";
 import { invoiceSummary, listInvoicesForAdmin } from "../app/features/invoices/invoices.admin.server";
@@ -29,6 +27,7 @@ import type { Actor } from "../app/features/users/actor";
 import { countUsers, listUsersForAdmin } from "../app/features/users/users.server";
 import type { Cursor, PageRequest } from "../app/lib/pagination";
 import { DEMO_ACCOUNTS, DEMO_SIZE, SCALE_SIZE, seedDemo, type SeedSize } from "../scripts/seed-demo";
+import { createPgDatabase, loadPgliteTemplate } from "../tests/helpers/test-database";
 
 const PAGE: PageRequest = { size: 25 };
 
@@ -134,27 +133,16 @@ async function measure(scenario: Scenario, runs: number): Promise<Measured> {
 /** A fresh, migrated database of the given driver, dropped/closed by `dispose`. */
 async function freshDatabase(driver: "postgres" | "pglite", baseUrl: string): Promise<DbHandle & { dispose(): Promise<void> }> {
   if (driver === "pglite") {
-    const handle = await openDatabase({ memory: true });
-    await handle.migrate();
+    const handle = await openDatabase({ pglite: await loadPgliteTemplate() });
     return { ...handle, dispose: () => handle.close() };
   }
-  const name = `bench_${Date.now()}_${randomBytes(3).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString() });
-  await handle.migrate();
+  const database = await createPgDatabase(baseUrl, "bench");
+  const handle = await openDatabase({ url: database.url });
   return {
     ...handle,
     async dispose() {
       await handle.close();
-      const cleanup = new pg.Client({ connectionString: baseUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists "${name}" with (force)`);
-      await cleanup.end();
+      await database.drop();
     },
   };
 }

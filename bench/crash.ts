@@ -12,6 +12,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { startApp, writeResults } from "./lib/server";
+import { createPgDatabase, type CreatedPgDatabase } from "../tests/helpers/test-database";
 
 const WRITERS = 16;
 const KILL_AFTER_MS = Number(process.env.CRASH_AFTER_MS ?? 4_000);
@@ -57,14 +58,10 @@ async function trial(driver: "pglite" | "postgres"): Promise<Trial> {
   const run = `crash-${driver}-${Date.now()}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "crash-"));
   let databaseUrl = "";
+  let database: CreatedPgDatabase | undefined;
   if (driver === "postgres") {
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`create database "${run}"`);
-    await admin.end();
-    const url = new URL(PG_URL);
-    url.pathname = `/${run}`;
-    databaseUrl = url.toString();
+    database = await createPgDatabase(PG_URL, run);
+    databaseUrl = database.url;
   }
   const env = { DATA_DIR: dataDir, DATABASE_URL: databaseUrl };
   const app = await startApp(env);
@@ -91,10 +88,7 @@ async function trial(driver: "pglite" | "postgres"): Promise<Trial> {
     messages = (await client.query("select message from contact_message")).rows.map((r) => r.message);
     await client.end();
     await restarted.stop();
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists "${run}" with (force)`);
-    await admin.end();
+    await database?.drop();
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
   const present = new Set(messages);

@@ -14,17 +14,16 @@
  * builds the CSV string in memory, reporting its own RSS growth the same way.
  */
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { count } from "drizzle-orm";
-import pg from "pg";
 import { openDatabase } from "../app/db/client.server";
 import { invoice } from "../app/db/schema";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from "../scripts/seed-demo";
 import { startApp, writeResults } from "./lib/server";
+import { createPgDatabase } from "../tests/helpers/test-database";
 
 const INVOICES = 10_000;
 const { values } = parseArgs({ options: { driver: { type: "string", default: "both" } } });
@@ -69,27 +68,16 @@ async function run(driver: string): Promise<Result> {
   let dropDb: () => Promise<void>;
   const size = { users: 300, proposals: 14_000, invoices: INVOICES };
   if (driver === "postgres") {
-    const name = `bench_csv_${Date.now()}_${randomBytes(3).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database "${name}"`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    const handle = await openDatabase({ url: url.toString() });
-    await handle.migrate();
+    const database = await createPgDatabase(adminUrl, "bench_csv");
+    const url = database.url;
+    const handle = await openDatabase({ url });
     await seedDemo(handle.db, size);
     const [{ n }] = (await handle.db.select({ n: count() }).from(invoice)) as [{ n: number }];
     if (n !== INVOICES) throw new Error(`seeded ${n} invoices, expected ${INVOICES}`);
     await handle.close();
-    env = { DATABASE_URL: url.toString() };
-    naiveArgs = ["--url", url.toString()];
-    dropDb = async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists "${name}" with (force)`);
-      await c.end();
-    };
+    env = { DATABASE_URL: url };
+    naiveArgs = ["--url", url];
+    dropDb = database.drop;
   } else {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-csv-"));
     const handle = await openDatabase({ pgliteDir: path.join(dataDir, "pglite") });

@@ -14,6 +14,7 @@ import { PGlite } from "@electric-sql/pglite";
 import autocannon from "autocannon";
 import pg from "pg";
 import { startApp, writeResults } from "./lib/server";
+import { createPgDatabase, type CreatedPgDatabase } from "../tests/helpers/test-database";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 200);
@@ -57,14 +58,10 @@ async function run(driver: "pglite" | "postgres"): Promise<Outcome> {
   const runId = `${driver}${Date.now()}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "load-"));
   let databaseUrl = "";
+  let database: CreatedPgDatabase | undefined;
   if (driver === "postgres") {
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`create database "load_${runId}"`);
-    await admin.end();
-    const url = new URL(PG_URL);
-    url.pathname = `/load_${runId}`;
-    databaseUrl = url.toString();
+    database = await createPgDatabase(PG_URL, `load_${runId}`);
+    databaseUrl = database.url;
   }
   const app = await startApp({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
   await new Promise((r) => setTimeout(r, 1_500));
@@ -147,10 +144,7 @@ async function run(driver: "pglite" | "postgres"): Promise<Outcome> {
     meetings = (await client.query("select notes as v from meeting")).rows.map((r) => r.v);
     await client.end();
     await app.stop();
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists "load_${runId}" with (force)`);
-    await admin.end();
+    await database?.drop();
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
   const storedP = new Set(proposals);

@@ -8,20 +8,14 @@
  */
 import { execSync } from "node:child_process";
 import fs from "node:fs";
-import pg from "pg";
 import { startApp, writeResults } from "./lib/server";
+import { createPgDatabase } from "../tests/helpers/test-database";
 
 const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 async function main() {
-  const name = `pgrestart_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  const app = await startApp({ DATABASE_URL: url.toString() });
+  const database = await createPgDatabase(PG_URL, "pgrestart");
+  const app = await startApp({ DATABASE_URL: database.url });
 
   const samples: { t: number; health: number; contact: number }[] = [];
   let stop = false;
@@ -65,10 +59,7 @@ async function main() {
   await probe;
   const alive = app.child.exitCode === null;
   await app.stop();
-  const cleanup = new pg.Client({ connectionString: PG_URL });
-  await cleanup.connect();
-  await cleanup.query(`drop database if exists "${name}" with (force)`);
-  await cleanup.end();
+  await database.drop();
 
   const during = samples.filter((s) => s.t >= restartAt);
   const bad = during.filter((s) => s.health !== 200 || s.contact !== 200);

@@ -21,10 +21,10 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { openDatabase } from "../app/db/client.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, SCALE_SIZE, seedDemo } from "../scripts/seed-demo";
 import { startApp, writeResults } from "./lib/server";
+import { createPgDatabase, type CreatedPgDatabase } from "../tests/helpers/test-database";
 
 const SECONDS = Number(process.env.PORTAL_SECONDS ?? 12);
 /** Which databases to measure (PORTAL_DRIVERS=postgres for a quicker run); both by default. */
@@ -114,14 +114,10 @@ async function measure(driver: "pglite" | "postgres") {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "portal-bench-"));
   const name = `portal_${Date.now()}`;
   let databaseUrl = "";
+  let database: CreatedPgDatabase | undefined;
   if (driver === "postgres") {
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`create database "${name}"`);
-    await admin.end();
-    const url = new URL(PG_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    database = await createPgDatabase(PG_URL, name);
+    databaseUrl = database.url;
   }
   const handle = databaseUrl ? await openDatabase({ url: databaseUrl }) : await openDatabase({ pgliteDir: path.join(dataDir, "pglite") });
   await handle.migrate();
@@ -147,12 +143,7 @@ async function measure(driver: "pglite" | "postgres") {
     console.log(driver, rows.at(-1));
   }
   await app.stop();
-  if (databaseUrl) {
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-  }
+  await database?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
   const title = driver === "postgres" ? "PostgreSQL 15, WEB_CONCURRENCY=2" : "PGlite (embedded, one process)";
   return `### ${title} — seeded in ${seedSeconds.toFixed(0)} s

@@ -43,7 +43,11 @@ export interface DbHandle {
 /** Thrown when another process already holds the PGlite data directory. */
 export class DataDirLockedError extends Error {}
 
-export type OpenDatabaseOptions = { url: string } | { pgliteDir: string } | { memory: true };
+/**
+ * Where the database lives: a PostgreSQL URL, a PGlite data directory, an in-memory PGlite, or
+ * an already created PGlite client (tests clone a migrated template into one; `close()` closes it).
+ */
+export type OpenDatabaseOptions = { url: string } | { pgliteDir: string } | { memory: true } | { pglite: PGlite };
 
 /** Arbitrary constant for the migration advisory lock on PostgreSQL. */
 const MIGRATION_LOCK_ID = 727_274_001;
@@ -56,13 +60,13 @@ const MIGRATION_LOCK_ID = 727_274_001;
 const REQUIRED_EXTENSIONS_SQL = "create extension if not exists pg_trgm";
 
 /** PGlite loads contrib extensions at start; these match {@link REQUIRED_EXTENSIONS_SQL}. */
-const PGLITE_EXTENSIONS = { pg_trgm };
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 /**
  * Opens a database.
  *
  * @param options - `{ url }` for PostgreSQL, `{ pgliteDir }` for embedded PGlite on disk,
- *   `{ memory: true }` for an in-memory PGlite (tests).
+ *   `{ memory: true }` for an in-memory PGlite (tests), `{ pglite }` for a PGlite client the caller made.
  * @throws {DataDirLockedError} when a live process holds the PGlite directory's lock file.
  */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DbHandle> {
@@ -108,6 +112,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<DbHand
       releaseLock();
       throw error;
     }
+  } else if ("pglite" in options) {
+    client = options.pglite;
   } else {
     client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   }

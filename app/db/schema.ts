@@ -21,6 +21,10 @@ import {
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 
+import type { MeetingStatus, ProposalStatus, Role, WebsiteGoal } from "./enums";
+
+export * from "./enums";
+
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
 /** Spec §3 "Contact message": stored before the owner's e-mail is queued (issue #2). */
@@ -112,10 +116,6 @@ export const appMeta = pgTable("app_meta", {
 // ---------------------------------------------------------------------------------------
 // Accounts (better-auth core tables + admin plugin fields + our profile columns), spec §3 users
 // ---------------------------------------------------------------------------------------
-
-/** Roles of spec §6. A user with no role is a client. */
-export const ROLES = ["client", "ambassador", "admin"] as const;
-export type Role = (typeof ROLES)[number];
 
 export const user = pgTable(
   "user",
@@ -258,12 +258,6 @@ export const passkey = pgTable(
 // Portal data (spec §3 proposals, meetings, invoices, settings)
 // ---------------------------------------------------------------------------------------
 
-/** Proposal statuses (spec §4). The admin dropdown offers the first five. */
-export const PROPOSAL_STATUSES = ["pending", "planning", "in_progress", "review", "completed", "submitted", "closed"] as const;
-export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
-export const WEBSITE_GOALS = ["Minimal", "Corporate", "Creative"] as const;
-export type WebsiteGoal = (typeof WEBSITE_GOALS)[number];
-
 export const proposal = pgTable(
   "proposal",
   {
@@ -310,9 +304,6 @@ export const proposal = pgTable(
     check("proposal_commission_paid_amount", sql`${t.commissionPaidAt} is null or ${t.commissionPaidCents} is not null`),
   ],
 );
-
-export const MEETING_STATUSES = ["pending", "accepted", "declined"] as const;
-export type MeetingStatus = (typeof MEETING_STATUSES)[number];
 
 export const meeting = pgTable(
   "meeting",

@@ -5,20 +5,19 @@
 import path from "node:path";
 import { request as playwrightRequest } from "@playwright/test";
 import pg from "pg";
-import { DEFAULT_PG_URL, startAppServer } from "./global-setup";
+import { createPgDatabase } from "../helpers/test-database";
+import { runPgUrl, startAppServer } from "./global-setup";
 import { PASSWORD, expect, test, uniqueEmail, uniqueIp } from "./fixtures";
 
 test("a failing database gives the friendly 500 page, a 503 health check and a log line", async ({ browser }) => {
-  const adminUrl = process.env.TEST_DATABASE_URL ?? DEFAULT_PG_URL;
-  const name = `e2e_err_${Date.now()}`;
+  const adminUrl = runPgUrl();
+  const database = await createPgDatabase(adminUrl, "e2e_err", { empty: true });
+  const name = database.name;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
   const app = await startAppServer({
     DATA_DIR: path.join(process.env.E2E_TMP!, name),
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: database.url,
     SMTP_URL: process.env.E2E_SMTP_URL!,
   });
   try {

@@ -2,21 +2,30 @@
  * Starts, once for the whole Playwright run:
  * - a real SMTP server (smtp-server) that writes every message it receives to
  *   `$E2E_MAIL_DIR/<n>.eml`, so test workers can read them;
- * - a fresh PostgreSQL database (from TEST_DATABASE_URL, default the local server), so
- *   tests can check what the database holds while the app runs;
+ * - the run's PostgreSQL server: TEST_DATABASE_URL's when set, else an embedded server started
+ *   for the run (tests/helpers/embedded-postgres.ts); workers see its URL in TEST_DATABASE_URL;
+ * - a fresh, migrated PostgreSQL database on it (tests/helpers/test-database.ts), so tests can
+ *   check what the database holds while the app runs;
  * - the built app (`build/`) in production mode on a free port.
- * Returns the teardown that stops all three.
+ * Returns the teardown that stops them all.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { freePort, spawnApp, type AppProcess } from "../helpers/app-server";
+import { startTestPgServer } from "../helpers/embedded-postgres";
 import { startSmtpCapture } from "../helpers/smtp";
-
-export const DEFAULT_PG_URL = "postgres://postgres@127.0.0.1:5432/postgres";
+import { createPgDatabase } from "../helpers/test-database";
 
 export { freePort };
+
+/** The run's PostgreSQL admin URL (set by the global setup in TEST_DATABASE_URL for the workers). */
+export function runPgUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error("TEST_DATABASE_URL is unset: the Playwright global setup sets it.");
+  return url;
+}
 
 /**
  * Starts the built app with the e2e defaults (secret, owner and admin e-mails).
@@ -48,23 +57,16 @@ export async function startIsolatedApp(label: string): Promise<{
   alive: () => boolean;
   stop(): Promise<void>;
 }> {
-  const adminUrl = process.env.TEST_DATABASE_URL ?? DEFAULT_PG_URL;
-  const name = `e2e_${label}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const database = await createPgDatabase(runPgUrl(), `e2e_${label}`);
   const app = await startAppServer({
-    DATA_DIR: path.join(process.env.E2E_TMP ?? os.tmpdir(), name),
-    DATABASE_URL: url.toString(),
+    DATA_DIR: path.join(process.env.E2E_TMP ?? os.tmpdir(), database.name),
+    DATABASE_URL: database.url,
     SMTP_URL: process.env.E2E_SMTP_URL ?? "",
   });
-  const sql = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  const sql = new pg.Pool({ connectionString: database.url, max: 2 });
   return {
     baseUrl: app.baseUrl,
-    databaseUrl: url.toString(),
+    databaseUrl: database.url,
     sql,
     output: app.output,
     alive: () => app.child.exitCode === null && app.child.signalCode === null,
@@ -72,10 +74,7 @@ export async function startIsolatedApp(label: string): Promise<{
       await sql.end();
       app.child.kill("SIGTERM");
       await new Promise((r) => (app.child.exitCode !== null ? r(null) : app.child.once("exit", r)));
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists "${name}" with (force)`);
-      await cleanup.end();
+      await database.drop();
     },
   };
 }
@@ -90,24 +89,24 @@ export default async function globalSetup() {
     onMessage: (mail) => fs.writeFileSync(path.join(mailDir, `${String(++n).padStart(5, "0")}.eml`), mail.raw),
   });
 
-  const adminUrl = process.env.TEST_DATABASE_URL ?? DEFAULT_PG_URL;
-  const dbName = `e2e_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database "${dbName}"`);
-  await admin.end();
-  const dbUrl = new URL(adminUrl);
-  dbUrl.pathname = `/${dbName}`;
+  const server = await startTestPgServer();
+  console.log(
+    server.kind === "embedded"
+      ? "[e2e] TEST_DATABASE_URL unset: using an embedded PostgreSQL server for this run"
+      : "[e2e] using the PostgreSQL server of TEST_DATABASE_URL",
+  );
+  process.env.TEST_DATABASE_URL = server.url;
+  const database = await createPgDatabase(server.url, "e2e");
 
   const app = await startAppServer({
     DATA_DIR: path.join(tmp, "data"),
-    DATABASE_URL: dbUrl.toString(),
+    DATABASE_URL: database.url,
     SMTP_URL: smtp.url,
   });
 
   process.env.E2E_BASE_URL = app.baseUrl;
   process.env.E2E_MAIL_DIR = mailDir;
-  process.env.E2E_DATABASE_URL = dbUrl.toString();
+  process.env.E2E_DATABASE_URL = database.url;
   process.env.E2E_TMP = tmp;
   process.env.E2E_SMTP_URL = smtp.url;
 
@@ -115,10 +114,8 @@ export default async function globalSetup() {
     app.child.kill("SIGTERM");
     await new Promise((r) => (app.child.exitCode !== null ? r(null) : app.child.once("exit", r)));
     await smtp.close();
-    const cleanup = new pg.Client({ connectionString: adminUrl });
-    await cleanup.connect();
-    await cleanup.query(`drop database if exists "${dbName}" with (force)`);
-    await cleanup.end();
+    await database.drop();
+    await server.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   };
 }

@@ -4,7 +4,7 @@
  * and by the pages (which offer only the allowed actions). Each rule returns null when the
  * action is allowed, else the sentence that explains the refusal.
  */
-import type { ProposalStatus } from "#app/db/schema";
+import type { ProposalStatus } from "#app/db/enums";
 
 /** The proposal facts the rules look at. */
 export interface ProposalState {

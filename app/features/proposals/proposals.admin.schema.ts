@@ -3,7 +3,7 @@
  * the browser and the action; imports nothing server-only.
  */
 import { z } from "zod";
-import { PROPOSAL_STATUSES, type ProposalStatus } from "#app/db/schema";
+import { PROPOSAL_STATUSES, type ProposalStatus } from "#app/db/enums";
 import { idSchema } from "#app/lib/ids";
 import { normalizeSearch } from "#app/lib/pagination";
 

@@ -4,7 +4,7 @@
  * never imports server modules.
  */
 import { z } from "zod";
-import { WEBSITE_GOALS } from "#app/db/schema";
+import { WEBSITE_GOALS } from "#app/db/enums";
 import { optionalText, optionalUrl, optionalWholeNumber, requiredEmail, requiredText } from "#app/lib/text-fields";
 import { parseMoneyToCents } from "#app/lib/money";
 

@@ -2,7 +2,7 @@
  * The acting user, as every use-case receives it (spec §6 roles). Use-cases check the
  * actor's rights themselves; a route guard is only the first line.
  */
-import type { Role } from "#app/db/schema";
+import type { Role } from "#app/db/enums";
 import { forbidden } from "#app/lib/errors";
 
 export interface Actor {

@@ -2,7 +2,7 @@
  * The portal's header bars per role and area (docs/product.md#header-bars).
  */
 import type { NavItem } from "#app/components/portal-header";
-import type { Role } from "#app/db/schema";
+import type { Role } from "#app/db/enums";
 import { homeFor } from "./actor";
 
 /** A portal area: which header bar a page shows. */

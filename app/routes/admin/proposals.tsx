@@ -7,7 +7,7 @@ import { LocalTime } from "#app/components/local-time";
 import { ActionNotice } from "#app/components/ui/notice";
 import { useHydrated } from "#app/lib/use-hydrated";
 import { servicesContext } from "#app/context";
-import { PROPOSAL_STATUSES } from "#app/db/schema";
+import { PROPOSAL_STATUSES } from "#app/db/enums";
 import { listProposalsForAdmin, setProposalStatus, type AdminProposalRow } from "#app/features/proposals/proposals.admin.server";
 import {
   ADMIN_PROPOSAL_STATUSES,

@@ -1,5 +1,5 @@
 import { Badge, type BadgeTone } from "#app/components/ui/badge";
-import type { MeetingStatus } from "#app/db/schema";
+import type { MeetingStatus } from "#app/db/enums";
 
 const TONE: Record<MeetingStatus, BadgeTone> = { pending: "amber", accepted: "green", declined: "red" };
 const LABEL: Record<MeetingStatus, string> = { pending: "Pending", accepted: "Accepted", declined: "Declined" };

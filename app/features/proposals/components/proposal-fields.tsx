@@ -1,5 +1,5 @@
 import { SelectInput, TextArea, TextInput, type useAppForm } from "#app/components/ui/form";
-import { WEBSITE_GOALS } from "#app/db/schema";
+import { WEBSITE_GOALS } from "#app/db/enums";
 import { PROPOSAL_LIMITS } from "../proposals.schema";
 
 type Fields = ReturnType<typeof useAppForm>[1];

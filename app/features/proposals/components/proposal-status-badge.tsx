@@ -1,5 +1,5 @@
 import { Badge, type BadgeTone } from "#app/components/ui/badge";
-import type { ProposalStatus } from "#app/db/schema";
+import type { ProposalStatus } from "#app/db/enums";
 import { STATUS_LABELS } from "../proposal-rules";
 
 const TONE: Record<ProposalStatus, BadgeTone> = {

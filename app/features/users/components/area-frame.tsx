@@ -7,7 +7,7 @@ import type { ReactNode } from "react";
 import { useRouteLoaderData } from "react-router";
 import { PortalShell } from "#app/components/portal-header";
 import { RouteErrorMessage } from "#app/components/route-error";
-import type { Role } from "#app/db/schema";
+import type { Role } from "#app/db/enums";
 import { AREAS, navItemsFor, type PortalArea } from "../navigation";
 
 /** An area page: header bar of `area` for a user of `role`, then `children`. */

@@ -1,0 +1,121 @@
+/**
+ * First-load JavaScript of a page of the built app, computed from React Router's browser
+ * manifest (`build/client/assets/manifest-*.js`): what the server renders as `<script>` and
+ * `<link rel="modulepreload">` for a URL — the client entry and its imports, and every matched
+ * route's module and imports — each file gzipped at level 9 (inline scripts not counted).
+ * Used by the portal-JS budget test (tests/build/portal-js.test.ts) and bench/portal-js.ts.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+
+interface ManifestRoute {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  module: string;
+  imports?: string[];
+  clientActionModule?: string;
+  clientLoaderModule?: string;
+  clientMiddlewareModule?: string;
+  hydrateFallbackModule?: string;
+}
+
+interface Manifest {
+  entry: { module: string; imports: string[] };
+  routes: Record<string, ManifestRoute>;
+  url: string;
+}
+
+/** The browser manifest of the build in `clientDir` (default `build/client`). */
+export function readManifest(clientDir = "build/client"): Manifest {
+  const dir = path.join(clientDir, "assets");
+  const file = fs.readdirSync(dir).find((f) => /^manifest-[\w-]+\.js$/.test(f));
+  if (!file) throw new Error(`No React Router manifest in ${dir}: run \`npm run build\` first.`);
+  const text = fs.readFileSync(path.join(dir, file), "utf8");
+  const json = text.slice(text.indexOf("=") + 1).replace(/;\s*$/, "");
+  return { ...(JSON.parse(json) as Omit<Manifest, "url">), url: `/assets/${file}` };
+}
+
+/** The route ids from the root to `id`. */
+function chain(manifest: Manifest, id: string): ManifestRoute[] {
+  const out: ManifestRoute[] = [];
+  for (let r: ManifestRoute | undefined = manifest.routes[id]; r; r = r.parentId ? manifest.routes[r.parentId] : undefined) out.unshift(r);
+  return out;
+}
+
+/** One page's first-load JavaScript. */
+export interface PageJs {
+  routeId: string;
+  /** The files (URL paths under /assets) with their gzip -9 sizes in bytes. */
+  files: Array<{ file: string; gzip: number }>;
+  /** Sum of `files` in bytes. */
+  total: number;
+}
+
+const gzipCache = new Map<string, number>();
+
+function gzipSize(clientDir: string, url: string): number {
+  const file = path.join(clientDir, url);
+  let size = gzipCache.get(file);
+  if (size === undefined) {
+    size = zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+    gzipCache.set(file, size);
+  }
+  return size;
+}
+
+/**
+ * @param routeId - a React Router route id (e.g. `routes/auth/login`).
+ * @returns every script the page references on first load with its gzip -9 size.
+ */
+export function pageJs(routeId: string, clientDir = "build/client", manifest = readManifest(clientDir)): PageJs {
+  if (!manifest.routes[routeId]) throw new Error(`Unknown route id ${routeId}`);
+  // The manifest file itself is not loaded: the server inlines the matched routes' part of it.
+  const urls = new Set<string>([manifest.entry.module, ...manifest.entry.imports]);
+  for (const r of chain(manifest, routeId)) {
+    for (const u of [
+      r.module,
+      ...(r.imports ?? []),
+      r.clientActionModule,
+      r.clientLoaderModule,
+      r.clientMiddlewareModule,
+      r.hydrateFallbackModule,
+    ])
+      if (u) urls.add(u);
+  }
+  const files = [...urls].map((file) => ({ file, gzip: gzipSize(clientDir, file) }));
+  return { routeId, files, total: files.reduce((s, f) => s + f.gzip, 0) };
+}
+
+/** The portal pages (sign-in screens and the signed-in areas) with a URL to show them by. */
+export const PORTAL_PAGES: Array<{ url: string; routeId: string }> = [
+  { url: "/login", routeId: "routes/auth/login" },
+  { url: "/register", routeId: "routes/auth/register" },
+  { url: "/register/ambassador", routeId: "routes/auth/register-ambassador" },
+  { url: "/forgot-password", routeId: "routes/auth/forgot-password" },
+  { url: "/reset-password", routeId: "routes/auth/reset-password" },
+  { url: "/client-dashboard", routeId: "routes/client/dashboard" },
+  { url: "/project-status", routeId: "routes/client/project-status" },
+  { url: "/proposal-request", routeId: "routes/client/proposal-request" },
+  { url: "/edit-proposal/1", routeId: "routes/client/edit-proposal" },
+  { url: "/view-invoice/1", routeId: "routes/client/view-invoice" },
+  { url: "/ambassador", routeId: "routes/ambassador/index" },
+  { url: "/ambassador/dashboard", routeId: "routes/ambassador/dashboard" },
+  { url: "/ambassador/submit-proposal", routeId: "routes/ambassador/submit-proposal" },
+  { url: "/ambassador/earnings", routeId: "routes/ambassador/earnings" },
+  { url: "/admin", routeId: "routes/admin/dashboard" },
+  { url: "/admin/proposals", routeId: "routes/admin/proposals" },
+  { url: "/admin/users", routeId: "routes/admin/users" },
+  { url: "/admin/invoices", routeId: "routes/admin/invoices" },
+  { url: "/admin/invoices/edit/1", routeId: "routes/admin/edit-invoice" },
+  { url: "/admin/generate-invoice/1", routeId: "routes/admin/generate-invoice" },
+  { url: "/admin/ambassadors", routeId: "routes/admin/ambassadors" },
+  { url: "/admin/settings", routeId: "routes/admin/settings" },
+  { url: "/admin/audit", routeId: "routes/admin/audit" },
+  { url: "/account", routeId: "routes/account/settings" },
+];
+
+/** The portal JavaScript budget per page, in bytes (gzip -9). */
+export const PORTAL_JS_BUDGET = 110 * 1024;

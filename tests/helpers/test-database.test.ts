@@ -1,0 +1,59 @@
+/**
+ * The test-database helper itself: a PGlite clone handed back by `close()` must be, for the
+ * next test, what a fresh copy of the migrated template is.
+ */
+import fs from "node:fs";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { openPgliteClone } from "./test-database";
+
+type Rows<T> = { rows: T[] };
+
+describe("openPgliteClone", () => {
+  it("gives a migrated database, and the next one is back to the template's state", async () => {
+    const journal = JSON.parse(fs.readFileSync("drizzle/meta/_journal.json", "utf8")) as { entries: unknown[] };
+    const first = await openPgliteClone();
+    const migrations = (await first.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown as Rows<{
+      n: number;
+    }>;
+    expect(migrations.rows[0]!.n).toBe(journal.entries.length);
+    await first.db.execute(
+      sql`insert into contact_message (user_name, user_email, message, ip) values ('A', 'a@example.com', 'hello', '192.0.2.1')`,
+    );
+    const firstId = (await first.db.execute(sql`select max(id) as id from contact_message`)) as unknown as Rows<{ id: number }>;
+    await first.db.execute(sql`set timezone = 'Asia/Tokyo'`);
+    await first.close();
+    await expect(first.db.execute(sql`select 1`)).rejects.toMatchObject({ cause: { message: expect.stringMatching(/closed/) } });
+
+    const second = await openPgliteClone();
+    const count = (await second.db.execute(sql`select count(*)::int as n from contact_message`)) as unknown as Rows<{ n: number }>;
+    expect(count.rows[0]!.n).toBe(0);
+    await second.db.execute(
+      sql`insert into contact_message (user_name, user_email, message, ip) values ('B', 'b@example.com', 'hi', '192.0.2.2')`,
+    );
+    const secondId = (await second.db.execute(sql`select max(id) as id from contact_message`)) as unknown as Rows<{ id: number }>;
+    expect(secondId.rows[0]!.id).toBe(firstId.rows[0]!.id); // sequences restart too
+    const tz = (await second.db.execute(sql`show timezone`)) as unknown as Rows<{ TimeZone: string }>;
+    expect(tz.rows[0]!.TimeZone).not.toBe("Asia/Tokyo");
+    const again = (await second.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown as Rows<{
+      n: number;
+    }>;
+    expect(again.rows[0]!.n).toBe(journal.entries.length);
+    await second.close();
+  });
+
+  it("throws a clone away when a test changed the schema", async () => {
+    const first = await openPgliteClone();
+    await first.db.execute(sql`create table scratch (x int)`);
+    await first.db.execute(sql`alter table contact_message add column extra text`);
+    await first.close();
+    const second = await openPgliteClone();
+    const found = (await second.db.execute(sql`select to_regclass('public.scratch') as t`)) as unknown as Rows<{ t: string | null }>;
+    expect(found.rows[0]!.t).toBeNull();
+    const columns = (await second.db.execute(
+      sql`select count(*)::int as n from information_schema.columns where table_name = 'contact_message' and column_name = 'extra'`,
+    )) as unknown as Rows<{ n: number }>;
+    expect(columns.rows[0]!.n).toBe(0);
+    await second.close();
+  });
+});
