@@ -10,30 +10,16 @@ import { spawnSync } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import { request as playwrightRequest } from "@playwright/test";
-import pg from "pg";
-import { DEFAULT_PG_URL, startAppServer } from "./global-setup";
+import { runPgUrl, startAppServer } from "./global-setup";
+import { createPgDatabase } from "../helpers/test-database";
 import { PASSWORD, expect, test, uniqueEmail, uniqueIp } from "./fixtures";
 import type { AppProcess } from "../helpers/app-server";
 
 const METRICS_TOKEN = "metrics-token-0123456789abcdef";
 
-/** A fresh PostgreSQL database for one app instance. */
-async function freshDatabase(label: string) {
-  const adminUrl = process.env.TEST_DATABASE_URL ?? DEFAULT_PG_URL;
-  const name = `e2e_ops_${label}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    name,
-    async drop() {
-      await admin.query(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-    },
-  };
+/** A fresh, empty PostgreSQL database for one app instance (the app migrates it at start). */
+function freshDatabase(label: string) {
+  return createPgDatabase(runPgUrl(), `e2e_ops_${label}`, { empty: true });
 }
 
 /** The process's log lines that are JSON objects. */
