@@ -4,7 +4,10 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, 
 import type { Route } from "./+types/root";
 import { requestInfoContext, servicesContext } from "./context";
 import { SPECULATION_RULES } from "./lib/speculation";
-import { sessionMiddleware } from "./features/users/session.server";
+import { sessionMiddleware, sessionUserContext } from "./features/users/session.server";
+import { getBrand } from "./features/settings/settings.server";
+import { homeFor } from "./features/users/actor";
+import type { PortalBrand } from "./components/brand";
 import stylesheet from "./app.css?url";
 import { ErrorPage } from "./components/error-page";
 
@@ -21,8 +24,13 @@ export const links: Route.LinksFunction = () => [
 /** Loads the signed-in user for every request (app/lib/session.server.ts). */
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
 
+/** Every page: the origin, the CSP nonce, and the agency's brand for portal headers (docs/product.md#header-bars). */
 export async function loader({ context }: Route.LoaderArgs) {
-  return { origin: context.get(servicesContext).env.origin, nonce: context.get(requestInfoContext).nonce };
+  const { env, db } = context.get(servicesContext);
+  const user = context.get(sessionUserContext);
+  const { companyName, logoPath, accentColor } = await getBrand(db);
+  const brand: PortalBrand = { name: companyName, logoPath, accent: accentColor, home: user ? homeFor(user.role) : "/" };
+  return { origin: env.origin, nonce: context.get(requestInfoContext).nonce, brand };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
