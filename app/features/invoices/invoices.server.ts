@@ -7,11 +7,12 @@
  */
 import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
-import { invoice, invoiceItem, proposal } from "#app/db/schema";
+import { invoice, invoiceItem, proposal, user } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
 import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
 import { invoiceFilterSql } from "./invoices.admin.server";
+import type { BillTo } from "./invoice-billing";
 import { invoiceDisplayStatus, todayUtc, type InvoiceDisplayStatus } from "./invoice-status";
 import { INVOICE_MESSAGES } from "./invoices.schema";
 
@@ -37,6 +38,8 @@ export interface ClientInvoice {
   paidAt: Date | null;
   createdAt: Date;
   items: { description: string; amountCents: number }[];
+  /** The client's business name (else name), e-mail, phone and website from their account. */
+  billTo: BillTo;
 }
 
 /**
@@ -62,9 +65,16 @@ export async function getInvoiceForClient(db: Database, actor: Actor, invoiceId:
       totalCents: invoice.totalCents,
       paidAt: invoice.paidAt,
       createdAt: invoice.createdAt,
+      billTo: {
+        name: sql<string>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName}, '')`,
+        email: sql<string>`coalesce(${user.email}, ${proposal.clientEmail}, '')`,
+        phone: sql<string>`coalesce(${user.phone}, '')`,
+        website: sql<string>`coalesce(${user.website}, '')`,
+      },
     })
     .from(invoice)
     .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
+    .leftJoin(user, eq(user.id, actor.id))
     .where(and(eq(invoice.id, id), ownedByClient(actor.id)));
   if (!row) throw notFound(INVOICE_MESSAGES.notFound);
   const items = await db
@@ -108,11 +118,7 @@ export async function listClientInvoices(
   assertRole(actor, "client");
   const pageSize = options.pageSize ?? CLIENT_INVOICES_PAGE_SIZE;
   const owned = ownedByClient(actor.id);
-  const [counted] = await db
-    .select({ total: count() })
-    .from(invoice)
-    .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
-    .where(owned);
+  const [counted] = await db.select({ total: count() }).from(invoice).innerJoin(proposal, eq(proposal.id, invoice.proposalId)).where(owned);
   const total = counted?.total ?? 0;
   const pageCount = pageCountOf(total, pageSize);
   const page = Math.min(Math.max(1, options.page), pageCount);

@@ -116,7 +116,10 @@ export const settingsSchema = z.object({
   paymentLinkTemplate: z
     .string()
     .trim()
-    .max(BILLING_LIMITS.paymentLinkTemplate, { error: `Payment link must be at most ${BILLING_LIMITS.paymentLinkTemplate} characters.`, abort: true })
+    .max(BILLING_LIMITS.paymentLinkTemplate, {
+      error: `Payment link must be at most ${BILLING_LIMITS.paymentLinkTemplate} characters.`,
+      abort: true,
+    })
     .refine((v) => !v || isHttpsTemplate(v), PAYMENT_LINK_HTTPS)
     .optional()
     .transform((v) => v ?? ""),
