@@ -48,21 +48,12 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
       .font("Helvetica-Bold")
       .fontSize(22)
       .text(invoice.company.name || "Invoice", left, 56, { width: width / 2 });
-    doc
-      .fillColor("#000")
-      .font("Helvetica-Bold")
-      .fontSize(18)
-      .text(`Invoice ${invoice.number}`, left + width / 2, 56, {
-        width: width / 2,
-        align: "right",
-      });
-    doc
-      .font("Helvetica")
-      .fontSize(10)
-      .text(`Status: ${STATUS_LABEL[invoice.status]}`, { width: width / 2, align: "right" });
+    const nameBottom = doc.y;
+    doc.fillColor("#000").font("Helvetica-Bold").fontSize(18).text(`Invoice ${invoice.number}`, left, 56, { width, align: "right" });
+    doc.font("Helvetica").fontSize(10).text(`Status: ${STATUS_LABEL[invoice.status]}`, { width, align: "right" });
 
     doc.moveDown(2);
-    const top = Math.max(doc.y, 110);
+    const top = Math.max(doc.y, nameBottom + 12, 110);
     const column = (width - 24) / 2;
     // Bill from (left) and bill to (right).
     doc.font("Helvetica-Bold").fontSize(10).fillColor("#000").text("From", left, top, { width: column });
