@@ -4,7 +4,10 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, 
 import type { Route } from "./+types/root";
 import { requestInfoContext, servicesContext } from "./context";
 import { SPECULATION_RULES } from "./lib/speculation";
-import { sessionMiddleware } from "./features/users/session.server";
+import { sessionMiddleware, sessionUserContext } from "./features/users/session.server";
+import { getBrand } from "./features/settings/settings.server";
+import { homeFor } from "./features/users/actor";
+import type { PortalBrand } from "./components/brand";
 import stylesheet from "./app.css?url";
 import fontUrl from "@fontsource-variable/plus-jakarta-sans/files/plus-jakarta-sans-latin-wght-normal.woff2?url";
 import { ErrorPage } from "./components/error-page";
@@ -25,13 +28,16 @@ export const links: Route.LinksFunction = () => [
 /** Loads the signed-in user for every request (app/lib/session.server.ts). */
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
 
+/**
+ * Every page: the origin, the CSP nonce, the visitor's light/dark choice (rendered on <html>,
+ * docs/product.md#dark-mode) and the agency's brand for portal headers (docs/product.md#header-bars).
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return {
-    origin: context.get(servicesContext).env.origin,
-    nonce: context.get(requestInfoContext).nonce,
-    // The visitor's light/dark choice, rendered on <html> (docs/product.md#dark-mode).
-    theme: themeFromCookie(request.headers.get("cookie")),
-  };
+  const { env, db } = context.get(servicesContext);
+  const user = context.get(sessionUserContext);
+  const { companyName, logoPath, accentColor } = await getBrand(db);
+  const brand: PortalBrand = { name: companyName, logoPath, accent: accentColor, home: user ? homeFor(user.role) : "/" };
+  return { origin: env.origin, nonce: context.get(requestInfoContext).nonce, theme: themeFromCookie(request.headers.get("cookie")), brand };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -31,6 +31,7 @@ export default [
     route("client-dashboard", "routes/client/dashboard.tsx"),
     route("project-status", "routes/client/project-status.tsx"),
     route("proposal-request", "routes/client/proposal-request.tsx"),
+    route("invoices", "routes/client/invoices.tsx"),
     route("edit-proposal/:proposalId", "routes/client/edit-proposal.tsx"),
     route("view-invoice/:invoiceId", "routes/client/view-invoice.tsx"),
     route("view-invoice/:invoiceId/pdf", "routes/client/invoice-pdf.ts"),
@@ -75,4 +76,6 @@ export default [
   route("theme", "routes/resources/theme.ts"),
   route("sitemap.xml", "routes/resources/sitemap.ts"),
   route("robots.txt", "routes/resources/robots.ts"),
+  // The agency's logo (public: e-mails show it), named by its content hash.
+  route("brand/logo/:version", "routes/resources/brand-logo.ts"),
 ] satisfies RouteConfig;

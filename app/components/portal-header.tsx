@@ -1,12 +1,13 @@
 import type { ReactNode } from "react";
 import { Form, NavLink, useNavigation } from "react-router";
 import { ThemeToggle } from "./theme-toggle";
+import { accentStyle, BrandLink, useBrand } from "./brand";
 
 /** One link of a header bar. */
 export type NavItem = { to: string; label: string; end?: boolean };
 
 /**
- * The portal header: role navigation, Logout (a POST form, so it works without
+ * The portal header: the agency's logo or name linking to the user's home (`BrandLink`), role navigation, Logout (a POST form, so it works without
  * JavaScript and is never prefetched) and a pending indicator during navigation
  * (replacing the spec's "Loading..."). The links come from the route (`portalNav`).
  */
@@ -14,7 +15,7 @@ export function PortalHeader({ items, title, signedIn }: { items: NavItem[]; tit
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   return (
-    <header className="sticky top-0 z-20 border-b border-slate-200 bg-white">
+    <header className="portal-header sticky top-0 z-20 border-b border-slate-200 bg-white">
       <div aria-hidden="true" className={`h-1 bg-brand-600 transition-all duration-500 ${busy ? "w-2/3 opacity-100" : "w-0 opacity-0"}`} />
       <p role="status" className="sr-only">
         {busy ? "Loading…" : ""}
@@ -26,9 +27,7 @@ export function PortalHeader({ items, title, signedIn }: { items: NavItem[]; tit
         Skip to content
       </a>
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3">
-        <NavLink to="/" className="text-lg font-bold tracking-tight text-slate-900">
-          {title}
-        </NavLink>
+        <BrandLink title={title} />
         <nav aria-label="Portal">
           <ul className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm font-medium">
             {items.map((item) => (
@@ -80,14 +79,16 @@ export function PortalShell({
   children: ReactNode;
 }) {
   const column = { wide: "max-w-6xl py-8", medium: "max-w-2xl py-8", narrow: "max-w-md py-12" }[width];
+  const brand = useBrand();
   return (
-    <>
+    // The agency's accent colour, as the --accent custom property of the portal (app.css).
+    <div className={brand.accent ? "portal-root has-accent" : "portal-root"} style={accentStyle(brand)}>
       <PortalHeader items={items} title={title} signedIn={signedIn} />
       <main id="main" className={`mx-auto w-full px-4 ${column}`}>
         {children}
       </main>
       <PortalFooter signedIn={signedIn} />
-    </>
+    </div>
   );
 }
 

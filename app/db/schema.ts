@@ -392,9 +392,37 @@ export const settings = pgTable(
     currency: text().notNull().default("USD"),
     /** Admins must set up two-factor authentication before reaching /admin (docs/product.md#account-page). */
     requireAdminTwoFactor: boolean().notNull().default(false),
+    /** Bill-from address on invoices (multi-line). */
+    companyAddress: text().notNull().default(""),
+    /** Optional tax / VAT id on invoices. */
+    taxId: text().notNull().default(""),
+    /** Free text on every invoice, e.g. bank details (multi-line). */
+    paymentInstructions: text().notNull().default(""),
+    /** An https URL with `{number}` and `{amount}` placeholders: the invoice page's "Pay now" link. */
+    paymentLinkTemplate: text().notNull().default(""),
+    /** Accent colour `#rrggbb` (white text on it passes 4.5:1), or "" for the default. */
+    accentColor: text().notNull().default(""),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check("settings_single_row", sql`${t.id} = 1`)],
+);
+
+/**
+ * The agency's logo (docs/product.md#settings): one row, id always 1, the validated file's
+ * bytes (base64) and type. `version` (a content hash) names the served URL, so the file can
+ * be cached for a year and a new upload gets a new URL.
+ */
+export const brandLogo = pgTable(
+  "brand_logo",
+  {
+    id: integer().primaryKey().default(1),
+    /** image/png | image/jpeg | image/svg+xml */
+    contentType: text().notNull(),
+    dataBase64: text().notNull(),
+    version: text().notNull(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("brand_logo_single_row", sql`${t.id} = 1`)],
 );
 
 /** Audit trail of admin writes (issue #6): who, what, when, before and after. */

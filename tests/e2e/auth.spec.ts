@@ -28,7 +28,7 @@ test.describe("client registration", () => {
     await page.getByLabel("Website (optional)").fill("https://sunrise.example");
     await page.getByRole("button", { name: "Register" }).click();
     await expect(page).toHaveURL(/\/client-dashboard$/);
-    await expect(portalNav(page).getByRole("link")).toHaveText(["Dashboard", "Project Status", "Proposal Request"]);
+    await expect(portalNav(page).getByRole("link")).toHaveText(["Dashboard", "Project Status", "Proposal Request", "Invoices"]);
     await expect(portalNav(page).getByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/client-dashboard");
 
     const { rows } = await sql.query(

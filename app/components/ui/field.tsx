@@ -83,7 +83,7 @@ export function SubmitButton({
       type="submit"
       disabled={pending}
       aria-busy={pending || undefined}
-      className="inline-flex items-center justify-center rounded-md bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:cursor-progress disabled:opacity-70"
+      className="btn-primary inline-flex items-center justify-center rounded-md bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:cursor-progress disabled:opacity-70"
       {...rest}
     >
       {pending ? (pendingLabel ?? "Working…") : children}

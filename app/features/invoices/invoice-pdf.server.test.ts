@@ -4,15 +4,21 @@ import { pdfText } from "../../../tests/helpers/pdf";
 import { renderInvoicePdf } from "./invoice-pdf.server";
 
 describe("renderInvoicePdf", () => {
-  it("prints the number, dates, parties, items, total and status", async () => {
+  it("prints the number, dates, bill-from and bill-to, items, total, status and how to pay", async () => {
     const bytes = await renderInvoicePdf({
       number: "INV-2026-0042",
       issuedAt: new Date("2026-11-02T10:00:00Z"),
       dueDate: "2026-12-01",
       status: "overdue",
       currency: "USD",
-      company: { name: "Rivera Web Studio", email: "billing@example.com" },
-      client: { name: "Blue Cafe", email: "owner@bluecafe.example" },
+      company: {
+        name: "Rivera Web Studio",
+        email: "billing@example.com",
+        address: "12 Harbour Road\nPortsmouth PO1 2AB",
+        taxId: "GB123456789",
+      },
+      client: { name: "Blue Cafe", email: "owner@bluecafe.example", phone: "301 555 0100", website: "https://bluecafe.example" },
+      payment: { instructions: "IBAN GB00 TEST 1234 5678", payLink: "https://pay.example.com/INV-2026-0042?amount=4750.50" },
       projectName: "New website",
       items: [
         { description: "Design", amountCents: 150_000 },
@@ -35,6 +41,14 @@ describe("renderInvoicePdf", () => {
       "Development",
       "$3,250.50",
       "$4,750.50",
+      "12 Harbour Road",
+      "Portsmouth PO1 2AB",
+      "Tax ID: GB123456789",
+      "billing@example.com",
+      "301 555 0100",
+      "https://bluecafe.example",
+      "IBAN GB00 TEST 1234 5678",
+      "https://pay.example.com/INV-2026-0042?amount=4750.50",
     ]) {
       expect(text).toContain(expected);
     }
@@ -48,8 +62,9 @@ describe("renderInvoicePdf", () => {
       dueDate: "2026-12-01",
       status: "pending",
       currency: "USD",
-      company: { name: "Co", email: "" },
-      client: { name: "C", email: "c@example.com" },
+      company: { name: "Co", email: "", address: "", taxId: "" },
+      client: { name: "C", email: "c@example.com", phone: "", website: "" },
+      payment: { instructions: "", payLink: null },
       projectName: null,
       items,
       totalCents: 80_000,
@@ -59,5 +74,7 @@ describe("renderInvoicePdf", () => {
     const text = await pdfText(bytes);
     expect(text).toContain("Line item number 80");
     expect(text).toContain("$800.00");
+    expect(text).not.toContain("How to pay");
+    expect(text).not.toContain("Tax ID");
   });
 });

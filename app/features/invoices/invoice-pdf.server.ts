@@ -1,9 +1,12 @@
 /**
- * Invoice PDF (issue #6): number, dates, company, client, items, total, status — drawn with
- * pdfkit. The route applies the same access rules as the invoice page. pdfkit (≈ 25 MB of
- * memory once loaded, fonts included) is imported on the first PDF, not at server start.
+ * Invoice PDF (docs/product.md#invoice-pdf): number, dates, bill-from (company, address,
+ * support e-mail, tax ID), bill-to (business, e-mail, phone, website), items, total, status,
+ * payment instructions and the payment link — drawn with pdfkit. The route applies the same
+ * access rules as the invoice page.
+ * pdfkit (≈ 25 MB of memory once loaded, fonts included) is imported on the first PDF, not at server start.
  */
 import { formatCents } from "#app/lib/money";
+import type { BillFrom, BillTo, PaymentDetails } from "./invoice-billing";
 import type { InvoiceDisplayStatus } from "./invoice-status";
 
 /** Everything printed on the invoice. Money in cents; dates as `YYYY-MM-DD` or instants (UTC). */
@@ -13,8 +16,9 @@ export interface InvoiceDocument {
   dueDate: string;
   status: InvoiceDisplayStatus;
   currency: string;
-  company: { name: string; email: string };
-  client: { name: string; email: string };
+  company: BillFrom;
+  client: BillTo;
+  payment: PaymentDetails;
   projectName: string | null;
   items: { description: string; amountCents: number }[];
   totalCents: number;
@@ -47,23 +51,50 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer
     doc
       .font("Helvetica-Bold")
       .fontSize(22)
-      .text(invoice.company.name || "Invoice", left, 56);
-    if (invoice.company.email) doc.font("Helvetica").fontSize(10).fillColor("#444").text(invoice.company.email);
+      .text(invoice.company.name || "Invoice", left, 56, { width: width / 2 });
+    const nameBottom = doc.y;
     doc.fillColor("#000").font("Helvetica-Bold").fontSize(18).text(`Invoice ${invoice.number}`, left, 56, { width, align: "right" });
     doc.font("Helvetica").fontSize(10).text(`Status: ${STATUS_LABEL[invoice.status]}`, { width, align: "right" });
 
-    doc.moveDown(3);
-    const top = doc.y;
-    doc.font("Helvetica-Bold").fontSize(10).text("Bill to", left, top);
-    doc.font("Helvetica").text(invoice.client.name).text(invoice.client.email);
-    if (invoice.projectName) doc.text(`Project: ${invoice.projectName}`);
-    doc.font("Helvetica-Bold").text("Issued", left + width / 2, top, { width: width / 2, align: "right" });
-    doc.font("Helvetica").text(invoice.issuedAt.toISOString().slice(0, 10), { width: width / 2, align: "right" });
-    doc.font("Helvetica-Bold").text("Due", { width: width / 2, align: "right" });
-    doc.font("Helvetica").text(invoice.dueDate, { width: width / 2, align: "right" });
+    doc.moveDown(2);
+    const top = Math.max(doc.y, nameBottom + 12, 110);
+    const column = (width - 24) / 2;
+    // Bill from (left) and bill to (right).
+    doc.font("Helvetica-Bold").fontSize(10).fillColor("#000").text("From", left, top, { width: column });
+    doc.font("Helvetica").fillColor("#222");
+    for (const line of [
+      invoice.company.name,
+      invoice.company.address,
+      invoice.company.email,
+      invoice.company.taxId ? `Tax ID: ${invoice.company.taxId}` : "",
+    ]) {
+      if (line) doc.text(line, { width: column });
+    }
+    const fromBottom = doc.y;
+    doc
+      .font("Helvetica-Bold")
+      .fillColor("#000")
+      .text("Bill to", left + column + 24, top, { width: column });
+    doc.font("Helvetica").fillColor("#222");
+    for (const line of [invoice.client.name, invoice.client.email, invoice.client.phone, invoice.client.website]) {
+      if (line) doc.text(line, { width: column });
+    }
+    const toBottom = doc.y;
+
+    let detailsTop = Math.max(fromBottom, toBottom) + 16;
+    doc.fillColor("#000");
+    const details: [string, string][] = [
+      ["Project", invoice.projectName ?? "Website project"],
+      ["Issued", invoice.issuedAt.toISOString().slice(0, 10)],
+      ["Due", invoice.dueDate],
+    ];
+    for (const [label, value] of details) {
+      doc.font("Helvetica-Bold").text(`${label}: `, left, detailsTop, { continued: true }).font("Helvetica").text(value);
+      detailsTop = doc.y;
+    }
 
     doc.moveDown(2);
-    let y = Math.max(doc.y, top + 90);
+    let y = doc.y;
     doc.font("Helvetica-Bold").text("Description", left, y).text("Amount", left, y, { width, align: "right" });
     y += 16;
     doc.moveTo(left, y).lineTo(right, y).strokeColor("#999").stroke();
@@ -85,6 +116,21 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer
       .font("Helvetica-Bold")
       .fontSize(12)
       .text(`Total ${money(invoice.totalCents)}`, left, y, { width, align: "right" });
+    doc.fontSize(10);
+    if (invoice.payment.instructions || invoice.payment.payLink) {
+      doc.moveDown(2);
+      if (doc.y > doc.page.height - doc.page.margins.bottom - 80) doc.addPage();
+      doc.font("Helvetica-Bold").text("How to pay", left, doc.y, { width });
+      doc.font("Helvetica");
+      if (invoice.payment.instructions) doc.text(invoice.payment.instructions, { width });
+      if (invoice.payment.payLink) {
+        doc
+          .moveDown(0.5)
+          .fillColor("#1d3fa3")
+          .text(`Pay online: ${invoice.payment.payLink}`, { width, link: invoice.payment.payLink, underline: true });
+        doc.fillColor("#000");
+      }
+    }
     doc.end();
   });
 }

@@ -238,6 +238,9 @@ export interface AdminInvoice {
   projectName: string | null;
   clientName: string | null;
   clientEmail: string | null;
+  /** The client account's phone and website (bill-to on the PDF), null when not given. */
+  clientPhone: string | null;
+  clientWebsite: string | null;
   dueDate: string;
   status: "unpaid" | "paid";
   displayStatus: InvoiceDisplayStatus;
@@ -255,7 +258,7 @@ export interface AdminInvoice {
 export async function getInvoiceForAdmin(db: Queryable, actor: Actor, invoiceId: number, now: Date = new Date()): Promise<AdminInvoice> {
   assertRole(actor, "admin");
   const [row] = await db
-    .select(invoiceColumns)
+    .select({ ...invoiceColumns, clientPhone: user.phone, clientWebsite: user.website })
     .from(invoice)
     .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
     .leftJoin(user, eq(user.id, invoice.clientId))

@@ -1,15 +1,28 @@
 /**
- * The client's read of an invoice (issue #4; spec §2 /view-invoice/{id}, §3 invoices, §8
- * "Invoice not found"). Invoices are created and changed by the admin console
- * (`invoices.admin.server.ts`).
+ * The client's reads of their invoices (docs/product.md#invoice-view,
+ * docs/product.md#client-invoices, docs/product.md#client-dashboard): one invoice, the list
+ * of all of them, and the balance. Invoices are created and changed by the admin console
+ * (`invoices.admin.server.ts`), whose status conditions ({@link invoiceFilterSql}) these
+ * reads share, so "overdue" means the same on both sides.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
-import type { Database } from "#app/db/client.server";
-import { invoice, invoiceItem, proposal } from "#app/db/schema";
+import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import type { Database, Queryable } from "#app/db/client.server";
+import { invoice, invoiceItem, proposal, user } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
-import { invoiceDisplayStatus, type InvoiceDisplayStatus } from "./invoice-status";
+import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
+import { invoiceFilterSql } from "./invoices.admin.server";
+import type { BillTo } from "./invoice-billing";
+import { invoiceDisplayStatus, todayUtc, type InvoiceDisplayStatus } from "./invoice-status";
 import { INVOICE_MESSAGES } from "./invoices.schema";
+
+/**
+ * The invoices that are the client's: the invoice's `clientId`, or, for an invoice without
+ * one, its proposal's (the query must join the proposal).
+ */
+function ownedByClient(clientId: string): SQL {
+  return sql`coalesce(${invoice.clientId}, ${proposal.clientId}) = ${clientId}`;
+}
 
 /** An invoice as its client sees it. Money in cents; `dueDate` a calendar date `YYYY-MM-DD`. */
 export interface ClientInvoice {
@@ -25,6 +38,8 @@ export interface ClientInvoice {
   paidAt: Date | null;
   createdAt: Date;
   items: { description: string; amountCents: number }[];
+  /** The client's business name (else name), e-mail, phone and website from their account. */
+  billTo: BillTo;
 }
 
 /**
@@ -50,10 +65,17 @@ export async function getInvoiceForClient(db: Database, actor: Actor, invoiceId:
       totalCents: invoice.totalCents,
       paidAt: invoice.paidAt,
       createdAt: invoice.createdAt,
+      billTo: {
+        name: sql<string>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName}, '')`,
+        email: sql<string>`coalesce(${user.email}, ${proposal.clientEmail}, '')`,
+        phone: sql<string>`coalesce(${user.phone}, '')`,
+        website: sql<string>`coalesce(${user.website}, '')`,
+      },
     })
     .from(invoice)
     .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
-    .where(and(eq(invoice.id, id), sql`coalesce(${invoice.clientId}, ${proposal.clientId}) = ${actor.id}`));
+    .leftJoin(user, eq(user.id, actor.id))
+    .where(and(eq(invoice.id, id), ownedByClient(actor.id)));
   if (!row) throw notFound(INVOICE_MESSAGES.notFound);
   const items = await db
     .select({ description: invoiceItem.description, amountCents: invoiceItem.amountCents })
@@ -61,4 +83,107 @@ export async function getInvoiceForClient(db: Database, actor: Actor, invoiceId:
     .where(eq(invoiceItem.invoiceId, row.id))
     .orderBy(asc(invoiceItem.position), asc(invoiceItem.id));
   return { ...row, displayStatus: invoiceDisplayStatus(row, now), items };
+}
+
+/** Invoices per page of the client's invoice list. */
+export const CLIENT_INVOICES_PAGE_SIZE = 20;
+
+/** One row of the client's invoice list. Money in cents; `dueDate` `YYYY-MM-DD`. */
+export interface ClientInvoiceRow {
+  id: number;
+  number: string;
+  projectName: string | null;
+  createdAt: Date;
+  dueDate: string;
+  totalCents: number;
+  status: "unpaid" | "paid";
+  /** paid, pending (shown "Unpaid") or overdue. */
+  displayStatus: InvoiceDisplayStatus;
+}
+
+/**
+ * All of the client's invoices, whatever the status of their project, newest first
+ * (docs/product.md#client-invoices), in numbered pages.
+ *
+ * @param options.page - 1-based, clamped to the last page; `pageSize` defaults to {@link CLIENT_INVOICES_PAGE_SIZE}.
+ * @param now - the current instant, for the derived overdue status.
+ * @throws {AppError} 403 unless a client.
+ */
+export async function listClientInvoices(
+  db: Queryable,
+  actor: Actor,
+  options: { page: number; pageSize?: number },
+  now: Date = new Date(),
+): Promise<NumberedPage<ClientInvoiceRow>> {
+  assertRole(actor, "client");
+  const pageSize = options.pageSize ?? CLIENT_INVOICES_PAGE_SIZE;
+  const owned = ownedByClient(actor.id);
+  const [counted] = await db.select({ total: count() }).from(invoice).innerJoin(proposal, eq(proposal.id, invoice.proposalId)).where(owned);
+  const total = counted?.total ?? 0;
+  const pageCount = pageCountOf(total, pageSize);
+  const page = Math.min(Math.max(1, options.page), pageCount);
+  const rows = await db
+    .select({
+      id: invoice.id,
+      number: invoice.number,
+      projectName: proposal.projectName,
+      createdAt: invoice.createdAt,
+      dueDate: invoice.dueDate,
+      totalCents: invoice.totalCents,
+      status: invoice.status,
+    })
+    .from(invoice)
+    .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
+    .where(owned)
+    .orderBy(desc(invoice.createdAt), desc(invoice.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  return { items: rows.map((row) => ({ ...row, displayStatus: invoiceDisplayStatus(row, now) })), page, pageSize, total, pageCount };
+}
+
+/** The client's balance (docs/product.md#client-dashboard). Money in cents. */
+export interface ClientBalance {
+  /** Unpaid invoices, overdue or not: how many and their sum. */
+  outstandingCount: number;
+  outstandingCents: number;
+  /** Of those, the overdue ones (unpaid, due before today UTC): how many and their sum. */
+  overdueCount: number;
+  overdueCents: number;
+  /** Earliest due date (`YYYY-MM-DD`) of the unpaid invoices not yet overdue, or null. */
+  nextDueDate: string | null;
+}
+
+/**
+ * Sums the client's unpaid and overdue invoices with the admin list's own status conditions
+ * ({@link invoiceFilterSql}: overdue = unpaid and due before today, UTC; due today is not
+ * overdue). Invoices of a deleted proposal are gone with it (the foreign key cascades), so
+ * they never count.
+ *
+ * @param now - the current instant (tests pass a fixed one).
+ * @throws {AppError} 403 unless a client.
+ */
+export async function clientBalance(db: Queryable, actor: Actor, now: Date = new Date()): Promise<ClientBalance> {
+  assertRole(actor, "client");
+  const today = todayUtc(now);
+  const unpaid = sql`${invoiceFilterSql("pending", today)} or ${invoiceFilterSql("overdue", today)}`;
+  const overdue = invoiceFilterSql("overdue", today)!;
+  const pending = invoiceFilterSql("pending", today)!;
+  const [row] = await db
+    .select({
+      outstandingCount: sql<number>`count(*) filter (where ${unpaid})`.mapWith(Number),
+      outstandingCents: sql<number>`coalesce(sum(${invoice.totalCents}) filter (where ${unpaid}), 0)`.mapWith(Number),
+      overdueCount: sql<number>`count(*) filter (where ${overdue})`.mapWith(Number),
+      overdueCents: sql<number>`coalesce(sum(${invoice.totalCents}) filter (where ${overdue}), 0)`.mapWith(Number),
+      nextDueDate: sql<string | null>`(min(${invoice.dueDate}) filter (where ${pending}))::text`,
+    })
+    .from(invoice)
+    .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
+    .where(ownedByClient(actor.id));
+  return {
+    outstandingCount: row?.outstandingCount ?? 0,
+    outstandingCents: row?.outstandingCents ?? 0,
+    overdueCount: row?.overdueCount ?? 0,
+    overdueCents: row?.overdueCents ?? 0,
+    nextDueDate: row?.nextDueDate ?? null,
+  };
 }

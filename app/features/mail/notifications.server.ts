@@ -1,7 +1,8 @@
 /**
- * Notification e-mails (issue #6): one layout for every message — a plain-text and an HTML
- * part, the company name and support e-mail from settings, and a link into the portal. All
- * go through the outbox, inside the caller's transaction.
+ * Notification e-mails (docs/product.md#notifications): one layout for every message — a
+ * plain-text and an HTML part, the company name and support e-mail from settings, the logo
+ * (a hosted image on the site's origin) and accent colour in the HTML part, and a link into
+ * the portal. All go through the outbox, inside the caller's transaction.
  *
  * Use-cases only know relative paths and "the admin": the outbox worker resolves
  * {@link ORIGIN_TOKEN} to the site's origin and {@link ADMIN_RECIPIENT} to settings.supportEmail
@@ -10,7 +11,7 @@
 import { eq } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { user } from "#app/db/schema";
-import { getSettings } from "#app/features/settings/settings.server";
+import { getBrand, getSettings } from "#app/features/settings/settings.server";
 import { enqueueMail, escapeHtml, type OutgoingMail } from "./mail.server";
 
 /** Replaced by the site's public origin when the mail is sent. */
@@ -36,19 +37,26 @@ export interface Notification {
  * @returns the outbox id.
  */
 export async function queueNotification(q: Queryable, n: Notification): Promise<number> {
-  const settings = await getSettings(q);
+  const [settings, brand] = await Promise.all([getSettings(q), getBrand(q)]);
   const company = settings.companyName || "Client Portal";
   const url = `${ORIGIN_TOKEN}${n.link.path}`;
   const footer = settings.supportEmail ? `Questions? Write to ${settings.supportEmail}.` : "";
   const text = [...n.lines, "", `${n.link.label}: ${url}`, "", `— ${company}`, footer].join("\n").trim();
-  const html = `<div style="font-family:system-ui,sans-serif;max-width:560px">
-<p style="font-weight:700;font-size:18px">${escapeHtml(company)}</p>
+  const accent = settings.accentColor || DEFAULT_ACCENT;
+  const heading = brand.logoPath
+    ? `<p><img src="${escapeHtml(`${ORIGIN_TOKEN}${brand.logoPath}`)}" alt="${escapeHtml(company)}" height="40" style="height:40px;width:auto;border:0"></p>`
+    : `<p style="font-weight:700;font-size:18px;color:${accent}">${escapeHtml(company)}</p>`;
+  const html = `<div style="font-family:system-ui,sans-serif;max-width:560px;border-top:4px solid ${accent};padding-top:8px">
+${heading}
 ${n.lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("\n")}
-<p><a href="${escapeHtml(url)}" style="display:inline-block;background:#1d3fa3;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(n.link.label)}</a></p>
+<p><a href="${escapeHtml(url)}" style="display:inline-block;background:${accent};color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(n.link.label)}</a></p>
 ${footer ? `<p style="color:#555;font-size:13px">${escapeHtml(footer)}</p>` : ""}
 </div>`;
   return enqueueMail(q, { to: n.to, subject: `${n.subject} — ${company}`, text, html, attachments: n.attachments });
 }
+
+/** The mail button's colour when Settings hold no accent colour. */
+const DEFAULT_ACCENT = "#1d3fa3";
 
 /** Queues a notification to the admin (new requests, approvals, revisions). */
 export function notifyAdmin(q: Queryable, n: Omit<Notification, "to">): Promise<number> {

@@ -37,6 +37,11 @@ describe("settings form", () => {
       allowNewClients: true,
       requireAdminTwoFactor: false,
       commissionRatePercent: 1250,
+      companyAddress: "",
+      taxId: "",
+      paymentInstructions: "",
+      paymentLinkTemplate: "",
+      accentColor: "",
     });
     const off = parseWithZod(form({ commissionRatePercent: "15" }), { schema: settingsSchema });
     expect((off as { value: { allowNewClients: boolean } }).value.allowNewClients).toBe(false);

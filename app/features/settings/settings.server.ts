@@ -2,13 +2,23 @@
  * Global settings (spec §3 settings; issue #5 edits them). One row, id 1; read with
  * defaults when it does not exist yet.
  */
-import { sql } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { changedFields, recordAudit } from "#app/features/audit/audit.server";
-import { settings } from "#app/db/schema";
+import { brandLogo, settings } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { fieldError } from "#app/lib/errors";
-import type { SettingsInput } from "./settings.schema";
+import { checkLogo, LOGO_MESSAGES, type LogoType } from "./logo";
+import {
+  accentContrastMessage,
+  contrastRatio,
+  isHttpsTemplate,
+  MIN_ACCENT_CONTRAST,
+  normalizeHexColor,
+  SETTINGS_FIELD_MESSAGES,
+  type SettingsInput,
+} from "./settings.schema";
 
 export type Settings = typeof settings.$inferSelect;
 
@@ -22,6 +32,11 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   requireAdminTwoFactor: false,
   commissionRateBps: 1500,
   currency: "USD",
+  companyAddress: "",
+  taxId: "",
+  paymentInstructions: "",
+  paymentLinkTemplate: "",
+  accentColor: "",
 };
 
 /** @returns the settings row, or the defaults when none was saved. */
@@ -47,27 +62,43 @@ export async function getSettingsForAdmin(q: Queryable, actor: Actor): Promise<S
  * `updated` with the changed fields before/after is recorded in the same transaction
  * (issue #6); saving the same values records nothing.
  *
+ * The billing fields, payment link and accent colour are checked again here
+ * (docs/product.md#settings): a non-https link or a colour that is not hex or too light for
+ * white text is refused (400, next to its field) and nothing is saved.
+ *
  * @param input - validated values; `commissionRateBps` 0–10000 (basis points).
  * @returns the saved row.
- * @throws {AppError} 403 unless the actor is an admin; 400 on `commissionRatePercent` for a rate outside 0–100 %.
+ * @throws {AppError} 403 unless the actor is an admin; 400 on `commissionRatePercent` for a
+ *   rate outside 0–100 %, on `paymentLinkTemplate` or `accentColor` when refused.
  */
 export async function saveSettings(db: Database, actor: Actor, input: SettingsInput): Promise<Settings> {
   assertRole(actor, "admin");
   if (!Number.isInteger(input.commissionRateBps) || input.commissionRateBps < 0 || input.commissionRateBps > 10_000) {
     throw fieldError("commissionRatePercent", "The rate must be between 0 and 100 %.");
   }
-  const values = {
-    companyName: input.companyName.slice(0, 200),
-    supportEmail: input.supportEmail.slice(0, 254),
-    defaultTimeline: input.defaultTimeline.slice(0, 200),
-    allowNewClients: input.allowNewClients,
-    requireAdminTwoFactor: input.requireAdminTwoFactor ?? false,
-    commissionRateBps: input.commissionRateBps,
-  };
+  if (input.paymentLinkTemplate && !isHttpsTemplate(input.paymentLinkTemplate)) {
+    throw fieldError("paymentLinkTemplate", SETTINGS_FIELD_MESSAGES.paymentLinkHttps);
+  }
+  const accent = input.accentColor ? normalizeHexColor(input.accentColor) : input.accentColor;
+  if (accent === null) throw fieldError("accentColor", SETTINGS_FIELD_MESSAGES.accentFormat);
+  if (accent && contrastRatio(accent, "#ffffff") < MIN_ACCENT_CONTRAST) throw fieldError("accentColor", accentContrastMessage(accent));
   return db.transaction(async (tx) => {
     // Serialises concurrent saves so each audit event's "before" is what it replaced.
     await tx.execute(sql`select pg_advisory_xact_lock(${SETTINGS_LOCK_ID})`);
     const current = await getSettings(tx);
+    const values = {
+      companyName: input.companyName.slice(0, 200),
+      supportEmail: input.supportEmail.slice(0, 254),
+      defaultTimeline: input.defaultTimeline.slice(0, 200),
+      allowNewClients: input.allowNewClients,
+      requireAdminTwoFactor: input.requireAdminTwoFactor ?? false,
+      commissionRateBps: input.commissionRateBps,
+      companyAddress: (input.companyAddress ?? current.companyAddress).slice(0, 500),
+      taxId: (input.taxId ?? current.taxId).slice(0, 50),
+      paymentInstructions: (input.paymentInstructions ?? current.paymentInstructions).slice(0, 2_000),
+      paymentLinkTemplate: (input.paymentLinkTemplate ?? current.paymentLinkTemplate).slice(0, 2_048),
+      accentColor: accent ?? current.accentColor,
+    };
     const { before, after } = changedFields(
       {
         companyName: current.companyName,
@@ -76,6 +107,11 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
         allowNewClients: current.allowNewClients,
         requireAdminTwoFactor: current.requireAdminTwoFactor,
         commissionRateBps: current.commissionRateBps,
+        companyAddress: current.companyAddress,
+        taxId: current.taxId,
+        paymentInstructions: current.paymentInstructions,
+        paymentLinkTemplate: current.paymentLinkTemplate,
+        accentColor: current.accentColor,
       },
       values,
     );
@@ -91,3 +127,106 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
 
 /** Arbitrary constant for the settings advisory lock. */
 const SETTINGS_LOCK_ID = 727_274_006;
+
+/** What every portal header and e-mail shows of the agency (docs/product.md#header-bars). */
+export interface Brand {
+  /** The company name from settings ("" when not set). */
+  companyName: string;
+  /** The logo's path on this site (`/brand/logo/<version>`), or null when none is saved. */
+  logoPath: string | null;
+  /** `#rrggbb`, or "" for the default colours. */
+  accentColor: string;
+}
+
+/** @returns the agency's name, logo path and accent colour (one small query, no logo bytes). */
+export async function getBrand(q: Queryable): Promise<Brand> {
+  const [row] = await q
+    .select({ companyName: settings.companyName, accentColor: settings.accentColor })
+    .from(settings)
+    .where(eq(settings.id, 1));
+  const [logo] = await q.select({ version: brandLogo.version }).from(brandLogo).where(eq(brandLogo.id, 1));
+  return {
+    companyName: row?.companyName ?? "",
+    accentColor: row?.accentColor ?? "",
+    logoPath: logo ? logoPath(logo.version) : null,
+  };
+}
+
+/** @returns the served path of a logo version. */
+export function logoPath(version: string): string {
+  return `/brand/logo/${version}`;
+}
+
+/**
+ * Validates and saves the agency's logo (docs/product.md#settings), replacing any earlier
+ * one; audited as a settings change (`logo` before/after: type and version). The file is
+ * checked in memory before anything is written: nothing is saved when it is refused.
+ *
+ * @param bytes - the whole uploaded file.
+ * @returns the new logo's path.
+ * @throws {AppError} 403 unless the actor is an admin; 400 on `logo` when the file is
+ *   empty, over 200 KB, not a PNG/JPEG/SVG, or an SVG with active content.
+ */
+export async function saveLogo(db: Database, actor: Actor, bytes: Uint8Array): Promise<string> {
+  assertRole(actor, "admin");
+  const checked = checkLogo(bytes);
+  if ("error" in checked) throw fieldError("logo", checked.error);
+  const version = createHash("sha256").update(bytes).digest("hex").slice(0, 20);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SETTINGS_LOCK_ID})`);
+    const [current] = await tx.select({ version: brandLogo.version, contentType: brandLogo.contentType }).from(brandLogo);
+    const values = { contentType: checked.type, dataBase64: Buffer.from(bytes).toString("base64"), version };
+    await tx
+      .insert(brandLogo)
+      .values({ id: 1, ...values })
+      .onConflictDoUpdate({ target: brandLogo.id, set: { ...values, updatedAt: sql`now()` } });
+    if (current?.version !== version) {
+      await recordAudit(tx, actor, {
+        entity: "settings",
+        entityId: 1,
+        action: "updated",
+        before: { logo: current ? { type: current.contentType, version: current.version } : null },
+        after: { logo: { type: checked.type, version } },
+      });
+    }
+    return logoPath(version);
+  });
+}
+
+/**
+ * Removes the agency's logo (headers and e-mails fall back to the company name).
+ *
+ * @returns whether there was one.
+ * @throws {AppError} 403 unless the actor is an admin.
+ */
+export async function removeLogo(db: Database, actor: Actor): Promise<boolean> {
+  assertRole(actor, "admin");
+  return db.transaction(async (tx) => {
+    const [row] = await tx.delete(brandLogo).returning({ version: brandLogo.version, contentType: brandLogo.contentType });
+    if (row) {
+      await recordAudit(tx, actor, {
+        entity: "settings",
+        entityId: 1,
+        action: "updated",
+        before: { logo: { type: row.contentType, version: row.version } },
+        after: { logo: null },
+      });
+    }
+    return Boolean(row);
+  });
+}
+
+/**
+ * The logo file for its public URL (anyone may read it: it appears in e-mails).
+ *
+ * @param version - from the URL.
+ * @returns the bytes and type, or null when `version` is not the current logo's.
+ */
+export async function readLogo(q: Queryable, version: string): Promise<{ bytes: Uint8Array; contentType: LogoType } | null> {
+  if (!/^[0-9a-f]{20}$/.test(version)) return null;
+  const [row] = await q.select().from(brandLogo).where(eq(brandLogo.version, version));
+  if (!row) return null;
+  return { bytes: new Uint8Array(Buffer.from(row.dataBase64, "base64")), contentType: row.contentType as LogoType };
+}
+
+export { LOGO_MESSAGES };

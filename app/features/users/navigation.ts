@@ -50,5 +50,6 @@ export function navItemsFor(role: Role | null, area: PortalArea): NavItem[] {
     { to: homeFor(role), label: "Dashboard" },
     { to: "/project-status", label: "Project Status" },
     { to: "/proposal-request", label: "Proposal Request" },
+    { to: "/invoices", label: "Invoices" },
   ];
 }

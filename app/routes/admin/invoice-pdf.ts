@@ -1,5 +1,6 @@
 import type { Route } from "./+types/invoice-pdf";
 import { servicesContext } from "#app/context";
+import { billFromSettings, paymentDetails } from "#app/features/invoices/invoice-billing";
 import { invoicePdfResponse } from "#app/features/invoices/invoice-pdf.server";
 import { getInvoiceForAdmin } from "#app/features/invoices/invoices.admin.server";
 import { getSettings } from "#app/features/settings/settings.server";
@@ -19,8 +20,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     dueDate: invoice.dueDate,
     status: invoice.displayStatus,
     currency: settings.currency,
-    company: { name: settings.companyName, email: settings.supportEmail },
-    client: { name: invoice.clientName ?? "", email: invoice.clientEmail ?? "" },
+    company: billFromSettings(settings),
+    payment: paymentDetails(settings, invoice),
+    client: {
+      name: invoice.clientName ?? "",
+      email: invoice.clientEmail ?? "",
+      phone: invoice.clientPhone ?? "",
+      website: invoice.clientWebsite ?? "",
+    },
     projectName: invoice.projectName,
     items: invoice.items,
     totalCents: invoice.totalCents,

@@ -1,15 +1,23 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { useEffect, useState } from "react";
-import { Form } from "react-router";
+import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/settings";
 import { PageHeading } from "#app/components/page-heading";
 import { SubmitButton } from "#app/components/ui/field";
-import { TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { TextArea, TextInput, useAppForm } from "#app/components/ui/form";
 import { Notice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
-import { bpsToPercent, SETTINGS_MESSAGE_MS, SETTINGS_MESSAGES, settingsSchema } from "#app/features/settings/settings.schema";
-import { getSettingsForAdmin, saveSettings } from "#app/features/settings/settings.server";
-import { formAction } from "#app/lib/form-action.server";
+import { LOGO_MESSAGES, MAX_LOGO_BYTES } from "#app/features/settings/logo";
+import {
+  BILLING_LIMITS,
+  bpsToPercent,
+  SETTINGS_MESSAGE_MS,
+  SETTINGS_MESSAGES,
+  settingsSchema,
+} from "#app/features/settings/settings.schema";
+import { getBrand, getSettingsForAdmin, removeLogo, saveLogo, saveSettings } from "#app/features/settings/settings.server";
+import { fieldError } from "#app/lib/errors";
+import { formAction, readForm, requireConfirmation, runIntent } from "#app/lib/form-action.server";
 import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings | Admin Console" }, { name: "robots", content: "noindex" }];
@@ -19,7 +27,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);
   const settings = await getSettingsForAdmin(db, actor);
+  const brand = await getBrand(db);
   return {
+    logoPath: brand.logoPath,
     settings: {
       companyName: settings.companyName,
       supportEmail: settings.supportEmail,
@@ -27,14 +37,42 @@ export async function loader({ context }: Route.LoaderArgs) {
       allowNewClients: settings.allowNewClients,
       requireAdminTwoFactor: settings.requireAdminTwoFactor,
       commissionRatePercent: bpsToPercent(settings.commissionRateBps),
+      companyAddress: settings.companyAddress,
+      taxId: settings.taxId,
+      paymentInstructions: settings.paymentInstructions,
+      paymentLinkTemplate: settings.paymentLinkTemplate,
+      accentColor: settings.accentColor,
     },
   };
 }
 
-/** Saves the settings (spec §8: "✅ Settings saved." or "❌ Failed to save settings."). */
+/**
+ * Saves the settings (docs/product.md#settings: "✅ Settings saved." or "❌ Failed to save
+ * settings."), or, for `intent=upload-logo` (a multipart form, the only upload this route
+ * takes: server/body-guard.ts) and `intent=remove-logo`, the logo.
+ */
 export async function action(args: Route.ActionArgs) {
   const actor = requireUser(args.context);
   const { db } = args.context.get(servicesContext);
+  // The settings form posts no intent; peek at a copy of the body to route the logo forms.
+  const intent = (await readForm(args.request.clone())).get("intent");
+  if (intent === "upload-logo" || intent === "remove-logo") {
+    return runIntent(args, {
+      "upload-logo": async (form) => {
+        const file = form.get("logo");
+        // Read in memory and checked before anything is written (the body guard bounds it to 256 KB).
+        if (!(file instanceof File) || file.size === 0) throw fieldError("logo", LOGO_MESSAGES.missing);
+        if (file.size > MAX_LOGO_BYTES) throw fieldError("logo", LOGO_MESSAGES.tooLarge);
+        await saveLogo(db, actor, new Uint8Array(await file.arrayBuffer()));
+        return LOGO_MESSAGES.saved;
+      },
+      "remove-logo": async (form) => {
+        requireConfirmation(form, "Confirm the removal first.");
+        await removeLogo(db, actor);
+        return LOGO_MESSAGES.removed;
+      },
+    });
+  }
   return formAction(
     args,
     settingsSchema,
@@ -48,14 +86,16 @@ export async function action(args: Route.ActionArgs) {
 
 /** /admin/settings: the settings form; the commission rate is typed in percent. */
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const settingsReply = actionData && !("intent" in actionData && actionData.intent) ? actionData : undefined;
   const [form, fields] = useAppForm({
     id: "settings",
     schema: settingsSchema,
-    lastResult: actionData?.result,
+    lastResult: settingsReply?.result,
     defaultValue: loaderData.settings,
   });
-  const pending = useIsSubmitting();
-  const message = useFadingMessage(actionData);
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting" && !navigation.formData?.has("intent");
+  const message = useFadingMessage(settingsReply);
   const { key: _key, ...checkbox } = getInputProps(fields.allowNewClients, { type: "checkbox" });
   const { key: _key2fa, ...twoFactorCheckbox } = getInputProps(fields.requireAdminTwoFactor, { type: "checkbox" });
   return (
@@ -70,6 +110,38 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           label="Ambassador commission (%)"
           inputMode="decimal"
           hint="Of the invoice total, or of the budget when there is no invoice."
+        />
+        <fieldset className="flex flex-col gap-4 rounded-lg border border-slate-200 p-4">
+          <legend className="px-1 font-semibold">Billing details on invoices</legend>
+          <TextArea
+            field={fields.companyAddress}
+            label="Company address"
+            rows={3}
+            maxLength={BILLING_LIMITS.companyAddress}
+            autoComplete="street-address"
+          />
+          <TextInput field={fields.taxId} label="Tax ID (optional)" maxLength={BILLING_LIMITS.taxId} />
+          <TextArea
+            field={fields.paymentInstructions}
+            label="Payment instructions (optional)"
+            rows={4}
+            maxLength={BILLING_LIMITS.paymentInstructions}
+            hint="Printed on every invoice, e.g. your bank details."
+          />
+          <TextInput
+            field={fields.paymentLinkTemplate}
+            label="Payment link (optional)"
+            inputMode="url"
+            placeholder="https://pay.example.com/{number}?amount={amount}"
+            hint="An https:// address. {number} becomes the invoice number, {amount} the total (e.g. 1234.50), {currency} the currency. When set, invoices show a Pay now button."
+          />
+        </fieldset>
+        <TextInput
+          field={fields.accentColor}
+          label="Accent colour (optional)"
+          placeholder="#1d3fa3"
+          autoComplete="off"
+          hint="A hex colour for buttons and the header. White text on it must stay readable (contrast of at least 4.5:1)."
         />
         <div className="flex items-start gap-3">
           <input {...checkbox} className="mt-1 h-5 w-5 rounded border-slate-400" />
@@ -103,7 +175,90 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           </div>
         </div>
       </Form>
+      <LogoForm logoPath={loaderData.logoPath} reply={actionData && "intent" in actionData && actionData.intent ? actionData : undefined} />
     </>
+  );
+}
+
+/** Upload (multipart) or remove the logo; the file's size is checked in the browser first when JavaScript runs. */
+function LogoForm({
+  logoPath,
+  reply,
+}: {
+  logoPath: string | null;
+  reply: { ok: boolean; message: string; intent?: string; fieldErrors?: Record<string, string[]> } | undefined;
+}) {
+  const navigation = useNavigation();
+  const uploading = navigation.state === "submitting" && navigation.formData?.get("intent") === "upload-logo";
+  const [localError, setLocalError] = useState<string | null>(null);
+  const error = localError ?? (reply && !reply.ok ? (reply.fieldErrors?.logo?.join(" ") ?? reply.message) : null);
+  return (
+    <section aria-labelledby="logo-title" className="mt-10 flex max-w-xl flex-col gap-4 rounded-lg border border-slate-200 p-4">
+      <h2 id="logo-title" className="text-lg font-semibold">
+        Logo
+      </h2>
+      {logoPath ? (
+        <div className="flex flex-wrap items-center gap-4">
+          <img src={logoPath} alt="Current logo" className="h-12 w-auto max-w-[12rem] object-contain" />
+          <Form method="post">
+            <input type="hidden" name="intent" value="remove-logo" />
+            <input type="hidden" name="confirm" value="yes" />
+            <button
+              type="submit"
+              className="btn btn-danger btn-sm"
+              onClick={(event) => {
+                if (!window.confirm("Remove the logo? Headers and e-mails will show the company name instead.")) event.preventDefault();
+              }}
+            >
+              Remove logo
+            </button>
+          </Form>
+        </div>
+      ) : (
+        <p className="text-sm text-slate-700">No logo yet: headers and e-mails show the company name.</p>
+      )}
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        className="flex flex-col gap-3"
+        onSubmit={(event) => {
+          const file = (event.currentTarget.elements.namedItem("logo") as HTMLInputElement | null)?.files?.[0];
+          const problem = !file ? LOGO_MESSAGES.missing : file.size > MAX_LOGO_BYTES ? LOGO_MESSAGES.tooLarge : null;
+          setLocalError(problem);
+          if (problem) event.preventDefault();
+        }}
+      >
+        <input type="hidden" name="intent" value="upload-logo" />
+        <div className="flex flex-col gap-1">
+          <label htmlFor="logo" className="text-sm font-medium text-slate-800">
+            Logo file
+          </label>
+          <input
+            id="logo"
+            name="logo"
+            type="file"
+            accept="image/png,image/jpeg,image/svg+xml"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "logo-error logo-hint" : "logo-hint"}
+            className="text-sm"
+          />
+          <p id="logo-hint" className="text-sm text-slate-600">
+            PNG, JPEG or SVG, at most 200 KB. SVGs with scripts or links are refused.
+          </p>
+          {error ? (
+            <p id="logo-error" role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          ) : null}
+        </div>
+        <div className="flex flex-wrap items-center gap-4">
+          <SubmitButton pending={uploading} pendingLabel="Uploading…">
+            Upload logo
+          </SubmitButton>
+          {reply?.ok ? <Notice tone="success">{reply.message}</Notice> : null}
+        </div>
+      </Form>
+    </section>
   );
 }
 

@@ -1,13 +1,15 @@
 import { getFormProps } from "@conform-to/react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
-import { LocalDateTime } from "#app/components/local-time";
+import { LocalDate, LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
 import { ConfirmAction, usePendingIntent } from "#app/components/ui/confirm-action";
 import { SubmitButton, TextareaField } from "#app/components/ui/field";
 import { FormMessage, TextArea, TextInput, useAppForm } from "#app/components/ui/form";
 import { ActionNotice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
+import { clientBalance, type ClientBalance } from "#app/features/invoices/invoices.server";
+import { getSettings } from "#app/features/settings/settings.server";
 import { MeetingStatusBadge } from "#app/features/meetings/components/meeting-status-badge";
 import { MEETING_MESSAGES, MEETING_NOTES_MAX, meetingSchema } from "#app/features/meetings/meetings.schema";
 import { deleteMeeting, listClientMeetings, scheduleMeeting, type ClientMeetingRow } from "#app/features/meetings/meetings.server";
@@ -25,16 +27,20 @@ export const meta: Route.MetaFunction = () => [{ title: "Client Dashboard | Clie
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const actor = requireUser(context);
-  const [ambassador, awaiting, meetings] = await Promise.all([
+  const [ambassador, awaiting, meetings, balance, settings] = await Promise.all([
     getReferringAmbassador(db, actor),
     listAwaitingApproval(db, actor),
     listClientMeetings(db, actor),
+    clientBalance(db, actor),
+    getSettings(db),
   ]);
   return {
     profile: { businessName: actor.businessName ?? actor.name, email: actor.email, phone: actor.phone, website: actor.website },
     ambassador,
     awaiting,
     meetings,
+    balance,
+    currency: settings.currency,
   };
 }
 
@@ -71,7 +77,7 @@ export async function action(args: Route.ActionArgs) {
 
 /** Info card, schedule-meeting form, proposals awaiting approval, meetings. */
 export default function ClientDashboard({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, ambassador, awaiting, meetings } = loaderData;
+  const { profile, ambassador, awaiting, meetings, balance, currency } = loaderData;
   const pageReply = actionData && actionData.intent !== "schedule-meeting" && !actionData.fieldErrors ? actionData : null;
   return (
     <>
@@ -81,6 +87,7 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
       </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]">
         <div className="flex min-w-0 flex-col gap-6">
+          <BalanceCard balance={balance} currency={currency} />
           <section aria-labelledby="info-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
             <h2 id="info-title" className="text-xl font-semibold">
               Your information
@@ -142,6 +149,42 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
         </div>
       </div>
     </>
+  );
+}
+
+/** What the client owes (docs/product.md#client-dashboard): outstanding, of which overdue, next due date. */
+function BalanceCard({ balance, currency }: { balance: ClientBalance; currency: string }) {
+  const money = (cents: number) => formatCents(cents, currency);
+  return (
+    <section aria-labelledby="balance-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
+      <h2 id="balance-title" className="text-xl font-semibold">
+        Your balance
+      </h2>
+      <dl className="mt-4 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
+        <dt className="text-slate-600">Outstanding</dt>
+        <dd className="text-lg font-bold tabular-nums" data-testid="balance-outstanding">
+          {money(balance.outstandingCents)}
+          <span className="ml-2 text-sm font-normal text-slate-600">
+            {balance.outstandingCount === 1 ? "1 unpaid invoice" : `${balance.outstandingCount} unpaid invoices`}
+          </span>
+        </dd>
+        <dt className="text-slate-600">Overdue</dt>
+        <dd className={`font-semibold tabular-nums ${balance.overdueCount ? "text-red-800" : ""}`} data-testid="balance-overdue">
+          {balance.overdueCount
+            ? `${money(balance.overdueCents)} (${balance.overdueCount === 1 ? "1 invoice" : `${balance.overdueCount} invoices`})`
+            : "Nothing overdue"}
+        </dd>
+        <dt className="text-slate-600">Next due</dt>
+        <dd className="font-medium" data-testid="balance-next-due">
+          {balance.nextDueDate ? <LocalDate value={balance.nextDueDate} /> : "—"}
+        </dd>
+      </dl>
+      <p className="mt-4">
+        <Link to="/invoices" className="font-medium text-brand-700 underline underline-offset-4">
+          See all invoices
+        </Link>
+      </p>
+    </section>
   );
 }
 

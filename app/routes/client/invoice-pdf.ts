@@ -1,5 +1,6 @@
 import type { Route } from "./+types/invoice-pdf";
 import { servicesContext } from "#app/context";
+import { billFromSettings, paymentDetails } from "#app/features/invoices/invoice-billing";
 import { invoicePdfResponse } from "#app/features/invoices/invoice-pdf.server";
 import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.schema";
 import { getInvoiceForClient } from "#app/features/invoices/invoices.server";
@@ -19,8 +20,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     dueDate: invoice.dueDate,
     status: invoice.displayStatus,
     currency: settings.currency,
-    company: { name: settings.companyName, email: settings.supportEmail },
-    client: { name: actor.businessName ?? actor.name, email: actor.email },
+    company: billFromSettings(settings),
+    payment: paymentDetails(settings, invoice),
+    client: invoice.billTo,
     projectName: invoice.projectName,
     items: invoice.items,
     totalCents: invoice.totalCents,

@@ -14,6 +14,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     "Disallow: /proposal-request",
     "Disallow: /edit-proposal",
     "Disallow: /view-invoice",
+    "Disallow: /invoices",
     "Disallow: /api/",
     `Sitemap: ${origin}/sitemap.xml`,
     "",

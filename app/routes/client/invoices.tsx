@@ -1,0 +1,102 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/invoices";
+import { LocalDate, LocalDateTime } from "#app/components/local-time";
+import { PageHeading } from "#app/components/page-heading";
+import { servicesContext } from "#app/context";
+import { InvoiceStatusBadge } from "#app/features/invoices/components/invoice-status-badge";
+import { listClientInvoices } from "#app/features/invoices/invoices.server";
+import { getSettings } from "#app/features/settings/settings.server";
+import { requireUser } from "#app/features/users/session.server";
+import { formatCents } from "#app/lib/money";
+import { parsePageParam } from "#app/lib/pagination";
+
+export const meta: Route.MetaFunction = () => [{ title: "Invoices | Client Portal" }, { name: "robots", content: "noindex" }];
+
+/** `/invoices` (docs/product.md#client-invoices): every invoice of the client, newest first, 20 per page. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { db } = context.get(servicesContext);
+  const page = parsePageParam(new URL(request.url).searchParams.get("page"));
+  const [list, settings] = await Promise.all([listClientInvoices(db, requireUser(context), { page }), getSettings(db)]);
+  return { list, currency: settings.currency };
+}
+
+/** The client's invoices: number, project, issue and due dates, total, status, page and PDF links. */
+export default function ClientInvoices({ loaderData }: Route.ComponentProps) {
+  const { list, currency } = loaderData;
+  const pageLink = (page: number) => (page > 1 ? `?page=${page}` : "?");
+  return (
+    <>
+      <PageHeading title="Invoices" lead="All of your invoices, newest first, whatever the state of their project." />
+      {list.items.length === 0 ? (
+        <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-700">No invoices yet.</p>
+      ) : (
+        <ul className="space-y-3" aria-label="Invoices">
+          {list.items.map((inv) => (
+            <li key={inv.id} className="rounded-xl border border-slate-200 p-4 shadow-sm" aria-labelledby={`invoice-${inv.id}`}>
+              <div className="flex flex-wrap items-start justify-between gap-2">
+                <div className="min-w-0">
+                  <h2 id={`invoice-${inv.id}`} className="text-lg font-semibold">
+                    <Link to={`/view-invoice/${inv.id}`} className="underline-offset-4 hover:underline">
+                      {inv.number}
+                    </Link>
+                  </h2>
+                  <p className="text-sm wrap-anywhere text-slate-700">{inv.projectName ?? "Website project"}</p>
+                </div>
+                <InvoiceStatusBadge status={inv.displayStatus} />
+              </div>
+              <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-3">
+                <div>
+                  <dt className="text-slate-600">Issued</dt>
+                  <dd className="font-medium">
+                    <LocalDateTime value={inv.createdAt} style="date" />
+                  </dd>
+                </div>
+                <div>
+                  <dt className="text-slate-600">Due</dt>
+                  <dd className="font-medium">
+                    <LocalDate value={inv.dueDate} />
+                  </dd>
+                </div>
+                <div>
+                  <dt className="text-slate-600">Total</dt>
+                  <dd className="font-semibold tabular-nums" data-testid="invoice-total">
+                    {formatCents(inv.totalCents, currency)}
+                  </dd>
+                </div>
+              </dl>
+              <p className="mt-3 flex flex-wrap gap-2 text-sm">
+                <Link to={`/view-invoice/${inv.id}`} className="btn btn-secondary btn-sm">
+                  View<span className="sr-only"> invoice {inv.number}</span>
+                </Link>
+                <a href={`/view-invoice/${inv.id}/pdf`} className="btn btn-secondary btn-sm">
+                  PDF<span className="sr-only"> of invoice {inv.number}</span>
+                </a>
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      {list.pageCount > 1 ? (
+        <nav aria-label="Pages" className="mt-6 flex items-center justify-between gap-4 text-sm">
+          {list.page > 1 ? (
+            <Link to={pageLink(list.page - 1)} className="btn btn-secondary btn-md">
+              ← Newer
+            </Link>
+          ) : (
+            <span />
+          )}
+          <span>
+            Page {list.page} of {list.pageCount}
+          </span>
+          {list.page < list.pageCount ? (
+            <Link to={pageLink(list.page + 1)} className="btn btn-secondary btn-md">
+              Older →
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
+    </>
+  );
+}
