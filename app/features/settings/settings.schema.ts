@@ -25,6 +25,11 @@ export const settingsSchema = z.object({
     .boolean()
     .optional()
     .transform((v) => v ?? false),
+  /** A checkbox (docs/product.md#email-verification): sign-in refused until the address is verified. */
+  requireEmailVerification: z
+    .boolean()
+    .optional()
+    .transform((v) => v ?? false),
   commissionRatePercent: z
     .string({ error: "Commission rate is required." })
     .trim()
@@ -55,5 +60,7 @@ export interface SettingsInput {
   supportEmail: string;
   defaultTimeline: string;
   allowNewClients: boolean;
+  /** "Require e-mail verification to sign in"; absent = unchanged. */
+  requireEmailVerification?: boolean;
   commissionRateBps: number;
 }

@@ -35,6 +35,7 @@ describe("settings form", () => {
       supportEmail: "help@acme.com",
       defaultTimeline: "",
       allowNewClients: true,
+      requireEmailVerification: false,
       commissionRatePercent: 1250,
     });
     const off = parseWithZod(form({ commissionRatePercent: "15" }), { schema: settingsSchema });

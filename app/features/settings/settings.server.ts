@@ -19,6 +19,7 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   supportEmail: "",
   defaultTimeline: "",
   allowNewClients: true,
+  requireEmailVerification: false,
   commissionRateBps: 1500,
   currency: "USD",
 };
@@ -42,7 +43,8 @@ export async function getSettingsForAdmin(q: Queryable, actor: Actor): Promise<S
 /**
  * Saves the global settings (spec §7 "set settings/global"): creates the row on first save,
  * replaces every editable field afterwards. `allowNewClients = false` closes client
- * registration at once (`registerClient` reads it). When a field changes, one audit event
+ * registration at once (`registerClient` reads it); `requireEmailVerification` refuses the
+ * sign-in of unverified addresses from the next attempt (docs/product.md#email-verification). When a field changes, one audit event
  * `updated` with the changed fields before/after is recorded in the same transaction
  * (issue #6); saving the same values records nothing.
  *
@@ -55,23 +57,25 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
   if (!Number.isInteger(input.commissionRateBps) || input.commissionRateBps < 0 || input.commissionRateBps > 10_000) {
     throw fieldError("commissionRatePercent", "The rate must be between 0 and 100 %.");
   }
-  const values = {
-    companyName: input.companyName.slice(0, 200),
-    supportEmail: input.supportEmail.slice(0, 254),
-    defaultTimeline: input.defaultTimeline.slice(0, 200),
-    allowNewClients: input.allowNewClients,
-    commissionRateBps: input.commissionRateBps,
-  };
   return db.transaction(async (tx) => {
     // Serialises concurrent saves so each audit event's "before" is what it replaced.
     await tx.execute(sql`select pg_advisory_xact_lock(${SETTINGS_LOCK_ID})`);
     const current = await getSettings(tx);
+    const values = {
+      companyName: input.companyName.slice(0, 200),
+      supportEmail: input.supportEmail.slice(0, 254),
+      defaultTimeline: input.defaultTimeline.slice(0, 200),
+      allowNewClients: input.allowNewClients,
+      requireEmailVerification: input.requireEmailVerification ?? current.requireEmailVerification,
+      commissionRateBps: input.commissionRateBps,
+    };
     const { before, after } = changedFields(
       {
         companyName: current.companyName,
         supportEmail: current.supportEmail,
         defaultTimeline: current.defaultTimeline,
         allowNewClients: current.allowNewClients,
+        requireEmailVerification: current.requireEmailVerification,
         commissionRateBps: current.commissionRateBps,
       },
       values,

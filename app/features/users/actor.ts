@@ -19,6 +19,8 @@ export interface SessionUser extends Actor {
   website: string | null;
   referralCode: string | null;
   referredById: string | null;
+  /** The address was proven by the verification link (docs/product.md#email-verification). */
+  emailVerified: boolean;
 }
 
 /** A user with no role is a client (spec §6). */

@@ -36,6 +36,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
           website: (u.website as string | null) ?? null,
           referralCode: (u.referralCode as string | null) ?? null,
           referredById: (u.referredById as string | null) ?? null,
+          emailVerified: u.emailVerified === true,
         }
       : null,
   );

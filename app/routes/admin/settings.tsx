@@ -25,6 +25,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       supportEmail: settings.supportEmail,
       defaultTimeline: settings.defaultTimeline,
       allowNewClients: settings.allowNewClients,
+      requireEmailVerification: settings.requireEmailVerification,
       commissionRatePercent: bpsToPercent(settings.commissionRateBps),
     },
   };
@@ -56,6 +57,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
   const pending = useIsSubmitting();
   const message = useFadingMessage(actionData);
   const { key: _key, ...checkbox } = getInputProps(fields.allowNewClients, { type: "checkbox" });
+  const { key: _verifyKey, ...verifyCheckbox } = getInputProps(fields.requireEmailVerification, { type: "checkbox" });
   return (
     <>
       <PageHeading title="Settings" lead="Global settings of the portal." />
@@ -76,6 +78,18 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
               Allow new clients
             </label>
             <p className="text-sm text-slate-600">When off, the client registration page refuses new accounts.</p>
+          </div>
+        </div>
+        <div className="flex items-start gap-3">
+          <input {...verifyCheckbox} className="mt-1 h-5 w-5 rounded border-slate-400" />
+          <div>
+            <label htmlFor={fields.requireEmailVerification.id} className="font-medium text-slate-800">
+              Require e-mail verification to sign in
+            </label>
+            <p className="text-sm text-slate-600">
+              When on, clients and ambassadors must open the link we e-mail them before they can sign in. When off, they can sign in at once
+              and see a reminder until they verify.
+            </p>
           </div>
         </div>
         <div className="flex flex-wrap items-center gap-4">
