@@ -187,6 +187,7 @@ test.describe("ambassador portal", () => {
     sql,
     browser,
   }) => {
+    test.setTimeout(120_000); // four accounts and five submissions through the real form
     const clientContext = await browser.newContext({
       baseURL: process.env.E2E_BASE_URL,
       extraHTTPHeaders: { "x-forwarded-for": uniqueIp() },
@@ -195,6 +196,7 @@ test.describe("ambassador portal", () => {
     try {
       const ambassador = await registerAmbassador(page);
       const direct = await registerClient(clientPage, { businessName: "Direct Co" });
+      await clientContext.clearCookies();
       const otherAmbassador = await registerAmbassador(clientPage);
       await clientContext.clearCookies();
       const referred = await registerClient(clientPage, { businessName: "Existing Co", referralCode: ambassador.referralCode });
