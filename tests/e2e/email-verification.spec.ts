@@ -86,10 +86,11 @@ test.describe("with “Require e-mail verification to sign in” on", () => {
   test.describe.configure({ timeout: 180_000 });
   let app: Awaited<ReturnType<typeof startIsolatedApp>>;
   test.beforeAll(async () => {
+    test.setTimeout(180_000); // a fresh database and server
     app = await startIsolatedApp("verify");
   });
   test.afterAll(async () => {
-    await app.stop();
+    await app?.stop();
   });
 
   test("the admin turns it on; a new client is not signed in, sign-in is refused with a resend option until the mailed link is opened", async ({

@@ -36,6 +36,7 @@ test.describe("ambassador portal", () => {
     sql,
     baseURL,
   }) => {
+    test.setTimeout(120_000); // three accounts, a mail round trip and the whole approval flow
     await context.grantPermissions(["clipboard-write"], { origin: baseURL });
     // Our Permissions-Policy forbids clipboard reads; record what the page writes instead.
     await page.addInitScript(() => {
