@@ -45,7 +45,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       <h1 className="text-3xl font-bold tracking-tight">Sign in</h1>
       <p className="mt-2 text-slate-700">Clients, ambassadors and admins sign in here.</p>
       <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
-        <FormMessage id={form.errorId} errors={form.errors} success={loaderData.notice} />
+        <FormMessage id={form.errorId} errors={form.errors} success={form.errors?.length ? null : loaderData.notice} />
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         <TextInput field={fields.email} label="Email" type="email" autoComplete="email" />
         <TextInput field={fields.password} label="Password" type="password" autoComplete="current-password" />
