@@ -118,7 +118,7 @@ test.describe("with “Require e-mail verification to sign in” on", () => {
     await page.getByLabel("Phone").fill("301 555 0100");
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Register" }).click();
-    await expect(page).toHaveURL(/\/login\?verify=sent$/);
+    await expect(page).toHaveURL(/\/login\?verify=sent$/, { timeout: 30_000 }); // password hashing on a busy machine
     await expect(page.getByRole("status").filter({ hasText: "inbox" })).toHaveText(
       "Check your inbox: we e-mailed you a link to verify your e-mail address. Open it, then sign in.",
     );
@@ -129,6 +129,7 @@ test.describe("with “Require e-mail verification to sign in” on", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("alert")).toHaveText(
       "Verify your e-mail address before signing in: open the link we e-mailed you, or ask for a new one below.",
+      { timeout: 30_000 },
     );
     await expect(page).toHaveURL(/\/login/);
     const first = await verificationMail(email);
@@ -145,7 +146,7 @@ test.describe("with “Require e-mail verification to sign in” on", () => {
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL(/\/client-dashboard$/);
+    await expect(page).toHaveURL(/\/client-dashboard$/, { timeout: 30_000 });
     await expect(page.getByRole("region", { name: "E-mail verification" })).toHaveCount(0);
     await admin.context().close();
     await page.context().close();

@@ -15,7 +15,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export default function AmbassadorLayout({ loaderData }: Route.ComponentProps) {
   return (
     <AreaFrame area="ambassador" role={loaderData.role}>
-      <VerifyEmailBanner email={loaderData.email} verified={loaderData.emailVerified} />
+      <VerifyEmailBanner email={loaderData.email} verified={loaderData.emailVerified} forClient={false} />
       <Outlet />
     </AreaFrame>
   );

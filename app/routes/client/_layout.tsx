@@ -15,7 +15,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export default function ClientLayout({ loaderData }: Route.ComponentProps) {
   return (
     <AreaFrame area="client" role={loaderData.role}>
-      <VerifyEmailBanner email={loaderData.email} verified={loaderData.emailVerified} />
+      <VerifyEmailBanner email={loaderData.email} verified={loaderData.emailVerified} forClient />
       <Outlet />
     </AreaFrame>
   );
