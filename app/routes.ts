@@ -20,6 +20,7 @@ export default [
     route("register/ambassador", "routes/auth/register-ambassador.tsx"),
     route("forgot-password", "routes/auth/forgot-password.tsx"),
     route("reset-password", "routes/auth/reset-password.tsx"),
+    route("verify-email", "routes/auth/verify-email.tsx"),
   ]),
   route("logout", "routes/auth/logout.tsx"),
   // docs/product.md#account-page: sign-in second step, passkey steps (JSON), e-mail change link.

@@ -340,6 +340,8 @@ export const invoice = pgTable(
     status: text().$type<"unpaid" | "paid">().notNull().default("unpaid"),
     totalCents: integer().notNull(),
     paidAt: timestamp({ withTimezone: true }),
+    /** Raised by one at every edit; a save carrying an older version is refused (docs/product.md#invoices). */
+    version: integer().notNull().default(1),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -387,6 +389,8 @@ export const settings = pgTable(
     supportEmail: text().notNull().default(""),
     defaultTimeline: text().notNull().default(""),
     allowNewClients: boolean().notNull().default(true),
+    /** Sign-in refused until the e-mail address is verified (docs/product.md#email-verification); off by default. */
+    requireEmailVerification: boolean().notNull().default(false),
     /** Ambassador commission in basis points (1500 = 15 %). */
     commissionRateBps: integer().notNull().default(1500),
     currency: text().notNull().default("USD"),

@@ -377,7 +377,11 @@ test.describe("password reset", () => {
     await page.getByLabel("Email").fill(client.email);
     await page.getByRole("button", { name: "Send reset link" }).click();
     const second = await waitForMail(
-      (m) => addressesOf(m.to).includes(client.email) && (m.text ?? "").includes("token=") && !(m.text ?? "").includes(link),
+      (m) =>
+        addressesOf(m.to).includes(client.email) &&
+        m.subject === "Reset your password" &&
+        (m.text ?? "").includes("token=") &&
+        !(m.text ?? "").includes(link),
     );
     const secondLink = /(\/reset-password\?token=[^\s]+)/.exec(second.text ?? "")![1]!;
     const token = decodeURIComponent(secondLink.split("token=")[1]!);

@@ -105,6 +105,7 @@ test.describe("bad input", () => {
       path: "/reset-password",
       valid: { token: "not-a-real-token", password: "secret-pass", confirmPassword: "secret-pass" },
     },
+    { name: "resend verification link", role: "anonymous", path: "/verify-email", valid: { email: "v@example.org" } },
     { name: "proposal request", role: "client", path: "/proposal-request", valid: proposalFields, optional: proposalOptional },
     {
       name: "edit proposal",

@@ -3,7 +3,31 @@
  * new e-mail, that person registering through the link and approving it, and the
  * ambassador seeing the client and the commission.
  */
-import { expect, hydrated, login, logout, registerAmbassador, test, uniqueEmail, uniqueIp } from "./fixtures";
+import {
+  ADMIN,
+  addressesOf,
+  expect,
+  hydrated,
+  login,
+  logout,
+  registerAmbassador,
+  registerClient,
+  test,
+  uniqueEmail,
+  uniqueIp,
+  waitForMail,
+} from "./fixtures";
+
+/** The path of the newest verification link mailed to `email` (the mail the real SMTP server received). */
+async function verificationLink(email: string, except?: string): Promise<string> {
+  const mail = await waitForMail(
+    (m) =>
+      addressesOf(m.to).includes(email) &&
+      (m.subject ?? "").startsWith("Verify your e-mail address") &&
+      (except === undefined || !(m.text ?? "").includes(except)),
+  );
+  return /(\/verify-email\?token=[^\s]+)/.exec(mail.text ?? "")![1]!;
+}
 
 test.describe("ambassador portal", () => {
   test("proposal for a new e-mail → the client registers through the referral link, approves → the ambassador sees the client and the earning", async ({
@@ -12,6 +36,7 @@ test.describe("ambassador portal", () => {
     sql,
     baseURL,
   }) => {
+    test.setTimeout(120_000); // three accounts, a mail round trip and the whole approval flow
     await context.grantPermissions(["clipboard-write"], { origin: baseURL });
     // Our Permissions-Policy forbids clipboard reads; record what the page writes instead.
     await page.addInitScript(() => {
@@ -74,6 +99,14 @@ test.describe("ambassador portal", () => {
     const proposals = page.getByRole("list", { name: "Your proposals" });
     await expect(proposals.getByRole("listitem").filter({ hasText: "Bakery relaunch" })).toContainText("Awaiting client approval");
 
+    // The mail to the new address: fixed text, the project name and the link — nothing else typed.
+    const invitation = await waitForMail(
+      (m) => addressesOf(m.to).includes(clientEmail) && (m.subject ?? "").startsWith("A website proposal was prepared for you"),
+    );
+    expect(invitation.text).toContain('"Bakery relaunch"');
+    expect(invitation.text).toContain(`${baseURL}/register?ref=${ambassador.referralCode}`);
+    for (const typed of ["Prospect Bakery", "online orders", "2,000", "Ada Ambassador"]) expect(invitation.text).not.toContain(typed);
+
     // The prospect opens the link: the referral code is prefilled.
     await logout(page);
     await page.goto(link);
@@ -87,7 +120,20 @@ test.describe("ambassador portal", () => {
     await hydrated(page);
     await expect(page.getByRole("region", { name: "Your information" })).toContainText("Ada Ambassador");
 
+    // Not verified yet: the banner, and the proposal stays hidden.
     const awaiting = page.getByRole("region", { name: "Proposals awaiting your approval" });
+    const banner = page.getByRole("region", { name: "E-mail verification" });
+    await expect(banner).toContainText("Verify your e-mail address.");
+    await expect(awaiting.getByText("Nothing to approve right now.")).toBeVisible();
+    expect((await sql.query(`select client_id from proposal where id = $1`, [rows[0].id])).rows[0].client_id).toBeNull();
+
+    // The link from the verification mail.
+    await page.goto(await verificationLink(clientEmail));
+    await expect(page.getByRole("status").filter({ hasText: "verified" })).toHaveText("Your e-mail address is verified. Thank you!");
+    await page.getByRole("link", { name: "Go to your dashboard" }).click();
+    await expect(page).toHaveURL(/\/client-dashboard$/);
+    await hydrated(page);
+    await expect(banner).toHaveCount(0);
     const item = awaiting.getByRole("listitem").filter({ hasText: "Bakery relaunch" });
     await expect(item).toContainText("From Ada Ambassador");
     await expect(item).toContainText("$2,000.00");
@@ -137,35 +183,52 @@ test.describe("ambassador portal", () => {
     await expect(line).toContainText("Paid");
   });
 
-  test("a proposal for an e-mail that already has a client account goes to that client at once", async ({ page, sql, browser }) => {
-    const clientEmail = uniqueEmail("existing");
+  test("a proposal for a client the ambassador referred goes to them at once (seen once verified); any other registered address gets one neutral refusal", async ({
+    page,
+    sql,
+    browser,
+  }) => {
+    test.setTimeout(120_000); // four accounts and five submissions through the real form
     const clientContext = await browser.newContext({
       baseURL: process.env.E2E_BASE_URL,
       extraHTTPHeaders: { "x-forwarded-for": uniqueIp() },
     });
     const clientPage = await clientContext.newPage();
     try {
-      await clientPage.request.post("/register", {
-        form: {
-          businessName: "Existing Co",
-          email: clientEmail,
-          phone: "301 555 0100",
-          password: "secret-pass-1",
-          website: "",
-          referralCode: "",
-        },
-      });
-      await registerAmbassador(page);
+      const ambassador = await registerAmbassador(page);
+      const direct = await registerClient(clientPage, { businessName: "Direct Co" });
+      await clientContext.clearCookies();
+      const otherAmbassador = await registerAmbassador(clientPage);
+      await clientContext.clearCookies();
+      const referred = await registerClient(clientPage, { businessName: "Existing Co", referralCode: ambassador.referralCode });
+      await clientPage.goto(await verificationLink(referred.email));
+      await expect(clientPage.getByRole("status").filter({ hasText: "verified" })).toBeVisible();
+
+      const refusal =
+        "You can't send a proposal to this address. Use the e-mail of a client who registered through your link, or of someone new.";
+      for (const email of [direct.email, otherAmbassador.email, ADMIN.email, ambassador.email]) {
+        await page.goto("/ambassador/submit-proposal");
+        await hydrated(page);
+        await page.getByLabel("Client name").fill("Someone");
+        await page.getByLabel("Client email").fill(email);
+        await page.getByLabel("Project details").fill("Should not be stored.");
+        await page.getByRole("button", { name: "Submit proposal" }).click();
+        await expect(page.getByText(refusal), email).toBeVisible();
+        await expect(page.getByLabel("Client email")).toHaveAttribute("aria-invalid", "true");
+      }
       await page.goto("/ambassador/submit-proposal");
       await hydrated(page);
+      const stored = await sql.query(`select count(*)::int as n from proposal where project_details = 'Should not be stored.'`);
+      expect(stored.rows[0].n).toBe(0);
+
       await page.getByLabel("Client name").fill("Existing Co");
-      await page.getByLabel("Client email").fill(clientEmail);
+      await page.getByLabel("Client email").fill(referred.email);
       await page.getByLabel("Project details").fill("A refresh.");
       await page.getByRole("button", { name: "Submit proposal" }).click();
       await expect(page.getByRole("status").filter({ hasText: "Proposal submitted successfully!" })).toBeVisible();
       const { rows } = await sql.query(
         `select p.client_id = u.id as linked from proposal p join "user" u on u.email = p.client_email where p.client_email = $1`,
-        [clientEmail],
+        [referred.email],
       );
       expect(rows).toEqual([{ linked: true }]);
       await clientPage.goto("/client-dashboard");

@@ -2,11 +2,11 @@
  * Builds the app's services on a test database: the same better-auth configuration as the
  * server, and helpers to create users of each role through the real use-cases.
  */
-import { eq } from "drizzle-orm";
+import { and, desc, eq, like } from "drizzle-orm";
 import { afterEach, beforeEach } from "vitest";
 import type { Database } from "#app/db/client.server";
-import { user, type Role } from "#app/db/schema";
-import { createAdmin, registerAmbassador, registerClient } from "#app/features/users/accounts.server";
+import { mailOutbox, user, type Role } from "#app/db/schema";
+import { createAdmin, registerAmbassador, registerClient, verifyEmailAddress } from "#app/features/users/accounts.server";
 import type { Actor } from "#app/features/users/actor";
 import { createAuth, type Auth } from "#app/features/users/auth.server";
 import type { TestDb } from "./db";
@@ -83,10 +83,37 @@ export function freshMeta(ip = `198.51.100.${++counter % 250}`) {
   return { headers: new Headers(), ip: `${ip}-${counter}` };
 }
 
-/** Creates a client through `registerClient`. @returns the actor and its e-mail. */
+/**
+ * The verification link of the newest verification mail queued to `email` (read from the
+ * outbox row, as the recipient would see it).
+ *
+ * @returns the token of that link.
+ * @throws when no verification mail was queued to `email`.
+ */
+export async function verificationTokenFor(db: Database, email: string): Promise<string> {
+  const [row] = await db
+    .select({ text: mailOutbox.text })
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.to, email), like(mailOutbox.subject, "Verify your e-mail address%")))
+    .orderBy(desc(mailOutbox.id))
+    .limit(1);
+  const match = row?.text.match(/\/verify-email\?token=([^\s]+)/);
+  if (!match) throw new Error(`no verification mail to ${email}`);
+  return decodeURIComponent(match[1]!);
+}
+
+/** Verifies `email` by following the link of its verification mail (the real flow). */
+export async function verifyByMail(s: TestServices, email: string): Promise<void> {
+  if (!(await verifyEmailAddress(s, await verificationTokenFor(s.db, email)))) throw new Error(`verification of ${email} failed`);
+}
+
+/**
+ * Creates a client through `registerClient`; with `verified`, also follows the link of the
+ * verification mail. @returns the actor and its e-mail.
+ */
 export async function makeClient(
   s: TestServices,
-  opts: { email?: string; referralCode?: string; businessName?: string } = {},
+  opts: { email?: string; referralCode?: string; businessName?: string; verified?: boolean } = {},
 ): Promise<Actor> {
   const email = opts.email ?? `client-${unique()}@example.com`;
   const result = await registerClient(
@@ -100,6 +127,7 @@ export async function makeClient(
     },
     freshMeta(),
   );
+  if (opts.verified) await verifyByMail(s, email);
   return { id: result.userId, role: "client", email };
 }
 

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { invoice, invoiceCounter, invoiceItem, proposal } from "#app/db/schema";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
-import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
+import { makeAdmin, makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import type { Actor } from "../users/actor";
 import { invoiceDisplayStatus } from "./invoice-status";
 import {
@@ -19,7 +19,7 @@ import {
   markInvoicePaid,
   updateInvoice,
 } from "./invoices.admin.server";
-import { INVOICE_FILTERS, invoiceFormSchema, toInvoiceInput, type InvoiceInput } from "./invoices.schema";
+import { INVOICE_FILTERS, invoiceEditSchema, invoiceFormSchema, toInvoiceInput, type InvoiceInput } from "./invoices.schema";
 
 const NOW = new Date("2026-03-10T15:00:00Z");
 const items = (...amounts: number[]): InvoiceInput["items"] =>
@@ -219,6 +219,38 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
       message: INVOICE_MESSAGES.paidLocked,
     });
     expect(await snapshot(t.db)).toEqual(before);
+  });
+
+  it("refuses a save from a stale page (two admins editing): 409, nothing written", async () => {
+    const { t, s, admin } = ctx;
+    const otherAdmin = await makeAdmin(s);
+    const proposalId = await insertProposal(t.db, { clientId: client.id });
+    const { id } = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100, 200) }, NOW);
+    // Both open the edit page at version 1.
+    const seenByFirst = (await getInvoiceForAdmin(t.db, admin, id, NOW)).version;
+    const seenBySecond = (await getInvoiceForAdmin(t.db, otherAdmin, id, NOW)).version;
+    expect([seenByFirst, seenBySecond]).toEqual([1, 1]);
+    await updateInvoice(t.db, admin, id, { dueDate: "2026-05-01", items: items(500), version: seenByFirst });
+    expect((await getInvoiceForAdmin(t.db, admin, id, NOW)).version).toBe(2);
+
+    const before = await snapshot(t.db);
+    expect(
+      await rejectionOf(updateInvoice(t.db, otherAdmin, id, { dueDate: "2026-06-01", items: items(9), version: seenBySecond })),
+    ).toMatchObject({
+      status: 409,
+      code: "CONFLICT",
+      message: "This invoice was changed by someone else; reload to see it.",
+    });
+    expect(await snapshot(t.db)).toEqual(before);
+    expect(await getInvoiceForAdmin(t.db, admin, id, NOW)).toMatchObject({ dueDate: "2026-05-01", totalCents: 500, version: 2 });
+    // After reloading (version 2) the second admin's save goes through.
+    await updateInvoice(t.db, otherAdmin, id, { dueDate: "2026-06-01", items: items(9), version: 2 });
+    expect(await getInvoiceForAdmin(t.db, admin, id, NOW)).toMatchObject({ dueDate: "2026-06-01", totalCents: 9, version: 3 });
+    // The form must carry the version.
+    const parsed = parseWithZod(formData({ "items[0].description": "A", "items[0].amount": "1", dueDate: "2026-06-01" }), {
+      schema: invoiceEditSchema,
+    });
+    expect((parsed as { error: Record<string, string[]> }).error.version).toEqual([INVOICE_MESSAGES.changedBySomeoneElse]);
   });
 
   it("deletes an invoice with its items and unlinks the proposal, which stays", async () => {

@@ -55,6 +55,7 @@ const invoiceColumns = {
   status: invoice.status,
   totalCents: invoice.totalCents,
   paidAt: invoice.paidAt,
+  version: invoice.version,
   createdAt: invoice.createdAt,
 };
 
@@ -246,6 +247,8 @@ export interface AdminInvoice {
   displayStatus: InvoiceDisplayStatus;
   totalCents: number;
   paidAt: string | null;
+  /** Raised at every edit; the edit form carries it back (docs/product.md#invoices). */
+  version: number;
   createdAt: string | null;
   items: { description: string; amountCents: number }[];
 }
@@ -284,9 +287,13 @@ export async function getInvoiceForAdmin(db: Queryable, actor: Actor, invoiceId:
  * In the same transaction (issue #6): one audit event `updated` with the changed fields
  * (dueDate, totalCents, items) before and after, and an essential notice to the client
  * (link /view-invoice/:id). Saving identical values changes nothing: no audit, no mail.
+ * Every change raises the invoice's `version`; a save carrying an older `input.version` (the
+ * page was loaded before another admin's save) is refused and writes nothing
+ * (docs/product.md#invoices).
  *
  * @returns the new total in cents.
- * @throws {AppError} 403 unless the actor is an admin; 404 unknown invoice; 409 paid invoice;
+ * @throws {AppError} 403 unless the actor is an admin; 404 unknown invoice; 409 paid invoice,
+ *   or "This invoice was changed by someone else; reload to see it." for a stale version;
  *   400 invalid items or due date.
  */
 export async function updateInvoice(db: Database, actor: Actor, invoiceId: number, input: InvoiceInput): Promise<{ totalCents: number }> {
@@ -301,12 +308,15 @@ export async function updateInvoice(db: Database, actor: Actor, invoiceId: numbe
         clientId: invoice.clientId,
         dueDate: invoice.dueDate,
         totalCents: invoice.totalCents,
+        version: invoice.version,
       })
       .from(invoice)
       .where(eq(invoice.id, invoiceId))
       .for("update");
     if (!current) throw notFound(INVOICE_MESSAGES.notFound);
     if (current.status === "paid") throw new AppError("CONFLICT", INVOICE_MESSAGES.paidLocked);
+    if (input.version !== undefined && input.version !== current.version)
+      throw new AppError("CONFLICT", INVOICE_MESSAGES.changedBySomeoneElse);
     const oldItems = await tx
       .select({ description: invoiceItem.description, amountCents: invoiceItem.amountCents })
       .from(invoiceItem)
@@ -321,7 +331,7 @@ export async function updateInvoice(db: Database, actor: Actor, invoiceId: numbe
     await tx.insert(invoiceItem).values(items.map((item, position) => ({ invoiceId, position, ...item })));
     await tx
       .update(invoice)
-      .set({ dueDate: input.dueDate, totalCents, updatedAt: sql`now()` })
+      .set({ dueDate: input.dueDate, totalCents, version: sql`${invoice.version} + 1`, updatedAt: sql`now()` })
       .where(eq(invoice.id, invoiceId));
     await recordAudit(tx, actor, { entity: "invoice", entityId: invoiceId, action: "updated", before, after });
     if (current.clientId)
@@ -388,7 +398,7 @@ export async function markInvoicePaid(db: Database, actor: Actor, invoiceId: num
     if (current.status === "paid") return { number: current.number, changed: false };
     const [row] = await tx
       .update(invoice)
-      .set({ status: "paid", paidAt: sql`coalesce(${invoice.paidAt}, now())`, updatedAt: sql`now()` })
+      .set({ status: "paid", paidAt: sql`coalesce(${invoice.paidAt}, now())`, version: sql`${invoice.version} + 1`, updatedAt: sql`now()` })
       .where(eq(invoice.id, invoiceId))
       .returning({ paidAt: invoice.paidAt });
     await recordAudit(tx, actor, {

@@ -32,6 +32,8 @@ export const INVOICE_MESSAGES = {
   paidLocked: "A paid invoice cannot be edited.",
   generationFailed: "The invoice could not be generated. Nothing was saved; please try again.",
   totalTooLarge: "The total must be at most $10,000,000.00.",
+  /** A save made from a page older than the invoice's last change (docs/product.md#invoices). */
+  changedBySomeoneElse: "This invoice was changed by someone else; reload to see it.",
 } as const;
 
 /** Most line items one invoice may have. */
@@ -68,29 +70,51 @@ export const invoiceItemSchema = z.object({
   amount: amountField,
 });
 
+const invoiceFields = {
+  items: z
+    .array(invoiceItemSchema, { error: "Add at least one item." })
+    .min(1, "Add at least one item.")
+    .max(MAX_INVOICE_ITEMS, `An invoice can have at most ${MAX_INVOICE_ITEMS} items.`),
+  dueDate: calendarDateField("Due date"),
+};
+
+const totalWithinLimit: [(value: { items: { amount: number }[] }) => boolean, { path: string[]; message: string }] = [
+  (value) => value.items.reduce((sum, item) => sum + item.amount, 0) <= MAX_CENTS,
+  { path: ["items"], message: "The total must be at most $10,000,000.00." },
+];
+
 /** Generate and edit invoice form: line items (amounts → cents) and the due date. */
-export const invoiceFormSchema = z
+export const invoiceFormSchema = z.object(invoiceFields).refine(...totalWithinLimit);
+
+/**
+ * Edit invoice form: the same fields and the invoice's `version` the page was loaded with (a
+ * hidden field), so that a save from a stale page is refused (docs/product.md#invoices).
+ */
+export const invoiceEditSchema = z
   .object({
-    items: z
-      .array(invoiceItemSchema, { error: "Add at least one item." })
-      .min(1, "Add at least one item.")
-      .max(MAX_INVOICE_ITEMS, `An invoice can have at most ${MAX_INVOICE_ITEMS} items.`),
-    dueDate: calendarDateField("Due date"),
+    ...invoiceFields,
+    version: z
+      .string({ error: INVOICE_MESSAGES.changedBySomeoneElse })
+      .regex(/^[1-9]\d{0,8}$/, INVOICE_MESSAGES.changedBySomeoneElse)
+      .transform(Number),
   })
-  .refine((value) => value.items.reduce((sum, item) => sum + item.amount, 0) <= MAX_CENTS, {
-    path: ["items"],
-    message: "The total must be at most $10,000,000.00.",
-  });
+  .refine(...totalWithinLimit);
 
 /** What the invoice use-cases take: amounts in cents, due date `YYYY-MM-DD`. */
 export interface InvoiceInput {
   items: { description: string; amountCents: number }[];
   dueDate: string;
+  /** Edit only: the version the editor saw; the save is refused when the invoice has moved on. */
+  version?: number;
 }
 
 /** Maps the form's parsed value to {@link InvoiceInput}. */
-export function toInvoiceInput(value: z.infer<typeof invoiceFormSchema>): InvoiceInput {
-  return { dueDate: value.dueDate, items: value.items.map((item) => ({ description: item.description, amountCents: item.amount })) };
+export function toInvoiceInput(value: z.infer<typeof invoiceFormSchema> & { version?: number }): InvoiceInput {
+  return {
+    dueDate: value.dueDate,
+    items: value.items.map((item) => ({ description: item.description, amountCents: item.amount })),
+    ...(value.version === undefined ? {} : { version: value.version }),
+  };
 }
 
 /** The sum of the items, in cents (spec §5: total equals the sum of the item amounts). */

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { proposal, user } from "#app/db/schema";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertInvoice, insertProposal, parseForm, proposalRow, refusalOf } from "../../../tests/helpers/portal";
-import { makeAdmin, makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
+import { makeAdmin, makeAmbassador, makeClient, useTestServices, verifyByMail } from "../../../tests/helpers/services";
 import { ambassadorProposalSchema, declineSchema, PROPOSAL_MESSAGES, proposalRequestSchema, revisionSchema } from "./proposals.schema";
 import {
   approveProposal,
@@ -125,7 +125,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
   describe("project status list", () => {
     it("lists own and addressed proposals newest first, never another client's; completed only on request", async () => {
       const { t, s } = ctx;
-      const client = await makeClient(s);
+      const client = await makeClient(s, { verified: true });
       const other = await makeClient(s);
       const ambassador = await makeAmbassador(s);
       const old = await insertProposal(t.db, { clientId: client.id, projectName: "old", createdAt: new Date("2026-01-01T00:00:00Z") });
@@ -238,7 +238,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
 
     it("refuses edit and delete once the proposal is no longer pending, and of ambassador proposals", async () => {
       const { t, s } = ctx;
-      const client = await makeClient(s);
+      const client = await makeClient(s, { verified: true });
       const ambassador = await makeAmbassador(s);
       const planning = await insertProposal(t.db, { clientId: client.id, status: "planning" });
       const fromAmbassador = await insertProposal(t.db, {
@@ -312,7 +312,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
   describe("approval of ambassador proposals", () => {
     async function setup() {
       const { t, s } = ctx;
-      const client = await makeClient(s);
+      const client = await makeClient(s, { verified: true });
       const ambassador = await makeAmbassador(s);
       const id = await insertProposal(t.db, {
         clientId: client.id,
@@ -415,7 +415,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
       budget: 250_000,
     });
 
-    it("stores a submitted proposal for a new e-mail, which the client gets when registering", async () => {
+    it("stores a submitted proposal for a new e-mail, which the client gets once they register and verify the address", async () => {
       const { t, s } = ctx;
       const ambassador = await makeAmbassador(s);
       const { id, clientId } = await submitAmbassadorProposal(t.db, ambassador, input("newco@example.com"));
@@ -430,13 +430,17 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
         commissionPaidAt: null,
       });
       const client = await makeClient(s, { email: "newco@example.com", referralCode: ambassador.referralCode });
+      expect((await proposalRow(t.db, id))!.clientId).toBeNull();
+      expect(await listAwaitingApproval(t.db, client)).toEqual([]);
+      await verifyByMail(s, client.email);
+      expect((await proposalRow(t.db, id))!.clientId).toBe(client.id);
       expect((await listAwaitingApproval(t.db, client)).map((p) => p.id)).toEqual([id]);
     });
 
-    it("gives the proposal at once to an existing client with that e-mail", async () => {
+    it("gives the proposal at once to an existing client the ambassador referred", async () => {
       const { t, s } = ctx;
       const ambassador = await makeAmbassador(s);
-      const client = await makeClient(s, { email: "existing@example.com" });
+      const client = await makeClient(s, { email: "existing@example.com", referralCode: ambassador.referralCode, verified: true });
       const { id, clientId } = await submitAmbassadorProposal(t.db, ambassador, input("existing@example.com"));
       expect(clientId).toBe(client.id);
       expect((await listAwaitingApproval(t.db, client)).map((p) => p.id)).toEqual([id]);
@@ -453,7 +457,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
       const admin = await makeAdmin(s);
       expect(await refusalOf(submitAmbassadorProposal(t.db, ambassador, input(admin.email)))).toMatchObject({
         status: 409,
-        fieldErrors: { clientEmail: [PROPOSAL_MESSAGES.notClientEmail] },
+        fieldErrors: { clientEmail: [PROPOSAL_MESSAGES.addressRefused] },
       });
       await t.db.update(user).set({ referralCode: null }).where(eq(user.id, ambassador.id));
       expect(await refusalOf(submitAmbassadorProposal(t.db, ambassador, input("a@example.com")))).toMatchObject({

@@ -12,7 +12,8 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Database, Queryable, Transaction } from "#app/db/client.server";
 import { invoice, proposal, user, type ProposalStatus, type WebsiteGoal } from "#app/db/schema";
 import { assertRole, roleOf, type Actor } from "#app/features/users/actor";
-import { AppError, fieldError, notFound } from "#app/lib/errors";
+import { AppError, fieldError, notFound, rateLimited } from "#app/lib/errors";
+import { hitRateLimit } from "#app/lib/rate-limit.server";
 import { notifyAdmin, queueNotification, queueUserUpdate } from "#app/features/mail/notifications.server";
 import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
 import {
@@ -24,7 +25,7 @@ import {
   editRefusal,
   revisionRefusal,
 } from "./proposal-rules";
-import { PROPOSAL_MESSAGES, type AmbassadorProposalInput, type ProposalRequestInput } from "./proposals.schema";
+import { AMBASSADOR_DAILY_LIMITS, PROPOSAL_MESSAGES, type AmbassadorProposalInput, type ProposalRequestInput } from "./proposals.schema";
 
 /** Rows per page of the project-status list. */
 export const PROJECT_STATUS_PAGE_SIZE = 20;
@@ -53,6 +54,21 @@ export interface ClientProposalRow {
 }
 
 const ambassadorUser = alias(user, "ambassador_user");
+
+/**
+ * Whether the client's e-mail address is verified. Ambassador proposals are addressed to an
+ * e-mail, so a client sees and answers them only once that address is proven theirs
+ * (docs/product.md#email-verification); their own requests are theirs regardless.
+ */
+async function emailVerified(q: Queryable, userId: string): Promise<boolean> {
+  const [row] = await q.select({ verified: user.emailVerified }).from(user).where(eq(user.id, userId));
+  return row?.verified === true;
+}
+
+/** The client's proposals they may see: all their own requests, ambassador ones once verified. */
+function visibleToClient(actor: Actor, verified: boolean): SQL {
+  return verified ? eq(proposal.clientId, actor.id) : and(eq(proposal.clientId, actor.id), eq(proposal.source, "client"))!;
+}
 
 /** The one query behind every client list: own proposals + ambassador name + invoice id. */
 function clientProposalQuery(q: Queryable, where: SQL | undefined) {
@@ -144,7 +160,8 @@ function editableValues(input: ProposalRequestInput) {
 
 /**
  * Project status (spec §2 /project-status): the client's proposals — their own and the
- * ambassador proposals addressed to them — newest first, paginated on the server.
+ * ambassador proposals addressed to them (once their e-mail address is verified,
+ * docs/product.md#email-verification) — newest first, paginated on the server.
  *
  * @param options.includeCompleted - false hides `completed` and `closed` (the default view).
  * @param options.page - 1-based; a page past the end is clamped to the last page.
@@ -158,7 +175,7 @@ export async function listClientProposals(
   assertRole(actor, "client");
   const pageSize = options.pageSize ?? PROJECT_STATUS_PAGE_SIZE;
   const where = and(
-    eq(proposal.clientId, actor.id),
+    visibleToClient(actor, await emailVerified(db, actor.id)),
     options.includeCompleted ? undefined : notInArray(proposal.status, [...COMPLETED_STATUSES]),
   );
   const [{ total }] = (await db.select({ total: count() }).from(proposal).where(where)) as [{ total: number }];
@@ -172,12 +189,14 @@ export async function listClientProposals(
 
 /**
  * The ambassador proposals addressed to the client that await their approval (spec §2
- * /client-dashboard): source ambassador, neither approved nor declined, not closed.
+ * /client-dashboard): source ambassador, neither approved nor declined, not closed. Empty
+ * until the client's e-mail address is verified (docs/product.md#email-verification).
  *
  * @throws {AppError} 403 unless a client.
  */
 export async function listAwaitingApproval(db: Database, actor: Actor): Promise<ClientProposalRow[]> {
   assertRole(actor, "client");
+  if (!(await emailVerified(db, actor.id))) return [];
   const rows = await clientProposalQuery(
     db,
     and(
@@ -204,17 +223,21 @@ export interface ProposalForEdit {
 }
 
 /**
- * Locks one of the client's proposals for a change. Another client's id, an unknown id and
- * a malformed id all give the same 404.
+ * Locks one of the client's proposals for a change. Another client's id, an unknown id, a
+ * malformed id and an ambassador proposal while the client's address is unverified all give
+ * the same 404 (docs/product.md#email-verification). A proposal made by the actor themself
+ * is refused (docs/product.md#ambassador-proposals: an ambassador is never the client of
+ * their own proposal).
  */
 async function lockOwnProposal(tx: Transaction, actor: Actor, proposalId: number) {
   const id = proposalId;
   const [row] = await tx
     .select()
     .from(proposal)
-    .where(and(eq(proposal.id, id), eq(proposal.clientId, actor.id)))
+    .where(and(eq(proposal.id, id), visibleToClient(actor, await emailVerified(tx, actor.id))))
     .for("update");
   if (!row) throw notFound(PROPOSAL_MESSAGES.notFound);
+  if (row.ambassadorId === actor.id) throw new AppError("FORBIDDEN", PROPOSAL_MESSAGES.ownProposal);
   return row;
 }
 
@@ -247,7 +270,7 @@ export async function getProposalForEdit(db: Database, actor: Actor, proposalId:
   const [row] = await db
     .select()
     .from(proposal)
-    .where(and(eq(proposal.id, id), eq(proposal.clientId, actor.id)));
+    .where(and(eq(proposal.id, id), visibleToClient(actor, await emailVerified(db, actor.id))));
   if (!row) throw notFound(PROPOSAL_MESSAGES.notFound);
   refuseIf(editRefusal(row));
   return {
@@ -323,8 +346,9 @@ export async function submitRevision(db: Database, actor: Actor, proposalId: num
  * once; approving again changes nothing.
  *
  * @returns `changed: false` when it was already approved.
- * @throws {AppError} 403 unless a client; 404 "Proposal not found"; 409 when not an
- *   ambassador proposal, declined, or closed.
+ * @throws {AppError} 403 unless a client, or when the actor made the proposal; 404 "Proposal
+ *   not found" (also while the client's address is unverified); 409 when not an ambassador
+ *   proposal, declined, or closed.
  */
 export async function approveProposal(db: Database, actor: Actor, proposalId: number): Promise<{ changed: boolean }> {
   return changeOwnProposal(db, actor, proposalId, async (tx, row) => {
@@ -371,18 +395,32 @@ export async function declineProposal(db: Database, actor: Actor, proposalId: nu
   });
 }
 
+/** Counts one proposal against an ambassador's daily budget, inside the proposal's transaction. */
+async function countAgainstDailyLimit(tx: Transaction, key: string, limit: number, message: string): Promise<void> {
+  const result = await hitRateLimit(tx, key, { limit, windowMs: AMBASSADOR_DAILY_LIMITS.windowMs });
+  if (!result.allowed) throw rateLimited(message, result.retryAfterSeconds);
+}
+
 /**
- * Ambassador proposal (spec §3, §5, §8): made on behalf of a client identified by e-mail.
- * Status `submitted`, source `ambassador`, not approved, commission unpaid. When the e-mail
- * already has a client account the proposal is theirs at once; otherwise it becomes theirs
- * when they register (`claimAddressedProposals`).
+ * Ambassador proposal (spec §3, §5, §8; docs/product.md#ambassador-proposals): made on behalf
+ * of a client identified by e-mail. Status `submitted`, source `ambassador`, not approved,
+ * commission unpaid.
+ *
+ * The address must be a client the ambassador referred (the proposal is theirs at once, and
+ * they see it once their address is verified) or have no account yet (the proposal becomes
+ * theirs when they register and verify it, `claimAddressedProposals`). Any other address —
+ * the ambassador's own, another ambassador's or an admin's, a client referred by someone
+ * else or by no one — gets the same refusal, which never says why. At most
+ * {@link AMBASSADOR_DAILY_LIMITS} proposals a day (20), of which 5 to new addresses; a refused
+ * proposal does not count. The mail to a new address holds only fixed text, the project name
+ * and the registration link: nothing else the ambassador typed.
  *
  * @param actor - the signed-in user, or null when signed out.
  * @param input - validated `ambassadorProposalSchema` output (e-mail lowercased, budget in cents).
- * @returns the new proposal's id and the client it was given to (null until they register).
+ * @returns the new proposal's id and the client it was given to (null until they register and verify).
  * @throws {AppError} 401 "You must be logged in."; 403 unless an ambassador; 403 "Your
- *   referral link ID is missing." when the ambassador has no referral code; 409 on
- *   `clientEmail` when the e-mail belongs to an ambassador or admin.
+ *   referral link ID is missing." when the ambassador has no referral code; 409
+ *   {@link PROPOSAL_MESSAGES.addressRefused} on `clientEmail`; 429 over a daily limit.
  */
 export async function submitAmbassadorProposal(
   db: Database,
@@ -394,10 +432,23 @@ export async function submitAmbassadorProposal(
   const [me] = await db.select({ referralCode: user.referralCode }).from(user).where(eq(user.id, actor.id));
   if (!me?.referralCode) throw new AppError("FORBIDDEN", PROPOSAL_MESSAGES.referralMissing);
   const email = input.clientEmail.trim().toLowerCase();
-  const [existing] = await db.select({ id: user.id, role: user.role }).from(user).where(eq(user.email, email));
-  if (existing && roleOf(existing.role) !== "client") throw fieldError("clientEmail", PROPOSAL_MESSAGES.notClientEmail, "CONFLICT");
   const referralCode = me.referralCode;
   return db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ id: user.id, role: user.role, referredById: user.referredById })
+      .from(user)
+      .where(eq(user.email, email));
+    const referred = existing !== undefined && roleOf(existing.role) === "client" && existing.referredById === actor.id;
+    if (existing && !referred) throw fieldError("clientEmail", PROPOSAL_MESSAGES.addressRefused, "CONFLICT");
+    await countAgainstDailyLimit(tx, `ambassador-proposals:${actor.id}`, AMBASSADOR_DAILY_LIMITS.proposals, PROPOSAL_MESSAGES.dailyLimit);
+    if (!existing) {
+      await countAgainstDailyLimit(
+        tx,
+        `ambassador-new-addresses:${actor.id}`,
+        AMBASSADOR_DAILY_LIMITS.newAddresses,
+        PROPOSAL_MESSAGES.newAddressLimit,
+      );
+    }
     const [row] = await tx
       .insert(proposal)
       .values({
@@ -422,16 +473,26 @@ export async function submitAmbassadorProposal(
         link: { label: "Review the proposal", path: "/client-dashboard" },
       });
     } else {
+      // A stranger's inbox: fixed company text, the project name and the link — nothing else.
       await queueNotification(tx, {
         to: email,
-        subject: "A proposal was made for you",
-        lines: [
-          `Hello ${input.clientName}, an ambassador prepared a website proposal for ${about}.`,
-          "Create your free client account with the link below to see it and approve it.",
-        ],
+        subject: "A website proposal was prepared for you",
+        lines: newAddressMailLines(input.projectName),
         link: { label: "Create your account", path: `/register?ref=${encodeURIComponent(referralCode)}` },
       });
     }
     return row!;
   });
+}
+
+/**
+ * The body of the mail to an address with no account (docs/product.md#ambassador-proposals):
+ * fixed sentences and the project name, nothing else from the ambassador.
+ */
+export function newAddressMailLines(projectName: string | null): string[] {
+  return [
+    `One of our ambassadors prepared a website proposal for this e-mail address${projectName ? `: "${projectName}"` : ""}.`,
+    "To see it, create your free client account with this e-mail address using the link below, then confirm the address from the e-mail we send you.",
+    "If you did not expect this message, ignore it: you will not hear from us about it again.",
+  ];
 }

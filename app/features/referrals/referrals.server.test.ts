@@ -21,7 +21,7 @@ describe.each(testDatabases())("referrals on %s", (_name, open) => {
     const { t, s } = ctx;
     const ambassador = await makeAmbassador(s, { referralCode: "Sunny" });
     const otherAmbassador = await makeAmbassador(s);
-    const referred = await makeClient(s, { referralCode: "sunny", businessName: "Blue Cafe" });
+    const referred = await makeClient(s, { referralCode: "sunny", businessName: "Blue Cafe", verified: true });
     await makeClient(s, { referralCode: otherAmbassador.referralCode });
     await makeClient(s);
     const first = await submitAmbassadorProposal(t.db, ambassador, {

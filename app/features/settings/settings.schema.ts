@@ -108,6 +108,11 @@ export const settingsSchema = z.object({
     .boolean()
     .optional()
     .transform((v) => v ?? false),
+  /** A checkbox (docs/product.md#email-verification): sign-in refused until the address is verified. */
+  requireEmailVerification: z
+    .boolean()
+    .optional()
+    .transform((v) => v ?? false),
   commissionRatePercent: z
     .string({ error: "Commission rate is required." })
     .trim()
@@ -173,6 +178,8 @@ export interface SettingsInput {
   allowNewClients: boolean;
   /** "Require two-factor for admins" (docs/product.md#account-page); false when not given. */
   requireAdminTwoFactor?: boolean;
+  /** "Require e-mail verification to sign in"; absent = unchanged. */
+  requireEmailVerification?: boolean;
   commissionRateBps: number;
   /** The billing and brand fields: left as they are when undefined. */
   companyAddress?: string;

@@ -36,6 +36,7 @@ describe("settings form", () => {
       defaultTimeline: "",
       allowNewClients: true,
       requireAdminTwoFactor: false,
+      requireEmailVerification: false,
       commissionRatePercent: 1250,
       companyAddress: "",
       taxId: "",

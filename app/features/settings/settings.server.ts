@@ -30,6 +30,7 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   defaultTimeline: "",
   allowNewClients: true,
   requireAdminTwoFactor: false,
+  requireEmailVerification: false,
   commissionRateBps: 1500,
   currency: "USD",
   companyAddress: "",
@@ -58,7 +59,8 @@ export async function getSettingsForAdmin(q: Queryable, actor: Actor): Promise<S
 /**
  * Saves the global settings (spec §7 "set settings/global"): creates the row on first save,
  * replaces every editable field afterwards. `allowNewClients = false` closes client
- * registration at once (`registerClient` reads it). When a field changes, one audit event
+ * registration at once (`registerClient` reads it); `requireEmailVerification` refuses the
+ * sign-in of unverified addresses from the next attempt (docs/product.md#email-verification). When a field changes, one audit event
  * `updated` with the changed fields before/after is recorded in the same transaction
  * (issue #6); saving the same values records nothing.
  *
@@ -92,6 +94,7 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
       defaultTimeline: input.defaultTimeline.slice(0, 200),
       allowNewClients: input.allowNewClients,
       requireAdminTwoFactor: input.requireAdminTwoFactor ?? false,
+      requireEmailVerification: input.requireEmailVerification ?? current.requireEmailVerification,
       commissionRateBps: input.commissionRateBps,
       companyAddress: (input.companyAddress ?? current.companyAddress).slice(0, 500),
       taxId: (input.taxId ?? current.taxId).slice(0, 50),
@@ -106,6 +109,7 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
         defaultTimeline: current.defaultTimeline,
         allowNewClients: current.allowNewClients,
         requireAdminTwoFactor: current.requireAdminTwoFactor,
+        requireEmailVerification: current.requireEmailVerification,
         commissionRateBps: current.commissionRateBps,
         companyAddress: current.companyAddress,
         taxId: current.taxId,

@@ -82,6 +82,7 @@ async function sessionUser(s: TestServices, id: string): Promise<SessionUser> {
     website: row!.website,
     referralCode: row!.referralCode,
     referredById: row!.referredById,
+    emailVerified: row!.emailVerified,
   };
 }
 

@@ -5,7 +5,7 @@
  * take a password are built for a given minimum.
  */
 import { z } from "zod";
-import { optionalUrl, requiredEmail, requiredText } from "#app/lib/text-fields";
+import { optionalEmail, optionalUrl, requiredEmail, requiredText } from "#app/lib/text-fields";
 
 export const REFERRAL_MESSAGES = {
   required: "Referral link ID is required.",
@@ -136,7 +136,17 @@ export const AUTH_MESSAGES = {
   resetDone: "Your password has been changed. You can sign in now.",
   registrationClosed: "New client registrations are currently closed. Please contact us instead.",
   tooManyAttempts: "Too many attempts. Please wait a few minutes and try again.",
+  /** Sign-in refused while "Require e-mail verification to sign in" is on (docs/product.md#email-verification). */
+  verifyBeforeSignIn: "Verify your e-mail address before signing in: open the link we e-mailed you, or ask for a new one below.",
+  verifySent: "Check your inbox: we e-mailed you a link to verify your e-mail address. Open it, then sign in.",
+  /** The resend answer: the same whether or not the address has an unverified account. */
+  verificationResent: "If this address has an account that is not verified yet, we e-mailed it a new verification link.",
+  verified: "Your e-mail address is verified. Thank you!",
+  verifyLinkInvalid: "This verification link is invalid or has expired. Sign in and ask for a new one.",
 } as const;
+
+/** Asking for a new verification link (banner, sign-in page): the e-mail when signed out. */
+export const resendVerificationSchema = z.object({ email: optionalEmail() });
 
 /** Notification preferences (the /account form): the checkbox posts "on" when ticked. */
 export const preferencesSchema = z

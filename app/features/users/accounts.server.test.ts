@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { mailOutbox, proposal, session, settings, user } from "#app/db/schema";
 import { AppError } from "#app/lib/errors";
 import { testDatabases } from "../../../tests/helpers/db";
-import { freshMeta, makeAdmin, makeAmbassador, makeClient, roleInDb, useTestServices } from "../../../tests/helpers/services";
+import { freshMeta, makeAdmin, makeAmbassador, makeClient, roleInDb, useTestServices, verifyByMail } from "../../../tests/helpers/services";
 import {
   ambassadorRegistrationSchema,
   clientRegistrationSchema,
@@ -228,7 +228,7 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
     expect(error.fieldErrors?.email?.[0]).toMatch(/already exists/);
   });
 
-  it("gives ambassador proposals addressed to the e-mail to the client who registers with it", async () => {
+  it("gives ambassador proposals addressed to the e-mail to the client who registers with it, once they verify it", async () => {
     const { t, s } = ctx;
     const ambassador = await makeAmbassador(s);
     await t.db.insert(proposal).values({
@@ -240,6 +240,8 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
       status: "submitted",
     });
     const client = await makeClient(s, { email: "NewCo@Example.com" });
+    expect((await t.db.select({ clientId: proposal.clientId }).from(proposal))[0]!.clientId).toBeNull();
+    await verifyByMail(s, "newco@example.com");
     const [row] = await t.db.select({ clientId: proposal.clientId }).from(proposal);
     expect(row!.clientId).toBe(client.id);
   });
@@ -316,7 +318,8 @@ describe.each(testDatabases())("accounts on %s", (_name, open) => {
     await makeClient(s, { email: "reset@example.com" });
     await requestPasswordReset(s, "reset@example.com", freshMeta());
     await requestPasswordReset(s, "unknown@example.com", freshMeta()); // no error, no mail
-    const mails = await t.db.select().from(mailOutbox);
+    // Registration also queued a verification mail (app/features/users/email-verification.server.test.ts).
+    const mails = (await t.db.select().from(mailOutbox)).filter((m) => m.subject.startsWith("Reset your password"));
     expect(mails.map((m) => m.to)).toEqual(["reset@example.com"]);
     const token = decodeURIComponent(/reset-password\?token=([^\s"&]+)/.exec(mails[0]!.text)![1]!);
     await resetPassword(s, { token, password: "brand-new-pass" });

@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { APIError } from "better-auth/api";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
-import { proposal, user } from "#app/db/schema";
+import { proposal, session, user } from "#app/db/schema";
 import { getSettings } from "#app/features/settings/settings.server";
 import type { Auth } from "#app/features/users/auth.server";
 import type { RequestMeta } from "#app/lib/request.server";
@@ -18,7 +18,8 @@ import { AppError, fieldError } from "#app/lib/errors";
 import { AUTH_MESSAGES, REFERRAL_MESSAGES } from "./accounts.schema";
 import { homeFor, roleOf } from "./actor";
 import { assertPasswordAllowed } from "./password-policy.server";
-import { beginSignIn, limitPasswordReset, limitSignUp } from "./throttle.server";
+import { beginSignIn, limitPasswordReset, limitSignUp, limitVerificationResend } from "./throttle.server";
+export { VERIFY_RATE_LIMITS } from "./throttle.server";
 
 export interface AccountDeps {
   db: Database;
@@ -123,21 +124,47 @@ export async function registerClient(
   } catch (error) {
     toAppError(error, "email");
   }
-  const userId = result.response.user.id;
-  await claimAddressedProposals(db, userId, input.email);
-  return { headers: result.headers, userId, home: homeFor("client") };
+  return signedUp(db, result, "client");
 }
 
 /**
- * Ambassador proposals addressed to `email` that have no client yet become this client's
- * (issue #4: "When a client registers with an e-mail that ambassador proposals were
- * addressed to, those proposals become theirs").
+ * After a sign-up (better-auth signed the new user in and queued the verification mail):
+ * when "Require e-mail verification to sign in" is on, that session is deleted at once and
+ * no cookie is set; the person is sent to /login?verify=sent (docs/product.md#email-verification).
+ */
+async function signedUp(
+  db: Database,
+  result: { headers: Headers; response: { token: string | null; user: { id: string } } },
+  role: "client" | "ambassador",
+): Promise<SignedIn> {
+  const userId = result.response.user.id;
+  if (!(await getSettings(db)).requireEmailVerification) return { headers: result.headers, userId, home: homeFor(role) };
+  if (result.response.token) await db.delete(session).where(eq(session.token, result.response.token));
+  return { headers: new Headers(), userId, home: "/login?verify=sent" };
+}
+
+/**
+ * Ambassador proposals addressed to `email` that have no client yet become this client's,
+ * once the client has verified that address (docs/product.md#ambassador-proposals: called
+ * by better-auth's `afterEmailVerification`, never at registration — whoever registers an
+ * address first must not see what was addressed to it before proving it is theirs).
+ *
+ * @returns how many proposals were claimed.
  */
 export async function claimAddressedProposals(db: Database, userId: string, email: string): Promise<number> {
+  // Only a client account receives proposals; never the ambassador who made one.
+  const [owner] = await db.select({ role: user.role }).from(user).where(eq(user.id, userId));
+  if (!owner || roleOf(owner.role) !== "client") return 0;
   const rows = await db
     .update(proposal)
     .set({ clientId: userId, updatedAt: sql`now()` })
-    .where(and(eq(proposal.clientEmail, email.toLowerCase()), isNull(proposal.clientId)))
+    .where(
+      and(
+        eq(proposal.clientEmail, email.toLowerCase()),
+        isNull(proposal.clientId),
+        sql`${proposal.ambassadorId} is distinct from ${userId}`,
+      ),
+    )
     .returning({ id: proposal.id });
   return rows.length;
 }
@@ -177,7 +204,7 @@ export async function registerAmbassador(
     }
     toAppError(error, "email");
   }
-  return { headers: result.headers, userId: result.response.user.id, home: homeFor("ambassador") };
+  return signedUp(db, result, "ambassador");
 }
 
 /**
@@ -185,9 +212,11 @@ export async function registerAmbassador(
  * slow-down per account that an address with no recent failure is not subject to
  * (docs/product.md#throttling); a deactivated account is refused with a clear message; the
  * session is new (rotated) at each sign-in.
+ * An unverified address is refused only while the setting "Require e-mail verification to sign in" is on
+ * (docs/product.md#email-verification).
  *
  * @returns cookies and the role's home page.
- * @throws {AppError} 400 wrong credentials, 403 deactivated, 429 too many attempts (with Retry-After).
+ * @throws {AppError} 400 wrong credentials, 403 deactivated or (setting on) not verified, 429 too many attempts (with Retry-After).
  */
 export async function signIn({ db, auth }: AccountDeps, input: { email: string; password: string }, meta: RequestMeta): Promise<SignedIn> {
   const email = input.email.trim().toLowerCase();
@@ -208,7 +237,16 @@ export async function signIn({ db, auth }: AccountDeps, input: { email: string; 
   await attempt.succeeded();
   // docs/product.md#account-page: with two-factor on, better-auth answers a pending sign-in (a signed cookie) instead.
   if ("twoFactorRedirect" in result.response) return { headers: result.headers, userId: "", home: "/login/two-factor", twoFactor: true };
-  const [row] = await db.select({ role: user.role }).from(user).where(eq(user.id, result.response.user.id));
+  const [row] = await db
+    .select({ role: user.role, emailVerified: user.emailVerified })
+    .from(user)
+    .where(eq(user.id, result.response.user.id));
+  // docs/product.md#email-verification: checked only once the password is right, so the
+  // refusal tells nothing to someone who does not know it. The session just made is dropped.
+  if (!row?.emailVerified && (await getSettings(db)).requireEmailVerification) {
+    await db.delete(session).where(eq(session.token, result.response.token));
+    throw new AppError("FORBIDDEN", AUTH_MESSAGES.verifyBeforeSignIn);
+  }
   return { headers: result.headers, userId: result.response.user.id, home: homeFor(roleOf(row?.role)) };
 }
 
@@ -244,6 +282,42 @@ export async function resetPassword({ auth }: AccountDeps, input: { token: strin
   }
 }
 
+/**
+ * Verifies an e-mail address from the link of the verification mail
+ * (docs/product.md#email-verification). better-auth checks the signed token; its
+ * `afterEmailVerification` hook then claims the ambassador proposals addressed to the address.
+ * A link of an address already verified succeeds again and changes nothing.
+ *
+ * @param token - the `token` query parameter of /verify-email.
+ * @returns true when the address is verified; false for an invalid, expired or tampered link
+ *   (the page then offers a new one).
+ */
+export async function verifyEmailAddress({ auth }: AccountDeps, token: string): Promise<boolean> {
+  try {
+    await auth.api.verifyEmail({ query: { token } });
+    return true;
+  } catch (error) {
+    if (error instanceof APIError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Mails a new verification link to `email` when it has an account that is not verified yet
+ * (docs/product.md#email-verification). The caller always shows the same answer, so the
+ * signed-out form on /login tells nothing about which addresses have accounts. Throttled per
+ * address and per client IP (`VERIFY_RATE_LIMITS` in throttle.server.ts).
+ *
+ * @param email - lowercased; the session's address when signed in.
+ * @throws {AppError} 429 too many requests for this address or from this IP.
+ */
+export async function resendVerificationEmail({ db, auth }: AccountDeps, email: string, meta: RequestMeta): Promise<void> {
+  await limitVerificationResend(db, email, meta.ip);
+  // No session headers: better-auth's signed-out path sends only to an unverified account
+  // and takes the same minimum time whatever the address.
+  await auth.api.sendVerificationEmail({ body: { email } });
+}
+
 /** Signs out on the server. @returns headers that clear the session cookie. */
 export async function signOut({ auth }: AccountDeps, meta: RequestMeta): Promise<Headers> {
   try {
@@ -258,7 +332,8 @@ export async function signOut({ auth }: AccountDeps, meta: RequestMeta): Promise
 }
 
 /**
- * Creates an admin account, or promotes an existing account to admin with a new password.
+ * Creates an admin account, or promotes an existing account to admin with a new password; its
+ * address counts as verified.
  * Used by `npm run admin:create` and the first start. Never reachable from a form.
  *
  * @returns the admin's user id and whether the account was created.
@@ -277,13 +352,15 @@ export async function createAdmin(
     await ctx.internalAdapter.updatePassword(existing.id, hash);
     await db
       .update(user)
-      .set({ role: "admin", banned: false, updatedAt: sql`now()` })
+      .set({ role: "admin", banned: false, emailVerified: true, updatedAt: sql`now()` })
       .where(eq(user.id, existing.id));
     return { id: existing.id, created: false };
   }
   const result = await auth.api.createUser({
     body: { email, password: input.password, name: input.name ?? "Administrator", role: "admin" },
   });
+  // The operator made this account: its address counts as verified (docs/product.md#email-verification).
+  await db.update(user).set({ emailVerified: true }).where(eq(user.id, result.user.id));
   return { id: result.user.id, created: true };
 }
 

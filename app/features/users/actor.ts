@@ -21,6 +21,8 @@ export interface SessionUser extends Actor {
   referredById: string | null;
   /** Two-factor authentication is on (docs/product.md#account-page). */
   twoFactorEnabled?: boolean;
+  /** The address was proven by the verification link (docs/product.md#email-verification). */
+  emailVerified: boolean;
 }
 
 /** A user with no role is a client (spec §6). */

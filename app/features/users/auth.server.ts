@@ -16,12 +16,21 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
 import * as schema from "#app/db/schema";
 import { enqueueMail, escapeHtml } from "#app/features/mail/mail.server";
+import { queueNotification } from "#app/features/mail/notifications.server";
 import type { Env } from "#app/lib/env.server";
+import { claimAddressedProposals } from "./accounts.server";
 
 /** Session lifetime: 7 days, refreshed when used after a day. */
 const SESSION_EXPIRES_IN_S = 7 * 24 * 3600;
 /** Password reset link lifetime: 1 hour. */
 export const RESET_TOKEN_EXPIRES_IN_S = 3600;
+/** E-mail verification link lifetime: 3 days (docs/product.md#email-verification). */
+export const VERIFY_TOKEN_EXPIRES_IN_S = 3 * 24 * 3600;
+
+/** The path of our verification page; the token is better-auth's signed one. */
+export function verificationPath(token: string): string {
+  return `/verify-email?token=${encodeURIComponent(token)}`;
+}
 
 /**
  * Creates the auth instance for one database.
@@ -70,6 +79,31 @@ export function createAuth({
           subject: "Reset your password",
           text: `Someone asked to reset the password of your account.\n\nChoose a new password here (the link works once, for one hour):\n${url}\n\nIf it was not you, ignore this e-mail: your password stays as it is.`,
           html: `<p>Someone asked to reset the password of your account.</p><p><a href="${escapeHtml(url)}">Choose a new password</a> (the link works once, for one hour).</p><p>If it was not you, ignore this e-mail: your password stays as it is.</p>`,
+        });
+      },
+    },
+    // docs/product.md#email-verification: a link is mailed at registration (through the outbox,
+    // like every mail) and on request; it points to our /verify-email page, which calls
+    // `auth.api.verifyEmail`. Whether an unverified user may sign in is our setting, checked
+    // in `signIn`, so better-auth's static `requireEmailVerification` stays off.
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: false,
+      autoSignInAfterVerification: false,
+      expiresIn: VERIFY_TOKEN_EXPIRES_IN_S,
+      // Proposals addressed to the address become the client's only now.
+      async afterEmailVerification(user) {
+        await claimAddressedProposals(db, user.id, user.email);
+      },
+      async sendVerificationEmail({ user, token }) {
+        await queueNotification(db, {
+          to: user.email,
+          subject: "Verify your e-mail address",
+          lines: [
+            "Please confirm that this e-mail address is yours by opening the link below (it works for 3 days).",
+            "If you did not create an account, ignore this e-mail.",
+          ],
+          link: { label: "Verify my e-mail address", path: verificationPath(token) },
         });
       },
     },

@@ -39,6 +39,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
           referralCode: (u.referralCode as string | null) ?? null,
           referredById: (u.referredById as string | null) ?? null,
           twoFactorEnabled: u.twoFactorEnabled === true,
+          emailVerified: u.emailVerified === true,
         }
       : null,
   );

@@ -50,9 +50,25 @@ export const PASSWORD_RESET_LIMITS = {
   perAccount: { limit: 3, windowMs: 60 * 60_000 },
 } as const;
 
+/**
+ * Verification mails on request (docs/product.md#email-verification): per address and per
+ * client IP, counted whether or not a mail is sent (the answer is the same either way).
+ */
+export const VERIFY_RATE_LIMITS = {
+  perAddress: { limit: 3, windowMs: 60 * 60_000 },
+  perIp: { limit: 20, windowMs: 60 * 60_000 },
+} as const;
+
 /** The throttle rules, as named in the log. */
 export type ThrottleRule =
-  "sign-in-ip" | "sign-in-account-ip" | "sign-in-account-slow-down" | "sign-up-ip" | "password-reset-ip" | "password-reset-account";
+  | "sign-in-ip"
+  | "sign-in-account-ip"
+  | "sign-in-account-slow-down"
+  | "sign-up-ip"
+  | "password-reset-ip"
+  | "password-reset-account"
+  | "verify-resend-ip"
+  | "verify-resend-account";
 
 /** Logs one throttle event (never a password or a token). */
 function logThrottle(rule: ThrottleRule, fields: { ip: string; account?: string; retryAfterSeconds?: number }) {
@@ -171,4 +187,23 @@ export async function limitPasswordReset(db: Database, email: string, ip: string
     return false;
   }
   return true;
+}
+
+/**
+ * Counts one request for a new verification mail from `ip` for `email`.
+ *
+ * @throws {AppError} RATE_LIMITED beyond {@link VERIFY_RATE_LIMITS} per IP or per address (logged).
+ */
+export async function limitVerificationResend(db: Database, email: string, ip: string): Promise<void> {
+  const checks = [
+    ["verify-resend-ip", `verify-ip:${ip}`, VERIFY_RATE_LIMITS.perIp],
+    ["verify-resend-account", `verify:${email.toLowerCase()}`, VERIFY_RATE_LIMITS.perAddress],
+  ] as const;
+  for (const [rule, key, limits] of checks) {
+    const result = await hitRateLimit(db, key, limits);
+    if (!result.allowed) {
+      logThrottle(rule, { ip, account: email, retryAfterSeconds: result.retryAfterSeconds });
+      throw rateLimited(AUTH_MESSAGES.tooManyAttempts, result.retryAfterSeconds);
+    }
+  }
 }

@@ -6,7 +6,7 @@ import { Notice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import { InvoiceForm } from "#app/features/invoices/components/invoice-form";
 import { getInvoiceForAdmin, updateInvoice } from "#app/features/invoices/invoices.admin.server";
-import { INVOICE_MESSAGES, invoiceFormSchema, toInvoiceInput } from "#app/features/invoices/invoices.schema";
+import { INVOICE_MESSAGES, invoiceEditSchema, toInvoiceInput } from "#app/features/invoices/invoices.schema";
 import { formatCalendarDate } from "#app/lib/dates";
 import { formAction } from "#app/lib/form-action.server";
 import { paramId } from "#app/lib/ids";
@@ -25,14 +25,17 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return { invoice: await getInvoiceForAdmin(db, actor, paramId(params.invoiceId, INVOICE_MESSAGES.notFound)) };
 }
 
-/** Saves items and due date; the total is recomputed on the server (spec §7 update invoices). */
+/**
+ * Saves items and due date; the total is recomputed on the server (spec §7 update invoices).
+ * The hidden `version` refuses a save from a page another admin's save made stale (docs/product.md#invoices).
+ */
 export async function action(args: Route.ActionArgs) {
   const actor = requireUser(args.context);
   const { db } = args.context.get(servicesContext);
   const invoiceId = paramId(args.params.invoiceId, INVOICE_MESSAGES.notFound);
   return formAction(
     args,
-    invoiceFormSchema,
+    invoiceEditSchema,
     async (value) => {
       const { totalCents } = await updateInvoice(db, actor, invoiceId, toInvoiceInput(value));
       return `Invoice saved. New total: ${formatCents(totalCents)}.`;
@@ -88,7 +91,8 @@ export default function EditInvoice({ loaderData, actionData }: Route.ComponentP
         </>
       ) : (
         <InvoiceForm
-          key={`${invoice.id}-${invoice.totalCents}-${invoice.dueDate}`}
+          key={`${invoice.id}-${invoice.version}`}
+          version={invoice.version}
           id={`edit-invoice-${invoice.id}`}
           lastResult={actionData?.result}
           success={actionData?.ok ? actionData.message : null}

@@ -36,6 +36,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       defaultTimeline: settings.defaultTimeline,
       allowNewClients: settings.allowNewClients,
       requireAdminTwoFactor: settings.requireAdminTwoFactor,
+      requireEmailVerification: settings.requireEmailVerification,
       commissionRatePercent: bpsToPercent(settings.commissionRateBps),
       companyAddress: settings.companyAddress,
       taxId: settings.taxId,
@@ -98,6 +99,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
   const message = useFadingMessage(settingsReply);
   const { key: _key, ...checkbox } = getInputProps(fields.allowNewClients, { type: "checkbox" });
   const { key: _key2fa, ...twoFactorCheckbox } = getInputProps(fields.requireAdminTwoFactor, { type: "checkbox" });
+  const { key: _verifyKey, ...verifyCheckbox } = getInputProps(fields.requireEmailVerification, { type: "checkbox" });
   return (
     <>
       <PageHeading title="Settings" lead="Global settings of the portal." />
@@ -160,6 +162,18 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
             </label>
             <p className="text-sm text-slate-600">
               An admin without two-factor authentication is sent to set it up before reaching the admin pages.
+            </p>
+          </div>
+        </div>
+        <div className="flex items-start gap-3">
+          <input {...verifyCheckbox} className="mt-1 h-5 w-5 rounded border-slate-400" />
+          <div>
+            <label htmlFor={fields.requireEmailVerification.id} className="font-medium text-slate-800">
+              Require e-mail verification to sign in
+            </label>
+            <p className="text-sm text-slate-600">
+              When on, clients and ambassadors must open the link we e-mail them before they can sign in. When off, they can sign in at once
+              and see a reminder until they verify.
             </p>
           </div>
         </div>

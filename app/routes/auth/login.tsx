@@ -19,7 +19,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   return {
     redirectTo: safeRedirect(url.searchParams.get("redirectTo")) ?? "",
-    notice: url.searchParams.get("reset") === "done" ? AUTH_MESSAGES.resetDone : null,
+    notice:
+      url.searchParams.get("reset") === "done"
+        ? AUTH_MESSAGES.resetDone
+        : url.searchParams.get("verify") === "sent"
+          ? AUTH_MESSAGES.verifySent
+          : null,
   };
 }
 
@@ -39,12 +44,14 @@ export async function action(args: Route.ActionArgs) {
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useAppForm({ id: "login", schema: loginSchema, lastResult: actionData?.result });
   const pending = useIsSubmitting();
+  // docs/product.md#email-verification: refused while unverified (setting on) → offer a new link.
+  const mustVerify = form.errors?.includes(AUTH_MESSAGES.verifyBeforeSignIn) ?? false;
   return (
     <>
       <h1 className="text-3xl font-bold tracking-tight">Sign in</h1>
       <p className="mt-2 text-slate-700">Clients, ambassadors and admins sign in here.</p>
       <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
-        <FormMessage id={form.errorId} errors={form.errors} success={loaderData.notice} />
+        <FormMessage id={form.errorId} errors={form.errors} success={form.errors?.length ? null : loaderData.notice} />
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         <TextInput field={fields.email} label="Email" type="email" autoComplete="email" />
         <TextInput field={fields.password} label="Password" type="password" autoComplete="current-password" />
@@ -53,6 +60,14 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         </SubmitButton>
       </Form>
       <PasskeySignIn redirectTo={loaderData.redirectTo} />
+      {mustVerify ? (
+        <Form method="post" action="/verify-email" className="mt-4">
+          <input type="hidden" name="email" value={String(fields.email.value ?? "")} />
+          <button type="submit" className="text-brand-700 underline">
+            Resend the verification link
+          </button>
+        </Form>
+      ) : null}
       <ul className="mt-6 space-y-2 text-sm">
         <li>
           <Link className="text-brand-700 underline" to="/forgot-password">

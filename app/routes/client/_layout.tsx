@@ -2,17 +2,20 @@ import { Outlet } from "react-router";
 import type { Route } from "./+types/_layout";
 import { AreaErrorBoundary, AreaFrame } from "#app/features/users/components/area-frame";
 import { requireRole, requireUser } from "#app/features/users/session.server";
+import { VerifyEmailBanner } from "#app/features/users/components/verify-email-banner";
 
 /** Guard for the client area: runs before every loader and action below it (spec §2 Access guard). */
 export const middleware: Route.MiddlewareFunction[] = [requireRole("client")];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { role: requireUser(context).role };
+  const user = requireUser(context);
+  return { role: user.role, email: user.email, emailVerified: user.emailVerified };
 }
 
 export default function ClientLayout({ loaderData }: Route.ComponentProps) {
   return (
     <AreaFrame area="client" role={loaderData.role}>
+      <VerifyEmailBanner email={loaderData.email} verified={loaderData.emailVerified} forClient />
       <Outlet />
     </AreaFrame>
   );

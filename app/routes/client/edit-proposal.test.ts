@@ -23,6 +23,7 @@ const client: SessionUser = {
   website: null,
   referralCode: null,
   referredById: null,
+  emailVerified: true,
 };
 
 /** A database whose every use throws, like one that lost its connection. */

@@ -37,6 +37,7 @@ function previewTotal(amounts: (string | undefined)[]): number | null {
  * @param defaultValue - items with amounts as editable text (`centsToInput`), due date `YYYY-MM-DD`.
  * @param lastResult - the action's conform reply (field errors, list intents without JS).
  * @param success - a saved message to show above the form.
+ * @param version - edit only: the invoice's version, posted back in a hidden field (docs/product.md#invoices).
  */
 export function InvoiceForm({
   id,
@@ -45,8 +46,10 @@ export function InvoiceForm({
   submitLabel,
   pendingLabel,
   success,
+  version,
 }: {
   id: string;
+  version?: number;
   lastResult?: SubmissionResult<string[]> | null;
   defaultValue: InvoiceFormDefaults;
   submitLabel: string;
@@ -69,6 +72,7 @@ export function InvoiceForm({
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
       <FormMessage id={form.errorId} errors={form.errors} success={success} />
+      {version === undefined ? null : <input type="hidden" name="version" value={version} />}
       <fieldset className="flex flex-col gap-3 rounded-lg border border-slate-200 p-4">
         <legend className="px-1 font-semibold">Line items</legend>
         {items.map((item, index) => {

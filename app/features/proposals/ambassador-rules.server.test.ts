@@ -1,0 +1,172 @@
+/**
+ * docs/product.md#ambassador-proposals and #email-verification: whom an ambassador may address,
+ * the daily limits, the mail to a new address, and that a proposal reaches its client only once
+ * the client's address is verified — on PGlite and on the PostgreSQL server.
+ */
+import { count, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { mailOutbox, proposal, user } from "#app/db/schema";
+import { testDatabases } from "../../../tests/helpers/db";
+import { proposalRow, refusalOf } from "../../../tests/helpers/portal";
+import { makeAdmin, makeAmbassador, makeClient, useTestServices, verifyByMail } from "../../../tests/helpers/services";
+import { AMBASSADOR_DAILY_LIMITS, PROPOSAL_MESSAGES } from "./proposals.schema";
+import { approveProposal, declineProposal, listAwaitingApproval, listClientProposals, submitAmbassadorProposal } from "./proposals.server";
+
+const input = (clientEmail: string, extra: Partial<{ clientName: string; projectName: string | null; projectDetails: string }> = {}) => ({
+  clientName: "New Co",
+  clientEmail,
+  projectName: "Shop" as string | null,
+  projectDetails: "An online shop",
+  budget: 250_000,
+  ...extra,
+});
+
+describe.each(testDatabases())("ambassador proposal rules on %s", (_name, open) => {
+  const ctx = useTestServices(open);
+  const proposalCount = async () => (await ctx.t.db.select({ n: count() }).from(proposal))[0]!.n;
+  const mailCount = async () => (await ctx.t.db.select({ n: count() }).from(mailOutbox))[0]!.n;
+
+  it("accepts a referred client and an unknown address; refuses every other address with one neutral answer, writing nothing", async () => {
+    const { t, s } = ctx;
+    const ambassador = await makeAmbassador(s);
+    const otherAmbassador = await makeAmbassador(s);
+    const referred = await makeClient(s, { referralCode: ambassador.referralCode });
+    const othersClient = await makeClient(s, { referralCode: otherAmbassador.referralCode, verified: true });
+    const direct = await makeClient(s, { verified: true });
+    const admin = await makeAdmin(s);
+
+    expect((await submitAmbassadorProposal(t.db, ambassador, input(referred.email))).clientId).toBe(referred.id);
+    expect((await submitAmbassadorProposal(t.db, ambassador, input("nobody-yet@example.com"))).clientId).toBeNull();
+
+    const proposals = await proposalCount();
+    const mails = await mailCount();
+    const refusals = [];
+    for (const email of [
+      othersClient.email,
+      direct.email,
+      admin.email,
+      otherAmbassador.email,
+      ambassador.email,
+      ambassador.email.toUpperCase(),
+    ]) {
+      refusals.push(await refusalOf(submitAmbassadorProposal(t.db, ambassador, input(email))));
+    }
+    for (const refusal of refusals) {
+      expect({ status: refusal.status, message: refusal.message, fieldErrors: refusal.fieldErrors }).toEqual({
+        status: 409,
+        message: PROPOSAL_MESSAGES.addressRefused,
+        fieldErrors: { clientEmail: [PROPOSAL_MESSAGES.addressRefused] },
+      });
+    }
+    expect(PROPOSAL_MESSAGES.addressRefused).not.toMatch(/admin|ambassador account|exists|belongs/i);
+    expect(await proposalCount()).toBe(proposals);
+    expect(await mailCount()).toBe(mails);
+  });
+
+  it("allows 5 new addresses and 20 proposals a day per ambassador; a refused one writes nothing and does not count", async () => {
+    const { t, s } = ctx;
+    const ambassador = await makeAmbassador(s);
+    const other = await makeAmbassador(s);
+    const referred = await makeClient(s, { referralCode: ambassador.referralCode });
+    for (let i = 0; i < AMBASSADOR_DAILY_LIMITS.newAddresses; i++) {
+      await submitAmbassadorProposal(t.db, ambassador, input(`new-${i}@example.com`));
+    }
+    const before = await proposalCount();
+    const mails = await mailCount();
+    const tooManyNew = await refusalOf(submitAmbassadorProposal(t.db, ambassador, input("new-6@example.com")));
+    expect(tooManyNew).toMatchObject({ status: 429, code: "RATE_LIMITED", message: PROPOSAL_MESSAGES.newAddressLimit });
+    expect(tooManyNew.retryAfterSeconds).toBeGreaterThan(23 * 3600);
+    expect(await proposalCount()).toBe(before);
+    expect(await mailCount()).toBe(mails);
+    // Another ambassador has their own budget.
+    await submitAmbassadorProposal(t.db, other, input("new-6@example.com"));
+
+    // A referred client may still receive proposals, up to 20 in all.
+    for (let i = AMBASSADOR_DAILY_LIMITS.newAddresses; i < AMBASSADOR_DAILY_LIMITS.proposals; i++) {
+      await submitAmbassadorProposal(t.db, ambassador, input(referred.email, { projectName: `P${i}` }));
+    }
+    const mine = async () => (await t.db.select({ n: count() }).from(proposal).where(eq(proposal.ambassadorId, ambassador.id)))[0]!.n;
+    expect(await mine()).toBe(20);
+    expect(await refusalOf(submitAmbassadorProposal(t.db, ambassador, input(referred.email)))).toMatchObject({
+      status: 429,
+      message: PROPOSAL_MESSAGES.dailyLimit,
+    });
+    expect(await mine()).toBe(20);
+  });
+
+  it("mails a new address only fixed text, the project name and the registration link — none of the ambassador's other text", async () => {
+    const { t, s } = ctx;
+    const ambassador = await makeAmbassador(s, { referralCode: "sunny-side" });
+    await t.db.update(user).set({ name: "Evil Name http://phish.example" }).where(eq(user.id, ambassador.id));
+    await submitAmbassadorProposal(t.db, ambassador, {
+      clientName: "Dear customer, your bank account is locked",
+      clientEmail: "victim@example.com",
+      projectName: "Bakery relaunch",
+      projectDetails: "Log in at http://phish.example/login to unlock your account",
+      budget: 100,
+    });
+    const [mail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, "victim@example.com"));
+    expect(mail!.subject).toBe("A website proposal was prepared for you — Client Portal");
+    for (const part of [mail!.text, mail!.html!]) {
+      expect(part).toContain("Bakery relaunch");
+      expect(part).toContain("{{origin}}/register?ref=sunny-side");
+      expect(part).not.toMatch(/phish|bank account|Dear customer|Evil Name|\$1\.00/);
+    }
+    expect(mail!.text).toBe(
+      [
+        'One of our ambassadors prepared a website proposal for this e-mail address: "Bakery relaunch".',
+        "To see it, create your free client account with this e-mail address using the link below, then confirm the address from the e-mail we send you.",
+        "If you did not expect this message, ignore it: you will not hear from us about it again.",
+        "",
+        "Create your account: {{origin}}/register?ref=sunny-side",
+        "",
+        "— Client Portal",
+      ].join("\n"),
+    );
+  });
+
+  it("shows an addressed proposal to its client only once the address is verified through the mailed link", async () => {
+    const { t, s } = ctx;
+    const ambassador = await makeAmbassador(s);
+    const { id } = await submitAmbassadorProposal(t.db, ambassador, input("first@example.com"));
+    // Whoever registers the address first sees nothing until they open the link sent to it.
+    const client = await makeClient(s, { email: "first@example.com" });
+    expect((await proposalRow(t.db, id))!.clientId).toBeNull();
+    expect(await listAwaitingApproval(t.db, client)).toEqual([]);
+    expect((await listClientProposals(t.db, client, { includeCompleted: true, page: 1 })).items).toEqual([]);
+    expect(await refusalOf(approveProposal(t.db, client, id))).toMatchObject({ status: 404, message: PROPOSAL_MESSAGES.notFound });
+    expect(await refusalOf(declineProposal(t.db, client, id, "no"))).toMatchObject({ status: 404 });
+    expect((await proposalRow(t.db, id))!.clientApprovedAt).toBeNull();
+
+    await verifyByMail(s, client.email);
+    expect((await proposalRow(t.db, id))!.clientId).toBe(client.id);
+    expect((await listAwaitingApproval(t.db, client)).map((p) => p.id)).toEqual([id]);
+    expect(await approveProposal(t.db, client, id)).toEqual({ changed: true });
+
+    // A referred client who has not verified: the proposal is theirs, hidden until they verify.
+    const referred = await makeClient(s, { referralCode: ambassador.referralCode });
+    const second = await submitAmbassadorProposal(t.db, ambassador, input(referred.email));
+    expect(second.clientId).toBe(referred.id);
+    expect(await listAwaitingApproval(t.db, referred)).toEqual([]);
+    expect((await refusalOf(approveProposal(t.db, referred, second.id))).status).toBe(404);
+    await verifyByMail(s, referred.email);
+    expect(await approveProposal(t.db, referred, second.id)).toEqual({ changed: true });
+  });
+
+  it("never lets an ambassador be the client of their own proposal", async () => {
+    const { t, s } = ctx;
+    const ambassador = await makeAmbassador(s);
+    // Their own address is refused like any other…
+    expect((await refusalOf(submitAmbassadorProposal(t.db, ambassador, input(ambassador.email)))).message).toBe(
+      PROPOSAL_MESSAGES.addressRefused,
+    );
+    // …and should the account later act as a client (role changed), approving its own proposal is refused.
+    const { id } = await submitAmbassadorProposal(t.db, ambassador, input("someone@example.com"));
+    await t.db.update(user).set({ role: "client", emailVerified: true }).where(eq(user.id, ambassador.id));
+    await t.db.update(proposal).set({ clientId: ambassador.id }).where(eq(proposal.id, id));
+    const asClient = { ...ambassador, role: "client" as const };
+    expect(await refusalOf(approveProposal(t.db, asClient, id))).toMatchObject({ status: 403, message: PROPOSAL_MESSAGES.ownProposal });
+    expect(await refusalOf(declineProposal(t.db, asClient, id, "x"))).toMatchObject({ status: 403 });
+    expect((await proposalRow(t.db, id))!.clientApprovedAt).toBeNull();
+  });
+});
