@@ -4,6 +4,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, 
 import type { Route } from "./+types/root";
 import { requestInfoContext, servicesContext } from "./context";
 import { SPECULATION_RULES } from "./lib/speculation";
+import { TIME_ZONE_COOKIE, timeZoneFromCookie } from "./lib/dates";
 import { sessionMiddleware } from "./features/users/session.server";
 import stylesheet from "./app.css?url";
 import { ErrorPage } from "./components/error-page";
@@ -21,8 +22,13 @@ export const links: Route.LinksFunction = () => [
 /** Loads the signed-in user for every request (app/lib/session.server.ts). */
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return { origin: context.get(servicesContext).env.origin, nonce: context.get(requestInfoContext).nonce };
+export async function loader({ context, request }: Route.LoaderArgs) {
+  return {
+    origin: context.get(servicesContext).env.origin,
+    nonce: context.get(requestInfoContext).nonce,
+    // The viewer's zone, so that server and browser write the same times (docs/product.md#dates).
+    timeZone: timeZoneFromCookie(request.headers.get("cookie")),
+  };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -57,6 +63,11 @@ export default function App() {
   // Marks the document once React has hydrated (used by browser tests to wait for it).
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
+    // States the browser's time zone for the next server render (docs/product.md#dates).
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone && !document.cookie.split("; ").includes(`${TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}`)) {
+      document.cookie = `${TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
+    }
   }, []);
   return <Outlet />;
 }

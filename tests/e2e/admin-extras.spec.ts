@@ -142,7 +142,7 @@ test.describe("admin extras (issue #6)", () => {
 
     const admin = await adminPage(browser);
     await admin.goto(`/admin/users?q=${encodeURIComponent(`Export Shop ${tag}`)}&role=client`);
-    const exportLink = admin.getByRole("link", { name: "Export these users as CSV" });
+    const exportLink = admin.getByRole("link", { name: "Export CSV of these users" });
     await expect(exportLink).toHaveAttribute(
       "href",
       `/admin/users/export.csv?q=${encodeURIComponent(`Export Shop ${tag}`).replace(/%20/g, "+")}&role=client`,

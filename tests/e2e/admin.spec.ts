@@ -304,7 +304,7 @@ test.describe("admin console", () => {
     const broken = admin.getByRole("row", { name: /Broken date/ });
     await expect(broken).toContainText("Invalid Date");
     const row = admin.getByRole("row", { name: /Accept me/ });
-    await expect(row).toContainText("Mon, Mar 4, 2030, 2:00 PM EST");
+    await expect(row).toContainText("Mar 4, 2030, 2:00 PM EST");
     await expect(row).toContainText("Pending");
     await row.getByRole("button", { name: /Accept the meeting request/ }).click();
     await expect(admin.getByText("Meeting accepted.")).toBeVisible();

@@ -4,6 +4,7 @@
  */
 import PDFDocument from "pdfkit";
 import { formatCents } from "#app/lib/money";
+import { formatDate, INVOICE_STATUS_LABELS } from "#app/lib/vocabulary";
 import type { InvoiceDisplayStatus } from "./invoice-status";
 
 /** Everything printed on the invoice. Money in cents; dates as `YYYY-MM-DD` or instants (UTC). */
@@ -19,8 +20,6 @@ export interface InvoiceDocument {
   items: { description: string; amountCents: number }[];
   totalCents: number;
 }
-
-const STATUS_LABEL: Record<InvoiceDisplayStatus, string> = { paid: "PAID", pending: "DUE", overdue: "OVERDUE" };
 
 /**
  * Renders the invoice.
@@ -46,7 +45,7 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
       .text(invoice.company.name || "Invoice", left, 56);
     if (invoice.company.email) doc.font("Helvetica").fontSize(10).fillColor("#444").text(invoice.company.email);
     doc.fillColor("#000").font("Helvetica-Bold").fontSize(18).text(`Invoice ${invoice.number}`, left, 56, { width, align: "right" });
-    doc.font("Helvetica").fontSize(10).text(`Status: ${STATUS_LABEL[invoice.status]}`, { width, align: "right" });
+    doc.font("Helvetica").fontSize(10).text(`Status: ${INVOICE_STATUS_LABELS[invoice.status].toUpperCase()}`, { width, align: "right" });
 
     doc.moveDown(3);
     const top = doc.y;
@@ -54,9 +53,9 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
     doc.font("Helvetica").text(invoice.client.name).text(invoice.client.email);
     if (invoice.projectName) doc.text(`Project: ${invoice.projectName}`);
     doc.font("Helvetica-Bold").text("Issued", left + width / 2, top, { width: width / 2, align: "right" });
-    doc.font("Helvetica").text(invoice.issuedAt.toISOString().slice(0, 10), { width: width / 2, align: "right" });
+    doc.font("Helvetica").text(formatDate(invoice.issuedAt), { width: width / 2, align: "right" });
     doc.font("Helvetica-Bold").text("Due", { width: width / 2, align: "right" });
-    doc.font("Helvetica").text(invoice.dueDate, { width: width / 2, align: "right" });
+    doc.font("Helvetica").text(formatDate(invoice.dueDate), { width: width / 2, align: "right" });
 
     doc.moveDown(2);
     let y = Math.max(doc.y, top + 90);

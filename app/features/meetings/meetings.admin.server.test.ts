@@ -44,7 +44,7 @@ describe.each(testDatabases())("admin meetings on %s", (_name, open) => {
     expect(formatDateTime(infinite.startsAt, infinite.timeZone)).toBe(INVALID_DATE);
     // An unknown time zone still shows the instant (in UTC) rather than failing.
     const zoned = items.find((m) => m.id === bad)!;
-    expect(formatDateTime(zoned.startsAt, zoned.timeZone)).toBe("Tue, Mar 3, 2026, 7:00 PM UTC");
+    expect(formatDateTime(zoned.startsAt, zoned.timeZone)).toBe("Mar 3, 2026, 7:00 PM UTC");
   });
 
   it("accepts and deletes a meeting; unknown ids are 404", async () => {

@@ -2,12 +2,16 @@ import { Outlet } from "react-router";
 import type { Route } from "./+types/_layout";
 import { AreaErrorBoundary, AreaFrame } from "#app/features/users/components/area-frame";
 import { requireRole, requireUser } from "#app/features/users/session.server";
+import { servicesContext } from "#app/context";
+import { getSettings } from "#app/features/settings/settings.server";
 
 /** Guard for the admin area: runs before every loader and action below it (spec §2 Access guard). */
 export const middleware: Route.MiddlewareFunction[] = [requireRole("admin")];
 
+/** The role, and the settings' currency every admin page writes amounts in (docs/product.md#money). */
 export async function loader({ context }: Route.LoaderArgs) {
-  return { role: requireUser(context).role };
+  const { db } = context.get(servicesContext);
+  return { role: requireUser(context).role, currency: (await getSettings(db)).currency || "USD" };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {

@@ -1,9 +1,8 @@
 import type { Route } from "./+types/view-invoice";
 import { LocalDate, LocalDateTime } from "#app/components/local-time";
 import { RouteErrorMessage } from "#app/components/route-error";
-import { Badge } from "#app/components/ui/badge";
 import { servicesContext } from "#app/context";
-import type { InvoiceDisplayStatus } from "#app/features/invoices/invoice-status";
+import { InvoiceStatusBadge } from "#app/features/invoices/components/invoice-status-badge";
 import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.schema";
 import { getInvoiceForClient } from "#app/features/invoices/invoices.server";
 import { getSettings } from "#app/features/settings/settings.server";
@@ -24,16 +23,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return { invoice, currency: settings.currency, companyName: settings.companyName };
 }
 
-const STATUS: Record<InvoiceDisplayStatus, { label: string; tone: "green" | "amber" | "red" }> = {
-  paid: { label: "Paid", tone: "green" },
-  pending: { label: "Unpaid", tone: "amber" },
-  overdue: { label: "Overdue", tone: "red" },
-};
-
 /** The invoice: number, dates, status, items and total. */
 export default function ViewInvoice({ loaderData }: Route.ComponentProps) {
   const { invoice, currency, companyName } = loaderData;
-  const status = STATUS[invoice.displayStatus];
   return (
     <article className="mx-auto max-w-3xl rounded-xl border border-slate-200 p-4 shadow-sm sm:p-8">
       <header className="flex flex-wrap items-start justify-between gap-4">
@@ -42,7 +34,7 @@ export default function ViewInvoice({ loaderData }: Route.ComponentProps) {
           <h1 className="text-3xl font-bold tracking-tight wrap-anywhere">Invoice {invoice.number}</h1>
           <p className="mt-1 text-slate-700 wrap-anywhere">{invoice.projectName ?? "Website project"}</p>
         </div>
-        <Badge tone={status.tone}>{status.label}</Badge>
+        <InvoiceStatusBadge status={invoice.displayStatus} />
       </header>
       <dl className="mt-6 grid gap-4 text-sm sm:grid-cols-3">
         <div>
