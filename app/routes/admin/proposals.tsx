@@ -195,7 +195,7 @@ function StatusForm({ proposal }: { proposal: AdminProposalRow }) {
           </option>
         ))}
       </select>
-      <button type="submit" className={buttonClass("secondary")} disabled={saving} aria-label={`Save status of ${name}`}>
+      <button type="submit" className={buttonClass("secondary")} disabled={saving} aria-label={`Save new status — ${name}`}>
         {saving ? "Saving…" : "Save"}
       </button>
     </Form>
