@@ -156,3 +156,38 @@ for (const role of ROLES) {
     });
   }
 }
+
+test("ambassador dashboard: summary, proposals 10 per page, and “Submit another proposal for this client” prefilled", async ({
+  browser,
+}) => {
+  const context = await contextFor(browser, app, "ambassador", { width: 390 });
+  const page = await context.newPage();
+  const { rows } = await app.sql.query(
+    `select count(*)::int as n, (select count(*)::int from "user" r where r.referred_by_id = u.id) as clients
+       from proposal p join "user" u on u.id = p.ambassador_id where u.email = 'ambassador@demo.local' group by u.id`,
+  );
+  const { n, clients } = rows[0] as { n: number; clients: number };
+  expect(n).toBeGreaterThan(10);
+  await visit(page, "/ambassador/dashboard");
+  const summary = page.getByRole("region", { name: "Summary" });
+  await expect(summary.getByRole("definition").first()).toHaveText(String(clients));
+  await expect(summary).toContainText(`Proposals${n}`);
+  const list = page.getByRole("list", { name: "Your proposals" }).getByRole("listitem");
+  await expect(list).toHaveCount(10);
+  await expect(page.getByText(`Page 1 of ${Math.ceil(n / 10)}`)).toBeVisible();
+  await page.getByRole("link", { name: "Older →" }).click();
+  await expect(page.getByText(`Page 2 of ${Math.ceil(n / 10)}`)).toBeVisible();
+  const item = list.filter({ has: page.getByRole("link", { name: "Submit another proposal for this client" }) }).first();
+  const email = (await item.textContent())!.match(/\(([^)\s]+@[^)\s]+)\)/)![1]!;
+  await item.getByRole("link", { name: "Submit another proposal for this client" }).click();
+  await expect(page).toHaveURL(/\/ambassador\/submit-proposal\?from=\d+$/);
+  await expect(page.getByLabel("Client email")).toHaveValue(email);
+  // Another ambassador's proposal cannot be used.
+  const other = (
+    await app.sql.query(
+      `select p.id from proposal p join "user" u on u.id = p.ambassador_id where u.email <> 'ambassador@demo.local' limit 1`,
+    )
+  ).rows[0].id;
+  expect((await page.request.get(`/ambassador/submit-proposal?from=${other}`)).status()).toBe(404);
+  await context.close();
+});
