@@ -12,6 +12,7 @@ test.describe("ambassador portal", () => {
     sql,
     baseURL,
   }) => {
+    test.setTimeout(60_000);
     await context.grantPermissions(["clipboard-write"], { origin: baseURL });
     // Our Permissions-Policy forbids clipboard reads; record what the page writes instead.
     await page.addInitScript(() => {
