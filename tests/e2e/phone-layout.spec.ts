@@ -77,14 +77,14 @@ for (const role of ROLES) {
         .waitFor({ state: "attached" })
         .catch(() => {}); // public pages ship no JS
       await expectNoSidewaysScroll(page, path, 390);
-      const header = (await page.locator("body > header, header").first().boundingBox())!;
+      const header = (await page.locator("header").first().boundingBox())!;
       expect(header.height, `${path} header`).toBeLessThanOrEqual(64);
       const menu = page.locator("header details.menu");
       await expect(menu.locator("summary"), `${path} Menu button`).toBeVisible();
       await menu.locator("summary").click();
       const nav = menu.getByRole("navigation");
       await expect(nav).toBeVisible();
-      expect((await page.locator("header").boundingBox())!.height, `${path} header with the menu open`).toBeLessThanOrEqual(64);
+      expect((await page.locator("header").first().boundingBox())!.height, `${path} header with the menu open`).toBeLessThanOrEqual(64);
       await expectNoSidewaysScroll(page, `${path} (menu open)`, 390);
       await menu.locator("summary").click();
     }
