@@ -74,7 +74,7 @@ for (const role of ROLES) {
       await visit(page, path);
       await page
         .locator("html[data-hydrated]")
-        .waitFor({ state: "attached" })
+        .waitFor({ state: "attached", timeout: 3_000 })
         .catch(() => {}); // public pages ship no JS
       await expectNoSidewaysScroll(page, path, 390);
       const header = (await page.locator("header").first().boundingBox())!;
