@@ -5,6 +5,7 @@ import { buttonClass } from "#app/components/ui/button";
 import { DataTable, ExportCsvLink, FilterSelect, Pager, SearchBar, useActionHref, type Column } from "#app/components/ui/data-table";
 import { LocalTime } from "#app/components/local-time";
 import { Toast } from "#app/components/ui/toast";
+import { BreakableText } from "#app/components/ui/breakable-text";
 import { servicesContext } from "#app/context";
 import { PROPOSAL_STATUSES } from "#app/db/schema";
 import {
@@ -91,7 +92,7 @@ export default function AdminProposals({ loaderData, actionData }: Route.Compone
       cell: (p) => (
         <div className="min-w-40">
           <p>{p.clientName ?? "—"}</p>
-          <p className="text-xs wrap-text text-slate-600">{p.clientEmail ?? "—"}</p>
+          <BreakableText className="block text-xs text-slate-600" text={p.clientEmail ?? "—"} />
           {p.clientHasAccount ? null : <p className="text-xs text-amber-800">Not registered yet</p>}
         </div>
       ),
