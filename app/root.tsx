@@ -8,6 +8,7 @@ import { sessionMiddleware, sessionUserContext } from "./features/users/session.
 import { getBrand } from "./features/settings/settings.server";
 import { homeFor } from "./features/users/actor";
 import type { PortalBrand } from "./components/brand";
+import { TIME_ZONE_COOKIE, timeZoneFromCookie } from "./lib/dates";
 import stylesheet from "./app.css?url";
 import fontUrl from "@fontsource-variable/plus-jakarta-sans/files/plus-jakarta-sans-latin-wght-normal.woff2?url";
 import { ErrorPage } from "./components/error-page";
@@ -30,14 +31,22 @@ export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
 
 /**
  * Every page: the origin, the CSP nonce, the visitor's light/dark choice (rendered on <html>,
- * docs/product.md#dark-mode) and the agency's brand for portal headers (docs/product.md#header-bars).
+ * docs/product.md#dark-mode), the viewer's time zone (so that server and browser write the same
+ * times, docs/product.md#dates) and the agency's brand for portal headers (docs/product.md#header-bars).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, db } = context.get(servicesContext);
   const user = context.get(sessionUserContext);
   const { companyName, logoPath, accentColor } = await getBrand(db);
   const brand: PortalBrand = { name: companyName, logoPath, accent: accentColor, home: user ? homeFor(user.role) : "/" };
-  return { origin: env.origin, nonce: context.get(requestInfoContext).nonce, theme: themeFromCookie(request.headers.get("cookie")), brand };
+  const cookie = request.headers.get("cookie");
+  return {
+    origin: env.origin,
+    nonce: context.get(requestInfoContext).nonce,
+    theme: themeFromCookie(cookie),
+    timeZone: timeZoneFromCookie(cookie),
+    brand,
+  };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -74,6 +83,11 @@ export default function App() {
   // Marks the document once React has hydrated (used by browser tests to wait for it).
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
+    // States the browser's time zone for the next server render (docs/product.md#dates).
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone && !document.cookie.split("; ").includes(`${TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}`)) {
+      document.cookie = `${TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
+    }
   }, []);
   return <Outlet />;
 }

@@ -1,62 +1,193 @@
-import type { ReactNode } from "react";
-import { Form, NavLink, useNavigation } from "react-router";
-import { ThemeToggle } from "./theme-toggle";
+import { useRef, type ReactNode } from "react";
+import { Form, NavLink, useLocation, useNavigation } from "react-router";
 import { accentStyle, BrandLink, useBrand } from "./brand";
+import { ThemeToggle } from "./theme-toggle";
 
 /** One link of a header bar. */
 export type NavItem = { to: string; label: string; end?: boolean };
 
+const BREAKPOINTS = {
+  md: { inline: "hidden md:block", menu: "md:hidden" },
+  lg: { inline: "hidden lg:block", menu: "lg:hidden" },
+} as const;
+
 /**
- * The portal header: the agency's logo or name linking to the user's home (`BrandLink`), role navigation, Logout (a POST form, so it works without
- * JavaScript and is never prefetched) and a pending indicator during navigation
- * (replacing the spec's "Loading..."). The links come from the route (`portalNav`).
+ * A header bar (docs/product.md#header-bars, #phone-layouts): the title and the links. From
+ * `collapseBelow` up the links sit in one row; below it (phones) the bar is one 56 px row with a
+ * **Menu** button — a `<details>` disclosure, so it opens with the keyboard and without
+ * JavaScript — whose panel floats over the page (opening it moves nothing). Only one of the two
+ * navigations is displayed at any width. The links are data (one list per role, `navItemsFor`),
+ * so adding one is one line there.
+ *
+ * @param items - the links, in order.
+ * @param label - the navigation landmark's name ("Portal", "Main").
+ * @param cta - an optional last link drawn as a button (the public site's Client Portal).
+ * @param logout - adds the Logout button (a POST form, never prefetched).
+ * @param title - the title link's content (to `/`).
+ * @param home - replaces the title link (the portal's agency brand, linking to the user's home).
+ * @param className - extra classes of the `<header>` (`portal-header`: the accent colour's border).
  */
-export function PortalHeader({ items, title, signedIn }: { items: NavItem[]; title: string; signedIn: boolean }) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
+export function HeaderBar({
+  items,
+  label,
+  title,
+  cta,
+  logout = false,
+  collapseBelow = "lg",
+  progress = false,
+  busy = false,
+  home,
+  className = "",
+}: {
+  items: NavItem[];
+  label: string;
+  title: ReactNode;
+  cta?: NavItem;
+  logout?: boolean;
+  collapseBelow?: keyof typeof BREAKPOINTS;
+  /** Shows the navigation progress bar and its "Loading…" announcement (`busy`). */
+  progress?: boolean;
+  busy?: boolean;
+  home?: ReactNode;
+  className?: string;
+}) {
+  const location = useLocation();
+  const menuRef = useRef<HTMLDetailsElement>(null);
+  const bp = BREAKPOINTS[collapseBelow];
+  const links = (layout: "row" | "menu") =>
+    items.map((item) => (
+      <li key={item.to}>
+        <NavLink
+          to={item.to}
+          end={item.end}
+          prefetch="intent"
+          className={({ isActive }) =>
+            layout === "row"
+              ? `rounded px-1 py-2 hover:text-brand-700 ${isActive ? "text-brand-700 underline underline-offset-8" : "text-slate-700"}`
+              : `block rounded px-3 py-2.5 hover:bg-slate-50 ${isActive ? "font-semibold text-brand-700" : "text-slate-800"}`
+          }
+        >
+          {item.label}
+        </NavLink>
+      </li>
+    ));
+  const ctaLink = (layout: "row" | "menu") =>
+    cta ? (
+      <li>
+        <NavLink
+          to={cta.to}
+          className={
+            layout === "row"
+              ? "rounded-md bg-brand-700 px-3 py-2 text-white hover:bg-brand-800"
+              : "mt-1 block rounded-md bg-brand-700 px-3 py-2.5 text-center text-white hover:bg-brand-800"
+          }
+        >
+          {cta.label}
+        </NavLink>
+      </li>
+    ) : null;
+  const logoutButton = (layout: "row" | "menu") =>
+    logout ? (
+      <li className={layout === "menu" ? "mt-1 border-t border-slate-200 pt-2" : undefined}>
+        <Form method="post" action="/logout">
+          <button
+            type="submit"
+            className={
+              layout === "row"
+                ? "rounded-md border border-slate-300 px-3 py-1.5 text-slate-800 hover:bg-slate-50"
+                : "w-full rounded-md border border-slate-300 px-3 py-2 text-left text-slate-800 hover:bg-slate-50"
+            }
+          >
+            Logout
+          </button>
+        </Form>
+      </li>
+    ) : null;
   return (
-    <header className="portal-header sticky top-0 z-20 border-b border-slate-200 bg-white">
-      <div aria-hidden="true" className={`h-1 bg-brand-600 transition-all duration-500 ${busy ? "w-2/3 opacity-100" : "w-0 opacity-0"}`} />
-      <p role="status" className="sr-only">
-        {busy ? "Loading…" : ""}
-      </p>
+    <header className={`sticky top-0 z-20 border-b border-slate-200 bg-white ${className}`}>
+      {progress ? (
+        <>
+          <div
+            aria-hidden="true"
+            className={`absolute top-0 left-0 h-1 bg-brand-600 transition-all duration-500 ${busy ? "w-2/3 opacity-100" : "w-0 opacity-0"}`}
+          />
+          <p role="status" className="sr-only">
+            {busy ? "Loading…" : ""}
+          </p>
+        </>
+      ) : null}
       <a
         href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-30 focus:rounded focus:bg-white focus:px-3 focus:py-2"
       >
         Skip to content
       </a>
-      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3">
-        <BrandLink title={title} />
-        <nav aria-label="Portal">
-          <ul className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm font-medium">
-            {items.map((item) => (
-              <li key={item.to}>
-                <NavLink
-                  to={item.to}
-                  end={item.end}
-                  prefetch="intent"
-                  className={({ isActive }) =>
-                    `rounded px-1 py-2 hover:text-brand-700 ${isActive ? "text-brand-700 underline underline-offset-8" : "text-slate-700"}`
-                  }
-                >
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
-            {signedIn ? (
-              <li>
-                <Form method="post" action="/logout">
-                  <button type="submit" className="rounded-md border border-slate-300 px-3 py-1.5 text-slate-800 hover:bg-slate-50">
-                    Logout
-                  </button>
-                </Form>
-              </li>
-            ) : null}
+      <div className="relative mx-auto flex h-14 max-w-6xl items-center justify-between gap-4 px-4">
+        {home ?? (
+          <NavLink to="/" prefetch="intent" className="min-w-0 truncate text-lg font-bold tracking-tight text-slate-900">
+            {title}
+          </NavLink>
+        )}
+        <nav aria-label={label} className={bp.inline}>
+          <ul className="flex items-center gap-x-4 text-sm font-medium">
+            {links("row")}
+            {ctaLink("row")}
+            {logoutButton("row")}
           </ul>
         </nav>
+        <details
+          key={location.pathname}
+          ref={menuRef}
+          className={`menu ${bp.menu}`}
+          onKeyDown={(event) => {
+            if (event.key === "Escape" && menuRef.current?.open) {
+              menuRef.current.open = false;
+              menuRef.current.querySelector("summary")?.focus();
+            }
+          }}
+        >
+          <summary className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50">
+            <span aria-hidden="true" className="flex w-4 flex-col gap-[3px]">
+              <span className="h-0.5 rounded bg-current" />
+              <span className="h-0.5 rounded bg-current" />
+              <span className="h-0.5 rounded bg-current" />
+            </span>
+            Menu
+          </summary>
+          <nav
+            aria-label={label}
+            className="absolute top-full right-2 left-2 z-30 mt-1 max-h-[calc(100dvh-5rem)] overflow-y-auto rounded-lg border border-slate-200 bg-white p-2 shadow-lg sm:left-auto sm:w-72"
+          >
+            <ul className="flex flex-col text-base font-medium">
+              {links("menu")}
+              {ctaLink("menu")}
+              {logoutButton("menu")}
+            </ul>
+          </nav>
+        </details>
       </div>
     </header>
+  );
+}
+
+/**
+ * The portal header: the agency's logo or name linking to the user's home (`BrandLink`), the
+ * role's links (`navItemsFor`), Logout when signed in, and a pending indicator during navigation
+ * (replacing the spec's "Loading...").
+ */
+export function PortalHeader({ items, title, signedIn }: { items: NavItem[]; title: string; signedIn: boolean }) {
+  const navigation = useNavigation();
+  return (
+    <HeaderBar
+      items={items}
+      label="Portal"
+      title={title}
+      home={<BrandLink title={title} />}
+      className="portal-header"
+      logout={signedIn}
+      progress
+      busy={navigation.state !== "idle"}
+    />
   );
 }
 

@@ -80,7 +80,8 @@ export function toIsoOrNull(value: Date | string | number | null | undefined): s
 }
 
 /**
- * Formats an instant as date and time in a time zone, e.g. "Tue, Mar 3, 2026, 2:00 PM EST".
+ * Formats an instant as date and time in a time zone, e.g. "Mar 3, 2026, 2:00 PM EST"
+ * (docs/product.md#dates; use `formatTime` of app/lib/vocabulary.ts in new code).
  *
  * @param value - the instant (Date, ISO string or epoch ms).
  * @param timeZone - IANA zone; an unknown zone falls back to UTC (and says so).
@@ -92,7 +93,6 @@ export function formatDateTime(value: Date | string | number | null | undefined,
   const zone = isValidTimeZone(timeZone) ? timeZone : "UTC";
   try {
     return dateTimeFormat("en-US", {
-      weekday: "short",
       year: "numeric",
       month: "short",
       day: "numeric",
@@ -128,4 +128,29 @@ export function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
+}
+
+/** Name of the cookie in which the browser states its time zone (docs/product.md#dates). */
+export const TIME_ZONE_COOKIE = "tz";
+
+/**
+ * The viewer's time zone stated by the `tz` cookie (set by the browser once a page has loaded).
+ *
+ * @param cookieHeader - the request's `Cookie` header.
+ * @returns the IANA zone, or null when absent or not a zone this runtime knows.
+ */
+export function timeZoneFromCookie(cookieHeader: string | null | undefined): string | null {
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name !== TIME_ZONE_COOKIE) continue;
+    let value: string;
+    try {
+      value = decodeURIComponent(rest.join("="));
+    } catch {
+      return null;
+    }
+    return isValidTimeZone(value) ? value : null;
+  }
+  return null;
 }

@@ -42,7 +42,18 @@ export interface FormReply {
    * the `target` option, `id` by default), for per-record feedback. Compare with `String(id)`.
    */
   target?: string;
+  /** {@link runIntent}: a reverse action the page offers for a few seconds ("Undo", docs/product.md#proposals-admin-status). */
+  undo?: UndoOffer;
 }
+
+/** A reverse action offered after a change: the form the page's Undo button posts. */
+export interface UndoOffer {
+  intent: string;
+  fields: Record<string, string>;
+}
+
+/** What an intent handler answers: the success message, optionally with an {@link UndoOffer}. */
+export type IntentOutcome = string | { message: string; undo?: UndoOffer };
 
 /** Message of a form that could not be read or does not match the page. */
 export const INCOMPLETE_REQUEST = "This request is incomplete. Reload the page and try again.";
@@ -224,10 +235,11 @@ export async function formAction<Schema extends z.ZodType>(
 }
 
 /**
- * The handler of one intent: returns the success message, or a Response (a redirect, e.g. one
- * that sets a renewed session cookie) to answer instead; throws {@link AppError} to refuse.
+ * The handler of one intent: returns the success message (or an {@link IntentOutcome} with an
+ * Undo offer), or a Response (a redirect, e.g. one that sets a renewed session cookie) to answer
+ * instead; throws {@link AppError} to refuse.
  */
-export type IntentHandler = (form: FormData) => Promise<string | Response>;
+export type IntentHandler = (form: FormData) => Promise<IntentOutcome | Response>;
 
 /** A schema form's intent, made by {@link conformIntent}. */
 export interface ConformIntent {
@@ -301,9 +313,10 @@ export async function runIntent(
   }
 
   try {
-    const message = await handler(form);
-    if (message instanceof Response) return message;
-    return data<FormReply>({ intent, ok: true, message, target }, 200);
+    const outcome = await handler(form);
+    if (outcome instanceof Response) return outcome;
+    const reply = typeof outcome === "string" ? { message: outcome } : outcome;
+    return data<FormReply>({ intent, ok: true, target, ...reply }, 200);
   } catch (error) {
     if (error instanceof AppError) {
       return data<FormReply>(

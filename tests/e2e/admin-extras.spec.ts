@@ -62,7 +62,11 @@ test.describe("admin extras (issue #6)", () => {
     await admin.goto(`/admin/proposals?q=${encodeURIComponent(project)}`);
     await hydrated(admin);
     await admin.getByLabel(`Status of ${project}`).selectOption("in_progress");
-    await expect(admin.getByRole("row", { name: new RegExp(project) }).getByRole("status")).toHaveText("Saved");
+    await admin
+      .getByRole("row", { name: new RegExp(project) })
+      .getByRole("button", { name: "Save" })
+      .click();
+    await expect(admin.getByRole("status").filter({ hasText: `is now “In progress”` })).toBeVisible();
 
     const mail = await waitForMail((m) => addressesOf(m.to).includes(client.email) && (m.subject ?? "").includes(project));
     expect(mail.subject).toBe(`${project}: status is now In progress — Client Portal`);
@@ -78,7 +82,7 @@ test.describe("admin extras (issue #6)", () => {
     await admin.getByRole("button", { name: "Filter" }).click();
     await expect(admin).toHaveURL(/entity=proposal/);
     const row = admin.getByRole("row", { name: new RegExp(`proposal #${proposalId} status-changed`) });
-    await expect(row).toContainText("status: pending → in_progress");
+    await expect(row).toContainText("status: Pending → In progress");
     await expect(row).toContainText("admin@portfolio.test");
     await admin.goto("/admin/audit?entity=settings");
     await expect(admin.getByRole("row", { name: new RegExp(`proposal #${proposalId} `) })).toHaveCount(0);
@@ -102,7 +106,8 @@ test.describe("admin extras (issue #6)", () => {
     const admin = await adminPage(browser);
     await admin.goto("/admin");
     const row = admin.getByRole("row", { name: new RegExp(note) });
-    await row.getByRole("button", { name: /Accept the meeting request/ }).click();
+    await row.locator("summary", { hasText: "Actions" }).click();
+    await row.getByRole("button", { name: "Accept" }).click();
     await expect(admin.getByText("Meeting accepted.")).toBeVisible();
 
     const mail = await waitForMail(
@@ -142,7 +147,7 @@ test.describe("admin extras (issue #6)", () => {
 
     const admin = await adminPage(browser);
     await admin.goto(`/admin/users?q=${encodeURIComponent(`Export Shop ${tag}`)}&role=client`);
-    const exportLink = admin.getByRole("link", { name: "Export these users as CSV" });
+    const exportLink = admin.getByRole("link", { name: "Export CSV of these users" });
     await expect(exportLink).toHaveAttribute(
       "href",
       `/admin/users/export.csv?q=${encodeURIComponent(`Export Shop ${tag}`).replace(/%20/g, "+")}&role=client`,
@@ -189,7 +194,8 @@ test.describe("admin extras (issue #6)", () => {
 
     const admin = await adminPage(browser);
     await admin.goto(`/admin/invoices?q=${encodeURIComponent(number)}`);
-    await expect(admin.getByRole("link", { name: `PDF of ${number}` })).toHaveAttribute("href", `/admin/invoices/${invoiceId}/pdf`);
+    await admin.locator(`summary[aria-label="Actions for ${number}"]`).click();
+    await expect(admin.getByRole("link", { name: "PDF" })).toHaveAttribute("href", `/admin/invoices/${invoiceId}/pdf`);
     await admin.goto(`/admin/invoices/edit/${invoiceId}`);
     await expect(admin.getByRole("link", { name: "Download PDF" })).toHaveAttribute("href", `/admin/invoices/${invoiceId}/pdf`);
 

@@ -174,7 +174,7 @@ test.describe("ambassador portal", () => {
     const line = page.getByRole("list", { name: "Commissions" }).getByRole("listitem").filter({ hasText: "Bakery relaunch" });
     await expect(line).toContainText("$2,000.00 budget");
     await expect(line).toContainText("$300.00");
-    await expect(line).toContainText("Pending payment");
+    await expect(line).toContainText("Unpaid");
 
     // Once the admin marks it paid (set in the database here), it moves to Paid.
     await sql.query(`update proposal set commission_paid_at = now(), commission_paid_cents = 30000 where id = $1`, [rows[0].id]);

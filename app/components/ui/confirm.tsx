@@ -32,11 +32,14 @@ export function ConfirmLink({
   target,
   children,
   label,
+  className,
 }: {
   kind: string;
   target: string | number;
   children: ReactNode;
   label?: string;
+  /** Classes instead of the danger button look (e.g. a row menu item). */
+  className?: string;
 }) {
   const location = useLocation();
   const params = new URLSearchParams(location.search);
@@ -44,7 +47,7 @@ export function ConfirmLink({
   params.set("confirm", kind);
   params.set("target", String(target));
   return (
-    <Link to={`${location.pathname}?${params}`} className={buttonClass("danger")} preventScrollReset aria-label={label}>
+    <Link to={`${location.pathname}?${params}`} className={className ?? buttonClass("danger")} preventScrollReset aria-label={label}>
       {children}
     </Link>
   );
@@ -62,6 +65,8 @@ export function ConfirmPanel({
   intent,
   fields,
   confirmLabel,
+  pendingLabel = "Deleting…",
+  tone = "danger",
   action,
 }: {
   title: string;
@@ -69,6 +74,10 @@ export function ConfirmPanel({
   intent: string;
   fields: Record<string, string | number>;
   confirmLabel: string;
+  /** The button's text while the post is in flight. */
+  pendingLabel?: string;
+  /** "danger" for deletions, "primary" for other confirmed actions (mark paid …). */
+  tone?: "danger" | "primary";
   action?: string;
 }) {
   const hrefWith = useHrefWith();
@@ -76,6 +85,8 @@ export function ConfirmPanel({
   const navigation = useNavigation();
   const ref = useRef<HTMLDivElement>(null);
   const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const [firstField, firstValue] = Object.entries(fields)[0] ?? [];
+  const pendingHere = pending && (firstField === undefined || navigation.formData?.get(firstField) === String(firstValue));
   // Move focus to the question when it appears (keyboard and screen-reader users).
   useEffect(() => {
     ref.current?.focus();
@@ -92,7 +103,7 @@ export function ConfirmPanel({
       className="flex flex-col gap-3 outline-none sm:flex-row sm:items-center sm:justify-between"
     >
       <div>
-        <p id={headingId} className="font-semibold text-red-900">
+        <p id={headingId} className={`font-semibold ${tone === "danger" ? "text-red-900" : "text-slate-900"}`}>
           {title}
         </p>
         {children ? <div className="mt-1 text-sm text-slate-700">{children}</div> : null}
@@ -103,8 +114,13 @@ export function ConfirmPanel({
           {Object.entries(fields).map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}
-          <button type="submit" className={buttonClass("dangerSolid")} disabled={pending} aria-busy={pending || undefined}>
-            {pending ? "Deleting…" : confirmLabel}
+          <button
+            type="submit"
+            className={buttonClass(tone === "danger" ? "dangerSolid" : "primary")}
+            disabled={pendingHere}
+            aria-busy={pendingHere || undefined}
+          >
+            {pendingHere ? pendingLabel : confirmLabel}
           </button>
         </Form>
         <Link to={cancelHref} className={buttonClass("secondary")} preventScrollReset>

@@ -11,13 +11,17 @@ import { buttonClass } from "./button";
 /** A column: its header and how to render a row's cell. */
 export interface Column<T> {
   header: ReactNode;
+  /** The header as text, shown before the cell when the table is stacked into cards (phones); default the header when it is text. */
+  label?: string;
   cell: (row: T) => ReactNode;
   /** Extra classes for the header and cells (e.g. `text-right`). */
   className?: string;
 }
 
 /**
- * A table of rows with column headers.
+ * A table of rows with column headers. Under 640 px it becomes stacked cards (each cell preceded
+ * by its column's label, `.stack-table` in app/app.css), so no page scrolls sideways on a phone
+ * (docs/product.md#phone-layouts); wider, it scrolls inside its own box if it must.
  *
  * @param caption - names the table for assistive technology (visually hidden).
  * @param empty - shown instead of the table when there are no rows.
@@ -42,8 +46,8 @@ export function DataTable<T>({
     return <div className="rounded-lg border border-dashed border-slate-300 px-4 py-10 text-center text-slate-600">{empty}</div>;
   }
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200">
-      <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
+    <div className="relative overflow-x-auto rounded-lg border border-slate-200">
+      <table className="stack-table min-w-full divide-y divide-slate-200 text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50">
           <tr>
@@ -61,14 +65,18 @@ export function DataTable<T>({
               <Fragment key={rowKey(row)}>
                 <tr className="align-top">
                   {columns.map((column, i) => (
-                    <td key={i} className={`px-3 py-2 ${column.className ?? ""}`}>
+                    <td
+                      key={i}
+                      data-label={column.label ?? (typeof column.header === "string" ? column.header : "")}
+                      className={`px-3 py-2 ${column.className ?? ""}`}
+                    >
                       {column.cell(row)}
                     </td>
                   ))}
                 </tr>
                 {extra ? (
                   <tr>
-                    <td colSpan={columns.length} className="bg-red-50/40 px-3 py-3">
+                    <td colSpan={columns.length} data-label="" className="bg-red-50/40 px-3 py-3">
                       {extra}
                     </td>
                   </tr>
@@ -262,7 +270,7 @@ export function ExportCsvLink({ to, noun }: { to: string; noun: string }) {
   for (const name of [...TRANSIENT_PARAMS, "after", "before", "index"]) params.delete(name);
   const search = params.toString();
   return (
-    <a href={`${to}${search ? `?${search}` : ""}`} download className={buttonClass("secondary")} aria-label={`Export these ${noun} as CSV`}>
+    <a href={`${to}${search ? `?${search}` : ""}`} download className={buttonClass("secondary")} aria-label={`Export CSV of these ${noun}`}>
       Export CSV
     </a>
   );

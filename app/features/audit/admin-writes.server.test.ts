@@ -391,7 +391,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
       const { t, s, admin } = ctx;
       const client = await makeClient(s);
       const id = await insertMeeting(t.db, { userId: client.id, status: "accepted" });
-      const pending = await insertMeeting(t.db, { userId: client.id });
+      const pending = await insertMeeting(t.db, { userId: client.id, startsAt: new Date(Date.now() + 86_400_000) });
       const before = await snapshot(t.db);
       expect(await acceptMeeting(t.db, admin, id)).toEqual({ changed: false });
       expect((await rejectionOf(acceptMeeting(t.db, client, pending))).status).toBe(403);

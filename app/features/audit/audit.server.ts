@@ -31,17 +31,22 @@ function plain(value: unknown): unknown {
  *
  * @param q - the transaction of the admin write.
  * @param actor - the admin who acted.
+ * @returns the event's id.
  */
-export async function recordAudit(q: Queryable, actor: Actor, input: AuditInput): Promise<void> {
-  await q.insert(auditEvent).values({
-    actorId: actor.id,
-    actorEmail: actor.email,
-    entity: input.entity,
-    entityId: String(input.entityId),
-    action: input.action,
-    before: plain(input.before),
-    after: plain(input.after),
-  });
+export async function recordAudit(q: Queryable, actor: Actor, input: AuditInput): Promise<number> {
+  const [row] = await q
+    .insert(auditEvent)
+    .values({
+      actorId: actor.id,
+      actorEmail: actor.email,
+      entity: input.entity,
+      entityId: String(input.entityId),
+      action: input.action,
+      before: plain(input.before),
+      after: plain(input.after),
+    })
+    .returning({ id: auditEvent.id });
+  return row!.id;
 }
 
 /**

@@ -30,8 +30,8 @@ describe("renderInvoicePdf", () => {
     const text = await pdfText(bytes);
     for (const expected of [
       "INV-2026-0042",
-      "2026-11-02",
-      "2026-12-01",
+      "Nov 2, 2026",
+      "Dec 1, 2026",
       "OVERDUE",
       "Rivera Web Studio",
       "Blue Cafe",

@@ -7,6 +7,7 @@
  */
 import { formatCents } from "#app/lib/money";
 import type { BillFrom, BillTo, PaymentDetails } from "./invoice-billing";
+import { formatDate, INVOICE_STATUS_LABELS } from "#app/lib/vocabulary";
 import type { InvoiceDisplayStatus } from "./invoice-status";
 
 /** Everything printed on the invoice. Money in cents; dates as `YYYY-MM-DD` or instants (UTC). */
@@ -23,8 +24,6 @@ export interface InvoiceDocument {
   items: { description: string; amountCents: number }[];
   totalCents: number;
 }
-
-const STATUS_LABEL: Record<InvoiceDisplayStatus, string> = { paid: "PAID", pending: "DUE", overdue: "OVERDUE" };
 
 /**
  * Renders the invoice.
@@ -54,7 +53,7 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer
       .text(invoice.company.name || "Invoice", left, 56, { width: width / 2 });
     const nameBottom = doc.y;
     doc.fillColor("#000").font("Helvetica-Bold").fontSize(18).text(`Invoice ${invoice.number}`, left, 56, { width, align: "right" });
-    doc.font("Helvetica").fontSize(10).text(`Status: ${STATUS_LABEL[invoice.status]}`, { width, align: "right" });
+    doc.font("Helvetica").fontSize(10).text(`Status: ${INVOICE_STATUS_LABELS[invoice.status].toUpperCase()}`, { width, align: "right" });
 
     doc.moveDown(2);
     const top = Math.max(doc.y, nameBottom + 12, 110);
@@ -85,8 +84,8 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer
     doc.fillColor("#000");
     const details: [string, string][] = [
       ["Project", invoice.projectName ?? "Website project"],
-      ["Issued", invoice.issuedAt.toISOString().slice(0, 10)],
-      ["Due", invoice.dueDate],
+      ["Issued", formatDate(invoice.issuedAt)],
+      ["Due", formatDate(invoice.dueDate)],
     ];
     for (const [label, value] of details) {
       doc.font("Helvetica-Bold").text(`${label}: `, left, detailsTop, { continued: true }).font("Helvetica").text(value);

@@ -413,6 +413,40 @@ export async function markInvoicePaid(db: Database, actor: Actor, invoiceId: num
 }
 
 /**
+ * Mark unpaid (docs/product.md#invoices-paying): the reversal of {@link markInvoicePaid} — a paid
+ * invoice goes back to `unpaid` and its payment time is cleared, recorded as one audit event
+ * `marked-unpaid` (status and paidAt before/after). The invoice row is locked, so two reversals at
+ * once change it once. An unpaid invoice changes nothing.
+ *
+ * @returns the invoice number and whether it changed.
+ * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown invoice.
+ */
+export async function markInvoiceUnpaid(db: Database, actor: Actor, invoiceId: number): Promise<{ number: string; changed: boolean }> {
+  assertRole(actor, "admin");
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ number: invoice.number, status: invoice.status, paidAt: invoice.paidAt })
+      .from(invoice)
+      .where(eq(invoice.id, invoiceId))
+      .for("update");
+    if (!current) throw notFound(INVOICE_MESSAGES.notFound);
+    if (current.status === "unpaid") return { number: current.number, changed: false };
+    await tx
+      .update(invoice)
+      .set({ status: "unpaid", paidAt: null, updatedAt: sql`now()` })
+      .where(eq(invoice.id, invoiceId));
+    await recordAudit(tx, actor, {
+      entity: "invoice",
+      entityId: invoiceId,
+      action: "marked-unpaid",
+      before: { status: current.status, paidAt: current.paidAt },
+      after: { status: "unpaid", paidAt: null },
+    });
+    return { number: current.number, changed: true };
+  });
+}
+
+/**
  * Deletes an invoice and its items (spec §4: its proposal is unlinked — by construction,
  * the link is this invoice's foreign key). The page asks for confirmation first (spec §5).
  * In the same transaction (issue #6) one audit event `deleted` with the invoice as it was.

@@ -6,7 +6,14 @@ import { pageRequestFrom } from "#app/lib/pagination";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertMeeting, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
 import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
-import { acceptMeeting, countMeetings, deleteMeeting, listMeetingRequests } from "./meetings.admin.server";
+import {
+  acceptMeeting,
+  countMeetings,
+  declineMeeting,
+  deleteMeeting,
+  listMeetingRequests,
+  listPendingMeetingRequests,
+} from "./meetings.admin.server";
 
 describe.each(testDatabases())("admin meetings on %s", (_name, open) => {
   const ctx = useTestServices(open, { admin: true });
@@ -44,14 +51,15 @@ describe.each(testDatabases())("admin meetings on %s", (_name, open) => {
     expect(formatDateTime(infinite.startsAt, infinite.timeZone)).toBe(INVALID_DATE);
     // An unknown time zone still shows the instant (in UTC) rather than failing.
     const zoned = items.find((m) => m.id === bad)!;
-    expect(formatDateTime(zoned.startsAt, zoned.timeZone)).toBe("Tue, Mar 3, 2026, 7:00 PM UTC");
+    expect(formatDateTime(zoned.startsAt, zoned.timeZone)).toBe("Mar 3, 2026, 7:00 PM UTC");
   });
 
   it("accepts and deletes a meeting; unknown ids are 404", async () => {
     const { t, s, admin } = ctx;
     const client = await makeClient(s);
-    const id = await insertMeeting(t.db, { userId: client.id });
-    const other = await insertMeeting(t.db, { userId: client.id });
+    const ahead = new Date(Date.now() + 7 * 86_400_000);
+    const id = await insertMeeting(t.db, { userId: client.id, startsAt: ahead });
+    const other = await insertMeeting(t.db, { userId: client.id, startsAt: ahead });
     await acceptMeeting(t.db, admin, id);
     const [row] = await t.db.select({ status: meeting.status }).from(meeting).where(eq(meeting.id, id));
     expect(row!.status).toBe("accepted");
@@ -61,6 +69,20 @@ describe.each(testDatabases())("admin meetings on %s", (_name, open) => {
     expect(await t.db.select().from(meeting).where(eq(meeting.id, other))).toHaveLength(1);
     expect((await rejectionOf(deleteMeeting(t.db, admin, id))).status).toBe(404);
     expect((await rejectionOf(acceptMeeting(t.db, admin, id))).status).toBe(404);
+  });
+
+  it("answers only pending requests for a time still ahead: past or declined ones are refused (409), Decline is audited", async () => {
+    const { t, s, admin } = ctx;
+    const client = await makeClient(s);
+    const past = await insertMeeting(t.db, { userId: client.id, startsAt: new Date(Date.now() - 3_600_000) });
+    const ahead = await insertMeeting(t.db, { userId: client.id, startsAt: new Date(Date.now() + 86_400_000) });
+    expect((await rejectionOf(acceptMeeting(t.db, admin, past))).status).toBe(409);
+    expect((await rejectionOf(declineMeeting(t.db, admin, past))).status).toBe(409);
+    expect(await declineMeeting(t.db, admin, ahead)).toEqual({ changed: true });
+    expect(await declineMeeting(t.db, admin, ahead)).toEqual({ changed: false });
+    expect((await rejectionOf(acceptMeeting(t.db, admin, ahead))).status).toBe(409);
+    const pending = await listPendingMeetingRequests(t.db, admin);
+    expect(pending.items.map((m) => m.id)).not.toContain(ahead);
   });
 
   it("refuses clients and ambassadors without writing", async () => {

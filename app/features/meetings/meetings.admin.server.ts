@@ -3,7 +3,7 @@
  * admin): the newest-first list of meeting requests, Accept and Delete. Each function checks
  * that the actor is an admin before anything else.
  */
-import { count, eq, sql } from "drizzle-orm";
+import { asc, count, eq, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { ORIGIN_TOKEN, queueUserUpdate } from "#app/features/mail/notifications.server";
@@ -11,7 +11,7 @@ import { meeting, user, type MeetingStatus } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { formatDateTime, toIsoOrNull, toValidDate } from "#app/lib/dates";
 import { inviteFor } from "./meetings.server";
-import { notFound } from "#app/lib/errors";
+import { AppError, notFound } from "#app/lib/errors";
 import { cursorKeySql, keysetPage, type Page, type PageRequest } from "#app/lib/pagination";
 
 /** One meeting request as the admin dashboard lists it. */
@@ -31,8 +31,55 @@ export interface AdminMeetingRow {
 
 const ordering = { sort: meeting.createdAt, id: meeting.id };
 
+/** Pending and still in the future: the requests awaiting an answer (docs/product.md#meetings-admin). */
+const awaitingAnswer = sql`${meeting.status} = 'pending' and ${meeting.startsAt} > now() and ${meeting.startsAt} <> 'infinity'::timestamptz`;
+
+/** At most this many requests awaiting an answer are listed at once (soonest first). */
+export const AWAITING_LIMIT = 50;
+
+/** Refusals of Accept / Decline (409). */
+export const MEETING_ADMIN_MESSAGES = {
+  notAnswerable: "Only pending requests for a time still ahead can be accepted or declined.",
+} as const;
+
+const rowSelect = () => ({
+  id: meeting.id,
+  startsAt: meeting.startsAt,
+  timeZone: meeting.timeZone,
+  notes: meeting.notes,
+  status: meeting.status,
+  createdAt: meeting.createdAt,
+  clientName: sql<string>`coalesce(${user.businessName}, ${user.name})`,
+  clientEmail: user.email,
+});
+
 /**
- * Lists meeting requests, newest request first (spec §2 /admin), paginated.
+ * The requests awaiting an answer — pending, for a time still ahead — soonest first, at most
+ * {@link AWAITING_LIMIT} (docs/product.md#meetings-admin).
+ *
+ * @returns the rows and how many there are in all.
+ * @throws {AppError} 403 unless the actor is an admin.
+ */
+export async function listPendingMeetingRequests(db: Queryable, actor: Actor): Promise<{ items: AdminMeetingRow[]; total: number }> {
+  assertRole(actor, "admin");
+  const rows = await db
+    .select(rowSelect())
+    .from(meeting)
+    .innerJoin(user, eq(user.id, meeting.userId))
+    .where(awaitingAnswer)
+    .orderBy(asc(meeting.startsAt), asc(meeting.id))
+    .limit(AWAITING_LIMIT);
+  const [counted] = await db.select({ n: count() }).from(meeting).where(awaitingAnswer);
+  return {
+    items: rows.map((row) => ({ ...row, startsAt: toIsoOrNull(row.startsAt), createdAt: toIsoOrNull(row.createdAt) })),
+    total: counted!.n,
+  };
+}
+
+/**
+ * Lists the other meeting requests — answered, or whose time has passed — newest request first
+ * (docs/product.md#meetings-admin), paginated; the ones awaiting an answer are listed by
+ * {@link listPendingMeetingRequests}.
  * A stored date that is not a real instant (e.g. `infinity`) comes back as `startsAt: null`,
  * which the page shows as "Invalid Date" (spec §8).
  *
@@ -40,19 +87,10 @@ const ordering = { sort: meeting.createdAt, id: meeting.id };
  */
 export async function listMeetingRequests(db: Queryable, actor: Actor, page: PageRequest): Promise<Page<AdminMeetingRow>> {
   assertRole(actor, "admin");
-  const result = await keysetPage(db, { order: ordering, request: page, table: meeting, where: undefined }, (keyset) =>
+  const where = sql`not (${awaitingAnswer})`;
+  const result = await keysetPage(db, { order: ordering, request: page, table: meeting, where }, (keyset) =>
     db
-      .select({
-        id: meeting.id,
-        cursorKey: cursorKeySql(ordering),
-        startsAt: meeting.startsAt,
-        timeZone: meeting.timeZone,
-        notes: meeting.notes,
-        status: meeting.status,
-        createdAt: meeting.createdAt,
-        clientName: sql<string>`coalesce(${user.businessName}, ${user.name})`,
-        clientEmail: user.email,
-      })
+      .select({ ...rowSelect(), cursorKey: cursorKeySql(ordering) })
       .from(meeting)
       .innerJoin(user, eq(user.id, meeting.userId))
       .where(keyset.where)
@@ -68,14 +106,23 @@ export async function listMeetingRequests(db: Queryable, actor: Actor, page: Pag
 /** The content type of the invite attached to the acceptance mail (issue #6). */
 export const MEETING_ICS_CONTENT_TYPE = "text/calendar; method=PUBLISH; charset=utf-8";
 
+/** Refuses an answer to a meeting that is not pending or whose time has passed. */
+function assertAnswerable(current: { status: MeetingStatus; startsAt: Date }): void {
+  const start = toValidDate(current.startsAt);
+  if (current.status !== "pending" || !start || start.getTime() <= Date.now()) {
+    throw new AppError("CONFLICT", MEETING_ADMIN_MESSAGES.notAnswerable);
+  }
+}
+
 /**
- * Accepts a meeting request (spec §4: pending → accepted; the admin may also accept a
- * declined one). In the same transaction (issue #6): one audit event `accepted` (status
+ * Accepts a meeting request (docs/product.md#meetings-admin: pending and still ahead → accepted).
+ * In the same transaction (issue #6): one audit event `accepted` (status
  * before/after) and a non-essential mail to the client with the meeting's `.ics` attached
  * (`meeting-<id>.ics`). Accepting an accepted meeting changes nothing: no audit, no mail.
  *
  * @returns whether the status changed.
- * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown meeting.
+ * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown meeting; 409 when it is
+ *   declined or its time has passed.
  */
 export async function acceptMeeting(db: Database, actor: Actor, meetingId: number): Promise<{ changed: boolean }> {
   assertRole(actor, "admin");
@@ -83,6 +130,7 @@ export async function acceptMeeting(db: Database, actor: Actor, meetingId: numbe
     const [current] = await tx.select().from(meeting).where(eq(meeting.id, meetingId)).for("update");
     if (!current) throw notFound("Meeting not found");
     if (current.status === "accepted") return { changed: false };
+    assertAnswerable(current);
     await tx.update(meeting).set({ status: "accepted" }).where(eq(meeting.id, meetingId));
     await recordAudit(tx, actor, {
       entity: "meeting",
@@ -110,6 +158,41 @@ export async function acceptMeeting(db: Database, actor: Actor, meetingId: numbe
             },
           ]
         : undefined,
+    });
+    return { changed: true };
+  });
+}
+
+/**
+ * Declines a meeting request (docs/product.md#meetings-admin: pending and still ahead → declined).
+ * In the same transaction one audit event `declined` (status before/after) and a non-essential
+ * mail to the client. Declining a declined meeting changes nothing.
+ *
+ * @returns whether the status changed.
+ * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown meeting; 409 when it is
+ *   accepted or its time has passed.
+ */
+export async function declineMeeting(db: Database, actor: Actor, meetingId: number): Promise<{ changed: boolean }> {
+  assertRole(actor, "admin");
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(meeting).where(eq(meeting.id, meetingId)).for("update");
+    if (!current) throw notFound("Meeting not found");
+    if (current.status === "declined") return { changed: false };
+    assertAnswerable(current);
+    await tx.update(meeting).set({ status: "declined" }).where(eq(meeting.id, meetingId));
+    await recordAudit(tx, actor, {
+      entity: "meeting",
+      entityId: meetingId,
+      action: "declined",
+      before: { status: current.status },
+      after: { status: "declined" },
+    });
+    await queueUserUpdate(tx, current.userId, {
+      subject: "Your meeting request was declined",
+      lines: [
+        `Your meeting request for ${formatDateTime(current.startsAt, current.timeZone)} (${current.timeZone}) was declined. Please pick another time from your dashboard.`,
+      ],
+      link: { label: "Open your dashboard", path: "/client-dashboard" },
     });
     return { changed: true };
   });

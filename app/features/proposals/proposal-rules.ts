@@ -5,6 +5,7 @@
  * action is allowed, else the sentence that explains the refusal.
  */
 import type { ProposalStatus } from "#app/db/enums";
+import { PROPOSAL_STATUS_LABELS } from "#app/lib/vocabulary";
 
 /** The proposal facts the rules look at. */
 export interface ProposalState {
@@ -14,16 +15,8 @@ export interface ProposalState {
   clientDeclinedAt: Date | null;
 }
 
-/** Labels of spec §4 statuses as people read them. */
-export const STATUS_LABELS: Record<ProposalStatus, string> = {
-  pending: "Pending",
-  planning: "Planning",
-  in_progress: "In progress",
-  review: "In review",
-  completed: "Completed",
-  submitted: "Submitted",
-  closed: "Closed",
-};
+/** Labels of the statuses as people read them: the vocabulary module's (docs/product.md#status-words). */
+export const STATUS_LABELS: Record<ProposalStatus, string> = PROPOSAL_STATUS_LABELS;
 
 /**
  * "Completed projects" of the project-status toggle: `completed`, and `closed` (the

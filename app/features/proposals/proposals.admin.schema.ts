@@ -17,16 +17,8 @@ export const ADMIN_PROPOSAL_STATUSES = [
 ] as const satisfies readonly ProposalStatus[];
 export type AdminProposalStatus = (typeof ADMIN_PROPOSAL_STATUSES)[number];
 
-/** Human labels of every proposal status. */
-export const PROPOSAL_STATUS_LABELS: Record<ProposalStatus, string> = {
-  pending: "Pending",
-  planning: "Planning",
-  in_progress: "In progress",
-  review: "Review",
-  completed: "Completed",
-  submitted: "Submitted (awaiting client)",
-  closed: "Closed",
-};
+/** Human labels of every proposal status: the vocabulary module's (docs/product.md#status-words). */
+export { PROPOSAL_STATUS_LABELS } from "#app/lib/vocabulary";
 
 /** `?status=` of the admin list: any stored status, or all. */
 export const proposalStatusFilter = z.enum(PROPOSAL_STATUSES).optional().catch(undefined);

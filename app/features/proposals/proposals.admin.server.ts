@@ -3,16 +3,16 @@
  * admin): the list of every proposal with search, filter and keyset pagination, and the
  * free status change. Each function checks that the actor is an admin before anything else.
  */
-import { and, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database, Queryable } from "#app/db/client.server";
 import { readTally, tallyCount } from "#app/db/tally.server";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { queueUserUpdate } from "#app/features/mail/notifications.server";
-import { invoice, proposal, user, type ProposalStatus } from "#app/db/schema";
+import { auditEvent, invoice, proposal, PROPOSAL_STATUSES, user, type ProposalStatus } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { toIsoOrNull } from "#app/lib/dates";
-import { fieldError, notFound } from "#app/lib/errors";
+import { AppError, fieldError, notFound } from "#app/lib/errors";
 import { keysetBatches } from "#app/lib/csv.server";
 import {
   containsPattern,
@@ -190,7 +190,7 @@ export async function setProposalStatus(
   actor: Actor,
   proposalId: number,
   status: AdminProposalStatus,
-): Promise<{ id: number; status: AdminProposalStatus; changed: boolean }> {
+): Promise<{ id: number; status: AdminProposalStatus; changed: boolean; previous: ProposalStatus; eventId: number | null }> {
   assertRole(actor, "admin");
   if (!(ADMIN_PROPOSAL_STATUSES as readonly string[]).includes(status))
     throw fieldError("status", "Choose one of: pending, planning, in progress, review, completed.");
@@ -201,29 +201,100 @@ export async function setProposalStatus(
       .where(eq(proposal.id, proposalId))
       .for("update");
     if (!current) throw notFound("Proposal not found");
-    if (current.status === status) return { id: current.id, status, changed: false };
-    await tx
-      .update(proposal)
-      .set({ status, updatedAt: sql`now()` })
-      .where(eq(proposal.id, proposalId));
-    await recordAudit(tx, actor, {
-      entity: "proposal",
-      entityId: proposalId,
-      action: "status-changed",
-      before: { status: current.status },
-      after: { status },
+    if (current.status === status) return { id: current.id, status, changed: false, previous: current.status, eventId: null };
+    const eventId = await writeStatus(tx, actor, { ...current, id: proposalId }, status, "status-changed");
+    return { id: current.id, status, changed: true, previous: current.status, eventId };
+  });
+}
+
+/** Writes a status change: the row, its audit event and the client's notification. @returns the audit event's id. */
+async function writeStatus(
+  tx: Queryable,
+  actor: Actor,
+  current: { id: number; status: ProposalStatus; clientId: string | null; projectName: string | null },
+  status: ProposalStatus,
+  action: "status-changed" | "status-undone",
+  undoes?: number,
+): Promise<number> {
+  await tx
+    .update(proposal)
+    .set({ status, updatedAt: sql`now()` })
+    .where(eq(proposal.id, current.id));
+  const eventId = await recordAudit(tx, actor, {
+    entity: "proposal",
+    entityId: current.id,
+    action,
+    before: { status: current.status },
+    after: undoes ? { status, undoes } : { status },
+  });
+  if (current.clientId) {
+    const project = current.projectName || `Proposal #${current.id}`;
+    await queueUserUpdate(tx, current.clientId, {
+      subject: `${project}: status is now ${PROPOSAL_STATUS_LABELS[status]}`,
+      lines: [
+        `The status of your project "${project}" changed from ${PROPOSAL_STATUS_LABELS[current.status]} to ${PROPOSAL_STATUS_LABELS[status]}.`,
+      ],
+      link: { label: "View your project", path: "/project-status" },
     });
-    if (current.clientId) {
-      const project = current.projectName || `Proposal #${proposalId}`;
-      await queueUserUpdate(tx, current.clientId, {
-        subject: `${project}: status is now ${PROPOSAL_STATUS_LABELS[status]}`,
-        lines: [
-          `The status of your project "${project}" changed from ${PROPOSAL_STATUS_LABELS[current.status]} to ${PROPOSAL_STATUS_LABELS[status]}.`,
-        ],
-        link: { label: "View your project", path: "/project-status" },
-      });
+  }
+  return eventId;
+}
+
+/** How long after a status change its Undo is accepted (the page offers it for a few seconds). */
+export const STATUS_UNDO_WINDOW_MS = 10 * 60 * 1000;
+
+/** Refusals of {@link undoProposalStatus} (409). */
+export const UNDO_MESSAGES = {
+  gone: "This change can no longer be undone: the proposal changed since, or the change is too old.",
+} as const;
+
+/**
+ * Undo of a status change (docs/product.md#proposals-admin-status): a real reverse change — the
+ * proposal goes back to the status it had before the change named by `eventId`, recorded as its
+ * own audit event `status-undone` (before/after, and the undone event's id) and mailed to the
+ * client like any status change. Only the latest status change of the proposal, made less than
+ * {@link STATUS_UNDO_WINDOW_MS} ago and not changed since, can be undone, once.
+ *
+ * @param eventId - the audit event of the change (answered by {@link setProposalStatus}).
+ * @returns the proposal id and the status it is back to.
+ * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown change; 409 when it can
+ *   no longer be undone (changed since, undone already, too old).
+ */
+export async function undoProposalStatus(db: Database, actor: Actor, eventId: number): Promise<{ id: number; status: ProposalStatus }> {
+  assertRole(actor, "admin");
+  return db.transaction(async (tx) => {
+    const [event] = await tx
+      .select({ entityId: auditEvent.entityId, before: auditEvent.before, after: auditEvent.after, createdAt: auditEvent.createdAt })
+      .from(auditEvent)
+      .where(and(eq(auditEvent.id, eventId), eq(auditEvent.entity, "proposal"), eq(auditEvent.action, "status-changed")));
+    if (!event) throw notFound("Status change not found");
+    const proposalId = Number(event.entityId);
+    const [current] = await tx
+      .select({ id: proposal.id, status: proposal.status, clientId: proposal.clientId, projectName: proposal.projectName })
+      .from(proposal)
+      .where(eq(proposal.id, proposalId))
+      .for("update");
+    if (!current) throw notFound("Proposal not found");
+    const before = (event.before as { status?: ProposalStatus } | null)?.status;
+    const after = (event.after as { status?: ProposalStatus } | null)?.status;
+    const [newer] = await tx
+      .select({ id: auditEvent.id })
+      .from(auditEvent)
+      .where(
+        and(
+          eq(auditEvent.entity, "proposal"),
+          eq(auditEvent.entityId, String(proposalId)),
+          inArray(auditEvent.action, ["status-changed", "status-undone"]),
+          gt(auditEvent.id, eventId),
+        ),
+      )
+      .limit(1);
+    const tooOld = Date.now() - event.createdAt.getTime() > STATUS_UNDO_WINDOW_MS;
+    if (!before || !(PROPOSAL_STATUSES as readonly string[]).includes(before) || current.status !== after || newer || tooOld) {
+      throw new AppError("CONFLICT", UNDO_MESSAGES.gone);
     }
-    return { id: current.id, status, changed: true };
+    await writeStatus(tx, actor, current, before, "status-undone", eventId);
+    return { id: proposalId, status: before };
   });
 }
 

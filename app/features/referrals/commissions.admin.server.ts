@@ -446,3 +446,41 @@ export async function markCommissionPaid(db: Database, actor: Actor, proposalId:
     return { paidCents };
   });
 }
+
+/**
+ * Mark unpaid (docs/product.md#commissions-paying): the reversal of {@link markCommissionPaid} —
+ * the payment time and the amount recorded are cleared, so the commission follows today's rate
+ * and base again; one audit event `marked-unpaid` (the values before and after). The proposal
+ * row is locked, so two reversals at once change it once. An unpaid commission changes nothing.
+ *
+ * @returns whether it changed, and the amount that had been recorded (cents).
+ * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown proposal.
+ */
+export async function markCommissionUnpaid(
+  db: Database,
+  actor: Actor,
+  proposalId: number,
+): Promise<{ changed: boolean; paidCents: number | null }> {
+  assertRole(actor, "admin");
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ commissionPaidAt: proposal.commissionPaidAt, commissionPaidCents: proposal.commissionPaidCents })
+      .from(proposal)
+      .where(eq(proposal.id, proposalId))
+      .for("update");
+    if (!row) throw notFound("Proposal not found");
+    if (!row.commissionPaidAt) return { changed: false, paidCents: null };
+    await tx
+      .update(proposal)
+      .set({ commissionPaidAt: null, commissionPaidCents: null, updatedAt: sql`now()` })
+      .where(eq(proposal.id, proposalId));
+    await recordAudit(tx, actor, {
+      entity: "commission",
+      entityId: proposalId,
+      action: "marked-unpaid",
+      before: { commissionPaidAt: row.commissionPaidAt, commissionPaidCents: row.commissionPaidCents },
+      after: { commissionPaidAt: null, commissionPaidCents: null },
+    });
+    return { changed: true, paidCents: row.commissionPaidCents };
+  });
+}

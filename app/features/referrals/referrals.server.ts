@@ -3,7 +3,8 @@
  * ambassador users and proposals, §9 commission and referral link), and the client's
  * referring ambassador (dashboard info card). Commission arithmetic is in `commission.ts`.
  */
-import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { and, count, desc, eq, isNotNull } from "drizzle-orm";
+import { notFound } from "#app/lib/errors";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "#app/db/client.server";
 import { invoice, proposal, user, type ProposalStatus } from "#app/db/schema";
@@ -13,14 +14,20 @@ import { commissionBaseCents, commissionCents } from "./commission";
 
 /** Most rows one dashboard list shows (newest first). */
 const DASHBOARD_LIST_LIMIT = 200;
+/** Proposals per page of the ambassador dashboard. */
+export const DASHBOARD_PAGE_SIZE = 10;
 
 /** What the ambassador's dashboard shows. */
 export interface AmbassadorDashboard {
   /** Lowercased referral code, or null when missing (the page then explains it). */
   referralCode: string | null;
+  /** Counts for the summary (docs/product.md#ambassador-dashboard). */
+  summary: { referredClients: number; proposals: number; byStatus: Partial<Record<ProposalStatus, number>> };
+  /** The proposals page shown: its number (1-based), size and how many pages there are. */
+  page: { number: number; size: number; pages: number };
   /** Clients who registered through the referral link, newest first. */
   referredClients: { id: string; businessName: string | null; name: string; email: string; createdAt: Date }[];
-  /** The ambassador's proposals, newest first. */
+  /** One page of the ambassador's proposals, newest first. */
   proposals: {
     id: number;
     clientName: string | null;
@@ -44,8 +51,9 @@ export interface AmbassadorDashboard {
  *
  * @throws {AppError} 403 unless an ambassador.
  */
-export async function getAmbassadorDashboard(db: Database, actor: Actor): Promise<AmbassadorDashboard> {
+export async function getAmbassadorDashboard(db: Database, actor: Actor, page = 1): Promise<AmbassadorDashboard> {
   assertRole(actor, "ambassador");
+  const pageNumber = Number.isSafeInteger(page) && page >= 1 && page <= 10_000 ? page : 1;
   const [me] = await db.select({ referralCode: user.referralCode }).from(user).where(eq(user.id, actor.id));
   const referredClients = await db
     .select({ id: user.id, businessName: user.businessName, name: user.name, email: user.email, createdAt: user.createdAt })
@@ -70,8 +78,22 @@ export async function getAmbassadorDashboard(db: Database, actor: Actor): Promis
     .from(proposal)
     .where(eq(proposal.ambassadorId, actor.id))
     .orderBy(desc(proposal.createdAt), desc(proposal.id))
-    .limit(DASHBOARD_LIST_LIMIT);
+    .limit(DASHBOARD_PAGE_SIZE)
+    .offset((pageNumber - 1) * DASHBOARD_PAGE_SIZE);
+  const byStatus = await db
+    .select({ status: proposal.status, n: count() })
+    .from(proposal)
+    .where(eq(proposal.ambassadorId, actor.id))
+    .groupBy(proposal.status);
+  const [clients] = await db.select({ n: count() }).from(user).where(eq(user.referredById, actor.id));
+  const proposalCount = byStatus.reduce((sum, row) => sum + row.n, 0);
   return {
+    summary: {
+      referredClients: clients!.n,
+      proposals: proposalCount,
+      byStatus: Object.fromEntries(byStatus.map((row) => [row.status, row.n])) as Partial<Record<ProposalStatus, number>>,
+    },
+    page: { number: pageNumber, size: DASHBOARD_PAGE_SIZE, pages: Math.max(1, Math.ceil(proposalCount / DASHBOARD_PAGE_SIZE)) },
     referralCode: me?.referralCode ?? null,
     referredClients,
     proposals: rows.map(({ clientId, ...row }) => ({ ...row, clientRegistered: clientId !== null })),
@@ -167,4 +189,25 @@ export async function getReferringAmbassador(db: Database, actor: Actor): Promis
     .innerJoin(referrer, and(eq(referrer.id, user.referredById), eq(referrer.role, "ambassador")))
     .where(eq(user.id, actor.id));
   return row ?? null;
+}
+
+/**
+ * The client of one of the ambassador's earlier proposals, to prefill "Submit another proposal for
+ * this client" (docs/product.md#ambassador-dashboard).
+ *
+ * @returns the client's name and e-mail as the earlier proposal gave them.
+ * @throws {AppError} 403 unless an ambassador; 404 when the proposal is not the ambassador's.
+ */
+export async function getProposalClientForAmbassador(
+  db: Database,
+  actor: Actor,
+  proposalId: number,
+): Promise<{ clientName: string; clientEmail: string }> {
+  assertRole(actor, "ambassador");
+  const [row] = await db
+    .select({ clientName: proposal.clientName, clientEmail: proposal.clientEmail })
+    .from(proposal)
+    .where(and(eq(proposal.id, proposalId), eq(proposal.ambassadorId, actor.id)));
+  if (!row) throw notFound("Proposal not found");
+  return { clientName: row.clientName ?? "", clientEmail: row.clientEmail ?? "" };
 }

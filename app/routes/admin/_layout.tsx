@@ -2,6 +2,8 @@ import { Outlet } from "react-router";
 import type { Route } from "./+types/_layout";
 import { AreaErrorBoundary, AreaFrame } from "#app/features/users/components/area-frame";
 import { requireAdminTwoFactor, requireRole, requireUser } from "#app/features/users/session.server";
+import { servicesContext } from "#app/context";
+import { getSettings } from "#app/features/settings/settings.server";
 
 /**
  * Guard for the admin area: runs before every loader and action below it (spec §2 Access
@@ -9,8 +11,10 @@ import { requireAdminTwoFactor, requireRole, requireUser } from "#app/features/u
  */
 export const middleware: Route.MiddlewareFunction[] = [requireRole("admin"), requireAdminTwoFactor];
 
+/** The role, and the settings' currency every admin page writes amounts in (docs/product.md#money). */
 export async function loader({ context }: Route.LoaderArgs) {
-  return { role: requireUser(context).role };
+  const { db } = context.get(servicesContext);
+  return { role: requireUser(context).role, currency: (await getSettings(db)).currency || "USD" };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {

@@ -1,25 +1,30 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/ambassadors";
 import { PageHeading } from "#app/components/page-heading";
 import { buttonClass } from "#app/components/ui/button";
-import { DataTable, ExportCsvLink, Pager, SearchBar, useActionHref, useHrefWith, type Column } from "#app/components/ui/data-table";
+import { DataTable, ExportCsvLink, Pager, SearchBar, useHrefWith, type Column } from "#app/components/ui/data-table";
 import { LocalTime } from "#app/components/local-time";
-import { ActionNotice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import {
   getAmbassadorCommissions,
   listAmbassadorsForAdmin,
   markCommissionPaid,
+  markCommissionUnpaid,
   type AdminAmbassadorRow,
   type AmbassadorProposalRow,
   type ReferredClientRow,
 } from "#app/features/referrals/commissions.admin.server";
-import { PROPOSAL_STATUS_LABELS } from "#app/features/proposals/proposals.admin.schema";
-import { bpsToPercent } from "#app/features/settings/settings.schema";
+import { getSettings } from "#app/features/settings/settings.server";
+import { formatMoney, formatPercent } from "#app/lib/vocabulary";
+import { useFormatMoney } from "#app/components/money";
+import { ConfirmLink, ConfirmPanel, useConfirmTarget } from "#app/components/ui/confirm";
+import { Toast } from "#app/components/ui/toast";
+import { BreakableText } from "#app/components/ui/breakable-text";
+import { ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
+import { CommissionStatusBadge } from "#app/features/referrals/components/commission-status-badge";
 import { unlessNotFound } from "#app/lib/errors";
 import { formId, runIntent } from "#app/lib/form-action.server";
 import { parseUserId } from "#app/lib/ids";
-import { formatCents } from "#app/lib/money";
 import { normalizeSearch, pageRequestFrom } from "#app/lib/pagination";
 import { requireUser } from "#app/features/users/session.server";
 
@@ -47,7 +52,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { list, detail, q: q ?? "" };
 }
 
-/** `mark-commission-paid` (spec §4: only client-approved proposals; refused otherwise). */
+/**
+ * `mark-commission-paid` (only client-approved proposals; refused otherwise) and its reversal
+ * `mark-commission-unpaid`, each after a confirmation naming the commission and its amount
+ * (docs/product.md#commissions-paying). The row lock makes a double submission pay once.
+ */
 export async function action(args: Route.ActionArgs) {
   const actor = requireUser(args.context);
   const { db } = args.context.get(servicesContext);
@@ -57,7 +66,14 @@ export async function action(args: Route.ActionArgs) {
       "mark-commission-paid": async (form) => {
         const id = formId(form, "proposalId");
         const { paidCents } = await markCommissionPaid(db, actor, id);
-        return `Commission of ${formatCents(paidCents)} for proposal #${id} is marked paid.`;
+        return `Commission of ${formatMoney(paidCents, (await getSettings(db)).currency)} for proposal #${id} is marked paid.`;
+      },
+      "mark-commission-unpaid": async (form) => {
+        const id = formId(form, "proposalId");
+        const { changed, paidCents } = await markCommissionUnpaid(db, actor, id);
+        return changed
+          ? `The payment of ${formatMoney(paidCents, (await getSettings(db)).currency)} for proposal #${id} is removed; the commission is unpaid again.`
+          : `The commission for proposal #${id} was not paid. Nothing changed.`;
       },
     },
     { target: "proposalId" },
@@ -67,6 +83,7 @@ export async function action(args: Route.ActionArgs) {
 /** /admin/ambassadors: totals owed and paid, the ambassador list, and one ambassador's detail. */
 export default function AdminAmbassadors({ loaderData, actionData }: Route.ComponentProps) {
   const { list, detail, q } = loaderData;
+  const money = useFormatMoney();
   const hrefWith = useHrefWith();
   const columns: Column<AdminAmbassadorRow>[] = [
     {
@@ -74,7 +91,7 @@ export default function AdminAmbassadors({ loaderData, actionData }: Route.Compo
       cell: (a) => (
         <div className="min-w-44">
           <p className="font-medium">{a.name}</p>
-          <p className="text-xs break-all text-slate-600">{a.email}</p>
+          <p className="text-xs wrap-text text-slate-600">{a.email}</p>
           {a.active ? null : <p className="text-xs text-red-800">Deactivated</p>}
         </div>
       ),
@@ -86,8 +103,8 @@ export default function AdminAmbassadors({ loaderData, actionData }: Route.Compo
       className: "text-right whitespace-nowrap",
       cell: (a) => `${a.proposals.toLocaleString("en-US")} (${a.approvedProposals.toLocaleString("en-US")})`,
     },
-    { header: "Owed", className: "text-right whitespace-nowrap", cell: (a) => formatCents(a.owedCents) },
-    { header: "Paid", className: "text-right whitespace-nowrap", cell: (a) => formatCents(a.paidCents) },
+    { header: "Owed", className: "text-right whitespace-nowrap", cell: (a) => money(a.owedCents) },
+    { header: "Paid", className: "text-right whitespace-nowrap", cell: (a) => money(a.paidCents) },
     {
       header: <span className="sr-only">Details</span>,
       cell: (a) => (
@@ -105,7 +122,7 @@ export default function AdminAmbassadors({ loaderData, actionData }: Route.Compo
     <>
       <PageHeading
         title="Ambassador Dashboard"
-        lead={`Commission: ${bpsToPercent(list.rateBps)} % of the invoice total, or of the budget when there is no invoice, for client-approved proposals.`}
+        lead={`Commission: ${formatPercent(list.rateBps)} of the invoice total, or of the budget when there is no invoice, for client-approved proposals.`}
       >
         <ExportCsvLink to="/admin/ambassadors/export.csv" noun="commissions" />
       </PageHeading>
@@ -113,17 +130,17 @@ export default function AdminAmbassadors({ loaderData, actionData }: Route.Compo
         <div className="rounded-lg border border-slate-200 p-4">
           <dt className="text-sm font-medium text-slate-600">Owed to ambassadors</dt>
           <dd className="text-2xl font-bold" data-testid="total-owed">
-            {formatCents(list.totals.owedCents)}
+            {money(list.totals.owedCents)}
           </dd>
         </div>
         <div className="rounded-lg border border-slate-200 p-4">
           <dt className="text-sm font-medium text-slate-600">Paid to ambassadors</dt>
           <dd className="text-2xl font-bold" data-testid="total-paid">
-            {formatCents(list.totals.paidCents)}
+            {money(list.totals.paidCents)}
           </dd>
         </div>
       </dl>
-      <ActionNotice result={actionData} className="mb-4" />
+      <Toast message={actionData?.message || null} messageKey={actionData ?? null} tone={actionData?.ok === false ? "error" : "success"} />
       {detail ? <AmbassadorDetail detail={detail} /> : null}
       <h2 className="mt-8 mb-3 text-xl font-semibold">Ambassadors</h2>
       <SearchBar label="Search by name, e-mail or referral code" defaultValue={q} />
@@ -142,35 +159,36 @@ export default function AdminAmbassadors({ loaderData, actionData }: Route.Compo
 type Detail = NonNullable<Route.ComponentProps["loaderData"]["detail"]>;
 
 function AmbassadorDetail({ detail }: { detail: Detail }) {
+  const money = useFormatMoney();
   const hrefWith = useHrefWith();
   const proposalColumns: Column<AmbassadorProposalRow>[] = [
-    { header: "Project", cell: (p) => <span className="min-w-40">{p.projectName || `Proposal #${p.id}`}</span> },
+    { header: "Project", cell: (p) => <span className="wrap-text block max-w-xs min-w-32">{p.projectName || `Proposal #${p.id}`}</span> },
     {
       header: "Client",
       cell: (p) => (
         <span className="min-w-40">
           {p.clientName ?? "—"}
-          <span className="block text-xs break-all text-slate-600">{p.clientEmail}</span>
+          <BreakableText className="block text-xs text-slate-600" text={p.clientEmail ?? ""} />
         </span>
       ),
     },
-    { header: "Status", cell: (p) => PROPOSAL_STATUS_LABELS[p.status] },
+    { header: "Status", cell: (p) => <ProposalStatusBadge status={p.status} /> },
     { header: "Client approved", cell: (p) => (p.clientApproved ? "Yes" : "No") },
     {
       header: "Base",
       className: "text-right whitespace-nowrap",
-      cell: (p) => (p.baseCents === null ? "—" : `${formatCents(p.baseCents)}${p.invoiceTotalCents !== null ? " (invoice)" : " (budget)"}`),
+      cell: (p) => (p.baseCents === null ? "—" : `${money(p.baseCents)}${p.invoiceTotalCents !== null ? " (invoice)" : " (budget)"}`),
     },
     {
       header: "Commission",
       className: "text-right whitespace-nowrap",
-      cell: (p) => (p.clientApproved ? formatCents(p.commissionCents) : "—"),
+      cell: (p) => (p.clientApproved ? money(p.commissionCents) : "—"),
     },
     { header: "Payment", cell: (p) => <CommissionPayment proposal={p} /> },
   ];
   const clientColumns: Column<ReferredClientRow>[] = [
     { header: "Client", cell: (c) => c.name },
-    { header: "E-mail", cell: (c) => <span className="break-all">{c.email}</span> },
+    { header: "E-mail", cell: (c) => <BreakableText text={c.email} /> },
     { header: "Registered", cell: (c) => <LocalTime value={c.createdAt} /> },
   ];
   const { ambassador } = detail;
@@ -182,7 +200,7 @@ function AmbassadorDetail({ detail }: { detail: Detail }) {
             {ambassador.name}
           </h2>
           <p className="text-sm text-slate-700">
-            {ambassador.email} · referral code <span className="font-mono">{ambassador.referralCode ?? "—"}</span>
+            <BreakableText text={ambassador.email} /> · referral code <span className="font-mono">{ambassador.referralCode ?? "—"}</span>
           </p>
         </div>
         <Link
@@ -196,13 +214,13 @@ function AmbassadorDetail({ detail }: { detail: Detail }) {
         <div>
           <dt className="text-sm text-slate-600">Owed</dt>
           <dd className="text-lg font-semibold" data-testid="ambassador-owed">
-            {formatCents(detail.totals.owedCents)}
+            {money(detail.totals.owedCents)}
           </dd>
         </div>
         <div>
           <dt className="text-sm text-slate-600">Paid</dt>
           <dd className="text-lg font-semibold" data-testid="ambassador-paid">
-            {formatCents(detail.totals.paidCents)}
+            {money(detail.totals.paidCents)}
           </dd>
         </div>
       </dl>
@@ -213,6 +231,7 @@ function AmbassadorDetail({ detail }: { detail: Detail }) {
         rows={detail.proposals.items}
         rowKey={(p) => p.id}
         empty="No proposals submitted yet."
+        after={(p) => <CommissionConfirm proposal={p} />}
       />
       <Pager page={detail.proposals} noun="proposals" prefix="p" shown={detail.proposals.items.length} />
       <h3 className="mt-6 mb-2 font-semibold">Referred clients</h3>
@@ -228,31 +247,62 @@ function AmbassadorDetail({ detail }: { detail: Detail }) {
   );
 }
 
-/** Paid date, or Mark as Paid for an approved, unpaid commission (the server checks again). */
+/** The confirmation of Mark as paid / Mark unpaid for one commission, naming it and its amount. */
+function CommissionConfirm({ proposal }: { proposal: AmbassadorProposalRow }) {
+  const confirming = useConfirmTarget();
+  const money = useFormatMoney();
+  if (!confirming || confirming.target !== String(proposal.id)) return null;
+  const name = proposal.projectName || `proposal #${proposal.id}`;
+  if (confirming.kind === "mark-commission-paid" && !proposal.commissionPaidAt && proposal.clientApproved) {
+    return (
+      <ConfirmPanel
+        title={`Mark the commission for ${name} as paid?`}
+        intent="mark-commission-paid"
+        fields={{ proposalId: proposal.id }}
+        confirmLabel="Yes, mark as paid"
+        pendingLabel="Saving…"
+        tone="primary"
+      >
+        {money(proposal.commissionCents)} to the ambassador. The ambassador is notified. It can be marked unpaid again if this was a
+        mistake.
+      </ConfirmPanel>
+    );
+  }
+  if (confirming.kind === "mark-commission-unpaid" && proposal.commissionPaidAt) {
+    return (
+      <ConfirmPanel
+        title={`Mark the commission for ${name} unpaid?`}
+        intent="mark-commission-unpaid"
+        fields={{ proposalId: proposal.id }}
+        confirmLabel="Yes, mark unpaid"
+        pendingLabel="Saving…"
+        tone="primary"
+      >
+        The payment of {money(proposal.commissionCents)} recorded is removed; the commission follows today&apos;s rate and base again.
+      </ConfirmPanel>
+    );
+  }
+  return null;
+}
+
+/** Paid date and Mark unpaid, or Mark as paid for an approved, unpaid commission (both confirmed; the server checks again). */
 function CommissionPayment({ proposal }: { proposal: AmbassadorProposalRow }) {
-  const navigation = useNavigation();
-  const actionHref = useActionHref();
+  const name = proposal.projectName || `proposal #${proposal.id}`;
   if (proposal.commissionPaidAt) {
     return (
-      <span className="text-green-800">
-        Paid <LocalTime value={proposal.commissionPaidAt} />
+      <span className="flex flex-wrap items-center gap-2">
+        <CommissionStatusBadge clientApproved paid />
+        <LocalTime value={proposal.commissionPaidAt} />
+        <ConfirmLink kind="mark-commission-unpaid" target={proposal.id} className={buttonClass("secondary")} label={`Mark unpaid: ${name}`}>
+          Mark unpaid
+        </ConfirmLink>
       </span>
     );
   }
-  if (!proposal.clientApproved) return <span className="text-slate-600">Awaiting client approval</span>;
-  const pending = navigation.state === "submitting" && navigation.formData?.get("proposalId") === String(proposal.id);
+  if (!proposal.clientApproved) return <CommissionStatusBadge clientApproved={false} paid={false} />;
   return (
-    <Form method="post" action={actionHref} preventScrollReset>
-      <input type="hidden" name="intent" value="mark-commission-paid" />
-      <input type="hidden" name="proposalId" value={proposal.id} />
-      <button
-        type="submit"
-        className={buttonClass("secondary")}
-        disabled={pending}
-        aria-label={`Mark the commission of ${proposal.projectName || `proposal #${proposal.id}`} as paid`}
-      >
-        {pending ? "Saving…" : "Mark as Paid"}
-      </button>
-    </Form>
+    <ConfirmLink kind="mark-commission-paid" target={proposal.id} className={buttonClass("secondary")} label={`Mark as paid: ${name}`}>
+      Mark as paid
+    </ConfirmLink>
   );
 }

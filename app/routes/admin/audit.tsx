@@ -11,6 +11,9 @@ import { requireUser } from "#app/features/users/session.server";
 import { invalidInput } from "#app/lib/errors";
 import { parseId } from "#app/lib/ids";
 import { BAD_PAGE_LINK } from "#app/lib/pagination";
+import { timeZoneFromCookie } from "#app/lib/dates";
+import { formatAuditValue } from "#app/lib/vocabulary";
+import { getSettings } from "#app/features/settings/settings.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Audit trail | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -27,6 +30,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const before = beforeParam ? parseId(beforeParam) : undefined;
   if (before === null) throw invalidInput(BAD_PAGE_LINK);
   const { events, total, nextBefore } = await listAuditEvents(db, actor, { entity, before, limit: PAGE_SIZE });
+  // Values are written with the vocabulary (docs/product.md#audit): the viewer's zone, the settings' currency.
+  const format = { timeZone: timeZoneFromCookie(request.headers.get("cookie")) ?? "UTC", currency: (await getSettings(db)).currency };
   return {
     entity: entity ?? "",
     paged: before !== undefined,
@@ -39,7 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       entityId: e.entityId,
       action: e.action,
       createdAt: e.createdAt.toISOString(),
-      changes: changesOf(e.before, e.after),
+      changes: changesOf(e.entity, e.before, e.after, format),
     })),
   };
 }
@@ -53,21 +58,21 @@ interface Change {
 
 const MAX_VALUE_LENGTH = 160;
 
-function compact(value: unknown): string {
+function compact(entity: string, field: string, value: unknown, format: { timeZone: string; currency: string }): string {
   if (value === undefined) return "—";
-  const text = typeof value === "string" ? value : JSON.stringify(value);
+  const text = formatAuditValue(entity, field, value, format);
   return text.length > MAX_VALUE_LENGTH ? `${text.slice(0, MAX_VALUE_LENGTH - 1)}…` : text;
 }
 
 /** The fields of before ∪ after (a creation has no before, a deletion no after). */
-function changesOf(before: unknown, after: unknown): Change[] {
+function changesOf(entity: string, before: unknown, after: unknown, format: { timeZone: string; currency: string }): Change[] {
   const b = before && typeof before === "object" ? (before as Record<string, unknown>) : {};
   const a = after && typeof after === "object" ? (after as Record<string, unknown>) : {};
   const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])];
   return fields.map((field) => ({
     field,
-    before: before === null ? "—" : compact(b[field]),
-    after: after === null ? "—" : compact(a[field]),
+    before: before === null ? "—" : compact(entity, field, b[field], format),
+    after: after === null ? "—" : compact(entity, field, a[field], format),
   }));
 }
 
@@ -96,12 +101,12 @@ export default function AuditTrail({ loaderData }: Route.ComponentProps) {
         </span>
       ),
     },
-    { header: "Who", cell: (e) => <span className="break-all">{e.actorEmail}</span> },
+    { header: "Who", cell: (e) => <span className="wrap-text">{e.actorEmail}</span> },
     {
       header: "What",
       cell: (e) => (
-        <span className="whitespace-nowrap">
-          {e.entity} #{e.entityId} <span className="font-medium">{e.action}</span>
+        <span>
+          {e.entity} #{e.entityId} <span className="font-medium whitespace-nowrap">{e.action}</span>
         </span>
       ),
     },
@@ -111,9 +116,9 @@ export default function AuditTrail({ loaderData }: Route.ComponentProps) {
         e.changes.length === 0 ? (
           "—"
         ) : (
-          <ul className="min-w-64 space-y-0.5 font-mono text-xs">
+          <ul className="max-w-md min-w-48 space-y-0.5 text-xs">
             {e.changes.map((c) => (
-              <li key={c.field} className="break-all">
+              <li key={c.field} className="wrap-text">
                 <span className="font-semibold">{c.field}</span>: {c.before} → {c.after}
               </li>
             ))}

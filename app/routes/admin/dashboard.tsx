@@ -1,20 +1,28 @@
 import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { PageHeading } from "#app/components/page-heading";
-import { buttonClass } from "#app/components/ui/button";
 import { ConfirmLink, ConfirmPanel, useConfirmTarget } from "#app/components/ui/confirm";
 import { DataTable, Pager, useActionHref, type Column } from "#app/components/ui/data-table";
 import { LocalTime } from "#app/components/local-time";
-import { ActionNotice } from "#app/components/ui/notice";
+import { Toast } from "#app/components/ui/toast";
+import { RowMenu, ROW_MENU_ITEM } from "#app/components/ui/row-menu";
+import { BreakableText } from "#app/components/ui/breakable-text";
+import { useFormatMoney } from "#app/components/money";
+import { MeetingStatusBadge } from "#app/features/meetings/components/meeting-status-badge";
 import { servicesContext } from "#app/context";
 import { invoiceSummary } from "#app/features/invoices/invoices.admin.server";
-import { acceptMeeting, deleteMeeting, listMeetingRequests, type AdminMeetingRow } from "#app/features/meetings/meetings.admin.server";
+import {
+  acceptMeeting,
+  declineMeeting,
+  deleteMeeting,
+  listMeetingRequests,
+  listPendingMeetingRequests,
+  type AdminMeetingRow,
+} from "#app/features/meetings/meetings.admin.server";
 import { countProposals } from "#app/features/proposals/proposals.admin.server";
 import { countUsers } from "#app/features/users/users.server";
 import { countUnreadMessages } from "#app/features/contact/inbox.server";
-import { formatDateTime } from "#app/lib/dates";
 import { formId, runIntent } from "#app/lib/form-action.server";
-import { formatCents } from "#app/lib/money";
 import { pageRequestFrom } from "#app/lib/pagination";
 import { requireUser } from "#app/features/users/session.server";
 
@@ -28,12 +36,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const proposals = await countProposals(db, actor);
   const users = await countUsers(db, actor);
   const invoices = await invoiceSummary(db, actor);
+  const pending = await listPendingMeetingRequests(db, actor);
   const meetings = await listMeetingRequests(db, actor, pageRequestFrom(params, { size: 10 }));
   const unreadMessages = await countUnreadMessages(db, actor);
-  return { proposals, users, invoices, meetings, unreadMessages };
+  return { proposals, users, invoices, pending, meetings, unreadMessages };
 }
 
-/** `accept-meeting` and `delete-meeting` (spec §4 Meeting status). */
+/** `accept-meeting`, `decline-meeting` (pending requests still ahead only) and `delete-meeting` (docs/product.md#meetings-admin). */
 export async function action(args: Route.ActionArgs) {
   const actor = requireUser(args.context);
   const { db } = args.context.get(servicesContext);
@@ -43,6 +52,10 @@ export async function action(args: Route.ActionArgs) {
       "accept-meeting": async (form) => {
         await acceptMeeting(db, actor, formId(form, "meetingId"));
         return "Meeting accepted.";
+      },
+      "decline-meeting": async (form) => {
+        await declineMeeting(db, actor, formId(form, "meetingId"));
+        return "Meeting declined.";
       },
       "delete-meeting": async (form) => {
         await deleteMeeting(db, actor, formId(form, "meetingId"));
@@ -65,47 +78,10 @@ const TOOLS = [
   { to: "/admin/outbox", label: "Mail outbox", text: "Failed and pending e-mails; retry a failed one." },
 ] as const;
 
-const STATUS_STYLES: Record<AdminMeetingRow["status"], string> = {
-  pending: "bg-amber-100 text-amber-900",
-  accepted: "bg-green-100 text-green-900",
-  declined: "bg-red-100 text-red-900",
-};
-
-/** /admin: counts and money totals (cents formatted in USD), meeting requests, tools. */
+/** /admin: counts and money totals (in the settings' currency), meeting requests (awaiting an answer first), tools. */
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {
-  const { proposals, users, invoices, meetings, unreadMessages } = loaderData;
-  const confirming = useConfirmTarget();
-  const columns: Column<AdminMeetingRow>[] = [
-    {
-      header: "Requested time",
-      cell: (m) => (
-        <span className="whitespace-nowrap">
-          {formatDateTime(m.startsAt, m.timeZone)}
-          <span className="block text-xs text-slate-600">{m.timeZone}</span>
-        </span>
-      ),
-    },
-    {
-      header: "Client",
-      cell: (m) => (
-        <span>
-          {m.clientName}
-          <span className="block text-xs break-all text-slate-600">{m.clientEmail}</span>
-        </span>
-      ),
-    },
-    { header: "Notes", cell: (m) => <span className="line-clamp-3 min-w-40">{m.notes || "—"}</span> },
-    {
-      header: "Status",
-      cell: (m) => (
-        <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLES[m.status]}`}>
-          {m.status[0]!.toUpperCase() + m.status.slice(1)}
-        </span>
-      ),
-    },
-    { header: "Requested", cell: (m) => <LocalTime value={m.createdAt} /> },
-    { header: <span className="sr-only">Actions</span>, cell: (m) => <MeetingActions meeting={m} /> },
-  ];
+  const { proposals, users, invoices, pending, meetings, unreadMessages } = loaderData;
+  const money = useFormatMoney();
   return (
     <>
       <PageHeading title="Admin Dashboard" lead="Everything at a glance." />
@@ -143,35 +119,39 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
           />
           <Stat
             label="Unpaid"
-            value={formatCents(invoices.unpaidCents)}
-            detail={`of which overdue ${formatCents(invoices.overdueCents)} (${invoices.overdueCount.toLocaleString("en-US")})`}
+            value={money(invoices.unpaidCents)}
+            detail={`of which overdue ${money(invoices.overdueCents)} (${invoices.overdueCount.toLocaleString("en-US")})`}
           />
         </dl>
       </section>
 
+      <Toast message={actionData?.message || null} messageKey={actionData ?? null} tone={actionData?.ok === false ? "error" : "success"} />
+
+      <section aria-labelledby="pending-heading" className="mt-10">
+        <h2 id="pending-heading" className="mb-3 text-xl font-semibold">
+          Meeting requests awaiting an answer
+        </h2>
+        <MeetingTable
+          caption="Meeting requests awaiting an answer, soonest first"
+          rows={pending.items}
+          empty="No meeting request awaits an answer."
+          answerable
+        />
+        {pending.total > pending.items.length ? (
+          <p className="mt-2 text-sm text-slate-700">
+            Showing the {pending.items.length} soonest of {pending.total.toLocaleString("en-US")}.
+          </p>
+        ) : null}
+      </section>
+
       <section aria-labelledby="meetings-heading" className="mt-10">
         <h2 id="meetings-heading" className="mb-3 text-xl font-semibold">
-          Meeting requests
+          Answered and past meeting requests
         </h2>
-        <ActionNotice result={actionData} className="mb-3" />
-        <DataTable
-          caption="Meeting requests, newest first"
-          columns={columns}
+        <MeetingTable
+          caption="Answered and past meeting requests, newest first"
           rows={meetings.items}
-          rowKey={(m) => m.id}
-          empty="No meeting requests yet."
-          after={(m) =>
-            confirming?.kind === "delete-meeting" && confirming.target === String(m.id) ? (
-              <ConfirmPanel
-                title={`Delete the meeting request of ${m.clientName}?`}
-                intent="delete-meeting"
-                fields={{ meetingId: m.id }}
-                confirmLabel="Yes, delete meeting"
-              >
-                {formatDateTime(m.startsAt, m.timeZone)}. The client will no longer see it. This cannot be undone.
-              </ConfirmPanel>
-            ) : null
-          }
+          empty="No other meeting requests yet."
         />
         <Pager page={meetings} noun="meeting requests" shown={meetings.items.length} />
       </section>
@@ -199,6 +179,76 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
   );
 }
 
+/** @returns true when the meeting's time has passed (or cannot be shown). */
+function isPast(meeting: AdminMeetingRow): boolean {
+  return !meeting.startsAt || new Date(meeting.startsAt).getTime() <= Date.now();
+}
+
+/**
+ * One meeting list: time in the viewer's zone (and the client's, when it differs), client, notes,
+ * status (with "Past" once the time has gone by) and the actions.
+ */
+function MeetingTable({
+  caption,
+  rows,
+  empty,
+  answerable = false,
+}: {
+  caption: string;
+  rows: AdminMeetingRow[];
+  empty: string;
+  answerable?: boolean;
+}) {
+  const confirming = useConfirmTarget();
+  const columns: Column<AdminMeetingRow>[] = [
+    {
+      header: "Requested time",
+      cell: (m) => (
+        <span>
+          <LocalTime value={m.startsAt} />
+          <span className="block text-xs text-slate-600">
+            Client&apos;s time: <LocalTime value={m.startsAt} timeZone={m.timeZone} /> ({m.timeZone})
+          </span>
+        </span>
+      ),
+    },
+    {
+      header: "Client",
+      cell: (m) => (
+        <span className="wrap-text block max-w-xs">
+          {m.clientName}
+          <BreakableText className="block text-xs text-slate-600" text={m.clientEmail} />
+        </span>
+      ),
+    },
+    { header: "Notes", cell: (m) => <span className="wrap-text line-clamp-3 max-w-xs">{m.notes || "—"}</span> },
+    { header: "Status", cell: (m) => <MeetingStatusBadge status={m.status} past={isPast(m)} /> },
+    { header: "Requested", cell: (m) => <LocalTime value={m.createdAt} /> },
+    { header: <span className="sr-only">Actions</span>, label: "", cell: (m) => <MeetingActions meeting={m} answerable={answerable} /> },
+  ];
+  return (
+    <DataTable
+      caption={caption}
+      columns={columns}
+      rows={rows}
+      rowKey={(m) => m.id}
+      empty={empty}
+      after={(m) =>
+        confirming?.kind === "delete-meeting" && confirming.target === String(m.id) ? (
+          <ConfirmPanel
+            title={`Delete the meeting request of ${m.clientName}?`}
+            intent="delete-meeting"
+            fields={{ meetingId: m.id }}
+            confirmLabel="Yes, delete meeting"
+          >
+            <LocalTime value={m.startsAt} />. The client will no longer see it. This cannot be undone.
+          </ConfirmPanel>
+        ) : null
+      }
+    />
+  );
+}
+
 function Stat({ label, value, detail }: { label: string; value: string; detail: string }) {
   return (
     <div className="rounded-lg border border-slate-200 p-4">
@@ -209,33 +259,42 @@ function Stat({ label, value, detail }: { label: string; value: string; detail: 
   );
 }
 
-/** Accept (one click) and Delete (after confirmation) for one meeting. */
-function MeetingActions({ meeting }: { meeting: AdminMeetingRow }) {
+/**
+ * Accept and Decline (one click each, pending requests still ahead only) and Delete (after a
+ * confirmation); three actions fold into one Actions menu.
+ */
+function MeetingActions({ meeting, answerable }: { meeting: AdminMeetingRow; answerable: boolean }) {
   const navigation = useNavigation();
   const actionHref = useActionHref();
-  const accepting =
+  const busy = (intent: string) =>
     navigation.state === "submitting" &&
-    navigation.formData?.get("intent") === "accept-meeting" &&
+    navigation.formData?.get("intent") === intent &&
     navigation.formData?.get("meetingId") === String(meeting.id);
+  const deleteLink = (className?: string) => (
+    <ConfirmLink
+      kind="delete-meeting"
+      target={meeting.id}
+      className={className}
+      label={`Delete the meeting request of ${meeting.clientName}`}
+    >
+      Delete
+    </ConfirmLink>
+  );
+  if (!answerable || meeting.status !== "pending" || isPast(meeting)) return deleteLink();
+  const answer = (intent: "accept-meeting" | "decline-meeting", label: string, pendingLabel: string) => (
+    <Form method="post" action={actionHref} preventScrollReset>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="meetingId" value={meeting.id} />
+      <button type="submit" className={ROW_MENU_ITEM} disabled={busy(intent)}>
+        {busy(intent) ? pendingLabel : label}
+      </button>
+    </Form>
+  );
   return (
-    <div className="flex gap-2">
-      {meeting.status === "accepted" ? null : (
-        <Form method="post" action={actionHref} preventScrollReset>
-          <input type="hidden" name="intent" value="accept-meeting" />
-          <input type="hidden" name="meetingId" value={meeting.id} />
-          <button
-            type="submit"
-            className={buttonClass("secondary")}
-            disabled={accepting}
-            aria-label={`Accept the meeting request of ${meeting.clientName}`}
-          >
-            {accepting ? "Accepting…" : "Accept"}
-          </button>
-        </Form>
-      )}
-      <ConfirmLink kind="delete-meeting" target={meeting.id} label={`Delete the meeting request of ${meeting.clientName}`}>
-        Delete
-      </ConfirmLink>
-    </div>
+    <RowMenu name={`the meeting request of ${meeting.clientName}`}>
+      <li>{answer("accept-meeting", "Accept", "Accepting…")}</li>
+      <li>{answer("decline-meeting", "Decline", "Declining…")}</li>
+      <li>{deleteLink(`${ROW_MENU_ITEM} text-red-800`)}</li>
+    </RowMenu>
   );
 }

@@ -10,7 +10,11 @@ import { INVOICE_MESSAGES, invoiceEditSchema, toInvoiceInput } from "#app/featur
 import { formatCalendarDate } from "#app/lib/dates";
 import { formAction } from "#app/lib/form-action.server";
 import { paramId } from "#app/lib/ids";
-import { centsToInput, formatCents } from "#app/lib/money";
+import { centsToInput } from "#app/lib/money";
+import { useFormatMoney } from "#app/components/money";
+import { formatMoney } from "#app/lib/vocabulary";
+import { getSettings } from "#app/features/settings/settings.server";
+import { InvoiceStatusBadge } from "#app/features/invoices/components/invoice-status-badge";
 import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = ({ data }) => [
@@ -38,7 +42,7 @@ export async function action(args: Route.ActionArgs) {
     invoiceEditSchema,
     async (value) => {
       const { totalCents } = await updateInvoice(db, actor, invoiceId, toInvoiceInput(value));
-      return `Invoice saved. New total: ${formatCents(totalCents)}.`;
+      return `Invoice saved. New total: ${formatMoney(totalCents, (await getSettings(db)).currency)}.`;
     },
     { failureMessage: INVOICE_MESSAGES.saveFailed },
   );
@@ -46,6 +50,7 @@ export async function action(args: Route.ActionArgs) {
 
 /** /admin/invoices/edit/{invoiceId}: the item form for an unpaid invoice, a read-only view for a paid one. */
 export default function EditInvoice({ loaderData, actionData }: Route.ComponentProps) {
+  const money = useFormatMoney();
   const { invoice } = loaderData;
   return (
     <>
@@ -65,9 +70,11 @@ export default function EditInvoice({ loaderData, actionData }: Route.ComponentP
           {invoice.clientName ?? "—"} <span className="text-slate-600">{invoice.clientEmail}</span>
         </dd>
         <dt className="font-medium text-slate-600">Status</dt>
-        <dd className="capitalize">{invoice.displayStatus}</dd>
+        <dd>
+          <InvoiceStatusBadge status={invoice.displayStatus} />
+        </dd>
         <dt className="font-medium text-slate-600">Total</dt>
-        <dd>{formatCents(invoice.totalCents)}</dd>
+        <dd>{money(invoice.totalCents)}</dd>
         <dt className="font-medium text-slate-600">Due</dt>
         <dd>{formatCalendarDate(invoice.dueDate)}</dd>
         <dt className="font-medium text-slate-600">Client link</dt>
@@ -82,7 +89,7 @@ export default function EditInvoice({ loaderData, actionData }: Route.ComponentP
             caption={`Items of ${invoice.number}`}
             columns={[
               { header: "Description", cell: (item) => item.description },
-              { header: "Amount", className: "text-right", cell: (item) => formatCents(item.amountCents) },
+              { header: "Amount", className: "text-right", cell: (item) => money(item.amountCents) },
             ]}
             rows={invoice.items}
             rowKey={(item) => `${item.description}-${item.amountCents}`}

@@ -10,7 +10,8 @@ import { todayUtc } from "#app/features/invoices/invoice-status";
 import { addDays } from "#app/lib/dates";
 import { formAction } from "#app/lib/form-action.server";
 import { paramId } from "#app/lib/ids";
-import { centsToInput, formatCents } from "#app/lib/money";
+import { centsToInput } from "#app/lib/money";
+import { useFormatMoney } from "#app/components/money";
 import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Generate Invoice | Admin Console" }, { name: "robots", content: "noindex" }];
@@ -50,6 +51,7 @@ export async function action(args: Route.ActionArgs) {
 
 /** /admin/generate-invoice/{proposalId}: the proposal, then the item form (or why it cannot be invoiced). */
 export default function GenerateInvoice({ loaderData, actionData }: Route.ComponentProps) {
+  const money = useFormatMoney();
   const { proposal, defaultDueDate } = loaderData;
   const title = proposal.projectName || `Proposal #${proposal.id}`;
   return (
@@ -65,7 +67,7 @@ export default function GenerateInvoice({ loaderData, actionData }: Route.Compon
           {proposal.clientName ?? "—"} <span className="text-slate-600">{proposal.clientEmail}</span>
         </dd>
         <dt className="font-medium text-slate-600">Budget</dt>
-        <dd>{formatCents(proposal.budgetCents)}</dd>
+        <dd>{money(proposal.budgetCents)}</dd>
         <dt className="font-medium text-slate-600">Details</dt>
         <dd className="whitespace-pre-line">{proposal.projectDetails}</dd>
       </dl>

@@ -1,17 +1,25 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/invoices";
 import { PageHeading } from "#app/components/page-heading";
-import { buttonClass } from "#app/components/ui/button";
 import { ConfirmLink, ConfirmPanel, useConfirmTarget } from "#app/components/ui/confirm";
-import { DataTable, ExportCsvLink, FilterSelect, Pager, SearchBar, useActionHref, type Column } from "#app/components/ui/data-table";
-import { ActionNotice, Notice } from "#app/components/ui/notice";
+import { DataTable, ExportCsvLink, FilterSelect, Pager, SearchBar, type Column } from "#app/components/ui/data-table";
+import { Notice } from "#app/components/ui/notice";
+import { RowMenu, ROW_MENU_ITEM } from "#app/components/ui/row-menu";
+import { Toast } from "#app/components/ui/toast";
+import { BreakableText } from "#app/components/ui/breakable-text";
+import { useFormatMoney } from "#app/components/money";
+import { InvoiceStatusBadge } from "#app/features/invoices/components/invoice-status-badge";
 import { servicesContext } from "#app/context";
-import type { InvoiceDisplayStatus } from "#app/features/invoices/invoice-status";
-import { deleteInvoice, listInvoicesForAdmin, markInvoicePaid, type AdminInvoiceRow } from "#app/features/invoices/invoices.admin.server";
+import {
+  deleteInvoice,
+  listInvoicesForAdmin,
+  markInvoicePaid,
+  markInvoiceUnpaid,
+  type AdminInvoiceRow,
+} from "#app/features/invoices/invoices.admin.server";
 import { INVOICE_FILTERS, invoiceListFiltersFrom, type InvoiceFilter } from "#app/features/invoices/invoices.schema";
-import { formatCalendarDate } from "#app/lib/dates";
+import { formatDate, INVOICE_STATUS_LABELS } from "#app/lib/vocabulary";
 import { formId, runIntent } from "#app/lib/form-action.server";
-import { formatCents } from "#app/lib/money";
 import { pageRequestFrom } from "#app/lib/pagination";
 import { requireUser } from "#app/features/users/session.server";
 
@@ -28,7 +36,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { page, filter, q: q ?? "", created: created && /^INV-\d{4}-\d+$/.test(created) ? created : null };
 }
 
-/** `mark-paid` (spec §4: unpaid → paid) and `delete-invoice` (unlinks the proposal). */
+/**
+ * `mark-paid` and `mark-unpaid` (after a confirmation naming the invoice and amount; the row lock
+ * makes a double submission pay once, docs/product.md#invoices-paying) and `delete-invoice`.
+ */
 export async function action(args: Route.ActionArgs) {
   const actor = requireUser(args.context);
   const { db } = args.context.get(servicesContext);
@@ -36,8 +47,12 @@ export async function action(args: Route.ActionArgs) {
     args,
     {
       "mark-paid": async (form) => {
-        const { number } = await markInvoicePaid(db, actor, formId(form, "invoiceId"));
-        return `${number} is marked paid.`;
+        const { number, changed } = await markInvoicePaid(db, actor, formId(form, "invoiceId"));
+        return changed ? `${number} is marked paid.` : `${number} was already paid. Nothing changed.`;
+      },
+      "mark-unpaid": async (form) => {
+        const { number, changed } = await markInvoiceUnpaid(db, actor, formId(form, "invoiceId"));
+        return changed ? `${number} is marked unpaid.` : `${number} was already unpaid. Nothing changed.`;
       },
       "delete-invoice": async (form) => {
         const { number } = await deleteInvoice(db, actor, formId(form, "invoiceId"));
@@ -48,40 +63,37 @@ export async function action(args: Route.ActionArgs) {
   );
 }
 
-const FILTER_LABELS: Record<InvoiceFilter, string> = { all: "All", paid: "Paid", pending: "Pending (not yet due)", overdue: "Overdue" };
-const STATUS_STYLES: Record<InvoiceDisplayStatus, string> = {
-  paid: "bg-green-100 text-green-900",
-  pending: "bg-amber-100 text-amber-900",
-  overdue: "bg-red-100 text-red-900",
+const FILTER_LABELS: Record<InvoiceFilter, string> = {
+  all: "All",
+  paid: INVOICE_STATUS_LABELS.paid,
+  pending: `${INVOICE_STATUS_LABELS.unpaid} (not yet due)`,
+  overdue: INVOICE_STATUS_LABELS.overdue,
 };
 
-/** /admin/invoices: filter, search, and per row Edit, Mark Paid and Delete (after confirmation). */
+/** /admin/invoices: filter, search, and per row Edit, Mark paid / Mark unpaid and Delete (each after a confirmation). */
 export default function AdminInvoices({ loaderData, actionData }: Route.ComponentProps) {
   const { page, filter, q, created } = loaderData;
   const confirming = useConfirmTarget();
+  const money = useFormatMoney();
   const columns: Column<AdminInvoiceRow>[] = [
     { header: "Number", cell: (i) => <span className="font-mono whitespace-nowrap">{i.number}</span> },
-    { header: "Project", cell: (i) => <span className="min-w-40">{i.projectName || `Proposal #${i.proposalId}`}</span> },
+    {
+      header: "Project",
+      cell: (i) => <span className="wrap-text block max-w-xs min-w-32">{i.projectName || `Proposal #${i.proposalId}`}</span>,
+    },
     {
       header: "Client",
       cell: (i) => (
-        <span className="min-w-40">
+        <span className="wrap-text block max-w-xs min-w-32">
           {i.clientName ?? "—"}
-          <span className="block text-xs break-all text-slate-600">{i.clientEmail}</span>
+          <BreakableText className="block text-xs text-slate-600" text={i.clientEmail ?? ""} />
         </span>
       ),
     },
-    { header: "Due", cell: (i) => <span className="whitespace-nowrap">{formatCalendarDate(i.dueDate)}</span> },
-    { header: "Total", className: "text-right whitespace-nowrap", cell: (i) => formatCents(i.totalCents) },
-    {
-      header: "Status",
-      cell: (i) => (
-        <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLES[i.displayStatus]}`}>
-          {i.displayStatus[0]!.toUpperCase() + i.displayStatus.slice(1)}
-        </span>
-      ),
-    },
-    { header: <span className="sr-only">Actions</span>, cell: (i) => <InvoiceActions invoice={i} /> },
+    { header: "Due", cell: (i) => <span className="whitespace-nowrap">{formatDate(i.dueDate)}</span> },
+    { header: "Total", className: "sm:text-right whitespace-nowrap", cell: (i) => money(i.totalCents) },
+    { header: "Status", cell: (i) => <InvoiceStatusBadge status={i.displayStatus} /> },
+    { header: <span className="sr-only">Actions</span>, label: "", cell: (i) => <InvoiceActions invoice={i} /> },
   ];
   return (
     <>
@@ -101,7 +113,7 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
           Invoice {created} created. The client sees it on their invoice page.
         </Notice>
       ) : null}
-      <ActionNotice result={actionData} className="mb-4" />
+      <Toast message={actionData?.message || null} messageKey={actionData ?? null} tone={actionData?.ok === false ? "error" : "success"} />
       <DataTable
         caption="Invoices"
         columns={columns}
@@ -109,15 +121,39 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
         rowKey={(i) => i.id}
         empty={q || filter !== "all" ? "No invoice matches this filter." : "No invoices yet. Generate one from a proposal."}
         after={(i) =>
-          confirming?.kind === "delete-invoice" && confirming.target === String(i.id) ? (
+          confirming?.kind === "mark-paid" && confirming.target === String(i.id) && i.status === "unpaid" ? (
+            <ConfirmPanel
+              title={`Mark invoice ${i.number} paid?`}
+              intent="mark-paid"
+              fields={{ invoiceId: i.id }}
+              confirmLabel="Yes, mark paid"
+              pendingLabel="Saving…"
+              tone="primary"
+            >
+              {money(i.totalCents)} from {i.clientName ?? "the client"} for {i.projectName || `proposal #${i.proposalId}`}. It can be marked
+              unpaid again if this was a mistake.
+            </ConfirmPanel>
+          ) : confirming?.kind === "mark-unpaid" && confirming.target === String(i.id) && i.status === "paid" ? (
+            <ConfirmPanel
+              title={`Mark invoice ${i.number} unpaid?`}
+              intent="mark-unpaid"
+              fields={{ invoiceId: i.id }}
+              confirmLabel="Yes, mark unpaid"
+              pendingLabel="Saving…"
+              tone="primary"
+            >
+              The payment of {money(i.totalCents)} recorded for {i.projectName || `proposal #${i.proposalId}`} is removed; the invoice is
+              due again.
+            </ConfirmPanel>
+          ) : confirming?.kind === "delete-invoice" && confirming.target === String(i.id) ? (
             <ConfirmPanel
               title={`Delete invoice ${i.number}?`}
               intent="delete-invoice"
               fields={{ invoiceId: i.id }}
               confirmLabel="Yes, delete invoice"
             >
-              {formatCents(i.totalCents)} for {i.projectName || `proposal #${i.proposalId}`}. Its proposal will have no invoice. This cannot
-              be undone.
+              {money(i.totalCents)} for {i.projectName || `proposal #${i.proposalId}`}. Its proposal will have no invoice. This cannot be
+              undone.
             </ConfirmPanel>
           ) : null
         }
@@ -127,45 +163,36 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
   );
 }
 
+/** A row's actions, folded into one Actions menu (more than two): Edit/View, Mark paid/unpaid, PDF, Delete. */
 function InvoiceActions({ invoice }: { invoice: AdminInvoiceRow }) {
-  const navigation = useNavigation();
-  const actionHref = useActionHref();
-  const paying =
-    navigation.state === "submitting" &&
-    navigation.formData?.get("intent") === "mark-paid" &&
-    navigation.formData?.get("invoiceId") === String(invoice.id);
   return (
-    <div className="flex gap-2">
-      {invoice.status === "unpaid" ? (
-        <>
-          <Link to={`/admin/invoices/edit/${invoice.id}`} className={buttonClass("secondary")} aria-label={`Edit ${invoice.number}`}>
-            Edit
-          </Link>
-          <Form method="post" action={actionHref} preventScrollReset>
-            <input type="hidden" name="intent" value="mark-paid" />
-            <input type="hidden" name="invoiceId" value={invoice.id} />
-            <button type="submit" className={buttonClass("secondary")} disabled={paying} aria-label={`Mark ${invoice.number} paid`}>
-              {paying ? "Saving…" : "Mark Paid"}
-            </button>
-          </Form>
-        </>
-      ) : (
-        <Link to={`/admin/invoices/edit/${invoice.id}`} className={buttonClass("secondary")} aria-label={`View ${invoice.number}`}>
-          View
+    <RowMenu name={invoice.number}>
+      <li>
+        <Link to={`/admin/invoices/edit/${invoice.id}`} className={ROW_MENU_ITEM}>
+          {invoice.status === "unpaid" ? "Edit" : "View"}
         </Link>
-      )}
-      <a
-        href={`/admin/invoices/${invoice.id}/pdf`}
-        className={buttonClass("secondary")}
-        aria-label={`PDF of ${invoice.number}`}
-        target="_blank"
-        rel="noopener"
-      >
-        PDF
-      </a>
-      <ConfirmLink kind="delete-invoice" target={invoice.id} label={`Delete ${invoice.number}`}>
-        Delete
-      </ConfirmLink>
-    </div>
+      </li>
+      <li>
+        {invoice.status === "unpaid" ? (
+          <ConfirmLink kind="mark-paid" target={invoice.id} className={ROW_MENU_ITEM}>
+            Mark paid
+          </ConfirmLink>
+        ) : (
+          <ConfirmLink kind="mark-unpaid" target={invoice.id} className={ROW_MENU_ITEM}>
+            Mark unpaid
+          </ConfirmLink>
+        )}
+      </li>
+      <li>
+        <a href={`/admin/invoices/${invoice.id}/pdf`} className={ROW_MENU_ITEM} target="_blank" rel="noopener">
+          PDF
+        </a>
+      </li>
+      <li>
+        <ConfirmLink kind="delete-invoice" target={invoice.id} className={`${ROW_MENU_ITEM} text-red-800`}>
+          Delete
+        </ConfirmLink>
+      </li>
+    </RowMenu>
   );
 }

@@ -1,22 +1,27 @@
-import { Link, useFetcher } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/proposals";
 import { PageHeading } from "#app/components/page-heading";
 import { buttonClass } from "#app/components/ui/button";
 import { DataTable, ExportCsvLink, FilterSelect, Pager, SearchBar, useActionHref, type Column } from "#app/components/ui/data-table";
 import { LocalTime } from "#app/components/local-time";
-import { ActionNotice } from "#app/components/ui/notice";
-import { useHydrated } from "#app/lib/use-hydrated";
+import { Toast } from "#app/components/ui/toast";
+import { BreakableText } from "#app/components/ui/breakable-text";
 import { servicesContext } from "#app/context";
 import { PROPOSAL_STATUSES } from "#app/db/enums";
-import { listProposalsForAdmin, setProposalStatus, type AdminProposalRow } from "#app/features/proposals/proposals.admin.server";
+import {
+  listProposalsForAdmin,
+  setProposalStatus,
+  undoProposalStatus,
+  type AdminProposalRow,
+} from "#app/features/proposals/proposals.admin.server";
 import {
   ADMIN_PROPOSAL_STATUSES,
   PROPOSAL_STATUS_LABELS,
   proposalListFiltersFrom,
   setStatusSchema,
 } from "#app/features/proposals/proposals.admin.schema";
-import { parseInput, runIntent } from "#app/lib/form-action.server";
-import { formatCents } from "#app/lib/money";
+import { formId, parseInput, runIntent, type FormReply } from "#app/lib/form-action.server";
+import { useFormatMoney } from "#app/components/money";
 import { pageRequestFrom } from "#app/lib/pagination";
 import { requireUser } from "#app/features/users/session.server";
 
@@ -32,7 +37,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { page, status: status ?? "", q: q ?? "" };
 }
 
-/** `set-status`: any of the five admin statuses, saved at once (spec §4). */
+/**
+ * `set-status`: any of the five admin statuses, applied by an explicit Save (never on selection),
+ * answered with an Undo offer; `undo-status`: the reverse change (docs/product.md#proposals-admin-status).
+ */
 export async function action(args: Route.ActionArgs) {
   const actor = requireUser(args.context);
   const { db } = args.context.get(servicesContext);
@@ -41,8 +49,16 @@ export async function action(args: Route.ActionArgs) {
     {
       "set-status": async (form) => {
         const { proposalId, status } = parseInput(setStatusSchema, Object.fromEntries(form));
-        await setProposalStatus(db, actor, proposalId, status);
-        return `Proposal #${proposalId} is now “${PROPOSAL_STATUS_LABELS[status]}”.`;
+        const result = await setProposalStatus(db, actor, proposalId, status);
+        if (!result.changed) return `Proposal #${proposalId} is already “${PROPOSAL_STATUS_LABELS[status]}”. Nothing changed.`;
+        return {
+          message: `Proposal #${proposalId} is now “${PROPOSAL_STATUS_LABELS[status]}” (was “${PROPOSAL_STATUS_LABELS[result.previous]}”).`,
+          undo: { intent: "undo-status", fields: { eventId: String(result.eventId) } },
+        };
+      },
+      "undo-status": async (form) => {
+        const { id, status } = await undoProposalStatus(db, actor, formId(form, "eventId"));
+        return `Undone: proposal #${id} is back to “${PROPOSAL_STATUS_LABELS[status]}”.`;
       },
     },
     { target: "proposalId" },
@@ -57,6 +73,7 @@ const statusOptions = [
 /** /admin/proposals: search, status filter, and per row the status dropdown and the invoice link. */
 export default function AdminProposals({ loaderData, actionData }: Route.ComponentProps) {
   const { page, q, status } = loaderData;
+  const money = useFormatMoney();
   const columns: Column<AdminProposalRow>[] = [
     {
       header: "Project",
@@ -75,7 +92,7 @@ export default function AdminProposals({ loaderData, actionData }: Route.Compone
       cell: (p) => (
         <div className="min-w-40">
           <p>{p.clientName ?? "—"}</p>
-          <p className="text-xs break-all text-slate-600">{p.clientEmail ?? "—"}</p>
+          <BreakableText className="block text-xs text-slate-600" text={p.clientEmail ?? "—"} />
           {p.clientHasAccount ? null : <p className="text-xs text-amber-800">Not registered yet</p>}
         </div>
       ),
@@ -92,7 +109,7 @@ export default function AdminProposals({ loaderData, actionData }: Route.Compone
           "Client"
         ),
     },
-    { header: "Budget", className: "text-right whitespace-nowrap", cell: (p) => formatCents(p.budgetCents) },
+    { header: "Budget", className: "text-right whitespace-nowrap", cell: (p) => money(p.budgetCents) },
     { header: "Status", cell: (p) => <StatusForm proposal={p} /> },
     {
       header: "Invoice",
@@ -112,13 +129,16 @@ export default function AdminProposals({ loaderData, actionData }: Route.Compone
   ];
   return (
     <>
-      <PageHeading title="Proposals" lead="Every proposal, newest first. Status changes are saved at once.">
+      <PageHeading
+        title="Proposals"
+        lead="Every proposal, newest first. Choose a status, then Save; a change can be undone for a few seconds."
+      >
         <ExportCsvLink to="/admin/proposals/export.csv" noun="proposals" />
       </PageHeading>
       <SearchBar label="Search by client, project or e-mail" defaultValue={q} placeholder="e.g. bakery or jane@example.com">
         <FilterSelect name="status" label="Status" value={status} options={statusOptions} />
       </SearchBar>
-      <ActionNotice result={actionData} className="mb-4" />
+      <StatusToast reply={actionData} />
       <DataTable
         caption="Proposals"
         columns={columns}
@@ -132,31 +152,37 @@ export default function AdminProposals({ loaderData, actionData }: Route.Compone
 }
 
 /**
- * The status dropdown of one row: with JavaScript a change is saved at once by a fetcher
- * (pending "Saving…", then "Saved"); without it, a Save button posts the form.
+ * The status dropdown of one row: choosing only selects (WCAG 3.2.2); Save (or Enter on the
+ * dropdown) applies it, with or without JavaScript (docs/product.md#proposals-admin-status).
  */
 function StatusForm({ proposal }: { proposal: AdminProposalRow }) {
-  const fetcher = useFetcher<typeof action>();
-  const hydrated = useHydrated();
+  const navigation = useNavigation();
   const actionHref = useActionHref();
-  const busy = fetcher.state !== "idle";
-  const shown = busy ? String(fetcher.formData?.get("status") ?? proposal.status) : proposal.status;
-  const result = fetcher.data;
+  const saving =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("intent") === "set-status" &&
+    navigation.formData?.get("proposalId") === String(proposal.id);
   const id = `status-${proposal.id}`;
+  const name = proposal.projectName || `proposal #${proposal.id}`;
   const isAdminStatus = (ADMIN_PROPOSAL_STATUSES as readonly string[]).includes(proposal.status);
   return (
-    <fetcher.Form method="post" action={actionHref} className="flex min-w-44 flex-wrap items-center gap-2">
+    <Form method="post" action={actionHref} preventScrollReset className="flex min-w-40 flex-wrap items-center gap-2">
       <input type="hidden" name="intent" value="set-status" />
       <input type="hidden" name="proposalId" value={proposal.id} />
       <label htmlFor={id} className="sr-only">
-        Status of {proposal.projectName || `proposal #${proposal.id}`}
+        Status of {name}
       </label>
       <select
         id={id}
         name="status"
-        value={shown}
-        onChange={(event) => fetcher.submit(event.currentTarget.form)}
-        disabled={busy}
+        key={proposal.status}
+        defaultValue={proposal.status}
+        onKeyDown={(event) => {
+          if (event.key === "Enter") {
+            event.preventDefault();
+            event.currentTarget.form?.requestSubmit();
+          }
+        }}
         className="rounded-md border border-slate-400 bg-white px-2 py-1 text-sm"
       >
         {isAdminStatus ? null : (
@@ -170,14 +196,37 @@ function StatusForm({ proposal }: { proposal: AdminProposalRow }) {
           </option>
         ))}
       </select>
-      {hydrated ? null : (
-        <button type="submit" className={buttonClass("secondary")}>
-          Save
-        </button>
-      )}
-      <span role="status" className={`text-xs ${result && !result.ok && !busy ? "text-red-700" : "text-green-800"}`}>
-        {busy ? "Saving…" : result ? (result.ok ? "Saved" : result.message) : ""}
-      </span>
-    </fetcher.Form>
+      <button type="submit" className={buttonClass("secondary")} disabled={saving} aria-label={`Save new status — ${name}`}>
+        {saving ? "Saving…" : "Save"}
+      </button>
+    </Form>
+  );
+}
+
+/** The toast after a status change: its sentence and, for a change, Undo (a real reverse change). */
+function StatusToast({ reply }: { reply: FormReply | undefined }) {
+  const actionHref = useActionHref();
+  const navigation = useNavigation();
+  const undoing = navigation.state === "submitting" && navigation.formData?.get("intent") === "undo-status";
+  return (
+    <Toast
+      message={reply?.message || null}
+      messageKey={reply ?? null}
+      tone={reply?.ok === false ? "error" : "success"}
+      seconds={10}
+      action={
+        reply?.undo ? (
+          <Form method="post" action={actionHref} preventScrollReset>
+            <input type="hidden" name="intent" value={reply.undo.intent} />
+            {Object.entries(reply.undo.fields).map(([name, value]) => (
+              <input key={name} type="hidden" name={name} value={value} />
+            ))}
+            <button type="submit" className={buttonClass("secondary")} disabled={undoing}>
+              {undoing ? "Undoing…" : "Undo"}
+            </button>
+          </Form>
+        ) : null
+      }
+    />
   );
 }

@@ -5,7 +5,8 @@ import { buttonClass } from "#app/components/ui/button";
 import { ConfirmLink, ConfirmPanel, useConfirmTarget } from "#app/components/ui/confirm";
 import { DataTable, ExportCsvLink, FilterSelect, Pager, SearchBar, useActionHref, type Column } from "#app/components/ui/data-table";
 import { LocalTime } from "#app/components/local-time";
-import { ActionNotice } from "#app/components/ui/notice";
+import { Badge } from "#app/components/ui/badge";
+import { Toast } from "#app/components/ui/toast";
 import { servicesContext } from "#app/context";
 import {
   deleteUser,
@@ -90,9 +91,9 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
     {
       header: "User",
       cell: (u) => (
-        <div className="min-w-48">
+        <div className="wrap-text max-w-xs min-w-32">
           <p className="font-medium">{u.businessName ?? u.name}</p>
-          <p className="text-xs break-all text-slate-600">{u.email}</p>
+          <p className="text-xs wrap-text text-slate-600">{u.email}</p>
         </div>
       ),
     },
@@ -101,12 +102,7 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
     { header: "Last login", cell: (u) => <LocalTime value={u.lastLoginAt} fallback="Never" /> },
     {
       header: "Active",
-      cell: (u) =>
-        u.active ? (
-          <span className="font-medium text-green-800">Active</span>
-        ) : (
-          <span className="font-medium text-red-800">Deactivated</span>
-        ),
+      cell: (u) => (u.active ? <Badge tone="green">Active</Badge> : <Badge tone="red">Deactivated</Badge>),
     },
     { header: <span className="sr-only">Actions</span>, cell: (u) => <UserActions user={u} /> },
   ];
@@ -118,7 +114,7 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
       <SearchBar label="Search by e-mail or business name" defaultValue={q} placeholder="e.g. bakery or @example.com">
         <FilterSelect name="role" label="Role" value={role} options={roleOptions} />
       </SearchBar>
-      <ActionNotice result={actionData} className="mb-4" />
+      <Toast message={actionData?.message || null} messageKey={actionData ?? null} tone={actionData?.ok === false ? "error" : "success"} />
       <DataTable
         caption="Users"
         columns={columns}

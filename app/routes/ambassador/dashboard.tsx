@@ -8,22 +8,33 @@ import { ApprovalBadge, ProposalStatusBadge } from "#app/features/proposals/comp
 import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
 import { CopyLink } from "#app/features/referrals/components/copy-link";
 import { referralLink } from "#app/features/referrals/referral-link";
-import { getAmbassadorDashboard } from "#app/features/referrals/referrals.server";
-import { formatCents } from "#app/lib/money";
+import { getAmbassadorDashboard, getAmbassadorEarnings } from "#app/features/referrals/referrals.server";
+import { useFormatMoney } from "#app/components/money";
+import { buttonClass } from "#app/components/ui/button";
+import { PROPOSAL_STATUSES } from "#app/db/enums";
+import { PROPOSAL_STATUS_LABELS } from "#app/lib/vocabulary";
 import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Ambassador Dashboard | Ambassador Portal" }];
 
 /**
- * Ambassador dashboard (spec §2 /ambassador/dashboard, §9 referral link): the link, the
- * clients who registered through it, the ambassador's proposals. `?submitted=1` shows the
+ * Ambassador dashboard (docs/product.md#ambassador-dashboard): a summary (referred clients,
+ * proposals by status, owed, paid), the link, the clients who registered through it, and the
+ * ambassador's proposals, 10 per page (`?page=`), each with "Submit another proposal for this client". `?submitted=1` shows the
  * success message after a proposal was submitted without JavaScript.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, env } = context.get(servicesContext);
-  const dashboard = await getAmbassadorDashboard(db, requireUser(context));
+  const actor = requireUser(context);
+  const pageParam = new URL(request.url).searchParams.get("page");
+  const page = pageParam && /^\d{1,5}$/.test(pageParam) ? Number(pageParam) : 1;
+  const dashboard = await getAmbassadorDashboard(db, actor, page);
+  const earnings = await getAmbassadorEarnings(db, actor);
   return {
     ...dashboard,
+    owedCents: earnings.totals.pendingCents,
+    paidCents: earnings.totals.paidCents,
+    currency: earnings.currency,
     link: dashboard.referralCode ? referralLink(env.origin, dashboard.referralCode) : null,
     submitted: new URL(request.url).searchParams.get("submitted") === "1",
   };
@@ -31,7 +42,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** Referral link with copy button, referred clients, proposals. */
 export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps) {
-  const { link, referredClients, proposals, submitted } = loaderData;
+  const { link, referredClients, proposals, submitted, summary, page, owedCents, paidCents } = loaderData;
+  const money = useFormatMoney();
   return (
     <>
       <PageHeading title="Ambassador Dashboard" lead="Share your link, follow your clients and proposals.">
@@ -44,6 +56,24 @@ export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps
           <Notice tone="success">{PROPOSAL_MESSAGES.ambassadorSubmitted}</Notice>
         </div>
       ) : null}
+
+      <section aria-labelledby="summary-title" className="mb-6">
+        <h2 id="summary-title" className="sr-only">
+          Summary
+        </h2>
+        <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+          <SummaryStat label="Referred clients" value={summary.referredClients.toLocaleString("en-US")} />
+          <SummaryStat
+            label="Proposals"
+            value={summary.proposals.toLocaleString("en-US")}
+            detail={PROPOSAL_STATUSES.filter((s) => summary.byStatus[s])
+              .map((s) => `${summary.byStatus[s]} ${PROPOSAL_STATUS_LABELS[s].toLowerCase()}`)
+              .join(" · ")}
+          />
+          <SummaryStat label="Owed to you" value={money(owedCents)} />
+          <SummaryStat label="Paid to you" value={money(paidCents)} />
+        </dl>
+      </section>
 
       <section aria-labelledby="link-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
         <h2 id="link-title" className="text-xl font-semibold">
@@ -97,7 +127,7 @@ export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps
                       <p className="font-medium wrap-anywhere">{p.projectName ?? "Untitled project"}</p>
                       <p className="text-sm wrap-anywhere text-slate-600">
                         {p.clientName} ({p.clientEmail}) · <LocalDateTime value={p.createdAt} style="date" />
-                        {p.budgetCents !== null ? ` · ${formatCents(p.budgetCents)}` : ""}
+                        {p.budgetCents !== null ? ` · ${money(p.budgetCents)}` : ""}
                       </p>
                     </div>
                     <div className="flex flex-wrap gap-2">
@@ -109,12 +139,49 @@ export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps
                     <p className="mt-1 text-xs text-slate-600">The client has no account yet: send them your referral link.</p>
                   ) : null}
                   {p.declineReason ? <p className="mt-1 text-sm text-slate-700">Reason: {p.declineReason}</p> : null}
+                  {p.clientEmail ? (
+                    <Link className="mt-2 inline-block text-sm text-brand-700 underline" to={`/ambassador/submit-proposal?from=${p.id}`}>
+                      Submit another proposal for this client
+                    </Link>
+                  ) : null}
                 </li>
               ))}
             </ul>
           )}
+          {page.pages > 1 ? (
+            <nav
+              aria-label="Pages of your proposals"
+              className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-700"
+            >
+              <p>
+                Page {page.number} of {page.pages}
+              </p>
+              <div className="flex gap-2">
+                {page.number > 1 ? (
+                  <Link className={buttonClass("secondary")} to={`?page=${page.number - 1}`} preventScrollReset>
+                    ← Newer
+                  </Link>
+                ) : null}
+                {page.number < page.pages ? (
+                  <Link className={buttonClass("secondary")} to={`?page=${page.number + 1}`} preventScrollReset>
+                    Older →
+                  </Link>
+                ) : null}
+              </div>
+            </nav>
+          ) : null}
         </section>
       </div>
     </>
+  );
+}
+
+function SummaryStat({ label, value, detail }: { label: string; value: string; detail?: string }) {
+  return (
+    <div className="rounded-lg border border-slate-200 p-3">
+      <dt className="text-sm font-medium text-slate-600">{label}</dt>
+      <dd className="mt-1 text-xl font-bold tracking-tight text-slate-900">{value}</dd>
+      {detail ? <dd className="text-xs text-slate-600">{detail}</dd> : null}
+    </div>
   );
 }

@@ -1,9 +1,10 @@
 import type { Route } from "./+types/earnings";
 import { LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
-import { Badge } from "#app/components/ui/badge";
 import { servicesContext } from "#app/context";
+import { CommissionStatusBadge } from "#app/features/referrals/components/commission-status-badge";
 import { getAmbassadorEarnings } from "#app/features/referrals/referrals.server";
+import { formatPercent } from "#app/lib/vocabulary";
 import { formatCents } from "#app/lib/money";
 import { requireUser } from "#app/features/users/session.server";
 
@@ -18,7 +19,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 /** Totals (earned, pending payment, paid) and one line per approved proposal. */
 export default function Earnings({ loaderData }: Route.ComponentProps) {
   const { rows, totals, rateBps, currency } = loaderData;
-  const rate = `${(rateBps / 100).toLocaleString("en-US", { maximumFractionDigits: 2 })} %`;
+  const rate = formatPercent(rateBps);
   return (
     <>
       <PageHeading
@@ -28,7 +29,7 @@ export default function Earnings({ loaderData }: Route.ComponentProps) {
       <dl className="grid gap-4 sm:grid-cols-3">
         {[
           ["Total earned", totals.earnedCents],
-          ["Pending payment", totals.pendingCents],
+          ["Unpaid", totals.pendingCents],
           ["Paid", totals.paidCents],
         ].map(([label, cents]) => (
           <div key={label} className="rounded-xl border border-slate-200 p-4 shadow-sm">
@@ -62,7 +63,7 @@ export default function Earnings({ loaderData }: Route.ComponentProps) {
                 </div>
                 <div className="flex items-center gap-3 sm:justify-end">
                   <span className="text-lg font-semibold tabular-nums">{formatCents(row.commissionCents, currency)}</span>
-                  {row.paidAt ? <Badge tone="green">Paid</Badge> : <Badge tone="amber">Pending payment</Badge>}
+                  <CommissionStatusBadge clientApproved paid={Boolean(row.paidAt)} />
                 </div>
               </li>
             ))}

@@ -9,7 +9,9 @@ import { servicesContext } from "#app/context";
 import { ambassadorProposalSchema, PROPOSAL_LIMITS, PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
 import { submitAmbassadorProposal } from "#app/features/proposals/proposals.server";
 import { formAction } from "#app/lib/form-action.server";
-import { sessionUserContext } from "#app/features/users/session.server";
+import { requireUser, sessionUserContext } from "#app/features/users/session.server";
+import { getProposalClientForAmbassador } from "#app/features/referrals/referrals.server";
+import { paramId } from "#app/lib/ids";
 import { useHydrated } from "#app/lib/use-hydrated";
 
 export const meta: Route.MetaFunction = () => [{ title: "Submit Proposal | Ambassador Portal" }];
@@ -17,9 +19,17 @@ export const meta: Route.MetaFunction = () => [{ title: "Submit Proposal | Ambas
 /** Spec §9: the redirect to the dashboard follows the success message after 1.5 s. */
 const REDIRECT_DELAY_MS = 1_500;
 
-/** Nothing to load: the form is empty. */
-export async function loader() {
-  return null;
+/**
+ * The form is empty, or — with `?from=<proposalId>` ("Submit another proposal for this client",
+ * docs/product.md#ambassador-dashboard) — prefilled with the client of that earlier proposal of the
+ * ambassador's (404 for anyone else's).
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const from = new URL(request.url).searchParams.get("from");
+  if (!from) return { prefill: null };
+  const { db } = context.get(servicesContext);
+  const proposalId = paramId(from, "Proposal not found");
+  return { prefill: await getProposalClientForAmbassador(db, requireUser(context), proposalId) };
 }
 
 /**
@@ -36,8 +46,13 @@ export async function action(args: Route.ActionArgs) {
 }
 
 /** The form; after success it shows the message and moves to the dashboard after 1.5 s. */
-export default function SubmitProposal({ actionData }: Route.ComponentProps) {
-  const [form, fields] = useAppForm({ id: "ambassador-proposal", schema: ambassadorProposalSchema, lastResult: actionData?.result });
+export default function SubmitProposal({ loaderData, actionData }: Route.ComponentProps) {
+  const [form, fields] = useAppForm({
+    id: "ambassador-proposal",
+    schema: ambassadorProposalSchema,
+    lastResult: actionData?.result,
+    defaultValue: loaderData?.prefill ?? undefined,
+  });
   const pending = useIsSubmitting();
   const hydrated = useHydrated();
   const navigate = useNavigate();

@@ -1,15 +1,10 @@
 import { Badge, type BadgeTone } from "#app/components/ui/badge";
+import { INVOICE_STATUS_LABELS } from "#app/lib/vocabulary";
 import type { InvoiceDisplayStatus } from "../invoice-status";
 
-/** The client's words for an invoice's status (docs/product.md#status-words): Paid, Unpaid, Overdue. */
-export const CLIENT_INVOICE_STATUS: Record<InvoiceDisplayStatus, { label: string; tone: BadgeTone }> = {
-  paid: { label: "Paid", tone: "green" },
-  pending: { label: "Unpaid", tone: "amber" },
-  overdue: { label: "Overdue", tone: "red" },
-};
+const TONE: Record<InvoiceDisplayStatus, BadgeTone> = { paid: "green", pending: "amber", overdue: "red" };
 
-/** An invoice's status as the client sees it. */
+/** An invoice's shown status (docs/product.md#status-words): Unpaid, Overdue or Paid, on every screen. */
 export function InvoiceStatusBadge({ status }: { status: InvoiceDisplayStatus }) {
-  const { label, tone } = CLIENT_INVOICE_STATUS[status];
-  return <Badge tone={tone}>{label}</Badge>;
+  return <Badge tone={TONE[status]}>{INVOICE_STATUS_LABELS[status]}</Badge>;
 }

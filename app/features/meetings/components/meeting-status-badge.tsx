@@ -1,10 +1,18 @@
 import { Badge, type BadgeTone } from "#app/components/ui/badge";
 import type { MeetingStatus } from "#app/db/enums";
+import { MEETING_STATUS_LABELS, PAST_MEETING_LABEL } from "#app/lib/vocabulary";
 
 const TONE: Record<MeetingStatus, BadgeTone> = { pending: "amber", accepted: "green", declined: "red" };
-const LABEL: Record<MeetingStatus, string> = { pending: "Pending", accepted: "Accepted", declined: "Declined" };
 
-/** A meeting's status with the client view's colours (spec §4 Meeting status). */
-export function MeetingStatusBadge({ status }: { status: MeetingStatus }) {
-  return <Badge tone={TONE[status]}>{LABEL[status]}</Badge>;
+/**
+ * A meeting's status (docs/product.md#meeting-statuses); with `past`, a grey "Past" badge follows
+ * it for a meeting whose time has gone by.
+ */
+export function MeetingStatusBadge({ status, past = false }: { status: MeetingStatus; past?: boolean }) {
+  return (
+    <span className="inline-flex flex-wrap gap-1">
+      <Badge tone={TONE[status]}>{MEETING_STATUS_LABELS[status]}</Badge>
+      {past ? <Badge tone="gray">{PAST_MEETING_LABEL}</Badge> : null}
+    </span>
+  );
 }

@@ -34,7 +34,7 @@ export function CopyLink({ value, label }: { value: string; label: string }) {
       <code
         ref={textRef}
         aria-label={label}
-        className="min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm break-all select-all"
+        className="min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm wrap-text select-all"
       >
         {value}
       </code>

@@ -1,0 +1,193 @@
+/**
+ * Phone layouts and accessibility over every page, with the demo data (docs/product.md#phone-layouts):
+ * - at 390×844, as admin, client, ambassador and signed out: no sideways scrolling
+ *   (`scrollWidth <= 390`), a header at most 64 px tall, and a Menu that opens and whose links
+ *   work — with JavaScript and without;
+ * - axe-core at 390 and 1280 px with reduced motion: no violation;
+ * - label in name (WCAG 2.5.3): every visible button and link's accessible name contains its
+ *   visible words.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { contextFor, startDemoApp, visit, type DemoApp, type Role } from "./demo-app";
+
+test.describe.configure({ mode: "serial", timeout: 240_000 });
+
+let app: DemoApp;
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  app = await startDemoApp("phone");
+});
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+const ROLES: (Role | null)[] = ["admin", "client", "ambassador", null];
+const pagesOf = (role: Role | null) => (role ? app.pages[role] : app.pages.public);
+const name = (role: Role | null) => role ?? "signed out";
+
+/** Fails with the page's widest elements when it scrolls sideways. */
+async function expectNoSidewaysScroll(page: Page, path: string, width: number) {
+  const { scrollWidth, culprits } = await page.evaluate((w) => {
+    const wide = [...document.querySelectorAll("body *")]
+      .filter((el) => el.getBoundingClientRect().right > w + 0.5)
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${(el.getAttribute("class") ?? "").split(" ").slice(0, 3).join(".")}`);
+    return { scrollWidth: document.documentElement.scrollWidth, culprits: wide };
+  }, width);
+  expect(scrollWidth, `${path} is ${scrollWidth}px wide: ${culprits.join(", ")}`).toBeLessThanOrEqual(width);
+}
+
+/**
+ * The words a person sees on each visible button and link, and the accessible name given by
+ * aria-label: the name must contain the visible words (WCAG 2.5.3 label in name).
+ */
+async function labelInNameFailures(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const norm = (text: string) =>
+      text
+        .replace(/[\u2190-\u21ff\u25a0-\u25ff…]/g, " ")
+        .replace(/\s+/g, " ")
+        .trim()
+        .toLowerCase();
+    const failures: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>("a[href], button, summary, [role=button], [role=link], input[type=submit]")) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === "hidden") continue;
+      const label = el.getAttribute("aria-label");
+      if (label === null) continue; // the name is the content itself
+      const visible = norm(el instanceof HTMLInputElement ? el.value : el.innerText);
+      if (visible && !norm(label).includes(visible)) failures.push(`"${visible}" not in "${label}"`);
+    }
+    return failures;
+  });
+}
+
+for (const role of ROLES) {
+  test(`390×844, ${name(role)}: no sideways scroll, header ≤ 64 px, the menu opens and its links work (with JavaScript)`, async ({
+    browser,
+  }) => {
+    const context = await contextFor(browser, app, role, { width: 390 });
+    const page = await context.newPage();
+    for (const path of pagesOf(role)) {
+      await visit(page, path);
+      await page
+        .locator("html[data-hydrated]")
+        .waitFor({ state: "attached", timeout: 3_000 })
+        .catch(() => {}); // public pages ship no JS
+      await expectNoSidewaysScroll(page, path, 390);
+      const header = (await page.locator("header").first().boundingBox())!;
+      expect(header.height, `${path} header`).toBeLessThanOrEqual(64);
+      const menu = page.locator("header details.menu");
+      await expect(menu.locator("summary"), `${path} Menu button`).toBeVisible();
+      await menu.locator("summary").click();
+      const nav = menu.getByRole("navigation");
+      await expect(nav).toBeVisible();
+      expect((await page.locator("header").first().boundingBox())!.height, `${path} header with the menu open`).toBeLessThanOrEqual(64);
+      await expectNoSidewaysScroll(page, `${path} (menu open)`, 390);
+      await menu.locator("summary").click();
+    }
+    // Every link of the menu leads to its page.
+    await visit(page, pagesOf(role)[0]!);
+    const hrefs = await page.locator("header details.menu nav a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
+    expect(hrefs.length).toBeGreaterThan(2);
+    for (const href of hrefs) {
+      await visit(page, pagesOf(role)[0]!);
+      await page.locator("header details.menu summary").click();
+      await page.locator(`header details.menu nav a[href="${href}"]`).click();
+      await expect(page).toHaveURL((url) => url.pathname === href);
+    }
+    await context.close();
+  });
+
+  test(`390×844, ${name(role)}: the same without JavaScript`, async ({ browser }) => {
+    const context = await contextFor(browser, app, role, { width: 390, javaScript: false });
+    const page = await context.newPage();
+    for (const path of pagesOf(role)) {
+      await visit(page, path);
+      await expectNoSidewaysScroll(page, path, 390);
+      expect((await page.locator("header").first().boundingBox())!.height, `${path} header`).toBeLessThanOrEqual(64);
+    }
+    const first = pagesOf(role)[0]!;
+    await visit(page, first);
+    const summary = page.locator("header details.menu summary");
+    await summary.click();
+    const links = page.locator("header details.menu nav a");
+    await expect(links.first()).toBeVisible();
+    const target = (await links.last().getAttribute("href"))!;
+    await links.last().click();
+    await expect(page).toHaveURL((url) => url.pathname === target);
+    if (role) {
+      // Logout is in the menu too, and works without JavaScript.
+      await page.locator("header details.menu summary").click();
+      await page.locator("header details.menu").getByRole("button", { name: "Logout" }).click();
+      await expect(page).toHaveURL(/\/login$|\/$/);
+    }
+    await context.close();
+  });
+
+  for (const width of [390, 1280]) {
+    test(`axe-core and label in name at ${width} px, ${name(role)}: no violation on any page`, async ({ browser }) => {
+      const context = await contextFor(browser, app, role, { width, height: width === 390 ? 844 : 900 });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      for (const path of pagesOf(role)) {
+        await visit(page, path);
+        await page
+          .locator("html[data-hydrated]")
+          .waitFor({ state: "attached", timeout: 3_000 })
+          .catch(() => {});
+        const results = await new AxeBuilder({ page })
+          .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+          .analyze();
+        for (const v of results.violations) {
+          problems.push(
+            `${path}: ${v.id} (${v.impact}) ${v.nodes
+              .map((n) => n.target.join(" "))
+              .slice(0, 3)
+              .join(" | ")}`,
+          );
+        }
+        for (const failure of await labelInNameFailures(page)) problems.push(`${path}: label in name: ${failure}`);
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  }
+}
+
+test("ambassador dashboard: summary, proposals 10 per page, and “Submit another proposal for this client” prefilled", async ({
+  browser,
+}) => {
+  const context = await contextFor(browser, app, "ambassador", { width: 390 });
+  const page = await context.newPage();
+  const { rows } = await app.sql.query(
+    `select count(*)::int as n, (select count(*)::int from "user" r where r.referred_by_id = u.id) as clients
+       from proposal p join "user" u on u.id = p.ambassador_id where u.email = 'ambassador@demo.local' group by u.id`,
+  );
+  const { n, clients } = rows[0] as { n: number; clients: number };
+  expect(n).toBeGreaterThan(10);
+  await visit(page, "/ambassador/dashboard");
+  const summary = page.getByRole("region", { name: "Summary" });
+  await expect(summary.getByRole("definition").first()).toHaveText(String(clients));
+  await expect(summary).toContainText(`Proposals${n}`);
+  const list = page.getByRole("list", { name: "Your proposals" }).getByRole("listitem");
+  await expect(list).toHaveCount(10);
+  await expect(page.getByText(`Page 1 of ${Math.ceil(n / 10)}`)).toBeVisible();
+  await page.getByRole("link", { name: "Older →" }).click();
+  await expect(page.getByText(`Page 2 of ${Math.ceil(n / 10)}`)).toBeVisible();
+  const item = list.filter({ has: page.getByRole("link", { name: "Submit another proposal for this client" }) }).first();
+  const email = (await item.textContent())!.match(/\(([^)\s]+@[^)\s]+)\)/)![1]!;
+  await item.getByRole("link", { name: "Submit another proposal for this client" }).click();
+  await expect(page).toHaveURL(/\/ambassador\/submit-proposal\?from=\d+$/);
+  await expect(page.getByLabel("Client email")).toHaveValue(email);
+  // Another ambassador's proposal cannot be used.
+  const other = (
+    await app.sql.query(
+      `select p.id from proposal p join "user" u on u.id = p.ambassador_id where u.email <> 'ambassador@demo.local' limit 1`,
+    )
+  ).rows[0].id;
+  expect((await page.request.get(`/ambassador/submit-proposal?from=${other}`)).status()).toBe(404);
+  await context.close();
+});

@@ -1,0 +1,229 @@
+/**
+ * Safe admin actions (docs/product.md#proposals-admin-status, #invoices-paying, #commissions-paying):
+ * - the status dropdown only selects: ArrowDown on it changes nothing in the database; Save
+ *   applies the choice; Undo (in a toast that moves nothing) restores it; the audit trail holds both;
+ * - Mark paid asks for a confirmation naming the invoice and amount; Cancel changes nothing; two
+ *   confirmations at once record one payment; Mark unpaid reverses it (audited) — for invoices
+ *   and commissions.
+ */
+import type { Browser, BrowserContext, Page } from "@playwright/test";
+import type pg from "pg";
+import { expect, hydrated, loginAsAdmin, registerAmbassador, registerClient, test, uniqueIp } from "./fixtures";
+
+let adminState: Awaited<ReturnType<BrowserContext["storageState"]>> | undefined;
+
+/** A signed-in admin page (one sign-in per worker: sign-in is rate limited per account). */
+async function adminPage(browser: Browser, javaScriptEnabled = true): Promise<Page> {
+  const options = { baseURL: process.env.E2E_BASE_URL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } };
+  if (!adminState) {
+    const context = await browser.newContext(options);
+    await loginAsAdmin(await context.newPage());
+    adminState = await context.storageState();
+    await context.close();
+  }
+  const context = await browser.newContext({ ...options, javaScriptEnabled, storageState: adminState });
+  return context.newPage();
+}
+
+async function userId(sql: pg.Pool, email: string): Promise<string> {
+  return (await sql.query('select id from "user" where email = $1', [email])).rows[0].id;
+}
+
+const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+async function statusOf(sql: pg.Pool, id: number): Promise<string> {
+  return (await sql.query("select status from proposal where id = $1", [id])).rows[0].status;
+}
+
+async function auditOf(sql: pg.Pool, entity: string, id: number) {
+  const { rows } = await sql.query("select action, before, after from audit_event where entity = $1 and entity_id = $2 order by id", [
+    entity,
+    String(id),
+  ]);
+  return rows as { action: string; before: Record<string, unknown>; after: Record<string, unknown> }[];
+}
+
+test.describe("safe admin actions", () => {
+  test("keyboard: ArrowDown on the status dropdown changes nothing; Save applies; Undo restores; the audit trail holds both", async ({
+    browser,
+    page,
+    sql,
+  }) => {
+    test.setTimeout(60_000);
+    const client = await registerClient(page);
+    const project = `Keyboard site ${uid()}`;
+    const { rows } = await sql.query(
+      "insert into proposal (source, status, project_details, client_id, project_name) values ('client', 'pending', 'x', $1, $2) returning id",
+      [await userId(sql, client.email), project],
+    );
+    const id = rows[0].id as number;
+    const admin = await adminPage(browser);
+    await admin.goto(`/admin/proposals?q=${encodeURIComponent(project)}`);
+    await hydrated(admin);
+    const select = admin.getByLabel(`Status of ${project}`);
+    await select.focus();
+    await admin.keyboard.press("ArrowDown");
+    await admin.keyboard.press("ArrowDown");
+    await expect(select).toHaveValue("in_progress");
+    await admin.waitForTimeout(1_000); // nothing is posted on selection
+    expect(await statusOf(sql, id)).toBe("pending");
+    expect(await auditOf(sql, "proposal", id)).toEqual([]);
+
+    // Enter (or Save) applies it.
+    await admin.keyboard.press("Enter");
+    const toast = admin.getByRole("status").filter({ hasText: `Proposal #${id} is now “In progress” (was “Pending”).` });
+    await expect(toast).toBeVisible();
+    expect(await statusOf(sql, id)).toBe("in_progress");
+
+    // The toast floats: the table does not move when it appears.
+    const table = admin.getByRole("table", { name: "Proposals" });
+    const top = (await table.boundingBox())!.y;
+    await toast.getByRole("button", { name: "Undo" }).click();
+    await expect(admin.getByRole("status").filter({ hasText: `Undone: proposal #${id} is back to “Pending”.` })).toBeVisible();
+    expect((await table.boundingBox())!.y).toBe(top);
+    expect(await statusOf(sql, id)).toBe("pending");
+    await expect(select).toHaveValue("pending");
+    const events = await auditOf(sql, "proposal", id);
+    expect(events.map((e) => [e.action, e.before.status, e.after.status])).toEqual([
+      ["status-changed", "pending", "in_progress"],
+      ["status-undone", "in_progress", "pending"],
+    ]);
+
+    // An Undo cannot be replayed.
+    const eventId = (
+      await sql.query("select id from audit_event where entity = 'proposal' and entity_id = $1 and action = 'status-changed'", [String(id)])
+    ).rows[0].id;
+    const replay = await admin.request.post("/admin/proposals", { form: { intent: "undo-status", eventId: String(eventId) } });
+    expect(replay.status()).toBe(409);
+    expect(await statusOf(sql, id)).toBe("pending");
+
+    // The toast's live region exists before anything is said (so it is announced), and it hides itself.
+    await expect(admin.getByRole("status").filter({ hasText: "Undone" })).toHaveCount(0, { timeout: 15_000 });
+  });
+
+  test("without JavaScript: Save applies the status and Undo restores it", async ({ browser, page, sql }) => {
+    const client = await registerClient(page);
+    const project = `NoJS undo ${uid()}`;
+    const { rows } = await sql.query(
+      "insert into proposal (source, status, project_details, client_id, project_name) values ('client', 'planning', 'x', $1, $2) returning id",
+      [await userId(sql, client.email), project],
+    );
+    const id = rows[0].id as number;
+    const admin = await adminPage(browser, false);
+    await admin.goto(`/admin/proposals?q=${encodeURIComponent(project)}`);
+    await admin.getByLabel(`Status of ${project}`).selectOption("completed");
+    expect(await statusOf(sql, id)).toBe("planning");
+    await admin
+      .getByRole("row", { name: new RegExp(project) })
+      .getByRole("button", { name: "Save" })
+      .click();
+    await expect(admin.getByText(`Proposal #${id} is now “Completed” (was “Planning”).`)).toBeVisible();
+    expect(await statusOf(sql, id)).toBe("completed");
+    await admin.getByRole("button", { name: "Undo", exact: true }).click();
+    await expect(admin.getByText(`Undone: proposal #${id} is back to “Planning”.`)).toBeVisible();
+    expect(await statusOf(sql, id)).toBe("planning");
+  });
+
+  test("Mark paid: confirmation names the invoice and amount; Cancel changes nothing; two confirmations at once pay once; Mark unpaid reverses it", async ({
+    browser,
+    page,
+    sql,
+  }) => {
+    const client = await registerClient(page, { businessName: `Pay Shop ${uid()}` });
+    const clientId = await userId(sql, client.email);
+    const { rows } = await sql.query(
+      "insert into proposal (source, status, project_details, client_id, project_name) values ('client', 'pending', 'x', $1, $2) returning id",
+      [clientId, `Paid site ${uid()}`],
+    );
+    const number = `INV-SAFE-${uid()}`;
+    const invoice = (
+      await sql.query(
+        "insert into invoice (number, proposal_id, client_id, due_date, total_cents) values ($1, $2, $3, current_date + 10, 123456) returning id",
+        [number, rows[0].id, clientId],
+      )
+    ).rows[0].id as number;
+    const paidState = async () =>
+      (await sql.query("select status, paid_at is not null as has_paid_at from invoice where id = $1", [invoice])).rows[0];
+
+    const admin = await adminPage(browser);
+    await admin.goto(`/admin/invoices?q=${number}`);
+    await hydrated(admin);
+    await admin.locator(`summary[aria-label="Actions for ${number}"]`).click();
+    await admin.getByRole("link", { name: "Mark paid" }).click();
+    const dialog = admin.getByRole("alertdialog", { name: `Mark invoice ${number} paid?` });
+    await expect(dialog).toContainText("$1,234.56");
+    await dialog.getByRole("link", { name: "Cancel" }).click();
+    await expect(dialog).toHaveCount(0);
+    expect(await paidState()).toEqual({ status: "unpaid", has_paid_at: false });
+
+    // Two confirmations at once (double submission): one payment, one audit event.
+    const confirm = () => admin.request.post(`/admin/invoices?q=${number}`, { form: { intent: "mark-paid", invoiceId: String(invoice) } });
+    const answers = await Promise.all([confirm(), confirm()]);
+    expect(answers.map((a) => a.status())).toEqual([200, 200]);
+    expect(await paidState()).toEqual({ status: "paid", has_paid_at: true });
+    expect((await auditOf(sql, "invoice", invoice)).map((e) => e.action)).toEqual(["marked-paid"]);
+
+    // Mark unpaid, after its own confirmation.
+    await admin.goto(`/admin/invoices?q=${number}`);
+    await hydrated(admin);
+    await admin.locator(`summary[aria-label="Actions for ${number}"]`).click();
+    await admin.getByRole("link", { name: "Mark unpaid" }).click();
+    await admin
+      .getByRole("alertdialog", { name: `Mark invoice ${number} unpaid?` })
+      .getByRole("button", { name: "Yes, mark unpaid" })
+      .click();
+    await expect(admin.getByRole("status").filter({ hasText: `${number} is marked unpaid.` })).toBeVisible();
+    expect(await paidState()).toEqual({ status: "unpaid", has_paid_at: false });
+    const events = await auditOf(sql, "invoice", invoice);
+    expect(events.map((e) => [e.action, e.before.status, e.after.status])).toEqual([
+      ["marked-paid", "unpaid", "paid"],
+      ["marked-unpaid", "paid", "unpaid"],
+    ]);
+
+    // The audit trail writes the values with the vocabulary, not as raw ISO text.
+    await admin.goto("/admin/audit?entity=invoice");
+    const row = admin.getByRole("row", { name: new RegExp(`invoice #${invoice} marked-unpaid`) });
+    await expect(row).toContainText("status: Paid → Unpaid");
+    await expect(row).not.toContainText("T0");
+  });
+
+  test("Mark as paid for a commission: confirmation with the amount; parallel confirmations pay once; Mark unpaid reverses it", async ({
+    browser,
+    page,
+    sql,
+  }) => {
+    const ambassador = await registerAmbassador(page, { name: `Safe Amb ${uid()}` });
+    const ambassadorId = await userId(sql, ambassador.email);
+    const project = `Commission site ${uid()}`;
+    const { rows } = await sql.query(
+      `insert into proposal (source, status, project_details, ambassador_id, client_name, client_email, project_name, budget_cents, client_approved_at)
+       values ('ambassador', 'pending', 'x', $1, 'Someone', 'someone@example.com', $2, 200000, now()) returning id`,
+      [ambassadorId, project],
+    );
+    const id = rows[0].id as number;
+    const paid = async () =>
+      (await sql.query("select commission_paid_cents, commission_paid_at is not null as paid from proposal where id = $1", [id])).rows[0];
+
+    const admin = await adminPage(browser);
+    await admin.goto(`/admin/ambassadors?ambassador=${ambassadorId}`);
+    await hydrated(admin);
+    await admin.getByRole("link", { name: `Mark as paid: ${project}` }).click();
+    const dialog = admin.getByRole("alertdialog", { name: `Mark the commission for ${project} as paid?` });
+    await expect(dialog).toContainText("$300.00");
+    await dialog.getByRole("link", { name: "Cancel" }).click();
+    expect(await paid()).toEqual({ commission_paid_cents: null, paid: false });
+
+    const confirm = () => admin.request.post("/admin/ambassadors", { form: { intent: "mark-commission-paid", proposalId: String(id) } });
+    const answers = await Promise.all([confirm(), confirm()]);
+    expect(answers.map((a) => a.status()).sort()).toEqual([200, 409]);
+    expect(await paid()).toEqual({ commission_paid_cents: 30_000, paid: true });
+    expect((await auditOf(sql, "commission", id)).map((e) => e.action)).toEqual(["marked-paid"]);
+
+    await admin.reload();
+    await admin.getByRole("link", { name: `Mark unpaid: ${project}` }).click();
+    await admin.getByRole("alertdialog").getByRole("button", { name: "Yes, mark unpaid" }).click();
+    await expect(admin.getByRole("status").filter({ hasText: "the commission is unpaid again" })).toBeVisible();
+    expect(await paid()).toEqual({ commission_paid_cents: null, paid: false });
+    expect((await auditOf(sql, "commission", id)).map((e) => e.action)).toEqual(["marked-paid", "marked-unpaid"]);
+  });
+});
