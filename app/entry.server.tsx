@@ -1,11 +1,11 @@
 /**
- * Server rendering entry: renders the whole page, then answers it as one body (issue #2: a
+ * Server rendering entry: renders the whole page, then answers it as one body (a
  * friendly 500 page, and the error in the log).
  *
  * The app has no Suspense boundaries (loaders finish before rendering), so streaming the
  * shell would send the same bytes, only later: React's chunks went through a Node stream, a
  * web stream and the compression stream one by one, which cost more than the render itself
- * under load (issue #7: p95 of the client dashboard at 50 users 101 → 43 ms when not
+ * under load (p95 of the client dashboard at 50 users 101 → 43 ms when not
  * compressed chunk by chunk). Buffering also lets compression run once per page.
  */
 import { Writable } from "node:stream";

@@ -1,7 +1,7 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 
 export default [
-  // Public site (spec §2 Public), issue #2.
+  // Public site (docs/product.md#public-site).
   layout("routes/site/_layout.tsx", [
     index("routes/site/home.tsx"),
     route("about", "routes/site/about.tsx"),
@@ -12,7 +12,7 @@ export default [
     route("*", "routes/site/not-found.tsx"),
   ]),
 
-  // Authentication screens (spec §2), issue #3.
+  // Authentication screens (docs/product.md#accounts).
   layout("routes/auth/_layout.tsx", [
     route("login", "routes/auth/login.tsx"),
     route("login/two-factor", "routes/auth/two-factor.tsx"),
@@ -27,7 +27,7 @@ export default [
   route("passkey/:step", "routes/auth/passkey.ts"),
   route("account/confirm-email", "routes/auth/confirm-email.tsx"),
 
-  // Client area (spec §2 Client-only), guarded by routes/client/_layout.tsx.
+  // Client area (docs/product.md#client-portal), guarded by routes/client/_layout.tsx.
   layout("routes/client/_layout.tsx", [
     route("client-dashboard", "routes/client/dashboard.tsx"),
     route("project-status", "routes/client/project-status.tsx"),
@@ -39,7 +39,7 @@ export default [
     route("client-dashboard/meetings/:meetingId/ics", "routes/client/meeting-ics.ts"),
   ]),
 
-  // Ambassador area (spec §2 Ambassador-only).
+  // Ambassador area (docs/product.md#ambassadors).
   route("ambassador", "routes/ambassador/_layout.tsx", [
     index("routes/ambassador/index.tsx"),
     route("dashboard", "routes/ambassador/dashboard.tsx"),
@@ -47,7 +47,7 @@ export default [
     route("earnings", "routes/ambassador/earnings.tsx"),
   ]),
 
-  // Admin console (spec §2 Admin-only).
+  // Admin console (docs/product.md#admin-console).
   route("admin", "routes/admin/_layout.tsx", [
     index("routes/admin/dashboard.tsx"),
     route("proposals", "routes/admin/proposals.tsx"),
@@ -70,7 +70,7 @@ export default [
     route("messages/:messageId", "routes/admin/message.tsx"),
   ]),
 
-  // Any signed-in user: notification preferences (issue #6).
+  // Any signed-in user: notification preferences.
   route("account", "routes/account/settings.tsx"),
 
   // Light / dark / system theme toggle (docs/product.md#dark-mode): a form post setting a cookie.

@@ -1,5 +1,5 @@
 /**
- * Server time of every admin list page at two data sizes, side by side (issue #5).
+ * Server time of every admin list page at two data sizes, side by side.
  *
  *   npm run bench:admin                       # PostgreSQL (TEST_DATABASE_URL or local server)
  *   npm run bench:admin -- --driver pglite    # embedded PGlite, in memory

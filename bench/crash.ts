@@ -1,5 +1,5 @@
 /**
- * Crash test (issue #7): the server is killed with SIGKILL during a stream of writes, then
+ * Crash test: the server is killed with SIGKILL during a stream of writes, then
  * restarted; every write that was acknowledged (HTTP 200) must be in the database. Runs on
  * PGlite and on PostgreSQL (TEST_DATABASE_URL, default the local server). Writes
  * bench/results/crash.md; exits 1 if any acknowledged write is missing.

@@ -1,5 +1,5 @@
 /**
- * The naive baseline of bench/csv-export.ts (issue #6): loads every invoice row (the same
+ * The naive baseline of bench/csv-export.ts: loads every invoice row (the same
  * columns as the admin export) into memory in one query, builds the whole CSV as one string,
  * and prints its own resident memory before and at peak (from /proc/self/status) as JSON.
  *

@@ -1,5 +1,5 @@
 /**
- * Memory of the streamed admin invoice CSV export (issue #6) against a naive
+ * Memory of the streamed admin invoice CSV export against a naive
  * load-everything baseline, in the same run.
  *
  *   npm run bench:csv                        # PostgreSQL (TEST_DATABASE_URL or the local server) and PGlite
@@ -158,7 +158,7 @@ const table = [
 ];
 const file = writeResults(
   "csv-export",
-  "Admin invoice CSV export: streamed vs. load-everything (issue #6)",
+  "Admin invoice CSV export: streamed vs. load-everything ",
   `npm run build && npm run bench:csv${values.driver === "both" ? "" : ` -- --driver ${values.driver}`}`,
   `Data: \`seedDemo\` with ${INVOICES.toLocaleString("en-US")} invoices (300 users, 14,000 proposals) in a fresh database per driver.
 

@@ -1,7 +1,7 @@
 /**
  * Lighthouse mobile scores (performance, accessibility, best practices, SEO) for the public
  * pages, with Debian's Chromium, plus the JavaScript each page loads (transferred, gzip)
- * — issue #7 — and every font request with its origin (the typeface is self-hosted: no
+ * — — and every font request with its origin (the typeface is self-hosted: no
  * third-party request may appear). Writes bench/results/lighthouse.md.
  *
  *   npm run build && npx tsx bench/lighthouse.ts

@@ -1,5 +1,5 @@
 /**
- * Load (issue #7): 200 concurrent connections for 60 s of mixed traffic against the
+ * Load: 200 concurrent connections for 60 s of mixed traffic against the
  * production build — public pages, the client dashboard and project status of signed-in
  * clients, proposal requests and meeting requests — on PGlite and on PostgreSQL. Checks
  * that no response is ≥ 500 and that every acknowledged write is in the database.

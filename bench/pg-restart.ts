@@ -1,5 +1,5 @@
 /**
- * PostgreSQL restarted under the running app (issue #7): requests fail cleanly (503 from
+ * PostgreSQL restarted under the running app: requests fail cleanly (503 from
  * /healthz, the error page or the form's failure message — never a hang or a crash) for a
  * moment, and the app recovers without a restart. Restarts the local PostgreSQL cluster:
  * run it alone. Writes bench/results/pg-restart.md; exits 1 if the app does not recover.

@@ -1,5 +1,5 @@
 /**
- * Portal pages under load with `seed:demo --scale` data (issue #7): the client dashboard,
+ * Portal pages under load with `seed:demo --scale` data: the client dashboard,
  * project status and the admin lists, on PostgreSQL and on PGlite, in one run. Target:
  * p95 ≤ 50 ms on PostgreSQL with 50 concurrent users. Writes bench/results/portal-latency.md.
  *

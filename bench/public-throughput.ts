@@ -1,6 +1,6 @@
 /**
  * Throughput of `/` and `/project3` from our server vs nginx serving the same HTML files,
- * side by side in one run (issue #7; target ratio ≥ 0.5). Same load: autocannon, 50
+ * side by side in one run (target ratio ≥ 0.5). Same load: autocannon, 50
  * connections, 10 s each; once asking for gzip (both send the same precompressed bytes:
  * nginx `gzip_static`, our page cache's level-9 gzip) and once uncompressed.
  *

@@ -1,5 +1,5 @@
 /**
- * Fills a database with realistic demo data through the app's schema (issue #5).
+ * Fills a database with realistic demo data through the app's schema.
  *
  *   npm run seed:demo                  # ~100 users, 1,000 proposals, 500 invoices
  *   npm run seed:demo -- --scale       # 10,000 users, 100,000 proposals, 50,000 invoices

@@ -1,5 +1,5 @@
 /**
- * Public content pages rendered once and served from memory (issue #7: public pages are
+ * Public content pages rendered once and served from memory (public pages are
  * prerendered; they hold no per-user data and ship no scripts). They are rendered at start,
  * through the app itself, because their canonical URLs depend on the runtime origin
  * (BETTER_AUTH_URL). Bodies are kept identity, gzip and brotli encoded; conditional requests

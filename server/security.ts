@@ -1,5 +1,5 @@
 /**
- * Security headers on every response (issue #7): a Content-Security-Policy with a fresh
+ * Security headers on every response: a Content-Security-Policy with a fresh
  * nonce per request (no 'unsafe-inline' scripts), frame-ancestors 'none', nosniff,
  * Referrer-Policy, a strict Permissions-Policy, and HSTS when the request came over HTTPS.
  * Headers come from helmet; the nonce is handed to React Router via `res.locals.cspNonce`.

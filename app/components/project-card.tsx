@@ -3,7 +3,7 @@ import type { ResponsiveImage } from "#app/content/media";
 import { Picture } from "./picture";
 import { TechChips } from "./tech-chips";
 
-/** A project card (spec §2 Home and Projects): thumbnail, title, description, technology chips, View Project link. */
+/** A project card (docs/product.md#public-site): thumbnail, title, description, technology chips, View Project link. */
 export function ProjectCard({
   title,
   description,

@@ -1,5 +1,5 @@
 /**
- * The four project case studies (spec §2 Public, §3 "Project content"). Static, typed data:
+ * The four project case studies (docs/product.md#public-site "Project content"). Static, typed data:
  * the owner edits this file; it is the one source of each project's name. Screenshot files
  * live in `public/screenshots/`: the SVG placeholders (a device frame in the project's colour,
  * `scripts/make-placeholders.ts`) are replaced by dropping a PNG, JPEG or WebP with the same
@@ -151,7 +151,7 @@ export const projects: Project[] = [
   },
 ];
 
-/** Home page Featured Projects (spec §2 Home), in this order; each shown under its one `title`. */
+/** Home page Featured Projects (docs/product.md#public-site), in this order; each shown under its one `title`. */
 export const featuredSlugs: Project["slug"][] = ["project3", "project1", "project2"];
 
 /** @returns the featured projects, in order. */

@@ -1,5 +1,5 @@
 /**
- * The owner's identity: the one place to edit who the portfolio is about (spec §1, §2).
+ * The owner's identity: the one place to edit who the portfolio is about (docs/product.md#roles).
  * Everything on the public pages (header, home intro, about, contact, meta tags, the
  * contact e-mail's default recipient) reads from here.
  */
@@ -8,9 +8,9 @@ export interface SiteOwner {
   name: string;
   /** One-line role, used in meta descriptions. */
   role: string;
-  /** Home page intro line (spec §2 Home). */
+  /** Home page intro line (docs/product.md#public-site). */
   intro: string;
-  /** About page bio paragraphs (spec §2 About). */
+  /** About page bio paragraphs (docs/product.md#public-site). */
   bio: string[];
   /** Public e-mail shown on /contact; default recipient of contact messages (OWNER_EMAIL overrides). */
   email: string;

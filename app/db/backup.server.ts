@@ -1,5 +1,5 @@
 /**
- * Backup and restore of the embedded PGlite database (issue #7): a gzipped tarball of the
+ * Backup and restore of the embedded PGlite database: a gzipped tarball of the
  * data directory made by PGlite itself (`dumpDataDir`) and loaded back with `loadDataDir`.
  * Both take the directory's lock, so the server must be stopped; a PostgreSQL server is
  * backed up with pg_dump instead (README).

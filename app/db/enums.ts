@@ -3,11 +3,11 @@
  * them without pulling drizzle-orm into the client bundle (./schema re-exports them).
  */
 
-/** Roles of spec §6. A user with no role is a client. */
+/** Roles (docs/product.md#roles). */
 export const ROLES = ["client", "ambassador", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Proposal statuses (spec §4). The admin dropdown offers the first five. */
+/** Proposal statuses (docs/product.md#proposal-statuses). The admin dropdown offers the first five. */
 export const PROPOSAL_STATUSES = ["pending", "planning", "in_progress", "review", "completed", "submitted", "closed"] as const;
 export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 export const WEBSITE_GOALS = ["Minimal", "Corporate", "Creative"] as const;

@@ -1,5 +1,5 @@
 /**
- * Drizzle schema: the relational form of spec §3 (see docs/design). Column names are
+ * Drizzle schema: the relational form of the product's records (docs/product.md). Column names are
  * snake_case in SQL (drizzle `casing: "snake_case"`), camelCase in TypeScript.
  * Timestamps are `timestamptz` (UTC); money is integer cents.
  */
@@ -27,7 +27,7 @@ export * from "./enums";
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
-/** Spec §3 "Contact message": stored before the owner's e-mail is queued (issue #2). */
+/** docs/product.md#contact "Contact message": stored before the owner's e-mail is queued. */
 export const contactMessage = pgTable(
   "contact_message",
   {
@@ -93,7 +93,7 @@ export const rateWindow = pgTable("rate_window", {
 });
 
 /**
- * Row counts per bucket for the admin dashboard (issue #7): `proposal` by status, `invoice`
+ * Row counts per bucket for the admin dashboard: `proposal` by status, `invoice`
  * by status (with `cents`, the sum of totals), `user` by `role:active|inactive` (triggers of
  * migration 0002, one delta row per bucket per statement), and `commission` owed and paid
  * (migration 0004, see ADR 006). Writers never wait on a shared counter row; readers sum the
@@ -114,7 +114,7 @@ export const appMeta = pgTable("app_meta", {
 });
 
 // ---------------------------------------------------------------------------------------
-// Accounts (better-auth core tables + admin plugin fields + our profile columns), spec §3 users
+// Accounts (better-auth core tables + admin plugin fields + our profile columns), docs/product.md#roles
 // ---------------------------------------------------------------------------------------
 
 export const user = pgTable(
@@ -143,7 +143,7 @@ export const user = pgTable(
     /** The ambassador who referred this client. */
     referredById: text().references((): AnyPgColumn => user.id, { onDelete: "set null" }),
     lastLoginAt: timestamp({ withTimezone: true }),
-    /** Non-essential e-mail notifications (status changes, meeting accepted, …); issue #6. */
+    /** Non-essential e-mail notifications (status changes, meeting accepted, …). */
     notifyUpdates: boolean().notNull().default(true),
     /** better-auth twoFactor plugin: TOTP confirmed (docs/product.md#account-page). */
     twoFactorEnabled: boolean().default(false),
@@ -152,7 +152,7 @@ export const user = pgTable(
     uniqueIndex("user_referral_code_unique").on(t.referralCode),
     index("user_referred_by_idx").on(t.referredById),
     index("user_role_created_idx").on(t.role, t.createdAt),
-    // Admin user list (issue #5): newest first, keyset-paginated on (created_at, id).
+    // Admin user list: newest first, keyset-paginated on (created_at, id).
     index("user_created_id_idx").on(t.createdAt, t.id),
     // Case-insensitive substring search (ILIKE '%…%') with pg_trgm (see ADR 005).
     index("user_email_trgm_idx").using("gin", t.email.op("gin_trgm_ops")),
@@ -255,7 +255,7 @@ export const passkey = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------
-// Portal data (spec §3 proposals, meetings, invoices, settings)
+// Portal data (docs/product.md#proposals, meetings, invoices, settings)
 // ---------------------------------------------------------------------------------------
 
 export const proposal = pgTable(
@@ -292,7 +292,7 @@ export const proposal = pgTable(
     index("proposal_client_idx").on(t.clientId, t.createdAt),
     index("proposal_client_email_idx").on(t.clientEmail),
     index("proposal_ambassador_idx").on(t.ambassadorId, t.createdAt),
-    // Admin list (issue #5): newest first, keyset-paginated on (created_at, id), by status.
+    // Admin list: newest first, keyset-paginated on (created_at, id), by status.
     index("proposal_status_created_idx").on(t.status, t.createdAt, t.id),
     index("proposal_created_idx").on(t.createdAt, t.id),
     // Admin search (ILIKE '%…%') with pg_trgm (see ADR 005).
@@ -300,7 +300,7 @@ export const proposal = pgTable(
     index("proposal_client_name_trgm_idx").using("gin", t.clientName.op("gin_trgm_ops")),
     index("proposal_client_email_trgm_idx").using("gin", t.clientEmail.op("gin_trgm_ops")),
     check("proposal_budget_nonnegative", sql`${t.budgetCents} is null or ${t.budgetCents} >= 0`),
-    // A paid commission always records its amount (the commission tally sums it, issue #7).
+    // A paid commission always records its amount (the commission tally sums it).
     check("proposal_commission_paid_amount", sql`${t.commissionPaidAt} is null or ${t.commissionPaidCents} is not null`),
   ],
 );
@@ -348,7 +348,7 @@ export const invoice = pgTable(
   (t) => [
     index("invoice_client_idx").on(t.clientId),
     index("invoice_status_due_idx").on(t.status, t.dueDate),
-    // Admin list (issue #5): newest first, keyset-paginated on (created_at, id), by status.
+    // Admin list: newest first, keyset-paginated on (created_at, id), by status.
     index("invoice_created_idx").on(t.createdAt, t.id),
     index("invoice_status_created_idx").on(t.status, t.createdAt, t.id),
     index("invoice_number_trgm_idx").using("gin", t.number.op("gin_trgm_ops")),
@@ -373,14 +373,14 @@ export const invoiceItem = pgTable(
 /**
  * Invoice number counters, one row per calendar year (UTC). Generating an invoice increments
  * its year's row in the same transaction (`insert … on conflict do update … returning`), so
- * numbers are sequential, unique and gapless under concurrency (issue #5).
+ * numbers are sequential, unique and gapless under concurrency.
  */
 export const invoiceCounter = pgTable("invoice_counter", {
   year: integer().primaryKey(),
   lastNumber: integer().notNull(),
 });
 
-/** The one global settings row (spec §3 settings), id always 1. */
+/** The one global settings row (docs/product.md#settings), id always 1. */
 export const settings = pgTable(
   "settings",
   {
@@ -429,7 +429,7 @@ export const brandLogo = pgTable(
   (t) => [check("brand_logo_single_row", sql`${t.id} = 1`)],
 );
 
-/** Audit trail of admin writes (issue #6): who, what, when, before and after. */
+/** Audit trail of admin writes: who, what, when, before and after. */
 export const auditEvent = pgTable(
   "audit_event",
   {

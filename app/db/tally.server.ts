@@ -1,5 +1,5 @@
 /**
- * Exact row counts per bucket without scanning whole tables (issue #7; spec §2 /admin
+ * Exact row counts per bucket without scanning whole tables (docs/product.md#admin-dashboard
  * "counts of proposals, users and invoices").
  *
  * Triggers from migration `drizzle/0002_tally_triggers.sql` append one delta row to `tally`

@@ -1,5 +1,5 @@
 /**
- * Streamed CSV downloads (issue #6): rows are pulled from an async source in batches and
+ * Streamed CSV downloads: rows are pulled from an async source in batches and
  * written through csv-stringify with back-pressure, so an export of any size never holds
  * more than one batch in memory.
  */
@@ -59,7 +59,7 @@ export function csvResponse<T>(filename: string, columns: CsvColumn<T>[], rows: 
   });
 }
 
-/** Rows per batch of a streamed CSV export (issue #6). */
+/** Rows per batch of a streamed CSV export. */
 export const EXPORT_BATCH_SIZE = 1_000;
 
 /**

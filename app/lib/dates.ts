@@ -4,7 +4,7 @@
  * - Calendar date + wall-clock time in an IANA time zone → UTC instant (meetings are stored
  *   as `startsAt` timestamptz + the zone the client picked them in), done by `@date-fns/tz`
  *   (TZDate), never by hand-rolled offset arithmetic. Shared by the browser and the server.
- * - Display helpers that never throw (spec §8: an admin meeting whose date cannot be shown
+ * - Display helpers that never throw (docs/product.md#meetings-admin: an admin meeting whose date cannot be shown
  *   reads "Invalid Date" instead of breaking the page). Locale is fixed (en-US) so the
  *   server-rendered text and the hydrated text agree.
  */
@@ -64,7 +64,7 @@ export function zonedDateTimeToUtc(date: string, time: string, timeZone: string)
   return new Date(zoned.getTime());
 }
 
-/** The text shown for a date that cannot be displayed (spec §8). */
+/** The text shown for a date that cannot be displayed (docs/product.md#form-messages). */
 export const INVALID_DATE = "Invalid Date";
 
 /** @returns a Date for a Date, ISO string or epoch ms; null when missing or not a real instant. */

@@ -1,7 +1,7 @@
 /**
- * iCalendar text helpers (RFC 5545 §3.1 content lines): unfold, fold at 75 octets, and
+ * iCalendar text helpers (RFC 5545): unfold, fold at 75 octets, and
  * replace text inside a folded file — used to put the outbox's origin token into a
- * meeting invite and to resolve it when the mail is sent (issue #6).
+ * meeting invite and to resolve it when the mail is sent.
  */
 
 /** @returns the text with folded lines joined (CRLF or LF followed by one space or tab removed). */

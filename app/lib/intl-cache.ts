@@ -1,8 +1,8 @@
 /**
  * Reused `Intl` formatters. Building an `Intl.DateTimeFormat` costs tens of microseconds
  * (locale and time-zone data lookup), far more than formatting with one; a table of 50
- * rows with two dates each spent ~30 % of its server render time building formatters
- * (issue #7 profile). Formatters are immutable, so one per (locale, options) is shared.
+ * rows with two dates each spent ~30 % of its server render time building formatters.
+ * Formatters are immutable, so one per (locale, options) is shared.
  *
  * The cache is bounded: a key is only stored after the constructor accepted it (so bad input
  * such as an unknown time zone throws every time and is never kept), and the table is

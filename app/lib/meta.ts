@@ -1,6 +1,6 @@
 /**
- * Page meta helpers: title, description, Open Graph and canonical URL for every page
- * (issue #2, SEO). The origin comes from the root loader (`BETTER_AUTH_URL`).
+ * Page meta helpers: title, description, Open Graph and canonical URL for every page.
+ * The origin comes from the root loader (`BETTER_AUTH_URL`).
  */
 import type { MetaDescriptor } from "react-router";
 import { owner } from "#app/content/site";

@@ -1,5 +1,5 @@
 /**
- * Server-side list helpers shared by every admin list (issue #5): keyset ("seek")
+ * Server-side list helpers shared by every admin list: keyset ("seek")
  * pagination and case-insensitive substring search.
  *
  * Keyset pagination orders a list by `(sortColumn DESC, id DESC)` and asks for the rows
@@ -177,7 +177,7 @@ export interface KeysetSpec {
 
 /**
  * Counting cap for searched lists: "100+ proposals". Counting a common term's matches to
- * 1,000 read ~16k rows with three ILIKEs each (~20 ms at 100k proposals, issue #7); past a few
+ * 1,000 read ~16k rows with three ILIKEs each (~20 ms at 100k proposals); past a few
  * pages the useful answer is "refine the search", not the exact number.
  */
 export const SEARCH_COUNT_CAP = 100;
@@ -288,7 +288,7 @@ export async function matchingIdsCondition(
   const ids = (await subquery().limit(MAX_INLINE_IDS + 1)).map((row) => row.id);
   if (ids.length === 0) return sql`false`;
   // One array parameter rather than one parameter per id: building and binding hundreds of
-  // parameters cost ~15 % of a search request's CPU in drizzle alone (issue #7 profile).
+  // parameters cost ~15 % of a search request's CPU in drizzle alone.
   if (ids.length <= MAX_INLINE_IDS)
     return sql`${column} = any(${sql.param(ids)}::${sql.raw(typeof ids[0] === "number" ? "integer" : "text")}[])`;
   return inArray(column, subquery());

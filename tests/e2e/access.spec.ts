@@ -1,5 +1,5 @@
 /**
- * Access matrix (issue #3): every guarded route of the route config × {anonymous, client,
+ * Access matrix: every guarded route of the route config × {anonymous, client,
  * ambassador, admin, deactivated user} → the spec's redirect or the page; and a POST to each
  * guarded route as a wrong role is refused with no change in the database.
  *
@@ -139,7 +139,7 @@ test.describe("access matrix", () => {
 });
 
 /**
- * Records of one client or ambassador are out of reach of another (issue #7): client B asks
+ * Records of one client or ambassador are out of reach of another: client B asks
  * for client A's proposal, invoice, PDF and calendar invite, and posts every intent against A's
  * ids; ambassador B cannot act for ambassador A. Reads answer 404, writes are refused, and
  * the database is unchanged.

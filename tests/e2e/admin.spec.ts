@@ -1,5 +1,5 @@
 /**
- * The admin console (issue #5) in a real browser against the built app on PostgreSQL.
+ * The admin console in a real browser against the built app on PostgreSQL.
  * Each user acts in their own browser context (own cookies, own client IP); the `sql`
  * fixture sets up rows the other portals would create and checks what the database holds.
  */
@@ -86,7 +86,7 @@ test.describe("admin console", () => {
     const { rows } = await sql.query("select status from proposal where id = $1", [proposalId]);
     expect(rows[0].status).toBe("review");
 
-    // The client's own view reads the same row (their /project-status page is issue #4's).
+    // The client's own view reads the same row (their /project-status page is 's).
     const { rows: theirs } = await sql.query('select p.status from proposal p join "user" u on u.id = p.client_id where u.email = $1', [
       client.email,
     ]);

@@ -1,5 +1,5 @@
 /**
- * Bad input (issue #7): every form posted with missing fields, over-long (1 MB) values,
+ * Bad input: every form posted with missing fields, over-long (1 MB) values,
  * repeated fields (wrong types), unicode, `<script>` and SQL fragments. Invalid input gets a
  * 4xx and writes nothing; hostile-but-valid text is stored as text and rendered escaped;
  * nothing ever gets a 500. Runs on an instance of its own (whole-table comparisons).

@@ -1,6 +1,6 @@
 /**
  * An unexpected server error shows a friendly error page with status 500 and is logged
- * (issue #2). The database is dropped under a running instance to cause one.
+ * The database is dropped under a running instance to cause one.
  */
 import path from "node:path";
 import { request as playwrightRequest } from "@playwright/test";

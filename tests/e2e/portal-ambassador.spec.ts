@@ -1,5 +1,5 @@
 /**
- * The ambassador portal in a real browser (issue #4): the referral link, a proposal for a
+ * The ambassador portal in a real browser: the referral link, a proposal for a
  * new e-mail, that person registering through the link and approving it, and the
  * ambassador seeing the client and the commission.
  */

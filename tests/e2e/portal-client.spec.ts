@@ -1,5 +1,5 @@
 /**
- * The client portal in a real browser (issue #4): proposals (request, edit, delete, the
+ * The client portal in a real browser: proposals (request, edit, delete, the
  * completed toggle, revisions), meetings, invoices, and the refusals a client meets.
  * Statuses and invoices are set in the database, as the admin console would.
  */

@@ -1,5 +1,5 @@
 /**
- * Two app instances on one PostgreSQL database (issue #7, reliability): a session made on one
+ * Two app instances on one PostgreSQL database: a session made on one
  * works on the other, the outbox sends each mail once, and rate limits (contact form, sign-in
  * failures) count across both.
  */

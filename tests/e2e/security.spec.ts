@@ -1,5 +1,5 @@
 /**
- * Security headers (issue #7): CSP with nonces and no unsafe-inline scripts, frame-ancestors
+ * Security headers: CSP with nonces and no unsafe-inline scripts, frame-ancestors
  * none, nosniff, Referrer-Policy, Permissions-Policy, HSTS only over HTTPS; and pages run
  * under that policy without violations. Actions refuse cross-site form posts, /logout included.
  */

@@ -1,7 +1,7 @@
 /**
- * Test data for the admin use-cases (issue #5): rows inserted directly, as the client and
+ * Test data for the admin use-cases: rows inserted directly, as the client and
  * ambassador portals would create them, and a snapshot of every table an admin use-case
- * may write (with the audit trail and the mail outbox, issue #6), to assert that a refused
+ * may write (with the audit trail and the mail outbox), to assert that a refused
  * call wrote nothing.
  */
 import { asc, type sql } from "drizzle-orm";

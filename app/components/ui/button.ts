@@ -1,7 +1,7 @@
 /**
- * Button looks shared by buttons and button-like links (admin console, issue #5). The classes
+ * Button looks shared by buttons and button-like links (admin console). The classes
  * are defined once in `app/app.css` (`@utility btn…`), so each button in a long list costs a
- * few bytes of HTML instead of ~25 utility classes (issue #7: smaller, faster admin pages).
+ * few bytes of HTML instead of ~25 utility classes.
  */
 const variants = {
   primary: "btn-primary",

@@ -1,5 +1,5 @@
 /**
- * A destructive action behind a confirmation step (spec §5: deleting asks for confirmation
+ * A destructive action behind a confirmation step (docs/product.md#confirmations: deleting asks for confirmation
  * first). Built on `<details>`, so it works without JavaScript: "Delete" opens the question,
  * "Yes, delete" posts `intent`, `id` and `confirm=yes` (the action refuses a post without
  * it). With JavaScript a Cancel button closes it again.

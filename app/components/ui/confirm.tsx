@@ -1,5 +1,5 @@
 /**
- * Confirmation before destructive actions (spec §5: deleting a proposal, meeting, user or
+ * Confirmation before destructive actions (docs/product.md#confirmations: deleting a proposal, meeting, user or
  * invoice asks for confirmation first), with and without JavaScript.
  *
  * Step 1 is a link to the same page with `?confirm=<kind>&target=<id>`; the page then

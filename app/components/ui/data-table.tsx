@@ -1,5 +1,5 @@
 /**
- * The admin lists' table, pager and search bar (issue #5): one accessible table (caption,
+ * The admin lists' table, pager and search bar: one accessible table (caption,
  * column headers, horizontal scroll on narrow screens, empty state), keyset pager links that
  * keep the page's other query parameters, and a GET search form that works without JS.
  */
@@ -259,7 +259,7 @@ export function FilterSelect({
 }
 
 /**
- * "Export CSV" (issue #6): a plain download link to a list's export route carrying the
+ * "Export CSV": a plain download link to a list's export route carrying the
  * list's current filters and search, without its page cursors or transient parameters.
  *
  * @param to - the export route, e.g. `/admin/proposals/export.csv`.

@@ -104,7 +104,7 @@ export function SelectInput({
   );
 }
 
-/** The form-level message (spec §8 "error paragraph"), announced to screen readers. */
+/** The form-level message (docs/product.md#form-messages "error paragraph"), announced to screen readers. */
 export function FormMessage({ id, errors, success }: { id?: string; errors?: string[]; success?: string | null }) {
   if (success) {
     return (

@@ -1,5 +1,5 @@
 /**
- * Audit trail (issue #6): every admin write records who, what, when and the before/after
+ * Audit trail: every admin write records who, what, when and the before/after
  * values, in the same transaction as the write itself.
  */
 import { and, count, desc, eq, lt } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * Contact form schema (spec §3 "Contact message", §5 "Contact"). Shared by the form
+ * Contact form schema (docs/product.md#contact "Contact message" "Contact"). Shared by the form
  * (browser validation through conform) and the route action (server validation).
  */
 import { z } from "zod";
@@ -22,7 +22,7 @@ export const contactSchema = z.object({
 
 export type ContactInput = z.infer<typeof contactSchema>;
 
-/** User-facing messages (spec §8). */
+/** User-facing messages (docs/product.md#form-messages). */
 export const CONTACT_MESSAGES = {
   success: "Message sent successfully!",
   failure: "Something went wrong. Try again.",

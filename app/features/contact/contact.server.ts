@@ -1,5 +1,5 @@
 /**
- * Contact use-case (spec §4 "Contact form", §7 "Contact send", issue #2): store the
+ * Contact use-case (docs/product.md#contact "Contact form" "Contact send"): store the
  * message, then queue the owner's e-mail in the same transaction, so an SMTP outage
  * loses nothing.
  */

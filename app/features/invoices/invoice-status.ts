@@ -1,5 +1,5 @@
 /**
- * Invoice status as people see it (spec §4 Invoice status; issue #5): stored `unpaid` |
+ * Invoice status as people see it (docs/product.md#invoice-statuses): stored `unpaid` |
  * `paid`; `overdue` is derived — unpaid and the due date (a calendar date) is before today
  * in UTC. No job is needed. Used by the client's invoice page and the admin list alike.
  */

@@ -1,6 +1,6 @@
 /**
- * Admin invoice use-cases (issue #5; spec §2 /admin/invoices, /admin/generate-invoice,
- * /admin/invoices/edit; §4 Invoice status; §5 Invoice; §6 admin; §9 filters).
+ * Admin invoice use-cases (docs/product.md#admin-invoices, /admin/generate-invoice,
+ * /admin/invoices/edit; docs/product.md#invoice-statuses; docs/product.md#invoices; docs/product.md#invoices-editing; docs/product.md#admin-invoices).
  *
  * - The total is always the sum of the items, computed here (never taken from a form).
  * - Numbers are sequential per calendar year (UTC), `INV-2026-0001`, allocated from the
@@ -110,7 +110,7 @@ function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
-/** The proposal an invoice is being generated for (spec §2 /admin/generate-invoice). */
+/** The proposal an invoice is being generated for (docs/product.md#invoices-generating). */
 export interface ProposalToInvoice {
   id: number;
   projectName: string | null;
@@ -151,7 +151,7 @@ export async function getProposalToInvoice(db: Queryable, actor: Actor, proposal
 }
 
 /**
- * Generates the invoice of a proposal (spec §4: the proposal then links to
+ * Generates the invoice of a proposal (docs/product.md#proposals: the proposal then links to
  * /view-invoice/{id}): status unpaid, clientId = the proposal's client, total = sum of the
  * items, number = the year's next `INV-YYYY-NNNN`. All in one transaction.
  *
@@ -254,7 +254,7 @@ export interface AdminInvoice {
 }
 
 /**
- * Reads one invoice with its items (spec §2 /admin/invoices/edit/{invoiceId}).
+ * Reads one invoice with its items (docs/product.md#invoices-editing).
  *
  * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown invoice.
  */
@@ -282,9 +282,9 @@ export async function getInvoiceForAdmin(db: Queryable, actor: Actor, invoiceId:
 }
 
 /**
- * Replaces an unpaid invoice's items and due date; the total is recomputed (spec §7 update
+ * Replaces an unpaid invoice's items and due date; the total is recomputed (docs/product.md#invoice-statuses
  * invoices: items, total, dueDate). A paid invoice is a settled record and is not edited.
- * In the same transaction (issue #6): one audit event `updated` with the changed fields
+ * In the same transaction: one audit event `updated` with the changed fields
  * (dueDate, totalCents, items) before and after, and an essential notice to the client
  * (link /view-invoice/:id). Saving identical values changes nothing: no audit, no mail.
  * Every change raises the invoice's `version`; a save carrying an older `input.version` (the
@@ -379,8 +379,8 @@ async function lockProposalOfInvoice(tx: Queryable, invoiceId: number): Promise<
 }
 
 /**
- * Mark Paid (spec §4: unpaid → paid). `paidAt` records the time. In the same transaction
- * (issue #6) one audit event `marked-paid` (status and paidAt before/after). Marking a paid
+ * Mark Paid (docs/product.md#invoice-statuses: unpaid → paid). `paidAt` records the time. In the same transaction
+ * one audit event `marked-paid` (status and paidAt before/after). Marking a paid
  * invoice again changes nothing and records nothing.
  *
  * @returns the invoice number and whether it changed.
@@ -447,9 +447,9 @@ export async function markInvoiceUnpaid(db: Database, actor: Actor, invoiceId: n
 }
 
 /**
- * Deletes an invoice and its items (spec §4: its proposal is unlinked — by construction,
- * the link is this invoice's foreign key). The page asks for confirmation first (spec §5).
- * In the same transaction (issue #6) one audit event `deleted` with the invoice as it was.
+ * Deletes an invoice and its items (docs/product.md#proposals: its proposal is unlinked — by construction,
+ * the link is this invoice's foreign key). The page asks for confirmation first (docs/product.md#invoices).
+ * In the same transaction one audit event `deleted` with the invoice as it was.
  *
  * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown invoice.
  */
@@ -490,8 +490,8 @@ export interface AdminInvoiceRow {
 const ordering = { sort: invoice.createdAt, id: invoice.id };
 
 /**
- * Lists invoices, newest first (spec §2 /admin/invoices), filtered by all / paid / pending /
- * overdue (spec §9) against today in UTC, and searched by number, project or client.
+ * Lists invoices, newest first (docs/product.md#admin-invoices), filtered by all / paid / pending /
+ * overdue (docs/product.md#admin-lists) against today in UTC, and searched by number, project or client.
  *
  * @param filters.q - case-insensitive substring of the number, project name, client e-mail or business.
  * @param now - the current instant (tests pass a fixed one).
@@ -562,7 +562,7 @@ function toAdminInvoiceRow(row: Omit<Awaited<ReturnType<typeof fetchInvoiceRows>
 }
 
 /**
- * Every invoice matching the list's filters, newest first, for the CSV export (issue #6):
+ * Every invoice matching the list's filters, newest first, for the CSV export:
  * the same filters and select as {@link listInvoicesForAdmin}, read in keyset batches of
  * 1,000 rows.
  *
@@ -597,7 +597,7 @@ export interface InvoiceSummary {
 }
 
 /**
- * Counts and sums invoices by display status (spec §2 /admin counts; issue #5 unpaid and
+ * Counts and sums invoices by display status (docs/product.md#admin-dashboard; unpaid and
  * overdue totals in money), against today in UTC.
  *
  * @throws {AppError} 403 unless the actor is an admin.

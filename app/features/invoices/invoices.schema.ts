@@ -1,6 +1,6 @@
 /**
- * Invoice forms (spec §5 Invoice: each item needs a description and an amount; due date
- * required; the total is the sum of the items) and the admin list filters (spec §9).
+ * Invoice forms (docs/product.md#invoices-generating; due date
+ * required; the total is the sum of the items) and the admin list filters (docs/product.md#admin-invoices).
  * Shared by the browser (conform) and the actions; the total is never a form field — the
  * server computes it from the items.
  */
@@ -9,13 +9,13 @@ import { requiredText } from "#app/lib/text-fields";
 import { MAX_CENTS, parseMoneyToCents } from "#app/lib/money";
 import { normalizeSearch } from "#app/lib/pagination";
 
-/** Invoice list filters of spec §9: all, paid, pending (unpaid, not past due), overdue (unpaid, past due). */
+/** Invoice list filters of docs/product.md#admin-invoices: all, paid, pending (unpaid, not past due), overdue (unpaid, past due). */
 export const INVOICE_FILTERS = ["all", "paid", "pending", "overdue"] as const;
 export type InvoiceFilter = (typeof INVOICE_FILTERS)[number];
 
 /**
  * The admin invoice list's filters from its URL (`?filter=all|paid|pending|overdue`, `?q=`),
- * shared by the page and its CSV export (issue #6). Unknown values mean `all`.
+ * shared by the page and its CSV export. Unknown values mean `all`.
  */
 export function invoiceListFiltersFrom(params: URLSearchParams): { filter: InvoiceFilter; q?: string } {
   const value = params.get("filter") ?? "";
@@ -23,7 +23,7 @@ export function invoiceListFiltersFrom(params: URLSearchParams): { filter: Invoi
   return { filter, q: normalizeSearch(params.get("q")) };
 }
 
-/** Messages the admin sees (spec §8; issue #5 "a failure is shown as a clear message"). */
+/** Messages the admin sees (docs/product.md#form-messages; "a failure is shown as a clear message"). */
 export const INVOICE_MESSAGES = {
   notFound: "Invoice not found",
   saveFailed: "The invoice could not be saved. Nothing was changed; please try again.",
@@ -117,7 +117,7 @@ export function toInvoiceInput(value: z.infer<typeof invoiceFormSchema> & { vers
   };
 }
 
-/** The sum of the items, in cents (spec §5: total equals the sum of the item amounts). */
+/** The sum of the items, in cents (docs/product.md#field-rules: total equals the sum of the item amounts). */
 export function invoiceTotalCents(items: readonly { amountCents: number }[]): number {
   return items.reduce((sum, item) => sum + item.amountCents, 0);
 }

@@ -24,7 +24,7 @@ const EMPTY_REQUEST = {
   websiteGoal: null,
 };
 
-/** Notifications caused by client and ambassador actions (issue #6), queued in the same transaction. */
+/** Notifications caused by client and ambassador actions, queued in the same transaction. */
 describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
   const ctx = useTestServices(open);
 

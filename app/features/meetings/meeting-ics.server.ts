@@ -1,5 +1,5 @@
 /**
- * Calendar invite for a meeting (issue #6), made with the `ics` library: DTSTART in UTC
+ * Calendar invite for a meeting, made with the `ics` library: DTSTART in UTC
  * (the instant the client picked in their time zone), one hour by default.
  */
 import { createEvent } from "ics";

@@ -1,5 +1,5 @@
 /**
- * Admin meeting use-cases (issue #5; spec §2 /admin meeting requests, §4 Meeting status, §6
+ * Admin meeting use-cases (docs/product.md#meetings-admin, docs/product.md#meeting-statuses
  * admin): the newest-first list of meeting requests, Accept and Delete. Each function checks
  * that the actor is an admin before anything else.
  */
@@ -81,7 +81,7 @@ export async function listPendingMeetingRequests(db: Queryable, actor: Actor): P
  * (docs/product.md#meetings-admin), paginated; the ones awaiting an answer are listed by
  * {@link listPendingMeetingRequests}.
  * A stored date that is not a real instant (e.g. `infinity`) comes back as `startsAt: null`,
- * which the page shows as "Invalid Date" (spec §8).
+ * which the page shows as "Invalid Date" (docs/product.md#form-messages).
  *
  * @throws {AppError} 403 unless the actor is an admin.
  */
@@ -103,7 +103,7 @@ export async function listMeetingRequests(db: Queryable, actor: Actor, page: Pag
   };
 }
 
-/** The content type of the invite attached to the acceptance mail (issue #6). */
+/** The content type of the invite attached to the acceptance mail. */
 export const MEETING_ICS_CONTENT_TYPE = "text/calendar; method=PUBLISH; charset=utf-8";
 
 /** Refuses an answer to a meeting that is not pending or whose time has passed. */
@@ -116,7 +116,7 @@ function assertAnswerable(current: { status: MeetingStatus; startsAt: Date }): v
 
 /**
  * Accepts a meeting request (docs/product.md#meetings-admin: pending and still ahead → accepted).
- * In the same transaction (issue #6): one audit event `accepted` (status
+ * In the same transaction: one audit event `accepted` (status
  * before/after) and a non-essential mail to the client with the meeting's `.ics` attached
  * (`meeting-<id>.ics`). Accepting an accepted meeting changes nothing: no audit, no mail.
  *
@@ -199,8 +199,8 @@ export async function declineMeeting(db: Database, actor: Actor, meetingId: numb
 }
 
 /**
- * Deletes a meeting request (spec §4; the page asks for confirmation first, spec §5). In
- * the same transaction (issue #6) one audit event `deleted` with the meeting as it was.
+ * Deletes a meeting request (docs/product.md#meetings-scheduling; the page asks for confirmation first). In
+ * the same transaction one audit event `deleted` with the meeting as it was.
  *
  * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown meeting.
  */
@@ -221,7 +221,7 @@ export async function deleteMeeting(db: Database, actor: Actor, meetingId: numbe
 }
 
 /**
- * @returns the number of meeting requests, and of those still pending (spec §2 /admin).
+ * @returns the number of meeting requests, and of those still pending (docs/product.md#admin-dashboard).
  * @throws {AppError} 403 unless the actor is an admin.
  */
 export async function countMeetings(db: Queryable, actor: Actor): Promise<{ total: number; pending: number }> {

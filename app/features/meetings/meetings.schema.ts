@@ -1,5 +1,5 @@
 /**
- * Schedule-meeting form (spec §5 Meeting: date and time required, notes optional). The
+ * Schedule-meeting form (docs/product.md#meetings-scheduling, notes optional). The
  * browser sends its IANA time zone in a hidden field (default "UTC" without JavaScript).
  * Shared by the browser (conform) and the action; never imports server modules.
  */

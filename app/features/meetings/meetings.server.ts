@@ -1,6 +1,6 @@
 /**
- * Meeting use-cases of the client portal (issue #4; spec §2 /client-dashboard, §3 meetings,
- * §4 Meeting status, §5 Meeting). A client schedules and sees only their own meetings and
+ * Meeting use-cases of the client portal (docs/product.md#client-dashboard, docs/product.md#meetings-scheduling,
+ * docs/product.md#meeting-statuses, docs/product.md#meetings-scheduling). A client schedules and sees only their own meetings and
  * may delete one only while it is pending. The admin's use-cases live in
  * `meetings.admin.server.ts`.
  */
@@ -32,13 +32,13 @@ export interface ClientMeetingRow {
 /** Most meetings one dashboard shows (newest starts first beyond that are cut). */
 const MEETING_LIST_LIMIT = 200;
 
-/** Spec §4: a client may delete only their pending meetings. */
+/** docs/product.md#meetings-scheduling: a client may delete only their pending meetings. */
 export function meetingDeletable(status: MeetingStatus): boolean {
   return status === "pending";
 }
 
 /**
- * Schedules a meeting (spec §5 Meeting): status pending; the date and time are read in the
+ * Schedules a meeting (docs/product.md#meetings-scheduling): status pending; the date and time are read in the
  * client's time zone and stored as a UTC instant plus that zone.
  *
  * @param input - validated `meetingSchema` output (`timeZone` a valid IANA name).
@@ -78,7 +78,7 @@ export async function scheduleMeeting(
 }
 
 /**
- * The client's meetings, soonest first (spec §2 /client-dashboard: list of meetings).
+ * The client's meetings, soonest first (docs/product.md#client-dashboard).
  *
  * @throws {AppError} 403 unless a client.
  */
@@ -101,7 +101,7 @@ export async function listClientMeetings(db: Database, actor: Actor): Promise<Cl
 }
 
 /**
- * Deletes one of the client's meetings (spec §5: after confirmation, which the page asks
+ * Deletes one of the client's meetings (docs/product.md#confirmations: after confirmation, which the page asks
  * for): only their own, only while pending.
  *
  * @param meetingId - a valid serial id (the route parses it: app/lib/ids.ts).
@@ -124,7 +124,7 @@ export async function deleteMeeting(db: Database, actor: Actor, meetingId: numbe
 }
 
 /**
- * The calendar invite of one of the client's accepted meetings (issue #6: the client can
+ * The calendar invite of one of the client's accepted meetings (the client can
  * download it from the dashboard).
  *
  * @param meetingId - a valid serial id (the route parses it: app/lib/ids.ts).

@@ -1,5 +1,5 @@
 /**
- * What a client may do with a proposal in each state (spec §4 Proposal status, §6 client).
+ * What a client may do with a proposal in each state (docs/product.md#proposal-statuses).
  * One definition, used by the use-cases (which check it on the locked row before writing)
  * and by the pages (which offer only the allowed actions). Each rule returns null when the
  * action is allowed, else the sentence that explains the refusal.
@@ -36,24 +36,24 @@ function changeRefusal(p: ProposalState, verb: "edited" | "deleted"): string | n
   return null;
 }
 
-/** Edit (spec §4): only while pending and not ambassador-made (an approved one is locked). */
+/** Edit (docs/product.md#proposals-approval): only while pending and not ambassador-made (an approved one is locked). */
 export function editRefusal(p: ProposalState): string | null {
   return changeRefusal(p, "edited");
 }
 
-/** Delete (spec §4): as edit, and never once an invoice exists for it. */
+/** Delete (docs/product.md#invoices): as edit, and never once an invoice exists for it. */
 export function deleteRefusal(p: ProposalState, hasInvoice: boolean): string | null {
   return changeRefusal(p, "deleted") ?? (hasInvoice ? "This proposal has an invoice and can no longer be deleted." : null);
 }
 
-/** Revision comment (spec §4): only while in review. */
+/** Revision comment (docs/product.md#proposals-revision): only while in review. */
 export function revisionRefusal(p: ProposalState): string | null {
   if (p.status !== "review") return "Revisions can only be requested while the proposal is in review.";
   return null;
 }
 
 /**
- * Approval of an ambassador proposal (spec §4). An already approved proposal is not
+ * Approval of an ambassador proposal (docs/product.md#proposals-approval). An already approved proposal is not
  * refused (approving twice changes nothing); the caller checks that first.
  */
 export function approvalRefusal(p: ProposalState): string | null {

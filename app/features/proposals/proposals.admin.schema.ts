@@ -1,5 +1,5 @@
 /**
- * Admin proposal forms and labels (spec §4 Proposal status, §9 admin status list). Shared by
+ * Admin proposal forms and labels (docs/product.md#proposal-statuses). Shared by
  * the browser and the action; imports nothing server-only.
  */
 import { z } from "zod";
@@ -7,7 +7,7 @@ import { PROPOSAL_STATUSES, type ProposalStatus } from "#app/db/enums";
 import { idSchema } from "#app/lib/ids";
 import { normalizeSearch } from "#app/lib/pagination";
 
-/** The statuses an admin may set freely from the dropdown (spec §4, §9). */
+/** The statuses an admin may set freely from the dropdown (docs/product.md#proposal-statuses). */
 export const ADMIN_PROPOSAL_STATUSES = [
   "pending",
   "planning",
@@ -25,7 +25,7 @@ export const proposalStatusFilter = z.enum(PROPOSAL_STATUSES).optional().catch(u
 
 /**
  * The admin proposal list's filters from its URL (`?status=`, `?q=`), shared by the page and
- * its CSV export (issue #6).
+ * its CSV export.
  */
 export function proposalListFiltersFrom(params: URLSearchParams): { status?: ProposalStatus; q?: string } {
   return { status: proposalStatusFilter.parse(params.get("status") || undefined), q: normalizeSearch(params.get("q")) };

@@ -1,5 +1,5 @@
 /**
- * Admin proposal use-cases (issue #5; spec §2 /admin/proposals, §4 Proposal status, §6
+ * Admin proposal use-cases (docs/product.md#admin-proposals, docs/product.md#proposal-statuses
  * admin): the list of every proposal with search, filter and keyset pagination, and the
  * free status change. Each function checks that the actor is an admin before anything else.
  */
@@ -88,7 +88,7 @@ async function proposalFilters(db: Queryable, filters: ProposalListFilters): Pro
 }
 
 /**
- * Lists every proposal, newest first (spec §2 /admin/proposals): client (name/business,
+ * Lists every proposal, newest first (docs/product.md#admin-proposals): client (name/business,
  * e-mail), source, budget, status and the invoice if there is one.
  *
  * @param filters - status and/or search term (case-insensitive, server-side).
@@ -153,7 +153,7 @@ function toAdminProposalRow<T extends { createdAt: Date | null; clientApprovedAt
 }
 
 /**
- * Every proposal matching the list's filters, newest first, for the CSV export (issue #6):
+ * Every proposal matching the list's filters, newest first, for the CSV export:
  * the same filters and select as {@link listProposalsForAdmin}, read in keyset batches of
  * 1,000 rows.
  *
@@ -175,7 +175,7 @@ export async function exportProposalsForAdmin(
 
 /**
  * Sets a proposal's status to any of pending, planning, in_progress, review, completed
- * (spec §4: the admin changes it freely). In the same transaction (issue #6) it records one
+ * (docs/product.md#proposal-statuses: the admin changes it freely). In the same transaction it records one
  * audit event (`status-changed`, before/after status) and queues a non-essential
  * notification to the proposal's client (subject names the project and the new status,
  * link /project-status). Setting the status it already has changes nothing: no audit
@@ -299,7 +299,7 @@ export async function undoProposalStatus(db: Database, actor: Actor, eventId: nu
 }
 
 /**
- * Counts proposals for the admin dashboard (spec §2 /admin).
+ * Counts proposals for the admin dashboard (docs/product.md#admin-dashboard).
  *
  * @returns all proposals, and those still open (not completed or closed).
  * @throws {AppError} 403 unless the actor is an admin.

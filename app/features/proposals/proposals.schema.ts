@@ -1,6 +1,6 @@
 /**
- * Proposal forms (spec §5 Proposal request, Ambassador proposal, Revision comment, Edit
- * proposal) and the messages of spec §8. Shared by the browser (conform) and the actions;
+ * Proposal forms (docs/product.md#proposals-request, Ambassador proposal, Revision comment, Edit
+ * proposal) and the messages of docs/product.md#proposals) and the actions;
  * never imports server modules.
  */
 import { z } from "zod";
@@ -8,7 +8,7 @@ import { WEBSITE_GOALS } from "#app/db/enums";
 import { optionalText, optionalUrl, optionalWholeNumber, requiredEmail, requiredText } from "#app/lib/text-fields";
 import { parseMoneyToCents } from "#app/lib/money";
 
-/** User-facing messages (spec §8, plus our own for what the spec does not cover). */
+/** User-facing messages (docs/product.md#form-messages, plus our own for what the spec does not cover). */
 export const PROPOSAL_MESSAGES = {
   requestSubmitted: "Proposal request submitted successfully.",
   notLoggedIn: "User not logged in",
@@ -60,7 +60,7 @@ export const moneyField = z
     }
   });
 
-/** Fields a client fills in to request or edit a proposal (spec §3 proposals, §5). */
+/** Fields a client fills in to request or edit a proposal (docs/product.md#proposals). */
 export const proposalRequestSchema = z.object({
   projectName: optionalText("Project name", PROPOSAL_LIMITS.shortText),
   projectDetails: requiredText("Project details", PROPOSAL_LIMITS.longText, { multiline: true }),
@@ -76,10 +76,10 @@ export const proposalRequestSchema = z.object({
 });
 export type ProposalRequestInput = z.infer<typeof proposalRequestSchema>;
 
-/** Edit proposal (spec §5): the same fields as the request. */
+/** Edit proposal (docs/product.md#proposals-editing): the same fields as the request. */
 export const editProposalSchema = proposalRequestSchema;
 
-/** Ambassador proposal (spec §5): client name, e-mail and project details required. */
+/** Ambassador proposal (docs/product.md#ambassador-proposals): client name, e-mail and project details required. */
 export const ambassadorProposalSchema = z.object({
   clientName: requiredText("Client name", PROPOSAL_LIMITS.shortText),
   clientEmail: requiredEmail("Client email is required."),
@@ -91,7 +91,7 @@ export const ambassadorProposalSchema = z.object({
 });
 export type AmbassadorProposalInput = z.infer<typeof ambassadorProposalSchema>;
 
-/** Revision comment (spec §5): non-empty after trimming. */
+/** Revision comment (docs/product.md#proposals-revision): non-empty after trimming. */
 export const revisionSchema = z.object({
   comment: requiredText("Revision comment", PROPOSAL_LIMITS.longText, {
     multiline: true,

@@ -1,6 +1,6 @@
 /**
- * Proposal use-cases of the client and ambassador portals (issue #4; spec §3 proposals,
- * §4 Proposal status, §5, §6, §8). Every function takes the acting user and checks the
+ * Proposal use-cases of the client and ambassador portals (docs/product.md#proposals,
+ * docs/product.md#proposal-statuses). Every function takes the acting user and checks the
  * right itself: role, ownership (a client only ever reaches proposals whose `clientId` is
  * theirs — anything else is "Proposal not found", never another client's data) and state
  * (the rules of `proposal-rules.ts`, checked on the row locked `FOR UPDATE` in the same
@@ -114,7 +114,7 @@ function withAllowed(row: ListedRow): ClientProposalRow {
 }
 
 /**
- * Proposal request (spec §5; §8 messages): a new proposal of the signed-in client,
+ * Proposal request (docs/product.md#proposals-request; docs/product.md#form-messages): a new proposal of the signed-in client,
  * status `pending`, source `client`.
  *
  * @param actor - the signed-in user, or null when signed out.
@@ -159,7 +159,7 @@ function editableValues(input: ProposalRequestInput) {
 }
 
 /**
- * Project status (spec §2 /project-status): the client's proposals — their own and the
+ * Project status (docs/product.md#project-status): the client's proposals — their own and the
  * ambassador proposals addressed to them (once their e-mail address is verified,
  * docs/product.md#email-verification) — newest first, paginated on the server.
  *
@@ -188,7 +188,7 @@ export async function listClientProposals(
 }
 
 /**
- * The ambassador proposals addressed to the client that await their approval (spec §2
+ * The ambassador proposals addressed to the client that await their approval (docs/product.md#proposals-approval
  * /client-dashboard): source ambassador, neither approved nor declined, not closed. Empty
  * until the client's e-mail address is verified (docs/product.md#email-verification).
  *
@@ -257,7 +257,7 @@ function refuseIf(reason: string | null): void {
 }
 
 /**
- * Edit proposal, reading (spec §2 /edit-proposal/{id}, §4): only the owner, only while
+ * Edit proposal, reading (docs/product.md#proposals-editing): only the owner, only while
  * pending and not ambassador-made.
  *
  * @param proposalId - a valid serial id (the route parses it: app/lib/ids.ts).
@@ -287,7 +287,7 @@ export async function getProposalForEdit(db: Database, actor: Actor, proposalId:
 }
 
 /**
- * Edit proposal, saving (spec §4, §5 Edit proposal).
+ * Edit proposal, saving (docs/product.md#proposals-editing).
  *
  * @param input - validated `editProposalSchema` output (budget in cents).
  * @throws {AppError} 403 unless a client; 404 "Proposal not found"; 409 when no longer editable.
@@ -303,7 +303,7 @@ export async function updateProposal(db: Database, actor: Actor, proposalId: num
 }
 
 /**
- * Deletes a proposal (spec §4, §5: after confirmation, which the page asks for): own,
+ * Deletes a proposal (docs/product.md#confirmations: after confirmation, which the page asks for): own,
  * pending, not ambassador-made, no invoice.
  *
  * @throws {AppError} 403 unless a client; 404 "Proposal not found"; 409 when not deletable.
@@ -317,7 +317,7 @@ export async function deleteProposal(db: Database, actor: Actor, proposalId: num
 }
 
 /**
- * Revision comment (spec §4: only while in review; §5: non-empty after trimming). A new
+ * Revision comment (docs/product.md#proposals-revision: only while in review: non-empty after trimming). A new
  * comment replaces the previous one.
  *
  * @param comment - trimmed, non-empty (the schema's output; checked again here).
@@ -342,7 +342,7 @@ export async function submitRevision(db: Database, actor: Actor, proposalId: num
 }
 
 /**
- * Approves an ambassador proposal addressed to the client (spec §4): sets clientApprovedAt
+ * Approves an ambassador proposal addressed to the client (docs/product.md#proposals): sets clientApprovedAt
  * once; approving again changes nothing.
  *
  * @returns `changed: false` when it was already approved.
@@ -402,7 +402,7 @@ async function countAgainstDailyLimit(tx: Transaction, key: string, limit: numbe
 }
 
 /**
- * Ambassador proposal (spec §3, §5, §8; docs/product.md#ambassador-proposals): made on behalf
+ * Ambassador proposal (docs/product.md#ambassador-proposals): made on behalf
  * of a client identified by e-mail. Status `submitted`, source `ambassador`, not approved,
  * commission unpaid.
  *

@@ -1,5 +1,5 @@
 /**
- * Ambassador commission arithmetic (spec §9; issues #4 and #5), in integer cents.
+ * Ambassador commission arithmetic (docs/product.md#commissions; issues #4 and #5), in integer cents.
  * commission = rate × base, where base is the invoice total when the proposal has an
  * invoice, else its budget; only client-approved proposals earn a commission.
  */

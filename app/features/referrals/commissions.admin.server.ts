@@ -1,6 +1,6 @@
 /**
- * Admin ambassador commission tracking (issue #5; spec §2 /admin/ambassadors, §4 Commission,
- * §6 admin, §9 commission 15 %).
+ * Admin ambassador commission tracking (docs/product.md#commissions,
+ * docs/product.md#commissions).
  *
  * A proposal earns its ambassador a commission once the client approved it: rate (settings,
  * default 15 %) × base (the invoice total when there is one, else the budget), rounded half
@@ -113,7 +113,7 @@ const ambassadorOrdering = { sort: user.createdAt, id: user.id };
 
 /**
  * Lists ambassadors, newest first, with referral code, referred clients, proposals and
- * commission owed and paid (spec §2 /admin/ambassadors).
+ * commission owed and paid (docs/product.md#commissions).
  *
  * @param filters.q - case-insensitive substring of name, e-mail or referral code.
  * @returns the page, plus totals over all ambassadors and the rate used (basis points).
@@ -219,7 +219,7 @@ async function withCommissionStats(db: Queryable, rows: AmbassadorBaseRow[], rat
 
 /**
  * Every ambassador matching the list's filters with their commission owed and paid, newest
- * first, for the CSV export (issue #6): the same filters, select and statistics as
+ * first, for the CSV export: the same filters, select and statistics as
  * {@link listAmbassadorsForAdmin}, read in keyset batches of 1,000 ambassadors.
  *
  * @returns an async iterable of rows (money in cents; one batch in memory at a time).
@@ -272,7 +272,7 @@ export interface ReferredClientRow {
   createdAt: string | null;
 }
 
-/** The detail view of one ambassador (spec §2 /admin/ambassadors). */
+/** The detail view of one ambassador (docs/product.md#commissions). */
 export interface AmbassadorCommissions {
   ambassador: { id: string; name: string; email: string; referralCode: string | null; active: boolean };
   rateBps: number;
@@ -393,9 +393,9 @@ export async function getAmbassadorCommissions(
 }
 
 /**
- * Mark as Paid (spec §4 Commission: commissionPaid false → true, only when the proposal is
+ * Mark as Paid (docs/product.md#commissions, only when the proposal is
  * client-approved). Records the amount paid (rate × base now) with the time and, in the same
- * transaction (issue #6), one audit event `marked-paid` and a non-essential mail to the
+ * transaction, one audit event `marked-paid` and a non-essential mail to the
  * ambassador (link /ambassador/earnings). Nothing is written or queued when refused.
  *
  * @returns the amount recorded, in cents.

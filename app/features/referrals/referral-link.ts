@@ -1,5 +1,5 @@
 /**
- * The ambassador's referral link (spec §9): the site origin + /register?ref=<code>.
+ * The ambassador's referral link (docs/product.md#registration): the site origin + /register?ref=<code>.
  *
  * @param origin - public origin without trailing slash, e.g. `https://example.com`.
  * @param code - the referral code (stored lowercased).

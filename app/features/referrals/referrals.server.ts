@@ -1,6 +1,6 @@
 /**
- * Ambassador dashboard and earnings queries (issue #4; spec §2 Ambassador-only, §3
- * ambassador users and proposals, §9 commission and referral link), and the client's
+ * Ambassador dashboard and earnings queries (docs/product.md#ambassadors, docs/product.md#earnings
+ * ambassador users and proposals, docs/product.md#commissions), and the client's
  * referring ambassador (dashboard info card). Commission arithmetic is in `commission.ts`.
  */
 import { and, count, desc, eq, isNotNull } from "drizzle-orm";
@@ -45,7 +45,7 @@ export interface AmbassadorDashboard {
 }
 
 /**
- * Ambassador dashboard (spec §2 /ambassador/dashboard): referral code, referred clients
+ * Ambassador dashboard (docs/product.md#ambassador-dashboard): referral code, referred clients
  * (`user.referredById` = the ambassador), and the ambassador's proposals with status and
  * client approval.
  *
@@ -124,7 +124,7 @@ export interface AmbassadorEarnings {
 }
 
 /**
- * Earnings (spec §2 /ambassador/earnings, §9): for every proposal of the ambassador that
+ * Earnings (docs/product.md#earnings): for every proposal of the ambassador that
  * the client approved, commission = commissionCents(commissionBaseCents({ invoice total,
  * budget }), settings.commissionRateBps) — or, once paid, the amount the admin paid
  * (`commissionPaidCents`, frozen at payment, so a later rate change does not rewrite it).
@@ -176,7 +176,7 @@ export async function getAmbassadorEarnings(db: Database, actor: Actor): Promise
 }
 
 /**
- * The ambassador who referred a client (spec §2 /client-dashboard info card), or null.
+ * The ambassador who referred a client (docs/product.md#client-dashboard), or null.
  *
  * @throws {AppError} 403 unless a client.
  */

@@ -12,7 +12,7 @@ export const SETTINGS_MESSAGES = {
   failed: "❌ Failed to save settings.",
 } as const;
 
-/** How long the saved/failed message stays on screen (spec §9: 3 s). */
+/** How long the saved/failed message stays on screen (docs/product.md#form-messages: 3 s). */
 export const SETTINGS_MESSAGE_MS = 3_000;
 
 /** An optional setting's text: "" when empty. */

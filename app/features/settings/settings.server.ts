@@ -1,5 +1,5 @@
 /**
- * Global settings (spec §3 settings; issue #5 edits them). One row, id 1; read with
+ * Global settings (docs/product.md#settings; edits them). One row, id 1; read with
  * defaults when it does not exist yet.
  */
 import { createHash } from "node:crypto";
@@ -22,7 +22,7 @@ import {
 
 export type Settings = typeof settings.$inferSelect;
 
-/** Defaults of spec §9 and issue #5: allowNewClients true, commission 15 %. */
+/** Defaults of docs/product.md#settings, commission 15 %. */
 export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   id: 1,
   companyName: "",
@@ -47,7 +47,7 @@ export async function getSettings(q: Queryable): Promise<Settings> {
 }
 
 /**
- * Reads the settings for the admin form (spec §2 /admin/settings).
+ * Reads the settings for the admin form (docs/product.md#settings).
  *
  * @throws {AppError} 403 unless the actor is an admin.
  */
@@ -57,12 +57,12 @@ export async function getSettingsForAdmin(q: Queryable, actor: Actor): Promise<S
 }
 
 /**
- * Saves the global settings (spec §7 "set settings/global"): creates the row on first save,
+ * Saves the global settings (docs/product.md#settings "set settings/global"): creates the row on first save,
  * replaces every editable field afterwards. `allowNewClients = false` closes client
  * registration at once (`registerClient` reads it); `requireEmailVerification` refuses the
  * sign-in of unverified addresses from the next attempt (docs/product.md#email-verification). When a field changes, one audit event
  * `updated` with the changed fields before/after is recorded in the same transaction
- * (issue #6); saving the same values records nothing.
+ *; saving the same values records nothing.
  *
  * The billing fields, payment link and accent colour are checked again here
  * (docs/product.md#settings): a non-https link or a colour that is not hex or too light for

@@ -1,6 +1,6 @@
 /**
- * Forms of the authentication screens (spec §5 Login, Client registration, Ambassador
- * sign-up, password policy; §8 messages). Shared by the browser (conform) and the actions.
+ * Forms of the authentication screens (docs/product.md#sign-in, Client registration, Ambassador
+ * sign-up, password policy; docs/product.md#form-messages). Shared by the browser (conform) and the actions.
  * The password minimum is configurable (PASSWORD_MIN_LENGTH, default 6), so schemas that
  * take a password are built for a given minimum.
  */
@@ -39,7 +39,7 @@ export const passwordField = (min: number) =>
     .max(128, "Password must be at most 128 characters.")
     .refine((value) => value.trim() !== "", PASSWORD_MESSAGES.blank);
 
-/** Referral link ID rules (spec §5 Ambassador sign-up); the value is lowercased. */
+/** Referral link ID rules (docs/product.md#ambassador-signup); the value is lowercased. */
 export const referralCodeField = z
   .string({ error: REFERRAL_MESSAGES.required })
   .trim()

@@ -1,5 +1,5 @@
 /**
- * Account use-cases (issue #3; spec §2 Authentication screens, §5, §6, §8, §9): client and
+ * Account use-cases (docs/product.md#accounts): client and
  * ambassador registration, sign-in, password reset, sign-out, the first admin.
  *
  * Each function validates nothing itself (the zod schemas in `accounts.schema.ts` do, in the
@@ -26,7 +26,7 @@ export interface AccountDeps {
   auth: Auth;
 }
 
-/** Human sentences for better-auth's error codes (spec §8: never raw codes). */
+/** Human sentences for better-auth's error codes (docs/product.md#form-messages: never raw codes). */
 const AUTH_ERROR_MESSAGES: Record<string, string> = {
   INVALID_EMAIL_OR_PASSWORD: "Wrong email or password.",
   INVALID_PASSWORD: "Wrong email or password.",
@@ -82,7 +82,7 @@ export async function findAmbassadorByReferralCode(db: Database, code: string): 
 }
 
 /**
- * Client registration (spec §5): refused when allowNewClients is off; an optional referral
+ * Client registration (docs/product.md#settings): refused when allowNewClients is off; an optional referral
  * code must match an ambassador (case-insensitive) and links the client to them. Ambassador
  * proposals already addressed to this e-mail become the new client's.
  *
@@ -170,7 +170,7 @@ export async function claimAddressedProposals(db: Database, userId: string, emai
 }
 
 /**
- * Ambassador sign-up (spec §5): the referral link ID is stored lowercased and must be unique;
+ * Ambassador sign-up (docs/product.md#ambassador-signup): the referral link ID is stored lowercased and must be unique;
  * a unique index decides between two simultaneous sign-ups with the same ID.
  *
  * @throws {AppError} 400 whitespace-only or common password on `password` (docs/product.md#passwords);
@@ -254,7 +254,7 @@ export async function signIn({ db, auth }: AccountDeps, input: { email: string; 
 const WRONG_CREDENTIALS = new Set(["INVALID_EMAIL_OR_PASSWORD", "INVALID_PASSWORD", "USER_NOT_FOUND", "CREDENTIAL_ACCOUNT_NOT_FOUND"]);
 
 /**
- * Forgot password (spec §2, §8): queues a reset e-mail when the account exists; the caller
+ * Forgot password (docs/product.md#password-reset): queues a reset e-mail when the account exists; the caller
  * always shows "A password reset email has been sent." (no account enumeration).
  *
  * Throttled per IP and per address (docs/product.md#throttling): beyond the address's limit

@@ -1,5 +1,5 @@
 /**
- * The acting user, as every use-case receives it (spec §6 roles). Use-cases check the
+ * The acting user, as every use-case receives it (docs/product.md#roles). Use-cases check the
  * actor's rights themselves; a route guard is only the first line.
  */
 import type { Role } from "#app/db/enums";
@@ -25,12 +25,12 @@ export interface SessionUser extends Actor {
   emailVerified: boolean;
 }
 
-/** A user with no role is a client (spec §6). */
+/** A user with no role is a client (docs/product.md#roles). */
 export function roleOf(value: string | null | undefined): Role {
   return value === "admin" || value === "ambassador" ? value : "client";
 }
 
-/** Where each role lands after sign-in, and where a wrong-role visit is sent (spec §2 Access guard). */
+/** Where each role lands after sign-in, and where a wrong-role visit is sent (docs/product.md#access-guard). */
 export function homeFor(role: Role): string {
   return role === "admin" ? "/admin" : role === "ambassador" ? "/ambassador/dashboard" : "/client-dashboard";
 }

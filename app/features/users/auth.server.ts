@@ -1,5 +1,5 @@
 /**
- * better-auth configuration (issue #3): e-mail + password, scrypt hashing, sessions in
+ * better-auth configuration: e-mail + password, scrypt hashing, sessions in
  * PostgreSQL, reset tokens, and the admin plugin for roles and deactivation (ban).
  *
  * Its HTTP handler is not mounted: every form posts to a React Router action, which

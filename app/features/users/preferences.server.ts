@@ -1,5 +1,5 @@
 /**
- * Account preferences (issue #6): a user can turn off non-essential notifications
+ * Account preferences: a user can turn off non-essential notifications
  * (status changes, meeting accepted, proposals addressed to them, commission paid).
  * Password resets and invoices are always sent.
  */

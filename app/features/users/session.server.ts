@@ -1,5 +1,5 @@
 /**
- * Session and access guard middleware (issue #3; spec §2 Access guard). The root
+ * Session and access guard middleware (docs/product.md#access-guard). The root
  * middleware loads the signed-in user into the router context for every request; each role
  * area's layout adds `requireRole(...)`, which runs before its loaders AND actions.
  */

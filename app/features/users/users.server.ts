@@ -1,6 +1,6 @@
 /**
- * Admin user management use-cases (spec §2 /admin/users, §4 "User active flag", §5 admin
- * user search, §6 admin; issues #3 and #5): the searchable list of non-admin users,
+ * Admin user management use-cases (docs/product.md#admin-users "User active flag"
+ * user search, docs/product.md#admin-lists; issues #3 and #5): the searchable list of non-admin users,
  * deactivation/reactivation and deletion. Each function checks that the actor is an admin
  * before reading or writing anything.
  */
@@ -24,7 +24,7 @@ import {
 } from "#app/lib/pagination";
 import { assertRole, roleOf, type Actor } from "./actor";
 
-/** A user who is not an admin (a user with no role is a client, spec §6). */
+/** A user who is not an admin (a user with no role is a client, docs/product.md#roles). */
 const notAdmin = sql`${user.role} is distinct from 'admin'`;
 
 /** The tally's `role:active|inactive` user buckets without the admins, as {@link notAdmin} filters rows. */
@@ -36,7 +36,7 @@ async function nonAdminUserBuckets(db: Queryable): Promise<TallyBucket[]> {
  * Deactivates (`active = false`) or reactivates a non-admin user. Deactivation ends all of
  * their sessions in the same transaction, so they are signed out at their next request.
  * When the flag changes, one audit event (`deactivated` / `reactivated`, active
- * before/after) is recorded in the same transaction (issue #6); setting the flag it already
+ * before/after) is recorded in the same transaction; setting the flag it already
  * has records nothing.
  *
  * @returns whether the flag changed.
@@ -87,7 +87,7 @@ export interface AdminUserRow {
 const ordering = { sort: user.createdAt, id: user.id };
 
 /**
- * Lists non-admin users, newest first (spec §2 /admin/users, §5: admins are excluded).
+ * Lists non-admin users, newest first (docs/product.md#admin-users: admins are excluded).
  *
  * @param filters.q - case-insensitive substring of the e-mail or business name (or the
  *   person's name, which is what an ambassador has instead of a business name).
@@ -124,7 +124,7 @@ export interface UserListFilters {
 
 /**
  * The admin user list's filters from its URL (`?q=`, `?role=client|ambassador`), shared by
- * the page and its CSV export (issue #6).
+ * the page and its CSV export.
  */
 export function userListFiltersFrom(params: URLSearchParams): UserListFilters {
   const role = params.get("role");
@@ -175,7 +175,7 @@ function toAdminUserRow({ banned, role, ...row }: Omit<Awaited<ReturnType<typeof
 
 /**
  * Every non-admin user matching the list's filters, newest first, for the CSV export
- * (issue #6): the same filters and select as {@link listUsersForAdmin}, read in keyset
+ *: the same filters and select as {@link listUsersForAdmin}, read in keyset
  * batches of 1,000 rows.
  *
  * @returns an async iterable of rows (one batch in memory at a time).
@@ -190,7 +190,7 @@ export async function exportUsersForAdmin(db: Queryable, actor: Actor, filters: 
 }
 
 /**
- * Counts non-admin users for the admin dashboard (spec §2 /admin).
+ * Counts non-admin users for the admin dashboard (docs/product.md#admin-dashboard).
  *
  * @throws {AppError} 403 unless the actor is an admin.
  */
@@ -249,7 +249,7 @@ async function impactOf(q: Queryable, userId: string): Promise<Omit<UserDeletion
 }
 
 /**
- * What deleting this user would remove and unlink (for the confirmation step, spec §5).
+ * What deleting this user would remove and unlink (for the confirmation step, docs/product.md#confirmations).
  *
  * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown id or an admin.
  */
@@ -269,7 +269,7 @@ export async function getUserDeletionImpact(db: Queryable, actor: Actor, userId:
  * go with them; proposals they submitted as ambassador for others stay (ambassador unset),
  * and clients they referred stay (referrer unset). Nothing is left pointing at them. One
  * audit event `deleted` (the user and what went with them) is recorded in the same
- * transaction (issue #6).
+ * transaction.
  *
  * @returns what was removed and unlinked.
  * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown id or an admin.

@@ -6,7 +6,7 @@ import { servicesContext } from "#app/context";
 import { getSettings } from "#app/features/settings/settings.server";
 
 /**
- * Guard for the admin area: runs before every loader and action below it (spec §2 Access
+ * Guard for the admin area: runs before every loader and action below it (docs/product.md#roles
  * guard); with "Require two-factor for admins" on, an admin without it goes to set it up.
  */
 export const middleware: Route.MiddlewareFunction[] = [requireRole("admin"), requireAdminTwoFactor];

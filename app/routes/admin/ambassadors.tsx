@@ -32,7 +32,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Ambassador Dashboard | 
 
 /**
  * Ambassadors with referral code, referred clients, proposals and commission owed and paid
- * (spec §2 /admin/ambassadors); `?ambassador=<id>` opens one ambassador's detail.
+ * (docs/product.md#commissions); `?ambassador=<id>` opens one ambassador's detail.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = requireUser(context);

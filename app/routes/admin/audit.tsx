@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Audit trail | Admin Con
 
 const PAGE_SIZE = 50;
 
-/** The audit trail (issue #6), newest first: `?entity=` filter and `?before=<id>` pages. */
+/** The audit trail, newest first: `?entity=` filter and `?before=<id>` pages. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);

@@ -19,7 +19,7 @@ const COLUMNS: CsvColumn<AdminAmbassadorRow>[] = [
   { header: "Joined at (UTC)", value: (a) => a.createdAt },
 ];
 
-/** `/admin/ambassadors/export.csv` (issue #6): the ambassador commission list with its current search, streamed. */
+/** `/admin/ambassadors/export.csv`: the ambassador commission list with its current search, streamed. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const rows = await exportCommissionsForAdmin(db, requireUser(context), {

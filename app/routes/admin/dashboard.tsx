@@ -28,7 +28,7 @@ import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard | Admin Console" }, { name: "robots", content: "noindex" }];
 
-/** Counts, money totals and the meeting requests, newest first (spec §2 /admin). */
+/** Counts, money totals and the meeting requests, newest first (docs/product.md#admin-dashboard). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);
@@ -66,7 +66,7 @@ export async function action(args: Route.ActionArgs) {
   );
 }
 
-/** Every admin screen (spec §2 /admin "a tools list"). */
+/** Every admin screen (docs/product.md#admin-dashboard). */
 const TOOLS = [
   { to: "/admin/proposals", label: "Proposals", text: "Every proposal, status changes, invoices to generate." },
   { to: "/admin/invoices", label: "Invoices", text: "Paid, pending and overdue invoices; edit, mark paid, delete." },

@@ -22,7 +22,7 @@ export const meta: Route.MetaFunction = ({ data }) => [
   { name: "robots", content: "noindex" },
 ];
 
-/** One invoice with its items (spec §2 /admin/invoices/edit/{invoiceId}). */
+/** One invoice with its items (docs/product.md#invoices-editing). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);
@@ -30,7 +30,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 /**
- * Saves items and due date; the total is recomputed on the server (spec §7 update invoices).
+ * Saves items and due date; the total is recomputed on the server (docs/product.md#invoices-editing).
  * The hidden `version` refuses a save from a page another admin's save made stale (docs/product.md#invoices).
  */
 export async function action(args: Route.ActionArgs) {

@@ -21,7 +21,7 @@ const DEFAULT_TERM_DAYS = 30;
 
 const PROPOSAL_NOT_FOUND = "Proposal not found";
 
-/** The proposal to invoice (spec §2 /admin/generate-invoice/{proposalId}). */
+/** The proposal to invoice (docs/product.md#invoices-generating). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);
@@ -30,7 +30,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 /**
- * Generates the invoice (spec §4, §5): items and due date validated, total computed on the
+ * Generates the invoice (docs/product.md#invoices): items and due date validated, total computed on the
  * server, sequential number. Add/remove item intents (without JavaScript) re-render the form.
  * A failure is logged and answered with a clear message; nothing is saved.
  */

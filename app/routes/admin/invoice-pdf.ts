@@ -8,7 +8,7 @@ import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.schema";
 import { paramId } from "#app/lib/ids";
 import { requireUser } from "#app/features/users/session.server";
 
-/** `/admin/invoices/:invoiceId/pdf` (issue #6): any invoice as a PDF, read as the admin (else 403/404). */
+/** `/admin/invoices/:invoiceId/pdf`: any invoice as a PDF, read as the admin (else 403/404). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const actor = requireUser(context);

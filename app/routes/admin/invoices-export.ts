@@ -18,7 +18,7 @@ const COLUMNS: CsvColumn<AdminInvoiceRow>[] = [
   { header: "Paid at (UTC)", value: (i) => i.paidAt },
 ];
 
-/** `/admin/invoices/export.csv` (issue #6): the invoice list with its current filter and search, streamed. */
+/** `/admin/invoices/export.csv`: the invoice list with its current filter and search, streamed. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const rows = await exportInvoicesForAdmin(db, requireUser(context), invoiceListFiltersFrom(new URL(request.url).searchParams));

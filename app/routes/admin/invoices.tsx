@@ -25,7 +25,7 @@ import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Invoices | Admin Console" }, { name: "robots", content: "noindex" }];
 
-/** Invoices with the spec §9 filters (`?filter=all|paid|pending|overdue`) and search, server-side. */
+/** Invoices with docs/product.md#admin-invoices) and search, server-side. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);

@@ -20,7 +20,7 @@ const COLUMNS: CsvColumn<AdminProposalRow>[] = [
   { header: "Created at (UTC)", value: (p) => p.createdAt },
 ];
 
-/** `/admin/proposals/export.csv` (issue #6): the proposal list with its current filters, streamed. */
+/** `/admin/proposals/export.csv`: the proposal list with its current filters, streamed. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const rows = await exportProposalsForAdmin(db, requireUser(context), proposalListFiltersFrom(new URL(request.url).searchParams));

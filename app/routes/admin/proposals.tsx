@@ -27,7 +27,7 @@ import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Proposals | Admin Console" }, { name: "robots", content: "noindex" }];
 
-/** Every proposal (spec §2 /admin/proposals): `?status=`, `?q=` and keyset cursors, all server-side. */
+/** Every proposal (docs/product.md#admin-proposals): `?status=`, `?q=` and keyset cursors, all server-side. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);

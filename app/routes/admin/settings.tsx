@@ -22,7 +22,7 @@ import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings | Admin Console" }, { name: "robots", content: "noindex" }];
 
-/** The global settings (spec §2 /admin/settings, §3 settings). */
+/** The global settings (docs/product.md#settings). */
 export async function loader({ context }: Route.LoaderArgs) {
   const actor = requireUser(context);
   const { db } = context.get(servicesContext);
@@ -182,7 +182,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
             Save settings
           </SubmitButton>
           <div aria-live="polite">
-            {/* Any refusal reads "❌ Failed to save settings." (spec §8); the reasons are next to the fields. */}
+            {/* Any refusal reads "❌ Failed to save settings." (docs/product.md#settings); the reasons are next to the fields. */}
             {message ? (
               <Notice tone={message.ok ? "success" : "error"}>{message.ok ? message.message : SETTINGS_MESSAGES.failed}</Notice>
             ) : null}
@@ -277,7 +277,7 @@ function LogoForm({
 }
 
 /**
- * The last save's message, hidden after {@link SETTINGS_MESSAGE_MS} (spec §9: 3 s). Without
+ * The last save's message, hidden after {@link SETTINGS_MESSAGE_MS} (docs/product.md#form-messages: 3 s). Without
  * JavaScript the message stays on the page the server sent.
  */
 function useFadingMessage(result: { ok: boolean; message: string } | undefined) {

@@ -15,7 +15,7 @@ const COLUMNS: CsvColumn<AdminUserRow>[] = [
   { header: "Last login (UTC)", value: (u) => u.lastLoginAt },
 ];
 
-/** `/admin/users/export.csv` (issue #6): the user list with its current search and role filter, streamed. */
+/** `/admin/users/export.csv`: the user list with its current search and role filter, streamed. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const rows = await exportUsersForAdmin(db, requireUser(context), userListFiltersFrom(new URL(request.url).searchParams));

@@ -26,7 +26,7 @@ import { requireUser } from "#app/features/users/session.server";
 export const meta: Route.MetaFunction = () => [{ title: "Users | Admin Console" }, { name: "robots", content: "noindex" }];
 
 /**
- * Non-admin users (spec §2 /admin/users, §5 search by e-mail or business name). When the URL
+ * Non-admin users (docs/product.md#admin-users, docs/product.md#admin-lists). When the URL
  * asks to confirm a deletion, the loader also reads what the deletion would remove.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -4,7 +4,7 @@ import { AreaErrorBoundary, AreaFrame } from "#app/features/users/components/are
 import { requireRole, requireUser } from "#app/features/users/session.server";
 import { VerifyEmailBanner } from "#app/features/users/components/verify-email-banner";
 
-/** Guard for the ambassador area: runs before every loader and action below it (spec §2 Access guard). */
+/** Guard for the ambassador area: runs before every loader and action below it (docs/product.md#access-guard). */
 export const middleware: Route.MiddlewareFunction[] = [requireRole("ambassador")];
 
 export async function loader({ context }: Route.LoaderArgs) {

@@ -10,7 +10,7 @@ import { requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Earnings | Ambassador Portal" }];
 
-/** Earnings (spec §2 /ambassador/earnings, §9): commission per client-approved proposal and totals. */
+/** Earnings (docs/product.md#earnings, docs/product.md#commissions): commission per client-approved proposal and totals. */
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   return getAmbassadorEarnings(db, requireUser(context));

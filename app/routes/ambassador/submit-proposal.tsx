@@ -16,7 +16,7 @@ import { useHydrated } from "#app/lib/use-hydrated";
 
 export const meta: Route.MetaFunction = () => [{ title: "Submit Proposal | Ambassador Portal" }];
 
-/** Spec §9: the redirect to the dashboard follows the success message after 1.5 s. */
+/** docs/product.md#form-messages: the redirect to the dashboard follows the success message after 1.5 s. */
 const REDIRECT_DELAY_MS = 1_500;
 
 /**
@@ -33,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /**
- * Ambassador proposal (spec §5, §8). With JavaScript (`enhanced=1`) the action answers with
+ * Ambassador proposal (docs/product.md#ambassador-proposals). With JavaScript (`enhanced=1`) the action answers with
  * the success message and the page moves to the dashboard after 1.5 s; without, it
  * redirects at once to /ambassador/dashboard?submitted=1, which shows the message.
  */

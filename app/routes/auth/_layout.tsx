@@ -8,7 +8,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { role: context.get(sessionUserContext)?.role ?? null };
 }
 
-/** Authentication screens: the client header bar, signed in or out (spec §2 Header bars). */
+/** Authentication screens: the client header bar, signed in or out (docs/product.md#header-bars). */
 export default function AuthLayout({ loaderData }: Route.ComponentProps) {
   return (
     <PortalShell items={navItemsFor(loaderData.role, "client")} title="Client Portal" signedIn={loaderData.role !== null} width="narrow">

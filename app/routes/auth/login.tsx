@@ -31,7 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** A throttled attempt's 429 keeps its Retry-After (docs/product.md#throttling). */
 export const headers = retryAfterHeaders;
 
-/** Sign-in (spec §2 /login): admin → /admin, ambassador → /ambassador/dashboard, client → /client-dashboard, or a safe redirectTo. */
+/** Sign-in (docs/product.md#sign-in): admin → /admin, ambassador → /ambassador/dashboard, client → /client-dashboard, or a safe redirectTo. */
 export async function action(args: Route.ActionArgs) {
   const { request, context } = args;
   return formAction(args, loginSchema, async (value) => {

@@ -3,7 +3,7 @@ import type { Route } from "./+types/logout";
 import { signOut } from "#app/features/users/accounts.server";
 import { accountDeps, requestMeta } from "#app/lib/request.server";
 
-/** Logout (spec §2 Header bars): signs out on the server and goes to /login. */
+/** Logout (docs/product.md#header-bars): signs out on the server and goes to /login. */
 export async function action({ request, context }: Route.ActionArgs) {
   const headers = await signOut(accountDeps(context), requestMeta(request, context));
   return redirect("/login", { headers });

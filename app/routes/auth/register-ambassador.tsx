@@ -23,7 +23,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 /** A throttled attempt's 429 keeps its Retry-After (docs/product.md#throttling). */
 export const headers = retryAfterHeaders;
 
-/** Ambassador sign-up (spec §5): see `registerAmbassador` for the rules. */
+/** Ambassador sign-up (docs/product.md#ambassador-signup): see `registerAmbassador` for the rules. */
 export async function action(args: Route.ActionArgs) {
   const { request, context } = args;
   const { env } = context.get(servicesContext);

@@ -29,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** A throttled attempt's 429 keeps its Retry-After (docs/product.md#throttling). */
 export const headers = retryAfterHeaders;
 
-/** Client registration (spec §5): see `registerClient` for the rules. */
+/** Client registration (docs/product.md#registration): see `registerClient` for the rules. */
 export async function action(args: Route.ActionArgs) {
   const { request, context } = args;
   const { env } = context.get(servicesContext);

@@ -23,7 +23,7 @@ import { useHydrated } from "#app/lib/use-hydrated";
 
 export const meta: Route.MetaFunction = () => [{ title: "Client Dashboard | Client Portal" }];
 
-/** Client dashboard (spec §2 /client-dashboard): info card, meetings, ambassador proposals awaiting approval. */
+/** Client dashboard (docs/product.md#client-dashboard): info card, meetings, ambassador proposals awaiting approval. */
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const actor = requireUser(context);
@@ -188,7 +188,7 @@ function BalanceCard({ balance, currency }: { balance: ClientBalance; currency: 
   );
 }
 
-/** Schedule-meeting form (spec §5 Meeting). The browser's time zone travels in a hidden field. */
+/** Schedule-meeting form (docs/product.md#meetings-scheduling). The browser's time zone travels in a hidden field. */
 function ScheduleMeeting({ reply }: { reply: FormReply | null }) {
   const [form, fields] = useAppForm({ id: "schedule-meeting", schema: meetingSchema, lastResult: reply?.result });
   const pending = usePendingIntent("schedule-meeting");
@@ -257,7 +257,7 @@ function MeetingItem({ meeting: m }: { meeting: ClientMeetingRow }) {
   );
 }
 
-/** An ambassador proposal offered for approval (spec §4), or for decline with a reason. */
+/** An ambassador proposal offered for approval (docs/product.md#proposals-approval), or for decline with a reason. */
 function AwaitingProposal({ proposal: p, reply }: { proposal: ClientProposalRow; reply: FormReply | null }) {
   const approving = usePendingIntent("approve-proposal", p.id);
   const declining = usePendingIntent("decline-proposal", p.id);

@@ -1,5 +1,5 @@
 /**
- * The edit-proposal route on unexpected failures (spec §8): reading fails → the error reaches
+ * The edit-proposal route on unexpected failures (docs/product.md#proposals): reading fails → the error reaches
  * the route's ErrorBoundary, which shows "Failed to fetch proposal" (500); saving fails →
  * "Update failed. Try again." next to the form, input kept. Refusals by the use-case (404,
  * 409) are covered in proposals.server.test.ts and the browser tests.

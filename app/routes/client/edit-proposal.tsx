@@ -17,7 +17,7 @@ import { requireUser } from "#app/features/users/session.server";
 export const meta: Route.MetaFunction = () => [{ title: "Edit Proposal | Client Portal" }];
 
 /**
- * Edit proposal (spec §2 /edit-proposal/{id}, §4, §8): 404 "Proposal not found" for an
+ * Edit proposal (docs/product.md#proposals-editing): 404 "Proposal not found" for an
  * unknown id or another client's, 409 with the reason when it is no longer editable,
  * "Failed to fetch proposal" when reading fails unexpectedly.
  */

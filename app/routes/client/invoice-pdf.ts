@@ -8,7 +8,7 @@ import { getSettings } from "#app/features/settings/settings.server";
 import { paramId } from "#app/lib/ids";
 import { requireUser } from "#app/features/users/session.server";
 
-/** `/view-invoice/:invoiceId/pdf` (issue #6): the client's own invoice as a PDF; same rules as the page (else 404). */
+/** `/view-invoice/:invoiceId/pdf`: the client's own invoice as a PDF; same rules as the page (else 404). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const actor = requireUser(context);

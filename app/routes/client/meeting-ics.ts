@@ -5,7 +5,7 @@ import { getMeetingInviteForClient } from "#app/features/meetings/meetings.serve
 import { paramId } from "#app/lib/ids";
 import { requireUser } from "#app/features/users/session.server";
 
-/** `/client-dashboard/meetings/:meetingId.ics` (issue #6): the calendar invite of an accepted meeting. */
+/** `/client-dashboard/meetings/:meetingId.ics`: the calendar invite of an accepted meeting. */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { db, env } = context.get(servicesContext);
   const meetingId = paramId(params.meetingId, MEETING_MESSAGES.notFound);

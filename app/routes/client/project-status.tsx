@@ -21,7 +21,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Project Status | Client
 const NOTICES: Record<string, string> = { updated: PROPOSAL_MESSAGES.updated };
 
 /**
- * Project status (spec §2 /project-status): the client's proposals, newest first, 20 per
+ * Project status (docs/product.md#project-status): the client's proposals, newest first, 20 per
  * page; `?completed=1` also shows completed ones (the Show Completed Projects toggle).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -219,7 +219,7 @@ function ProposalCard({ proposal: p, reply }: { proposal: ClientProposalRow; rep
   );
 }
 
-/** Revision comment (spec §4, §5): offered while the proposal is in review. */
+/** Revision comment (docs/product.md#proposals-revision): offered while the proposal is in review. */
 function RevisionForm({ proposalId, reply }: { proposalId: number; reply: FormReply | null }) {
   const pending = usePendingIntent("submit-revision", proposalId);
   const formRef = useRef<HTMLFormElement>(null);

@@ -19,7 +19,7 @@ export async function loader() {
 }
 
 /**
- * Proposal request (spec §2 /proposal-request, §5, §8). The use-case itself refuses a
+ * Proposal request (docs/product.md#proposals-request). The use-case itself refuses a
  * signed-out post ("User not logged in"); the area guard redirects those to /login first.
  */
 export async function action(args: Route.ActionArgs) {

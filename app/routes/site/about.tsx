@@ -14,7 +14,7 @@ export function loader() {
   return { portrait: portraitImage(), resume: resumeHref() };
 }
 
-/** About Me (spec §2, docs/product.md#public-site): bio, skills by area, timeline, résumé link. */
+/** About Me (docs/product.md#roles, docs/product.md#public-site): bio, skills by area, timeline, résumé link. */
 export default function About({ loaderData: { portrait, resume } }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-3xl px-4 py-16">

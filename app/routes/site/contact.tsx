@@ -15,7 +15,7 @@ import { pageMeta } from "#app/lib/meta";
 /**
  * No JavaScript bundle on this page (ADR 002): the form is a plain HTML form validated by the
  * browser's constraints and, with messages next to the fields, by the server. 171 KB of
- * hydration code cost the page its Lighthouse performance score (96 → 100, issue #7).
+ * hydration code cost the page its Lighthouse performance score (96 → 100).
  */
 export const handle: RouteHandle = { hydrate: false };
 
@@ -35,7 +35,7 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 /**
- * Contact form action (spec §4, §5, §7; issue #2): validates on the server, refuses
+ * Contact form action (docs/product.md#contact): validates on the server, refuses
  * honeypot and rate-limited posts, stores the message and queues the owner's e-mail.
  */
 export async function action(args: Route.ActionArgs) {
@@ -53,7 +53,7 @@ export async function action(args: Route.ActionArgs) {
   );
 }
 
-/** Get In Touch (spec §2 /contact): e-mail and phone links, message form, GitHub and LinkedIn. */
+/** Get In Touch (docs/product.md#contact): e-mail and phone links, message form, GitHub and LinkedIn. */
 export default function Contact({ actionData }: Route.ComponentProps) {
   const nonce = useRouteLoaderData<typeof rootLoader>("root")?.nonce;
   const [form, fields] = useForm({

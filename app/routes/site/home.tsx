@@ -27,7 +27,7 @@ export function loader() {
   };
 }
 
-/** Home (spec §2, docs/product.md#public-site): portrait and intro, what I build, three featured projects. */
+/** Home (docs/product.md#public-site): portrait and intro, what I build, three featured projects. */
 export default function Home({ loaderData: { portrait, featured } }: Route.ComponentProps) {
   return (
     <>

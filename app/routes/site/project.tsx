@@ -26,7 +26,7 @@ export const meta: Route.MetaFunction = (args) =>
     : [];
 
 /**
- * Case-study page (spec §2 /project1–/project4, docs/product.md#public-site): one layout for all
+ * Case-study page (docs/product.md#public-site): one layout for all
  * four projects — summary box (role, timeline, outcome, stack), a screenshot gallery whose
  * links open each image full size (no JavaScript), then problem, solution, features, impact.
  */

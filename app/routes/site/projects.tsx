@@ -18,7 +18,7 @@ export function loader() {
   return { thumbnails: Object.fromEntries(projects.map((p) => [p.slug, screenshotImages(p)[0]!])) };
 }
 
-/** Projects (spec §2): four cards with thumbnail, title, description, technologies and View Project. */
+/** Projects (docs/product.md#roles): four cards with thumbnail, title, description, technologies and View Project. */
 export default function Projects({ loaderData: { thumbnails } }: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-6xl px-4 py-16">

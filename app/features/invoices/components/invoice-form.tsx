@@ -1,5 +1,5 @@
 /**
- * The line-item form of Generate Invoice and Edit Invoice (spec §5 Invoice). Add and Remove
+ * The line-item form of Generate Invoice and Edit Invoice (docs/product.md#invoices). Add and Remove
  * are conform list intents: client-side with JavaScript, a round trip to the action without.
  * The total shown while typing is a preview; the server computes the stored total.
  */

@@ -4,7 +4,7 @@ import { PROPOSAL_LIMITS } from "../proposals.schema";
 
 type Fields = ReturnType<typeof useAppForm>[1];
 
-/** The proposal fields of the request and edit forms (spec §3 proposals, §5). */
+/** The proposal fields of the request and edit forms (docs/product.md#proposals). */
 export function ProposalFields({ fields }: { fields: Fields }) {
   return (
     <>

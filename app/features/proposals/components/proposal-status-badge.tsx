@@ -12,7 +12,7 @@ const TONE: Record<ProposalStatus, BadgeTone> = {
   closed: "gray",
 };
 
-/** A proposal's status (spec §4) as a coloured badge. */
+/** A proposal's status (docs/product.md#proposal-statuses) as a coloured badge. */
 export function ProposalStatusBadge({ status }: { status: ProposalStatus }) {
   return <Badge tone={TONE[status]}>{STATUS_LABELS[status]}</Badge>;
 }
