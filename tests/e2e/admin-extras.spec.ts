@@ -52,7 +52,7 @@ function icsEvent(text: string) {
   return new ICAL.Event(new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent("vevent")!);
 }
 
-test.describe("admin extras ",  => {
+test.describe("admin extras", () => {
   test("a status change mails the client a link to /project-status and appears in the audit trail", async ({ browser, page, sql }) => {
     const client = await registerClient(page, { businessName: `Mail Bakery ${uid()}` });
     const project = `Mailed site ${uid()}`;
