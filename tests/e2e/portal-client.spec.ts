@@ -412,7 +412,7 @@ test.describe("invoice PDF", () => {
     expect(response.status()).toBe(200);
     expect(response.headers()["content-type"]).toBe("application/pdf");
     const text = await pdfText(await response.body());
-    for (const expected of [number, "Design work", "$1,000.00", "Hosting setup", "$234.50", "$1,234.50", "Pdf Bakery", "2030-01-31"])
+    for (const expected of [number, "Design work", "$1,000.00", "Hosting setup", "$234.50", "$1,234.50", "Pdf Bakery", "Jan 31, 2030"])
       expect(text).toContain(expected);
 
     const otherContext = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });

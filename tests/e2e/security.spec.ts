@@ -68,7 +68,7 @@ test.describe("security headers", () => {
         await page.getByLabel("Name").fill("CSP check");
         await page.getByLabel("Email").fill("csp@example.org");
         await page.getByLabel("Message").fill("CSP check");
-        await page.locator("form button[type=submit]").click();
+        await page.getByRole("button", { name: "Send Message" }).click();
         await expect(page.getByRole("status")).toHaveText("Message sent successfully!");
       }
       if (path === "/login" || path === "/register/ambassador") {
