@@ -4,12 +4,13 @@ import type { Route } from "./+types/dashboard";
 import { LocalDate, LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
 import { ConfirmAction, usePendingIntent } from "#app/components/ui/confirm-action";
-import { SubmitButton, TextareaField } from "#app/components/ui/field";
+import { SubmitButton } from "#app/components/ui/field";
 import { FormMessage, TextArea, TextInput, useAppForm } from "#app/components/ui/form";
 import { ActionNotice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import { clientBalance, type ClientBalance } from "#app/features/invoices/invoices.server";
 import { getSettings } from "#app/features/settings/settings.server";
+import { CommentForm } from "#app/features/proposals/components/comment-form";
 import { MeetingStatusBadge } from "#app/features/meetings/components/meeting-status-badge";
 import { MEETING_MESSAGES, MEETING_NOTES_MAX, meetingSchema } from "#app/features/meetings/meetings.schema";
 import { deleteMeeting, listClientMeetings, scheduleMeeting, type ClientMeetingRow } from "#app/features/meetings/meetings.server";
@@ -260,7 +261,6 @@ function MeetingItem({ meeting: m }: { meeting: ClientMeetingRow }) {
 /** An ambassador proposal offered for approval (docs/product.md#proposals-approval), or for decline with a reason. */
 function AwaitingProposal({ proposal: p, reply }: { proposal: ClientProposalRow; reply: FormReply | null }) {
   const approving = usePendingIntent("approve-proposal", p.id);
-  const declining = usePendingIntent("decline-proposal", p.id);
   const headingId = `awaiting-${p.id}-title`;
   const reasonId = `decline-${p.id}-reason`;
   const reasonError = reply?.intent === "decline-proposal" && !reply.ok ? (reply.fieldErrors?.reason?.join(" ") ?? null) : null;
@@ -287,34 +287,19 @@ function AwaitingProposal({ proposal: p, reply }: { proposal: ClientProposalRow;
             {approving ? "Approving…" : "Approve"}
           </button>
         </Form>
-        <details open={reasonError ? true : undefined}>
-          <summary className="inline-flex cursor-pointer list-none rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 [&::-webkit-details-marker]:hidden">
-            Decline
-          </summary>
-          <Form method="post" className="mt-2 flex flex-col gap-2">
-            <input type="hidden" name="intent" value="decline-proposal" />
-            <input type="hidden" name="id" value={p.id} />
-            <TextareaField
-              id={reasonId}
-              label="Why are you declining?"
-              name="reason"
-              rows={2}
-              required
-              maxLength={PROPOSAL_LIMITS.reason}
-              errors={reasonError ? [reasonError] : undefined}
-            />
-            <div>
-              <button
-                type="submit"
-                disabled={declining}
-                aria-busy={declining || undefined}
-                className="rounded-md bg-red-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-70"
-              >
-                {declining ? "Declining…" : "Decline proposal"}
-              </button>
-            </div>
-          </Form>
-        </details>
+        <CommentForm
+          intent="decline-proposal"
+          proposalId={p.id}
+          summary="Decline"
+          summaryClassName="inline-flex cursor-pointer list-none rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 [&::-webkit-details-marker]:hidden"
+          field={{ id: reasonId, label: "Why are you declining?", name: "reason", rows: 2, maxLength: PROPOSAL_LIMITS.reason }}
+          error={reasonError}
+          submit={{
+            label: "Decline proposal",
+            pendingLabel: "Declining…",
+            className: "rounded-md bg-red-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-70",
+          }}
+        />
       </div>
     </li>
   );
