@@ -3,6 +3,7 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { LocalDate, LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
+import { CardSection } from "#app/components/ui/card-section";
 import { ConfirmAction, usePendingIntent } from "#app/components/ui/confirm-action";
 import { SubmitButton } from "#app/components/ui/field";
 import { FormMessage, TextArea, TextInput, useAppForm } from "#app/components/ui/form";
@@ -89,10 +90,7 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]">
         <div className="flex min-w-0 flex-col gap-6">
           <BalanceCard balance={balance} currency={currency} />
-          <section aria-labelledby="info-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
-            <h2 id="info-title" className="text-xl font-semibold">
-              Your information
-            </h2>
+          <CardSection id="info-title" title="Your information">
             <dl className="mt-4 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
               <dt className="text-slate-600">Business</dt>
               <dd className="font-medium wrap-anywhere">{profile.businessName}</dd>
@@ -113,15 +111,12 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
               <dt className="text-slate-600">Ambassador</dt>
               <dd className="font-medium">{ambassador?.name ?? "None"}</dd>
             </dl>
-          </section>
+          </CardSection>
           <ScheduleMeeting reply={actionData?.intent === "schedule-meeting" ? actionData : null} />
         </div>
 
         <div className="flex min-w-0 flex-col gap-6">
-          <section aria-labelledby="awaiting-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
-            <h2 id="awaiting-title" className="text-xl font-semibold">
-              Proposals awaiting your approval
-            </h2>
+          <CardSection id="awaiting-title" title="Proposals awaiting your approval">
             {awaiting.length === 0 ? (
               <p className="mt-3 text-slate-600">Nothing to approve right now.</p>
             ) : (
@@ -131,12 +126,9 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
                 ))}
               </ul>
             )}
-          </section>
+          </CardSection>
 
-          <section aria-labelledby="meetings-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
-            <h2 id="meetings-title" className="text-xl font-semibold">
-              Your meetings
-            </h2>
+          <CardSection id="meetings-title" title="Your meetings">
             {meetings.length === 0 ? (
               <p className="mt-3 text-slate-600">No meetings yet. Use the form to request one.</p>
             ) : (
@@ -146,7 +138,7 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
                 ))}
               </ul>
             )}
-          </section>
+          </CardSection>
         </div>
       </div>
     </>
@@ -157,10 +149,7 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
 function BalanceCard({ balance, currency }: { balance: ClientBalance; currency: string }) {
   const money = (cents: number) => formatCents(cents, currency);
   return (
-    <section aria-labelledby="balance-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
-      <h2 id="balance-title" className="text-xl font-semibold">
-        Your balance
-      </h2>
+    <CardSection id="balance-title" title="Your balance">
       <dl className="mt-4 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
         <dt className="text-slate-600">Outstanding</dt>
         <dd className="text-lg font-bold tabular-nums" data-testid="balance-outstanding">
@@ -185,7 +174,7 @@ function BalanceCard({ balance, currency }: { balance: ClientBalance; currency: 
           See all invoices
         </Link>
       </p>
-    </section>
+    </CardSection>
   );
 }
 
@@ -196,10 +185,7 @@ function ScheduleMeeting({ reply }: { reply: FormReply | null }) {
   const hydrated = useHydrated();
   const timeZone = hydrated ? Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC" : "UTC";
   return (
-    <section aria-labelledby="schedule-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
-      <h2 id="schedule-title" className="text-xl font-semibold">
-        Schedule a meeting
-      </h2>
+    <CardSection id="schedule-title" title="Schedule a meeting">
       <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-4">
         <FormMessage id={form.errorId} errors={form.errors} success={reply?.ok ? reply.message : null} />
         <input type="hidden" name="intent" value="schedule-meeting" />
@@ -219,7 +205,7 @@ function ScheduleMeeting({ reply }: { reply: FormReply | null }) {
           </SubmitButton>
         </div>
       </Form>
-    </section>
+    </CardSection>
   );
 }
 
