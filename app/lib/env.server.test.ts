@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { EnvError, parseEnv } from "./env.server";
 
+/** @returns what `parseEnv` throws for these variables, or `undefined` when it accepts them. */
+function refusalOf(vars: Record<string, string>): Error | undefined {
+  try {
+    parseEnv(vars);
+  } catch (e) {
+    return e as Error;
+  }
+  return undefined;
+}
+
 describe("parseEnv", () => {
   it("applies the documented defaults", () => {
     const env = parseEnv({});
@@ -26,15 +36,10 @@ describe("parseEnv", () => {
     ["WEB_CONCURRENCY", "0"],
     ["WEB_CONCURRENCY", "2"], // without DATABASE_URL: PGlite is opened by one process only
   ])("refuses %s=%s with one line naming the variable", (name, value) => {
-    let error: unknown;
-    try {
-      parseEnv({ [name]: value });
-    } catch (e) {
-      error = e;
-    }
+    const error = refusalOf({ [name]: value });
     expect(error).toBeInstanceOf(EnvError);
-    expect((error as Error).message).toMatch(new RegExp(`^Invalid configuration: ${name}: `));
-    expect((error as Error).message).not.toContain("\n");
+    expect(error?.message).toMatch(new RegExp(`^Invalid configuration: ${name}: `));
+    expect(error?.message).not.toContain("\n");
   });
   it.each([
     ["BETTER_AUTH_SECRET", "hunter2-short", "hunter2-short"],
@@ -45,15 +50,10 @@ describe("parseEnv", () => {
     ["SMTP_URL", "http://mailer:smtp-s3cret@mail.example.com", "smtp-s3cret"],
     ["BETTER_AUTH_URL", "ftp://user:url-s3cret@example.com", "url-s3cret"],
   ])("names %s but never prints its secret value", (name, value, secret) => {
-    let error: unknown;
-    try {
-      parseEnv({ [name]: value });
-    } catch (e) {
-      error = e;
-    }
+    const error = refusalOf({ [name]: value });
     expect(error).toBeInstanceOf(EnvError);
-    expect((error as Error).message).toMatch(new RegExp(`^Invalid configuration: ${name}: `));
-    expect((error as Error).message).not.toContain(secret);
+    expect(error?.message).toMatch(new RegExp(`^Invalid configuration: ${name}: `));
+    expect(error?.message).not.toContain(secret);
   });
   it("shows a refused URL's scheme and host, and other refused values as given", () => {
     expect(() => parseEnv({ DATABASE_URL: "mysql://app:pw@db.example.com/app" })).toThrow(

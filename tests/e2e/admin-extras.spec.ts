@@ -5,31 +5,10 @@
  * admin invoice PDF.
  */
 import fs from "node:fs";
-import type { Browser, BrowserContext, Page } from "@playwright/test";
 import ICAL from "ical.js";
 import type pg from "pg";
 import { pdfText } from "../helpers/pdf";
-import { addressesOf, expect, hydrated, loginAsAdmin, registerClient, test, uniqueIp, waitForMail } from "./fixtures";
-
-let adminState: Awaited<ReturnType<BrowserContext["storageState"]>> | undefined;
-
-/** A signed-in admin page in its own context (sign-in once per worker: it is rate limited). */
-async function adminPage(browser: Browser): Promise<Page> {
-  if (!adminState) {
-    const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
-    const page = await context.newPage();
-    await loginAsAdmin(page);
-    adminState = await context.storageState();
-    await context.close();
-  }
-  const context = await browser.newContext({
-    baseURL: process.env.E2E_BASE_URL,
-    extraHTTPHeaders: { "x-forwarded-for": uniqueIp() },
-    storageState: adminState,
-    acceptDownloads: true,
-  });
-  return context.newPage();
-}
+import { addressesOf, adminPage, expect, hydrated, registerClient, test, waitForMail } from "./fixtures";
 
 async function userId(sql: pg.Pool, email: string): Promise<string> {
   const { rows } = await sql.query('select id from "user" where email = $1', [email]);

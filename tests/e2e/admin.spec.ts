@@ -3,37 +3,9 @@
  * Each user acts in their own browser context (own cookies, own client IP); the `sql`
  * fixture sets up rows the other portals would create and checks what the database holds.
  */
-import type { Browser, BrowserContext, Page } from "@playwright/test";
 import type pg from "pg";
-import { ADMIN, expect, hydrated, login, loginAsAdmin, PASSWORD, registerAmbassador, registerClient, test, uniqueIp } from "./fixtures";
+import { ADMIN, adminPage, expect, hydrated, login, PASSWORD, registerAmbassador, registerClient, newUserPage, test } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
-
-type PageOptions = { javaScriptEnabled?: boolean; baseURL?: string };
-
-/** A new signed-out browser context with its own client IP (on the shared app unless `baseURL`). */
-async function newUserPage(browser: Browser, { baseURL = process.env.E2E_BASE_URL, ...options }: PageOptions = {}): Promise<Page> {
-  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() }, ...options });
-  return context.newPage();
-}
-
-/** The admin's signed-in cookies per app, shared by every admin context of this worker (sign-in is rate limited per account). */
-const adminStates = new Map<string, Awaited<ReturnType<BrowserContext["storageState"]>>>();
-
-async function adminPage(browser: Browser, { baseURL = process.env.E2E_BASE_URL!, ...options }: PageOptions = {}): Promise<Page> {
-  if (!adminStates.has(baseURL)) {
-    const page = await newUserPage(browser, { baseURL });
-    await loginAsAdmin(page);
-    adminStates.set(baseURL, await page.context().storageState());
-    await page.context().close();
-  }
-  const context = await browser.newContext({
-    baseURL,
-    extraHTTPHeaders: { "x-forwarded-for": uniqueIp() },
-    storageState: adminStates.get(baseURL),
-    ...options,
-  });
-  return context.newPage();
-}
 
 async function userId(sql: pg.Pool, email: string): Promise<string> {
   const { rows } = await sql.query('select id from "user" where email = $1', [email]);

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { test as base, expect } from "@playwright/test";
+import { test as base, expect, type Browser, type BrowserContext } from "@playwright/test";
 import { simpleParser, type ParsedMail } from "mailparser";
 import pg from "pg";
 
@@ -134,6 +134,39 @@ export async function login(page: Page, email: string, password: string = PASSWO
 /** Signs the page in as the first admin. */
 export async function loginAsAdmin(page: Page) {
   await login(page, ADMIN.email, ADMIN.password);
+}
+
+/** Options of a new browser context: another app (`baseURL`, default the shared one), no JavaScript, downloads. */
+export type PageOptions = { javaScriptEnabled?: boolean; baseURL?: string; acceptDownloads?: boolean };
+
+/** A new signed-out browser context with its own client IP (on the shared app unless `baseURL`). @returns its first page. */
+export async function newUserPage(browser: Browser, { baseURL = process.env.E2E_BASE_URL, ...options }: PageOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() }, ...options });
+  return context.newPage();
+}
+
+/** The admin's signed-in cookies per app, shared by every admin context of this worker (sign-in is rate limited per account). */
+const adminStates = new Map<string, Awaited<ReturnType<BrowserContext["storageState"]>>>();
+
+/**
+ * A page signed in as the first admin, in its own browser context with its own client IP; the
+ * admin signs in once per app and worker and later contexts reuse the cookies.
+ * @returns the new context's first page.
+ */
+export async function adminPage(browser: Browser, { baseURL = process.env.E2E_BASE_URL!, ...options }: PageOptions = {}): Promise<Page> {
+  if (!adminStates.has(baseURL)) {
+    const page = await newUserPage(browser, { baseURL });
+    await loginAsAdmin(page);
+    adminStates.set(baseURL, await page.context().storageState());
+    await page.context().close();
+  }
+  const context = await browser.newContext({
+    baseURL,
+    extraHTTPHeaders: { "x-forwarded-for": uniqueIp() },
+    storageState: adminStates.get(baseURL),
+    ...options,
+  });
+  return context.newPage();
 }
 
 /** Signs the page out (drops its cookies). */

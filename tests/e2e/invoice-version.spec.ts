@@ -2,27 +2,7 @@
  * docs/product.md#invoices-editing in a real browser: two admins edit the same invoice; the later
  * save from the stale page is refused through the real form and nothing is written.
  */
-import type { Browser, BrowserContext, Page } from "@playwright/test";
-import { expect, hydrated, loginAsAdmin, registerClient, test, uniqueIp } from "./fixtures";
-
-let adminState: Awaited<ReturnType<BrowserContext["storageState"]>> | undefined;
-
-/** A signed-in admin page in its own context (sign-in once per worker: it is rate limited). */
-async function adminPage(browser: Browser): Promise<Page> {
-  if (!adminState) {
-    const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
-    const page = await context.newPage();
-    await loginAsAdmin(page);
-    adminState = await context.storageState();
-    await context.close();
-  }
-  const context = await browser.newContext({
-    baseURL: process.env.E2E_BASE_URL,
-    extraHTTPHeaders: { "x-forwarded-for": uniqueIp() },
-    storageState: adminState,
-  });
-  return context.newPage();
-}
+import { adminPage, expect, hydrated, registerClient, test } from "./fixtures";
 
 test("a save from a page another admin's save made stale is refused, nothing written", async ({ browser, page, sql }) => {
   const client = await registerClient(page, { businessName: "Version Co" });

@@ -379,6 +379,23 @@ async function lockProposalOfInvoice(tx: Queryable, invoiceId: number): Promise<
 }
 
 /**
+ * Locks an invoice row (`FOR UPDATE`, inside the caller's transaction) and reads what Mark Paid /
+ * Mark unpaid change, so two status changes at once apply one after the other.
+ *
+ * @returns the invoice number, status and payment time.
+ * @throws {AppError} 404 for an unknown invoice.
+ */
+async function lockPaymentState(tx: Queryable, invoiceId: number) {
+  const [current] = await tx
+    .select({ number: invoice.number, status: invoice.status, paidAt: invoice.paidAt })
+    .from(invoice)
+    .where(eq(invoice.id, invoiceId))
+    .for("update");
+  if (!current) throw notFound(INVOICE_MESSAGES.notFound);
+  return current;
+}
+
+/**
  * Mark Paid (docs/product.md#invoice-statuses: unpaid → paid). `paidAt` records the time. In the same transaction
  * one audit event `marked-paid` (status and paidAt before/after). Marking a paid
  * invoice again changes nothing and records nothing.
@@ -389,12 +406,7 @@ async function lockProposalOfInvoice(tx: Queryable, invoiceId: number): Promise<
 export async function markInvoicePaid(db: Database, actor: Actor, invoiceId: number): Promise<{ number: string; changed: boolean }> {
   assertRole(actor, "admin");
   return db.transaction(async (tx) => {
-    const [current] = await tx
-      .select({ number: invoice.number, status: invoice.status, paidAt: invoice.paidAt })
-      .from(invoice)
-      .where(eq(invoice.id, invoiceId))
-      .for("update");
-    if (!current) throw notFound(INVOICE_MESSAGES.notFound);
+    const current = await lockPaymentState(tx, invoiceId);
     if (current.status === "paid") return { number: current.number, changed: false };
     const [row] = await tx
       .update(invoice)
@@ -424,12 +436,7 @@ export async function markInvoicePaid(db: Database, actor: Actor, invoiceId: num
 export async function markInvoiceUnpaid(db: Database, actor: Actor, invoiceId: number): Promise<{ number: string; changed: boolean }> {
   assertRole(actor, "admin");
   return db.transaction(async (tx) => {
-    const [current] = await tx
-      .select({ number: invoice.number, status: invoice.status, paidAt: invoice.paidAt })
-      .from(invoice)
-      .where(eq(invoice.id, invoiceId))
-      .for("update");
-    if (!current) throw notFound(INVOICE_MESSAGES.notFound);
+    const current = await lockPaymentState(tx, invoiceId);
     if (current.status === "unpaid") return { number: current.number, changed: false };
     await tx
       .update(invoice)

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { mailOutbox, session, user, verification } from "#app/db/schema";
 import { AppError } from "#app/lib/errors";
 import { testDatabases } from "../../../tests/helpers/db";
+import { refusalOf } from "../../../tests/helpers/portal";
 import { freshMeta, makeAmbassador, makeClient, useTestServices, type TestServices } from "../../../tests/helpers/services";
 import {
   changePassword,
@@ -29,16 +30,6 @@ import { requestPasswordReset, resetPassword, signIn } from "./accounts.server";
 import type { SessionUser } from "./actor";
 
 const PASSWORD = "secret-pass";
-
-async function refusalOf(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 /** The Cookie header a browser would send after these Set-Cookie headers. */
 function cookiesOf(headers: Headers, previous = ""): string {

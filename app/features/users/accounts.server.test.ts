@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { mailOutbox, proposal, session, settings, user } from "#app/db/schema";
 import { AppError } from "#app/lib/errors";
 import { testDatabases } from "../../../tests/helpers/db";
+import { refusalOf } from "../../../tests/helpers/portal";
 import { freshMeta, makeAdmin, makeAmbassador, makeClient, roleInDb, useTestServices, verifyByMail } from "../../../tests/helpers/services";
 import {
   ambassadorRegistrationSchema,
@@ -23,16 +24,6 @@ import {
 } from "./accounts.server";
 import { isCommonPassword } from "./password-policy.server";
 import { setUserActive } from "./users.server";
-
-async function refusalOf(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("account schemas", () => {
   it("gives the spec's three referral link messages and lowercases the ID", () => {

@@ -8,6 +8,7 @@ import { account, mailOutbox, rateWindow, user } from "#app/db/schema";
 import { AppError } from "#app/lib/errors";
 import { logger } from "#app/lib/logger.server";
 import { testDatabases } from "../../../tests/helpers/db";
+import { refusalOf } from "../../../tests/helpers/portal";
 import { makeClient, useTestServices } from "../../../tests/helpers/services";
 import { registerClient, requestPasswordReset, signIn } from "./accounts.server";
 import { PASSWORD_RESET_LIMITS, SIGN_IN_THROTTLE, SIGN_UP_LIMIT, slowDownDelayMs } from "./throttle.server";
@@ -26,16 +27,6 @@ async function outcome(promise: Promise<unknown>): Promise<number> {
     if (error instanceof AppError) return error.status;
     throw error;
   }
-}
-
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
 }
 
 /** The log events written so far (the fields of each `logger.warn` call) that are throttle events. */
@@ -111,7 +102,7 @@ describe.each(testDatabases())("throttling on %s", (_name, open) => {
       expect(await outcome(signIn(s, { email: owner.email, password: `guess-${i}-pass` }, meta(`198.18.0.${i + 1}`)))).toBe(400);
     }
     // An attacking address that failed before is slowed down (1 s doubled 5 times: 32 s after the last failure).
-    const slowed = await refusal(signIn(s, { email: owner.email, password: "guess-again" }, meta("198.18.0.1")));
+    const slowed = await refusalOf(signIn(s, { email: owner.email, password: "guess-again" }, meta("198.18.0.1")));
     expect(slowed).toMatchObject({ status: 429, code: "RATE_LIMITED" });
     expect(slowed.retryAfterSeconds).toBeGreaterThan(20);
     expect(slowed.retryAfterSeconds).toBeLessThanOrEqual(32);
@@ -139,7 +130,7 @@ describe.each(testDatabases())("throttling on %s", (_name, open) => {
     // The owner mistypes once (the account's 5th failure)…
     expect(await outcome(signIn(s, { email: owner.email, password: "secret-pas" }, home))).toBe(400);
     // …and must now wait the first delay (1 s) even with the right password…
-    const wait = await refusal(signIn(s, { email: owner.email, password: "secret-pass" }, home));
+    const wait = await refusalOf(signIn(s, { email: owner.email, password: "secret-pass" }, home));
     expect(wait).toMatchObject({ status: 429 });
     expect(wait.retryAfterSeconds).toBe(1);
     // …after which the right password gets in.
@@ -158,7 +149,7 @@ describe.each(testDatabases())("throttling on %s", (_name, open) => {
     }
     expect(statuses).toEqual(Array(SIGN_IN_THROTTLE.perAccountIpFailures).fill(400));
     await letDelayPass();
-    const refused = await refusal(signIn(s, { email: owner.email, password: "secret-pass" }, attacker));
+    const refused = await refusalOf(signIn(s, { email: owner.email, password: "secret-pass" }, attacker));
     expect(refused).toMatchObject({ status: 429, code: "RATE_LIMITED" });
     // The window is fixed from the first failure: at most 15 minutes.
     expect(refused.retryAfterSeconds).toBeGreaterThan(14 * 60);
@@ -183,7 +174,7 @@ describe.each(testDatabases())("throttling on %s", (_name, open) => {
     for (let i = 0; i < 3; i++) {
       expect(await outcome(signIn(s, { email: `spray${i}@example.com`, password: "spray-pass-1" }, address))).toBe(400);
     }
-    const refused = await refusal(signIn(s, { email: client.email, password: "secret-pass" }, address));
+    const refused = await refusalOf(signIn(s, { email: client.email, password: "secret-pass" }, address));
     expect(refused).toMatchObject({ status: 429, code: "RATE_LIMITED" });
     expect(refused.retryAfterSeconds).toBeGreaterThan(0);
     expect(throttleEvents(stderr)).toEqual([expect.objectContaining({ rule: "sign-in-ip", ip: address.ip, account: client.email })]);
@@ -204,7 +195,7 @@ describe.each(testDatabases())("throttling on %s", (_name, open) => {
     // Sign-ups before today's last two, straight in the counter (each real one costs a scrypt hash).
     await t.db.insert(rateWindow).values({ key: `signup:${office.ip}`, count: SIGN_UP_LIMIT.limit - 2, windowStart: sql`now()` });
     for (let i = 0; i < 2; i++) expect(await outcome(register(i))).toBe(200);
-    const refused = await refusal(register(SIGN_UP_LIMIT.limit));
+    const refused = await refusalOf(register(SIGN_UP_LIMIT.limit));
     expect(refused).toMatchObject({ status: 429, code: "RATE_LIMITED" });
     expect(refused.retryAfterSeconds).toBeGreaterThan(0);
     expect(throttleEvents(stderr)).toEqual([expect.objectContaining({ rule: "sign-up-ip", ip: office.ip })]);
@@ -231,7 +222,7 @@ describe.each(testDatabases())("throttling on %s", (_name, open) => {
     for (let i = 0; i < PASSWORD_RESET_LIMITS.perIp.limit; i++) {
       await requestPasswordReset(s, `nobody${i}@example.com`, address);
     }
-    const refused = await refusal(requestPasswordReset(s, "forgetful-2@example.com", address));
+    const refused = await refusalOf(requestPasswordReset(s, "forgetful-2@example.com", address));
     expect(refused).toMatchObject({ status: 429, code: "RATE_LIMITED" });
     expect(throttleEvents(stderr).at(-1)).toMatchObject({ rule: "password-reset-ip", ip: address.ip });
   });

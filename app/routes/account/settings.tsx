@@ -1,5 +1,5 @@
 import { Form, redirect, useRevalidator } from "react-router";
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import type { Route } from "./+types/settings";
 import { PortalShell } from "#app/components/portal-header";
 import { PageHeading } from "#app/components/page-heading";
@@ -169,6 +169,15 @@ function errorsOf(reply: FormReply | null, field: string): string[] | undefined 
   return reply && !reply.ok ? reply.fieldErrors?.[field] : undefined;
 }
 
+/** A required {@link InputField} whose error messages are the reply's errors for its `name`. */
+function ReplyField({
+  reply,
+  name,
+  ...field
+}: { reply: FormReply | null; name: string } & Omit<ComponentProps<typeof InputField>, "name" | "errors">) {
+  return <InputField name={name} required errors={errorsOf(reply, name)} {...field} />;
+}
+
 /** A reply's message above its form: success in green, a refusal without field errors in red. */
 function ReplyMessage({ reply }: { reply: FormReply | null }) {
   if (!reply) return null;
@@ -252,23 +261,14 @@ function EmailSection({ email, reply }: { email: string; reply: FormReply | null
     >
       <IntentForm intent="change-email">
         <ReplyMessage reply={reply} />
-        <InputField
-          id="email-new"
-          name="newEmail"
-          type="email"
-          label="New e-mail address"
-          autoComplete="email"
-          required
-          errors={errorsOf(reply, "newEmail")}
-        />
-        <InputField
+        <ReplyField reply={reply} id="email-new" name="newEmail" type="email" label="New e-mail address" autoComplete="email" />
+        <ReplyField
+          reply={reply}
           id="email-password"
           name="currentPassword"
           type="password"
           label="Current password"
           autoComplete="current-password"
-          required
-          errors={errorsOf(reply, "currentPassword")}
         />
         <Submit intent="change-email" pendingLabel="Sending…">
           Send confirmation link
@@ -284,33 +284,30 @@ function PasswordSection({ minPassword, reply, done }: { minPassword: number; re
       <IntentForm intent="change-password">
         <ReplyMessage reply={reply} />
         {done ? <FormMessage success={done} /> : null}
-        <InputField
+        <ReplyField
+          reply={reply}
           id="password-current"
           name="currentPassword"
           type="password"
           label="Current password"
           autoComplete="current-password"
-          required
-          errors={errorsOf(reply, "currentPassword")}
         />
-        <InputField
+        <ReplyField
+          reply={reply}
           id="password-new"
           name="newPassword"
           type="password"
           label="New password"
           autoComplete="new-password"
-          required
           hint={`At least ${minPassword} characters.`}
-          errors={errorsOf(reply, "newPassword")}
         />
-        <InputField
+        <ReplyField
+          reply={reply}
           id="password-confirm"
           name="confirmPassword"
           type="password"
           label="Repeat the new password"
           autoComplete="new-password"
-          required
-          errors={errorsOf(reply, "confirmPassword")}
         />
         <Submit intent="change-password" pendingLabel="Changing…">
           Change password
@@ -403,22 +400,20 @@ function TwoFactorSection({
           <h3 className="mt-4 font-semibold">Turn it off</h3>
           <IntentForm intent="disable-two-factor" className="mt-2 flex flex-col gap-4">
             <ReplyMessage reply={disable} />
-            <InputField
+            <ReplyField
+              reply={disable}
               id="disable-password"
               name="password"
               type="password"
               label="Password"
               autoComplete="current-password"
-              required
-              errors={errorsOf(disable, "password")}
             />
-            <InputField
+            <ReplyField
+              reply={disable}
               id="disable-code"
               name="code"
               label="Code from your app, or a backup code"
               autoComplete="one-time-code"
-              required
-              errors={errorsOf(disable, "code")}
             />
             <Submit intent="disable-two-factor" pendingLabel="Turning off…">
               Turn off two-factor
@@ -456,14 +451,13 @@ function TwoFactorSection({
             <li>
               <IntentForm intent="confirm-two-factor" className="flex flex-col gap-4">
                 <ReplyMessage reply={confirm && !confirm.fieldErrors ? confirm : null} />
-                <InputField
+                <ReplyField
+                  reply={confirm}
                   id="confirm-code"
                   name="code"
                   label="Code from your app"
                   inputMode="numeric"
                   autoComplete="one-time-code"
-                  required
-                  errors={errorsOf(confirm, "code")}
                 />
                 <Submit intent="confirm-two-factor" pendingLabel="Checking…">
                   Turn on two-factor
@@ -480,15 +474,14 @@ function TwoFactorSection({
       ) : (
         <IntentForm intent="start-two-factor">
           <ReplyMessage reply={start && !start.fieldErrors ? start : null} />
-          <InputField
+          <ReplyField
+            reply={start}
             id="start-password"
             name="password"
             type="password"
             label="Password"
             autoComplete="current-password"
-            required
             hint="Your password is checked before the setup starts."
-            errors={errorsOf(start, "password")}
           />
           <Submit intent="start-two-factor" pendingLabel="Starting…">
             Set up two-factor
@@ -527,14 +520,13 @@ function PasskeysSection({ passkeys, reply }: { passkeys: LoaderData["passkeys"]
                   <IntentForm intent="rename-passkey" className="flex flex-col gap-2 sm:flex-row sm:items-end">
                     <input type="hidden" name="id" value={p.id} />
                     <ReplyMessage reply={renamed && !renamed.fieldErrors ? renamed : null} />
-                    <InputField
+                    <ReplyField
+                      reply={renamed}
                       id={`passkey-${p.id}-name`}
                       name="name"
                       label={`New name for ${p.name}`}
                       defaultValue={p.name}
                       maxLength={60}
-                      required
-                      errors={errorsOf(renamed, "name")}
                     />
                     <button type="submit" className="rounded-md border border-slate-400 px-3 py-2 text-sm font-medium hover:bg-slate-50">
                       Rename

@@ -88,32 +88,27 @@ export default function AdminOutbox({ loaderData, actionData }: Route.ComponentP
         lead="Mails not sent yet. A mail is tried up to 10 times over about a day; then it is marked failed until you retry it."
       />
       <ActionNotice result={actionData} className="mb-4" />
-      <section aria-labelledby="failed-heading">
-        <h2 id="failed-heading" className="mb-2 text-xl font-semibold">
-          Failed ({failedCount.toLocaleString("en-US")})
-        </h2>
-        <DataTable
-          caption="Failed mails, most recent failure first"
-          columns={columns("failed")}
-          rows={failed}
-          rowKey={(m) => m.id}
-          empty="No failed mail."
-        />
-        {failedCount > failed.length ? <p className="mt-2 text-sm text-slate-700">Showing the {limit} most recent.</p> : null}
-      </section>
-      <section aria-labelledby="pending-heading" className="mt-8">
-        <h2 id="pending-heading" className="mb-2 text-xl font-semibold">
-          Pending ({pendingCount.toLocaleString("en-US")})
-        </h2>
-        <DataTable
-          caption="Pending mails, next attempt first"
-          columns={columns("pending")}
-          rows={pending}
-          rowKey={(m) => m.id}
-          empty="Nothing waiting: every mail was sent."
-        />
-        {pendingCount > pending.length ? <p className="mt-2 text-sm text-slate-700">Showing the next {limit}.</p> : null}
-      </section>
+      <MailSection
+        id="failed-heading"
+        title="Failed"
+        count={failedCount}
+        caption="Failed mails, most recent failure first"
+        columns={columns("failed")}
+        rows={failed}
+        empty="No failed mail."
+        more={`Showing the ${limit} most recent.`}
+      />
+      <MailSection
+        id="pending-heading"
+        className="mt-8"
+        title="Pending"
+        count={pendingCount}
+        caption="Pending mails, next attempt first"
+        columns={columns("pending")}
+        rows={pending}
+        empty="Nothing waiting: every mail was sent."
+        more={`Showing the next ${limit}.`}
+      />
     </>
   );
 }
@@ -129,5 +124,38 @@ function RetryButton({ mail }: { mail: Row }) {
         {pending ? "Retrying…" : mail.state === "failed" ? "Retry" : "Send now"}
       </button>
     </Form>
+  );
+}
+
+/** One outbox list: a heading with the total count, the table, and a note when the total exceeds the rows shown. */
+function MailSection({
+  id,
+  className,
+  title,
+  count,
+  caption,
+  columns,
+  rows,
+  empty,
+  more,
+}: {
+  id: string;
+  className?: string;
+  title: string;
+  count: number;
+  caption: string;
+  columns: Column<Row>[];
+  rows: Row[];
+  empty: string;
+  more: string;
+}) {
+  return (
+    <section aria-labelledby={id} className={className}>
+      <h2 id={id} className="mb-2 text-xl font-semibold">
+        {title} ({count.toLocaleString("en-US")})
+      </h2>
+      <DataTable caption={caption} columns={columns} rows={rows} rowKey={(m) => m.id} empty={empty} />
+      {count > rows.length ? <p className="mt-2 text-sm text-slate-700">{more}</p> : null}
+    </section>
   );
 }

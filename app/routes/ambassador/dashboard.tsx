@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
+import { CardSection } from "#app/components/ui/card-section";
 import { Notice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import { ApprovalBadge, ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
@@ -75,21 +76,15 @@ export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps
         </dl>
       </section>
 
-      <section aria-labelledby="link-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
-        <h2 id="link-title" className="text-xl font-semibold">
-          Your referral link
-        </h2>
+      <CardSection id="link-title" title="Your referral link">
         <p className="mt-1 text-sm text-slate-700">Clients who register through this link are linked to you.</p>
         <div className="mt-3">
           {link ? <CopyLink value={link} label="Referral link" /> : <Notice tone="error">{PROPOSAL_MESSAGES.referralMissing}</Notice>}
         </div>
-      </section>
+      </CardSection>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.6fr)]">
-        <section aria-labelledby="clients-title" className="min-w-0 rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
-          <h2 id="clients-title" className="text-xl font-semibold">
-            Referred clients
-          </h2>
+        <CardSection id="clients-title" title="Referred clients" className="min-w-0">
           {referredClients.length === 0 ? (
             <p className="mt-3 text-slate-600">No one has registered through your link yet.</p>
           ) : (
@@ -104,12 +99,9 @@ export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps
               ))}
             </ul>
           )}
-        </section>
+        </CardSection>
 
-        <section aria-labelledby="proposals-title" className="min-w-0 rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
-          <h2 id="proposals-title" className="text-xl font-semibold">
-            Your proposals
-          </h2>
+        <CardSection id="proposals-title" title="Your proposals" className="min-w-0">
           {proposals.length === 0 ? (
             <p className="mt-3 text-slate-600">
               No proposals yet.{" "}
@@ -170,7 +162,7 @@ export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps
               </div>
             </nav>
           ) : null}
-        </section>
+        </CardSection>
       </div>
     </>
   );

@@ -3,13 +3,15 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { LocalDate, LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
+import { CardSection } from "#app/components/ui/card-section";
 import { ConfirmAction, usePendingIntent } from "#app/components/ui/confirm-action";
-import { SubmitButton, TextareaField } from "#app/components/ui/field";
+import { SubmitButton } from "#app/components/ui/field";
 import { FormMessage, TextArea, TextInput, useAppForm } from "#app/components/ui/form";
 import { ActionNotice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import { clientBalance, type ClientBalance } from "#app/features/invoices/invoices.server";
 import { getSettings } from "#app/features/settings/settings.server";
+import { CommentForm } from "#app/features/proposals/components/comment-form";
 import { MeetingStatusBadge } from "#app/features/meetings/components/meeting-status-badge";
 import { MEETING_MESSAGES, MEETING_NOTES_MAX, meetingSchema } from "#app/features/meetings/meetings.schema";
 import { deleteMeeting, listClientMeetings, scheduleMeeting, type ClientMeetingRow } from "#app/features/meetings/meetings.server";
@@ -88,10 +90,7 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]">
         <div className="flex min-w-0 flex-col gap-6">
           <BalanceCard balance={balance} currency={currency} />
-          <section aria-labelledby="info-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
-            <h2 id="info-title" className="text-xl font-semibold">
-              Your information
-            </h2>
+          <CardSection id="info-title" title="Your information">
             <dl className="mt-4 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
               <dt className="text-slate-600">Business</dt>
               <dd className="font-medium wrap-anywhere">{profile.businessName}</dd>
@@ -112,15 +111,12 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
               <dt className="text-slate-600">Ambassador</dt>
               <dd className="font-medium">{ambassador?.name ?? "None"}</dd>
             </dl>
-          </section>
+          </CardSection>
           <ScheduleMeeting reply={actionData?.intent === "schedule-meeting" ? actionData : null} />
         </div>
 
         <div className="flex min-w-0 flex-col gap-6">
-          <section aria-labelledby="awaiting-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
-            <h2 id="awaiting-title" className="text-xl font-semibold">
-              Proposals awaiting your approval
-            </h2>
+          <CardSection id="awaiting-title" title="Proposals awaiting your approval">
             {awaiting.length === 0 ? (
               <p className="mt-3 text-slate-600">Nothing to approve right now.</p>
             ) : (
@@ -130,12 +126,9 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
                 ))}
               </ul>
             )}
-          </section>
+          </CardSection>
 
-          <section aria-labelledby="meetings-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
-            <h2 id="meetings-title" className="text-xl font-semibold">
-              Your meetings
-            </h2>
+          <CardSection id="meetings-title" title="Your meetings">
             {meetings.length === 0 ? (
               <p className="mt-3 text-slate-600">No meetings yet. Use the form to request one.</p>
             ) : (
@@ -145,7 +138,7 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
                 ))}
               </ul>
             )}
-          </section>
+          </CardSection>
         </div>
       </div>
     </>
@@ -156,10 +149,7 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
 function BalanceCard({ balance, currency }: { balance: ClientBalance; currency: string }) {
   const money = (cents: number) => formatCents(cents, currency);
   return (
-    <section aria-labelledby="balance-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
-      <h2 id="balance-title" className="text-xl font-semibold">
-        Your balance
-      </h2>
+    <CardSection id="balance-title" title="Your balance">
       <dl className="mt-4 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
         <dt className="text-slate-600">Outstanding</dt>
         <dd className="text-lg font-bold tabular-nums" data-testid="balance-outstanding">
@@ -184,7 +174,7 @@ function BalanceCard({ balance, currency }: { balance: ClientBalance; currency: 
           See all invoices
         </Link>
       </p>
-    </section>
+    </CardSection>
   );
 }
 
@@ -195,10 +185,7 @@ function ScheduleMeeting({ reply }: { reply: FormReply | null }) {
   const hydrated = useHydrated();
   const timeZone = hydrated ? Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC" : "UTC";
   return (
-    <section aria-labelledby="schedule-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
-      <h2 id="schedule-title" className="text-xl font-semibold">
-        Schedule a meeting
-      </h2>
+    <CardSection id="schedule-title" title="Schedule a meeting">
       <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-4">
         <FormMessage id={form.errorId} errors={form.errors} success={reply?.ok ? reply.message : null} />
         <input type="hidden" name="intent" value="schedule-meeting" />
@@ -218,7 +205,7 @@ function ScheduleMeeting({ reply }: { reply: FormReply | null }) {
           </SubmitButton>
         </div>
       </Form>
-    </section>
+    </CardSection>
   );
 }
 
@@ -260,7 +247,6 @@ function MeetingItem({ meeting: m }: { meeting: ClientMeetingRow }) {
 /** An ambassador proposal offered for approval (docs/product.md#proposals-approval), or for decline with a reason. */
 function AwaitingProposal({ proposal: p, reply }: { proposal: ClientProposalRow; reply: FormReply | null }) {
   const approving = usePendingIntent("approve-proposal", p.id);
-  const declining = usePendingIntent("decline-proposal", p.id);
   const headingId = `awaiting-${p.id}-title`;
   const reasonId = `decline-${p.id}-reason`;
   const reasonError = reply?.intent === "decline-proposal" && !reply.ok ? (reply.fieldErrors?.reason?.join(" ") ?? null) : null;
@@ -287,34 +273,19 @@ function AwaitingProposal({ proposal: p, reply }: { proposal: ClientProposalRow;
             {approving ? "Approving…" : "Approve"}
           </button>
         </Form>
-        <details open={reasonError ? true : undefined}>
-          <summary className="inline-flex cursor-pointer list-none rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 [&::-webkit-details-marker]:hidden">
-            Decline
-          </summary>
-          <Form method="post" className="mt-2 flex flex-col gap-2">
-            <input type="hidden" name="intent" value="decline-proposal" />
-            <input type="hidden" name="id" value={p.id} />
-            <TextareaField
-              id={reasonId}
-              label="Why are you declining?"
-              name="reason"
-              rows={2}
-              required
-              maxLength={PROPOSAL_LIMITS.reason}
-              errors={reasonError ? [reasonError] : undefined}
-            />
-            <div>
-              <button
-                type="submit"
-                disabled={declining}
-                aria-busy={declining || undefined}
-                className="rounded-md bg-red-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-70"
-              >
-                {declining ? "Declining…" : "Decline proposal"}
-              </button>
-            </div>
-          </Form>
-        </details>
+        <CommentForm
+          intent="decline-proposal"
+          proposalId={p.id}
+          summary="Decline"
+          summaryClassName="inline-flex cursor-pointer list-none rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 [&::-webkit-details-marker]:hidden"
+          field={{ id: reasonId, label: "Why are you declining?", name: "reason", rows: 2, maxLength: PROPOSAL_LIMITS.reason }}
+          error={reasonError}
+          submit={{
+            label: "Decline proposal",
+            pendingLabel: "Declining…",
+            className: "rounded-md bg-red-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-70",
+          }}
+        />
       </div>
     </li>
   );

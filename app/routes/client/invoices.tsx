@@ -2,6 +2,8 @@ import { Link } from "react-router";
 import type { Route } from "./+types/invoices";
 import { LocalDate, LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
+import { DetailItem } from "#app/components/ui/detail-item";
+import { PageNav } from "#app/components/ui/page-nav";
 import { servicesContext } from "#app/context";
 import { InvoiceStatusBadge } from "#app/features/invoices/components/invoice-status-badge";
 import { listClientInvoices } from "#app/features/invoices/invoices.server";
@@ -45,24 +47,15 @@ export default function ClientInvoices({ loaderData }: Route.ComponentProps) {
                 <InvoiceStatusBadge status={inv.displayStatus} />
               </div>
               <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-3">
-                <div>
-                  <dt className="text-slate-600">Issued</dt>
-                  <dd className="font-medium">
-                    <LocalDateTime value={inv.createdAt} style="date" />
-                  </dd>
-                </div>
-                <div>
-                  <dt className="text-slate-600">Due</dt>
-                  <dd className="font-medium">
-                    <LocalDate value={inv.dueDate} />
-                  </dd>
-                </div>
-                <div>
-                  <dt className="text-slate-600">Total</dt>
-                  <dd className="font-semibold tabular-nums" data-testid="invoice-total">
-                    {formatCents(inv.totalCents, currency)}
-                  </dd>
-                </div>
+                <DetailItem label="Issued">
+                  <LocalDateTime value={inv.createdAt} style="date" />
+                </DetailItem>
+                <DetailItem label="Due">
+                  <LocalDate value={inv.dueDate} />
+                </DetailItem>
+                <DetailItem label="Total" className="font-semibold tabular-nums" data-testid="invoice-total">
+                  {formatCents(inv.totalCents, currency)}
+                </DetailItem>
               </dl>
               <p className="mt-3 flex flex-wrap gap-2 text-sm">
                 <Link to={`/view-invoice/${inv.id}`} className="btn btn-secondary btn-sm">
@@ -76,27 +69,7 @@ export default function ClientInvoices({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-      {list.pageCount > 1 ? (
-        <nav aria-label="Pages" className="mt-6 flex items-center justify-between gap-4 text-sm">
-          {list.page > 1 ? (
-            <Link to={pageLink(list.page - 1)} className="btn btn-secondary btn-md">
-              ← Newer
-            </Link>
-          ) : (
-            <span />
-          )}
-          <span>
-            Page {list.page} of {list.pageCount}
-          </span>
-          {list.page < list.pageCount ? (
-            <Link to={pageLink(list.page + 1)} className="btn btn-secondary btn-md">
-              Older →
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <PageNav page={list.page} pageCount={list.pageCount} href={pageLink} linkClassName="btn btn-secondary btn-md" />
     </>
   );
 }

@@ -1,12 +1,12 @@
-import { useEffect, useRef } from "react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/project-status";
-import { TextareaField } from "#app/components/ui/field";
 import { LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
-import { ConfirmAction, usePendingIntent } from "#app/components/ui/confirm-action";
+import { PageNav } from "#app/components/ui/page-nav";
+import { ConfirmAction } from "#app/components/ui/confirm-action";
 import { ActionNotice, Notice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
+import { CommentForm } from "#app/features/proposals/components/comment-form";
 import { ApprovalBadge, ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
 import { PROPOSAL_LIMITS, PROPOSAL_MESSAGES, revisionSchema } from "#app/features/proposals/proposals.schema";
 import { deleteProposal, listClientProposals, submitRevision, type ClientProposalRow } from "#app/features/proposals/proposals.server";
@@ -107,27 +107,12 @@ export default function ProjectStatus({ loaderData, actionData }: Route.Componen
         </ul>
       )}
 
-      {list.pageCount > 1 ? (
-        <nav aria-label="Pages" className="mt-6 flex items-center justify-between gap-4 text-sm">
-          {list.page > 1 ? (
-            <Link to={pageLink(list.page - 1)} className="rounded-md border border-slate-300 px-3 py-2 hover:bg-slate-50">
-              ← Newer
-            </Link>
-          ) : (
-            <span />
-          )}
-          <span>
-            Page {list.page} of {list.pageCount}
-          </span>
-          {list.page < list.pageCount ? (
-            <Link to={pageLink(list.page + 1)} className="rounded-md border border-slate-300 px-3 py-2 hover:bg-slate-50">
-              Older →
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <PageNav
+        page={list.page}
+        pageCount={list.pageCount}
+        href={pageLink}
+        linkClassName="rounded-md border border-slate-300 px-3 py-2 hover:bg-slate-50"
+      />
     </>
   );
 }
@@ -221,40 +206,29 @@ function ProposalCard({ proposal: p, reply }: { proposal: ClientProposalRow; rep
 
 /** Revision comment (docs/product.md#proposals-revision): offered while the proposal is in review. */
 function RevisionForm({ proposalId, reply }: { proposalId: number; reply: FormReply | null }) {
-  const pending = usePendingIntent("submit-revision", proposalId);
-  const formRef = useRef<HTMLFormElement>(null);
-  // After a successful submission the comment is shown on the card: empty the form.
-  useEffect(() => {
-    if (reply?.ok) formRef.current?.reset();
-  }, [reply]);
-  const fieldId = `revision-${proposalId}`;
   const error = reply && !reply.ok ? (reply.fieldErrors?.comment?.join(" ") ?? reply.message) : null;
   return (
-    <details className="mt-3" open={error ? true : undefined}>
-      <summary className="cursor-pointer text-sm font-medium text-brand-700 underline">Request revisions</summary>
-      <Form ref={formRef} method="post" className="mt-2 flex flex-col gap-2">
-        <input type="hidden" name="intent" value="submit-revision" />
-        <input type="hidden" name="id" value={proposalId} />
-        <TextareaField
-          id={fieldId}
-          label="What should we change?"
-          name="comment"
-          rows={3}
-          required
-          maxLength={PROPOSAL_LIMITS.longText}
-          errors={error ? [error] : undefined}
-        />
-        <div>
-          <button
-            type="submit"
-            disabled={pending}
-            aria-busy={pending || undefined}
-            className="rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 disabled:opacity-70"
-          >
-            {pending ? "Submitting…" : "Submit revisions"}
-          </button>
-        </div>
-      </Form>
-    </details>
+    <CommentForm
+      intent="submit-revision"
+      proposalId={proposalId}
+      summary="Request revisions"
+      summaryClassName="cursor-pointer text-sm font-medium text-brand-700 underline"
+      detailsClassName="mt-3"
+      field={{
+        id: `revision-${proposalId}`,
+        label: "What should we change?",
+        name: "comment",
+        rows: 3,
+        maxLength: PROPOSAL_LIMITS.longText,
+      }}
+      error={error}
+      submit={{
+        label: "Submit revisions",
+        pendingLabel: "Submitting…",
+        className: "rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 disabled:opacity-70",
+      }}
+      // After a successful submission the comment is shown on the card: empty the form.
+      clearAfter={reply}
+    />
   );
 }

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/view-invoice";
 import { LocalDate, LocalDateTime } from "#app/components/local-time";
 import { RouteErrorMessage } from "#app/components/route-error";
+import { DetailItem } from "#app/components/ui/detail-item";
 import { servicesContext } from "#app/context";
 import { InvoiceStatusBadge } from "#app/features/invoices/components/invoice-status-badge";
 import { billFromSettings, paymentDetails } from "#app/features/invoices/invoice-billing";
@@ -75,25 +76,16 @@ export default function ViewInvoice({ loaderData }: Route.ComponentProps) {
         </section>
       </div>
       <dl className="mt-6 grid gap-4 text-sm sm:grid-cols-3">
-        <div>
-          <dt className="text-slate-600">Issued</dt>
-          <dd className="font-medium">
-            <LocalDateTime value={invoice.createdAt} style="date" />
-          </dd>
-        </div>
-        <div>
-          <dt className="text-slate-600">Due date</dt>
-          <dd className="font-medium">
-            <LocalDate value={invoice.dueDate} />
-          </dd>
-        </div>
+        <DetailItem label="Issued">
+          <LocalDateTime value={invoice.createdAt} style="date" />
+        </DetailItem>
+        <DetailItem label="Due date">
+          <LocalDate value={invoice.dueDate} />
+        </DetailItem>
         {invoice.paidAt ? (
-          <div>
-            <dt className="text-slate-600">Paid</dt>
-            <dd className="font-medium">
-              <LocalDateTime value={invoice.paidAt} style="date" />
-            </dd>
-          </div>
+          <DetailItem label="Paid">
+            <LocalDateTime value={invoice.paidAt} style="date" />
+          </DetailItem>
         ) : null}
       </dl>
       <table className="mt-8 w-full text-left text-sm">
