@@ -100,7 +100,7 @@ test.describe("access matrix", () => {
       const parts: string[] = [];
       for (const table of tables) {
         const { rows } = await sql.query(
-          `select count(*)::int as n, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as h from "${table}" t`,
+          `select count(*)::int as n, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as h from ${rowsOf(table)} t`,
         );
         parts.push(`${table}:${rows[0].n}:${rows[0].h}`);
       }
@@ -137,6 +137,15 @@ test.describe("access matrix", () => {
     expect(await snapshot()).toEqual(before);
   });
 });
+
+/**
+ * The rows a snapshot compares: the whole table, except the mail outbox, whose delivery columns
+ * (attempts, next try, sent time) the outbox worker updates at any moment — there only what a
+ * request could write (which mails exist, to whom, with what content) counts.
+ */
+function rowsOf(table: string): string {
+  return table === "mail_outbox" ? `(select id, "to", reply_to, subject, text, html, created_at from mail_outbox)` : `"${table}"`;
+}
 
 /**
  * Records of one client or ambassador are out of reach of another: client B asks
@@ -217,7 +226,7 @@ test.describe("one user's records are out of reach of another", () => {
     const parts: string[] = [];
     for (const table of ["proposal", "meeting", "invoice", "invoice_item", "mail_outbox"]) {
       const { rows } = await app.sql.query(
-        `select count(*)::int as n, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as h from "${table}" t`,
+        `select count(*)::int as n, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as h from ${rowsOf(table)} t`,
       );
       parts.push(`${table}:${rows[0].n}:${rows[0].h}`);
     }
