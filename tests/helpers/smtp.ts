@@ -30,6 +30,9 @@ export async function startSmtpCapture(options: { port?: number; onMessage?: (ma
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    // Closing waits for clients to quit, by default up to 30 s; a test's pooled client that was
+    // not closed would stall the test that long.
+    closeTimeout: 200,
     onData(stream, _session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));

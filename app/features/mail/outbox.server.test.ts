@@ -43,7 +43,10 @@ describe("retry delays", () => {
 describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
   const ctx = useTestServices(open, { admin: true });
   let smtp: SmtpCapture | undefined;
+  let send: MailSender | undefined;
   afterEach(async () => {
+    send?.close?.();
+    send = undefined;
     await smtp?.close();
     smtp = undefined;
   });
@@ -51,7 +54,7 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
   it("keeps a mail while SMTP is down, retries with back-off, then delivers it exactly once", async () => {
     const { t } = ctx;
     const port = await freePort();
-    const send = createMailSender({ smtpUrl: `smtp://127.0.0.1:${port}`, outboxDir: "/nonexistent" });
+    send = createMailSender({ smtpUrl: `smtp://127.0.0.1:${port}`, outboxDir: "/nonexistent" });
     const options = {
       db: t.db,
       send,
@@ -95,7 +98,7 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
   it("two workers polling together send each mail once", async () => {
     const { t } = ctx;
     smtp = await startSmtpCapture();
-    const send = createMailSender({ smtpUrl: smtp.url, outboxDir: "/nonexistent" });
+    send = createMailSender({ smtpUrl: smtp.url, outboxDir: "/nonexistent" });
     for (let i = 0; i < 10; i++) await enqueueMail(t.db, { to: `r${i}@example.com`, subject: `m${i}`, text: "x" });
     const options = {
       db: t.db,
@@ -123,7 +126,7 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
   it("resolves the admin recipient (support e-mail, else the owner) and the origin of links when sending", async () => {
     const { t } = ctx;
     smtp = await startSmtpCapture();
-    const send = createMailSender({ smtpUrl: smtp.url, outboxDir: "/nonexistent" });
+    send = createMailSender({ smtpUrl: smtp.url, outboxDir: "/nonexistent" });
     const options = { db: t.db, send, from: "p@example.com", origin: "https://portal.example", adminEmail: "owner@example.com" };
     await notifyAdmin(t.db, {
       subject: "New proposal request",
