@@ -19,7 +19,7 @@ import type { Env } from "#app/lib/env.server";
 import { owner } from "#app/content/site";
 import { ensureFirstAdmin } from "#app/features/users/accounts.server";
 import { logger, registerSecrets } from "#app/lib/logger.server";
-import { createMetrics, createRequestTracker, createRouteResolver, trackedRequest } from "./observability";
+import { createMetrics, createRequestTracker, createRouteResolver, trackedRequest, type RequestTracker } from "./observability";
 import { createRequestHandler } from "./request-handler";
 
 export { parseEnv, EnvError } from "#app/lib/env.server";
@@ -32,11 +32,8 @@ export interface ServerApp {
   /** Express router: /healthz, /readyz, /metrics and every page, action and resource route. */
   router: express.Router;
   services: AppServices;
-  /**
-   * Call first for every HTTP request (prerendered pages and files too): assigns its id
-   * (`X-Request-Id`), and logs and measures it when it ends.
-   */
-  track(req: IncomingMessage, res: ServerResponse): void;
+  /** Request ids, the request log and request metrics for every HTTP request (prerendered pages and files too). */
+  requests: RequestTracker;
   /** From now on /readyz answers 503 (the process is stopping); /healthz is unchanged. */
   markStopping(): void;
   /** Stops the outbox worker (after its current batch), the tally folding, and closes the database. */
@@ -150,12 +147,12 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
 
   // Route ids for the request log and metrics (development: the routes known at start).
   const build = await loadBuild();
-  const track = createRequestTracker(createRouteResolver(build.routes), metrics);
+  const requests = createRequestTracker(createRouteResolver(build.routes), metrics);
 
   return {
     router,
     services,
-    track,
+    requests,
     markStopping() {
       stopping = true;
     },

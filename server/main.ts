@@ -96,12 +96,18 @@ async function main() {
 
   let inFlight = 0;
   // Prerendered public pages are answered before express; everything else goes through it.
+  const { requests } = server;
   const listener = http.createServer((req, res) => {
+    const started = process.hrtime.bigint();
+    const id = requests.id(req);
+    warnForwardedFor(req);
+    // A prerendered page is written in full right here: nothing stays in flight.
+    const status = production ? pageCache.serve(req, res, isHttps, id) : 0;
+    if (status) return requests.written(req, status, id, started);
     inFlight++;
     res.once("close", () => inFlight--);
-    server.track(req, res);
-    warnForwardedFor(req);
-    if (!(production && pageCache.serve(req, res, isHttps))) app(req, res);
+    requests.track(req, res, id, started);
+    app(req, res);
   });
   listener.listen(env.PORT, env.HOST, () => {
     const address = listener.address();

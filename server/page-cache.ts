@@ -38,12 +38,14 @@ const SECURITY_HEADERS =
 
 export interface PageCache {
   /**
-   * Answers a GET or HEAD of a prerendered page (200, or 304 for a matching If-None-Match).
+   * Answers a GET or HEAD of a prerendered page (200, or 304 for a matching If-None-Match), in
+   * full and synchronously, with one `writeHead` (headers set one by one cost a fifth of the answer).
    *
    * @param https - whether the request came over HTTPS (adds HSTS).
-   * @returns false, having written nothing, when the request is not for a cached page.
+   * @param requestId - sent as `X-Request-Id`.
+   * @returns the status written, or 0, having written nothing, when the request is not for a cached page.
    */
-  serve(req: IncomingMessage, res: ServerResponse, https: (req: IncomingMessage) => boolean): boolean;
+  serve(req: IncomingMessage, res: ServerResponse, https: (req: IncomingMessage) => boolean, requestId: string): number;
   /** Renders every page by requesting it from `baseUrl`; pages that fail are left to SSR. */
   warm(baseUrl: string): Promise<number>;
 }
@@ -67,8 +69,8 @@ export function createPageCache(paths: string[] = PRERENDERED_PATHS, warn: (path
       }
       return entries.size;
     },
-    serve(req, res, https) {
-      if (req.method !== "GET" && req.method !== "HEAD") return false;
+    serve(req, res, https, requestId) {
+      if (req.method !== "GET" && req.method !== "HEAD") return 0;
       const path = req.url ?? "";
       const theme = themeFromCookie(req.headers.cookie);
       const entry = entries.get(key(path, theme));
@@ -77,12 +79,12 @@ export function createPageCache(paths: string[] = PRERENDERED_PATHS, warn: (path
           started.add(key(path, theme));
           void warmOne(origin, path, theme);
         }
-        return false;
+        return 0;
       }
-      const headers = https(req) ? [...entry.headers, ...HSTS_HEADER] : entry.headers;
+      const headers = [...entry.headers, "X-Request-Id", requestId, ...(https(req) ? HSTS_HEADER : [])];
       if (req.headers["if-none-match"] === entry.etag) {
         res.writeHead(304, headers).end();
-        return true;
+        return 304;
       }
       const accepts = req.headers["accept-encoding"] ?? "";
       const [encoding, body] = /\bbr\b/.test(accepts)
@@ -93,7 +95,7 @@ export function createPageCache(paths: string[] = PRERENDERED_PATHS, warn: (path
       res
         .writeHead(200, [...headers, ...(encoding ? ["Content-Encoding", encoding] : []), "Content-Length", String(body.length)])
         .end(req.method === "HEAD" ? undefined : body);
-      return true;
+      return 200;
     },
   };
 

@@ -11,17 +11,20 @@ export { freePort };
 export type RunningApp = AppProcess;
 
 /** Starts the built app with the benchmark admin (admin@bench.test / admin-bench-password), its own data directory and LOG_LEVEL=warn. */
-export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
+export async function startApp(env: Record<string, string> = {}, options: { discardStdout?: boolean } = {}): Promise<RunningApp> {
   if (!fs.existsSync("build/server/index.js")) throw new Error("Run `npm run build` first.");
-  return spawnApp({
-    BETTER_AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123",
-    ADMIN_EMAIL: "admin@bench.test",
-    ADMIN_PASSWORD: "admin-bench-password",
-    DATA_DIR: env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "bench-data-")),
-    // No request log: at tens of thousands of requests per second it would be collected in this process.
-    LOG_LEVEL: "warn",
-    ...env,
-  });
+  return spawnApp(
+    {
+      BETTER_AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123",
+      ADMIN_EMAIL: "admin@bench.test",
+      ADMIN_PASSWORD: "admin-bench-password",
+      DATA_DIR: env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "bench-data-")),
+      // No request log: at tens of thousands of requests per second it would be collected in this process.
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    options,
+  );
 }
 
 /** One line describing the machine, for results files. */

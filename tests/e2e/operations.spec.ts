@@ -103,6 +103,11 @@ test.describe("operations", () => {
       const requestId = dashboard.headers()["x-request-id"];
       expect(requestId).toMatch(/^[\w-]{36}$/);
       await api.dispose();
+      // A prerendered page, answered before express, is logged and measured the same way.
+      const home = await fetch(`${app.baseUrl}/about`);
+      expect(home.status).toBe(200);
+      const homeRequestId = home.headers.get("x-request-id");
+      expect(homeRequestId).toMatch(/^[\w-]{36}$/);
       const metrics = await fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       expect(metrics.status).toBe(200);
       expect(metrics.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -116,6 +121,16 @@ test.describe("operations", () => {
       const line = logLines(app).find((l) => l.requestId === requestId)!;
       expect(line).toMatchObject({ level: "info", msg: "request", method: "GET", route: "routes/client/dashboard", status: 200 });
       expect(line.userId).toMatch(/\S+/);
+      await expect
+        .poll(() => logLines(app).find((l) => l.requestId === homeRequestId))
+        .toMatchObject({
+          msg: "request",
+          method: "GET",
+          path: "/about",
+          route: "routes/site/about",
+          status: 200,
+        });
+      expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="routes\/site\/about",status="200"\} [1-9]/);
       expect(typeof line.durationMs).toBe("number");
       // The register POST's password, the session cookie and the secrets are nowhere in the log.
       const output = app.output();
