@@ -7,7 +7,6 @@
  * `server/main.ts` mounts them behind static files.
  */
 import { timingSafeEqual } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { requestInfoContext, servicesContext, type AppServices } from "#app/context";
