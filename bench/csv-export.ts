@@ -21,8 +21,9 @@ import { parseArgs } from "node:util";
 import { count } from "drizzle-orm";
 import { openDatabase } from "../app/db/client.server";
 import { invoice } from "../app/db/schema";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from "../scripts/seed-demo";
+import { DEMO_ACCOUNTS, seedDemo } from "../scripts/seed-demo";
 import { startApp, writeResults } from "./lib/server";
+import { signIn } from "./lib/sign-in";
 import { createPgDatabase } from "../tests/helpers/test-database";
 
 const INVOICES = 10_000;
@@ -44,22 +45,6 @@ interface Result {
   bytes: number;
   streamed: { ms: number; rssBeforeKiB: number; peakKiB: number; hwmReset: boolean };
   naive: { ms: number; rssBeforeKiB: number; peakKiB: number; rows: number; bytes: number };
-}
-
-async function signIn(baseUrl: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl },
-    // seedDemo creates an admin, so the server does not create admin@bench.test (first admin only).
-    body: new URLSearchParams({ email: DEMO_ACCOUNTS.admin, password: DEMO_PASSWORD }),
-  });
-  const cookie = response.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  if (!cookie.includes("session_token")) throw new Error(`admin sign-in failed: ${response.status}`);
-  return cookie;
 }
 
 async function run(driver: string): Promise<Result> {
@@ -97,7 +82,8 @@ async function run(driver: string): Promise<Result> {
   let bytes = 0;
   try {
     const pid = app.child.pid!;
-    const cookie = await signIn(app.baseUrl);
+    // seedDemo creates an admin, so the server does not create admin@bench.test (first admin only).
+    const cookie = await signIn(app.baseUrl, DEMO_ACCOUNTS.admin);
     // Warm up: the route module, the driver and the first page of the list.
     await (await fetch(`${app.baseUrl}/admin/invoices/export.csv?filter=paid&q=zzzz-none`, { headers: { cookie } })).text();
     await (await fetch(`${app.baseUrl}/admin/invoices`, { headers: { cookie } })).text();

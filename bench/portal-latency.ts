@@ -22,8 +22,9 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "../app/db/client.server";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, SCALE_SIZE, seedDemo } from "../scripts/seed-demo";
+import { DEMO_ACCOUNTS, SCALE_SIZE, seedDemo } from "../scripts/seed-demo";
 import { startApp, writeResults } from "./lib/server";
+import { signIn } from "./lib/sign-in";
 import { createPgDatabase, type CreatedPgDatabase } from "../tests/helpers/test-database";
 
 const SECONDS = Number(process.env.PORTAL_SECONDS ?? 12);
@@ -42,21 +43,6 @@ const PAGES: [string, "client" | "admin"][] = [
   ["/admin/invoices?filter=overdue", "admin"],
   ["/admin/ambassadors", "admin"],
 ];
-
-async function signIn(baseUrl: string, email: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": `portal-${email}` },
-    body: new URLSearchParams({ email, password: DEMO_PASSWORD }),
-  });
-  const cookie = response.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  if (!cookie.includes("session_token")) throw new Error(`sign-in of ${email} failed (${response.status})`);
-  return cookie;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -129,7 +115,10 @@ async function measure(driver: "pglite" | "postgres") {
   await handle.close();
 
   const app = await startApp({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ...(databaseUrl ? { WEB_CONCURRENCY: "2" } : {}) });
-  const cookies = { client: await signIn(app.baseUrl, DEMO_ACCOUNTS.client), admin: await signIn(app.baseUrl, DEMO_ACCOUNTS.admin) };
+  const cookies = {
+    client: await signIn(app.baseUrl, DEMO_ACCOUNTS.client, { forwardedFor: "portal-client" }),
+    admin: await signIn(app.baseUrl, DEMO_ACCOUNTS.admin, { forwardedFor: "portal-admin" }),
+  };
   const rows: string[] = [];
   for (const [page, role] of PAGES) {
     const url = `${app.baseUrl}${page}`;

@@ -25,6 +25,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import compression from "compression";
 import express from "express";
+import expressStaticGzip from "express-static-gzip";
 import { createPageCache } from "./page-cache";
 import { forwardedForWarning, hsts, httpsDetector, securityHeaders } from "./security";
 
@@ -77,7 +78,15 @@ async function main() {
   // Level 3: within 10 % of level 6 in size for half its CPU (dynamic pages are compressed per request).
   app.use(compression({ level: 3 }));
   if (production) {
-    app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
+    // Scripts and styles as precompressed at build (scripts/compress-assets.ts): brotli, else gzip, else as they are.
+    app.use(
+      "/assets",
+      expressStaticGzip(path.join(root, "build/client/assets"), {
+        enableBrotli: true,
+        orderPreference: ["br", "gzip"],
+        serveStatic: { immutable: true, maxAge: "1y", index: false },
+      }),
+    );
     // Other public files (favicon, screenshots, robots …) all have an extension: page
     // requests skip the file-system lookup.
     const publicFiles = express.static(path.join(root, "build/client"), { maxAge: "1h", index: false });

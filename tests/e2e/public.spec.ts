@@ -1,3 +1,5 @@
+import http from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { projects, featuredProjects } from "../../app/content/projects";
 import { owner } from "../../app/content/site";
 import { expect, test } from "./fixtures";
@@ -209,5 +211,41 @@ test.describe("prerendered public pages", () => {
     expect(again.status).toBe(304);
     // Pages with forms stay rendered per request.
     expect((await fetch(`${baseURL}/contact`)).headers.get("etag")).toBeNull();
+  });
+
+  test("scripts and styles are sent as precompressed at build: brotli, else gzip, else as they are; cached for a year", async ({
+    baseURL,
+  }) => {
+    const html = await (await fetch(`${baseURL}/login`)).text();
+    const assets = [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
+    expect(assets.some((a) => a.endsWith(".js")) && assets.some((a) => a.endsWith(".css"))).toBe(true);
+    /** The raw answer (fetch would decode it). */
+    const raw = (path: string, acceptEncoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get(`${baseURL}${path}`, { headers: { "accept-encoding": acceptEncoding } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => chunks.push(c)).on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          })
+          .on("error", reject);
+      });
+    let compressed = 0;
+    for (const asset of assets) {
+      const plain = await raw(asset, "identity");
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(plain.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+      if (plain.body.length < 1024) continue; // not worth compressing (scripts/compress-assets.ts)
+      compressed++;
+      const br = await raw(asset, "gzip, deflate, br");
+      expect(br.headers["content-encoding"]).toBe("br");
+      expect(br.headers["content-type"]?.toLowerCase()).toBe(plain.headers["content-type"]?.toLowerCase());
+      expect(br.headers.vary).toBe("Accept-Encoding");
+      expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+      expect(br.body.length).toBeLessThan(plain.body.length / 2);
+      const gz = await raw(asset, "gzip");
+      expect(gz.headers["content-encoding"]).toBe("gzip");
+      expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    }
+    expect(compressed).toBeGreaterThan(3);
   });
 });
