@@ -9,7 +9,6 @@ import { RowMenu, ROW_MENU_ITEM } from "#app/components/ui/row-menu";
 import { BreakableText } from "#app/components/ui/breakable-text";
 import { useFormatMoney } from "#app/components/money";
 import { MeetingStatusBadge } from "#app/features/meetings/components/meeting-status-badge";
-import { servicesContext } from "#app/context";
 import { invoiceSummary } from "#app/features/invoices/invoices.admin.server";
 import {
   acceptMeeting,
@@ -24,14 +23,13 @@ import { countUsers } from "#app/features/users/users.server";
 import { countUnreadMessages } from "#app/features/contact/inbox.server";
 import { formId, runIntent } from "#app/lib/form-action.server";
 import { pageRequestFrom } from "#app/lib/pagination";
-import { requireUser } from "#app/features/users/session.server";
+import { actorAndDb } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard | Admin Console" }, { name: "robots", content: "noindex" }];
 
 /** Counts, money totals and the meeting requests, newest first (docs/product.md#admin-dashboard). */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
+  const { actor, db } = actorAndDb(context);
   const params = new URL(request.url).searchParams;
   const proposals = await countProposals(db, actor);
   const users = await countUsers(db, actor);
@@ -44,8 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** `accept-meeting`, `decline-meeting` (pending requests still ahead only) and `delete-meeting` (docs/product.md#meetings-admin). */
 export async function action(args: Route.ActionArgs) {
-  const actor = requireUser(args.context);
-  const { db } = args.context.get(servicesContext);
+  const { actor, db } = actorAndDb(args.context);
   return runIntent(
     args,
     {
