@@ -111,6 +111,29 @@ export function actorAndDb(context: Readonly<RouterContextProvider>): { actor: S
   return { actor: requireUser(context), db: context.get(servicesContext).db };
 }
 
+/** A list request as a loader reads it: who asks, the database, the query parameters and the parsed filters. */
+export interface ListQuery<F> {
+  actor: SessionUser;
+  db: Database;
+  params: URLSearchParams;
+  filters: F;
+}
+
+/**
+ * Reads a list request (a list page or its CSV export): the signed-in user, the database and the
+ * list's filters parsed from the query string by `filtersFrom`.
+ *
+ * @throws a redirect to /login when no one is signed in (see {@link requireUser}).
+ */
+export function listQuery<F>(
+  { request, context }: { request: Request; context: Readonly<RouterContextProvider> },
+  filtersFrom: (params: URLSearchParams) => F,
+): ListQuery<F> {
+  const { actor, db } = actorAndDb(context);
+  const params = new URL(request.url).searchParams;
+  return { actor, db, params, filters: filtersFrom(params) };
+}
+
 /**
  * One page of a server-side list (docs/product.md#admin-lists) from the request's query string:
  * `filtersFrom` parses the list's filters, the keyset cursors give the page, and `list` reads it for
@@ -121,16 +144,13 @@ export function actorAndDb(context: Readonly<RouterContextProvider>): { actor: S
  *   anything else the loader reads.
  */
 export async function loadListPage<F, P>(
-  { request, context }: { request: Request; context: Readonly<RouterContextProvider> },
+  args: { request: Request; context: Readonly<RouterContextProvider> },
   filtersFrom: (params: URLSearchParams) => F,
   list: (db: Database, actor: Actor, filters: F, page: PageRequest) => Promise<P>,
   options: { size?: number } = {},
-): Promise<{ page: P; filters: F; actor: SessionUser; db: Database; params: URLSearchParams }> {
-  const { actor, db } = actorAndDb(context);
-  const params = new URL(request.url).searchParams;
-  const filters = filtersFrom(params);
-  const page = await list(db, actor, filters, pageRequestFrom(params, options));
-  return { page, filters, actor, db, params };
+): Promise<ListQuery<F> & { page: P }> {
+  const query = listQuery(args, filtersFrom);
+  return { ...query, page: await list(query.db, query.actor, query.filters, pageRequestFrom(query.params, options)) };
 }
 
 /** Where an admin without two-factor is sent when the setting requires it. */

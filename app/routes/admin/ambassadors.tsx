@@ -24,7 +24,7 @@ import { CommissionStatusBadge } from "#app/features/referrals/components/commis
 import { unlessNotFound } from "#app/lib/errors";
 import { formId, runIntent } from "#app/lib/form-action.server";
 import { parseUserId } from "#app/lib/ids";
-import { normalizeSearch, pageRequestFrom } from "#app/lib/pagination";
+import { pageRequestFrom, searchFiltersFrom } from "#app/lib/pagination";
 import { actorAndDb, loadListPage } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Ambassador Dashboard | Admin Console" }, { name: "robots", content: "noindex" }];
@@ -34,8 +34,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Ambassador Dashboard | 
  * (docs/product.md#commissions); `?ambassador=<id>` opens one ambassador's detail.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const searchFrom = (params: URLSearchParams) => ({ q: normalizeSearch(params.get("q")) });
-  const { page: list, filters, actor, db, params } = await loadListPage(args, searchFrom, listAmbassadorsForAdmin, { size: 20 });
+  const { page: list, filters, actor, db, params } = await loadListPage(args, searchFiltersFrom, listAmbassadorsForAdmin, { size: 20 });
   const selected = parseUserId(params.get("ambassador"));
   const detail = selected
     ? await unlessNotFound(
