@@ -24,7 +24,7 @@ import { formatCents, MAX_CENTS } from "#app/lib/money";
 import { changedFields, recordAudit } from "#app/features/audit/audit.server";
 import { queueUserNotice } from "#app/features/mail/notifications.server";
 import { getSettings } from "#app/features/settings/settings.server";
-import { keysetBatches } from "#app/lib/csv.server";
+import { keysetBatches, mapRows } from "#app/lib/csv.server";
 import { formatCalendarDate } from "#app/lib/dates";
 import {
   containsPattern,
@@ -231,25 +231,13 @@ export function formatInvoiceNumber(year: number, n: number): string {
   return `INV-${year}-${String(n).padStart(4, "0")}`;
 }
 
-/** An invoice with its items, as the admin edit page shows it. Money in cents. */
-export interface AdminInvoice {
-  id: number;
-  number: string;
-  proposalId: number;
-  projectName: string | null;
-  clientName: string | null;
-  clientEmail: string | null;
+/** An invoice with its items, as the admin edit page shows it: its list row and more. Money in cents. */
+export interface AdminInvoice extends AdminInvoiceRow {
   /** The client account's phone and website (bill-to on the PDF), null when not given. */
   clientPhone: string | null;
   clientWebsite: string | null;
-  dueDate: string;
-  status: "unpaid" | "paid";
-  displayStatus: InvoiceDisplayStatus;
-  totalCents: number;
-  paidAt: string | null;
   /** Raised at every edit; the edit form carries it back (docs/product.md#invoices). */
   version: number;
-  createdAt: string | null;
   items: { description: string; amountCents: number }[];
 }
 
@@ -583,11 +571,8 @@ export async function exportInvoicesForAdmin(
   now: Date = new Date(),
 ): Promise<AsyncIterable<AdminInvoiceRow>> {
   assertRole(actor, "admin");
-  const where = await invoiceListWhere(db, filters, now);
-  const rows = keysetBatches(ordering, where, (keyset) => fetchInvoiceRows(db, keyset));
-  return (async function* () {
-    for await (const row of rows) yield toAdminInvoiceRow(row, now);
-  })();
+  const rows = keysetBatches(ordering, await invoiceListWhere(db, filters, now), (keyset) => fetchInvoiceRows(db, keyset));
+  return mapRows(rows, (row) => toAdminInvoiceRow(row, now));
 }
 
 /** Invoice totals for the admin dashboard. Money in cents. */
