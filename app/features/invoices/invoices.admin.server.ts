@@ -43,8 +43,8 @@ import { INVOICE_MESSAGES, invoiceTotalCents, MAX_INVOICE_ITEMS, type InvoiceFil
 const clientNameSql = sql<string | null>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName})`;
 const clientEmailSql = sql<string | null>`coalesce(${user.email}, ${proposal.clientEmail})`;
 
-/** What an invoice row shows, in the admin list and on one invoice (joins: proposal, client user). */
-const invoiceColumns = {
+/** What an invoice row shows, in the admin list, its CSV export and on one invoice (joins: proposal, client user). */
+export const adminInvoiceColumns = {
   id: invoice.id,
   number: invoice.number,
   proposalId: invoice.proposalId,
@@ -249,7 +249,7 @@ export interface AdminInvoice extends AdminInvoiceRow {
 export async function getInvoiceForAdmin(db: Queryable, actor: Actor, invoiceId: number, now: Date = new Date()): Promise<AdminInvoice> {
   assertRole(actor, "admin");
   const [row] = await db
-    .select({ ...invoiceColumns, clientPhone: user.phone, clientWebsite: user.website })
+    .select({ ...adminInvoiceColumns, clientPhone: user.phone, clientWebsite: user.website })
     .from(invoice)
     .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
     .leftJoin(user, eq(user.id, invoice.clientId))
@@ -543,7 +543,7 @@ async function invoiceListWhere(db: Queryable, filters: InvoiceListFilters, now:
 /** The list's select and joins, for one page or one export batch. */
 function fetchInvoiceRows(db: Queryable, keyset: KeysetQuery) {
   return db
-    .select({ ...invoiceColumns, cursorKey: cursorKeySql(ordering) })
+    .select({ ...adminInvoiceColumns, cursorKey: cursorKeySql(ordering) })
     .from(invoice)
     .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
     .leftJoin(user, eq(user.id, invoice.clientId))
@@ -552,7 +552,14 @@ function fetchInvoiceRows(db: Queryable, keyset: KeysetQuery) {
     .limit(keyset.limit);
 }
 
-function toAdminInvoiceRow(row: Omit<Awaited<ReturnType<typeof fetchInvoiceRows>>[number], "cursorKey">, now: Date): AdminInvoiceRow {
+/**
+ * One selected invoice (see {@link adminInvoiceColumns}) as the admin list and the CSV export show it:
+ * with its display status on `now`'s date and ISO instants.
+ */
+export function toAdminInvoiceRow(
+  row: Omit<Awaited<ReturnType<typeof fetchInvoiceRows>>[number], "cursorKey">,
+  now: Date,
+): AdminInvoiceRow {
   return { ...row, displayStatus: invoiceDisplayStatus(row, now), createdAt: toIsoOrNull(row.createdAt), paidAt: toIsoOrNull(row.paidAt) };
 }
 
