@@ -170,17 +170,6 @@ export async function exportProposalsForAdmin(
   return mapRows(rows, toAdminProposalRow);
 }
 
-/** Reads and row-locks a proposal's status (and what its client notice needs) for a status change; 404 when unknown. */
-async function lockProposalStatus(tx: Queryable, proposalId: number) {
-  const [current] = await tx
-    .select({ id: proposal.id, status: proposal.status, clientId: proposal.clientId, projectName: proposal.projectName })
-    .from(proposal)
-    .where(eq(proposal.id, proposalId))
-    .for("update");
-  if (!current) throw notFound("Proposal not found");
-  return current;
-}
-
 /**
  * Sets a proposal's status to any of pending, planning, in_progress, review, completed
  * (docs/product.md#proposal-statuses: the admin changes it freely). In the same transaction it records one
@@ -208,6 +197,17 @@ export async function setProposalStatus(
     const eventId = await writeStatus(tx, actor, { ...current, id: proposalId }, status, "status-changed");
     return { id: current.id, status, changed: true, previous: current.status, eventId };
   });
+}
+
+/** Reads and row-locks a proposal's status (and what its client notice needs) for a status change; 404 when unknown. */
+async function lockProposalStatus(tx: Queryable, proposalId: number) {
+  const [current] = await tx
+    .select({ id: proposal.id, status: proposal.status, clientId: proposal.clientId, projectName: proposal.projectName })
+    .from(proposal)
+    .where(eq(proposal.id, proposalId))
+    .for("update");
+  if (!current) throw notFound("Proposal not found");
+  return current;
 }
 
 /** Writes a status change: the row, its audit event and the client's notification. @returns the audit event's id. */
