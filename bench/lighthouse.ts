@@ -10,6 +10,7 @@ import * as chromeLauncher from "chrome-launcher";
 import os from "node:os";
 import lighthouse from "lighthouse";
 import { startApp, writeResults } from "./lib/server";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../tests/helpers/chromium";
 
 const PAGES = ["/", "/about", "/projects", "/project3", "/contact"];
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
@@ -18,17 +19,8 @@ async function main() {
   const app = await startApp();
   await new Promise((r) => setTimeout(r, 2_000)); // page cache warm-up
   const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    chromeFlags: [
-      "--headless=new",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: ["--headless=new", ...CHROMIUM_FLAGS],
   });
   const rows: string[] = [];
   const failures: string[] = [];

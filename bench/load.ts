@@ -61,49 +61,40 @@ async function run(driver: "pglite" | "postgres"): Promise<Outcome> {
   const byStatus: Record<string, number> = {};
   const form = { "content-type": "application/x-www-form-urlencoded" };
   const pick = () => cookies[seq++ % CLIENTS]!;
+  /** A signed-in form post carrying a unique marker, which is noted in `acked` when the answer is 200. */
+  const markedPost = (
+    kind: string,
+    path: string,
+    acked: Set<string>,
+    fields: (marker: string) => Record<string, string>,
+  ): autocannon.Request => ({
+    method: "POST",
+    setupRequest: (req, context) => {
+      const marker = `load-${kind}-${runId}-${seq++}`;
+      (context as { marker?: string }).marker = marker;
+      return { ...req, path, headers: { ...form, cookie: pick() }, body: new URLSearchParams(fields(marker)).toString() };
+    },
+    onResponse: (status, _body, context) => {
+      if (status === 200) acked.add((context as { marker: string }).marker);
+    },
+  });
   const requests: autocannon.Request[] = [
     { method: "GET", path: "/" },
     { method: "GET", path: "/project3" },
     { method: "GET", setupRequest: (req) => ({ ...req, path: "/client-dashboard", headers: { cookie: pick() } }) },
     { method: "GET", setupRequest: (req) => ({ ...req, path: "/project-status", headers: { cookie: pick() } }) },
-    {
-      method: "POST",
-      setupRequest: (req, context) => {
-        const marker = `load-proposal-${runId}-${seq++}`;
-        (context as { marker?: string }).marker = marker;
-        return {
-          ...req,
-          path: "/proposal-request",
-          headers: { ...form, cookie: pick() },
-          body: new URLSearchParams({ projectName: marker, projectDetails: "Load test proposal", budget: "$1,500" }).toString(),
-        };
-      },
-      onResponse: (status, _body, context) => {
-        if (status === 200) ackedProposals.add((context as { marker: string }).marker);
-      },
-    },
-    {
-      method: "POST",
-      setupRequest: (req, context) => {
-        const marker = `load-meeting-${runId}-${seq++}`;
-        (context as { marker?: string }).marker = marker;
-        return {
-          ...req,
-          path: "/client-dashboard",
-          headers: { ...form, cookie: pick() },
-          body: new URLSearchParams({
-            intent: "schedule-meeting",
-            date: "2031-06-01",
-            time: "10:30",
-            timeZone: "America/New_York",
-            notes: marker,
-          }).toString(),
-        };
-      },
-      onResponse: (status, _body, context) => {
-        if (status === 200) ackedMeetings.add((context as { marker: string }).marker);
-      },
-    },
+    markedPost("proposal", "/proposal-request", ackedProposals, (marker) => ({
+      projectName: marker,
+      projectDetails: "Load test proposal",
+      budget: "$1,500",
+    })),
+    markedPost("meeting", "/client-dashboard", ackedMeetings, (marker) => ({
+      intent: "schedule-meeting",
+      date: "2031-06-01",
+      time: "10:30",
+      timeZone: "America/New_York",
+      notes: marker,
+    })),
   ];
   const instance = autocannon({
     url: app.baseUrl,

@@ -114,7 +114,7 @@ test.describe("profile, e-mail and password", () => {
   });
 
   test("the session list shows both browsers; signing one out sends it to /login", async ({ page, browser, baseURL }) => {
-    const { client, other, otherPage } = await clientInTwoBrowsers(page, browser, baseURL);
+    const { other, otherPage } = await clientInTwoBrowsers(page, browser, baseURL);
 
     await page.goto("/account");
     const list = page.getByRole("list", { name: "Active sessions" });
