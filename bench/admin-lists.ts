@@ -27,7 +27,7 @@ import type { Actor } from "../app/features/users/actor";
 import { countUsers, listUsersForAdmin } from "../app/features/users/users.server";
 import type { Cursor, PageRequest } from "../app/lib/pagination";
 import { DEMO_ACCOUNTS, DEMO_SIZE, SCALE_SIZE, seedDemo, type SeedSize } from "../scripts/seed-demo";
-import { createPgDatabase, loadPgliteTemplate } from "../tests/helpers/test-database";
+import { openPgClone, openPgliteClone } from "../tests/helpers/test-database";
 
 const PAGE: PageRequest = { size: 25 };
 
@@ -130,21 +130,15 @@ async function measure(scenario: Scenario, runs: number): Promise<Measured> {
   return { median: percentile(times, 50), p95: percentile(times, 95), rows };
 }
 
-/** A fresh, migrated database of the given driver, dropped/closed by `dispose`. */
-async function freshDatabase(driver: "postgres" | "pglite", baseUrl: string): Promise<DbHandle & { dispose(): Promise<void> }> {
-  if (driver === "pglite") {
-    const handle = await openDatabase({ pglite: await loadPgliteTemplate() });
-    return { ...handle, dispose: () => handle.close() };
-  }
-  const database = await createPgDatabase(baseUrl, "bench");
-  const handle = await openDatabase({ url: database.url });
-  return {
-    ...handle,
-    async dispose() {
-      await handle.close();
-      await database.drop();
-    },
-  };
+/** A fresh, migrated database of the given driver (the tests' template copies), dropped or emptied by `close`. */
+function freshDatabase(driver: "postgres" | "pglite", baseUrl: string): Promise<DbHandle> {
+  return driver === "pglite" ? openPgliteClone() : openPgClone(baseUrl);
+}
+
+/** The seeded demo admin as an actor. */
+async function demoAdmin(db: Database): Promise<Actor> {
+  const [adminRow] = await db.select({ id: user.id }).from(user).where(eq(user.email, DEMO_ACCOUNTS.admin));
+  return { id: adminRow!.id, role: "admin", email: DEMO_ACCOUNTS.admin };
 }
 
 async function runSize(driver: "postgres" | "pglite", baseUrl: string, label: string, size: SeedSize, runs: number) {
@@ -154,8 +148,7 @@ async function runSize(driver: "postgres" | "pglite", baseUrl: string, label: st
     const created = await seedDemo(handle.db, size, { now: new Date(), log: (line) => console.log(`    ${line}`) });
     const seedSeconds = (performance.now() - started) / 1000;
     console.log(`  ${driver} ${label}: seeded in ${seedSeconds.toFixed(1)} s`);
-    const [adminRow] = await handle.db.select({ id: user.id }).from(user).where(eq(user.email, DEMO_ACCOUNTS.admin));
-    const admin: Actor = { id: adminRow!.id, role: "admin", email: DEMO_ACCOUNTS.admin };
+    const admin = await demoAdmin(handle.db);
     const results = new Map<string, Measured>();
     for (const scenario of await scenarios(handle.db, admin)) {
       const m = await measure(scenario, runs);
@@ -173,7 +166,7 @@ async function runSize(driver: "postgres" | "pglite", baseUrl: string, label: st
       ).split(" on ")[0]!;
     return { results, seedSeconds, created, serverVersion };
   } finally {
-    await handle.dispose();
+    await handle.close();
   }
 }
 
@@ -190,8 +183,7 @@ async function main() {
     // Measures an already seeded PostgreSQL database (e.g. after `npm run seed:demo -- --scale`); prints only.
     const handle = await openDatabase({ url: values.existing });
     try {
-      const [adminRow] = await handle.db.select({ id: user.id }).from(user).where(eq(user.email, DEMO_ACCOUNTS.admin));
-      const admin: Actor = { id: adminRow!.id, role: "admin", email: DEMO_ACCOUNTS.admin };
+      const admin = await demoAdmin(handle.db);
       for (const scenario of await scenarios(handle.db, admin)) {
         const m = await measure(scenario, Number(values.runs));
         console.log(`${scenario.name}: median ${m.median.toFixed(1)} ms, p95 ${m.p95.toFixed(1)} ms (${m.rows} rows)`);

@@ -6,13 +6,7 @@
  *
  *   npm run build && npx tsx bench/crash.ts
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
-import { startApp, writeResults } from "./lib/server";
-import { createPgDatabase, type CreatedPgDatabase } from "../tests/helpers/test-database";
+import { startApp, stopAndRead, trialStorage, writeResults } from "./lib/server";
 
 const WRITERS = 16;
 const KILL_AFTER_MS = Number(process.env.CRASH_AFTER_MS ?? 4_000);
@@ -56,14 +50,8 @@ async function stream(baseUrl: string, run: string, stopAt: { stopped: boolean }
 
 async function trial(driver: "pglite" | "postgres"): Promise<Trial> {
   const run = `crash-${driver}-${Date.now()}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "crash-"));
-  let databaseUrl = "";
-  let database: CreatedPgDatabase | undefined;
-  if (driver === "postgres") {
-    database = await createPgDatabase(PG_URL, run);
-    databaseUrl = database.url;
-  }
-  const env = { DATA_DIR: dataDir, DATABASE_URL: databaseUrl };
+  const storage = await trialStorage(driver, "crash", PG_URL);
+  const env = storage.env;
   const app = await startApp(env);
   const flag = { stopped: false };
   const writes = stream(app.baseUrl, run, flag);
@@ -76,21 +64,7 @@ async function trial(driver: "pglite" | "postgres"): Promise<Trial> {
   const t0 = Date.now();
   const restarted = await startApp(env); // must boot on the killed server's data (stale lock taken over)
   const restartMs = Date.now() - t0;
-  let messages: string[];
-  if (driver === "pglite") {
-    await restarted.stop();
-    const db = await PGlite.create(path.join(dataDir, "pglite"));
-    messages = (await db.query<{ message: string }>("select message from contact_message")).rows.map((r) => r.message);
-    await db.close();
-  } else {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    messages = (await client.query("select message from contact_message")).rows.map((r) => r.message);
-    await client.end();
-    await restarted.stop();
-    await database?.drop();
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  const [messages] = (await stopAndRead(restarted, storage, ["select message as v from contact_message"])) as [string[]];
   const present = new Set(messages);
   const lost = acked.filter((m) => !present.has(m)).length;
   return { driver, acknowledged: acked.length, failed, found: messages.length, lost, restartMs };

@@ -1,6 +1,6 @@
 /**
- * The naive baseline of bench/csv-export.ts: loads every invoice row (the same
- * columns as the admin export) into memory in one query, builds the whole CSV as one string,
+ * The naive baseline of bench/csv-export.ts: loads every invoice row (the admin
+ * export's select, rows and columns) into memory in one query, builds the whole CSV as one string,
  * and prints its own resident memory before and at peak (from /proc/self/status) as JSON.
  *
  *   tsx bench/csv-export-naive.ts --url postgres://…   |   --pglite <dir>
@@ -11,6 +11,8 @@ import { stringify } from "csv-stringify/sync";
 import { desc, eq, sql } from "drizzle-orm";
 import { openDatabase } from "../app/db/client.server";
 import { invoice, proposal, user } from "../app/db/schema";
+import { adminInvoiceColumns, toAdminInvoiceRow } from "../app/features/invoices/invoices.admin.server";
+import { INVOICES_EXPORT } from "../app/routes/admin/csv-exports.server";
 
 /** @returns VmRSS and VmHWM of this process, in KiB. */
 function memory(): { rssKiB: number; hwmKiB: number } {
@@ -28,51 +30,19 @@ await handle.db
 const before = memory();
 const started = performance.now();
 const rows = await handle.db
-  .select({
-    number: invoice.number,
-    proposalId: invoice.proposalId,
-    projectName: proposal.projectName,
-    clientName: sql<string | null>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName})`,
-    clientEmail: sql<string | null>`coalesce(${user.email}, ${proposal.clientEmail})`,
-    dueDate: invoice.dueDate,
-    status: invoice.status,
-    totalCents: invoice.totalCents,
-    createdAt: invoice.createdAt,
-    paidAt: invoice.paidAt,
-  })
+  .select(adminInvoiceColumns)
   .from(invoice)
   .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
   .leftJoin(user, eq(user.id, invoice.clientId))
   .orderBy(desc(invoice.createdAt), desc(invoice.id));
+const { columns } = INVOICES_EXPORT;
+const now = new Date();
 const csv = stringify(
-  rows.map((r) => [
-    r.number,
-    r.proposalId,
-    r.projectName,
-    r.clientName,
-    r.clientEmail,
-    r.dueDate,
-    r.status,
-    r.totalCents,
-    r.createdAt?.toISOString(),
-    r.paidAt?.toISOString() ?? "",
-  ]),
-  {
-    header: true,
-    columns: [
-      "Number",
-      "Proposal ID",
-      "Project",
-      "Client",
-      "Client e-mail",
-      "Due date",
-      "Status",
-      "Total (cents)",
-      "Created at (UTC)",
-      "Paid at (UTC)",
-    ],
-    bom: true,
-  },
+  rows.map((r) => {
+    const row = toAdminInvoiceRow(r, now);
+    return columns.map((c) => c.value(row));
+  }),
+  { header: true, columns: columns.map((c) => c.header), bom: true },
 );
 const ms = performance.now() - started;
 const after = memory();

@@ -18,6 +18,7 @@ import { openDatabase } from "../app/db/client.server";
 import { DEMO_ACCOUNTS, DEMO_SIZE, seedDemo } from "../scripts/seed-demo";
 import { startApp, writeResults } from "./lib/server";
 import { signIn } from "./lib/sign-in";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../tests/helpers/chromium";
 
 /** Each page with the demo account it is loaded as (none: signed out). */
 const PAGES: [string, "client" | "admin" | null][] = [
@@ -45,17 +46,8 @@ async function main() {
     admin: await signIn(app.baseUrl, DEMO_ACCOUNTS.admin),
   };
   const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    chromeFlags: [
-      "--headless=new",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: ["--headless=new", ...CHROMIUM_FLAGS],
   });
   const rows: string[] = [];
   const failures: string[] = [];

@@ -7,14 +7,8 @@
  *
  *   npm run build && npx tsx bench/load.ts            # LOAD_SECONDS=60 LOAD_CONNECTIONS=200 by default
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import autocannon from "autocannon";
-import pg from "pg";
-import { startApp, writeResults } from "./lib/server";
-import { createPgDatabase, type CreatedPgDatabase } from "../tests/helpers/test-database";
+import { startApp, stopAndRead, trialStorage, writeResults } from "./lib/server";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 200);
@@ -56,14 +50,8 @@ async function signUp(baseUrl: string, i: number, run: string): Promise<string> 
 
 async function run(driver: "pglite" | "postgres"): Promise<Outcome> {
   const runId = `${driver}${Date.now()}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "load-"));
-  let databaseUrl = "";
-  let database: CreatedPgDatabase | undefined;
-  if (driver === "postgres") {
-    database = await createPgDatabase(PG_URL, `load_${runId}`);
-    databaseUrl = database.url;
-  }
-  const app = await startApp({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
+  const storage = await trialStorage(driver, "load", PG_URL);
+  const app = await startApp(storage.env);
   await new Promise((r) => setTimeout(r, 1_500));
   const cookies = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => signUp(app.baseUrl, i, runId)));
 
@@ -73,49 +61,40 @@ async function run(driver: "pglite" | "postgres"): Promise<Outcome> {
   const byStatus: Record<string, number> = {};
   const form = { "content-type": "application/x-www-form-urlencoded" };
   const pick = () => cookies[seq++ % CLIENTS]!;
+  /** A signed-in form post carrying a unique marker, which is noted in `acked` when the answer is 200. */
+  const markedPost = (
+    kind: string,
+    path: string,
+    acked: Set<string>,
+    fields: (marker: string) => Record<string, string>,
+  ): autocannon.Request => ({
+    method: "POST",
+    setupRequest: (req, context) => {
+      const marker = `load-${kind}-${runId}-${seq++}`;
+      (context as { marker?: string }).marker = marker;
+      return { ...req, path, headers: { ...form, cookie: pick() }, body: new URLSearchParams(fields(marker)).toString() };
+    },
+    onResponse: (status, _body, context) => {
+      if (status === 200) acked.add((context as { marker: string }).marker);
+    },
+  });
   const requests: autocannon.Request[] = [
     { method: "GET", path: "/" },
     { method: "GET", path: "/project3" },
     { method: "GET", setupRequest: (req) => ({ ...req, path: "/client-dashboard", headers: { cookie: pick() } }) },
     { method: "GET", setupRequest: (req) => ({ ...req, path: "/project-status", headers: { cookie: pick() } }) },
-    {
-      method: "POST",
-      setupRequest: (req, context) => {
-        const marker = `load-proposal-${runId}-${seq++}`;
-        (context as { marker?: string }).marker = marker;
-        return {
-          ...req,
-          path: "/proposal-request",
-          headers: { ...form, cookie: pick() },
-          body: new URLSearchParams({ projectName: marker, projectDetails: "Load test proposal", budget: "$1,500" }).toString(),
-        };
-      },
-      onResponse: (status, _body, context) => {
-        if (status === 200) ackedProposals.add((context as { marker: string }).marker);
-      },
-    },
-    {
-      method: "POST",
-      setupRequest: (req, context) => {
-        const marker = `load-meeting-${runId}-${seq++}`;
-        (context as { marker?: string }).marker = marker;
-        return {
-          ...req,
-          path: "/client-dashboard",
-          headers: { ...form, cookie: pick() },
-          body: new URLSearchParams({
-            intent: "schedule-meeting",
-            date: "2031-06-01",
-            time: "10:30",
-            timeZone: "America/New_York",
-            notes: marker,
-          }).toString(),
-        };
-      },
-      onResponse: (status, _body, context) => {
-        if (status === 200) ackedMeetings.add((context as { marker: string }).marker);
-      },
-    },
+    markedPost("proposal", "/proposal-request", ackedProposals, (marker) => ({
+      projectName: marker,
+      projectDetails: "Load test proposal",
+      budget: "$1,500",
+    })),
+    markedPost("meeting", "/client-dashboard", ackedMeetings, (marker) => ({
+      intent: "schedule-meeting",
+      date: "2031-06-01",
+      time: "10:30",
+      timeZone: "America/New_York",
+      notes: marker,
+    })),
   ];
   const instance = autocannon({
     url: app.baseUrl,
@@ -129,24 +108,10 @@ async function run(driver: "pglite" | "postgres"): Promise<Outcome> {
   });
   const result = await instance;
 
-  let proposals: string[];
-  let meetings: string[];
-  if (driver === "pglite") {
-    await app.stop();
-    const db = await PGlite.create(path.join(dataDir, "pglite"));
-    proposals = (await db.query<{ v: string }>("select project_name as v from proposal")).rows.map((r) => r.v);
-    meetings = (await db.query<{ v: string }>("select notes as v from meeting")).rows.map((r) => r.v);
-    await db.close();
-  } else {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    proposals = (await client.query("select project_name as v from proposal")).rows.map((r) => r.v);
-    meetings = (await client.query("select notes as v from meeting")).rows.map((r) => r.v);
-    await client.end();
-    await app.stop();
-    await database?.drop();
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  const [proposals, meetings] = (await stopAndRead(app, storage, [
+    "select project_name as v from proposal",
+    "select notes as v from meeting",
+  ])) as [string[], string[]];
   const storedP = new Set(proposals);
   const storedM = new Set(meetings);
   const lost = [...ackedProposals].filter((m) => !storedP.has(m)).length + [...ackedMeetings].filter((m) => !storedM.has(m)).length;

@@ -8,13 +8,12 @@
  *
  *   npm run build && npx tsx bench/memory.ts
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
-import { freePort } from "../tests/helpers/app-server";
-import { writeResults } from "./lib/server";
+import { createPgDatabase } from "../tests/helpers/test-database";
+import { startApp, writeResults } from "./lib/server";
 
 const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const TOKEN = "bench-metrics-token-0123456789";
@@ -59,36 +58,11 @@ function metric(text: string, name: string): number {
   return match ? Number(match[1]) : Number.NaN;
 }
 
-async function measure(label: string, args: string[], env: Record<string, string>): Promise<Sample> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, args, {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      BETTER_AUTH_URL: baseUrl,
-      BETTER_AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123",
-      ADMIN_EMAIL: "admin@bench.test",
-      ADMIN_PASSWORD: "admin-bench-password",
-      METRICS_TOKEN: TOKEN,
-      LOG_LEVEL: "warn",
-      ...env,
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+async function measure(args: string[], env: Record<string, string>): Promise<Sample> {
+  // tsx compiles the server on start: give it longer than the compiled build needs.
+  const app = await startApp({ METRICS_TOKEN: TOKEN, ...env }, { args, startTimeoutMs: 120_000 });
+  const { child, baseUrl } = app;
   try {
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${label}: did not start`);
-      try {
-        if ((await fetch(`${baseUrl}/healthz`)).ok) break;
-      } catch {
-        /* starting */
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
     for (let i = 0; i < 3; i++) {
       for (const p of ["/", "/about", "/login", "/register", "/contact"]) await (await fetch(`${baseUrl}${p}`)).arrayBuffer();
     }
@@ -113,19 +87,13 @@ async function measure(label: string, args: string[], env: Record<string, string
       externalMb: mb(metric(text, "nodejs_external_memory_bytes")),
     };
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)));
+    await app.stop();
   }
 }
 
 async function main() {
   if (!fs.existsSync("build/server/main.js")) throw new Error("Run `npm run build` first.");
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  const name = `bench_memory_${Date.now()}`;
-  await admin.query(`create database "${name}"`);
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
+  const database = await createPgDatabase(PG_URL, "bench_memory", { empty: true });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-memory-"));
 
   const modes: { label: string; args: string[]; env: Record<string, string> }[] = [
@@ -143,14 +111,13 @@ async function main() {
     for (let run = 0; run < RUNS; run++) {
       const env: Record<string, string> = mode.label.startsWith("PGlite")
         ? { DATA_DIR: path.join(dataDir, `pglite-${run}`) }
-        : { DATABASE_URL: url.toString(), DATA_DIR: path.join(dataDir, "pg") };
-      samples.push(await measure(mode.label, mode.args, env));
+        : { DATABASE_URL: database.url, DATA_DIR: path.join(dataDir, "pg") };
+      samples.push(await measure(mode.args, env));
       console.log(mode.label, JSON.stringify(samples.at(-1)));
     }
     results.push({ label: mode.label, samples });
   }
-  await admin.query(`drop database if exists "${name}" with (force)`);
-  await admin.end();
+  await database.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 
   const range = (values: number[], digits = 0) => {

@@ -10,13 +10,13 @@
  *
  *   npx tsx bench/outbox-drain.ts [mails per run, default 300]
  */
-import pg from "pg";
 import { SMTPServer } from "smtp-server";
 import { openDatabase } from "#app/db/client.server";
 import { mailOutbox } from "#app/db/schema";
 import { enqueueMail } from "#app/features/mail/mail.server";
 import { createMailSender, processOutboxOnce, startOutboxWorker, type OutboxOptions } from "#app/features/mail/outbox.server";
 import { writeResults } from "./lib/server";
+import { createPgDatabase } from "../tests/helpers/test-database";
 
 const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const COUNT = Number(process.argv[2] ?? 300);
@@ -39,14 +39,8 @@ async function main() {
   const port = (smtp.server.address() as { port: number }).port;
   const smtpUrl = `smtp://127.0.0.1:${port}`;
 
-  const name = `outbox_drain_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString() });
-  await handle.migrate();
+  const database = await createPgDatabase(PG_URL, "outbox_drain");
+  const handle = await openDatabase({ url: database.url });
 
   const fill = async () => {
     await handle.db.delete(mailOutbox);
@@ -70,8 +64,18 @@ async function main() {
   const waitDrained = async () => {
     while (received < COUNT) await new Promise((r) => setTimeout(r, 5));
   };
-
   const rows: { label: string; seconds: number }[] = [];
+  /** Refills the outbox and times today's worker draining it, with or without a pooled transport. */
+  const timeWorker = async (pool: boolean, label: string) => {
+    await fill();
+    const options = base(pool);
+    const t0 = performance.now();
+    const worker = startOutboxWorker(options);
+    await waitDrained();
+    rows.push({ label, seconds: (performance.now() - t0) / 1000 });
+    await worker.stop();
+  };
+
   // 1. As shipped: unpooled, and the worker waited its 1 s interval after every pass.
   await fill();
   {
@@ -83,29 +87,12 @@ async function main() {
     options.send.close?.();
   }
   // 2. Unpooled, with today's worker (the next batch at once after a full one).
-  await fill();
-  {
-    const options = base(false);
-    const t0 = performance.now();
-    const worker = startOutboxWorker(options);
-    await waitDrained();
-    rows.push({ label: "a connection per mail, next batch at once", seconds: (performance.now() - t0) / 1000 });
-    await worker.stop();
-  }
+  await timeWorker(false, "a connection per mail, next batch at once");
   // 3. Now: pooled transport and today's worker.
-  await fill();
-  {
-    const options = base(true);
-    const t0 = performance.now();
-    const worker = startOutboxWorker(options);
-    await waitDrained();
-    rows.push({ label: "now: one pooled transport (3 connections reused), next batch at once", seconds: (performance.now() - t0) / 1000 });
-    await worker.stop();
-  }
+  await timeWorker(true, "now: one pooled transport (3 connections reused), next batch at once");
 
   await handle.close();
-  await admin.query(`drop database if exists "${name}" with (force)`);
-  await admin.end();
+  await database.drop();
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
 
   const table = [

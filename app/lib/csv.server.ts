@@ -59,6 +59,11 @@ export function csvResponse<T>(filename: string, columns: CsvColumn<T>[], rows: 
   });
 }
 
+/** Maps each row of an async source (e.g. {@link keysetBatches}) as it is read, one row at a time. */
+export async function* mapRows<T, R>(rows: AsyncIterable<T>, map: (row: T) => R): AsyncGenerator<R> {
+  for await (const row of rows) yield map(row);
+}
+
 /** Rows per batch of a streamed CSV export. */
 export const EXPORT_BATCH_SIZE = 1_000;
 

@@ -259,6 +259,11 @@ export function normalizeSearch(value: string | null | undefined): string | unde
   return term === "" ? undefined : term;
 }
 
+/** The `?q=` search of a list that has no other filter, normalised by {@link normalizeSearch}. */
+export function searchFiltersFrom(params: URLSearchParams): { q?: string } {
+  return { q: normalizeSearch(params.get("q")) };
+}
+
 /**
  * A pattern for `ILIKE` that matches `term` anywhere, with `%`, `_` and `\` taken literally.
  *

@@ -5,13 +5,20 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
 import { freePort, spawnApp, type AppProcess } from "../../tests/helpers/app-server";
+import { createPgDatabase, type CreatedPgDatabase } from "../../tests/helpers/test-database";
 
 export { freePort };
 export type RunningApp = AppProcess;
 
-/** Starts the built app with the benchmark admin (admin@bench.test / admin-bench-password), its own data directory and LOG_LEVEL=warn. */
-export async function startApp(env: Record<string, string> = {}, options: { discardStdout?: boolean } = {}): Promise<RunningApp> {
+/**
+ * Starts the built app with the benchmark admin (admin@bench.test / admin-bench-password), its own data directory and LOG_LEVEL=warn.
+ *
+ * @param options - passed to spawnApp (e.g. `args` to start another entry point).
+ */
+export async function startApp(env: Record<string, string> = {}, options: Parameters<typeof spawnApp>[1] = {}): Promise<RunningApp> {
   if (!fs.existsSync("build/server/index.js")) throw new Error("Run `npm run build` first.");
   return spawnApp(
     {
@@ -25,6 +32,54 @@ export async function startApp(env: Record<string, string> = {}, options: { disc
     },
     options,
   );
+}
+
+/** A trial's own storage: a data directory and, on PostgreSQL, a database of its own; `env` points the app at them. */
+export interface TrialStorage {
+  driver: "pglite" | "postgres";
+  dataDir: string;
+  database?: CreatedPgDatabase;
+  env: { DATA_DIR: string; DATABASE_URL: string };
+}
+
+/**
+ * Creates a trial's storage: a temporary data directory and, for `postgres`, a migrated database
+ * (a copy of the test template) whose name starts with `name` on the server at `pgUrl`.
+ */
+export async function trialStorage(driver: "pglite" | "postgres", name: string, pgUrl: string): Promise<TrialStorage> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${name}-`));
+  const database = driver === "postgres" ? await createPgDatabase(pgUrl, name) : undefined;
+  return { driver, dataDir, database, env: { DATA_DIR: dataDir, DATABASE_URL: database?.url ?? "" } };
+}
+
+/**
+ * Stops the app, reads what it stored (each query's `v` column, from its PGlite data directory or its
+ * PostgreSQL database) and then removes the trial's storage.
+ *
+ * @returns one list of values per query, in order.
+ */
+export async function stopAndRead(app: RunningApp, storage: TrialStorage, queries: string[]): Promise<string[][]> {
+  const readAll = async (query: (text: string) => Promise<{ rows: { v: string }[] }>) => {
+    const results: string[][] = [];
+    for (const text of queries) results.push((await query(text)).rows.map((r) => r.v));
+    return results;
+  };
+  let results: string[][];
+  if (storage.driver === "pglite") {
+    await app.stop();
+    const db = await PGlite.create(path.join(storage.dataDir, "pglite"));
+    results = await readAll((text) => db.query<{ v: string }>(text));
+    await db.close();
+  } else {
+    const client = new pg.Client({ connectionString: storage.database!.url });
+    await client.connect();
+    results = await readAll((text) => client.query<{ v: string }>(text));
+    await client.end();
+    await app.stop();
+    await storage.database!.drop();
+  }
+  fs.rmSync(storage.dataDir, { recursive: true, force: true });
+  return results;
 }
 
 /** One line describing the machine, for results files. */

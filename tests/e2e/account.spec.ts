@@ -12,19 +12,7 @@ import * as OTPAuth from "otpauth";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { spawnApp, type AppProcess } from "../helpers/app-server";
 import { startIsolatedApp } from "./global-setup";
-import {
-  ADMIN,
-  PASSWORD,
-  addressesOf,
-  expect,
-  hydrated,
-  logout,
-  registerClient,
-  test,
-  uniqueEmail,
-  uniqueIp,
-  waitForMail,
-} from "./fixtures";
+import { ADMIN, PASSWORD, expect, fillFields, hydrated, logout, mailTo, registerClient, test, uniqueEmail, uniqueIp } from "./fixtures";
 
 async function otherBrowser(browser: Browser, baseURL: string | undefined, javaScriptEnabled = true): Promise<BrowserContext> {
   return browser.newContext({ baseURL, javaScriptEnabled, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
@@ -33,9 +21,18 @@ async function otherBrowser(browser: Browser, baseURL: string | undefined, javaS
 /** Signs in through the /login form. */
 async function signInForm(page: Page, email: string, password = PASSWORD) {
   await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
+  await fillFields(page, { Email: email, Password: password });
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+/** Registers a client on `page` and signs the same client in from a second browser context. */
+async function clientInTwoBrowsers(page: Page, browser: Browser, baseURL: string | undefined) {
+  const client = await registerClient(page);
+  const other = await otherBrowser(browser, baseURL);
+  const otherPage = await other.newPage();
+  await signInForm(otherPage, client.email);
+  await expect(otherPage).toHaveURL(/\/client-dashboard$/);
+  return { client, other, otherPage };
 }
 
 test.describe("profile, e-mail and password", () => {
@@ -43,12 +40,10 @@ test.describe("profile, e-mail and password", () => {
     const client = await registerClient(page);
     await page.goto("/account");
     const profile = page.locator("#profile");
-    await profile.getByLabel("Business name").fill("Renamed Bakery");
-    await profile.getByLabel("Phone").fill("not a phone");
+    await fillFields(profile, { "Business name": "Renamed Bakery", Phone: "not a phone" });
     await profile.getByRole("button", { name: "Save profile" }).click();
     await expect(profile.getByText("Phone may contain only digits")).toBeVisible();
-    await profile.getByLabel("Phone").fill("+1 202 555 0177");
-    await profile.getByLabel("Website (optional)").fill("https://renamed.example");
+    await fillFields(profile, { Phone: "+1 202 555 0177", "Website (optional)": "https://renamed.example" });
     await profile.getByRole("button", { name: "Save profile" }).click();
     await expect(profile.getByText("Your profile has been saved.")).toBeVisible();
     const { rows } = await sql.query(`select business_name, phone, website from "user" where email = $1`, [client.email]);
@@ -60,19 +55,18 @@ test.describe("profile, e-mail and password", () => {
     const newEmail = uniqueEmail("moved");
     await page.goto("/account");
     const section = page.locator("#email");
-    await section.getByLabel("New e-mail address").fill(newEmail);
-    await section.getByLabel("Current password").fill(PASSWORD);
+    await fillFields(section, { "New e-mail address": newEmail, "Current password": PASSWORD });
     await section.getByRole("button", { name: "Send confirmation link" }).click();
     await expect(section.getByText("We sent a confirmation link")).toBeVisible();
     expect((await sql.query(`select 1 from "user" where email = $1`, [client.email])).rowCount).toBe(1);
 
-    const mail = await waitForMail((m) => addressesOf(m.to).includes(newEmail) && m.subject === "Confirm your new e-mail address");
+    const mail = await mailTo(newEmail, "Confirm your new e-mail address");
     const link = /(http\S+confirm-email\?token=[\w-]+)/.exec(mail.text ?? "")![1]!;
     await page.goto(new URL(link).pathname + new URL(link).search);
     await expect(page.getByText(`becomes ${newEmail}`)).toBeVisible();
     await page.getByRole("button", { name: "Confirm new e-mail" }).click();
     await expect(page.getByText("Your e-mail address has been changed.")).toBeVisible();
-    const notice = await waitForMail((m) => addressesOf(m.to).includes(client.email) && m.subject === "Your e-mail address was changed");
+    const notice = await mailTo(client.email, "Your e-mail address was changed");
     expect(notice.text).toContain(newEmail);
     // The link works once.
     await page.goto(new URL(link).pathname + new URL(link).search);
@@ -83,32 +77,31 @@ test.describe("profile, e-mail and password", () => {
     const other = await registerClient(await otherContext.newPage());
     await otherContext.close();
     await page.goto("/account");
-    await section.getByLabel("New e-mail address").fill(other.email);
-    await section.getByLabel("Current password").fill(PASSWORD);
+    await fillFields(section, { "New e-mail address": other.email, "Current password": PASSWORD });
     await section.getByRole("button", { name: "Send confirmation link" }).click();
     await expect(section.getByText("An account with this e-mail already exists.")).toBeVisible();
   });
 
   test("a password change ends the session of another browser, keeps this one, and sends a notice", async ({ page, browser, baseURL }) => {
-    const client = await registerClient(page);
-    const other = await otherBrowser(browser, baseURL);
-    const otherPage = await other.newPage();
-    await signInForm(otherPage, client.email);
-    await expect(otherPage).toHaveURL(/\/client-dashboard$/);
+    const { client, other, otherPage } = await clientInTwoBrowsers(page, browser, baseURL);
 
     await page.goto("/account");
     const section = page.locator("#password");
-    await section.getByLabel("Current password").fill("wrong-password");
-    await section.getByLabel("New password", { exact: true }).fill("brand-new-pass-1");
-    await section.getByLabel("Repeat the new password").fill("brand-new-pass-1");
+    await fillFields(section, {
+      "Current password": "wrong-password",
+      "New password": "brand-new-pass-1",
+      "Repeat the new password": "brand-new-pass-1",
+    });
     await section.getByRole("button", { name: "Change password" }).click();
     await expect(section.getByText("Wrong password.")).toBeVisible();
     await otherPage.goto("/project-status");
     await expect(otherPage).toHaveURL(/\/project-status$/);
 
-    await section.getByLabel("Current password").fill(PASSWORD);
-    await section.getByLabel("New password", { exact: true }).fill("brand-new-pass-1");
-    await section.getByLabel("Repeat the new password").fill("brand-new-pass-1");
+    await fillFields(section, {
+      "Current password": PASSWORD,
+      "New password": "brand-new-pass-1",
+      "Repeat the new password": "brand-new-pass-1",
+    });
     await section.getByRole("button", { name: "Change password" }).click();
     await expect(page.getByText("Your password has been changed. You were signed out everywhere else.")).toBeVisible();
 
@@ -116,16 +109,12 @@ test.describe("profile, e-mail and password", () => {
     await expect(otherPage).toHaveURL(/\/login\?redirectTo=%2Fclient-dashboard$/);
     await page.goto("/client-dashboard");
     await expect(page).toHaveURL(/\/client-dashboard$/);
-    await waitForMail((m) => addressesOf(m.to).includes(client.email) && m.subject === "Your password was changed");
+    await mailTo(client.email, "Your password was changed");
     await other.close();
   });
 
   test("the session list shows both browsers; signing one out sends it to /login", async ({ page, browser, baseURL }) => {
-    const client = await registerClient(page);
-    const other = await otherBrowser(browser, baseURL);
-    const otherPage = await other.newPage();
-    await signInForm(otherPage, client.email);
-    await expect(otherPage).toHaveURL(/\/client-dashboard$/);
+    const { other, otherPage } = await clientInTwoBrowsers(page, browser, baseURL);
 
     await page.goto("/account");
     const list = page.getByRole("list", { name: "Active sessions" });
@@ -228,12 +217,10 @@ for (const javaScriptEnabled of [true, false]) {
       // Disable: password + code.
       await page.goto("/account");
       const section = page.locator("#two-factor");
-      await section.getByLabel("Password").fill(PASSWORD);
-      await section.getByLabel("Code from your app, or a backup code").fill("99999-zzzzz");
+      await fillFields(section, { Password: PASSWORD, "Code from your app, or a backup code": "99999-zzzzz" });
       await section.getByRole("button", { name: "Turn off two-factor" }).click();
       await expect(section.getByText("That code is not valid. Try again.")).toBeVisible();
-      await section.getByLabel("Password").fill(PASSWORD);
-      await section.getByLabel("Code from your app, or a backup code").fill(backupCodes[2]!);
+      await fillFields(section, { Password: PASSWORD, "Code from your app, or a backup code": backupCodes[2]! });
       await section.getByRole("button", { name: "Turn off two-factor" }).click();
       await expect(page.getByText("Two-factor authentication is off.")).toBeVisible();
       await logout(page);

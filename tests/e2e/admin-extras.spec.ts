@@ -8,7 +8,7 @@ import fs from "node:fs";
 import ICAL from "ical.js";
 import type pg from "pg";
 import { pdfText } from "../helpers/pdf";
-import { addressesOf, adminPage, expect, hydrated, registerClient, test, waitForMail } from "./fixtures";
+import { addressesOf, adminPage, expect, hydrated, mailTo, registerClient, test, waitForMail } from "./fixtures";
 
 async function userId(sql: pg.Pool, email: string): Promise<string> {
   const { rows } = await sql.query('select id from "user" where email = $1', [email]);
@@ -89,9 +89,7 @@ test.describe("admin extras", () => {
     await row.getByRole("button", { name: "Accept" }).click();
     await expect(admin.getByText("Meeting accepted.")).toBeVisible();
 
-    const mail = await waitForMail(
-      (m) => addressesOf(m.to).includes(client.email) && m.subject === "Your meeting is confirmed — Client Portal",
-    );
+    const mail = await mailTo(client.email, "Your meeting is confirmed — Client Portal");
     const attachment = mail.attachments.find((a) => a.filename === `meeting-${meetingId}.ics`);
     expect(attachment, "the .ics attachment").toBeTruthy();
     expect(attachment!.contentType).toBe("text/calendar");

@@ -1,17 +1,17 @@
 import {
   ADMIN,
   PASSWORD,
-  addressesOf,
   expect,
+  fillFields,
   hydrated,
   login,
   loginAsAdmin,
+  mailTo,
   registerAmbassador,
   registerClient,
   test,
   uniqueEmail,
   uniqueIp,
-  waitForMail,
 } from "./fixtures";
 
 const portalNav = (page: import("@playwright/test").Page) => page.getByRole("navigation", { name: "Portal" });
@@ -21,11 +21,13 @@ test.describe("client registration", () => {
     const email = uniqueEmail("ui-client");
     await page.goto("/register");
     await expect(portalNav(page).getByRole("link")).toHaveText(["Login", "Register", "Become an Ambassador"]);
-    await page.getByLabel("Business name").fill("Sunrise Yoga");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Phone").fill("301 555 0111");
-    await page.getByLabel("Password").fill(PASSWORD);
-    await page.getByLabel("Website (optional)").fill("https://sunrise.example");
+    await fillFields(page, {
+      "Business name": "Sunrise Yoga",
+      Email: email,
+      Phone: "301 555 0111",
+      Password: PASSWORD,
+      "Website (optional)": "https://sunrise.example",
+    });
     await page.getByRole("button", { name: "Register" }).click();
     await expect(page).toHaveURL(/\/client-dashboard$/);
     await expect(portalNav(page).getByRole("link")).toHaveText(["Dashboard", "Project Status", "Proposal Request", "Invoices"]);
@@ -59,10 +61,7 @@ test.describe("client registration", () => {
     await page.goto(`/register?ref=${ambassador.referralCode.toUpperCase()}`);
     await expect(page.getByLabel("Referral code (optional)")).toHaveValue(ambassador.referralCode.toUpperCase());
     const email = uniqueEmail("referred");
-    await page.getByLabel("Business name").fill("Referred Co");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Phone").fill("301 555 0112");
-    await page.getByLabel("Password").fill(PASSWORD);
+    await fillFields(page, { "Business name": "Referred Co", Email: email, Phone: "301 555 0112", Password: PASSWORD });
     await page.getByRole("button", { name: "Register" }).click();
     await expect(page).toHaveURL(/\/client-dashboard$/);
     const { rows } = await sql.query(
@@ -75,10 +74,7 @@ test.describe("client registration", () => {
   test('an unknown referral code shows "Invalid referral code" next to the field and creates no account', async ({ page, sql }) => {
     const email = uniqueEmail("badref");
     await page.goto("/register?ref=no-such-ambassador");
-    await page.getByLabel("Business name").fill("Nope Ltd");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Phone").fill("301 555 0113");
-    await page.getByLabel("Password").fill(PASSWORD);
+    await fillFields(page, { "Business name": "Nope Ltd", Email: email, Phone: "301 555 0113", Password: PASSWORD });
     await page.getByRole("button", { name: "Register" }).click();
     await expect(page.locator("#register-referralCode-error")).toHaveText("Invalid referral code");
     await expect(page.getByLabel("Referral code (optional)")).toHaveAttribute("aria-invalid", "true");
@@ -91,10 +87,7 @@ test.describe("client registration", () => {
     await page.context().clearCookies();
     await page.goto("/register");
     await hydrated(page);
-    await page.getByLabel("Business name").fill("Again");
-    await page.getByLabel("Email").fill(existing.email);
-    await page.getByLabel("Phone").fill("301 555 0114");
-    await page.getByLabel("Password").fill("123");
+    await fillFields(page, { "Business name": "Again", Email: existing.email, Phone: "301 555 0114", Password: "123" });
     await page.getByRole("button", { name: "Register" }).click();
     await expect(page.getByText("Password must be at least 6 characters.")).toBeVisible();
     // Whitespace only (checked in the browser too), then a common password (checked by the server).
@@ -120,10 +113,7 @@ test.describe("ambassador sign-up", () => {
     const email = uniqueEmail("amb-ui");
     await page.goto("/register/ambassador");
     await hydrated(page);
-    await page.getByLabel("Name").fill("Rae Ferral");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Phone").fill("301 555 0120");
-    await page.getByLabel("Password").fill(PASSWORD);
+    await fillFields(page, { Name: "Rae Ferral", Email: email, Phone: "301 555 0120", Password: PASSWORD });
     const field = page.getByLabel("Referral link ID");
     const error = page.locator("#register-ambassador-referralCode-error");
 
@@ -156,11 +146,13 @@ test.describe("ambassador sign-up", () => {
     const page = await context.newPage();
     await page.goto("/register/ambassador");
     await page.locator("form#register-ambassador").evaluate((form: HTMLFormElement) => (form.noValidate = true));
-    await page.getByLabel("Name").fill("No Script");
-    await page.getByLabel("Email").fill(uniqueEmail("nojs"));
-    await page.getByLabel("Phone").fill("301 555 0121");
-    await page.getByLabel("Password").fill(PASSWORD);
-    await page.getByLabel("Referral link ID").fill("bad id");
+    await fillFields(page, {
+      Name: "No Script",
+      Email: uniqueEmail("nojs"),
+      Phone: "301 555 0121",
+      Password: PASSWORD,
+      "Referral link ID": "bad id",
+    });
     await page.getByRole("button", { name: "Sign up" }).click();
     await expect(page.getByText("Referral link can only contain letters, numbers, hyphens, and underscores.")).toBeVisible();
     await context.close();
@@ -181,8 +173,7 @@ test.describe("sign-in", () => {
       [ADMIN.email, ADMIN.password, "/admin"],
     ] as const) {
       await page.goto("/login");
-      await page.getByLabel("Email").fill(email);
-      await page.getByLabel("Password").fill(password);
+      await fillFields(page, { Email: email, Password: password });
       await page.getByRole("button", { name: "Sign in" }).click();
       await expect(page).toHaveURL(new RegExp(`${home.replace(/\//g, "\\/")}$`));
       // A signed-in user visiting /login or /register goes to their dashboard.
@@ -195,16 +186,14 @@ test.describe("sign-in", () => {
 
     await page.goto("/project-status");
     await expect(page).toHaveURL(/\/login\?redirectTo=%2Fproject-status$/);
-    await page.getByLabel("Email").fill(client.email);
-    await page.getByLabel("Password").fill(PASSWORD);
+    await fillFields(page, { Email: client.email, Password: PASSWORD });
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page).toHaveURL(/\/project-status$/);
     await page.context().clearCookies();
 
     // An off-site redirectTo is ignored.
     await page.goto("/login?redirectTo=//evil.example/steal");
-    await page.getByLabel("Email").fill(client.email);
-    await page.getByLabel("Password").fill(PASSWORD);
+    await fillFields(page, { Email: client.email, Password: PASSWORD });
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page).toHaveURL(/\/client-dashboard$/);
   });
@@ -234,8 +223,7 @@ test.describe("sign-in", () => {
     const client = await registerClient(page);
     await page.context().clearCookies();
     await page.goto("/login");
-    await page.getByLabel("Email").fill(client.email);
-    await page.getByLabel("Password").fill("wrong-password");
+    await fillFields(page, { Email: client.email, Password: "wrong-password" });
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
     // This address keeps guessing: after 5 failures on the account it must wait between tries.
@@ -257,8 +245,7 @@ test.describe("sign-in", () => {
     const owner = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
     const ownerPage = await owner.newPage();
     await ownerPage.goto("/login");
-    await ownerPage.getByLabel("Email").fill(client.email);
-    await ownerPage.getByLabel("Password").fill(PASSWORD);
+    await fillFields(ownerPage, { Email: client.email, Password: PASSWORD });
     await ownerPage.getByRole("button", { name: "Sign in" }).click();
     await expect(ownerPage).toHaveURL(/\/client-dashboard$/);
     await owner.close();
@@ -287,8 +274,7 @@ test.describe("sign-in", () => {
     for (const redirectTo of hostile) {
       await page.goto(`/login?redirectTo=${encodeURIComponent(redirectTo)}`);
       await expect(page.locator('input[name="redirectTo"]')).toHaveValue("");
-      await page.getByLabel("Email").fill(client.email);
-      await page.getByLabel("Password").fill(PASSWORD);
+      await fillFields(page, { Email: client.email, Password: PASSWORD });
       await page.getByRole("button", { name: "Sign in" }).click();
       await expect(page, redirectTo).toHaveURL(/\/client-dashboard$/);
       await page.context().clearCookies();
@@ -298,8 +284,7 @@ test.describe("sign-in", () => {
       await page.goto("/login");
       await hydrated(page);
       await page.locator('input[name="redirectTo"]').evaluate((input, value) => ((input as HTMLInputElement).value = value), redirectTo);
-      await page.getByLabel("Email").fill(client.email);
-      await page.getByLabel("Password").fill(PASSWORD);
+      await fillFields(page, { Email: client.email, Password: PASSWORD });
       await page.getByRole("button", { name: "Sign in" }).click();
       await expect(page, redirectTo).toHaveURL(/\/client-dashboard$/);
       await page.context().clearCookies();
@@ -314,8 +299,7 @@ test.describe("sign-in", () => {
     expect(offSite).toEqual([]);
     // A same-site path with dot segments is followed, normalised.
     await page.goto(`/login?redirectTo=${encodeURIComponent("/client/../project-status")}`);
-    await page.getByLabel("Email").fill(client.email);
-    await page.getByLabel("Password").fill(PASSWORD);
+    await fillFields(page, { Email: client.email, Password: PASSWORD });
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page).toHaveURL(/\/project-status$/);
   });
@@ -327,8 +311,7 @@ test.describe("sign-in", () => {
     await sql.query(`update "user" set banned = true where email = $1`, [client.email]);
     await page.goto("/project-status");
     await expect(page).toHaveURL(/\/login\?redirectTo=%2Fproject-status$/);
-    await page.getByLabel("Email").fill(client.email);
-    await page.getByLabel("Password").fill(PASSWORD);
+    await fillFields(page, { Email: client.email, Password: PASSWORD });
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("alert")).toHaveText(/This account has been deactivated/);
     await sql.query(`update "user" set banned = false where email = $1`, [client.email]);
@@ -352,11 +335,10 @@ test.describe("password reset", () => {
     await page.getByRole("button", { name: "Send reset link" }).click();
     await expect(page.getByRole("status").filter({ hasText: "sent" })).toHaveText("A password reset email has been sent.");
 
-    const mail = await waitForMail((m) => addressesOf(m.to).includes(client.email) && m.subject === "Reset your password");
+    const mail = await mailTo(client.email, "Reset your password");
     const link = /(http:\/\/[^\s]+\/reset-password\?token=[^\s]+)/.exec(mail.text ?? "")![1]!;
     await page.goto(link.replace(/^http:\/\/[^/]+/, ""));
-    await page.getByLabel("New password", { exact: true }).fill("a-brand-new-pass");
-    await page.getByLabel("Repeat the new password").fill("a-brand-new-pass");
+    await fillFields(page, { "New password": "a-brand-new-pass", "Repeat the new password": "a-brand-new-pass" });
     await page.getByRole("button", { name: "Set new password" }).click();
     await expect(page).toHaveURL(/\/login\?reset=done$/);
     await expect(page.getByRole("status").filter({ hasText: "password" })).toHaveText(
@@ -367,8 +349,7 @@ test.describe("password reset", () => {
 
     // The token works once.
     await page.goto(link.replace(/^http:\/\/[^/]+/, ""));
-    await page.getByLabel("New password", { exact: true }).fill("yet-another-pass");
-    await page.getByLabel("Repeat the new password").fill("yet-another-pass");
+    await fillFields(page, { "New password": "yet-another-pass", "Repeat the new password": "yet-another-pass" });
     await page.getByRole("button", { name: "Set new password" }).click();
     await expect(page.getByRole("alert")).toHaveText(/invalid, expired or already used/);
 
@@ -376,19 +357,12 @@ test.describe("password reset", () => {
     await page.goto("/forgot-password");
     await page.getByLabel("Email").fill(client.email);
     await page.getByRole("button", { name: "Send reset link" }).click();
-    const second = await waitForMail(
-      (m) =>
-        addressesOf(m.to).includes(client.email) &&
-        m.subject === "Reset your password" &&
-        (m.text ?? "").includes("token=") &&
-        !(m.text ?? "").includes(link),
-    );
+    const second = await mailTo(client.email, "Reset your password", link);
     const secondLink = /(\/reset-password\?token=[^\s]+)/.exec(second.text ?? "")![1]!;
     const token = decodeURIComponent(secondLink.split("token=")[1]!);
     await sql.query(`update verification set expires_at = now() - interval '1 minute' where identifier = $1`, [`reset-password:${token}`]);
     await page.goto(secondLink);
-    await page.getByLabel("New password", { exact: true }).fill("expired-pass-1");
-    await page.getByLabel("Repeat the new password").fill("expired-pass-1");
+    await fillFields(page, { "New password": "expired-pass-1", "Repeat the new password": "expired-pass-1" });
     await page.getByRole("button", { name: "Set new password" }).click();
     await expect(page.getByRole("alert")).toHaveText(/invalid, expired or already used/);
   });

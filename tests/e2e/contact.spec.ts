@@ -1,4 +1,4 @@
-import { addressesOf, expect, test, waitForMail } from "./fixtures";
+import { addressesOf, expect, fillFields, test, waitForMail } from "./fixtures";
 
 const SUCCESS = "Message sent successfully!";
 
@@ -6,10 +6,7 @@ test.describe("contact form", () => {
   test("sends a message: success shown, form reset, stored, and the owner's e-mail arrives", async ({ page, sql }) => {
     const marker = `Hello from e2e ${Date.now()}`;
     await page.goto("/contact");
-    await page.getByLabel("Name").fill("Grace Hopper");
-    await page.getByLabel("Email").fill("grace@example.org");
-    await page.getByLabel("Phone (optional)").fill("+1 301 555 0199");
-    await page.getByLabel("Message").fill(marker);
+    await fillFields(page, { Name: "Grace Hopper", Email: "grace@example.org", "Phone (optional)": "+1 301 555 0199", Message: marker });
     await page.getByRole("button", { name: "Send Message" }).click();
     await expect(page.getByRole("status")).toHaveText(SUCCESS);
     await expect(page.getByLabel("Name")).toHaveValue("");
@@ -50,9 +47,7 @@ test.describe("contact form", () => {
         event.preventDefault();
       });
     });
-    await page.getByLabel("Name").fill("Pending Person");
-    await page.getByLabel("Email").fill("pending@example.org");
-    await page.getByLabel("Message").fill("Pending state");
+    await fillFields(page, { Name: "Pending Person", Email: "pending@example.org", Message: "Pending state" });
     const button = page.locator("form#contact button[type=submit]");
     await button.click();
     await expect(button).toHaveText("Sending…");
@@ -79,9 +74,7 @@ test.describe("contact form", () => {
   test("the honeypot refuses a bot's submission and stores nothing", async ({ page, sql }) => {
     const marker = `bot ${Date.now()}`;
     await page.goto("/contact");
-    await page.getByLabel("Name").fill("Bot");
-    await page.getByLabel("Email").fill("bot@example.org");
-    await page.getByLabel("Message").fill(marker);
+    await fillFields(page, { Name: "Bot", Email: "bot@example.org", Message: marker });
     await page.locator('input[name="website"]').evaluate((el: HTMLInputElement) => (el.value = "http://spam.example"));
     const responsePromise = page.waitForResponse((r) => r.request().method() === "POST");
     await page.getByRole("button", { name: "Send Message" }).click();
@@ -95,9 +88,7 @@ test.describe("contact form", () => {
     const marker = `burst ${Date.now()}`;
     await page.goto("/contact");
     for (let i = 1; i <= 6; i++) {
-      await page.getByLabel("Name").fill(`Sender ${i}`);
-      await page.getByLabel("Email").fill("burst@example.org");
-      await page.getByLabel("Message").fill(`${marker} #${i}`);
+      await fillFields(page, { Name: `Sender ${i}`, Email: "burst@example.org", Message: `${marker} #${i}` });
       const responsePromise = page.waitForResponse((r) => r.request().method() === "POST");
       await page.getByRole("button", { name: "Send Message" }).click();
       const response = await responsePromise;
@@ -123,9 +114,7 @@ test.describe("contact form without JavaScript", () => {
   test("still sends a message", async ({ page, sql }) => {
     const marker = `no-js ${Date.now()}`;
     await page.goto("/contact");
-    await page.getByLabel("Name").fill("Alan Turing");
-    await page.getByLabel("Email").fill("alan@example.org");
-    await page.getByLabel("Message").fill(marker);
+    await fillFields(page, { Name: "Alan Turing", Email: "alan@example.org", Message: marker });
     await page.getByRole("button", { name: "Send Message" }).click();
     await expect(page.getByRole("status")).toHaveText(SUCCESS);
     await expect(page.getByLabel("Message")).toHaveValue("");

@@ -4,8 +4,8 @@
  * SMTP server received.
  */
 import {
-  addressesOf,
   expect,
+  fillFields,
   hydrated,
   loginAsAdmin,
   PASSWORD,
@@ -14,21 +14,10 @@ import {
   test,
   uniqueEmail,
   uniqueIp,
-  waitForMail,
+  verificationMail,
+  verificationPath,
 } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
-
-/** The verification mails the SMTP server received for `email`, newest last. */
-async function verificationMail(email: string, except?: string) {
-  return waitForMail(
-    (m) =>
-      addressesOf(m.to).includes(email) &&
-      (m.subject ?? "").startsWith("Verify your e-mail address") &&
-      (except === undefined || !(m.text ?? "").includes(except)),
-  );
-}
-
-const linkOf = (text: string | undefined) => /(\/verify-email\?token=[^\s]+)/.exec(text ?? "")![1]!;
 
 test.describe("e-mail verification without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
@@ -46,10 +35,10 @@ test.describe("e-mail verification without JavaScript", () => {
     await expect(page.getByRole("status").filter({ hasText: "new verification link" })).toHaveText(
       `We e-mailed a new verification link to ${client.email}, unless it is verified already.`,
     );
-    const second = await verificationMail(client.email, linkOf(first.text));
+    const second = await verificationMail(client.email, verificationPath(first));
     expect((await sql.query(`select email_verified from "user" where email = $1`, [client.email])).rows[0].email_verified).toBe(false);
 
-    await page.goto(linkOf(second.text));
+    await page.goto(verificationPath(second));
     await expect(page.getByRole("status").filter({ hasText: "verified" })).toHaveText("Your e-mail address is verified. Thank you!");
     expect((await sql.query(`select email_verified from "user" where email = $1`, [client.email])).rows[0].email_verified).toBe(true);
     await page.getByRole("link", { name: "Go to your dashboard" }).click();
@@ -57,7 +46,7 @@ test.describe("e-mail verification without JavaScript", () => {
     await expect(banner).toHaveCount(0);
 
     // A tampered link is refused and offers a new one.
-    await page.goto(`${linkOf(second.text).slice(0, -3)}xyz`);
+    await page.goto(`${verificationPath(second).slice(0, -3)}xyz`);
     await expect(page.getByRole("alert")).toHaveText("This verification link is invalid or has expired. Sign in and ask for a new one.");
     await expect(page.getByRole("button", { name: "Send a new link" })).toBeVisible();
   });
@@ -113,10 +102,7 @@ test.describe("with “Require e-mail verification to sign in” on", () => {
     const email = uniqueEmail("must-verify");
     await page.goto("/register");
     await hydrated(page);
-    await page.getByLabel("Business name").fill("Careful Co");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Phone").fill("301 555 0100");
-    await page.getByLabel("Password").fill(PASSWORD);
+    await fillFields(page, { "Business name": "Careful Co", Email: email, Phone: "301 555 0100", Password: PASSWORD });
     await page.getByRole("button", { name: "Register" }).click();
     await expect(page).toHaveURL(/\/login\?verify=sent$/, { timeout: 30_000 }); // password hashing on a busy machine
     await expect(page.getByRole("status").filter({ hasText: "inbox" })).toHaveText(
@@ -124,8 +110,7 @@ test.describe("with “Require e-mail verification to sign in” on", () => {
     );
     expect((await page.context().cookies()).filter((c) => c.name.includes("session_token"))).toEqual([]);
 
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill(PASSWORD);
+    await fillFields(page, { Email: email, Password: PASSWORD });
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("alert")).toHaveText(
       "Verify your e-mail address before signing in: open the link we e-mailed you, or ask for a new one below.",
@@ -138,13 +123,12 @@ test.describe("with “Require e-mail verification to sign in” on", () => {
     await expect(page.getByRole("status").filter({ hasText: "new verification link" })).toHaveText(
       "If this address has an account that is not verified yet, we e-mailed it a new verification link.",
     );
-    const second = await verificationMail(email, linkOf(first.text));
+    const second = await verificationMail(email, verificationPath(first));
 
-    await page.goto(linkOf(second.text));
+    await page.goto(verificationPath(second));
     await expect(page.getByRole("status").filter({ hasText: "verified" })).toHaveText("Your e-mail address is verified. Thank you!");
     await page.getByRole("link", { name: "Sign in" }).click();
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill(PASSWORD);
+    await fillFields(page, { Email: email, Password: PASSWORD });
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page).toHaveURL(/\/client-dashboard$/, { timeout: 30_000 });
     await expect(page.getByRole("region", { name: "E-mail verification" })).toHaveCount(0);

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { test as base, expect, type Browser, type BrowserContext } from "@playwright/test";
+import { test as base, expect, type Browser, type BrowserContext, type Locator } from "@playwright/test";
 import { simpleParser, type ParsedMail } from "mailparser";
 import pg from "pg";
 
@@ -36,6 +36,34 @@ export async function waitForMail(predicate: (mail: ParsedMail) => boolean, time
 export function addressesOf(field: ParsedMail["to"]): string[] {
   const list = Array.isArray(field) ? field : field ? [field] : [];
   return list.flatMap((a) => a.value.map((v) => v.address ?? ""));
+}
+
+/**
+ * Waits for a mail to `address` with the given subject (a string must match exactly) whose text does not
+ * contain `except` (e.g. the link of a mail read before, to get the next one).
+ */
+export async function mailTo(address: string, subject: string | RegExp, except?: string): Promise<ParsedMail> {
+  return waitForMail(
+    (m) =>
+      addressesOf(m.to).includes(address) &&
+      (typeof subject === "string" ? m.subject === subject : subject.test(m.subject ?? "")) &&
+      (except === undefined || !(m.text ?? "").includes(except)),
+  );
+}
+
+/** The e-mail verification mail sent to `email` (not the one containing `except`). */
+export async function verificationMail(email: string, except?: string): Promise<ParsedMail> {
+  return mailTo(email, /^Verify your e-mail address/, except);
+}
+
+/** The path (with token) of the verification link in a verification mail. */
+export function verificationPath(mail: ParsedMail): string {
+  return /(\/verify-email\?token=[^\s]+)/.exec(mail.text ?? "")![1]!;
+}
+
+/** Fills each field found by its exact label text (within `scope`, a page or a section of one) with the given value. */
+export async function fillFields(scope: Page | Locator, values: Record<string, string>): Promise<void> {
+  for (const [label, value] of Object.entries(values)) await scope.getByLabel(label, { exact: true }).fill(value);
 }
 
 /** Waits until React has hydrated the page (root sets `html[data-hydrated]`). */

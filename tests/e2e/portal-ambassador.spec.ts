@@ -5,29 +5,19 @@
  */
 import {
   ADMIN,
-  addressesOf,
   expect,
   hydrated,
   login,
   logout,
+  mailTo,
   registerAmbassador,
   registerClient,
   test,
   uniqueEmail,
   uniqueIp,
-  waitForMail,
+  verificationMail,
+  verificationPath,
 } from "./fixtures";
-
-/** The path of the newest verification link mailed to `email` (the mail the real SMTP server received). */
-async function verificationLink(email: string, except?: string): Promise<string> {
-  const mail = await waitForMail(
-    (m) =>
-      addressesOf(m.to).includes(email) &&
-      (m.subject ?? "").startsWith("Verify your e-mail address") &&
-      (except === undefined || !(m.text ?? "").includes(except)),
-  );
-  return /(\/verify-email\?token=[^\s]+)/.exec(mail.text ?? "")![1]!;
-}
 
 test.describe("ambassador portal", () => {
   test("proposal for a new e-mail → the client registers through the referral link, approves → the ambassador sees the client and the earning", async ({
@@ -100,9 +90,7 @@ test.describe("ambassador portal", () => {
     await expect(proposals.getByRole("listitem").filter({ hasText: "Bakery relaunch" })).toContainText("Awaiting client approval");
 
     // The mail to the new address: fixed text, the project name and the link — nothing else typed.
-    const invitation = await waitForMail(
-      (m) => addressesOf(m.to).includes(clientEmail) && (m.subject ?? "").startsWith("A website proposal was prepared for you"),
-    );
+    const invitation = await mailTo(clientEmail, /^A website proposal was prepared for you/);
     expect(invitation.text).toContain('"Bakery relaunch"');
     expect(invitation.text).toContain(`${baseURL}/register?ref=${ambassador.referralCode}`);
     for (const typed of ["Prospect Bakery", "online orders", "2,000", "Ada Ambassador"]) expect(invitation.text).not.toContain(typed);
@@ -128,7 +116,7 @@ test.describe("ambassador portal", () => {
     expect((await sql.query(`select client_id from proposal where id = $1`, [rows[0].id])).rows[0].client_id).toBeNull();
 
     // The link from the verification mail.
-    await page.goto(await verificationLink(clientEmail));
+    await page.goto(verificationPath(await verificationMail(clientEmail)));
     await expect(page.getByRole("status").filter({ hasText: "verified" })).toHaveText("Your e-mail address is verified. Thank you!");
     await page.getByRole("link", { name: "Go to your dashboard" }).click();
     await expect(page).toHaveURL(/\/client-dashboard$/);
@@ -201,7 +189,7 @@ test.describe("ambassador portal", () => {
       const otherAmbassador = await registerAmbassador(clientPage);
       await clientContext.clearCookies();
       const referred = await registerClient(clientPage, { businessName: "Existing Co", referralCode: ambassador.referralCode });
-      await clientPage.goto(await verificationLink(referred.email));
+      await clientPage.goto(verificationPath(await verificationMail(referred.email)));
       await expect(clientPage.getByRole("status").filter({ hasText: "verified" })).toBeVisible();
 
       const refusal =

@@ -19,6 +19,7 @@ import {
   user,
   type ProposalStatus,
 } from "#app/db/schema";
+import { makeAmbassador, makeClient, type TestServices } from "./services";
 
 let n = 0;
 
@@ -38,6 +39,19 @@ export async function insertProposal(
     })
     .returning({ id: proposal.id });
   return row!.id;
+}
+
+/**
+ * Registers an ambassador and a client and inserts a proposal of that ambassador for that client
+ * (`values` on top, e.g. a budget and `clientApprovedAt` for a commission).
+ *
+ * @returns the ambassador, the client and the proposal's id.
+ */
+export async function insertReferredProposal(s: TestServices, values: Parameters<typeof insertProposal>[1] = {}) {
+  const ambassador = await makeAmbassador(s);
+  const client = await makeClient(s);
+  const id = await insertProposal(s.db, { ambassadorId: ambassador.id, clientId: client.id, ...values });
+  return { ambassador, client, id };
 }
 
 /** Inserts a meeting request. @returns its id. */

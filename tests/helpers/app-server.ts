@@ -30,17 +30,19 @@ export interface AppProcess {
  * @param options.hostname - the host name of the base URL (default 127.0.0.1; the server listens on 127.0.0.1).
  * @param options.discardStdout - send the process's standard output (its request log) to /dev/null instead of
  *   collecting it (benchmarks at tens of thousands of requests per second); `output()` then holds stderr only.
- * @throws {Error} with the process output when it exits or is not healthy within 60 s.
+ * @param options.args - node's arguments (default `build/server/main.js`; e.g. `--import tsx server/main.ts`).
+ * @param options.startTimeoutMs - how long it may take to become healthy (default 60 s).
+ * @throws {Error} with the process output when it exits or is not healthy in time.
  */
 export async function spawnApp(
   env: Record<string, string>,
-  options: { hostname?: string; discardStdout?: boolean } = {},
+  options: { hostname?: string; discardStdout?: boolean; args?: string[]; startTimeoutMs?: number } = {},
 ): Promise<AppProcess> {
   const port = await freePort();
   // `hostname: "localhost"` for WebAuthn, whose relying party cannot be an IP address.
   const baseUrl = `http://${options.hostname ?? "127.0.0.1"}:${port}`;
   let output = "";
-  const child = spawn(process.execPath, ["build/server/main.js"], {
+  const child = spawn(process.execPath, options.args ?? ["build/server/main.js"], {
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -59,7 +61,7 @@ export async function spawnApp(
     child.kill(signal);
     await new Promise((r) => child.once("exit", r));
   };
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`app server exited early:\n${output}`);
     try {

@@ -16,7 +16,7 @@ import { markCommissionPaid } from "#app/features/referrals/commissions.admin.se
 import { saveSettings } from "#app/features/settings/settings.server";
 import { deleteUser, setUserActive } from "#app/features/users/users.server";
 import { testDatabases } from "../../../tests/helpers/db";
-import { insertMeeting, insertProposal, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
+import { insertMeeting, insertProposal, insertReferredProposal, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
 import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { listAuditEvents } from "./audit.server";
 
@@ -47,18 +47,12 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
     await t.db.update(user).set({ notifyUpdates: false }).where(eq(user.id, userId));
   }
   async function approvedAmbassadorProposal() {
-    const { t, s } = ctx;
-    const ambassador = await makeAmbassador(s);
-    const client = await makeClient(s);
-    const id = await insertProposal(t.db, {
-      ambassadorId: ambassador.id,
-      clientId: client.id,
+    return insertReferredProposal(ctx.s, {
       budgetCents: 200_000,
       clientApprovedAt: new Date(),
       status: "pending",
       projectName: "Gym site",
     });
-    return { ambassador, client, id };
   }
 
   describe("proposal status", () => {

@@ -24,7 +24,7 @@ import { formatCents, MAX_CENTS } from "#app/lib/money";
 import { changedFields, recordAudit } from "#app/features/audit/audit.server";
 import { queueUserNotice } from "#app/features/mail/notifications.server";
 import { getSettings } from "#app/features/settings/settings.server";
-import { keysetBatches } from "#app/lib/csv.server";
+import { keysetBatches, mapRows } from "#app/lib/csv.server";
 import { formatCalendarDate } from "#app/lib/dates";
 import {
   containsPattern,
@@ -43,8 +43,8 @@ import { INVOICE_MESSAGES, invoiceTotalCents, MAX_INVOICE_ITEMS, type InvoiceFil
 const clientNameSql = sql<string | null>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName})`;
 const clientEmailSql = sql<string | null>`coalesce(${user.email}, ${proposal.clientEmail})`;
 
-/** What an invoice row shows, in the admin list and on one invoice (joins: proposal, client user). */
-const invoiceColumns = {
+/** What an invoice row shows, in the admin list, its CSV export and on one invoice (joins: proposal, client user). */
+export const adminInvoiceColumns = {
   id: invoice.id,
   number: invoice.number,
   proposalId: invoice.proposalId,
@@ -231,25 +231,13 @@ export function formatInvoiceNumber(year: number, n: number): string {
   return `INV-${year}-${String(n).padStart(4, "0")}`;
 }
 
-/** An invoice with its items, as the admin edit page shows it. Money in cents. */
-export interface AdminInvoice {
-  id: number;
-  number: string;
-  proposalId: number;
-  projectName: string | null;
-  clientName: string | null;
-  clientEmail: string | null;
+/** An invoice with its items, as the admin edit page shows it: its list row and more. Money in cents. */
+export interface AdminInvoice extends AdminInvoiceRow {
   /** The client account's phone and website (bill-to on the PDF), null when not given. */
   clientPhone: string | null;
   clientWebsite: string | null;
-  dueDate: string;
-  status: "unpaid" | "paid";
-  displayStatus: InvoiceDisplayStatus;
-  totalCents: number;
-  paidAt: string | null;
   /** Raised at every edit; the edit form carries it back (docs/product.md#invoices). */
   version: number;
-  createdAt: string | null;
   items: { description: string; amountCents: number }[];
 }
 
@@ -261,7 +249,7 @@ export interface AdminInvoice {
 export async function getInvoiceForAdmin(db: Queryable, actor: Actor, invoiceId: number, now: Date = new Date()): Promise<AdminInvoice> {
   assertRole(actor, "admin");
   const [row] = await db
-    .select({ ...invoiceColumns, clientPhone: user.phone, clientWebsite: user.website })
+    .select({ ...adminInvoiceColumns, clientPhone: user.phone, clientWebsite: user.website })
     .from(invoice)
     .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
     .leftJoin(user, eq(user.id, invoice.clientId))
@@ -555,7 +543,7 @@ async function invoiceListWhere(db: Queryable, filters: InvoiceListFilters, now:
 /** The list's select and joins, for one page or one export batch. */
 function fetchInvoiceRows(db: Queryable, keyset: KeysetQuery) {
   return db
-    .select({ ...invoiceColumns, cursorKey: cursorKeySql(ordering) })
+    .select({ ...adminInvoiceColumns, cursorKey: cursorKeySql(ordering) })
     .from(invoice)
     .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
     .leftJoin(user, eq(user.id, invoice.clientId))
@@ -564,7 +552,14 @@ function fetchInvoiceRows(db: Queryable, keyset: KeysetQuery) {
     .limit(keyset.limit);
 }
 
-function toAdminInvoiceRow(row: Omit<Awaited<ReturnType<typeof fetchInvoiceRows>>[number], "cursorKey">, now: Date): AdminInvoiceRow {
+/**
+ * One selected invoice (see {@link adminInvoiceColumns}) as the admin list and the CSV export show it:
+ * with its display status on `now`'s date and ISO instants.
+ */
+export function toAdminInvoiceRow(
+  row: Omit<Awaited<ReturnType<typeof fetchInvoiceRows>>[number], "cursorKey">,
+  now: Date,
+): AdminInvoiceRow {
   return { ...row, displayStatus: invoiceDisplayStatus(row, now), createdAt: toIsoOrNull(row.createdAt), paidAt: toIsoOrNull(row.paidAt) };
 }
 
@@ -583,11 +578,8 @@ export async function exportInvoicesForAdmin(
   now: Date = new Date(),
 ): Promise<AsyncIterable<AdminInvoiceRow>> {
   assertRole(actor, "admin");
-  const where = await invoiceListWhere(db, filters, now);
-  const rows = keysetBatches(ordering, where, (keyset) => fetchInvoiceRows(db, keyset));
-  return (async function* () {
-    for await (const row of rows) yield toAdminInvoiceRow(row, now);
-  })();
+  const rows = keysetBatches(ordering, await invoiceListWhere(db, filters, now), (keyset) => fetchInvoiceRows(db, keyset));
+  return mapRows(rows, (row) => toAdminInvoiceRow(row, now));
 }
 
 /** Invoice totals for the admin dashboard. Money in cents. */

@@ -10,7 +10,7 @@ import { ORIGIN_TOKEN, queueUserUpdate } from "#app/features/mail/notifications.
 import { meeting, user, type MeetingStatus } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { formatDateTime, toIsoOrNull, toValidDate } from "#app/lib/dates";
-import { inviteFor } from "./meetings.server";
+import { inviteFor, meetingColumns } from "./meetings.server";
 import { AppError, notFound } from "#app/lib/errors";
 import { cursorKeySql, keysetPage, type Page, type PageRequest } from "#app/lib/pagination";
 
@@ -43,12 +43,7 @@ export const MEETING_ADMIN_MESSAGES = {
 } as const;
 
 const rowSelect = () => ({
-  id: meeting.id,
-  startsAt: meeting.startsAt,
-  timeZone: meeting.timeZone,
-  notes: meeting.notes,
-  status: meeting.status,
-  createdAt: meeting.createdAt,
+  ...meetingColumns,
   clientName: sql<string>`coalesce(${user.businessName}, ${user.name})`,
   clientEmail: user.email,
 });
@@ -115,6 +110,39 @@ function assertAnswerable(current: { status: MeetingStatus; startsAt: Date }): v
 }
 
 /**
+ * Answers a meeting request with `answer`, in one transaction: the row locked, nothing when it has
+ * that status already, 409 unless it is answerable, then the status, its audit event (action = the
+ * answer, status before/after) and the client's mail (`notify`).
+ *
+ * @returns whether the status changed.
+ */
+async function answerMeeting(
+  db: Database,
+  actor: Actor,
+  meetingId: number,
+  answer: "accepted" | "declined",
+  notify: (tx: Queryable, current: typeof meeting.$inferSelect) => Promise<void>,
+): Promise<{ changed: boolean }> {
+  assertRole(actor, "admin");
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(meeting).where(eq(meeting.id, meetingId)).for("update");
+    if (!current) throw notFound("Meeting not found");
+    if (current.status === answer) return { changed: false };
+    assertAnswerable(current);
+    await tx.update(meeting).set({ status: answer }).where(eq(meeting.id, meetingId));
+    await recordAudit(tx, actor, {
+      entity: "meeting",
+      entityId: meetingId,
+      action: answer,
+      before: { status: current.status },
+      after: { status: answer },
+    });
+    await notify(tx, current);
+    return { changed: true };
+  });
+}
+
+/**
  * Accepts a meeting request (docs/product.md#meetings-admin: pending and still ahead → accepted).
  * In the same transaction: one audit event `accepted` (status
  * before/after) and a non-essential mail to the client with the meeting's `.ics` attached
@@ -125,20 +153,7 @@ function assertAnswerable(current: { status: MeetingStatus; startsAt: Date }): v
  *   declined or its time has passed.
  */
 export async function acceptMeeting(db: Database, actor: Actor, meetingId: number): Promise<{ changed: boolean }> {
-  assertRole(actor, "admin");
-  return db.transaction(async (tx) => {
-    const [current] = await tx.select().from(meeting).where(eq(meeting.id, meetingId)).for("update");
-    if (!current) throw notFound("Meeting not found");
-    if (current.status === "accepted") return { changed: false };
-    assertAnswerable(current);
-    await tx.update(meeting).set({ status: "accepted" }).where(eq(meeting.id, meetingId));
-    await recordAudit(tx, actor, {
-      entity: "meeting",
-      entityId: meetingId,
-      action: "accepted",
-      before: { status: current.status },
-      after: { status: "accepted" },
-    });
+  return answerMeeting(db, actor, meetingId, "accepted", async (tx, current) => {
     const start = toValidDate(current.startsAt);
     const valid = start !== null;
     const when = start ? `${formatDateTime(start, current.timeZone)} (${current.timeZone})` : "the requested time";
@@ -159,7 +174,6 @@ export async function acceptMeeting(db: Database, actor: Actor, meetingId: numbe
           ]
         : undefined,
     });
-    return { changed: true };
   });
 }
 
@@ -173,20 +187,7 @@ export async function acceptMeeting(db: Database, actor: Actor, meetingId: numbe
  *   accepted or its time has passed.
  */
 export async function declineMeeting(db: Database, actor: Actor, meetingId: number): Promise<{ changed: boolean }> {
-  assertRole(actor, "admin");
-  return db.transaction(async (tx) => {
-    const [current] = await tx.select().from(meeting).where(eq(meeting.id, meetingId)).for("update");
-    if (!current) throw notFound("Meeting not found");
-    if (current.status === "declined") return { changed: false };
-    assertAnswerable(current);
-    await tx.update(meeting).set({ status: "declined" }).where(eq(meeting.id, meetingId));
-    await recordAudit(tx, actor, {
-      entity: "meeting",
-      entityId: meetingId,
-      action: "declined",
-      before: { status: current.status },
-      after: { status: "declined" },
-    });
+  return answerMeeting(db, actor, meetingId, "declined", async (tx, current) => {
     await queueUserUpdate(tx, current.userId, {
       subject: "Your meeting request was declined",
       lines: [
@@ -194,7 +195,6 @@ export async function declineMeeting(db: Database, actor: Actor, meetingId: numb
       ],
       link: { label: "Open your dashboard", path: "/client-dashboard" },
     });
-    return { changed: true };
   });
 }
 

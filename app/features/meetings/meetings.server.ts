@@ -77,6 +77,16 @@ export async function scheduleMeeting(
   });
 }
 
+/** What a meeting request shows, to its client and (with the client's name and e-mail) to the admin. */
+export const meetingColumns = {
+  id: meeting.id,
+  startsAt: meeting.startsAt,
+  timeZone: meeting.timeZone,
+  notes: meeting.notes,
+  status: meeting.status,
+  createdAt: meeting.createdAt,
+};
+
 /**
  * The client's meetings, soonest first (docs/product.md#client-dashboard).
  *
@@ -85,14 +95,7 @@ export async function scheduleMeeting(
 export async function listClientMeetings(db: Database, actor: Actor): Promise<ClientMeetingRow[]> {
   assertRole(actor, "client");
   const rows = await db
-    .select({
-      id: meeting.id,
-      startsAt: meeting.startsAt,
-      timeZone: meeting.timeZone,
-      notes: meeting.notes,
-      status: meeting.status,
-      createdAt: meeting.createdAt,
-    })
+    .select(meetingColumns)
     .from(meeting)
     .where(eq(meeting.userId, actor.id))
     .orderBy(asc(meeting.startsAt), asc(meeting.id))

@@ -13,7 +13,7 @@ import { auditEvent, invoice, proposal, PROPOSAL_STATUSES, user, type ProposalSt
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { toIsoOrNull } from "#app/lib/dates";
 import { AppError, fieldError, notFound } from "#app/lib/errors";
-import { keysetBatches } from "#app/lib/csv.server";
+import { keysetBatches, mapRows } from "#app/lib/csv.server";
 import {
   containsPattern,
   cursorKeySql,
@@ -166,11 +166,8 @@ export async function exportProposalsForAdmin(
   filters: ProposalListFilters,
 ): Promise<AsyncIterable<AdminProposalRow>> {
   assertRole(actor, "admin");
-  const where = await proposalFilters(db, filters);
-  const rows = keysetBatches(ordering, where, (keyset) => fetchProposalRows(db, keyset));
-  return (async function* () {
-    for await (const row of rows) yield toAdminProposalRow(row);
-  })();
+  const rows = keysetBatches(ordering, await proposalFilters(db, filters), (keyset) => fetchProposalRows(db, keyset));
+  return mapRows(rows, toAdminProposalRow);
 }
 
 /**
@@ -195,16 +192,22 @@ export async function setProposalStatus(
   if (!(ADMIN_PROPOSAL_STATUSES as readonly string[]).includes(status))
     throw fieldError("status", "Choose one of: pending, planning, in progress, review, completed.");
   return db.transaction(async (tx) => {
-    const [current] = await tx
-      .select({ id: proposal.id, status: proposal.status, clientId: proposal.clientId, projectName: proposal.projectName })
-      .from(proposal)
-      .where(eq(proposal.id, proposalId))
-      .for("update");
-    if (!current) throw notFound("Proposal not found");
+    const current = await lockProposalStatus(tx, proposalId);
     if (current.status === status) return { id: current.id, status, changed: false, previous: current.status, eventId: null };
     const eventId = await writeStatus(tx, actor, { ...current, id: proposalId }, status, "status-changed");
     return { id: current.id, status, changed: true, previous: current.status, eventId };
   });
+}
+
+/** Reads and row-locks a proposal's status (and what its client notice needs) for a status change; 404 when unknown. */
+async function lockProposalStatus(tx: Queryable, proposalId: number) {
+  const [current] = await tx
+    .select({ id: proposal.id, status: proposal.status, clientId: proposal.clientId, projectName: proposal.projectName })
+    .from(proposal)
+    .where(eq(proposal.id, proposalId))
+    .for("update");
+  if (!current) throw notFound("Proposal not found");
+  return current;
 }
 
 /** Writes a status change: the row, its audit event and the client's notification. @returns the audit event's id. */
@@ -269,12 +272,7 @@ export async function undoProposalStatus(db: Database, actor: Actor, eventId: nu
       .where(and(eq(auditEvent.id, eventId), eq(auditEvent.entity, "proposal"), eq(auditEvent.action, "status-changed")));
     if (!event) throw notFound("Status change not found");
     const proposalId = Number(event.entityId);
-    const [current] = await tx
-      .select({ id: proposal.id, status: proposal.status, clientId: proposal.clientId, projectName: proposal.projectName })
-      .from(proposal)
-      .where(eq(proposal.id, proposalId))
-      .for("update");
-    if (!current) throw notFound("Proposal not found");
+    const current = await lockProposalStatus(tx, proposalId);
     const before = (event.before as { status?: ProposalStatus } | null)?.status;
     const after = (event.after as { status?: ProposalStatus } | null)?.status;
     const [newer] = await tx

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { invoice, proposal, settings } from "#app/db/schema";
 import { testDatabases } from "../../../tests/helpers/db";
-import { insertProposal, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
+import { insertProposal, insertReferredProposal, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
 import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { commissionCents } from "./commission";
 import { COMMISSION_MESSAGES, getAmbassadorCommissions, listAmbassadorsForAdmin, markCommissionPaid } from "./commissions.admin.server";
@@ -137,14 +137,7 @@ describe.each(testDatabases())("admin commissions on %s", (_name, open) => {
 
   it("refuses clients and ambassadors without reading or writing", async () => {
     const { t, s } = ctx;
-    const ambassador = await makeAmbassador(s);
-    const client = await makeClient(s);
-    const id = await insertProposal(t.db, {
-      ambassadorId: ambassador.id,
-      clientId: client.id,
-      budgetCents: 100_000,
-      clientApprovedAt: approvedAt,
-    });
+    const { ambassador, client, id } = await insertReferredProposal(s, { budgetCents: 100_000, clientApprovedAt: approvedAt });
     const before = await snapshot(t.db);
     for (const actor of [client, ambassador]) {
       expect((await rejectionOf(markCommissionPaid(t.db, actor, id))).status).toBe(403);

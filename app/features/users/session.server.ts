@@ -3,12 +3,14 @@
  * middleware loads the signed-in user into the router context for every request; each role
  * area's layout adds `requireRole(...)`, which runs before its loaders AND actions.
  */
-import { createContext, redirect, type MiddlewareFunction } from "react-router";
+import { createContext, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { requestInfoContext, servicesContext } from "#app/context";
+import type { Database } from "#app/db/client.server";
 import type { Role } from "#app/db/schema";
 import { getSettings } from "#app/features/settings/settings.server";
 import { touchSession } from "./account.server";
-import { homeFor, roleOf, type SessionUser } from "./actor";
+import { pageRequestFrom, type PageRequest } from "#app/lib/pagination";
+import { homeFor, roleOf, type Actor, type SessionUser } from "./actor";
 
 /** The signed-in user, or null. Set by {@link sessionMiddleware}. */
 export const sessionUserContext = createContext<SessionUser | null>(null);
@@ -98,6 +100,57 @@ export function requireUser(context: { get: <T>(key: import("react-router").Rout
   const current = context.get(sessionUserContext);
   if (!current) throw redirect("/login");
   return current;
+}
+
+/**
+ * The signed-in user and the database: what a role area's loaders and actions start from.
+ *
+ * @throws a redirect to /login when no one is signed in (see {@link requireUser}).
+ */
+export function actorAndDb(context: Readonly<RouterContextProvider>): { actor: SessionUser; db: Database } {
+  return { actor: requireUser(context), db: context.get(servicesContext).db };
+}
+
+/** A list request as a loader reads it: who asks, the database, the query parameters and the parsed filters. */
+export interface ListQuery<F> {
+  actor: SessionUser;
+  db: Database;
+  params: URLSearchParams;
+  filters: F;
+}
+
+/**
+ * Reads a list request (a list page or its CSV export): the signed-in user, the database and the
+ * list's filters parsed from the query string by `filtersFrom`.
+ *
+ * @throws a redirect to /login when no one is signed in (see {@link requireUser}).
+ */
+export function listQuery<F>(
+  { request, context }: { request: Request; context: Readonly<RouterContextProvider> },
+  filtersFrom: (params: URLSearchParams) => F,
+): ListQuery<F> {
+  const { actor, db } = actorAndDb(context);
+  const params = new URL(request.url).searchParams;
+  return { actor, db, params, filters: filtersFrom(params) };
+}
+
+/**
+ * One page of a server-side list (docs/product.md#admin-lists) from the request's query string:
+ * `filtersFrom` parses the list's filters, the keyset cursors give the page, and `list` reads it for
+ * the signed-in user.
+ *
+ * @param options.size - rows per page (default: the lists' page size).
+ * @returns the page and the parsed filters, with the actor, database and query parameters for
+ *   anything else the loader reads.
+ */
+export async function loadListPage<F, P>(
+  args: { request: Request; context: Readonly<RouterContextProvider> },
+  filtersFrom: (params: URLSearchParams) => F,
+  list: (db: Database, actor: Actor, filters: F, page: PageRequest) => Promise<P>,
+  options: { size?: number } = {},
+): Promise<ListQuery<F> & { page: P }> {
+  const query = listQuery(args, filtersFrom);
+  return { ...query, page: await list(query.db, query.actor, query.filters, pageRequestFrom(query.params, options)) };
 }
 
 /** Where an admin without two-factor is sent when the setting requires it. */

@@ -11,7 +11,7 @@ import { invoice, meeting, proposal, session, user, verification, type Role } fr
 import { toIsoOrNull } from "#app/lib/dates";
 import { notFound } from "#app/lib/errors";
 import { recordAudit } from "#app/features/audit/audit.server";
-import { keysetBatches } from "#app/lib/csv.server";
+import { keysetBatches, mapRows } from "#app/lib/csv.server";
 import {
   containsPattern,
   cursorKeySql,
@@ -183,10 +183,10 @@ function toAdminUserRow({ banned, role, ...row }: Omit<Awaited<ReturnType<typeof
  */
 export async function exportUsersForAdmin(db: Queryable, actor: Actor, filters: UserListFilters): Promise<AsyncIterable<AdminUserRow>> {
   assertRole(actor, "admin");
-  const rows = keysetBatches(ordering, userListWhere(filters), (keyset) => fetchUserRows(db, keyset));
-  return (async function* () {
-    for await (const row of rows) yield toAdminUserRow(row);
-  })();
+  return mapRows(
+    keysetBatches(ordering, userListWhere(filters), (keyset) => fetchUserRows(db, keyset)),
+    toAdminUserRow,
+  );
 }
 
 /**

@@ -4,7 +4,6 @@ import { PageHeading } from "#app/components/page-heading";
 import { buttonClass } from "#app/components/ui/button";
 import { DataTable, ExportCsvLink, Pager, SearchBar, useHrefWith, type Column } from "#app/components/ui/data-table";
 import { LocalTime } from "#app/components/local-time";
-import { servicesContext } from "#app/context";
 import {
   getAmbassadorCommissions,
   listAmbassadorsForAdmin,
@@ -25,8 +24,8 @@ import { CommissionStatusBadge } from "#app/features/referrals/components/commis
 import { unlessNotFound } from "#app/lib/errors";
 import { formId, runIntent } from "#app/lib/form-action.server";
 import { parseUserId } from "#app/lib/ids";
-import { normalizeSearch, pageRequestFrom } from "#app/lib/pagination";
-import { requireUser } from "#app/features/users/session.server";
+import { pageRequestFrom, searchFiltersFrom } from "#app/lib/pagination";
+import { actorAndDb, loadListPage } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Ambassador Dashboard | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -34,12 +33,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Ambassador Dashboard | 
  * Ambassadors with referral code, referred clients, proposals and commission owed and paid
  * (docs/product.md#commissions); `?ambassador=<id>` opens one ambassador's detail.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
-  const params = new URL(request.url).searchParams;
-  const q = normalizeSearch(params.get("q"));
-  const list = await listAmbassadorsForAdmin(db, actor, { q }, pageRequestFrom(params, { size: 20 }));
+export async function loader(args: Route.LoaderArgs) {
+  const { page: list, filters, actor, db, params } = await loadListPage(args, searchFiltersFrom, listAmbassadorsForAdmin, { size: 20 });
   const selected = parseUserId(params.get("ambassador"));
   const detail = selected
     ? await unlessNotFound(
@@ -49,7 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         }),
       )
     : null;
-  return { list, detail, q: q ?? "" };
+  return { list, detail, q: filters.q ?? "" };
 }
 
 /**
@@ -58,8 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * (docs/product.md#commissions-paying). The row lock makes a double submission pay once.
  */
 export async function action(args: Route.ActionArgs) {
-  const actor = requireUser(args.context);
-  const { db } = args.context.get(servicesContext);
+  const { actor, db } = actorAndDb(args.context);
   return runIntent(
     args,
     {

@@ -4,16 +4,15 @@ import { PageHeading } from "#app/components/page-heading";
 import { buttonClass } from "#app/components/ui/button";
 import { DataTable, FilterSelect, type Column } from "#app/components/ui/data-table";
 import { LocalTime } from "#app/components/local-time";
-import { servicesContext } from "#app/context";
 import { AUDIT_ENTITIES, type AuditEntity } from "#app/features/audit/audit-entities";
 import { listAuditEvents } from "#app/features/audit/audit.server";
-import { requireUser } from "#app/features/users/session.server";
 import { invalidInput } from "#app/lib/errors";
 import { parseId } from "#app/lib/ids";
 import { BAD_PAGE_LINK } from "#app/lib/pagination";
 import { timeZoneFromCookie } from "#app/lib/dates";
 import { formatAuditValue } from "#app/lib/vocabulary";
 import { getSettings } from "#app/features/settings/settings.server";
+import { actorAndDb } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Audit trail | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -21,8 +20,7 @@ const PAGE_SIZE = 50;
 
 /** The audit trail, newest first: `?entity=` filter and `?before=<id>` pages. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
+  const { actor, db } = actorAndDb(context);
   const params = new URL(request.url).searchParams;
   const entityParam = params.get("entity") ?? "";
   const entity = (AUDIT_ENTITIES as readonly string[]).includes(entityParam) ? (entityParam as AuditEntity) : undefined;

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { PageHeading } from "#app/components/page-heading";
@@ -9,7 +10,6 @@ import { RowMenu, ROW_MENU_ITEM } from "#app/components/ui/row-menu";
 import { BreakableText } from "#app/components/ui/breakable-text";
 import { useFormatMoney } from "#app/components/money";
 import { MeetingStatusBadge } from "#app/features/meetings/components/meeting-status-badge";
-import { servicesContext } from "#app/context";
 import { invoiceSummary } from "#app/features/invoices/invoices.admin.server";
 import {
   acceptMeeting,
@@ -24,14 +24,13 @@ import { countUsers } from "#app/features/users/users.server";
 import { countUnreadMessages } from "#app/features/contact/inbox.server";
 import { formId, runIntent } from "#app/lib/form-action.server";
 import { pageRequestFrom } from "#app/lib/pagination";
-import { requireUser } from "#app/features/users/session.server";
+import { actorAndDb } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard | Admin Console" }, { name: "robots", content: "noindex" }];
 
 /** Counts, money totals and the meeting requests, newest first (docs/product.md#admin-dashboard). */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
+  const { actor, db } = actorAndDb(context);
   const params = new URL(request.url).searchParams;
   const proposals = await countProposals(db, actor);
   const users = await countUsers(db, actor);
@@ -44,8 +43,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** `accept-meeting`, `decline-meeting` (pending requests still ahead only) and `delete-meeting` (docs/product.md#meetings-admin). */
 export async function action(args: Route.ActionArgs) {
-  const actor = requireUser(args.context);
-  const { db } = args.context.get(servicesContext);
+  const { actor, db } = actorAndDb(args.context);
   return runIntent(
     args,
     {
@@ -127,10 +125,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
 
       <Toast message={actionData?.message || null} messageKey={actionData ?? null} tone={actionData?.ok === false ? "error" : "success"} />
 
-      <section aria-labelledby="pending-heading" className="mt-10">
-        <h2 id="pending-heading" className="mb-3 text-xl font-semibold">
-          Meeting requests awaiting an answer
-        </h2>
+      <DashboardSection id="pending-heading" title="Meeting requests awaiting an answer">
         <MeetingTable
           caption="Meeting requests awaiting an answer, soonest first"
           rows={pending.items}
@@ -142,24 +137,18 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
             Showing the {pending.items.length} soonest of {pending.total.toLocaleString("en-US")}.
           </p>
         ) : null}
-      </section>
+      </DashboardSection>
 
-      <section aria-labelledby="meetings-heading" className="mt-10">
-        <h2 id="meetings-heading" className="mb-3 text-xl font-semibold">
-          Answered and past meeting requests
-        </h2>
+      <DashboardSection id="meetings-heading" title="Answered and past meeting requests">
         <MeetingTable
           caption="Answered and past meeting requests, newest first"
           rows={meetings.items}
           empty="No other meeting requests yet."
         />
         <Pager page={meetings} noun="meeting requests" shown={meetings.items.length} />
-      </section>
+      </DashboardSection>
 
-      <section aria-labelledby="tools-heading" className="mt-10">
-        <h2 id="tools-heading" className="mb-3 text-xl font-semibold">
-          Tools
-        </h2>
+      <DashboardSection id="tools-heading" title="Tools">
         <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {TOOLS.map((tool) => (
             <li key={tool.to}>
@@ -174,7 +163,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
             </li>
           ))}
         </ul>
-      </section>
+      </DashboardSection>
     </>
   );
 }
@@ -296,5 +285,17 @@ function MeetingActions({ meeting, answerable }: { meeting: AdminMeetingRow; ans
       <li>{answer("decline-meeting", "Decline", "Declining…")}</li>
       <li>{deleteLink(`${ROW_MENU_ITEM} text-red-800`)}</li>
     </RowMenu>
+  );
+}
+
+/** One of the dashboard's lists below the counts: a section named by its h2. */
+function DashboardSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="mt-10">
+      <h2 id={id} className="mb-3 text-xl font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
   );
 }

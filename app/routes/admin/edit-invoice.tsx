@@ -3,7 +3,6 @@ import type { Route } from "./+types/edit-invoice";
 import { PageHeading } from "#app/components/page-heading";
 import { DataTable } from "#app/components/ui/data-table";
 import { Notice } from "#app/components/ui/notice";
-import { servicesContext } from "#app/context";
 import { InvoiceForm } from "#app/features/invoices/components/invoice-form";
 import { getInvoiceForAdmin, updateInvoice } from "#app/features/invoices/invoices.admin.server";
 import { INVOICE_MESSAGES, invoiceEditSchema, toInvoiceInput } from "#app/features/invoices/invoices.schema";
@@ -15,7 +14,7 @@ import { useFormatMoney } from "#app/components/money";
 import { formatMoney } from "#app/lib/vocabulary";
 import { getSettings } from "#app/features/settings/settings.server";
 import { InvoiceStatusBadge } from "#app/features/invoices/components/invoice-status-badge";
-import { requireUser } from "#app/features/users/session.server";
+import { actorAndDb } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `Edit ${data?.invoice.number ?? "Invoice"} | Admin Console` },
@@ -24,8 +23,7 @@ export const meta: Route.MetaFunction = ({ data }) => [
 
 /** One invoice with its items (docs/product.md#invoices-editing). */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
+  const { actor, db } = actorAndDb(context);
   return { invoice: await getInvoiceForAdmin(db, actor, paramId(params.invoiceId, INVOICE_MESSAGES.notFound)) };
 }
 
@@ -34,8 +32,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
  * The hidden `version` refuses a save from a page another admin's save made stale (docs/product.md#invoices).
  */
 export async function action(args: Route.ActionArgs) {
-  const actor = requireUser(args.context);
-  const { db } = args.context.get(servicesContext);
+  const { actor, db } = actorAndDb(args.context);
   const invoiceId = paramId(args.params.invoiceId, INVOICE_MESSAGES.notFound);
   return formAction(
     args,

@@ -2,7 +2,6 @@ import { Link, redirect } from "react-router";
 import type { Route } from "./+types/generate-invoice";
 import { PageHeading } from "#app/components/page-heading";
 import { Notice } from "#app/components/ui/notice";
-import { servicesContext } from "#app/context";
 import { InvoiceForm } from "#app/features/invoices/components/invoice-form";
 import { generateInvoice, getProposalToInvoice } from "#app/features/invoices/invoices.admin.server";
 import { INVOICE_MESSAGES, invoiceFormSchema, toInvoiceInput } from "#app/features/invoices/invoices.schema";
@@ -12,7 +11,7 @@ import { formAction } from "#app/lib/form-action.server";
 import { paramId } from "#app/lib/ids";
 import { centsToInput } from "#app/lib/money";
 import { useFormatMoney } from "#app/components/money";
-import { requireUser } from "#app/features/users/session.server";
+import { actorAndDb } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Generate Invoice | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -23,8 +22,7 @@ const PROPOSAL_NOT_FOUND = "Proposal not found";
 
 /** The proposal to invoice (docs/product.md#invoices-generating). */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
+  const { actor, db } = actorAndDb(context);
   const proposal = await getProposalToInvoice(db, actor, paramId(params.proposalId, PROPOSAL_NOT_FOUND));
   return { proposal, defaultDueDate: addDays(todayUtc(), DEFAULT_TERM_DAYS) };
 }
@@ -35,8 +33,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
  * A failure is logged and answered with a clear message; nothing is saved.
  */
 export async function action(args: Route.ActionArgs) {
-  const actor = requireUser(args.context);
-  const { db } = args.context.get(servicesContext);
+  const { actor, db } = actorAndDb(args.context);
   const proposalId = paramId(args.params.proposalId, PROPOSAL_NOT_FOUND);
   return formAction(
     args,

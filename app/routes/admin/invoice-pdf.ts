@@ -1,17 +1,15 @@
 import type { Route } from "./+types/invoice-pdf";
-import { servicesContext } from "#app/context";
 import { billFromSettings, paymentDetails } from "#app/features/invoices/invoice-billing";
 import { invoicePdfResponse } from "#app/features/invoices/invoice-pdf.server";
 import { getInvoiceForAdmin } from "#app/features/invoices/invoices.admin.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.schema";
 import { paramId } from "#app/lib/ids";
-import { requireUser } from "#app/features/users/session.server";
+import { actorAndDb } from "#app/features/users/session.server";
 
 /** `/admin/invoices/:invoiceId/pdf`: any invoice as a PDF, read as the admin (else 403/404). */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { db } = context.get(servicesContext);
-  const actor = requireUser(context);
+  const { actor, db } = actorAndDb(context);
   const invoice = await getInvoiceForAdmin(db, actor, paramId(params.invoiceId, INVOICE_MESSAGES.notFound));
   const settings = await getSettings(db);
   return invoicePdfResponse({

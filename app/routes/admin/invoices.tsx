@@ -9,7 +9,6 @@ import { Toast } from "#app/components/ui/toast";
 import { BreakableText } from "#app/components/ui/breakable-text";
 import { useFormatMoney } from "#app/components/money";
 import { InvoiceStatusBadge } from "#app/features/invoices/components/invoice-status-badge";
-import { servicesContext } from "#app/context";
 import {
   deleteInvoice,
   listInvoicesForAdmin,
@@ -20,20 +19,15 @@ import {
 import { INVOICE_FILTERS, invoiceListFiltersFrom, type InvoiceFilter } from "#app/features/invoices/invoices.schema";
 import { formatDate, INVOICE_STATUS_LABELS } from "#app/lib/vocabulary";
 import { formId, runIntent } from "#app/lib/form-action.server";
-import { pageRequestFrom } from "#app/lib/pagination";
-import { requireUser } from "#app/features/users/session.server";
+import { actorAndDb, loadListPage } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Invoices | Admin Console" }, { name: "robots", content: "noindex" }];
 
 /** Invoices with docs/product.md#admin-invoices) and search, server-side. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
-  const params = new URL(request.url).searchParams;
-  const { filter, q } = invoiceListFiltersFrom(params);
-  const page = await listInvoicesForAdmin(db, actor, { filter, q }, pageRequestFrom(params));
+export async function loader(args: Route.LoaderArgs) {
+  const { page, filters, params } = await loadListPage(args, invoiceListFiltersFrom, listInvoicesForAdmin);
   const created = params.get("created");
-  return { page, filter, q: q ?? "", created: created && /^INV-\d{4}-\d+$/.test(created) ? created : null };
+  return { page, filter: filters.filter, q: filters.q ?? "", created: created && /^INV-\d{4}-\d+$/.test(created) ? created : null };
 }
 
 /**
@@ -41,8 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * makes a double submission pay once, docs/product.md#invoices-paying) and `delete-invoice`.
  */
 export async function action(args: Route.ActionArgs) {
-  const actor = requireUser(args.context);
-  const { db } = args.context.get(servicesContext);
+  const { actor, db } = actorAndDb(args.context);
   return runIntent(
     args,
     {

@@ -6,12 +6,11 @@ import { Badge } from "#app/components/ui/badge";
 import { buttonClass } from "#app/components/ui/button";
 import { ConfirmLink, ConfirmPanel, useConfirmTarget } from "#app/components/ui/confirm";
 import { ActionNotice } from "#app/components/ui/notice";
-import { servicesContext } from "#app/context";
 import { owner } from "#app/content/site";
 import { inboxIntents, openContactMessage, replyHref } from "#app/features/contact/inbox.server";
-import { requireUser } from "#app/features/users/session.server";
 import { runIntent } from "#app/lib/form-action.server";
 import { paramId } from "#app/lib/ids";
+import { actorAndDb } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `${data?.message.userName ? `Message from ${data.message.userName}` : "Message"} | Admin Console` },
@@ -27,16 +26,14 @@ function isPrefetch(request: Request): boolean {
 
 /** One message whole; opening it marks it read (not when the browser only prefetches it). docs/product.md#admin-messages */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
+  const { actor, db } = actorAndDb(context);
   const message = await openContactMessage(db, actor, paramId(params.messageId, NOT_FOUND), { markRead: !isPrefetch(request) });
   return { message: { ...message, createdAt: message.createdAt.toISOString() }, reply: replyHref(message, owner.name) };
 }
 
 /** `handled` / `unhandled` (delete posts to the list, which shows its notice). */
 export async function action(args: Route.ActionArgs) {
-  const actor = requireUser(args.context);
-  const { db } = args.context.get(servicesContext);
+  const { actor, db } = actorAndDb(args.context);
   paramId(args.params.messageId, NOT_FOUND);
   const { handled, unhandled } = inboxIntents(db, actor);
   return runIntent(args, { handled, unhandled }, { target: "messageId" });

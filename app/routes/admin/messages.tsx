@@ -7,28 +7,21 @@ import { buttonClass } from "#app/components/ui/button";
 import { ConfirmLink, ConfirmPanel, useConfirmTarget } from "#app/components/ui/confirm";
 import { DataTable, Pager, SearchBar, useActionHref, type Column } from "#app/components/ui/data-table";
 import { ActionNotice } from "#app/components/ui/notice";
-import { servicesContext } from "#app/context";
 import { inboxFiltersFrom, inboxIntents, listContactMessages } from "#app/features/contact/inbox.server";
-import { requireUser } from "#app/features/users/session.server";
 import { runIntent } from "#app/lib/form-action.server";
-import { pageRequestFrom } from "#app/lib/pagination";
+import { actorAndDb, loadListPage } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Messages | Admin Console" }, { name: "robots", content: "noindex" }];
 
 /** The contact inbox, newest first: `?q=` search and keyset pages (docs/product.md#admin-messages). */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
-  const params = new URL(request.url).searchParams;
-  const filters = inboxFiltersFrom(params);
-  const page = await listContactMessages(db, actor, filters, pageRequestFrom(params));
+export async function loader(args: Route.LoaderArgs) {
+  const { page, filters } = await loadListPage(args, inboxFiltersFrom, listContactMessages);
   return { page: { ...page, items: page.items.map((m) => ({ ...m, createdAt: m.createdAt.toISOString() })) }, q: filters.q ?? "" };
 }
 
 /** `handled`, `unhandled` and `delete-message` (after confirmation); each audited by the use-case. */
 export async function action(args: Route.ActionArgs) {
-  const actor = requireUser(args.context);
-  const { db } = args.context.get(servicesContext);
+  const { actor, db } = actorAndDb(args.context);
   return runIntent(args, inboxIntents(db, actor), { target: "messageId" });
 }
 

@@ -6,17 +6,15 @@ import { buttonClass } from "#app/components/ui/button";
 import { usePendingIntent } from "#app/components/ui/confirm-action";
 import { DataTable, useActionHref, type Column } from "#app/components/ui/data-table";
 import { ActionNotice } from "#app/components/ui/notice";
-import { servicesContext } from "#app/context";
 import { OUTBOX_LIST_LIMIT, listOutboxForAdmin, retryOutboxMail } from "#app/features/mail/outbox-admin.server";
-import { requireUser } from "#app/features/users/session.server";
 import { formId, runIntent } from "#app/lib/form-action.server";
+import { actorAndDb } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Mail outbox | Admin Console" }, { name: "robots", content: "noindex" }];
 
 /** Failed and pending mails (docs/product.md#admin-outbox). */
 export async function loader({ context }: Route.LoaderArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
+  const { actor, db } = actorAndDb(context);
   const outbox = await listOutboxForAdmin(db, actor);
   const plain = (rows: typeof outbox.failed) =>
     rows.map((r) => ({
@@ -30,8 +28,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 /** `retry`: back in the queue for an attempt now, with a fresh attempt budget (audited). */
 export async function action(args: Route.ActionArgs) {
-  const actor = requireUser(args.context);
-  const { db } = args.context.get(servicesContext);
+  const { actor, db } = actorAndDb(args.context);
   return runIntent(args, {
     retry: async (form) => {
       const mail = await retryOutboxMail(db, actor, formId(form));

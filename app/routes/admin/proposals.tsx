@@ -6,7 +6,6 @@ import { DataTable, ExportCsvLink, FilterSelect, Pager, SearchBar, useActionHref
 import { LocalTime } from "#app/components/local-time";
 import { Toast } from "#app/components/ui/toast";
 import { BreakableText } from "#app/components/ui/breakable-text";
-import { servicesContext } from "#app/context";
 import { PROPOSAL_STATUSES } from "#app/db/enums";
 import {
   listProposalsForAdmin,
@@ -22,19 +21,14 @@ import {
 } from "#app/features/proposals/proposals.admin.schema";
 import { formId, parseInput, runIntent, type FormReply } from "#app/lib/form-action.server";
 import { useFormatMoney } from "#app/components/money";
-import { pageRequestFrom } from "#app/lib/pagination";
-import { requireUser } from "#app/features/users/session.server";
+import { actorAndDb, loadListPage } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Proposals | Admin Console" }, { name: "robots", content: "noindex" }];
 
 /** Every proposal (docs/product.md#admin-proposals): `?status=`, `?q=` and keyset cursors, all server-side. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
-  const params = new URL(request.url).searchParams;
-  const { status, q } = proposalListFiltersFrom(params);
-  const page = await listProposalsForAdmin(db, actor, { status, q }, pageRequestFrom(params));
-  return { page, status: status ?? "", q: q ?? "" };
+export async function loader(args: Route.LoaderArgs) {
+  const { page, filters } = await loadListPage(args, proposalListFiltersFrom, listProposalsForAdmin);
+  return { page, status: filters.status ?? "", q: filters.q ?? "" };
 }
 
 /**
@@ -42,8 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * answered with an Undo offer; `undo-status`: the reverse change (docs/product.md#proposals-admin-status).
  */
 export async function action(args: Route.ActionArgs) {
-  const actor = requireUser(args.context);
-  const { db } = args.context.get(servicesContext);
+  const { actor, db } = actorAndDb(args.context);
   return runIntent(
     args,
     {

@@ -7,7 +7,6 @@ import { DataTable, ExportCsvLink, FilterSelect, Pager, SearchBar, useActionHref
 import { LocalTime } from "#app/components/local-time";
 import { Badge } from "#app/components/ui/badge";
 import { Toast } from "#app/components/ui/toast";
-import { servicesContext } from "#app/context";
 import {
   deleteUser,
   getUserDeletionImpact,
@@ -20,8 +19,7 @@ import {
 import { unlessNotFound } from "#app/lib/errors";
 import { formUserId, runIntent } from "#app/lib/form-action.server";
 import { parseUserId } from "#app/lib/ids";
-import { pageRequestFrom } from "#app/lib/pagination";
-import { requireUser } from "#app/features/users/session.server";
+import { actorAndDb, loadListPage } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Users | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -29,22 +27,17 @@ export const meta: Route.MetaFunction = () => [{ title: "Users | Admin Console" 
  * Non-admin users (docs/product.md#admin-users, docs/product.md#admin-lists). When the URL
  * asks to confirm a deletion, the loader also reads what the deletion would remove.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const actor = requireUser(context);
-  const { db } = context.get(servicesContext);
-  const params = new URL(request.url).searchParams;
-  const { q, role } = userListFiltersFrom(params);
-  const page = await listUsersForAdmin(db, actor, { q, role }, pageRequestFrom(params));
+export async function loader(args: Route.LoaderArgs) {
+  const { page, filters, actor, db, params } = await loadListPage(args, userListFiltersFrom, listUsersForAdmin);
   let impact: UserDeletionImpact | null = null;
   const target = parseUserId(params.get("target"));
   if (params.get("confirm") === "delete-user" && target) impact = await unlessNotFound(getUserDeletionImpact(db, actor, target));
-  return { page, q: q ?? "", role: role ?? "", impact };
+  return { page, q: filters.q ?? "", role: filters.role ?? "", impact };
 }
 
 /** `deactivate`, `reactivate` (sessions end at once) and `delete-user` (ADR 004). */
 export async function action(args: Route.ActionArgs) {
-  const actor = requireUser(args.context);
-  const { db } = args.context.get(servicesContext);
+  const { actor, db } = actorAndDb(args.context);
   return runIntent(
     args,
     {

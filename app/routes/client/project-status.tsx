@@ -13,7 +13,7 @@ import { deleteProposal, listClientProposals, submitRevision, type ClientProposa
 import { formId, parseInput, requireConfirmation, runIntent, type FormReply } from "#app/lib/form-action.server";
 import { formatCents } from "#app/lib/money";
 import { parsePageParam } from "#app/lib/pagination";
-import { requireUser } from "#app/features/users/session.server";
+import { actorAndDb, requireUser } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Project Status | Client Portal" }];
 
@@ -40,8 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * reply's `target` is the posted proposal `id`.
  */
 export async function action(args: Route.ActionArgs) {
-  const { db } = args.context.get(servicesContext);
-  const actor = requireUser(args.context);
+  const { actor, db } = actorAndDb(args.context);
   return runIntent(args, {
     "delete-proposal": async (form) => {
       requireConfirmation(form);
