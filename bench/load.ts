@@ -90,7 +90,8 @@ async function run(driver: "pglite" | "postgres"): Promise<Outcome> {
     })),
     markedPost("meeting", "/client-dashboard", ackedMeetings, (marker) => ({
       intent: "schedule-meeting",
-      date: "2031-06-01",
+      // Within the meeting horizon (docs/product.md: at most two years ahead): 60 days from now.
+      date: new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10),
       time: "10:30",
       timeZone: "America/New_York",
       notes: marker,
