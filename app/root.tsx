@@ -22,7 +22,10 @@ export interface RouteHandle {
 /**
  * The stylesheet comes last: React's server renderer moves every `<link>` but a stylesheet to the
  * top of `<head>` (in render order), so only in this order is the server's `<head>` the order the
- * browser bundle renders, which Preact's hydration needs (app/lib/preact-dom-client.ts).
+ * browser bundle renders. Preact's hydration (app/lib/preact-dom-client.ts) pairs elements with
+ * what the components render in order, without comparing attributes: out of order, the icon's
+ * element would be taken for the stylesheet's (nothing changes on load, but a later change to one
+ * link would be written to the other).
  */
 export const links: Route.LinksFunction = () => [
   // The self-hosted typeface's Latin file (app/app.css): fetched with the stylesheet, not after it.
