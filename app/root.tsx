@@ -19,11 +19,19 @@ export interface RouteHandle {
   hydrate?: boolean;
 }
 
+/**
+ * The stylesheet comes last: React's server renderer moves every `<link>` but a stylesheet to the
+ * top of `<head>` (in render order), so only in this order is the server's `<head>` the order the
+ * browser bundle renders. Preact's hydration (app/lib/preact-dom-client.ts) pairs elements with
+ * what the components render in order, without comparing attributes: out of order, the icon's
+ * element would be taken for the stylesheet's (nothing changes on load, but a later change to one
+ * link would be written to the other).
+ */
 export const links: Route.LinksFunction = () => [
   // The self-hosted typeface's Latin file (app/app.css): fetched with the stylesheet, not after it.
   { rel: "preload", href: fontUrl, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
-  { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "stylesheet", href: stylesheet },
 ];
 
 /** Loads the signed-in user for every request (app/lib/session.server.ts). */

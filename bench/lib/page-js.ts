@@ -3,7 +3,7 @@
  * manifest (`build/client/assets/manifest-*.js`): what the server renders as `<script>` and
  * `<link rel="modulepreload">` for a URL — the client entry and its imports, and every matched
  * route's module and imports — each file gzipped at level 9 (inline scripts not counted).
- * Used by the portal-JS budget test (tests/build/portal-js.test.ts) and bench/portal-js.ts.
+ * Used by the portal-JS budget test (tests/e2e/portal-js.spec.ts).
  */
 import fs from "node:fs";
 import path from "node:path";
