@@ -7,8 +7,8 @@ import { defineConfig, type Plugin } from "vite";
  * The browser bundle runs on Preact (preact/compat) instead of React DOM; the server keeps
  * rendering with React (`react-dom/server`) and Preact hydrates that HTML.
  *
- * Why: the portal's first-load JavaScript budget is 110 KB gzipped per page (issue #18,
- * bench/results/portal-js.md). React DOM's client (≈ 67 KB gz) plus React and React Router
+ * Why: the portal's first-load JavaScript budget is 110 KB gzipped per page
+ * (bench/results/portal-js.md). React DOM's client (≈ 67 KB gz) plus React and React Router
  * (≈ 43 KB gz) alone fill it; preact/compat implements every React API React Router and the
  * app use (React Router 7 needs only Children, Component, Fragment, Suspense, cloneElement,
  * createContext, createElement, forwardRef, isValidElement, memo, startTransition, the hooks
