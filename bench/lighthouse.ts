@@ -118,7 +118,7 @@ async function main() {
     "lighthouse",
     "Lighthouse (mobile) on the public and portal pages",
     "npm run build && npx tsx bench/lighthouse.ts",
-    `Lighthouse ${"12.8.2"}, default mobile emulation and throttling, Debian Chromium headless, production build served by our server on loopback, database filled by \`seedDemo\` (${DEMO_SIZE.users} users, ${DEMO_SIZE.proposals} proposals, ${DEMO_SIZE.invoices} invoices); portal pages signed in as the demo account named. JS = script bytes transferred on first load (compressed; \`/contact\` also carries a ~0.3 KB inline script for its pending state). Targets: 100 everywhere on the public pages, performance ≥ 95 on the portal pages.
+    `Lighthouse ${"12.8.2"}, default mobile emulation and throttling, Debian Chromium headless, production build served by our server on loopback, database filled by \`seedDemo\` (${DEMO_SIZE.users} users, ${DEMO_SIZE.proposals} proposals, ${DEMO_SIZE.invoices} invoices); portal pages signed in as the demo account named. JS = script bytes transferred on first load (compressed; \`/contact\` also carries a ~0.3 KB inline script for its pending state). Targets: 100 everywhere on the public pages, performance ≥ 95 on the portal pages. Portal pages are \`noindex\` on purpose and have no meta description, so their SEO score (is-crawlable, meta-description) is not a target.
 
 | page | performance | accessibility | best practices | SEO | first-load JS | LCP | CLS | requests |
 |---|---|---|---|---|---|---|---|---|

@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
-import { logger } from "#app/lib/logger.server";
+import { requestLogger } from "#app/lib/logger.server";
 
 /** What the app learns about a request while answering it (e.g. the signed-in user). */
 export interface RequestLogFields {
@@ -187,8 +187,8 @@ export function createRequestTracker(resolveRoute: (pathname: string) => string,
       if (series.size < 1_000) series.set(key, child);
     }
     child.observe(seconds);
-    if (logger.isLevelEnabled("info")) {
-      logger.info({ requestId: id, method, route, path, status, durationMs: Math.round(seconds * 10_000) / 10, userId }, "request");
+    if (requestLogger.isLevelEnabled("info")) {
+      requestLogger.info({ requestId: id, method, route, path, status, durationMs: Math.round(seconds * 10_000) / 10, userId }, "request");
     }
   };
   return {

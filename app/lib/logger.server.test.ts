@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLogger, registerSecrets, scrubSecrets } from "./logger.server";
+import { createLogger, registerSecrets, requestLoggerOf, scrubSecrets } from "./logger.server";
 
 /** A logger writing into an array of parsed lines. */
 function capture() {
@@ -21,6 +21,24 @@ describe("logger", () => {
     logger.info({ requestId: "r-1", status: 200 }, "request");
     expect(parsed()).toEqual([expect.objectContaining({ level: "info", msg: "request", requestId: "r-1", status: 200 })]);
     expect(parsed()[0]!.time).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it("the request log writes to the same place at the same level and still redacts top-level secrets", () => {
+    const { logger, parsed } = capture();
+    const requests = requestLoggerOf(logger);
+    requests.debug({ path: "/hidden" }, "request");
+    requests.info({ requestId: "r-2", path: "/about", status: 200, password: "pw-request-1", cookie: "session=abc" }, "request");
+    expect(parsed()).toEqual([
+      expect.objectContaining({
+        level: "info",
+        msg: "request",
+        requestId: "r-2",
+        path: "/about",
+        status: 200,
+        password: "[redacted]",
+        cookie: "[redacted]",
+      }),
+    ]);
   });
 
   it("redacts passwords, tokens, secrets, cookies, authorization headers and connection URLs, at the top level and one level down", () => {

@@ -137,3 +137,18 @@ export const logger: Logger = createLogger({
   level: defaultLevel(),
   format: (process.env.LOG_FORMAT?.trim() || (process.env.NODE_ENV === "production" ? "json" : "pretty")) === "pretty" ? "pretty" : "json",
 });
+
+/**
+ * A child of `parent` for the one-line-per-request log ({@link requestLogger}). Its fields are
+ * fixed and hold no secret (method, route id, path without its query, status, duration, user and
+ * request ids), so only the top-level {@link REDACTED_PATHS} are applied: the wildcard paths
+ * (`*.password` …) cost about 14 µs a line, more than answering a prerendered page.
+ *
+ * @returns a pino child logger writing where `parent` writes, at its level.
+ */
+export function requestLoggerOf(parent: Logger): Logger {
+  return parent.child({}, { redact: { paths: REDACTED_PATHS.filter((path) => !path.includes("*")), censor: "[redacted]" } });
+}
+
+/** The request log (server/observability.ts): one line per HTTP request. */
+export const requestLogger: Logger = requestLoggerOf(logger);
