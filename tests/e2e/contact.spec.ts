@@ -97,6 +97,7 @@ test.describe("contact form", () => {
         await expect(page.getByRole("status")).toHaveText(SUCCESS);
       } else {
         expect(response.status()).toBe(429);
+        expect(Number(response.headers()["retry-after"])).toBeGreaterThan(0);
         await expect(page.getByRole("status")).toHaveText(/Too many messages/);
       }
     }

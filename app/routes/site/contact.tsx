@@ -9,7 +9,7 @@ import { owner } from "#app/content/site";
 import { CONTACT_LIMITS, CONTACT_MESSAGES, contactSchema, HONEYPOT_FIELD } from "#app/features/contact/contact.schema";
 import { submitContactMessage } from "#app/features/contact/contact.server";
 import { invalidInput } from "#app/lib/errors";
-import { formAction } from "#app/lib/form-action.server";
+import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
 import { pageMeta } from "#app/lib/meta";
 
 /**
@@ -27,6 +27,9 @@ export const handle: RouteHandle = { hydrate: false };
 const PENDING_SCRIPT = `(()=>{const f=document.getElementById("contact");if(!f)return;const b=f.querySelector("button[type=submit]"),t=b.textContent;
 f.addEventListener("submit",()=>{b.disabled=true;b.setAttribute("aria-busy","true");b.textContent="Sending…"});
 addEventListener("pageshow",(e)=>{if(e.persisted){b.disabled=false;b.removeAttribute("aria-busy");b.textContent=t}})})()`;
+
+/** A rate-limited post's 429 keeps its Retry-After (docs/product.md#throttling). */
+export const headers = retryAfterHeaders;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
