@@ -17,10 +17,10 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { rawGet } from "../tests/helpers/raw-get";
 import { freePort, startApp, writeResults, type RunningApp } from "./lib/server";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -101,18 +101,11 @@ const pct = (share: number) => `${Math.round(share * 100)} %`;
  * status line, headers and gzipped body our server sent for `/` (request id included).
  */
 async function referenceServer(baseUrl: string, dir: string) {
-  const raw = await new Promise<{ headers: string[]; body: Buffer }>((resolve, reject) =>
-    http
-      .get(`${baseUrl}/`, { headers: { "accept-encoding": "gzip" } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c)).on("end", () => resolve({ headers: res.rawHeaders, body: Buffer.concat(chunks) }));
-      })
-      .on("error", reject),
-  );
+  const raw = await rawGet(`${baseUrl}/`, { "accept-encoding": "gzip" });
   // Node adds these itself.
   const pairs: string[] = [];
-  for (let i = 0; i < raw.headers.length; i += 2) {
-    if (!/^(date|connection|keep-alive)$/i.test(raw.headers[i]!)) pairs.push(raw.headers[i]!, raw.headers[i + 1]!);
+  for (let i = 0; i < raw.rawHeaders.length; i += 2) {
+    if (!/^(date|connection|keep-alive)$/i.test(raw.rawHeaders[i]!)) pairs.push(raw.rawHeaders[i]!, raw.rawHeaders[i + 1]!);
   }
   fs.writeFileSync(path.join(dir, "reference-body"), raw.body);
   const port = await freePort();

@@ -81,7 +81,8 @@ export function createPageCache(paths: string[] = PRERENDERED_PATHS, warn: (path
         }
         return 0;
       }
-      const headers = [...entry.headers, "X-Request-Id", requestId, ...(https(req) ? HSTS_HEADER : [])];
+      const headers = [...entry.headers, "X-Request-Id", requestId];
+      if (https(req)) headers.push(...HSTS_HEADER);
       if (req.headers["if-none-match"] === entry.etag) {
         res.writeHead(304, headers).end();
         return 304;
@@ -92,9 +93,9 @@ export function createPageCache(paths: string[] = PRERENDERED_PATHS, warn: (path
         : /\bgzip\b/.test(accepts)
           ? ["gzip", entry.gzip]
           : [null, entry.identity];
-      res
-        .writeHead(200, [...headers, ...(encoding ? ["Content-Encoding", encoding] : []), "Content-Length", String(body.length)])
-        .end(req.method === "HEAD" ? undefined : body);
+      if (encoding) headers.push("Content-Encoding", encoding);
+      headers.push("Content-Length", String(body.length));
+      res.writeHead(200, headers).end(req.method === "HEAD" ? undefined : body);
       return 200;
     },
   };

@@ -1,7 +1,7 @@
-import http from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { projects, featuredProjects } from "../../app/content/projects";
 import { owner } from "../../app/content/site";
+import { rawGet } from "../helpers/raw-get";
 import { expect, test } from "./fixtures";
 
 const headerLinks = [
@@ -219,16 +219,7 @@ test.describe("prerendered public pages", () => {
     const html = await (await fetch(`${baseURL}/login`)).text();
     const assets = [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
     expect(assets.some((a) => a.endsWith(".js")) && assets.some((a) => a.endsWith(".css"))).toBe(true);
-    /** The raw answer (fetch would decode it). */
-    const raw = (path: string, acceptEncoding: string) =>
-      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-        http
-          .get(`${baseURL}${path}`, { headers: { "accept-encoding": acceptEncoding } }, (res) => {
-            const chunks: Buffer[] = [];
-            res.on("data", (c: Buffer) => chunks.push(c)).on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-          })
-          .on("error", reject);
-      });
+    const raw = (path: string, acceptEncoding: string) => rawGet(`${baseURL}${path}`, { "accept-encoding": acceptEncoding });
     let compressed = 0;
     for (const asset of assets) {
       const plain = await raw(asset, "identity");
