@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import express from "express";
-import { describe, expect, it } from "vitest";
-import { forwardedForWarning } from "./security";
+import { describe, expect, it, vi } from "vitest";
+import { forwardedForWarning, httpsDetector } from "./security";
 
 /** express's compiled `trust proxy` function for a TRUST_PROXY value. */
 const trustFn = (value: boolean | number | string) =>
@@ -31,5 +31,19 @@ describe("the X-Forwarded-For warning", () => {
     expect(lines).toEqual([]);
     check(request("192.0.2.1", { "x-forwarded-for": "203.0.113.9" }));
     expect(lines).toHaveLength(1);
+  });
+});
+
+describe("HTTPS detection outside express", () => {
+  it("believes X-Forwarded-Proto from a trusted proxy only, and skips the trust check without the header", () => {
+    const trust = vi.fn(trustFn("loopback"));
+    const isHttps = httpsDetector(trust);
+    expect(isHttps(request("127.0.0.1", { "x-forwarded-proto": "https" }))).toBe(true);
+    expect(isHttps(request("127.0.0.1", { "x-forwarded-proto": "http, https" }))).toBe(false);
+    expect(isHttps(request("192.0.2.1", { "x-forwarded-proto": "https" }))).toBe(false);
+    expect(trust).toHaveBeenCalledTimes(3);
+    expect(isHttps(request("127.0.0.1"))).toBe(false);
+    expect(trust).toHaveBeenCalledTimes(3);
+    expect(isHttps({ headers: {}, socket: { encrypted: true } } as unknown as IncomingMessage)).toBe(true);
   });
 });

@@ -94,9 +94,11 @@ export const hsts: RequestHandler = (req, res, next) => {
 export function httpsDetector(trust: (address: string, hop: number) => boolean): (req: IncomingMessage) => boolean {
   return (req) => {
     if ((req.socket as TLSSocket).encrypted) return true;
-    if (!trust(req.socket.remoteAddress ?? "", 0)) return false;
+    // The header first: without it the answer is "no" whoever sent the request, and the trust
+    // check (parsing the peer address against the trusted ranges) is the dearer step.
     const header = req.headers["x-forwarded-proto"];
-    return (Array.isArray(header) ? header[0] : header)?.split(",")[0]?.trim() === "https";
+    if (header === undefined || !trust(req.socket.remoteAddress ?? "", 0)) return false;
+    return (Array.isArray(header) ? header[0] : header).split(",")[0]?.trim() === "https";
   };
 }
 
