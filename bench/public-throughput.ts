@@ -23,8 +23,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { rawGet } from "../tests/helpers/raw-get";
-import { freePort, startApp, trialStorage, writeResults, type RunningApp, type TrialStorage } from "./lib/server";
+import { rawGet, type RawAnswer } from "../tests/helpers/raw-get";
+import { freePort, removeTrialStorage, startApp, trialStorage, writeResults, type RunningApp, type TrialStorage } from "./lib/server";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -110,18 +110,16 @@ async function startOurs(logLevel: string, driver: "pglite" | "postgres"): Promi
 
 async function stopOurs({ app, storage }: Ours) {
   await app.stop();
-  await storage.database?.drop();
-  fs.rmSync(storage.dataDir, { recursive: true, force: true });
+  await removeTrialStorage(storage);
 }
 
 const pct = (share: number) => `${Math.round(share * 100)} %`;
 
 /**
  * Starts, pinned to CPU 0, a bare node:http server that answers every request with the exact
- * status line, headers and gzipped body our server sent for `/` (request id included).
+ * status line, headers and gzipped body of `raw`, our server's answer for `/` (request id included).
  */
-async function referenceServer(baseUrl: string, dir: string) {
-  const raw = await rawGet(`${baseUrl}/`, { "accept-encoding": "gzip" });
+async function referenceServer(raw: RawAnswer, dir: string) {
   // Node adds these itself.
   const pairs: string[] = [];
   for (let i = 0; i < raw.rawHeaders.length; i += 2) {
@@ -160,14 +158,13 @@ async function main() {
 
   let ours = await startOurs("warn", "postgres");
   let oursPglite: Ours | undefined;
-  const app = () => ours.app;
   const nginxProcesses: ChildProcess[] = [];
   try {
     // nginx's workers run as `nobody`.
     fs.chmodSync(root, 0o755);
     for (const page of pages) {
       const html = Buffer.from(
-        await (await fetch(`${app().baseUrl}${page}`, { headers: { "accept-encoding": "identity" } })).arrayBuffer(),
+        await (await fetch(`${ours.app.baseUrl}${page}`, { headers: { "accept-encoding": "identity" } })).arrayBuffer(),
       );
       const file = path.join(root, page === "/" ? "index.html" : `${page.slice(1)}.html`);
       fs.writeFileSync(file, html);
@@ -175,7 +172,7 @@ async function main() {
     }
     // nginx sends the headers our page carries (security headers, caching, a request id), so both
     // answers are the same size; it adds Content-Type, Content-Length, ETag and Content-Encoding itself.
-    const sample = await rawGet(`${app().baseUrl}/`, { "accept-encoding": "gzip" });
+    const sample = await rawGet(`${ours.app.baseUrl}/`, { "accept-encoding": "gzip" });
     const addHeaders: string[] = [];
     for (let i = 0; i < sample.rawHeaders.length; i += 2) {
       const name = sample.rawHeaders[i]!;
@@ -220,7 +217,7 @@ http { access_log off; sendfile ${sendfile}; gzip_static on; keepalive_requests 
     const pglite = oursPglite.app;
     for (const page of pages) {
       for (const encoding of encodings) {
-        const onPostgres = await measure(`${app().baseUrl}${page}`, encoding, () => [app().child.pid!]);
+        const onPostgres = await measure(`${ours.app.baseUrl}${page}`, encoding, () => [ours.app.child.pid!]);
         const theirs = await measure(`http://127.0.0.1:${nginx.port}${page}`, encoding, nginx.pids);
         const onPglite = await measure(`${pglite.baseUrl}${page}`, encoding, () => [pglite.child.pid!]);
         row(page, encoding, "ours on PostgreSQL", onPostgres, theirs);
@@ -234,12 +231,12 @@ http { access_log off; sendfile ${sendfile}; gzip_static on; keepalive_requests 
       "/",
       "gzip",
       "ours on PostgreSQL; nginx with `sendfile on`",
-      await measure(`${app().baseUrl}/`, "gzip", () => [app().child.pid!]),
+      await measure(`${ours.app.baseUrl}/`, "gzip", () => [ours.app.child.pid!]),
       await measure(`http://127.0.0.1:${nginxSendfile.port}/`, "gzip", nginxSendfile.pids),
     );
     // Reference: a minimal node:http server (same Node, same pinning) replaying our gzipped `/`
     // with all its headers — what any Node process can do here, before any of our work.
-    const reference = await referenceServer(app().baseUrl, root);
+    const reference = await referenceServer(sample, root);
     try {
       row("/", "gzip", "minimal node:http server (reference)", await measure(reference.url, "gzip", () => [reference.child.pid!]));
     } finally {
@@ -248,7 +245,12 @@ http { access_log off; sendfile ${sendfile}; gzip_static on; keepalive_requests 
     await stopOurs(ours);
     ours = await startOurs("info", "postgres");
     for (const encoding of encodings)
-      row("/", encoding, "ours on PostgreSQL, request log on", await measure(`${app().baseUrl}/`, encoding, () => [app().child.pid!]));
+      row(
+        "/",
+        encoding,
+        "ours on PostgreSQL, request log on",
+        await measure(`${ours.app.baseUrl}/`, encoding, () => [ours.app.child.pid!]),
+      );
   } finally {
     for (const child of nginxProcesses) child.kill("SIGTERM");
     if (oursPglite) await stopOurs(oursPglite);

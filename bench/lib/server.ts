@@ -76,10 +76,15 @@ export async function stopAndRead(app: RunningApp, storage: TrialStorage, querie
     results = await readAll((text) => client.query<{ v: string }>(text));
     await client.end();
     await app.stop();
-    await storage.database!.drop();
   }
-  fs.rmSync(storage.dataDir, { recursive: true, force: true });
+  await removeTrialStorage(storage);
   return results;
+}
+
+/** Removes a trial's storage (its PostgreSQL database, if any, and its data directory); the app must be stopped. */
+export async function removeTrialStorage(storage: TrialStorage): Promise<void> {
+  await storage.database?.drop();
+  fs.rmSync(storage.dataDir, { recursive: true, force: true });
 }
 
 /** One line describing the machine, for results files. */
