@@ -39,21 +39,24 @@ export function addressesOf(field: ParsedMail["to"]): string[] {
 }
 
 /**
- * Waits for a mail to `address` with the given subject (a string must match exactly) whose text does not
- * contain `except` (e.g. the link of a mail read before, to get the next one).
+ * Waits for a mail to `address` with the given subject (a string must match exactly) other than
+ * `except`: a text the mail must not contain (e.g. the link of a mail read before), or a mail read
+ * before (compared by Message-ID: two e-mail verification links asked for within the same second
+ * are the same signed token, so only the mail itself tells them apart).
  */
-export async function mailTo(address: string, subject: string | RegExp, except?: string): Promise<ParsedMail> {
+export async function mailTo(address: string, subject: string | RegExp, except?: string | ParsedMail): Promise<ParsedMail> {
   return waitForMail(
     (m) =>
       addressesOf(m.to).includes(address) &&
       (typeof subject === "string" ? m.subject === subject : subject.test(m.subject ?? "")) &&
-      (except === undefined || !(m.text ?? "").includes(except)),
+      (except === undefined ||
+        (typeof except === "string" ? !(m.text ?? "").includes(except) : m.messageId !== undefined && m.messageId !== except.messageId)),
   );
 }
 
-/** The e-mail verification mail sent to `email` (not the one containing `except`). */
-export async function verificationMail(email: string, except?: string): Promise<ParsedMail> {
-  return mailTo(email, /^Verify your e-mail address/, except);
+/** The e-mail verification mail sent to `email` (other than `previous`, a verification mail read before). */
+export async function verificationMail(email: string, previous?: ParsedMail): Promise<ParsedMail> {
+  return mailTo(email, /^Verify your e-mail address/, previous);
 }
 
 /** The path (with token) of the verification link in a verification mail. */
