@@ -20,12 +20,8 @@ export interface RouteHandle {
 }
 
 /**
- * The stylesheet comes last: React's server renderer moves every `<link>` but a stylesheet to the
- * top of `<head>` (in render order), so only in this order is the server's `<head>` the order the
- * browser bundle renders. Preact's hydration (app/lib/preact-dom-client.ts) pairs elements with
- * what the components render in order, without comparing attributes: out of order, the icon's
- * element would be taken for the stylesheet's (nothing changes on load, but a later change to one
- * link would be written to the other).
+ * Links of every page: the typeface's file first (fetched with the stylesheet, not after it),
+ * then the icon and the stylesheet.
  */
 export const links: Route.LinksFunction = () => [
   // The self-hosted typeface's Latin file (app/app.css): fetched with the stylesheet, not after it.

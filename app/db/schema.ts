@@ -406,6 +406,8 @@ export const settings = pgTable(
     paymentLinkTemplate: text().notNull().default(""),
     /** Accent colour `#rrggbb` (white text on it passes 4.5:1), or "" for the default. */
     accentColor: text().notNull().default(""),
+    /** The agency's IANA time zone (e.g. `Europe/Berlin`): its working hours, reminder and digest times. */
+    timeZone: text().notNull().default("UTC"),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check("settings_single_row", sql`${t.id} = 1`)],

@@ -38,6 +38,7 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   paymentInstructions: "",
   paymentLinkTemplate: "",
   accentColor: "",
+  timeZone: "UTC",
 };
 
 /** @returns the settings row, or the defaults when none was saved. */
