@@ -37,7 +37,8 @@ import {
   type PageRequest,
 } from "#app/lib/pagination";
 import { invoiceDisplayStatus, todayUtc, type InvoiceDisplayStatus } from "./invoice-status";
-import { INVOICE_MESSAGES, invoiceTotalCents, MAX_INVOICE_ITEMS, type InvoiceFilter, type InvoiceInput } from "./invoices.schema";
+import { invoiceTotalCents, type InvoiceFilter, type InvoiceInput } from "./invoices.schema";
+import { INVOICE_MESSAGES, MAX_INVOICE_ITEMS } from "./invoices.messages";
 
 /** The client's name and e-mail as an invoice shows them: the account's, else the proposal's (user joined on the client). */
 const clientNameSql = sql<string | null>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName})`;

@@ -1,24 +1,14 @@
 /**
  * Schedule-meeting form (docs/product.md#meetings-scheduling, notes optional). The
  * browser sends its IANA time zone in a hidden field (default "UTC" without JavaScript).
- * Shared by the browser (conform) and the action; never imports server modules.
+ * Parsed by the action; the page gets its browser-side checks from `formConstraints`.
  */
 import { z } from "zod";
 import { optionalText } from "#app/lib/text-fields";
 import { DATE_PATTERN, isCalendarDate, isValidTimeZone, TIME_PATTERN } from "#app/lib/dates";
-
-export const MEETING_MESSAGES = {
-  scheduled: "Meeting requested. We will confirm it soon.",
-  deleted: "Meeting deleted.",
-  notFound: "Meeting not found",
-  inPast: "Pick a date and time in the future.",
-  tooFar: "Pick a date within the next two years.",
-  notDeletable: "Only pending meetings can be deleted.",
-} as const;
-
-export const MEETING_NOTES_MAX = 2_000;
-/** How far ahead a meeting may be requested: two years, in days. */
-export const MEETING_HORIZON_DAYS = 731;
+import { MEETING_NOTES_MAX } from "./meetings.messages";
+/** Re-exported for server code; browser code imports the messages module (no zod in the browser). */
+export { MEETING_MESSAGES, MEETING_NOTES_MAX, MEETING_HORIZON_DAYS } from "./meetings.messages";
 
 /** Date `YYYY-MM-DD` and time `HH:MM` required, zone defaults to "UTC", notes optional. */
 export const meetingSchema = z.object({

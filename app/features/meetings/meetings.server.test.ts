@@ -4,7 +4,8 @@ import { meeting } from "#app/db/schema";
 import { testDatabases } from "../../../tests/helpers/db";
 import { parseForm, refusalOf } from "../../../tests/helpers/portal";
 import { makeAdmin, makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
-import { MEETING_MESSAGES, meetingSchema } from "./meetings.schema";
+import { meetingSchema } from "./meetings.schema";
+import { MEETING_MESSAGES } from "./meetings.messages";
 import { deleteMeeting, listClientMeetings, scheduleMeeting } from "./meetings.server";
 
 const NOW = new Date("2026-05-10T12:00:00Z");

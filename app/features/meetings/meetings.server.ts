@@ -14,7 +14,8 @@ import { AppError, fieldError, notFound } from "#app/lib/errors";
 import { zonedDateTimeToUtc } from "#app/lib/dates";
 import { notifyAdmin, ORIGIN_TOKEN } from "#app/features/mail/notifications.server";
 import { replaceInIcs } from "#app/lib/ics-text";
-import { MEETING_HORIZON_DAYS, MEETING_MESSAGES, type MeetingInput } from "./meetings.schema";
+import { type MeetingInput } from "./meetings.schema";
+import { MEETING_HORIZON_DAYS, MEETING_MESSAGES } from "./meetings.messages";
 
 /** A meeting as the client's dashboard lists it. */
 export interface ClientMeetingRow {

@@ -6,20 +6,12 @@
  */
 import { z } from "zod";
 import { optionalEmail, optionalText } from "#app/lib/text-fields";
-
-export const SETTINGS_MESSAGES = {
-  saved: "✅ Settings saved.",
-  failed: "❌ Failed to save settings.",
-} as const;
-
-/** How long the saved/failed message stays on screen (docs/product.md#form-messages: 3 s). */
-export const SETTINGS_MESSAGE_MS = 3_000;
+import { BILLING_LIMITS } from "./settings.messages";
+/** Re-exported for server code; browser code imports the messages module (no zod in the browser). */
+export { SETTINGS_MESSAGES, SETTINGS_MESSAGE_MS, BILLING_LIMITS } from "./settings.messages";
 
 /** An optional setting's text: "" when empty. */
 const text = (label: string, max: number, multiline = false) => optionalText(label, max, { multiline }).transform((v) => v ?? "");
-
-/** Limits of the billing fields (characters). */
-export const BILLING_LIMITS = { companyAddress: 500, taxId: 50, paymentInstructions: 2_000, paymentLinkTemplate: 2_048 } as const;
 
 /** Smallest contrast ratio of white text on the accent colour (WCAG AA for normal text). */
 export const MIN_ACCENT_CONTRAST = 4.5;

@@ -9,7 +9,6 @@ import { InputField, SubmitButton } from "#app/components/ui/field";
 import { FormMessage } from "#app/components/ui/form";
 import { servicesContext } from "#app/context";
 import {
-  ACCOUNT_MESSAGES,
   adminProfileSchema,
   ambassadorProfileSchema,
   changeEmailSchema,
@@ -22,6 +21,7 @@ import {
   revokeSessionSchema,
   startTwoFactorSchema,
 } from "#app/features/users/account.schema";
+import { ACCOUNT_MESSAGES } from "#app/features/users/account.messages";
 import {
   cancelTwoFactorSetup,
   changePassword,

@@ -13,12 +13,9 @@ import {
   undoProposalStatus,
   type AdminProposalRow,
 } from "#app/features/proposals/proposals.admin.server";
-import {
-  ADMIN_PROPOSAL_STATUSES,
-  PROPOSAL_STATUS_LABELS,
-  proposalListFiltersFrom,
-  setStatusSchema,
-} from "#app/features/proposals/proposals.admin.schema";
+import { proposalListFiltersFrom, setStatusSchema } from "#app/features/proposals/proposals.admin.schema";
+import { ADMIN_PROPOSAL_STATUSES } from "#app/features/proposals/proposal-rules";
+import { PROPOSAL_STATUS_LABELS } from "#app/lib/vocabulary";
 import { formId, parseInput, runIntent, type FormReply } from "#app/lib/form-action.server";
 import { useFormatMoney } from "#app/components/money";
 import { actorAndDb, loadListPage } from "#app/features/users/session.server";

@@ -1,4 +1,3 @@
-import { getFormProps } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { LocalDate, LocalDateTime } from "#app/components/local-time";
@@ -6,19 +5,23 @@ import { PageHeading } from "#app/components/page-heading";
 import { CardSection } from "#app/components/ui/card-section";
 import { ConfirmAction, usePendingIntent } from "#app/components/ui/confirm-action";
 import { SubmitButton } from "#app/components/ui/field";
-import { FormMessage, TextArea, TextInput, useAppForm } from "#app/components/ui/form";
+import { FormMessage, getFormProps, TextArea, TextInput, useAppForm } from "#app/components/ui/form";
 import { ActionNotice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import { clientBalance, type ClientBalance } from "#app/features/invoices/invoices.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { CommentForm } from "#app/features/proposals/components/comment-form";
 import { MeetingStatusBadge } from "#app/features/meetings/components/meeting-status-badge";
-import { MEETING_MESSAGES, MEETING_NOTES_MAX, meetingSchema } from "#app/features/meetings/meetings.schema";
+import { meetingSchema } from "#app/features/meetings/meetings.schema";
+import { MEETING_MESSAGES } from "#app/features/meetings/meetings.messages";
 import { deleteMeeting, listClientMeetings, scheduleMeeting, type ClientMeetingRow } from "#app/features/meetings/meetings.server";
-import { PROPOSAL_LIMITS, PROPOSAL_MESSAGES, declineSchema } from "#app/features/proposals/proposals.schema";
+import { declineSchema } from "#app/features/proposals/proposals.schema";
+import { PROPOSAL_LIMITS, PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { approveProposal, declineProposal, listAwaitingApproval, type ClientProposalRow } from "#app/features/proposals/proposals.server";
 import { getReferringAmbassador } from "#app/features/referrals/referrals.server";
 import { conformIntent, formId, parseInput, requireConfirmation, runIntent, type FormReply } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
+import type { FormConstraints } from "#app/lib/forms";
 import { formatCents } from "#app/lib/money";
 import { requireUser } from "#app/features/users/session.server";
 import { useHydrated } from "#app/lib/use-hydrated";
@@ -43,6 +46,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     meetings,
     balance,
     currency: settings.currency,
+    meetingForm: formConstraints(meetingSchema),
   };
 }
 
@@ -112,7 +116,7 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
               <dd className="font-medium">{ambassador?.name ?? "None"}</dd>
             </dl>
           </CardSection>
-          <ScheduleMeeting reply={actionData?.intent === "schedule-meeting" ? actionData : null} />
+          <ScheduleMeeting constraint={loaderData.meetingForm} reply={actionData?.intent === "schedule-meeting" ? actionData : null} />
         </div>
 
         <div className="flex min-w-0 flex-col gap-6">
@@ -179,8 +183,8 @@ function BalanceCard({ balance, currency }: { balance: ClientBalance; currency: 
 }
 
 /** Schedule-meeting form (docs/product.md#meetings-scheduling). The browser's time zone travels in a hidden field. */
-function ScheduleMeeting({ reply }: { reply: FormReply | null }) {
-  const [form, fields] = useAppForm({ id: "schedule-meeting", schema: meetingSchema, lastResult: reply?.result });
+function ScheduleMeeting({ constraint, reply }: { constraint: FormConstraints; reply: FormReply | null }) {
+  const [form, fields] = useAppForm({ id: "schedule-meeting", constraint, lastResult: reply?.result });
   const pending = usePendingIntent("schedule-meeting");
   const hydrated = useHydrated();
   const timeZone = hydrated ? Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC" : "UTC";
@@ -198,7 +202,7 @@ function ScheduleMeeting({ reply }: { reply: FormReply | null }) {
           Times are in {timeZone === "UTC" ? "UTC" : `your time zone (${timeZone})`}.
         </p>
         {fields.timeZone.errors?.length ? <p className="text-sm text-red-700">{fields.timeZone.errors.join(" ")}</p> : null}
-        <TextArea field={fields.notes} label="Notes (optional)" rows={3} maxLength={MEETING_NOTES_MAX} />
+        <TextArea field={fields.notes} label="Notes (optional)" rows={3} />
         <div>
           <SubmitButton pending={pending} pendingLabel="Requesting…">
             Request meeting
