@@ -3,7 +3,7 @@ import type { Route } from "./+types/project-status";
 import { LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
 import { PageNav } from "#app/components/ui/page-nav";
-import { ConfirmAction } from "#app/components/ui/confirm-action";
+import { ConfirmAction } from "#app/components/ui/confirm";
 import { ActionNotice, Notice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import { CommentForm } from "#app/features/proposals/components/comment-form";

@@ -1,5 +1,5 @@
 import { LocalDateTime } from "#app/components/local-time";
-import { ConfirmAction } from "#app/components/ui/confirm-action";
+import { ConfirmAction } from "#app/components/ui/confirm";
 import type { FormReply } from "#app/lib/form-action.server";
 import type { AccountPageData } from "../../account/page.server";
 import { ReplyMessage, replyFor, Section } from "./account-form";
