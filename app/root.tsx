@@ -67,7 +67,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content={theme === "system" ? "light dark" : theme} />
         <Meta />
-        <Links />
+        <Links nonce={nonce} />
         <script type="speculationrules" dangerouslySetInnerHTML={{ __html: SPECULATION_RULES }} />
       </head>
       <body className="min-h-screen bg-white font-sans text-slate-900 antialiased">
