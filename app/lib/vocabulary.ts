@@ -40,7 +40,12 @@ export const INVOICE_STATUS_LABELS: Record<InvoiceStatusWord | "pending", string
 };
 
 /** A meeting request's status. */
-export const MEETING_STATUS_LABELS: Record<MeetingStatus, string> = { pending: "Pending", accepted: "Accepted", declined: "Declined" };
+export const MEETING_STATUS_LABELS: Record<MeetingStatus, string> = {
+  pending: "Pending",
+  accepted: "Accepted",
+  declined: "Declined",
+  cancelled: "Cancelled",
+};
 
 /** A meeting whose time has passed, whatever its status. */
 export const PAST_MEETING_LABEL = "Past";
