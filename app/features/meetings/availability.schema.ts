@@ -1,6 +1,6 @@
 /**
- * The agency's availability form (docs/product.md#availability) and the booking forms' fields,
- * shared by the browser and the actions; never imports server modules.
+ * The agency's availability form (docs/product.md#availability), shared by the browser and the
+ * action; never imports server modules.
  *
  * Weekly hours are typed per weekday as text, one or more ranges: "09:00–12:00, 13:00–17:00"
  * (24-hour clock, "-" or "–" between the times), empty for a day off. Dates off are one
@@ -9,7 +9,6 @@
 import { z } from "zod";
 import { WEEKDAYS, type TimeRange, type Weekday, type WeeklyHours } from "#app/db/enums";
 import { DATE_PATTERN, isCalendarDate, isValidTimeZone } from "#app/lib/dates";
-import { optionalText } from "#app/lib/text-fields";
 
 /** Limits of the availability settings (the database checks the same, migration 0016). */
 export const AVAILABILITY_LIMITS = {
@@ -167,48 +166,3 @@ export function toAvailabilityInput(value: AvailabilityFormOutput): Availability
   const { timeZone, meetingMinutes, meetingBufferMinutes, minNoticeHours, bookingHorizonDays, changeCutoffHours, datesOff } = value;
   return { timeZone, weeklyHours, meetingMinutes, meetingBufferMinutes, minNoticeHours, bookingHorizonDays, changeCutoffHours, datesOff };
 }
-
-// ---------------------------------------------------------------------------------------
-// Booking (docs/product.md#meetings-scheduling)
-// ---------------------------------------------------------------------------------------
-
-export const BOOKING_MESSAGES = {
-  booked: "Meeting requested. We will confirm it soon.",
-  rescheduled: "Meeting moved. The agency has been told.",
-  cancelled: "Meeting cancelled. The agency has been told.",
-  pickSlot: "Choose one of the free times.",
-  slotGone: "That time is no longer free: someone booked it a moment ago, or it is too close now. Please choose another time.",
-  pastCutoff: "This meeting is too close to change here. Please write to the agency.",
-  notChangeable: "Only upcoming pending or accepted meetings can be changed.",
-  proposalUnknown: "Choose one of your projects, or none.",
-  notFound: "Meeting not found",
-} as const;
-
-/** Booking and rescheduling: a slot (ISO instant) from the list, the viewer's zone, notes, an optional project. */
-export const bookingSchema = z.object({
-  slot: z
-    .string({ error: BOOKING_MESSAGES.pickSlot })
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{3})?)?Z$/, BOOKING_MESSAGES.pickSlot),
-  timeZone: z
-    .string()
-    .trim()
-    .optional()
-    .transform((value) => value || "UTC")
-    .refine(isValidTimeZone, "Unknown time zone. Reload the page and try again."),
-  notes: optionalText("Notes", 2_000, { multiline: true }),
-  proposalId: z
-    .string()
-    .trim()
-    .optional()
-    .transform((value, ctx) => {
-      if (!value) return null;
-      if (!/^\d{1,10}$/.test(value) || Number(value) > 2_147_483_647 || Number(value) < 1) {
-        ctx.addIssue({ code: "custom", message: BOOKING_MESSAGES.proposalUnknown });
-        return z.NEVER;
-      }
-      return Number(value);
-    }),
-});
-
-export type BookingInput = z.infer<typeof bookingSchema>;

@@ -9,9 +9,10 @@ import { changedFields, recordAudit } from "#app/features/audit/audit.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { fieldError } from "#app/lib/errors";
-import { isValidTimeZone } from "#app/lib/dates";
+import { isCalendarDate, isValidTimeZone } from "#app/lib/dates";
+import { formatClock, formatDay, formatZone } from "#app/lib/vocabulary";
 import { AVAILABILITY_LIMITS, parseRanges, type AvailabilityInput } from "./availability.schema";
-import { openSlots, type Availability, type BusyRange } from "./slots";
+import { openSlots, slotsByDay, type Availability, type BusyRange } from "./slots";
 import { WEEKDAYS } from "#app/db/enums";
 
 /** The availability settings plus the clients' change cutoff. */
@@ -144,4 +145,48 @@ export async function freeSlots(
   const to = new Date(now.getTime() + availability.bookingHorizonDays * 86_400_000 + margin);
   const busy = await busyRanges(q, from, to, options.exceptMeetingId);
   return { availability, slots: openSlots(availability, busy, now) };
+}
+
+/** What the day and slot pickers show (docs/product.md#meetings-scheduling), in the viewer's zone. */
+export interface SlotPickerView {
+  /** The viewer's IANA zone and its label, e.g. "America/New_York (EDT)". */
+  timeZone: string;
+  zoneLabel: string;
+  /** Days with at least one free slot, in order: `YYYY-MM-DD` and "Mon, Jun 8". */
+  days: { date: string; label: string; count: number }[];
+  /** The day shown (the one asked for, else the first with free slots), its long label. */
+  day: string | null;
+  dayLabel: string;
+  /** The free slots of that day: ISO instant and "9:00 AM". */
+  slots: { value: string; label: string }[];
+  meetingMinutes: number;
+}
+
+/**
+ * The free days and the slots of one day, as labels in the viewer's zone.
+ *
+ * @param timeZone - the viewer's IANA zone (validated by the caller).
+ * @param day - `YYYY-MM-DD` asked for, or null for the first free day.
+ * @param options - as {@link freeSlots}.
+ */
+export async function slotPickerView(
+  q: Queryable,
+  timeZone: string,
+  day: string | null,
+  options: { exceptMeetingId?: number; ignoreNotice?: boolean } = {},
+  now: Date = new Date(),
+): Promise<SlotPickerView> {
+  const { availability, slots } = await freeSlots(q, options, now);
+  const byDay = slotsByDay(slots, timeZone);
+  const days = [...byDay.entries()].map(([date, list]) => ({ date, label: formatDay(date, "short"), count: list.length }));
+  const shown = day && isCalendarDate(day) ? day : (days[0]?.date ?? null);
+  return {
+    timeZone,
+    zoneLabel: formatZone(timeZone, slots[0] ?? now),
+    days,
+    day: shown,
+    dayLabel: shown ? formatDay(shown) : "",
+    slots: (shown ? (byDay.get(shown) ?? []) : []).map((s) => ({ value: s.toISOString(), label: formatClock(s, timeZone) })),
+    meetingMinutes: availability.meetingMinutes,
+  };
 }

@@ -14,7 +14,7 @@ import { ORIGIN_TOKEN } from "#app/features/mail/notifications.server";
 import { replaceInIcs } from "#app/lib/ics-text";
 import { getAvailability } from "./availability.server";
 import { clientChangeState, type ChangeState } from "./booking.server";
-import { BOOKING_MESSAGES } from "./availability.schema";
+import { BOOKING_MESSAGES } from "./meetings.schema";
 
 /** A meeting as the client's pages list it. */
 export interface ClientMeetingRow {
@@ -149,3 +149,25 @@ export async function inviteFor(db: Queryable, row: typeof meeting.$inferSelect,
 
 /** A syntactically valid origin that stands for {@link ORIGIN_TOKEN} while the invite is built. */
 const PLACEHOLDER_ORIGIN = "https://origin-token.invalid";
+
+/**
+ * One of the client's meetings, for the reschedule page.
+ *
+ * @returns its start, zone, status and what the client may do now.
+ * @throws {AppError} 403 unless a client; 404 "Meeting not found" (unknown or another client's).
+ */
+export async function getClientMeeting(
+  db: Queryable,
+  actor: Actor,
+  meetingId: number,
+  now: Date = new Date(),
+): Promise<{ id: number; startsAt: Date; timeZone: string; status: MeetingStatus; change: ChangeState; changeCutoffHours: number }> {
+  assertRole(actor, "client");
+  const [row] = await db
+    .select({ id: meeting.id, startsAt: meeting.startsAt, timeZone: meeting.timeZone, status: meeting.status })
+    .from(meeting)
+    .where(and(eq(meeting.id, meetingId), eq(meeting.userId, actor.id)));
+  if (!row) throw notFound(BOOKING_MESSAGES.notFound);
+  const { changeCutoffHours } = await getAvailability(db);
+  return { ...row, change: clientChangeState(row, changeCutoffHours, now), changeCutoffHours };
+}
