@@ -395,14 +395,15 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
     const pastSlots = openSlots(agency, [], new Date(now.getTime() - 120 * DAY)).filter((d) => d.getTime() < now.getTime() - DAY);
     const futureSlots = openSlots(DEMO_AVAILABILITY, [], now);
     const upcoming = Math.max(3, Math.floor(meetings / 3));
-    const pick = (slots: Date[], i: number, n: number) => slots[Math.floor((i * slots.length) / Math.max(n, 1)) % Math.max(slots.length, 1)];
+    const pick = (slots: Date[], i: number, n: number) =>
+      slots[Math.floor((i * slots.length) / Math.max(n, 1)) % Math.max(slots.length, 1)];
     for (let i = 0; i < meetings; i++) {
       const future = i < upcoming;
       const startsAt = future ? pick(futureSlots, i, upcoming)! : pick(pastSlots, i - upcoming, meetings - upcoming)!;
       const endsAt = new Date(startsAt.getTime() + DEMO_AVAILABILITY.meetingMinutes * 60_000);
       const unique = future ? i < futureSlots.length : i - upcoming < pastSlots.length;
       meetingRows.push({
-        userId: i === 0 ? clients[0]!.id : rnd.pick(clients).id,
+        userId: i === 0 || i === 1 || i === upcoming ? clients[0]!.id : rnd.pick(clients).id,
         startsAt,
         endsAt,
         blockedUntil: unique ? endsAt : null,

@@ -117,7 +117,10 @@ export async function clientNextSteps(db: Database, actor: Actor, now: Date = ne
       key: `meeting-${next.id}`,
       kind: "info",
       title: `Meeting on ${formatTime(next.startsAt, next.timeZone)}`,
-      text: next.status === "pending" ? "Waiting for the agency's confirmation." : `${MEETING_STATUS_LABELS.accepted}: add it to your calendar.`,
+      text:
+        next.status === "pending"
+          ? "Waiting for the agency's confirmation."
+          : `${MEETING_STATUS_LABELS.accepted}: add it to your calendar.`,
       href: "/meetings",
       cta: "Your meetings",
     });

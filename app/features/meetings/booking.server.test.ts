@@ -44,7 +44,12 @@ describe.each(testDatabases())("booking on %s", (_name, open) => {
       NOW,
     );
   const slots = async (now = NOW) => (await freeSlots(ctx.t.db, {}, now)).slots;
-  const outbox = () => ctx.t.db.select().from(mailOutbox).where(sql`${mailOutbox.subject} not like 'Verify%'`).orderBy(mailOutbox.id);
+  const outbox = () =>
+    ctx.t.db
+      .select()
+      .from(mailOutbox)
+      .where(sql`${mailOutbox.subject} not like 'Verify%'`)
+      .orderBy(mailOutbox.id);
 
   it("offers only slots inside the weekly hours in the agency's zone, after the notice, never on a date off", async () => {
     const { t, admin } = ctx;
@@ -126,7 +131,10 @@ describe.each(testDatabases())("booking on %s", (_name, open) => {
     await insert("2026-07-01T10:00:00Z", "2026-07-01T10:30:00Z", null);
     // An insert naming no end gets the old one-hour length (migration 0016's trigger).
     await t.db.execute(sql`insert into meeting (user_id, starts_at, time_zone) values (${client.id}, '2030-01-01T10:00:00Z', 'UTC')`);
-    const [legacy] = await t.db.select().from(meeting).where(eq(meeting.startsAt, at("2030-01-01T10:00:00Z")));
+    const [legacy] = await t.db
+      .select()
+      .from(meeting)
+      .where(eq(meeting.startsAt, at("2030-01-01T10:00:00Z")));
     expect(legacy!.endsAt.toISOString()).toBe("2030-01-01T11:00:00.000Z");
   });
 
@@ -167,10 +175,12 @@ describe.each(testDatabases())("booking on %s", (_name, open) => {
 
     // 11 hours before the meeting (cutoff 12 h): the client is told to write to the agency.
     const late = new Date("2026-06-10T01:00:00Z");
-    expect(await refusalOf(rescheduleMeeting(t.db, client, id, { slot: "2026-06-10T13:00:00.000Z", timeZone: "UTC" }, late))).toMatchObject({
-      status: 409,
-      message: BOOKING_MESSAGES.pastCutoff,
-    });
+    expect(await refusalOf(rescheduleMeeting(t.db, client, id, { slot: "2026-06-10T13:00:00.000Z", timeZone: "UTC" }, late))).toMatchObject(
+      {
+        status: 409,
+        message: BOOKING_MESSAGES.pastCutoff,
+      },
+    );
     expect(await refusalOf(cancelMeeting(t.db, client, id, late))).toMatchObject({ status: 409, message: BOOKING_MESSAGES.pastCutoff });
     const listed = await listClientMeetings(t.db, client, late);
     expect(listed.upcoming.map((m) => [m.id, m.change])).toEqual([[id, "past-cutoff"]]);
@@ -239,11 +249,16 @@ describe.each(testDatabases())("booking on %s", (_name, open) => {
       fieldErrors: { meetingMinutes: expect.any(Array) },
     });
     expect(await refusalOf(saveAvailability(t.db, admin, { ...BERLIN, timeZone: "Mars/Base" }))).toMatchObject({ status: 400 });
-    const overlapping = { ...BERLIN.weeklyHours, mon: [{ start: "09:00", end: "12:00" }, { start: "11:00", end: "13:00" }] };
+    const overlapping = {
+      ...BERLIN.weeklyHours,
+      mon: [
+        { start: "09:00", end: "12:00" },
+        { start: "11:00", end: "13:00" },
+      ],
+    };
     expect(await refusalOf(saveAvailability(t.db, admin, { ...BERLIN, weeklyHours: overlapping }))).toMatchObject({
       fieldErrors: { mon: expect.any(Array) },
     });
     expect((await refusalOf(saveAvailability(t.db, await makeClient(s), BERLIN))).status).toBe(403);
   });
 });
-

@@ -24,7 +24,10 @@ import { BOOKING_MESSAGES, type BookingInput } from "./meetings.schema";
 import { inviteFor } from "./meetings.server";
 
 /** The content type of a meeting invite attached to a mail. */
-export const ICS_CONTENT_TYPE = { PUBLISH: "text/calendar; method=PUBLISH; charset=utf-8", CANCEL: "text/calendar; method=CANCEL; charset=utf-8" };
+export const ICS_CONTENT_TYPE = {
+  PUBLISH: "text/calendar; method=PUBLISH; charset=utf-8",
+  CANCEL: "text/calendar; method=CANCEL; charset=utf-8",
+};
 
 /** What a meeting's client may do with it now (docs/product.md#meeting-changes). */
 export type ChangeState = "changeable" | "past-cutoff" | "closed";
@@ -74,7 +77,10 @@ async function assertFree(
 
 /** "Blue Cafe (owner@bluecafe.example)" for the admin's mails. */
 async function clientLabel(q: Queryable, userId: string): Promise<string> {
-  const [row] = await q.select({ name: user.name, businessName: user.businessName, email: user.email }).from(user).where(eq(user.id, userId));
+  const [row] = await q
+    .select({ name: user.name, businessName: user.businessName, email: user.email })
+    .from(user)
+    .where(eq(user.id, userId));
   return row ? `${row.businessName || row.name} (${row.email})` : "A client";
 }
 
@@ -89,7 +95,12 @@ async function clientLabel(q: Queryable, userId: string): Promise<string> {
  * @throws {AppError} 403 unless a client; 400 on `proposalId` when it is not one of the client's
  *   projects; 409 on `slot` when the time is not (or no longer) free.
  */
-export async function bookMeeting(db: Database, actor: Actor, input: BookingInput, now: Date = new Date()): Promise<{ id: number; startsAt: Date }> {
+export async function bookMeeting(
+  db: Database,
+  actor: Actor,
+  input: BookingInput,
+  now: Date = new Date(),
+): Promise<{ id: number; startsAt: Date }> {
   assertRole(actor, "client");
   const slot = new Date(input.slot);
   if (!Number.isFinite(slot.getTime())) throw fieldError("slot", BOOKING_MESSAGES.pickSlot);
@@ -211,7 +222,10 @@ export async function rescheduleMeeting(
       if (actor.role === "client") {
         await notifyAdmin(tx, {
           subject: "Meeting moved",
-          lines: [`${await clientLabel(tx, row!.userId)} moved their meeting from ${from} to ${to} (${row!.timeZone}).`, "The updated calendar invite is attached."],
+          lines: [
+            `${await clientLabel(tx, row!.userId)} moved their meeting from ${from} to ${to} (${row!.timeZone}).`,
+            "The updated calendar invite is attached.",
+          ],
           link: { label: "Open meetings", path: "/admin/meetings" },
           attachments: [await inviteAttachment(tx, row!, "/admin/meetings")],
         });

@@ -289,11 +289,7 @@ export async function getMeetingForAdmin(
   meetingId: number,
 ): Promise<{ id: number; clientName: string; startsAt: string | null; changeable: boolean }> {
   assertRole(actor, "admin");
-  const [row] = await db
-    .select(rowSelect())
-    .from(meeting)
-    .innerJoin(user, eq(user.id, meeting.userId))
-    .where(eq(meeting.id, meetingId));
+  const [row] = await db.select(rowSelect()).from(meeting).innerJoin(user, eq(user.id, meeting.userId)).where(eq(meeting.id, meetingId));
   if (!row) throw notFound("Meeting not found");
   return {
     id: row.id,

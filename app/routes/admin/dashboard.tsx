@@ -64,7 +64,11 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
           Counts
         </h2>
         <dl className="grid grid-cols-2 gap-2 sm:gap-4 lg:grid-cols-4" data-testid="admin-counts">
-          <Stat label="Proposals" value={proposals.total.toLocaleString("en-US")} detail={`${proposals.open.toLocaleString("en-US")} open`} />
+          <Stat
+            label="Proposals"
+            value={proposals.total.toLocaleString("en-US")}
+            detail={`${proposals.open.toLocaleString("en-US")} open`}
+          />
           <Stat
             label="Users"
             value={users.total.toLocaleString("en-US")}
@@ -86,7 +90,11 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
       <Toast message={actionData?.message || null} messageKey={actionData ?? null} tone={actionData?.ok === false ? "error" : "success"} />
 
       <DashboardSection id="pending-heading" title="Meeting requests awaiting an answer">
-        <AdminMeetingTable caption="Meeting requests awaiting an answer, soonest first" rows={pending.items} empty="No meeting request awaits an answer." />
+        <AdminMeetingTable
+          caption="Meeting requests awaiting an answer, soonest first"
+          rows={pending.items}
+          empty="No meeting request awaits an answer."
+        />
         {pending.total > pending.items.length ? (
           <p className="mt-2 text-sm text-slate-700">
             Showing the {pending.items.length} soonest of {pending.total.toLocaleString("en-US")}.
@@ -95,7 +103,11 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
       </DashboardSection>
 
       <DashboardSection id="upcoming-heading" title="Upcoming meetings">
-        <AdminMeetingTable caption="Accepted meetings still ahead, soonest first" rows={upcoming.items.slice(0, UPCOMING_SHOWN)} empty="No upcoming meetings." />
+        <AdminMeetingTable
+          caption="Accepted meetings still ahead, soonest first"
+          rows={upcoming.items.slice(0, UPCOMING_SHOWN)}
+          empty="No upcoming meetings."
+        />
         <p className="mt-2 text-sm">
           <Link to="/admin/meetings?show=upcoming" className="text-brand-700 underline">
             All upcoming meetings

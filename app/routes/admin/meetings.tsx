@@ -59,7 +59,9 @@ export default function AdminMeetings({ loaderData, actionData }: Route.Componen
                 to={`?show=${v.show}`}
                 aria-current={v.show === show ? "page" : undefined}
                 className={`inline-block rounded-md border px-3 py-1.5 text-sm ${
-                  v.show === show ? "border-brand-700 bg-brand-700 font-semibold text-white" : "border-slate-300 text-slate-800 hover:bg-slate-50"
+                  v.show === show
+                    ? "border-brand-700 bg-brand-700 font-semibold text-white"
+                    : "border-slate-300 text-slate-800 hover:bg-slate-50"
                 }`}
               >
                 {v.label}

@@ -18,7 +18,10 @@ import { formAction } from "#app/lib/form-action.server";
 import { timeZoneNames } from "#app/lib/time-zones";
 import { useFocusOnArrival } from "#app/lib/use-focus-result";
 
-export const meta: Route.MetaFunction = () => [{ title: "Availability | Settings | Admin Console" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Availability | Settings | Admin Console" },
+  { name: "robots", content: "noindex" },
+];
 
 /** The agency's availability for meetings (docs/product.md#availability), as the form shows it. */
 export async function loader({ context }: Route.LoaderArgs) {
@@ -68,11 +71,7 @@ export default function AvailabilitySettings({ loaderData, actionData }: Route.C
         <div ref={messageRef} tabIndex={-1} className="outline-none">
           <FormMessage id={form.errorId} errors={form.errors} success={actionData?.ok ? actionData.message : null} />
         </div>
-        <SelectInput
-          field={fields.timeZone}
-          label="Your time zone"
-          options={loaderData.zones.map((z) => ({ value: z, label: z }))}
-        />
+        <SelectInput field={fields.timeZone} label="Your time zone" options={loaderData.zones.map((z) => ({ value: z, label: z }))} />
         <fieldset className="flex flex-col gap-3 rounded-lg border border-slate-200 p-4">
           <legend className="px-1 font-semibold">Weekly hours</legend>
           <p className="text-sm text-slate-600" id="hours-hint">
@@ -84,9 +83,24 @@ export default function AvailabilitySettings({ loaderData, actionData }: Route.C
         </fieldset>
         <div className="grid gap-4 sm:grid-cols-2">
           <TextInput field={fields.meetingMinutes} label="Meeting length (minutes)" inputMode="numeric" hint="15 to 240." />
-          <TextInput field={fields.meetingBufferMinutes} label="Buffer between meetings (minutes)" inputMode="numeric" hint="Kept free before and after each meeting." />
-          <TextInput field={fields.minNoticeHours} label="Minimum notice (hours)" inputMode="numeric" hint="The earliest time offered is this far from now." />
-          <TextInput field={fields.bookingHorizonDays} label="Booking horizon (days)" inputMode="numeric" hint="How far ahead clients can book." />
+          <TextInput
+            field={fields.meetingBufferMinutes}
+            label="Buffer between meetings (minutes)"
+            inputMode="numeric"
+            hint="Kept free before and after each meeting."
+          />
+          <TextInput
+            field={fields.minNoticeHours}
+            label="Minimum notice (hours)"
+            inputMode="numeric"
+            hint="The earliest time offered is this far from now."
+          />
+          <TextInput
+            field={fields.bookingHorizonDays}
+            label="Booking horizon (days)"
+            inputMode="numeric"
+            hint="How far ahead clients can book."
+          />
           <TextInput
             field={fields.changeCutoffHours}
             label="Changes allowed until (hours before)"

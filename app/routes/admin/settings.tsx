@@ -19,6 +19,7 @@ import { getBrand, getSettingsForAdmin, removeLogo, saveLogo, saveSettings } fro
 import { fieldError } from "#app/lib/errors";
 import { formAction, readForm, requireConfirmation, runIntent } from "#app/lib/form-action.server";
 import { requireUser } from "#app/features/users/session.server";
+import { SettingsSections } from "#app/features/settings/components/settings-sections";
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -103,6 +104,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
   return (
     <>
       <PageHeading title="Settings" lead="Global settings of the portal." />
+      <SettingsSections />
       <Form method="post" {...getFormProps(form)} className="flex max-w-xl flex-col gap-4">
         <TextInput field={fields.companyName} label="Company name" autoComplete="organization" />
         <TextInput field={fields.supportEmail} label="Support email" type="email" autoComplete="email" />

@@ -27,10 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { timeZone: agencyZone } = await getAvailability(db);
   const zone = firstValidTimeZone(url.searchParams.get("tz"), timeZoneFromCookie(request.headers.get("cookie")), agencyZone);
-  const [view, projects] = await Promise.all([
-    slotPickerView(db, zone, url.searchParams.get("day")),
-    listClientProjectNames(db, actor),
-  ]);
+  const [view, projects] = await Promise.all([slotPickerView(db, zone, url.searchParams.get("day")), listClientProjectNames(db, actor)]);
   const proposalId = Number(url.searchParams.get("proposalId")) || null;
   return { view, projects, zones: timeZoneNames(), proposalId: projects.some((p) => p.id === proposalId) ? proposalId : null };
 }

@@ -97,7 +97,12 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
         {next.firstTime ? (
           <FirstSteps />
         ) : (
-          <NextSteps id="next-title" title="What's next" items={next.items} empty="Nothing waits for you right now. We will e-mail you when something does." />
+          <NextSteps
+            id="next-title"
+            title="What's next"
+            items={next.items}
+            empty="Nothing waits for you right now. We will e-mail you when something does."
+          />
         )}
       </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]">
@@ -171,15 +176,11 @@ function BalanceCard({ balance, currency }: { balance: ClientBalance; currency: 
         <dt className="text-slate-600">Outstanding</dt>
         <dd className="text-lg font-bold tabular-nums" data-testid="balance-outstanding">
           {money(balance.outstandingCents)}
-          <span className="ml-2 text-sm font-normal text-slate-600">
-            {countOf(balance.outstandingCount, "unpaid invoice")}
-          </span>
+          <span className="ml-2 text-sm font-normal text-slate-600">{countOf(balance.outstandingCount, "unpaid invoice")}</span>
         </dd>
         <dt className="text-slate-600">Overdue</dt>
         <dd className={`font-semibold tabular-nums ${balance.overdueCount ? "text-red-800" : ""}`} data-testid="balance-overdue">
-          {balance.overdueCount
-            ? `${money(balance.overdueCents)} (${countOf(balance.overdueCount, "invoice")})`
-            : "Nothing overdue"}
+          {balance.overdueCount ? `${money(balance.overdueCents)} (${countOf(balance.overdueCount, "invoice")})` : "Nothing overdue"}
         </dd>
         <dt className="text-slate-600">Next due</dt>
         <dd className="font-medium" data-testid="balance-next-due">

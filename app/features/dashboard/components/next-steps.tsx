@@ -34,7 +34,9 @@ export function NextSteps({ id, title, items, empty }: { id: string; title: stri
             <li key={item.key} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-3">
               <div className="min-w-0">
                 <p className="flex items-center gap-2 font-medium wrap-anywhere">
-                  {item.kind === "action" ? <span aria-hidden="true" className="inline-block h-2 w-2 shrink-0 rounded-full bg-brand-700" /> : null}
+                  {item.kind === "action" ? (
+                    <span aria-hidden="true" className="inline-block h-2 w-2 shrink-0 rounded-full bg-brand-700" />
+                  ) : null}
                   {item.title}
                 </p>
                 {item.text ? <p className="text-sm text-slate-700">{item.text}</p> : null}
@@ -54,11 +56,17 @@ export function NextSteps({ id, title, items, empty }: { id: string; title: stri
 /** A new client's first dashboard: the next step as the primary action, then what happens after. */
 export function FirstSteps() {
   return (
-    <section aria-labelledby="first-steps-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6" data-testid="first-steps">
+    <section
+      aria-labelledby="first-steps-title"
+      className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6"
+      data-testid="first-steps"
+    >
       <h2 id="first-steps-title" className="text-xl font-semibold">
         Your first step
       </h2>
-      <p className="mt-2 text-slate-700">Tell us about the website you need. It takes a few minutes; only the project details are required.</p>
+      <p className="mt-2 text-slate-700">
+        Tell us about the website you need. It takes a few minutes; only the project details are required.
+      </p>
       <p className="mt-4">
         <Link to="/proposal-request" className={buttonClass("primary", "md")}>
           Request your first proposal

@@ -110,7 +110,12 @@ function MeetingActions({ meeting }: { meeting: AdminMeetingItem }) {
   const answerable = ahead && meeting.status === "pending";
   const changeable = ahead && (meeting.status === "pending" || meeting.status === "accepted");
   const deleteLink = (className?: string) => (
-    <ConfirmLink kind="delete-meeting" target={meeting.id} className={className} label={`Delete the meeting request of ${meeting.clientName}`}>
+    <ConfirmLink
+      kind="delete-meeting"
+      target={meeting.id}
+      className={className}
+      label={`Delete the meeting request of ${meeting.clientName}`}
+    >
       Delete
     </ConfirmLink>
   );
@@ -134,7 +139,12 @@ function MeetingActions({ meeting }: { meeting: AdminMeetingItem }) {
         </Link>
       </li>
       <li>
-        <ConfirmLink kind="cancel-meeting" target={meeting.id} className={ROW_MENU_ITEM} label={`Cancel the meeting of ${meeting.clientName}`}>
+        <ConfirmLink
+          kind="cancel-meeting"
+          target={meeting.id}
+          className={ROW_MENU_ITEM}
+          label={`Cancel the meeting of ${meeting.clientName}`}
+        >
           Cancel
         </ConfirmLink>
       </li>

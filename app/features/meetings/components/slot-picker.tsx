@@ -86,7 +86,9 @@ export function DayPicker({ view, zones }: { view: SlotPickerData; zones: string
                   replace
                   aria-current={d.date === view.day ? "date" : undefined}
                   className={`inline-block rounded-md border px-3 py-1.5 text-sm ${
-                    d.date === view.day ? "border-brand-700 bg-brand-700 font-semibold text-white" : "border-slate-300 text-slate-800 hover:bg-slate-50"
+                    d.date === view.day
+                      ? "border-brand-700 bg-brand-700 font-semibold text-white"
+                      : "border-slate-300 text-slate-800 hover:bg-slate-50"
                   }`}
                 >
                   {d.label}
