@@ -143,12 +143,9 @@ export async function clientNextSteps(db: Database, actor: Actor, now: Date = ne
   return { firstTime: false, items: items.slice(0, CLIENT_STEP_LIMIT) };
 }
 
-/**
- * Where a proposal is read in full. The client's proposal page `/proposals/:proposalId`
- * (contract 1 of the team plan) replaces the project list here once it is on main.
- */
+/** Where a proposal is read in full: the client's proposal page (docs/product.md#proposal-pages). */
 function proposalHref(id: number): string {
-  return `/project-status#proposal-${id}`;
+  return `/proposals/${id}`;
 }
 
 /**
