@@ -54,7 +54,7 @@ test.describe("admin console", () => {
     await expect(row).toContainText("$2,500.00");
     await admin.getByLabel(`Status of ${project}`).selectOption("review");
     await row.getByRole("button", { name: "Save" }).click();
-    await expect(admin.getByRole("status").filter({ hasText: `Proposal #${proposalId} is now “Review”` })).toBeVisible();
+    await expect(admin.getByRole("status").filter({ hasText: `“${project}” is now “Review”` })).toBeVisible();
     const { rows } = await sql.query("select status from proposal where id = $1", [proposalId]);
     expect(rows[0].status).toBe("review");
 
@@ -82,7 +82,7 @@ test.describe("admin console", () => {
       .getByRole("row", { name: new RegExp(project) })
       .getByRole("button", { name: "Save" })
       .click();
-    await expect(admin.getByText(`Proposal #${proposalId} is now “Completed” (was “Pending”).`)).toBeVisible();
+    await expect(admin.getByText(`“${project}” is now “Completed” (was “Pending”).`)).toBeVisible();
     const { rows } = await sql.query("select status from proposal where id = $1", [proposalId]);
     expect(rows[0].status).toBe("completed");
   });

@@ -196,11 +196,13 @@ export function SearchBar({
 }) {
   const location = useLocation();
   const navigation = useNavigation();
+  // Only this form's own submission (a GET carrying `q`) searches: following a link of the page
+  // (Details, a confirmation, paging) does not.
   const searching =
     navigation.state === "loading" &&
-    navigation.location?.pathname === location.pathname &&
-    navigation.formMethod === undefined &&
-    navigation.location.search !== location.search;
+    navigation.formMethod?.toUpperCase() === "GET" &&
+    navigation.formData?.has("q") === true &&
+    navigation.location?.pathname === location.pathname;
   return (
     <Form method="get" role="search" className="mb-4 flex flex-wrap items-end gap-3">
       <div className="flex min-w-56 flex-1 flex-col gap-1">

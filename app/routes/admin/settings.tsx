@@ -38,6 +38,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       allowNewClients: settings.allowNewClients,
       requireAdminTwoFactor: settings.requireAdminTwoFactor,
       requireEmailVerification: settings.requireEmailVerification,
+      requireClientPhone: settings.requireClientPhone,
       commissionRatePercent: bpsToPercent(settings.commissionRateBps),
       companyAddress: settings.companyAddress,
       taxId: settings.taxId,
@@ -101,6 +102,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
   const { key: _key, ...checkbox } = getInputProps(fields.allowNewClients, { type: "checkbox" });
   const { key: _key2fa, ...twoFactorCheckbox } = getInputProps(fields.requireAdminTwoFactor, { type: "checkbox" });
   const { key: _verifyKey, ...verifyCheckbox } = getInputProps(fields.requireEmailVerification, { type: "checkbox" });
+  const { key: _phoneKey, ...phoneCheckbox } = getInputProps(fields.requireClientPhone, { type: "checkbox" });
   return (
     <>
       <PageHeading title="Settings" lead="Global settings of the portal." />
@@ -148,7 +150,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           hint="A hex colour for buttons and the header. White text on it must stay readable (contrast of at least 4.5:1)."
         />
         <div className="flex items-start gap-3">
-          <input {...checkbox} className="mt-1 h-5 w-5 rounded border-slate-400" />
+          <input {...checkbox} className="mt-1 h-5 w-5 shrink-0 rounded border-slate-400" />
           <div>
             <label htmlFor={fields.allowNewClients.id} className="font-medium text-slate-800">
               Allow new clients
@@ -157,7 +159,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           </div>
         </div>
         <div className="flex items-start gap-3">
-          <input {...twoFactorCheckbox} className="mt-1 h-5 w-5 rounded border-slate-400" />
+          <input {...twoFactorCheckbox} className="mt-1 h-5 w-5 shrink-0 rounded border-slate-400" />
           <div>
             <label htmlFor={fields.requireAdminTwoFactor.id} className="font-medium text-slate-800">
               Require two-factor for admins
@@ -168,7 +170,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           </div>
         </div>
         <div className="flex items-start gap-3">
-          <input {...verifyCheckbox} className="mt-1 h-5 w-5 rounded border-slate-400" />
+          <input {...verifyCheckbox} className="mt-1 h-5 w-5 shrink-0 rounded border-slate-400" />
           <div>
             <label htmlFor={fields.requireEmailVerification.id} className="font-medium text-slate-800">
               Require e-mail verification to sign in
@@ -177,6 +179,15 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
               When on, clients and ambassadors must open the link we e-mail them before they can sign in. When off, they can sign in at once
               and see a reminder until they verify.
             </p>
+          </div>
+        </div>
+        <div className="flex items-start gap-3">
+          <input {...phoneCheckbox} className="mt-1 h-5 w-5 shrink-0 rounded border-slate-400" />
+          <div>
+            <label htmlFor={fields.requireClientPhone.id} className="font-medium text-slate-800">
+              Require a phone number at client registration
+            </label>
+            <p className="text-sm text-slate-600">When off, the phone number is optional for new clients.</p>
           </div>
         </div>
         <div className="flex flex-wrap items-center gap-4">
