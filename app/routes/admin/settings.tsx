@@ -20,6 +20,7 @@ import { fieldError } from "#app/lib/errors";
 import { formAction, readForm, requireConfirmation, runIntent } from "#app/lib/form-action.server";
 import { requireUser } from "#app/features/users/session.server";
 import { SettingsSections } from "#app/features/settings/components/settings-sections";
+import { AccentColorField } from "#app/features/settings/components/accent-color-field";
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -142,13 +143,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
             hint="An https:// address. {number} becomes the invoice number, {amount} the total (e.g. 1234.50), {currency} the currency. When set, invoices show a Pay now button."
           />
         </fieldset>
-        <TextInput
-          field={fields.accentColor}
-          label="Accent colour (optional)"
-          placeholder="#1d3fa3"
-          autoComplete="off"
-          hint="A hex colour for buttons and the header. White text on it must stay readable (contrast of at least 4.5:1)."
-        />
+        <AccentColorField field={fields.accentColor} />
         <div className="flex items-start gap-3">
           <input {...checkbox} className="mt-1 h-5 w-5 shrink-0 rounded border-slate-400" />
           <div>
