@@ -39,7 +39,7 @@ export function NextSteps({ id, title, items, empty }: { id: string; title: stri
                   ) : null}
                   {item.title}
                 </p>
-                {item.text ? <p className="text-sm text-slate-700">{item.text}</p> : null}
+                {item.text ? <p className="text-sm wrap-anywhere text-slate-700">{item.text}</p> : null}
               </div>
               <Link to={item.href} className="shrink-0 text-brand-700 underline underline-offset-4">
                 {item.cta}
