@@ -40,7 +40,10 @@ function screenshotSvg(title: string, color: string, n: number, total: number, s
 <rect x="40" y="104" width="280" height="696" fill="${color}" opacity="0.12"/>
 ${[0, 1, 2, 3, 4].map((i) => `<rect x="72" y="${150 + i * 56}" width="${180 - (i % 3) * 30}" height="20" rx="10" fill="${color}" opacity="${i === n % 5 ? 0.9 : 0.35}"/>`).join("")}
 ${titleLines(title)
-  .map((line, i, all) => `<text x="360" y="${all.length > 1 ? 170 + i * 46 : 200}" font-family="system-ui,sans-serif" font-size="40" font-weight="700" fill="#0f172a">${escape(line)}</text>`)
+  .map(
+    (line, i, all) =>
+      `<text x="360" y="${all.length > 1 ? 170 + i * 46 : 200}" font-family="system-ui,sans-serif" font-size="40" font-weight="700" fill="#0f172a">${escape(line)}</text>`,
+  )
   .join("")}
 <text x="360" y="252" font-family="system-ui,sans-serif" font-size="24" fill="#475569">Screen ${n} of ${total} · screenshot coming soon</text>
 ${bars}

@@ -12,9 +12,15 @@ const DARK_SURFACES = [
 function accents(): string[] {
   const list = ["#1d3fa3", "#0f766e", "#b91c1c", "#6d28d9", "#000000", "#767676", "#1a1a2e", "#9a3412", "#166534", "#be185d"];
   let seed = 42;
-  const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const rnd = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   while (list.length < 200) {
-    const hex = `#${[0, 0, 0].map(() => Math.floor(rnd() * 256).toString(16).padStart(2, "0")).join("")}`;
+    const hex = `#${[0, 0, 0]
+      .map(() =>
+        Math.floor(rnd() * 256)
+          .toString(16)
+          .padStart(2, "0"),
+      )
+      .join("")}`;
     // What Settings accept: white text on it passes 4.5:1.
     if (wcagContrast(hex, "#ffffff") >= 4.5) list.push(hex);
   }

@@ -88,7 +88,8 @@ export function accentPalette(accent: string): Record<Step, { light: string; dar
   const peak = Math.max(base.c / CHROMA[700], 0.02);
   const light = {} as Record<Step, string>;
   for (const step of BRAND_STEPS) {
-    light[step] = step === 700 ? accent.toLowerCase() : formatHexOf(Math.min(LIGHTNESS[step], step > 700 ? base.l : 1), peak * CHROMA[step], hue);
+    light[step] =
+      step === 700 ? accent.toLowerCase() : formatHexOf(Math.min(LIGHTNESS[step], step > 700 ? base.l : 1), peak * CHROMA[step], hue);
   }
   // Darker steps stay darker than the accent itself (a very dark accent pulls them down).
   for (const step of [800, 900, 950] as const) {

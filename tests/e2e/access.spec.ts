@@ -17,7 +17,10 @@ const guarded = configuredRoutes
   .filter((r): r is ConfiguredRoute & { area: Area } => r.area !== undefined)
   .map(({ area, path }) => ({
     area,
-    path: path.replace(/:proposalId/g, "1").replace(/:invoiceId/g, "1").replace(/:meetingId/g, "1"),
+    path: path
+      .replace(/:proposalId/g, "1")
+      .replace(/:invoiceId/g, "1")
+      .replace(/:meetingId/g, "1"),
   }));
 
 const HOME: Record<Exclude<Area, "account">, string> = {

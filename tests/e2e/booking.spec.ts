@@ -27,9 +27,13 @@ async function clientInNewYork(browser: Browser, options: { javaScriptEnabled?: 
 
 /** Wall-clock weekday and `HH:MM` of an instant in a zone. */
 function wallClock(iso: string, timeZone: string): { weekday: string; time: string } {
-  const parts = new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(
-    new Date(iso),
-  );
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    weekday: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(new Date(iso));
   const get = (type: string) => parts.find((p) => p.type === type)!.value;
   return { weekday: get("weekday"), time: `${get("hour")}:${get("minute")}` };
 }
@@ -60,7 +64,8 @@ test.describe.serial("booking from availability", () => {
     await expect(admin).toHaveURL(/\/admin\/settings\/availability$/);
     await hydrated(admin);
     await admin.getByLabel("Your time zone").selectOption("Europe/Berlin");
-    for (const day of ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]) await admin.getByLabel(day, { exact: true }).fill("09:00-17:00");
+    for (const day of ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"])
+      await admin.getByLabel(day, { exact: true }).fill("09:00-17:00");
     for (const day of ["Saturday", "Sunday"]) await admin.getByLabel(day, { exact: true }).fill("");
     await admin.getByLabel("Meeting length (minutes)").fill("30");
     await admin.getByLabel("Buffer between meetings (minutes)").fill("15");
@@ -128,9 +133,10 @@ test.describe.serial("booking from availability", () => {
     expect([a!.status(), b!.status()].sort()).toEqual([302, 409]);
     const refused = a!.status() === 409 ? a! : b!;
     expect(await refused.text()).toContain("That time is no longer free");
-    const { rows: held } = await sql.query("select count(*)::int as n from meeting where starts_at = $1 and status in ('pending', 'accepted')", [
-      contested,
-    ]);
+    const { rows: held } = await sql.query(
+      "select count(*)::int as n from meeting where starts_at = $1 and status in ('pending', 'accepted')",
+      [contested],
+    );
     expect(held[0].n).toBe(1);
     // The refused one sees the message next to the slots when it posts through the page.
     const loser = a!.status() === 409 ? second.page : third.page;
@@ -144,7 +150,9 @@ test.describe.serial("booking from availability", () => {
     );
     const meetingId = mine[0].id as number;
     const uid = `meeting-${meetingId}@client-portal`;
-    const requested = await waitForMail((m) => /^New meeting request/.test(m.subject ?? "") && (m.attachments[0]?.content.toString() ?? "").includes(uid));
+    const requested = await waitForMail(
+      (m) => /^New meeting request/.test(m.subject ?? "") && (m.attachments[0]?.content.toString() ?? "").includes(uid),
+    );
     expect(inviteOf(requested).event.sequence).toBe(0);
     await first.page.getByRole("link", { name: "Reschedule" }).click();
     await expect(first.page).toHaveURL(new RegExp(`/meetings/${meetingId}/reschedule`));
@@ -154,7 +162,9 @@ test.describe.serial("booking from availability", () => {
     await first.page.getByRole("button", { name: "Move meeting" }).click();
     await expect(first.page).toHaveURL(/\/meetings\?notice=rescheduled$/);
     await expect(first.page.getByText("Meeting moved.")).toBeVisible();
-    const moved = await waitForMail((m) => /^Meeting moved/.test(m.subject ?? "") && (m.attachments[0]?.content.toString() ?? "").includes(uid));
+    const moved = await waitForMail(
+      (m) => /^Meeting moved/.test(m.subject ?? "") && (m.attachments[0]?.content.toString() ?? "").includes(uid),
+    );
     const invite = inviteOf(moved);
     expect(invite.event.uid).toBe(uid);
     expect(invite.event.sequence).toBeGreaterThan(inviteOf(requested).event.sequence);

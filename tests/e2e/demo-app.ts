@@ -59,7 +59,9 @@ export async function startDemoApp(label: string): Promise<DemoApp> {
     `select id from meeting where user_id = $1 and status in ('pending', 'accepted') and starts_at > now() + interval '2 days' order by starts_at limit 1`,
     [client!.id],
   );
-  const anyUpcoming = await one(`select id from meeting where status in ('pending', 'accepted') and starts_at > now() order by starts_at limit 1`);
+  const anyUpcoming = await one(
+    `select id from meeting where status in ('pending', 'accepted') and starts_at > now() order by starts_at limit 1`,
+  );
   const ids: Record<string, unknown> = {
     ":invoiceId": clientInvoice?.id,
     ":proposalId": editable?.id,

@@ -287,7 +287,10 @@ test.describe("client portal on a 360 px wide screen", () => {
 test.describe("meetings in the browser's time zone", () => {
   test.use({ timezoneId: "America/New_York" });
 
-  test("lists a booked meeting in the browser's zone; an accepted one gets its calendar file; cancelling asks first", async ({ page, sql }) => {
+  test("lists a booked meeting in the browser's zone; an accepted one gets its calendar file; cancelling asks first", async ({
+    page,
+    sql,
+  }) => {
     const client = await registerClient(page);
     const id = await userId(sql, client.email);
     await page.goto("/client-dashboard");
@@ -301,7 +304,9 @@ test.describe("meetings in the browser's time zone", () => {
     await page.goto("/meetings");
     await hydrated(page);
     const item = page.getByRole("list", { name: "Upcoming meetings" }).getByTestId("meeting-item").filter({ hasText: "Kick-off call" });
-    const local = new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", hour: "numeric", minute: "2-digit" }).format(new Date(slot));
+    const local = new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", hour: "numeric", minute: "2-digit" }).format(
+      new Date(slot),
+    );
     await expect(item).toContainText(local);
     await expect(item.getByText("Pending", { exact: true })).toBeVisible();
 
@@ -338,7 +343,6 @@ test.describe("client portal without JavaScript", () => {
     await card.getByRole("button", { name: "Yes, delete" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Proposal deleted." })).toBeVisible();
     expect((await sql.query(`select count(*)::int as n from proposal where client_id = $1`, [id])).rows[0].n).toBe(0);
-
   });
 
   test("a delete post without the confirmation step is refused", async ({ page, sql }) => {

@@ -38,7 +38,10 @@ test("'Searching…' shows for the search form's own submission only, not when a
     await route.continue();
   });
   // A link of the page (a row's Delete opens its confirmation on the same page): no "Searching…".
-  await admin.getByRole("link", { name: /^Delete / }).first().click();
+  await admin
+    .getByRole("link", { name: /^Delete / })
+    .first()
+    .click();
   await expect(admin.locator("header [role=status]")).toHaveText("Loading…");
   await expect(button).toHaveText("Search");
   release();
@@ -77,11 +80,16 @@ async function contrastViolations(page: Page): Promise<string[]> {
   return violations.flatMap((v) => v.nodes.map((n) => `${page.url()} ${n.target.join(" ")}: ${n.failureSummary}`));
 }
 
-test("a custom accent colour takes over links, the active navigation item and buttons, and passes contrast in both themes", async ({ browser, sql }) => {
+test("a custom accent colour takes over links, the active navigation item and buttons, and passes contrast in both themes", async ({
+  browser,
+  sql,
+}) => {
   test.setTimeout(120_000);
   const { rows } = await sql.query("select accent_color from settings where id = 1");
   const before = (rows[0]?.accent_color as string | undefined) ?? "";
-  await sql.query("insert into settings (id, accent_color) values (1, '#0f766e') on conflict (id) do update set accent_color = excluded.accent_color");
+  await sql.query(
+    "insert into settings (id, accent_color) values (1, '#0f766e') on conflict (id) do update set accent_color = excluded.accent_color",
+  );
   try {
     for (const colorScheme of ["light", "dark"] as const) {
       const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, colorScheme, reducedMotion: "reduce" });
@@ -144,7 +152,9 @@ test("the phone number is optional at client registration unless Settings requir
   await page.context().close();
 
   // With the setting on, the server refuses a registration without a phone (even a forged post).
-  await sql.query("insert into settings (id, require_client_phone) values (1, true) on conflict (id) do update set require_client_phone = true");
+  await sql.query(
+    "insert into settings (id, require_client_phone) values (1, true) on conflict (id) do update set require_client_phone = true",
+  );
   try {
     const other = await newUserPage(browser);
     await other.goto("/register");

@@ -149,7 +149,8 @@ export default function AuditTrail({ loaderData }: Route.ComponentProps) {
       />
       <nav aria-label="Pages of audit events" className="mt-3 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-700">
         <p>
-          {countOf(total, "event")}{total > events.length ? ` · showing ${events.length}` : ""}
+          {countOf(total, "event")}
+          {total > events.length ? ` · showing ${events.length}` : ""}
         </p>
         <div className="flex gap-2">
           {paged ? (

@@ -31,7 +31,11 @@ export function NextSteps({ id, title, items, empty }: { id: string; title: stri
       ) : (
         <ul className="mt-3 divide-y divide-slate-200">
           {items.map((item) => (
-            <li key={item.key} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-3" data-testid={`next-${item.key}`}>
+            <li
+              key={item.key}
+              className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-3"
+              data-testid={`next-${item.key}`}
+            >
               <div className="min-w-0">
                 <p className="flex items-center gap-2 font-medium wrap-anywhere">
                   {item.kind === "action" ? (

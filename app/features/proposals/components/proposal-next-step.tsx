@@ -7,7 +7,10 @@ import { proposalNextStep, type NextStepFacts } from "../status-next-step";
 export function ProposalNextStep({ proposal, className = "" }: { proposal: NextStepFacts; className?: string }) {
   const step = proposalNextStep(proposal);
   return (
-    <p className={`text-sm ${step.waitsFor === "client" ? "font-semibold text-brand-800" : "text-slate-700"} ${className}`} data-testid="next-step">
+    <p
+      className={`text-sm ${step.waitsFor === "client" ? "font-semibold text-brand-800" : "text-slate-700"} ${className}`}
+      data-testid="next-step"
+    >
       <span className="sr-only">What happens next: </span>
       {step.text}
     </p>

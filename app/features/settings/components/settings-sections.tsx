@@ -4,7 +4,9 @@
  */
 import { Link } from "react-router";
 
-const SECTIONS = [{ to: "/admin/settings/availability", label: "Availability", text: "your hours and time zone for client meetings" }] as const;
+const SECTIONS = [
+  { to: "/admin/settings/availability", label: "Availability", text: "your hours and time zone for client meetings" },
+] as const;
 
 export function SettingsSections() {
   return (
