@@ -57,8 +57,6 @@ async function otherSession(browser: Browser) {
   return { context, page: await context.newPage() };
 }
 
-const nextYear = new Date().getUTCFullYear() + 1;
-
 test.describe("client portal", () => {
   test("requests, edits and deletes a proposal; the budget is stored in cents", async ({ page, sql }) => {
     const client = await registerClient(page);
