@@ -1,3 +1,4 @@
+import { accentCssVariables } from "./lib/accent-palette.server";
 import { useEffect } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError } from "react-router";
 import type { Route } from "./+types/root";
@@ -41,7 +42,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, db } = context.get(servicesContext);
   const user = context.get(sessionUserContext);
   const { companyName, logoPath, accentColor } = await getBrand(db);
-  const brand: PortalBrand = { name: companyName, logoPath, accent: accentColor, home: user ? homeFor(user.role) : "/" };
+  const brand: PortalBrand = {
+    name: companyName,
+    logoPath,
+    accent: accentColor,
+    accentVars: accentColor ? accentCssVariables(accentColor) : undefined,
+    home: user ? homeFor(user.role) : "/",
+  };
   const cookie = request.headers.get("cookie");
   return {
     origin: env.origin,

@@ -137,16 +137,20 @@ export const idSchema = z.string().transform((value, ctx) => {
 });
 
 /**
- * A schema factory that builds one schema per setting value (e.g. the password length) and reuses
- * it, so that what is derived from a schema (`formConstraints`) is computed once per value.
+ * A schema factory that builds one schema per combination of setting values (e.g. the password
+ * length, whether a phone is required) and reuses it, so that what is derived from a schema
+ * (`formConstraints`) is computed once per combination.
  */
-export function schemaPerSetting<A, S>(build: (setting: A) => S): (setting: A) => S {
-  const built = new Map<A, S>();
-  return (setting) => {
-    let schema = built.get(setting);
+export function schemaPerSetting<A extends (string | number | boolean | undefined)[], S>(
+  build: (...settings: A) => S,
+): (...settings: A) => S {
+  const built = new Map<string, S>();
+  return (...settings) => {
+    const key = JSON.stringify(settings);
+    let schema = built.get(key);
     if (!schema) {
-      schema = build(setting);
-      built.set(setting, schema);
+      schema = build(...settings);
+      built.set(key, schema);
     }
     return schema;
   };

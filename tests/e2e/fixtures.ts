@@ -287,3 +287,25 @@ export async function logout(page: Page) {
   await page.request.post("/logout");
   await page.context().clearCookies();
 }
+
+/**
+ * Books a meeting for the signed-in client in one of the agency's free slots (a random day and
+ * slot, so that tests running at once rarely want the same one; a taken slot is tried again).
+ *
+ * @returns the booked slot (ISO instant).
+ */
+export async function bookFreeSlot(page: Page, notes = ""): Promise<string> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const html = await (await page.request.get("/meetings/book?tz=UTC")).text();
+    const days = [...html.matchAll(/\?day=(\d{4}-\d{2}-\d{2})/g)].map((m) => m[1]!);
+    const day = days[Math.floor(Math.random() * days.length)];
+    if (!day) throw new Error("no free day to book");
+    const dayHtml = await (await page.request.get(`/meetings/book?tz=UTC&day=${day}`)).text();
+    const slots = [...dayHtml.matchAll(/name="slot" value="([^"]+)"/g)].map((m) => m[1]!);
+    const slot = slots[Math.floor(Math.random() * slots.length)];
+    if (!slot) continue;
+    const response = await page.request.post("/meetings/book", { form: { slot, timeZone: "UTC", notes }, maxRedirects: 0 });
+    if (response.status() === 302) return slot;
+  }
+  throw new Error("could not book a free slot");
+}

@@ -3,16 +3,16 @@
  * their own so that pages import them without the schemas: zod stays out of the browser (ADR 010).
  */
 
-export const MEETING_MESSAGES = {
-  scheduled: "Meeting requested. We will confirm it soon.",
-  deleted: "Meeting deleted.",
-  notFound: "Meeting not found",
-  inPast: "Pick a date and time in the future.",
-  tooFar: "Pick a date within the next two years.",
-  notDeletable: "Only pending meetings can be deleted.",
-} as const;
-
 export const MEETING_NOTES_MAX = 2_000;
 
-/** How far ahead a meeting may be requested: two years, in days. */
-export const MEETING_HORIZON_DAYS = 731;
+export const BOOKING_MESSAGES = {
+  booked: "Meeting requested. We will confirm it soon.",
+  rescheduled: "Meeting moved. The agency has been told.",
+  cancelled: "Meeting cancelled. The agency has been told.",
+  pickSlot: "Choose one of the free times.",
+  slotGone: "That time is no longer free: someone booked it a moment ago, or it is too close now. Please choose another time.",
+  pastCutoff: "This meeting is too close to change here. Please write to the agency.",
+  notChangeable: "Only upcoming pending or accepted meetings can be changed.",
+  proposalUnknown: "Choose one of your projects, or none.",
+  notFound: "Meeting not found",
+} as const;

@@ -1,28 +1,23 @@
 /**
- * Schedule-meeting form (docs/product.md#meetings-scheduling, notes optional). The
- * browser sends its IANA time zone in a hidden field (default "UTC" without JavaScript).
- * Parsed by the action; the page gets its browser-side checks from `formConstraints`.
+ * The booking and rescheduling forms (docs/product.md#meetings-scheduling): one of the free slots
+ * (an ISO instant from the list the page showed), the client's time zone, optional notes and
+ * project. Parsed by the actions; pages get their browser-side checks from `formConstraints`
+ * (docs/architecture.md#forms). Never imports server modules.
  */
 import { z } from "zod";
+import { isValidTimeZone } from "#app/lib/dates";
 import { optionalText } from "#app/lib/text-fields";
-import { DATE_PATTERN, isCalendarDate, isValidTimeZone, TIME_PATTERN } from "#app/lib/dates";
-import { MEETING_NOTES_MAX } from "./meetings.messages";
-/** Re-exported for server code; browser code imports the messages module (no zod in the browser). */
-export { MEETING_MESSAGES, MEETING_NOTES_MAX, MEETING_HORIZON_DAYS } from "./meetings.messages";
+import { BOOKING_MESSAGES, MEETING_NOTES_MAX } from "./meetings.messages";
 
-/** Date `YYYY-MM-DD` and time `HH:MM` required, zone defaults to "UTC", notes optional. */
-export const meetingSchema = z.object({
-  date: z
-    .string({ error: "Date is required." })
+/** Re-exported for server code; browser code imports the messages module (no zod in the browser). */
+export { BOOKING_MESSAGES, MEETING_NOTES_MAX } from "./meetings.messages";
+
+/** Booking and rescheduling: a slot (ISO instant) from the list, the viewer's zone, notes, an optional project. */
+export const bookingSchema = z.object({
+  slot: z
+    .string({ error: BOOKING_MESSAGES.pickSlot })
     .trim()
-    .min(1, { error: "Date is required.", abort: true })
-    .regex(DATE_PATTERN, { error: "Enter the date as YYYY-MM-DD.", abort: true })
-    .refine(isCalendarDate, "Enter a real calendar date."),
-  time: z
-    .string({ error: "Time is required." })
-    .trim()
-    .min(1, { error: "Time is required.", abort: true })
-    .regex(TIME_PATTERN, "Enter the time as HH:MM."),
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{3})?)?Z$/, BOOKING_MESSAGES.pickSlot),
   timeZone: z
     .string()
     .trim()
@@ -30,6 +25,18 @@ export const meetingSchema = z.object({
     .transform((value) => value || "UTC")
     .refine(isValidTimeZone, "Unknown time zone. Reload the page and try again."),
   notes: optionalText("Notes", MEETING_NOTES_MAX, { multiline: true }),
+  proposalId: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (!value) return null;
+      if (!/^\d{1,10}$/.test(value) || Number(value) > 2_147_483_647 || Number(value) < 1) {
+        ctx.addIssue({ code: "custom", message: BOOKING_MESSAGES.proposalUnknown });
+        return z.NEVER;
+      }
+      return Number(value);
+    }),
 });
 
-export type MeetingInput = z.infer<typeof meetingSchema>;
+export type BookingInput = z.infer<typeof bookingSchema>;

@@ -18,12 +18,13 @@ import { notifyAdmin, queueNotification, queueUserUpdate } from "#app/features/m
 import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
 import {
   approvalRefusal,
-  awaitsApproval,
+  clientActions,
   COMPLETED_STATUSES,
   declineRefusal,
   deleteRefusal,
   editRefusal,
   revisionRefusal,
+  type ClientProposalActions,
 } from "./proposal-rules";
 import { type AmbassadorProposalInput, type ProposalRequestInput } from "./proposals.schema";
 import { AMBASSADOR_DAILY_LIMITS, PROPOSAL_MESSAGES } from "./proposals.messages";
@@ -51,7 +52,7 @@ export interface ClientProposalRow {
   ambassadorName: string | null;
   /** The proposal's invoice, when the admin generated one (links to /view-invoice/{id}). */
   invoiceId: number | null;
-  allowed: { edit: boolean; delete: boolean; revise: boolean; approve: boolean; decline: boolean };
+  allowed: ClientProposalActions;
 }
 
 const ambassadorUser = alias(user, "ambassador_user");
@@ -61,13 +62,13 @@ const ambassadorUser = alias(user, "ambassador_user");
  * e-mail, so a client sees and answers them only once that address is proven theirs
  * (docs/product.md#email-verification); their own requests are theirs regardless.
  */
-async function emailVerified(q: Queryable, userId: string): Promise<boolean> {
+export async function emailVerified(q: Queryable, userId: string): Promise<boolean> {
   const [row] = await q.select({ verified: user.emailVerified }).from(user).where(eq(user.id, userId));
   return row?.verified === true;
 }
 
 /** The client's proposals they may see: all their own requests, ambassador ones once verified. */
-function visibleToClient(actor: Actor, verified: boolean): SQL {
+export function visibleToClient(actor: Actor, verified: boolean): SQL {
   return verified ? eq(proposal.clientId, actor.id) : and(eq(proposal.clientId, actor.id), eq(proposal.source, "client"))!;
 }
 
@@ -101,17 +102,7 @@ function clientProposalQuery(q: Queryable, where: SQL | undefined) {
 type ListedRow = Awaited<ReturnType<typeof clientProposalQuery>>[number];
 
 function withAllowed(row: ListedRow): ClientProposalRow {
-  const hasInvoice = row.invoiceId !== null;
-  return {
-    ...row,
-    allowed: {
-      edit: editRefusal(row) === null,
-      delete: deleteRefusal(row, hasInvoice) === null,
-      revise: revisionRefusal(row) === null,
-      approve: awaitsApproval(row),
-      decline: !row.clientDeclinedAt && declineRefusal(row) === null,
-    },
-  };
+  return { ...row, allowed: clientActions(row, row.invoiceId !== null) };
 }
 
 /**
@@ -186,6 +177,28 @@ export async function listClientProposals(
     .limit(pageSize)
     .offset((page - 1) * pageSize);
   return { items: rows.map(withAllowed), page, pageSize, total, pageCount };
+}
+
+/**
+ * The client's projects as a pick list (the booking form's "About which project?",
+ * docs/product.md#meetings-scheduling): every proposal the client may see, newest first.
+ *
+ * @param onlyId - just this proposal (to check a posted choice).
+ * @returns ids and project names (null when unnamed).
+ * @throws {AppError} 403 unless a client.
+ */
+export async function listClientProjectNames(
+  q: Queryable,
+  actor: Actor,
+  onlyId?: number,
+): Promise<{ id: number; projectName: string | null }[]> {
+  assertRole(actor, "client");
+  return q
+    .select({ id: proposal.id, projectName: proposal.projectName })
+    .from(proposal)
+    .where(and(visibleToClient(actor, await emailVerified(q, actor.id)), onlyId === undefined ? undefined : eq(proposal.id, onlyId)))
+    .orderBy(desc(proposal.createdAt), desc(proposal.id))
+    .limit(100);
 }
 
 /**

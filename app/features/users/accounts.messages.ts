@@ -17,6 +17,7 @@ export const PASSWORD_MESSAGES = {
 } as const;
 
 export const AUTH_MESSAGES = {
+  phoneRequired: "Phone is required.",
   resetSent: "A password reset email has been sent.",
   resetDone: "Your password has been changed. You can sign in now.",
   registrationClosed: "New client registrations are currently closed. Please contact us instead.",

@@ -6,17 +6,19 @@
  * take a password are built for a given minimum.
  */
 import { z } from "zod";
-import { optionalEmail, optionalUrl, requiredEmail, requiredText, schemaPerSetting } from "#app/lib/text-fields";
+import { optionalEmail, optionalText, optionalUrl, requiredEmail, requiredText, schemaPerSetting } from "#app/lib/text-fields";
 import { REFERRAL_MESSAGES, PASSWORD_MESSAGES } from "./accounts.messages";
 /** Re-exported for server code; browser code imports the messages module (no zod in the browser). */
 export { REFERRAL_MESSAGES, PASSWORD_MESSAGES, AUTH_MESSAGES } from "./accounts.messages";
 
 const email = requiredEmail("Email is required.");
 
-const phone = requiredText("Phone", 40).refine(
-  (value) => /^[0-9+().\-\s]+$/.test(value),
-  "Phone may contain only digits, spaces and + ( ) - .",
-);
+const PHONE_CHARACTERS = "Phone may contain only digits, spaces and + ( ) - .";
+const phone = requiredText("Phone", 40).refine((value) => /^[0-9+().\-\s]+$/.test(value), PHONE_CHARACTERS);
+/** Client registration's phone: optional unless Settings ask for it (docs/product.md#registration). */
+const optionalPhone = optionalText("Phone", 40)
+  .refine((value) => value === null || /^[0-9+().\-\s]+$/.test(value), PHONE_CHARACTERS)
+  .transform((value) => value ?? undefined);
 
 /**
  * A new password (docs/product.md#passwords): at least `min` characters (max 128), not only
@@ -87,11 +89,14 @@ export const loginSchema = z.object({
   redirectTo: z.string().optional(),
 });
 
-export const clientRegistrationSchema = schemaPerSetting((minPassword: number) =>
+/**
+ * @param requirePhone - Settings' "Require a phone number at client registration" (default off).
+ */
+export const clientRegistrationSchema = schemaPerSetting((minPassword: number, requirePhone = false) =>
   z.object({
     businessName: requiredText("Business name", 200),
     email,
-    phone,
+    phone: requirePhone ? phone : optionalPhone,
     password: passwordField(minPassword),
     website: optionalUrl("Website").transform((value) => value ?? undefined),
     referralCode: z

@@ -6,7 +6,7 @@ import { PortalShell } from "#app/components/portal-header";
 import { servicesContext } from "#app/context";
 import { confirmEmailSchema } from "#app/features/users/account.schema";
 import { ACCOUNT_MESSAGES } from "#app/features/users/account.messages";
-import { confirmEmailChange, findEmailChange } from "#app/features/users/account.server";
+import { confirmEmailChange, findEmailChange } from "#app/features/users/account/email-change.server";
 import { navItemsFor } from "#app/features/users/navigation";
 import { sessionUserContext } from "#app/features/users/session.server";
 import { formAction } from "#app/lib/form-action.server";
