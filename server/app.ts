@@ -18,6 +18,8 @@ import type { Env } from "#app/lib/env.server";
 import { owner } from "#app/content/site";
 import { ensureFirstAdmin } from "#app/features/users/accounts.server";
 import { logger, registerSecrets } from "#app/lib/logger.server";
+import { createLiveHub, type LiveHub } from "#app/features/live/hub.server";
+import { notificationSourceFor } from "#app/features/live/listener.server";
 import { createMetrics, createRequestTracker, createRouteResolver, trackedRequest, type RequestTracker } from "./observability";
 import { createRequestHandler } from "./request-handler";
 
@@ -33,9 +35,14 @@ export interface ServerApp {
   services: AppServices;
   /** Request ids, the request log and request metrics for every HTTP request (prerendered pages and files too). */
   requests: RequestTracker;
-  /** From now on /readyz answers 503 (the process is stopping); /healthz is unchanged. */
+  /**
+   * Live updates (docs/product.md#live-updates): answers `GET /events` with the signed-in user's
+   * event stream. server/main.ts calls it before express, so a stream is no request in flight.
+   */
+  events(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): void;
+  /** From now on /readyz answers 503 (the process is stopping) and every event stream is closed; /healthz is unchanged. */
   markStopping(): void;
-  /** Stops the outbox worker (after its current batch), the tally folding, and closes the database. */
+  /** Stops the live updates, the outbox worker (after its current batch), the tally folding, and closes the database. */
   close(): Promise<void>;
 }
 
@@ -46,12 +53,13 @@ export interface ServerApp {
  * @throws {DataDirLockedError} when another process holds the PGlite directory.
  */
 export async function createServerApp(env: Env): Promise<ServerApp> {
-  registerSecrets([env.BETTER_AUTH_SECRET, env.ADMIN_PASSWORD, env.METRICS_TOKEN]);
+  registerSecrets([env.BETTER_AUTH_SECRET, env.ADMIN_PASSWORD, env.METRICS_TOKEN, env.INBOUND_WEBHOOK_TOKEN]);
   const handle: DbHandle = env.DATABASE_URL
     ? await openDatabase({ url: env.DATABASE_URL })
     : await openDatabase({ pgliteDir: env.pgliteDir });
   let worker: OutboxWorker | undefined;
   let folding: { stop(): Promise<void> } | undefined;
+  let live: LiveHub | undefined;
   let auth: Auth;
   const metrics = createMetrics({ outboxCounts: () => countOutbox(handle.db), poolStats: handle.poolStats });
   try {
@@ -79,7 +87,10 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
       onAttempt: (outcome) => metrics.mailEvents.inc({ outcome }),
     });
     folding = startTallyFolding(handle.db);
+    live = await createLiveHub({ db: handle.db, auth, source: notificationSourceFor(handle.db), maxStreams: env.SSE_MAX_STREAMS });
   } catch (error) {
+    await worker?.stop();
+    await folding?.stop();
     await handle.close();
     throw error;
   }
@@ -152,10 +163,14 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     router,
     services,
     requests,
+    events: (req, res) => live!.handle(req, res),
     markStopping() {
       stopping = true;
+      live?.closeAll();
     },
     async close() {
+      live?.closeAll();
+      await live?.stop();
       await worker?.stop();
       await folding?.stop();
       await handle.close();

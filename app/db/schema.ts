@@ -449,3 +449,47 @@ export const auditEvent = pgTable(
   },
   (t) => [index("audit_event_entity_created_idx").on(t.entity, t.createdAt), index("audit_event_created_idx").on(t.createdAt)],
 );
+
+/**
+ * Live updates (docs/product.md#live-updates, migration 0018): one row per event a signed-in
+ * browser may be told about, kept 24 hours. `id` is the stream's event id (`Last-Event-ID`);
+ * `userIds` and `admins` name exactly who may receive it. The insert trigger sends
+ * `pg_notify('portal_events', id)` on commit. One event per (transaction, kind, entity).
+ */
+export const liveEvent = pgTable(
+  "live_event",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    createdAt: createdAt(),
+    /** The writing transaction (`pg_current_xact_id()`), for the once-per-transaction index. */
+    txId: bigint({ mode: "number" })
+      .notNull()
+      .default(sql`(pg_current_xact_id()::text::bigint)`),
+    /** e.g. `proposal.status-changed`, `meeting.requested` (app/features/live/live-kinds.ts). */
+    kind: text().notNull(),
+    entityId: text().notNull(),
+    proposalId: integer(),
+    /** Ids and labels the recipients may already load (status, project name) — never more. */
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    /** Users who receive it (besides admins when `admins`). */
+    userIds: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Every admin receives it. */
+    admins: boolean().notNull().default(false),
+  },
+  (t) => [uniqueIndex("live_event_once_per_tx").on(t.txId, t.kind, t.entityId), index("live_event_created_idx").on(t.createdAt)],
+);
+
+/** E-mail replies already posted, by Message-ID (docs/product.md#email-replies): a message delivered twice is posted once. */
+export const inboundMail = pgTable(
+  "inbound_mail",
+  {
+    messageId: text().primaryKey(),
+    userId: text(),
+    proposalId: integer(),
+    receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("inbound_mail_received_idx").on(t.receivedAt)],
+);

@@ -13,6 +13,7 @@ import { assertRole, type Actor } from "#app/features/users/actor";
 import { AppError, fieldError, notFound } from "#app/lib/errors";
 import { zonedDateTimeToUtc } from "#app/lib/dates";
 import { notifyAdmin, ORIGIN_TOKEN } from "#app/features/mail/notifications.server";
+import { publishLive } from "#app/features/live/live-events.server";
 import { replaceInIcs } from "#app/lib/ics-text";
 import { MEETING_HORIZON_DAYS, MEETING_MESSAGES, type MeetingInput } from "./meetings.schema";
 
@@ -73,6 +74,7 @@ export async function scheduleMeeting(
       lines: [`${actor.email} asked for a meeting on ${when} (${input.timeZone}).`, ...(input.notes ? [input.notes] : [])],
       link: { label: "Open meeting requests", path: "/admin" },
     });
+    await publishLive(tx, { kind: "meeting.requested", entityId: row!.id, admins: true, userIds: [actor.id], data: { status: "pending" } });
     return row!;
   });
 }
@@ -123,6 +125,7 @@ export async function deleteMeeting(db: Database, actor: Actor, meetingId: numbe
     if (!row) throw notFound(MEETING_MESSAGES.notFound);
     if (!meetingDeletable(row.status)) throw new AppError("CONFLICT", MEETING_MESSAGES.notDeletable);
     await tx.delete(meeting).where(eq(meeting.id, row.id));
+    await publishLive(tx, { kind: "meeting.deleted", entityId: row.id, admins: true, userIds: [actor.id] });
   });
 }
 
