@@ -1,0 +1,153 @@
+/**
+ * Live updates in the browser (docs/product.md#live-updates): one `EventSource` on `/events` per
+ * tab, opened by the signed-in areas' frame. Each update makes the page reload its data (React
+ * Router's revalidation: the loaders of the page run again and the rows, badges and counts change
+ * in place), unless a page handles it itself ({@link useLiveUpdate}); a polite live region
+ * announces it ("Proposal "Bakery site" is now Planning.").
+ *
+ * - A hidden tab does not reload its data: it does so once when it is shown again (so an open
+ *   thread marks messages read only when it is seen).
+ * - The browser reconnects a dropped stream by itself, sending `Last-Event-ID`; the server replays
+ *   what was missed, or sends `reload`.
+ * - When the server ends the stream for good (`end`): signed out → the page's data is reloaded,
+ *   which sends the tab to the sign-in page; a seventh tab → this one waits until it is shown again.
+ * - A refused stream (signed out, server full) is tried again after 30–60 s.
+ * - Without JavaScript nothing of this runs: the next page load shows the new state.
+ *
+ * `<html data-live>` says the stream's state (`connecting`, `open`, `reconnecting`, `closed`,
+ * `ended`): the browser tests wait for `open`.
+ */
+import { useEffect, useRef, useState } from "react";
+import { useRevalidator } from "react-router";
+import { END_EVENT, LIVE_EVENT, READY_EVENT, RELOAD_EVENT, type LiveUpdate, type StreamEndReason } from "../live-kinds";
+import { announcementFor } from "../live.messages";
+
+/** A page's own handler: returns true when it handled the update (no reload of the page's data). */
+export type LiveUpdateListener = (update: LiveUpdate) => boolean | void;
+
+const listeners = new Set<LiveUpdateListener>();
+
+/**
+ * Lets a page react to updates itself (e.g. the open thread appends a message). The listener is
+ * called for every update the tab receives; returning true skips the page-wide reload.
+ */
+export function useLiveUpdate(listener: LiveUpdateListener): void {
+  const current = useRef(listener);
+  current.current = listener;
+  useEffect(() => {
+    const wrapped: LiveUpdateListener = (update) => current.current(update);
+    listeners.add(wrapped);
+    return () => void listeners.delete(wrapped);
+  }, []);
+}
+
+/** How long after an update the page's data is reloaded (several updates at once: one reload). */
+const RELOAD_DELAY_MS = 150;
+
+/** Opens the tab's stream and renders the polite announcer. Render it once per signed-in page. */
+export function LiveUpdates() {
+  const revalidator = useRevalidator();
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
+  const [announcement, setAnnouncement] = useState<{ text: string; n: number } | null>(null);
+
+  useEffect(() => {
+    if (typeof EventSource === "undefined") return;
+    const root = document.documentElement;
+    let source: EventSource | null = null;
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    let reloadTimer: ReturnType<typeof setTimeout> | undefined;
+    let stale = false;
+    let waitingForVisible = false;
+    const seen = new Set<number>();
+
+    const reload = () => {
+      if (document.visibilityState === "hidden") {
+        stale = true;
+        return;
+      }
+      stale = false;
+      clearTimeout(reloadTimer);
+      reloadTimer = setTimeout(() => void revalidate.current(), RELOAD_DELAY_MS);
+    };
+
+    const open = () => {
+      clearTimeout(retryTimer);
+      source?.close();
+      const es = new EventSource("/events");
+      source = es;
+      root.dataset.live = "connecting";
+      es.addEventListener(READY_EVENT, () => (root.dataset.live = "open"));
+      es.addEventListener(LIVE_EVENT, (event) => {
+        let update: LiveUpdate;
+        try {
+          update = JSON.parse((event as MessageEvent<string>).data) as LiveUpdate;
+        } catch {
+          return;
+        }
+        if (seen.has(update.id)) return;
+        seen.add(update.id);
+        let handled = false;
+        for (const listener of listeners) if (listener(update) === true) handled = true;
+        const text = announcementFor(update);
+        if (text) setAnnouncement((previous) => ({ text, n: (previous?.n ?? 0) + 1 }));
+        if (!handled) reload();
+      });
+      es.addEventListener(RELOAD_EVENT, reload);
+      es.addEventListener(END_EVENT, (event) => {
+        es.close();
+        if (source === es) source = null;
+        root.dataset.live = "ended";
+        let reason: StreamEndReason | undefined;
+        try {
+          reason = (JSON.parse((event as MessageEvent<string>).data) as { reason?: StreamEndReason }).reason;
+        } catch {
+          /* no reason: treat as signed out */
+        }
+        if (reason === "too-many-streams") {
+          waitingForVisible = true;
+          return;
+        }
+        // Signed out (the guard sends the tab to sign-in) or another role (the right area).
+        void revalidate.current();
+        if (reason === "role-changed") open();
+      });
+      es.onerror = () => {
+        if (es.readyState !== EventSource.CLOSED) {
+          root.dataset.live = "reconnecting";
+          return;
+        }
+        // Refused (signed out, or the server is full): check the page, try again later.
+        if (source === es) source = null;
+        root.dataset.live = "closed";
+        void revalidate.current();
+        retryTimer = setTimeout(open, 30_000 + Math.random() * 30_000);
+      };
+    };
+
+    const onVisibility = () => {
+      if (document.visibilityState !== "visible") return;
+      if (stale) reload();
+      if (waitingForVisible) {
+        waitingForVisible = false;
+        open();
+      }
+    };
+
+    open();
+    document.addEventListener("visibilitychange", onVisibility);
+    return () => {
+      document.removeEventListener("visibilitychange", onVisibility);
+      clearTimeout(retryTimer);
+      clearTimeout(reloadTimer);
+      source?.close();
+      delete root.dataset.live;
+    };
+  }, []);
+
+  return (
+    <div role="status" aria-live="polite" aria-atomic="true" className="sr-only" data-testid="live-announcer">
+      {announcement ? <p key={announcement.n}>{announcement.text}</p> : null}
+    </div>
+  );
+}
