@@ -28,12 +28,17 @@ END $$;
 --> statement-breakpoint
 CREATE TRIGGER live_event_notify AFTER INSERT ON live_event FOR EACH ROW EXECUTE FUNCTION live_event_notify();
 --> statement-breakpoint
--- Inbound e-mail replies already posted, by Message-ID: the same message delivered twice is posted once.
+-- Inbound e-mail replies by Message-ID: a delivery claims its Message-ID before posting (a claim
+-- left unposted for 10 minutes may be taken again); the same message delivered twice is posted once.
 CREATE TABLE "inbound_mail" (
 	"message_id" text PRIMARY KEY NOT NULL,
 	"user_id" text,
 	"proposal_id" integer,
-	"received_at" timestamp with time zone DEFAULT now() NOT NULL
+	"received_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"posted_message_id" integer
 );
 --> statement-breakpoint
 CREATE INDEX "inbound_mail_received_idx" ON "inbound_mail" USING btree ("received_at");
+--> statement-breakpoint
+-- Extra header fields of an outgoing mail (Auto-Submitted on the automatic answer to a refused reply).
+ALTER TABLE "mail_outbox" ADD COLUMN "headers" jsonb;

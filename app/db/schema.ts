@@ -66,6 +66,8 @@ export const mailOutbox = pgTable(
     html: text(),
     /** Small text attachments, e.g. a calendar invite. */
     attachments: jsonb().$type<{ filename: string; contentType: string; content: string }[]>(),
+    /** Extra header fields (migration 0018: `Auto-Submitted` on automatic answers to inbound mail). */
+    headers: jsonb().$type<Record<string, string>>(),
     attempts: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     /** Set while a worker holds the row; another worker skips it until this passes. */
@@ -482,7 +484,11 @@ export const liveEvent = pgTable(
   (t) => [uniqueIndex("live_event_once_per_tx").on(t.txId, t.kind, t.entityId), index("live_event_created_idx").on(t.createdAt)],
 );
 
-/** E-mail replies already posted, by Message-ID (docs/product.md#email-replies): a message delivered twice is posted once. */
+/**
+ * E-mail replies by Message-ID (docs/product.md#email-replies): a delivery claims its Message-ID
+ * before posting (a claim left unposted for 10 minutes may be taken again), so a message delivered
+ * twice — even at the same time, through SMTP and the webhook — is posted once.
+ */
 export const inboundMail = pgTable(
   "inbound_mail",
   {
@@ -490,6 +496,8 @@ export const inboundMail = pgTable(
     userId: text(),
     proposalId: integer(),
     receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** The thread message it became (null while claimed). */
+    postedMessageId: integer(),
   },
   (t) => [index("inbound_mail_received_idx").on(t.receivedAt)],
 );

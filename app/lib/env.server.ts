@@ -116,6 +116,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       `Invalid configuration: WEB_CONCURRENCY: above 1 needs DATABASE_URL, the embedded database (PGlite) is opened by one process only (got "${source.WEB_CONCURRENCY}")`,
     );
   }
+  if (env.INBOUND_SMTP_PORT !== undefined && !env.INBOUND_DOMAIN) {
+    throw new EnvError(
+      `Invalid configuration: INBOUND_SMTP_PORT: the SMTP listener needs INBOUND_DOMAIN, the domain of the reply addresses (got "${source.INBOUND_SMTP_PORT}")`,
+    );
+  }
   const dataDir = path.resolve(env.DATA_DIR);
   const origin = (env.BETTER_AUTH_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
   return {
