@@ -110,11 +110,11 @@ test.describe("client portal", () => {
 
     // Delete asks for confirmation first; Cancel keeps it.
     const editedCard = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: `${name} v2` }) });
-    await editedCard.locator("summary", { hasText: "Delete" }).click();
+    await editedCard.getByRole("link", { name: "Delete" }).click();
     await expect(editedCard.getByText("Delete this proposal? This cannot be undone.")).toBeVisible();
-    await editedCard.getByRole("button", { name: "Cancel" }).click();
+    await editedCard.getByRole("link", { name: "Cancel" }).click();
     await expect(editedCard.getByRole("button", { name: "Yes, delete" })).toBeHidden();
-    await editedCard.locator("summary", { hasText: "Delete" }).click();
+    await editedCard.getByRole("link", { name: "Delete" }).click();
     await editedCard.getByRole("button", { name: "Yes, delete" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Proposal deleted." })).toBeVisible();
     await expect(page.getByRole("heading", { name: `${name} v2` })).toHaveCount(0);
@@ -134,7 +134,7 @@ test.describe("client portal", () => {
     const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "In planning" }) });
     await expect(card.getByText("Planning", { exact: true })).toBeVisible();
     await expect(card.getByRole("link", { name: /Edit/ })).toHaveCount(0);
-    await expect(card.locator("summary", { hasText: "Delete" })).toHaveCount(0);
+    await expect(card.getByRole("link", { name: "Delete" })).toHaveCount(0);
 
     const secret = await insertProposal(sql, { clientId: ownerId, projectName: "Secret pending project" });
     const { context: intruderContext, page: intruder } = await otherSession(browser);
@@ -325,12 +325,12 @@ test.describe("meetings in the browser's time zone", () => {
     await sql.query(`update meeting set status = 'accepted' where id = $1`, [rows[0].id]);
     await page.reload();
     await expect(item.getByText("Accepted", { exact: true })).toHaveClass(/green/);
-    await expect(item.locator("summary", { hasText: "Delete" })).toHaveCount(0);
+    await expect(item.getByRole("link", { name: "Delete" })).toHaveCount(0);
 
     await sql.query(`update meeting set status = 'pending' where id = $1`, [rows[0].id]);
     await page.reload();
     await hydrated(page);
-    await item.locator("summary", { hasText: "Delete" }).click();
+    await item.getByRole("link", { name: "Delete" }).click();
     await item.getByRole("button", { name: "Yes, delete" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Meeting deleted." })).toBeVisible();
     await expect(page.getByText("No meetings yet.")).toBeVisible();
@@ -354,7 +354,7 @@ test.describe("client portal without JavaScript", () => {
 
     await page.goto("/project-status");
     const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "No-JS site" }) });
-    await card.locator("summary", { hasText: "Delete" }).click();
+    await card.getByRole("link", { name: "Delete" }).click();
     await card.getByRole("button", { name: "Yes, delete" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Proposal deleted." })).toBeVisible();
     expect((await sql.query(`select count(*)::int as n from proposal where client_id = $1`, [id])).rows[0].n).toBe(0);

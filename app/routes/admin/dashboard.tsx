@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { PageHeading } from "#app/components/page-heading";
-import { ConfirmLink, ConfirmPanel, useConfirmTarget } from "#app/components/ui/confirm";
+import { ConfirmLink, ConfirmPanel, useIsConfirming } from "#app/components/ui/confirm";
 import { DataTable, Pager, useActionHref, type Column } from "#app/components/ui/data-table";
 import { LocalTime } from "#app/components/local-time";
 import { Toast } from "#app/components/ui/toast";
@@ -188,7 +188,7 @@ function MeetingTable({
   empty: string;
   answerable?: boolean;
 }) {
-  const confirming = useConfirmTarget();
+  const isConfirming = useIsConfirming();
   const columns: Column<AdminMeetingRow>[] = [
     {
       header: "Requested time",
@@ -223,7 +223,7 @@ function MeetingTable({
       rowKey={(m) => m.id}
       empty={empty}
       after={(m) =>
-        confirming?.kind === "delete-meeting" && confirming.target === String(m.id) ? (
+        isConfirming("delete-meeting", m.id) ? (
           <ConfirmPanel
             title={`Delete the meeting request of ${m.clientName}?`}
             intent="delete-meeting"

@@ -4,7 +4,7 @@ import type { Route } from "./+types/dashboard";
 import { LocalDate, LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
 import { CardSection } from "#app/components/ui/card-section";
-import { ConfirmAction, usePendingIntent } from "#app/components/ui/confirm-action";
+import { ConfirmAction, usePendingIntent } from "#app/components/ui/confirm";
 import { SubmitButton } from "#app/components/ui/field";
 import { FormMessage, TextArea, TextInput, useAppForm } from "#app/components/ui/form";
 import { ActionNotice } from "#app/components/ui/notice";
