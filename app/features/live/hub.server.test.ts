@@ -164,6 +164,19 @@ describe.each(testDatabases())("live updates on %s", (name, open) => {
     expect(other.frames.at(-1)?.event).toBe("end");
   });
 
+  it("never ends a stream that opened while the sessions were being checked", async () => {
+    const p = await people();
+    hub.closeAll();
+    await new Promise((resolve) => server.close(resolve));
+    await hub.stop();
+    await startHub({ sessionCheckMs: 1 }); // checks back to back: streams open while one runs
+    const cookies = [p.aliceCookie, p.bobCookie, p.adminCookie];
+    const tabs: SseStream[] = [];
+    for (let i = 0; i < 15; i++) tabs.push(await ready(await connect(cookies[i % 3]!)));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(tabs.filter((t) => t.isEnded())).toEqual([]);
+  });
+
   it("refuses anonymous streams and other methods", async () => {
     expect((await (await connect("")).status).status).toBe(401);
     expect((await (await connect("better-auth.session_token=forged.value")).status).status).toBe(401);

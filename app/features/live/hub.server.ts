@@ -301,7 +301,9 @@ export async function createLiveHub(options: LiveHubOptions): Promise<LiveHub> {
     if (checking || streams.size === 0) return;
     checking = true;
     try {
-      const ids = [...new Set([...streams].map((s) => s.sessionId))];
+      // Only the streams open now are judged: one opened while the query runs is checked next time.
+      const checked = [...streams];
+      const ids = [...new Set(checked.map((s) => s.sessionId))];
       const alive = new Map<string, Role>();
       for (let i = 0; i < ids.length; i += 1_000) {
         const rows = await db
@@ -311,7 +313,8 @@ export async function createLiveHub(options: LiveHubOptions): Promise<LiveHub> {
           .where(and(inArray(session.id, ids.slice(i, i + 1_000)), sql`${session.expiresAt} > now()`));
         for (const row of rows) if (!row.banned) alive.set(row.id, roleOf(row.role));
       }
-      for (const stream of [...streams]) {
+      for (const stream of checked) {
+        if (!streams.has(stream)) continue;
         const role = alive.get(stream.sessionId);
         if (role === undefined) end(stream, "signed-out");
         else if (role !== stream.role) end(stream, "role-changed");
