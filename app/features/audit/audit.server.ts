@@ -49,7 +49,7 @@ export async function recordAudit(q: Queryable, actor: Actor, input: AuditInput)
       after: plain(input.after),
     })
     .returning({ id: auditEvent.id });
-  await publishAudit(q, input);
+  await publishAudit(q, input, actor);
   return row!.id;
 }
 

@@ -18,6 +18,7 @@
  * | invoice | every admin; the invoice's client |
  * | meeting | every admin; the meeting's client |
  * | commission | every admin; the proposal's ambassador |
+ * | message (issue #23's conversation) | every admin; the proposal's client — an internal note: admins only |
  * | anything else (user, settings, mail, contact, …) | every admin |
  */
 import { eq, inArray, sql } from "drizzle-orm";
@@ -116,6 +117,8 @@ export interface AuditedWrite {
   action: string;
   before?: unknown;
   after?: unknown;
+  /** The proposal it belongs to (issue #23's `AuditInput.proposalId`). */
+  proposalId?: number | null;
 }
 
 const field = (value: unknown, name: string): unknown =>
@@ -125,8 +128,10 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
 /**
  * Publishes the live event of an audited write (called by `recordAudit`, in its transaction):
  * kind `<entity>.<action>`, audience by entity (see the module's table).
+ *
+ * @param actor - who wrote it (a message's author is named in its event).
  */
-export async function publishAudit(q: Queryable, write: AuditedWrite): Promise<void> {
+export async function publishAudit(q: Queryable, write: AuditedWrite, actor?: { id: string }): Promise<void> {
   const kind = `${write.entity}.${write.action}`;
   const id = String(write.entityId);
   const pick = (name: string) => field(write.after, name) ?? field(write.before, name);
@@ -170,6 +175,11 @@ export async function publishAudit(q: Queryable, write: AuditedWrite): Promise<v
       }
       return publishLive(q, { kind, entityId: id, admins: true, userIds: [userId], data: { status: text(field(write.after, "status")) } });
     }
+    case "message": {
+      const proposalId = write.proposalId ?? null;
+      if (proposalId === null) break;
+      return publishMessageEvent(q, { ...write, proposalId }, actor);
+    }
     case "commission": {
       const proposalId = Number(id);
       const audience = Number.isSafeInteger(proposalId) ? await proposalAudience(q, proposalId) : null;
@@ -184,6 +194,36 @@ export async function publishAudit(q: Queryable, write: AuditedWrite): Promise<v
     }
   }
   return publishLive(q, { kind, entityId: id, admins: true });
+}
+
+/**
+ * A conversation's message event (issue #23's `message` audit entity: `posted`, `note-posted`,
+ * `edited`, `deleted`): `message.<action>` to every admin and the proposal's client, or
+ * `note.<action>` to admins only for an internal note. It names the message and its author.
+ */
+async function publishMessageEvent(q: Queryable, write: AuditedWrite & { proposalId: number }, actor?: { id: string }): Promise<void> {
+  const messageId = Number(write.entityId);
+  let visibility = text(field(write.after, "visibility"));
+  if (!visibility && !write.action.startsWith("note-") && Number.isSafeInteger(messageId)) {
+    // Edits and deletions do not carry it: read it from the message (issue #23's table).
+    const result = await q.execute(sql`select visibility from proposal_message where id = ${messageId}`);
+    visibility = text((result as unknown as { rows: Array<{ visibility?: unknown }> }).rows[0]?.visibility);
+  }
+  const internal = write.action.startsWith("note-") || visibility !== "shared";
+  const action = write.action.replace(/^note-/, "");
+  const [author] = actor
+    ? await q.select({ name: user.name, businessName: user.businessName, role: user.role }).from(user).where(eq(user.id, actor.id))
+    : [];
+  const authorName = (author?.role === "admin" ? author.name : author?.businessName || author?.name) ?? undefined;
+  const audience = internal ? null : await proposalAudience(q, write.proposalId);
+  await publishLive(q, {
+    kind: `${internal ? "note" : "message"}.${action}`,
+    entityId: write.entityId,
+    proposalId: write.proposalId,
+    admins: true,
+    userIds: [audience?.clientId],
+    data: { messageId, authorName, internal, projectName: audience?.projectName },
+  });
 }
 
 /** A stored event as the hub reads it. */
