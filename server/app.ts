@@ -68,7 +68,11 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
   let smtp: InboundSmtp | undefined;
   let inbound: InboundDeps | undefined;
   let auth: Auth;
-  const metrics = createMetrics({ outboxCounts: () => countOutbox(handle.db), poolStats: handle.poolStats });
+  const metrics = createMetrics({
+    outboxCounts: () => countOutbox(handle.db),
+    poolStats: handle.poolStats,
+    liveStreams: () => live?.size() ?? 0,
+  });
   try {
     await handle.migrate();
     const secret = await resolveAuthSecret(handle.db, env.BETTER_AUTH_SECRET);
