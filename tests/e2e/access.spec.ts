@@ -101,14 +101,14 @@ test.describe("access matrix", () => {
   });
 
   test("the live-update stream and the inbound-mail webhook (outside the route config)", async () => {
-    // docs/product.md#live-updates: a signed-in, active user gets a stream; anyone else 401.
+    // docs/product.md#live-updates: a signed-in, active user gets a stream; anyone else 204 (do not reconnect).
     const failures: string[] = [];
     for (const persona of Object.keys(contexts) as Persona[]) {
       const cookie = (await contexts[persona].storageState()).cookies.map((c) => `${c.name}=${c.value}`).join("; ");
       const stream = openSse(`${app.baseUrl}/events`, cookie ? { cookie } : {});
       const { status, headers } = await stream.status;
       stream.close();
-      const want = persona === "anonymous" || persona === "deactivated" ? 401 : 200;
+      const want = persona === "anonymous" || persona === "deactivated" ? 204 : 200;
       if (status !== want) failures.push(`${persona} GET /events: ${status}, want ${want}`);
       if (want === 200 && headers["content-type"] !== "text/event-stream; charset=utf-8")
         failures.push(`${persona}: ${headers["content-type"]}`);

@@ -3,7 +3,8 @@
  * `GET /events` with a Server-Sent Events stream per signed-in browser tab and writes each event
  * of `live_event` to exactly the streams of its audience.
  *
- * - Authorised by the session cookie (better-auth); every {@link LiveHubOptions.sessionCheckMs}
+ * - Authorised by the session cookie (better-auth); without a valid session it answers 204 (the
+ *   SSE way to say "do not reconnect"). Every {@link LiveHubOptions.sessionCheckMs}
  *   the sessions of all open streams are checked in one query, and a stream whose session ended
  *   (sign-out, deactivation, password change, expiry) or whose user's role changed is ended.
  * - Events arrive as ids from the {@link NotificationSource} (LISTEN/NOTIFY); their rows are read
@@ -205,8 +206,13 @@ export async function createLiveHub(options: LiveHubOptions): Promise<LiveHub> {
 
   const refuse = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => {
     res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", ...headers });
-    res.end(message);
+    res.end(status === 204 ? undefined : message);
   };
+  /**
+   * No valid session: 204, the Server-Sent Events way to tell a browser to stop reconnecting
+   * (the page then reloads its data, and its guard sends it to sign-in).
+   */
+  const signedOut = (res: ServerResponse) => refuse(res, 204, "");
 
   /** Sends what a reconnecting browser missed, then what arrived meanwhile. */
   const replayFor = async (stream: Stream, lastEventId: number | null) => {
@@ -247,10 +253,10 @@ export async function createLiveHub(options: LiveHubOptions): Promise<LiveHub> {
       if (typeof value === "string") headers.set(key, value);
       else if (Array.isArray(value)) for (const v of value) headers.append(key, v);
     }
-    if (!headers.get("cookie")?.includes("session_token")) return refuse(res, 401, "Sign in to receive live updates.");
+    if (!headers.get("cookie")?.includes("session_token")) return signedOut(res);
     const found = await auth.api.getSession({ headers });
     const u = found?.user as { id: string; role?: string | null; banned?: boolean | null } | undefined;
-    if (!found?.session || !u || u.banned) return refuse(res, 401, "Sign in to receive live updates.");
+    if (!found?.session || !u || u.banned) return signedOut(res);
     if (res.destroyed || req.destroyed) return;
     if (stopping) return refuse(res, 503, "The server is restarting.", { "Retry-After": "5" });
 
