@@ -244,7 +244,7 @@ export async function createLiveHub(options: LiveHubOptions): Promise<LiveHub> {
     stream.queue = null;
     stream.sent = null;
     for (const row of queued) if (!sent.has(row.id)) write(stream, frame(LIVE_EVENT, toUpdate(row), row.id));
-    write(stream, frame(READY_EVENT, {}));
+    write(stream, frame(READY_EVENT, { userId: stream.userId }));
   };
 
   const open = async (req: IncomingMessage, res: ServerResponse) => {

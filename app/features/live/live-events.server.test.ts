@@ -27,7 +27,13 @@ describe.each(testDatabases())("live events on %s", (_name, open) => {
     );
     const shared = await latest();
     expect(shared).toMatchObject({ kind: "message.posted", proposalId, admins: true, userIds: [client.id] });
-    expect(shared.data).toEqual({ messageId: 7, authorName: "Acme Bakery", internal: false, projectName: "Bakery site" });
+    expect(shared.data).toEqual({
+      messageId: 7,
+      authorName: "Acme Bakery",
+      internal: false,
+      projectName: "Bakery site",
+      actorId: client.id,
+    });
     expect(JSON.stringify(shared.data)).not.toContain("Hello");
 
     await ctx.t.db.transaction((tx) =>

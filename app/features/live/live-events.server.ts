@@ -40,6 +40,8 @@ export interface LiveEventInput {
   userIds?: ReadonlyArray<string | null | undefined>;
   /** Every admin receives it. */
   admins?: boolean;
+  /** Who caused it (their own tabs do not reload for their own write: they just did). */
+  actorId?: string | null;
 }
 
 /**
@@ -58,7 +60,7 @@ export async function publishLive(q: Queryable, input: LiveEventInput): Promise<
       kind: input.kind,
       entityId: String(input.entityId),
       proposalId: input.proposalId ?? null,
-      data: { ...input.data },
+      data: input.actorId ? { ...input.data, actorId: input.actorId } : { ...input.data },
       userIds,
       admins,
     })
@@ -75,7 +77,13 @@ const AMBASSADOR_PROPOSAL_ACTIONS = new Set(["status-changed", "status-undone", 
  * @param kind - `proposal.<action>`.
  * @param extra - labels to add (e.g. the status of a deleted proposal).
  */
-export async function publishProposalEvent(q: Queryable, proposalId: number, kind: string, extra: LiveData = {}): Promise<void> {
+export async function publishProposalEvent(
+  q: Queryable,
+  proposalId: number,
+  kind: string,
+  extra: LiveData = {},
+  actorId?: string | null,
+): Promise<void> {
   const audience = await proposalAudience(q, proposalId);
   const action = kind.slice(kind.indexOf(".") + 1);
   await publishLive(q, {
@@ -85,6 +93,7 @@ export async function publishProposalEvent(q: Queryable, proposalId: number, kin
     admins: true,
     userIds: [audience?.clientId, AMBASSADOR_PROPOSAL_ACTIONS.has(action) ? audience?.ambassadorId : null],
     data: { status: audience?.status, projectName: audience?.projectName, ...extra },
+    actorId,
   });
 }
 
@@ -139,7 +148,7 @@ export async function publishAudit(q: Queryable, write: AuditedWrite, actor?: { 
     case "proposal": {
       const proposalId = Number(id);
       const status = text(field(write.after, "status"));
-      if (Number.isSafeInteger(proposalId)) return publishProposalEvent(q, proposalId, kind, status ? { status } : {});
+      if (Number.isSafeInteger(proposalId)) return publishProposalEvent(q, proposalId, kind, status ? { status } : {}, actor?.id);
       break;
     }
     case "invoice": {
@@ -162,6 +171,7 @@ export async function publishAudit(q: Queryable, write: AuditedWrite, actor?: { 
         admins: true,
         userIds: [clientId],
         data: { status: text(field(write.after, "status")), number },
+        actorId: actor?.id,
       });
     }
     case "meeting": {
@@ -173,7 +183,14 @@ export async function publishAudit(q: Queryable, write: AuditedWrite, actor?: { 
           .where(eq(meeting.id, Number(id)));
         userId = row?.userId;
       }
-      return publishLive(q, { kind, entityId: id, admins: true, userIds: [userId], data: { status: text(field(write.after, "status")) } });
+      return publishLive(q, {
+        kind,
+        entityId: id,
+        admins: true,
+        userIds: [userId],
+        data: { status: text(field(write.after, "status")) },
+        actorId: actor?.id,
+      });
     }
     case "message": {
       const proposalId = write.proposalId ?? null;
@@ -190,10 +207,11 @@ export async function publishAudit(q: Queryable, write: AuditedWrite, actor?: { 
         admins: true,
         userIds: [audience?.ambassadorId],
         data: { projectName: audience?.projectName },
+        actorId: actor?.id,
       });
     }
   }
-  return publishLive(q, { kind, entityId: id, admins: true });
+  return publishLive(q, { kind, entityId: id, admins: true, actorId: actor?.id });
 }
 
 /**
@@ -223,6 +241,7 @@ async function publishMessageEvent(q: Queryable, write: AuditedWrite & { proposa
     admins: true,
     userIds: [audience?.clientId],
     data: { messageId, authorName, internal, projectName: audience?.projectName },
+    actorId: actor?.id,
   });
 }
 

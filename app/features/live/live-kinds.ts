@@ -8,7 +8,7 @@
 
 /** The SSE event name of every update (`event: live`). */
 export const LIVE_EVENT = "live";
-/** The SSE event sent once a stream is open (its data: `{ "lastId": number }`). */
+/** The SSE event sent once a stream is open (its data: `{ "userId": string }`, the stream's own user). */
 export const READY_EVENT = "ready";
 /** Sent when the browser missed more than the server keeps: reload what the page shows. */
 export const RELOAD_EVENT = "reload";
@@ -46,6 +46,8 @@ export interface LiveData {
   messageId?: number;
   /** True for an internal note (sent to admins only). */
   internal?: boolean;
+  /** The id of the user whose write it is (a tab does not reload for its own user's fresh write). */
+  actorId?: string;
 }
 
 /** Kinds that belong to a proposal's conversation (issue #23): the open thread appends them. */

@@ -127,7 +127,7 @@ export async function requestProposal(db: Database, actor: Actor | null, input: 
       lines: [`${actor.email} requested a proposal${input.projectName ? ` for "${input.projectName}"` : ""}.`, input.projectDetails],
       link: { label: "Open proposals", path: "/admin/proposals" },
     });
-    await publishProposalEvent(tx, row!.id, "proposal.created");
+    await publishProposalEvent(tx, row!.id, "proposal.created", {}, actor.id);
     return { id: row!.id };
   });
 }
@@ -314,7 +314,7 @@ export async function updateProposal(db: Database, actor: Actor, proposalId: num
       .update(proposal)
       .set({ ...editableValues(input), updatedAt: sql`now()` })
       .where(eq(proposal.id, row.id));
-    await publishProposalEvent(tx, row.id, "proposal.updated");
+    await publishProposalEvent(tx, row.id, "proposal.updated", {}, actor.id);
   });
 }
 
@@ -329,7 +329,7 @@ export async function deleteProposal(db: Database, actor: Actor, proposalId: num
     const [linked] = await tx.select({ id: invoice.id }).from(invoice).where(eq(invoice.proposalId, row.id));
     refuseIf(deleteRefusal(row, Boolean(linked)));
     // Published before the row goes: its audience is read from it.
-    await publishProposalEvent(tx, row.id, "proposal.deleted");
+    await publishProposalEvent(tx, row.id, "proposal.deleted", {}, actor.id);
     await tx.delete(proposal).where(eq(proposal.id, row.id));
   });
 }
@@ -356,7 +356,7 @@ export async function submitRevision(db: Database, actor: Actor, proposalId: num
       lines: [`${actor.email} asked for revisions:`, text],
       link: { label: "Open proposals", path: "/admin/proposals" },
     });
-    await publishProposalEvent(tx, row.id, "proposal.revision-requested");
+    await publishProposalEvent(tx, row.id, "proposal.revision-requested", {}, actor.id);
   });
 }
 
@@ -382,7 +382,7 @@ export async function approveProposal(db: Database, actor: Actor, proposalId: nu
       lines: [`${actor.email} approved the proposal "${proposalLabel(row)}" made by their ambassador.`],
       link: { label: "Open ambassadors", path: "/admin/ambassadors" },
     });
-    await publishProposalEvent(tx, row.id, "proposal.approved");
+    await publishProposalEvent(tx, row.id, "proposal.approved", {}, actor.id);
     return { changed: true };
   });
 }
@@ -411,7 +411,7 @@ export async function declineProposal(db: Database, actor: Actor, proposalId: nu
       lines: [`${actor.email} declined the proposal "${proposalLabel(row)}":`, text],
       link: { label: "Open proposals", path: "/admin/proposals" },
     });
-    await publishProposalEvent(tx, row.id, "proposal.declined");
+    await publishProposalEvent(tx, row.id, "proposal.declined", {}, actor.id);
     return { changed: true };
   });
 }
@@ -502,7 +502,7 @@ export async function submitAmbassadorProposal(
         link: { label: "Create your account", path: `/register?ref=${encodeURIComponent(referralCode)}` },
       });
     }
-    await publishProposalEvent(tx, row!.id, "proposal.submitted");
+    await publishProposalEvent(tx, row!.id, "proposal.created", {}, actor.id);
     return row!;
   });
 }
