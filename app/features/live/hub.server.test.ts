@@ -15,7 +15,7 @@ import { requestProposal } from "#app/features/proposals/proposals.server";
 import { setUserActive } from "#app/features/users/users.server";
 import { signIn } from "#app/features/users/accounts.server";
 import { testDatabases } from "../../../tests/helpers/db";
-import { insertProposal } from "../../../tests/helpers/portal";
+import { EMPTY_PROPOSAL_REQUEST, insertProposal } from "../../../tests/helpers/portal";
 import { freshMeta, makeAdmin, makeAmbassador, makeClient, useTestServices, type TestServices } from "../../../tests/helpers/services";
 import { openSse, type SseStream } from "../../../tests/helpers/sse";
 import { createLiveHub, type LiveHub, type LiveHubOptions } from "./hub.server";
@@ -110,16 +110,7 @@ describe.each(testDatabases())("live updates on %s", (name, open) => {
       expect(frame.id).toBe(String(update.id));
     }
     // A client's new proposal reaches the admins (and the client's other tabs), not Bob.
-    await requestProposal(ctx.s.db, p.alice, {
-      projectDetails: "Another site",
-      projectName: "Second",
-      timeline: null,
-      budget: null,
-      targetAudience: null,
-      designInspiration: null,
-      numberOfPages: null,
-      websiteGoal: null,
-    });
+    await requestProposal(ctx.s.db, p.alice, { ...EMPTY_PROPOSAL_REQUEST, projectDetails: "Another site", projectName: "Second" });
     await adminTab.next((f) => f.event === "live" && JSON.parse(f.data).kind === "proposal.created");
     await aliceTab1.next((f) => f.event === "live" && JSON.parse(f.data).kind === "proposal.created");
     // Give Bob's stream time to receive anything it (wrongly) would.
