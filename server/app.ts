@@ -6,7 +6,6 @@
  * and the tally folding (app/db/tally.server.ts), and returns the request handlers;
  * `server/main.ts` mounts them behind static files.
  */
-import { timingSafeEqual } from "node:crypto";
 import express from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { requestInfoContext, servicesContext, type AppServices } from "#app/context";
@@ -18,6 +17,14 @@ import type { Env } from "#app/lib/env.server";
 import { owner } from "#app/content/site";
 import { ensureFirstAdmin } from "#app/features/users/accounts.server";
 import { logger, registerSecrets } from "#app/lib/logger.server";
+import { createLiveHub, type LiveHub } from "#app/features/live/hub.server";
+import { notificationSourceFor } from "#app/features/live/listener.server";
+import { receiveInboundMail, type InboundDeps } from "#app/features/inbound/inbound.server";
+import { replyAddress } from "#app/features/inbound/reply-token.server";
+import { startInboundSmtp, type InboundSmtp } from "#app/features/inbound/smtp-listener.server";
+import { createThreadPoster } from "#app/features/inbound/thread-poster.server";
+import { INBOUND_WEBHOOK_PATH, inboundWebhook } from "#app/features/inbound/webhook.server";
+import { bearerMatches } from "#app/lib/bearer.server";
 import { createMetrics, createRequestTracker, createRouteResolver, trackedRequest, type RequestTracker } from "./observability";
 import { createRequestHandler } from "./request-handler";
 
@@ -33,9 +40,14 @@ export interface ServerApp {
   services: AppServices;
   /** Request ids, the request log and request metrics for every HTTP request (prerendered pages and files too). */
   requests: RequestTracker;
-  /** From now on /readyz answers 503 (the process is stopping); /healthz is unchanged. */
+  /**
+   * Live updates (docs/product.md#live-updates): answers `GET /events` with the signed-in user's
+   * event stream. server/main.ts calls it before express, so a stream is no request in flight.
+   */
+  events(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): void;
+  /** From now on /readyz answers 503 (the process is stopping) and every event stream is closed; /healthz is unchanged. */
   markStopping(): void;
-  /** Stops the outbox worker (after its current batch), the tally folding, and closes the database. */
+  /** Stops the live updates, the outbox worker (after its current batch), the tally folding, and closes the database. */
   close(): Promise<void>;
 }
 
@@ -46,17 +58,26 @@ export interface ServerApp {
  * @throws {DataDirLockedError} when another process holds the PGlite directory.
  */
 export async function createServerApp(env: Env): Promise<ServerApp> {
-  registerSecrets([env.BETTER_AUTH_SECRET, env.ADMIN_PASSWORD, env.METRICS_TOKEN]);
+  registerSecrets([env.BETTER_AUTH_SECRET, env.ADMIN_PASSWORD, env.METRICS_TOKEN, env.INBOUND_WEBHOOK_TOKEN]);
   const handle: DbHandle = env.DATABASE_URL
     ? await openDatabase({ url: env.DATABASE_URL })
     : await openDatabase({ pgliteDir: env.pgliteDir });
   let worker: OutboxWorker | undefined;
   let folding: { stop(): Promise<void> } | undefined;
+  let live: LiveHub | undefined;
+  let smtp: InboundSmtp | undefined;
+  let inbound: InboundDeps | undefined;
   let auth: Auth;
-  const metrics = createMetrics({ outboxCounts: () => countOutbox(handle.db), poolStats: handle.poolStats });
+  const metrics = createMetrics({
+    outboxCounts: () => countOutbox(handle.db),
+    poolStats: handle.poolStats,
+    liveStreams: () => live?.size() ?? 0,
+  });
   try {
     await handle.migrate();
-    auth = createAuth({ db: handle.db, env, secret: await resolveAuthSecret(handle.db, env.BETTER_AUTH_SECRET) });
+    const secret = await resolveAuthSecret(handle.db, env.BETTER_AUTH_SECRET);
+    auth = createAuth({ db: handle.db, env, secret });
+    const domain = env.INBOUND_DOMAIN;
     const firstAdmin = await ensureFirstAdmin({ db: handle.db, auth }, { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD });
     if (firstAdmin?.generatedPassword) {
       // Shown once, on purpose, to the operator's terminal — never into the log.
@@ -77,9 +98,24 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
       maxAttempts: env.OUTBOX_MAX_ATTEMPTS,
       retentionDays: env.OUTBOX_RETENTION_DAYS,
       onAttempt: (outcome) => metrics.mailEvents.inc({ outcome }),
+      // docs/product.md#email-replies: a conversation's mail carries its recipient's reply address.
+      replyAddress: domain ? (target) => replyAddress(secret, domain, target) : undefined,
     });
     folding = startTallyFolding(handle.db);
+    live = await createLiveHub({ db: handle.db, auth, source: notificationSourceFor(handle.db), maxStreams: env.SSE_MAX_STREAMS });
+    if (domain) {
+      const deps: InboundDeps = { db: handle.db, secret, domain, post: createThreadPoster({ db: handle.db }) };
+      inbound = deps;
+      if (env.INBOUND_SMTP_PORT !== undefined) {
+        smtp = await startInboundSmtp({ port: env.INBOUND_SMTP_PORT, domain, receive: (raw, to) => receiveInboundMail(deps, raw, { to }) });
+      }
+    }
   } catch (error) {
+    await smtp?.close();
+    live?.closeAll();
+    await live?.stop();
+    await worker?.stop();
+    await folding?.stop();
     await handle.close();
     throw error;
   }
@@ -107,7 +143,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
   router.get("/metrics", async (req, res) => {
     const expected = env.METRICS_TOKEN;
     if (!expected) return void res.status(404).type("text/plain").send("Not found");
-    if (!tokenMatches(req.get("authorization"), expected)) {
+    if (!bearerMatches(req.get("authorization"), expected)) {
       return void res.status(401).set("WWW-Authenticate", 'Bearer realm="metrics"').type("text/plain").send("Unauthorized");
     }
     res
@@ -115,6 +151,13 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
       .type(metrics.registry.contentType)
       .send(await metrics.registry.metrics());
   });
+
+  // docs/product.md#email-replies: raw RFC 822 messages from an inbound-mail service.
+  const webhook = inboundWebhook({
+    token: env.INBOUND_WEBHOOK_TOKEN,
+    receive: inbound ? (raw) => receiveInboundMail(inbound!, raw) : undefined,
+  });
+  router.post(INBOUND_WEBHOOK_PATH, (req, res, next) => void webhook(req, res).catch(next));
 
   router.all(
     "/{*splat}",
@@ -152,22 +195,18 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     router,
     services,
     requests,
+    events: (req, res) => live!.handle(req, res),
     markStopping() {
       stopping = true;
+      live?.closeAll();
     },
     async close() {
+      await smtp?.close();
+      live?.closeAll();
+      await live?.stop();
       await worker?.stop();
       await folding?.stop();
       await handle.close();
     },
   };
-}
-
-/** Compares `Authorization: Bearer <token>` with the expected token in constant time. */
-function tokenMatches(header: string | undefined, expected: string): boolean {
-  const match = /^Bearer (.+)$/.exec(header ?? "");
-  if (!match) return false;
-  const given = Buffer.from(match[1]!);
-  const wanted = Buffer.from(expected);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
 }

@@ -12,7 +12,8 @@
  * process can answer.
  *
  * Graceful shutdown (SIGTERM or SIGINT, docs/product.md#operations): /readyz turns 503, the
- * listener stops accepting connections, requests in flight are answered (idle keep-alive
+ * live-update streams are closed (the browsers reconnect elsewhere; a stream is never counted as
+ * a request in flight), the listener stops accepting connections, requests in flight are answered (idle keep-alive
  * connections are closed), then the outbox worker finishes its batch and the database is
  * closed. Whatever is still running after SHUTDOWN_TIMEOUT_MS is cut off and the process exits
  * with code 1 (0 otherwise). A cluster primary forwards the signal and exits with 1 when a
@@ -116,6 +117,9 @@ async function main() {
     // A prerendered page is written in full right here: nothing stays in flight.
     const status = production ? pageCache.serve(req, res, isHttps, id) : 0;
     if (status) return requests.written(req, status, id, started);
+    // Live-update streams (docs/product.md#live-updates) are long-lived: answered here, outside
+    // express (no compression buffering) and outside the count of requests in flight.
+    if (req.url === "/events" || req.url?.startsWith("/events?")) return server.events(req, res);
     inFlight++;
     res.once("close", () => inFlight--);
     requests.track(req, res, id, started);

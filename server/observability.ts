@@ -103,6 +103,8 @@ export interface Metrics {
 export function createMetrics(sources: {
   outboxCounts(): Promise<{ pending: number; failed: number }>;
   poolStats?(): { total: number; idle: number; waiting: number };
+  /** Open live-update streams of this process (docs/product.md#live-updates). */
+  liveStreams?(): number;
 }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -142,6 +144,17 @@ export function createMetrics(sources: {
         this.set({ state: "total" }, stats.total);
         this.set({ state: "idle" }, stats.idle);
         this.set({ state: "waiting" }, stats.waiting);
+      },
+    });
+  }
+  if (sources.liveStreams) {
+    const liveStreams = sources.liveStreams;
+    new Gauge({
+      name: "live_streams_open",
+      help: "Open live-update streams (GET /events) of this process; SSE_MAX_STREAMS is the cap.",
+      registers: [registry],
+      collect() {
+        this.set(liveStreams());
       },
     });
   }

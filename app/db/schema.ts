@@ -66,6 +66,8 @@ export const mailOutbox = pgTable(
     html: text(),
     /** Small text attachments, e.g. a calendar invite. */
     attachments: jsonb().$type<{ filename: string; contentType: string; content: string }[]>(),
+    /** Extra header fields (migration 0018: `Auto-Submitted` on automatic answers to inbound mail). */
+    headers: jsonb().$type<Record<string, string>>(),
     attempts: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     /** Set while a worker holds the row; another worker skips it until this passes. */
@@ -492,4 +494,54 @@ export const auditEvent = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("audit_event_entity_created_idx").on(t.entity, t.createdAt), index("audit_event_created_idx").on(t.createdAt)],
+);
+
+/**
+ * Live updates (docs/product.md#live-updates, migration 0018): one row per event a signed-in
+ * browser may be told about, kept 24 hours. `id` is the stream's event id (`Last-Event-ID`);
+ * `userIds` and `admins` name exactly who may receive it. The insert trigger sends
+ * `pg_notify('portal_events', id)` on commit. One event per (transaction, kind, entity).
+ */
+export const liveEvent = pgTable(
+  "live_event",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    createdAt: createdAt(),
+    /** The writing transaction (`pg_current_xact_id()`), for the once-per-transaction index. */
+    txId: bigint({ mode: "number" })
+      .notNull()
+      .default(sql`(pg_current_xact_id()::text::bigint)`),
+    /** e.g. `proposal.status-changed`, `meeting.requested` (app/features/live/live-kinds.ts). */
+    kind: text().notNull(),
+    entityId: text().notNull(),
+    proposalId: integer(),
+    /** Ids and labels the recipients may already load (status, project name) — never more. */
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    /** Users who receive it (besides admins when `admins`). */
+    userIds: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Every admin receives it. */
+    admins: boolean().notNull().default(false),
+  },
+  (t) => [uniqueIndex("live_event_once_per_tx").on(t.txId, t.kind, t.entityId), index("live_event_created_idx").on(t.createdAt)],
+);
+
+/**
+ * E-mail replies by Message-ID (docs/product.md#email-replies): a delivery claims its Message-ID
+ * before posting (a claim left unposted for 10 minutes may be taken again), so a message delivered
+ * twice — even at the same time, through SMTP and the webhook — is posted once.
+ */
+export const inboundMail = pgTable(
+  "inbound_mail",
+  {
+    messageId: text().primaryKey(),
+    userId: text(),
+    proposalId: integer(),
+    receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** The thread message it became (null while claimed). */
+    postedMessageId: integer(),
+  },
+  (t) => [index("inbound_mail_received_idx").on(t.receivedAt)],
 );

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  addDays,
-  formatCalendarDate,
-  formatDateTime,
-  INVALID_DATE,
-  isCalendarDate,
-  isValidTimeZone,
-  toIsoOrNull,
-} from "./dates";
+import { addDays, formatCalendarDate, formatDateTime, INVALID_DATE, isCalendarDate, isValidTimeZone, toIsoOrNull } from "./dates";
 
 describe("calendar dates and time zones", () => {
   it("tells real dates and known zones from impossible ones", () => {

@@ -41,10 +41,28 @@ const envSchema = z.object({
   OUTBOX_RETENTION_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3650).default(30)),
   /** Delivery attempts before an outbox row is marked failed. */
   OUTBOX_MAX_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(10)),
+  /** Open live-update streams (GET /events) per server process; above it a new one is answered 503 (docs/product.md#live-updates). */
+  SSE_MAX_STREAMS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(5_000)),
+  /** Domain of the reply addresses `reply+<token>@INBOUND_DOMAIN`; unset → mails say "reply in the portal" (docs/product.md#email-replies). */
+  INBOUND_DOMAIN: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(
+        /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i,
+        "must be a domain name, e.g. reply.example.com",
+      )
+      .transform((value) => value.toLowerCase())
+      .optional(),
+  ),
+  /** Port of the in-app SMTP listener for e-mail replies; unset → off. */
+  INBOUND_SMTP_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
+  /** Bearer token of POST /webhooks/inbound-mail; unset → the webhook answers 404. */
+  INBOUND_WEBHOOK_TOKEN: z.preprocess(emptyToUndefined, z.string().min(24, "must be at least 24 characters").optional()),
 });
 
 /** Variables whose values are secret or may carry a password: never printed, not even in an error. */
-const SECRET_VARIABLES = new Set(["BETTER_AUTH_SECRET", "ADMIN_PASSWORD", "METRICS_TOKEN"]);
+const SECRET_VARIABLES = new Set(["BETTER_AUTH_SECRET", "ADMIN_PASSWORD", "METRICS_TOKEN", "INBOUND_WEBHOOK_TOKEN"]);
 /** URL variables that may carry a password: an error shows the scheme and host only. */
 const URL_VARIABLES = new Set(["DATABASE_URL", "SMTP_URL", "BETTER_AUTH_URL"]);
 
@@ -96,6 +114,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   if (env.WEB_CONCURRENCY > 1 && !env.DATABASE_URL) {
     throw new EnvError(
       `Invalid configuration: WEB_CONCURRENCY: above 1 needs DATABASE_URL, the embedded database (PGlite) is opened by one process only (got "${source.WEB_CONCURRENCY}")`,
+    );
+  }
+  if (env.INBOUND_SMTP_PORT !== undefined && !env.INBOUND_DOMAIN) {
+    throw new EnvError(
+      `Invalid configuration: INBOUND_SMTP_PORT: the SMTP listener needs INBOUND_DOMAIN, the domain of the reply addresses (got "${source.INBOUND_SMTP_PORT}")`,
     );
   }
   const dataDir = path.resolve(env.DATA_DIR);

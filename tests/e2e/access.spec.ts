@@ -9,6 +9,7 @@ import { request as playwrightRequest, type APIRequestContext } from "@playwrigh
 import { ADMIN, PASSWORD, expect, test, uniqueEmail, uniqueIp } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
 import { configuredRoutes, type ConfiguredRoute } from "./route-config";
+import { openSse } from "../helpers/sse";
 
 type Area = "client" | "ambassador" | "admin" | "account";
 type Persona = "anonymous" | "client" | "ambassador" | "admin" | "deactivated";
@@ -95,6 +96,27 @@ test.describe("access matrix", () => {
           failures.push(`${persona} GET ${path}: unexpected redirect to ${response.headers()["location"]}`);
         }
       }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  test("the live-update stream and the inbound-mail webhook (outside the route config)", async () => {
+    // docs/product.md#live-updates: a signed-in, active user gets a stream; anyone else 204 (do not reconnect).
+    const failures: string[] = [];
+    for (const persona of Object.keys(contexts) as Persona[]) {
+      const cookie = (await contexts[persona].storageState()).cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+      const stream = openSse(`${app.baseUrl}/events`, cookie ? { cookie } : {});
+      const { status, headers } = await stream.status;
+      stream.close();
+      const want = persona === "anonymous" || persona === "deactivated" ? 204 : 200;
+      if (status !== want) failures.push(`${persona} GET /events: ${status}, want ${want}`);
+      if (want === 200 && headers["content-type"] !== "text/event-stream; charset=utf-8")
+        failures.push(`${persona}: ${headers["content-type"]}`);
+      const post = await contexts[persona].post("/events", { form: { x: "1" }, maxRedirects: 0 });
+      if (post.status() !== 405) failures.push(`${persona} POST /events: ${post.status()}, want 405`);
+      // docs/product.md#email-replies: off without INBOUND_WEBHOOK_TOKEN, whatever the session.
+      const webhook = await contexts[persona].post("/webhooks/inbound-mail", { data: "From: a@b.c\r\n\r\nhi", maxRedirects: 0 });
+      if (webhook.status() !== 404) failures.push(`${persona} POST /webhooks/inbound-mail: ${webhook.status()}, want 404`);
     }
     expect(failures).toEqual([]);
   });

@@ -89,6 +89,13 @@ export interface ConsoleErrors {
 
 /** The test collecting problems right now (null between tests: problems then wait for the next one). */
 let collector: string[] | null = null;
+/**
+ * Browser contexts opened during the running test (null between tests): closed when it ends, so that
+ * a page left open — whose live-update stream (docs/product.md#live-updates) would keep trying to
+ * reach a server the test has stopped — cannot report problems into the next test. Contexts a
+ * `beforeAll` opens are left to its `afterAll`.
+ */
+let testContexts: BrowserContext[] | null = null;
 const orphans: string[] = [];
 
 function report(problem: string) {
@@ -148,6 +155,7 @@ export const test = base.extend<Fixtures, { sqlPool: pg.Pool; watchContexts: voi
       browser.newContext = async (...args) => {
         const context = await newContext(...args);
         watch(context);
+        testContexts?.push(context);
         return context;
       };
       await use();
@@ -160,7 +168,11 @@ export const test = base.extend<Fixtures, { sqlPool: pg.Pool; watchContexts: voi
       const problems: string[] = orphans.splice(0);
       const allowed: RegExp[] = [];
       collector = problems;
+      testContexts = [];
       await use({ allow: (pattern) => void allowed.push(pattern) });
+      const opened = testContexts;
+      testContexts = null;
+      await Promise.all(opened.map((context) => context.close().catch(() => {})));
       collector = null;
       const unexpected = problems.filter((p) => !allowed.some((a) => a.test(p)));
       expect(unexpected, "browser console errors, hydration warnings, uncaught errors or failed subresources").toEqual([]);

@@ -22,6 +22,17 @@ export async function refusalOf(promise: Promise<unknown>): Promise<AppError> {
 
 type NewProposal = typeof proposal.$inferInsert;
 
+/** A proposal request's optional fields, all empty: spread it and add `projectDetails` (and what a test needs). */
+export const EMPTY_PROPOSAL_REQUEST = {
+  projectName: null,
+  timeline: null,
+  budget: null,
+  targetAudience: null,
+  designInspiration: null,
+  numberOfPages: null,
+  websiteGoal: null,
+};
+
 /** Inserts a proposal (defaults: a client proposal, pending). @returns its id. */
 export async function insertProposal(db: Database, values: Partial<NewProposal> & { clientId?: string | null }): Promise<number> {
   const [row] = await db

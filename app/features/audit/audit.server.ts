@@ -1,11 +1,13 @@
 /**
  * Audit trail: every admin write records who, what, when and the before/after
- * values, in the same transaction as the write itself.
+ * values, in the same transaction as the write itself. Each recorded write is also published
+ * as a live update to the users allowed to see it (app/features/live/live-events.server.ts).
  */
 import { and, count, desc, eq, lt } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { auditEvent } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
+import { publishAudit } from "#app/features/live/live-events.server";
 
 import { AUDIT_ENTITIES, type AuditEntity } from "./audit-entities";
 
@@ -27,7 +29,8 @@ function plain(value: unknown): unknown {
 }
 
 /**
- * Records one audit event. Call it inside the write's transaction.
+ * Records one audit event, and publishes it as a live update (docs/product.md#live-updates).
+ * Call it inside the write's transaction.
  *
  * @param q - the transaction of the admin write.
  * @param actor - the admin who acted.
@@ -46,6 +49,7 @@ export async function recordAudit(q: Queryable, actor: Actor, input: AuditInput)
       after: plain(input.after),
     })
     .returning({ id: auditEvent.id });
+  await publishAudit(q, input, actor);
   return row!.id;
 }
 

@@ -8,6 +8,7 @@ import { contactMessage } from "#app/db/schema";
 import { hitRateLimit } from "#app/lib/rate-limit.server";
 import { enqueueMail, escapeHtml } from "#app/features/mail/mail.server";
 import { rateLimited } from "#app/lib/errors";
+import { publishLive } from "#app/features/live/live-events.server";
 import { type ContactInput } from "./contact.schema";
 import { CONTACT_MESSAGES } from "./contact.messages";
 
@@ -55,6 +56,7 @@ export async function submitContactMessage(
       text: lines.join("\n"),
       html: `<p>New message from the portfolio contact form.</p><p><strong>Name:</strong> ${escapeHtml(input.user_name)}<br><strong>Email:</strong> ${escapeHtml(input.user_email)}<br><strong>Phone:</strong> ${escapeHtml(phone ?? "—")}</p><p style="white-space:pre-wrap">${escapeHtml(input.message)}</p>`,
     });
+    await publishLive(tx, { kind: "contact.received", entityId: row!.id, admins: true });
     return { id: row!.id };
   });
 }

@@ -15,6 +15,8 @@ export interface OutgoingMail {
   replyTo?: string;
   /** Small text attachments (e.g. an `.ics` invite). */
   attachments?: { filename: string; contentType: string; content: string }[];
+  /** Extra header fields, e.g. `Auto-Submitted: auto-replied` on an automatic answer. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -33,6 +35,7 @@ export async function enqueueMail(q: Queryable, mail: OutgoingMail): Promise<num
       html: mail.html,
       replyTo: mail.replyTo,
       attachments: mail.attachments ?? null,
+      headers: mail.headers ?? null,
     })
     .returning({ id: mailOutbox.id });
   return row!.id;

@@ -13,17 +13,10 @@ import {
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal, refusalOf } from "../../../tests/helpers/portal";
 import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
+import { EMPTY_PROPOSAL_REQUEST } from "../../../tests/helpers/portal";
 import { ADMIN_RECIPIENT, ORIGIN_TOKEN } from "./notifications.server";
 
-const EMPTY_REQUEST = {
-  projectName: null,
-  timeline: null,
-  budget: null,
-  targetAudience: null,
-  designInspiration: null,
-  numberOfPages: null,
-  websiteGoal: null,
-};
+const EMPTY_REQUEST = EMPTY_PROPOSAL_REQUEST;
 
 /** Notifications caused by client and ambassador actions, queued in the same transaction. */
 describe.each(testDatabases())("portal notifications on %s", (_name, open) => {

@@ -18,6 +18,26 @@ import { enqueueMail, escapeHtml, type OutgoingMail } from "./mail.server";
 export const ORIGIN_TOKEN = "{{origin}}";
 /** A recipient resolved when sent: settings.supportEmail, else OWNER_EMAIL / the owner's address. */
 export const ADMIN_RECIPIENT = "@admin";
+/**
+ * Replaced when sent by the sentence that says how to answer a conversation's mail
+ * (docs/product.md#email-replies): reply to the mail when INBOUND_DOMAIN is set, else in the portal.
+ */
+export const REPLY_HINT_TOKEN = "{{reply-hint}}";
+
+/**
+ * The `replyTo` stored for a mail about a conversation: resolved when sent to the recipient's own
+ * reply address `reply+<token>@INBOUND_DOMAIN` (none without INBOUND_DOMAIN). See
+ * app/features/inbound/reply-token.server.ts.
+ */
+export function replyThreadMarker(target: { proposalId: number; userId: string }): string {
+  return `{{reply:${target.proposalId}:${target.userId}}}`;
+}
+
+/** @returns the proposal and user of a {@link replyThreadMarker}, or null for any other value. */
+export function parseReplyThreadMarker(value: string | null | undefined): { proposalId: number; userId: string } | null {
+  const match = /^\{\{reply:(\d+):([^{}]+)\}\}$/.exec(value ?? "");
+  return match ? { proposalId: Number(match[1]), userId: match[2]! } : null;
+}
 
 export interface Notification {
   /** An e-mail address, or {@link ADMIN_RECIPIENT}. */
@@ -28,6 +48,13 @@ export interface Notification {
   /** The link into the portal, e.g. `{ label: "View your project", path: "/project-status" }`. */
   link: { label: string; path: string };
   attachments?: OutgoingMail["attachments"];
+  /**
+   * The conversation the mail is about and its recipient (a user): the mail gets the recipient's
+   * reply address for it and says how to answer (docs/product.md#email-replies).
+   */
+  replyThread?: { proposalId: number; userId: string };
+  /** Extra header fields (e.g. `Auto-Submitted` on an automatic answer). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -41,18 +68,27 @@ export async function queueNotification(q: Queryable, n: Notification): Promise<
   const company = settings.companyName || "Client Portal";
   const url = `${ORIGIN_TOKEN}${n.link.path}`;
   const footer = settings.supportEmail ? `Questions? Write to ${settings.supportEmail}.` : "";
-  const text = [...n.lines, "", `${n.link.label}: ${url}`, "", `— ${company}`, footer].join("\n").trim();
+  const lines = n.replyThread ? [...n.lines, REPLY_HINT_TOKEN] : n.lines;
+  const text = [...lines, "", `${n.link.label}: ${url}`, "", `— ${company}`, footer].join("\n").trim();
   const accent = settings.accentColor || DEFAULT_ACCENT;
   const heading = brand.logoPath
     ? `<p><img src="${escapeHtml(`${ORIGIN_TOKEN}${brand.logoPath}`)}" alt="${escapeHtml(company)}" height="40" style="height:40px;width:auto;border:0"></p>`
     : `<p style="font-weight:700;font-size:18px;color:${accent}">${escapeHtml(company)}</p>`;
   const html = `<div style="font-family:system-ui,sans-serif;max-width:560px;border-top:4px solid ${accent};padding-top:8px">
 ${heading}
-${n.lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("\n")}
+${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("\n")}
 <p><a href="${escapeHtml(url)}" style="display:inline-block;background:${accent};color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(n.link.label)}</a></p>
 ${footer ? `<p style="color:#555;font-size:13px">${escapeHtml(footer)}</p>` : ""}
 </div>`;
-  return enqueueMail(q, { to: n.to, subject: `${n.subject} — ${company}`, text, html, attachments: n.attachments });
+  return enqueueMail(q, {
+    to: n.to,
+    subject: `${n.subject} — ${company}`,
+    text,
+    html,
+    attachments: n.attachments,
+    replyTo: n.replyThread ? replyThreadMarker(n.replyThread) : undefined,
+    headers: n.headers,
+  });
 }
 
 /** The mail button's colour when Settings hold no accent colour. */
@@ -63,20 +99,27 @@ export function notifyAdmin(q: Queryable, n: Omit<Notification, "to">): Promise<
   return queueNotification(q, { ...n, to: ADMIN_RECIPIENT });
 }
 
+/** A notification to a user; `thread` names the proposal whose conversation it is about (reply address). */
+export type UserNotification = Omit<Notification, "to" | "replyThread"> & { thread?: number };
+
 /**
  * Queues a non-essential notification to a user unless they turned those off (account settings).
  *
  * @returns the outbox id, or null when the user opted out or does not exist.
  */
-export async function queueUserUpdate(q: Queryable, userId: string, n: Omit<Notification, "to">): Promise<number | null> {
+export async function queueUserUpdate(q: Queryable, userId: string, n: UserNotification): Promise<number | null> {
   const [row] = await q.select({ email: user.email, notifyUpdates: user.notifyUpdates }).from(user).where(eq(user.id, userId));
   if (!row || !row.notifyUpdates) return null;
-  return queueNotification(q, { ...n, to: row.email });
+  return queueNotification(q, toUser(row.email, userId, n));
 }
 
 /** Queues an essential notification to a user (sent whatever their preference, e.g. invoices). */
-export async function queueUserNotice(q: Queryable, userId: string, n: Omit<Notification, "to">): Promise<number | null> {
+export async function queueUserNotice(q: Queryable, userId: string, n: UserNotification): Promise<number | null> {
   const [row] = await q.select({ email: user.email }).from(user).where(eq(user.id, userId));
   if (!row) return null;
-  return queueNotification(q, { ...n, to: row.email });
+  return queueNotification(q, toUser(row.email, userId, n));
+}
+
+function toUser(email: string, userId: string, { thread, ...n }: UserNotification): Notification {
+  return { ...n, to: email, replyThread: thread === undefined ? undefined : { proposalId: thread, userId } };
 }

@@ -16,7 +16,7 @@ import { getSettings } from "#app/features/settings/settings.server";
 import { replaceInIcs } from "#app/lib/ics-text";
 import { logger, scrubSecrets } from "#app/lib/logger.server";
 import { purgeRateWindows } from "#app/lib/rate-limit.server";
-import { ADMIN_RECIPIENT, ORIGIN_TOKEN } from "./notifications.server";
+import { ADMIN_RECIPIENT, ORIGIN_TOKEN, parseReplyThreadMarker, REPLY_HINT_TOKEN } from "./notifications.server";
 
 /** One message for a {@link MailSender}. */
 export interface OutboxMessage {
@@ -27,6 +27,8 @@ export interface OutboxMessage {
   text: string;
   html?: string | null;
   attachments?: { filename: string; contentType: string; content: string }[] | null;
+  /** Extra header fields (e.g. `Auto-Submitted`). */
+  headers?: Record<string, string> | null;
   /** Outbox id (names the `.eml` file). */
   id: number;
   /** The row's Message-ID (see {@link outboxMessageId}): the same on every attempt. */
@@ -79,6 +81,7 @@ export function createMailSender(options: { smtpUrl?: string; outboxDir: string;
       text: message.text,
       html: message.html ?? undefined,
       attachments: message.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
+      headers: message.headers ?? undefined,
       messageId: message.messageId,
     });
     if (!options.smtpUrl) {
@@ -116,7 +119,18 @@ export interface OutboxOptions {
   purgeIntervalMs?: number;
   /** Called once per delivery attempt with its outcome (metrics). */
   onAttempt?(outcome: "sent" | "retry" | "failed"): void;
+  /**
+   * The reply address of a user in a conversation (docs/product.md#email-replies), made when the
+   * mail is sent; absent (no INBOUND_DOMAIN) → such mails have no Reply-To and say "reply in the portal".
+   */
+  replyAddress?(target: { proposalId: number; userId: string }): string;
 }
+
+/** What a conversation's mail says about answering it, with and without reply addresses. */
+export const REPLY_HINTS = {
+  byMail: "You can answer by replying to this e-mail: your reply is added to the conversation (keep it above the quoted text).",
+  inPortal: "Please reply in the portal: answers to this e-mail are not read.",
+} as const;
 
 /** Default delay before the second attempt: 3 minutes. */
 export const OUTBOX_BASE_DELAY_MS = 3 * 60_000;
@@ -173,17 +187,22 @@ export async function processOutboxOnce(options: OutboxOptions): Promise<{ sent:
   let sent = 0;
   let failed = 0;
   let dead = 0;
-  const withOrigin = (value: string) => value.replaceAll(ORIGIN_TOKEN, options.origin);
   for (const row of claimed) {
     try {
       const to = row.to === ADMIN_RECIPIENT ? (await getSettings(db)).supportEmail || options.adminEmail : row.to;
+      // A conversation's mail: the recipient's reply address, made now (it works 60 days from now).
+      const thread = parseReplyThreadMarker(row.replyTo);
+      const replyTo = thread ? (options.replyAddress?.(thread) ?? null) : row.replyTo;
+      const hint = replyTo && thread ? REPLY_HINTS.byMail : REPLY_HINTS.inPortal;
+      const withOrigin = (value: string) => value.replaceAll(ORIGIN_TOKEN, options.origin).replaceAll(REPLY_HINT_TOKEN, hint);
       await send({
         from,
         to,
-        replyTo: row.replyTo,
+        replyTo,
         subject: row.subject,
         text: withOrigin(row.text),
         html: row.html ? withOrigin(row.html) : row.html,
+        headers: row.headers,
         attachments:
           row.attachments?.map((a) => ({
             ...a,

@@ -246,6 +246,7 @@ async function writeStatus(
         `The status of your project "${project}" changed from ${PROPOSAL_STATUS_LABELS[current.status]} to ${PROPOSAL_STATUS_LABELS[status]}.`,
       ],
       link: { label: "View your project", path: "/project-status" },
+      thread: current.id,
     });
   }
   return eventId;

@@ -15,6 +15,7 @@ import { assertRole, roleOf, type Actor } from "#app/features/users/actor";
 import { AppError, fieldError, notFound, rateLimited } from "#app/lib/errors";
 import { hitRateLimit } from "#app/lib/rate-limit.server";
 import { notifyAdmin, queueNotification, queueUserUpdate } from "#app/features/mail/notifications.server";
+import { publishProposalEvent } from "#app/features/live/live-events.server";
 import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
 import {
   approvalRefusal,
@@ -127,6 +128,7 @@ export async function requestProposal(db: Database, actor: Actor | null, input: 
       lines: [`${actor.email} requested a proposal${input.projectName ? ` for "${input.projectName}"` : ""}.`, input.projectDetails],
       link: { label: "Open proposals", path: "/admin/proposals" },
     });
+    await publishProposalEvent(tx, row!.id, "proposal.created", {}, actor.id);
     return { id: row!.id };
   });
 }
@@ -313,6 +315,7 @@ export async function updateProposal(db: Database, actor: Actor, proposalId: num
       .update(proposal)
       .set({ ...editableValues(input), updatedAt: sql`now()` })
       .where(eq(proposal.id, row.id));
+    await publishProposalEvent(tx, row.id, "proposal.updated", {}, actor.id);
   });
 }
 
@@ -326,6 +329,8 @@ export async function deleteProposal(db: Database, actor: Actor, proposalId: num
   await changeOwnProposal(db, actor, proposalId, async (tx, row) => {
     const [linked] = await tx.select({ id: invoice.id }).from(invoice).where(eq(invoice.proposalId, row.id));
     refuseIf(deleteRefusal(row, Boolean(linked)));
+    // Published before the row goes: its audience is read from it.
+    await publishProposalEvent(tx, row.id, "proposal.deleted", {}, actor.id);
     await tx.delete(proposal).where(eq(proposal.id, row.id));
   });
 }
@@ -352,6 +357,7 @@ export async function submitRevision(db: Database, actor: Actor, proposalId: num
       lines: [`${actor.email} asked for revisions:`, text],
       link: { label: "Open proposals", path: "/admin/proposals" },
     });
+    await publishProposalEvent(tx, row.id, "proposal.revision-requested", {}, actor.id);
   });
 }
 
@@ -377,6 +383,7 @@ export async function approveProposal(db: Database, actor: Actor, proposalId: nu
       lines: [`${actor.email} approved the proposal "${proposalLabel(row)}" made by their ambassador.`],
       link: { label: "Open ambassadors", path: "/admin/ambassadors" },
     });
+    await publishProposalEvent(tx, row.id, "proposal.approved", {}, actor.id);
     return { changed: true };
   });
 }
@@ -405,6 +412,7 @@ export async function declineProposal(db: Database, actor: Actor, proposalId: nu
       lines: [`${actor.email} declined the proposal "${proposalLabel(row)}":`, text],
       link: { label: "Open proposals", path: "/admin/proposals" },
     });
+    await publishProposalEvent(tx, row.id, "proposal.declined", {}, actor.id);
     return { changed: true };
   });
 }
@@ -495,6 +503,7 @@ export async function submitAmbassadorProposal(
         link: { label: "Create your account", path: `/register?ref=${encodeURIComponent(referralCode)}` },
       });
     }
+    await publishProposalEvent(tx, row!.id, "proposal.created", {}, actor.id);
     return row!;
   });
 }

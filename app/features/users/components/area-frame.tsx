@@ -8,13 +8,18 @@ import { useRouteLoaderData } from "react-router";
 import { PortalShell } from "#app/components/portal-header";
 import { RouteErrorMessage } from "#app/components/route-error";
 import type { Role } from "#app/db/enums";
+import { LiveUpdates } from "#app/features/live/components/live-updates";
 import { AREAS, navItemsFor, type PortalArea } from "../navigation";
 
-/** An area page: header bar of `area` for a user of `role`, then `children`. */
+/**
+ * An area page: header bar of `area` for a user of `role`, then `children`; for a signed-in user
+ * the page's live updates (docs/product.md#live-updates).
+ */
 export function AreaFrame({ area, role, children }: { area: PortalArea; role: Role | null; children: ReactNode }) {
   return (
     <PortalShell items={navItemsFor(role, area)} title={AREAS[area].title} signedIn={role !== null}>
       {children}
+      {role !== null ? <LiveUpdates /> : null}
     </PortalShell>
   );
 }
