@@ -209,6 +209,7 @@ export async function generateInvoice(
         entity: "invoice",
         entityId: created!.id,
         action: "created",
+        proposalId,
         before: null,
         after: { number, proposalId, clientId: target.clientId, dueDate: input.dueDate, status: "unpaid", totalCents, items },
       });
@@ -375,7 +376,7 @@ async function lockProposalOfInvoice(tx: Queryable, invoiceId: number): Promise<
  */
 async function lockPaymentState(tx: Queryable, invoiceId: number) {
   const [current] = await tx
-    .select({ number: invoice.number, status: invoice.status, paidAt: invoice.paidAt })
+    .select({ number: invoice.number, status: invoice.status, paidAt: invoice.paidAt, proposalId: invoice.proposalId })
     .from(invoice)
     .where(eq(invoice.id, invoiceId))
     .for("update");
@@ -405,6 +406,7 @@ export async function markInvoicePaid(db: Database, actor: Actor, invoiceId: num
       entity: "invoice",
       entityId: invoiceId,
       action: "marked-paid",
+      proposalId: current.proposalId,
       before: { status: current.status, paidAt: current.paidAt },
       after: { status: "paid", paidAt: row!.paidAt },
     });
@@ -434,6 +436,7 @@ export async function markInvoiceUnpaid(db: Database, actor: Actor, invoiceId: n
       entity: "invoice",
       entityId: invoiceId,
       action: "marked-unpaid",
+      proposalId: current.proposalId,
       before: { status: current.status, paidAt: current.paidAt },
       after: { status: "unpaid", paidAt: null },
     });
