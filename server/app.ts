@@ -17,6 +17,8 @@ import { createAuth, resolveAuthSecret, type Auth } from "#app/features/users/au
 import type { Env } from "#app/lib/env.server";
 import { owner } from "#app/content/site";
 import { ensureFirstAdmin } from "#app/features/users/accounts.server";
+import { createFileStore } from "#app/features/files/create-store.server";
+import { startConversationJobs } from "#app/features/conversations/jobs.server";
 import { logger, registerSecrets } from "#app/lib/logger.server";
 import { createMetrics, createRequestTracker, createRouteResolver, trackedRequest, type RequestTracker } from "./observability";
 import { createRequestHandler } from "./request-handler";
@@ -46,12 +48,14 @@ export interface ServerApp {
  * @throws {DataDirLockedError} when another process holds the PGlite directory.
  */
 export async function createServerApp(env: Env): Promise<ServerApp> {
-  registerSecrets([env.BETTER_AUTH_SECRET, env.ADMIN_PASSWORD, env.METRICS_TOKEN]);
+  registerSecrets([env.BETTER_AUTH_SECRET, env.ADMIN_PASSWORD, env.METRICS_TOKEN, env.S3_SECRET_ACCESS_KEY]);
   const handle: DbHandle = env.DATABASE_URL
     ? await openDatabase({ url: env.DATABASE_URL })
     : await openDatabase({ pgliteDir: env.pgliteDir });
   let worker: OutboxWorker | undefined;
   let folding: { stop(): Promise<void> } | undefined;
+  let conversationJobs: { stop(): Promise<void> } | undefined;
+  const files = createFileStore(env, handle.db);
   let auth: Auth;
   const metrics = createMetrics({ outboxCounts: () => countOutbox(handle.db), poolStats: handle.poolStats });
   try {
@@ -79,12 +83,13 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
       onAttempt: (outcome) => metrics.mailEvents.inc({ outcome }),
     });
     folding = startTallyFolding(handle.db);
+    conversationJobs = startConversationJobs({ db: handle.db, files });
   } catch (error) {
     await handle.close();
     throw error;
   }
 
-  const services: AppServices = { db: handle.db, env, auth, ping: () => handle.ping() };
+  const services: AppServices = { db: handle.db, env, auth, files, ping: () => handle.ping() };
   const router = express.Router();
 
   let stopping = false;
@@ -119,6 +124,8 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
   router.all(
     "/{*splat}",
     createRequestHandler({
+      // Conversation uploads: up to 10 files of MAX_UPLOAD_MB and the form's text.
+      uploadMaxBytes: (10 * env.MAX_UPLOAD_MB + 1) * 1024 * 1024,
       // Production: import the build once (a dynamic import per request costs a trip through
       // the module loader's hooks). Development: per request, so Vite's HMR is picked up.
       build: env.NODE_ENV === "production" ? await loadBuild() : loadBuild,
@@ -158,6 +165,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     async close() {
       await worker?.stop();
       await folding?.stop();
+      await conversationJobs?.stop();
       await handle.close();
     },
   };

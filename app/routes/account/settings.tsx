@@ -83,6 +83,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     minPassword: env.PASSWORD_MIN_LENGTH,
     notifyUpdates: preferences.notifyUpdates,
+    notifyMessages: preferences.notifyMessages,
     sessions,
     twoFactor,
     passkeys,
@@ -584,6 +585,18 @@ export default function AccountSettings({ loaderData, actionData }: Route.Compon
                 </span>
               </span>
             </label>
+            {loaderData.user.role === "ambassador" ? null : (
+              <label className="flex items-start gap-3">
+                <input type="hidden" name="messagesShown" value="1" />
+                <input type="checkbox" name="notifyMessages" defaultChecked={loaderData.notifyMessages} className="mt-1 h-4 w-4" />
+                <span>
+                  <span className="font-medium">E-mail me about new messages</span>
+                  <span className="block text-sm text-slate-700">
+                    New messages in your proposals&apos; conversations, at most one e-mail per conversation every 10 minutes.
+                  </span>
+                </span>
+              </label>
+            )}
             <Submit intent="preferences" pendingLabel="Saving…">
               Save preferences
             </Submit>

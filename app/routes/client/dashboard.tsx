@@ -1,6 +1,8 @@
 import { getFormProps } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
+import { ClientConversationsCard } from "#app/features/conversations/components/client-conversations-card";
+import { listClientConversations } from "#app/features/conversations/client-conversations.server";
 import { LocalDate, LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
 import { CardSection } from "#app/components/ui/card-section";
@@ -29,12 +31,13 @@ export const meta: Route.MetaFunction = () => [{ title: "Client Dashboard | Clie
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const actor = requireUser(context);
-  const [ambassador, awaiting, meetings, balance, settings] = await Promise.all([
+  const [ambassador, awaiting, meetings, balance, settings, conversations] = await Promise.all([
     getReferringAmbassador(db, actor),
     listAwaitingApproval(db, actor),
     listClientMeetings(db, actor),
     clientBalance(db, actor),
     getSettings(db),
+    listClientConversations(db, actor),
   ]);
   return {
     profile: { businessName: actor.businessName ?? actor.name, email: actor.email, phone: actor.phone, website: actor.website },
@@ -43,6 +46,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     meetings,
     balance,
     currency: settings.currency,
+    conversations,
   };
 }
 
@@ -127,6 +131,8 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
               </ul>
             )}
           </CardSection>
+
+          <ClientConversationsCard rows={loaderData.conversations} />
 
           <CardSection id="meetings-title" title="Your meetings">
             {meetings.length === 0 ? (
