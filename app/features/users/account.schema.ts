@@ -108,6 +108,9 @@ export const ACCOUNT_MESSAGES = {
   signInExpired: "Your sign-in has expired. Please sign in again.",
   passkeyRenamed: "The passkey has been renamed.",
   passkeyRemoved: "The passkey has been removed.",
+  preferencesSaved: "Preferences saved.",
+  twoFactorStarted: "Scan the QR code with your authenticator app, then enter a code to finish.",
+  twoFactorCancelled: "Two-factor setup cancelled.",
 } as const;
 
 /** The sign-in second step's address, keeping a same-origin `redirectTo`. */

@@ -17,6 +17,7 @@ import type { RequestMeta } from "#app/lib/request.server";
 import { AppError, fieldError } from "#app/lib/errors";
 import { AUTH_MESSAGES, REFERRAL_MESSAGES } from "./accounts.schema";
 import { homeFor, roleOf } from "./actor";
+import { authErrorCode, authHeaders } from "./auth-glue.server";
 import { assertPasswordAllowed } from "./password-policy.server";
 import { beginSignIn, limitPasswordReset, limitSignUp, limitVerificationResend } from "./throttle.server";
 export { VERIFY_RATE_LIMITS } from "./throttle.server";
@@ -44,8 +45,8 @@ const AUTH_ERROR_MESSAGES: Record<string, string> = {
 
 /** Maps a better-auth error to an {@link AppError} (unknown errors are rethrown). */
 function toAppError(error: unknown, field?: string): never {
-  if (error instanceof APIError) {
-    const code = String((error.body as { code?: string } | undefined)?.code ?? "");
+  const code = authErrorCode(error);
+  if (code !== null && error instanceof APIError) {
     const message = AUTH_ERROR_MESSAGES[code];
     if (message) {
       const errorCode = code === "BANNED_USER" ? "FORBIDDEN" : code.startsWith("USER_ALREADY_EXISTS") ? "CONFLICT" : "INVALID_INPUT";
@@ -54,12 +55,6 @@ function toAppError(error: unknown, field?: string): never {
     if (error.statusCode === 429) throw new AppError("RATE_LIMITED", AUTH_MESSAGES.tooManyAttempts);
   }
   throw error;
-}
-
-function withIp(meta: RequestMeta): Headers {
-  const headers = new Headers(meta.headers);
-  headers.set("x-portal-client-ip", meta.ip);
-  return headers;
 }
 
 /** A successful sign-in or sign-up: cookies to set, and where to go. */
@@ -118,7 +113,7 @@ export async function registerClient(
         website: input.website,
         referredById,
       },
-      headers: withIp(meta),
+      headers: authHeaders(meta),
       returnHeaders: true,
     });
   } catch (error) {
@@ -191,15 +186,12 @@ export async function registerAmbassador(
   try {
     result = await auth.api.signUpEmail({
       body: { name: input.name, email: input.email, password: input.password, phone: input.phone, referralCode: code },
-      headers: withIp(meta),
+      headers: authHeaders(meta),
       returnHeaders: true,
     });
   } catch (error) {
     // Lost a race on the unique index: the other sign-up took the ID first.
-    if (
-      !(error instanceof APIError && String((error.body as { code?: string })?.code).startsWith("USER_ALREADY_EXISTS")) &&
-      (await taken())
-    ) {
+    if (!authErrorCode(error)?.startsWith("USER_ALREADY_EXISTS") && (await taken())) {
       throw fieldError("referralCode", REFERRAL_MESSAGES.taken, "CONFLICT");
     }
     toAppError(error, "email");
@@ -225,12 +217,11 @@ export async function signIn({ db, auth }: AccountDeps, input: { email: string; 
   try {
     result = await auth.api.signInEmail({
       body: { email, password: input.password },
-      headers: withIp(meta),
+      headers: authHeaders(meta),
       returnHeaders: true,
     });
   } catch (error) {
-    const code = error instanceof APIError ? String((error.body as { code?: string } | undefined)?.code ?? "") : "";
-    if (WRONG_CREDENTIALS.has(code)) await attempt.failed();
+    if (WRONG_CREDENTIALS.has(authErrorCode(error) ?? "")) await attempt.failed();
     else await attempt.abandoned();
     toAppError(error);
   }
@@ -264,7 +255,7 @@ const WRONG_CREDENTIALS = new Set(["INVALID_EMAIL_OR_PASSWORD", "INVALID_PASSWOR
  */
 export async function requestPasswordReset({ db, auth }: AccountDeps, email: string, meta: RequestMeta): Promise<void> {
   if (!(await limitPasswordReset(db, email.trim().toLowerCase(), meta.ip))) return;
-  await auth.api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" }, headers: withIp(meta) });
+  await auth.api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" }, headers: authHeaders(meta) });
 }
 
 /**
@@ -321,7 +312,7 @@ export async function resendVerificationEmail({ db, auth }: AccountDeps, email: 
 /** Signs out on the server. @returns headers that clear the session cookie. */
 export async function signOut({ auth }: AccountDeps, meta: RequestMeta): Promise<Headers> {
   try {
-    const result = await auth.api.signOut({ headers: withIp(meta), returnHeaders: true });
+    const result = await auth.api.signOut({ headers: authHeaders(meta), returnHeaders: true });
     return result.headers;
   } catch {
     // No session (already signed out): clear the cookie anyway.

@@ -8,7 +8,7 @@ import { requestInfoContext, servicesContext } from "#app/context";
 import type { Database } from "#app/db/client.server";
 import type { Role } from "#app/db/schema";
 import { getSettings } from "#app/features/settings/settings.server";
-import { touchSession } from "./account.server";
+import { touchSession } from "./account/sessions.server";
 import { pageRequestFrom, type PageRequest } from "#app/lib/pagination";
 import { homeFor, roleOf, type Actor, type SessionUser } from "./actor";
 

@@ -1,12 +1,13 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/message";
 import { PageHeading } from "#app/components/page-heading";
 import { LocalTime } from "#app/components/local-time";
 import { Badge } from "#app/components/ui/badge";
 import { buttonClass } from "#app/components/ui/button";
-import { ConfirmLink, ConfirmPanel, useConfirmTarget } from "#app/components/ui/confirm";
+import { useConfirmTarget } from "#app/components/ui/confirm";
 import { ActionNotice } from "#app/components/ui/notice";
 import { owner } from "#app/content/site";
+import { DeleteMessagePanel, MessageActions } from "#app/features/contact/components/message-actions";
 import { inboxIntents, openContactMessage, replyHref } from "#app/features/contact/inbox.server";
 import { runIntent } from "#app/lib/form-action.server";
 import { paramId } from "#app/lib/ids";
@@ -43,9 +44,6 @@ export async function action(args: Route.ActionArgs) {
 export default function AdminMessage({ loaderData, actionData }: Route.ComponentProps) {
   const { message, reply } = loaderData;
   const confirming = useConfirmTarget();
-  const navigation = useNavigation();
-  const intent = message.handledAt ? "unhandled" : "handled";
-  const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   return (
     <>
       <PageHeading title={`Message from ${message.userName}`}>
@@ -89,28 +87,11 @@ export default function AdminMessage({ loaderData, actionData }: Route.Component
         <a href={reply} className={buttonClass("primary", "md")}>
           Reply by e-mail
         </a>
-        <Form method="post" preventScrollReset>
-          <input type="hidden" name="intent" value={intent} />
-          <input type="hidden" name="messageId" value={message.id} />
-          <button type="submit" className={buttonClass("secondary", "md")} disabled={pending}>
-            {pending ? "Saving…" : message.handledAt ? "Mark not handled" : "Mark handled"}
-          </button>
-        </Form>
-        <ConfirmLink kind="delete-message" target={message.id} label={`Delete the message from ${message.userName}`}>
-          Delete
-        </ConfirmLink>
+        <MessageActions message={{ id: message.id, userName: message.userName, handled: message.handledAt !== null }} size="md" />
       </div>
       {confirming?.kind === "delete-message" && confirming.target === String(message.id) ? (
         <div className="mt-4 rounded-lg border border-red-200 bg-red-50/40 p-4">
-          <ConfirmPanel
-            title={`Delete the message from ${message.userName}?`}
-            intent="delete-message"
-            fields={{ messageId: message.id }}
-            confirmLabel="Yes, delete message"
-            action="/admin/messages"
-          >
-            This cannot be undone.
-          </ConfirmPanel>
+          <DeleteMessagePanel message={message} action="/admin/messages" />
         </div>
       ) : null}
     </>

@@ -1,12 +1,12 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/messages";
 import { PageHeading } from "#app/components/page-heading";
 import { LocalTime } from "#app/components/local-time";
 import { Badge } from "#app/components/ui/badge";
-import { buttonClass } from "#app/components/ui/button";
-import { ConfirmLink, ConfirmPanel, useConfirmTarget } from "#app/components/ui/confirm";
-import { DataTable, Pager, SearchBar, useActionHref, type Column } from "#app/components/ui/data-table";
+import { useConfirmTarget } from "#app/components/ui/confirm";
+import { DataTable, Pager, SearchBar, type Column } from "#app/components/ui/data-table";
 import { ActionNotice } from "#app/components/ui/notice";
+import { DeleteMessagePanel, MessageActions } from "#app/features/contact/components/message-actions";
 import { inboxFiltersFrom, inboxIntents, listContactMessages } from "#app/features/contact/inbox.server";
 import { runIntent } from "#app/lib/form-action.server";
 import { actorAndDb, loadListPage } from "#app/features/users/session.server";
@@ -80,49 +80,10 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
         rowKey={(m) => m.id}
         empty={q ? "No message matches this search." : "No messages yet. They appear here when someone uses the contact form."}
         after={(m) =>
-          confirming?.kind === "delete-message" && confirming.target === String(m.id) ? (
-            <ConfirmPanel
-              title={`Delete the message from ${m.userName}?`}
-              intent="delete-message"
-              fields={{ messageId: m.id }}
-              confirmLabel="Yes, delete message"
-            >
-              This cannot be undone.
-            </ConfirmPanel>
-          ) : null
+          confirming?.kind === "delete-message" && confirming.target === String(m.id) ? <DeleteMessagePanel message={m} /> : null
         }
       />
       <Pager page={page} noun="messages" shown={page.items.length} />
     </>
-  );
-}
-
-/** Handled/not handled toggle and Delete for one row. */
-function MessageActions({ message }: { message: { id: number; handled: boolean; userName: string } }) {
-  const navigation = useNavigation();
-  const actionHref = useActionHref();
-  const intent = message.handled ? "unhandled" : "handled";
-  const pending =
-    navigation.state === "submitting" &&
-    navigation.formData?.get("messageId") === String(message.id) &&
-    navigation.formData?.get("intent") === intent;
-  return (
-    <div className="flex gap-2">
-      <Form method="post" action={actionHref} preventScrollReset>
-        <input type="hidden" name="intent" value={intent} />
-        <input type="hidden" name="messageId" value={message.id} />
-        <button
-          type="submit"
-          className={buttonClass("secondary")}
-          disabled={pending}
-          aria-label={`${message.handled ? "Mark not handled" : "Mark handled"}: message from ${message.userName}`}
-        >
-          {pending ? "Saving…" : message.handled ? "Mark not handled" : "Mark handled"}
-        </button>
-      </Form>
-      <ConfirmLink kind="delete-message" target={message.id} label={`Delete the message from ${message.userName}`}>
-        Delete
-      </ConfirmLink>
-    </div>
   );
 }

@@ -5,7 +5,7 @@ import { FormMessage, useIsSubmitting } from "#app/components/ui/form";
 import { PortalShell } from "#app/components/portal-header";
 import { servicesContext } from "#app/context";
 import { ACCOUNT_MESSAGES, confirmEmailSchema } from "#app/features/users/account.schema";
-import { confirmEmailChange, findEmailChange } from "#app/features/users/account.server";
+import { confirmEmailChange, findEmailChange } from "#app/features/users/account/email-change.server";
 import { navItemsFor } from "#app/features/users/navigation";
 import { sessionUserContext } from "#app/features/users/session.server";
 import { formAction } from "#app/lib/form-action.server";

@@ -7,13 +7,8 @@
 import type { Route } from "./+types/passkey";
 import { servicesContext } from "#app/context";
 import { PASSKEY_STEPS, type PasskeyStepName } from "#app/features/users/account.schema";
-import {
-  passkeyRegistrationOptions,
-  passkeySignInOptions,
-  registerPasskey,
-  signInWithPasskey,
-  type PasskeyStep,
-} from "#app/features/users/account.server";
+import { passkeySignInOptions, signInWithPasskey } from "#app/features/users/account/passkey-sign-in.server";
+import { passkeyRegistrationOptions, registerPasskey, type PasskeyStep } from "#app/features/users/account/passkeys.server";
 import { sessionUserContext } from "#app/features/users/session.server";
 import { AppError, forbidden } from "#app/lib/errors";
 import { accountDeps, requestMeta } from "#app/lib/request.server";

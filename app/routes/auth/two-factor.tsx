@@ -4,7 +4,7 @@ import type { Route } from "./+types/two-factor";
 import { SubmitButton } from "#app/components/ui/field";
 import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import { signInCodeSchema } from "#app/features/users/account.schema";
-import { verifySignInCode } from "#app/features/users/account.server";
+import { verifySignInCode } from "#app/features/users/account/two-factor-sign-in.server";
 import { safeRedirect } from "#app/features/users/accounts.schema";
 import { redirectSignedIn } from "#app/features/users/session.server";
 import { formAction } from "#app/lib/form-action.server";

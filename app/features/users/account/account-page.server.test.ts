@@ -8,26 +8,17 @@ import * as OTPAuth from "otpauth";
 import { describe, expect, it } from "vitest";
 import { mailOutbox, session, user, verification } from "#app/db/schema";
 import { AppError } from "#app/lib/errors";
-import { testDatabases } from "../../../tests/helpers/db";
-import { refusalOf } from "../../../tests/helpers/portal";
-import { freshMeta, makeAmbassador, makeClient, useTestServices, type TestServices } from "../../../tests/helpers/services";
-import {
-  changePassword,
-  confirmEmailChange,
-  confirmTwoFactor,
-  currentSessionId,
-  disableTwoFactor,
-  getTwoFactorState,
-  listSessions,
-  requestEmailChange,
-  revokeOtherSessions,
-  revokeSession,
-  startTwoFactor,
-  updateProfile,
-  verifySignInCode,
-} from "./account.server";
-import { requestPasswordReset, resetPassword, signIn } from "./accounts.server";
-import type { SessionUser } from "./actor";
+import { testDatabases } from "../../../../tests/helpers/db";
+import { refusalOf } from "../../../../tests/helpers/portal";
+import { freshMeta, makeAmbassador, makeClient, useTestServices, type TestServices } from "../../../../tests/helpers/services";
+import { requestPasswordReset, resetPassword, signIn } from "../accounts.server";
+import type { SessionUser } from "../actor";
+import { confirmEmailChange, requestEmailChange } from "./email-change.server";
+import { changePassword } from "./password-change.server";
+import { updateProfile } from "./profile.server";
+import { currentSessionId, listSessions, revokeOtherSessions, revokeSession } from "./sessions.server";
+import { verifySignInCode } from "./two-factor-sign-in.server";
+import { confirmTwoFactor, disableTwoFactor, getTwoFactorState, startTwoFactor } from "./two-factor.server";
 
 const PASSWORD = "secret-pass";
 

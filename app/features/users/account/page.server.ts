@@ -1,0 +1,146 @@
+/**
+ * The account page `/account` (docs/product.md#account-page) on the server: what its sections
+ * show, and the handler of each of its forms (one `intent` per form). The route only wires these
+ * to React Router; each section's use-case lives in its own module of this folder.
+ */
+import { redirect } from "react-router";
+import type { Env } from "#app/lib/env.server";
+import { conformIntent, parseInput, requireConfirmation, type IntentHandler, type ConformIntent } from "#app/lib/form-action.server";
+import type { RequestMeta } from "#app/lib/request.server";
+import {
+  ACCOUNT_MESSAGES,
+  adminProfileSchema,
+  ambassadorProfileSchema,
+  changeEmailSchema,
+  changePasswordSchema,
+  clientProfileSchema,
+  confirmTwoFactorSchema,
+  disableTwoFactorSchema,
+  removePasskeySchema,
+  renamePasskeySchema,
+  revokeSessionSchema,
+  startTwoFactorSchema,
+} from "../account.schema";
+import { preferencesSchema } from "../accounts.schema";
+import type { AccountDeps } from "../accounts.server";
+import type { SessionUser } from "../actor";
+import { getPreferences, savePreferences } from "../preferences.server";
+import { requestEmailChange } from "./email-change.server";
+import { listPasskeys, removePasskey, renamePasskey } from "./passkeys.server";
+import { changePassword } from "./password-change.server";
+import { updateProfile } from "./profile.server";
+import { currentSessionId, listSessions, revokeOtherSessions, revokeSession } from "./sessions.server";
+import { cancelTwoFactorSetup, confirmTwoFactor, disableTwoFactor, getTwoFactorState, startTwoFactor } from "./two-factor.server";
+
+/** What the account page needs besides the user: the database and auth, configuration, the request. */
+export interface AccountPageContext {
+  deps: AccountDeps;
+  env: Pick<Env, "origin" | "PASSWORD_MIN_LENGTH">;
+  user: SessionUser;
+  meta: RequestMeta;
+}
+
+/** Messages shown after a redirect (`?done=`): the actions that renew the session cookie redirect. */
+const DONE_MESSAGES: Record<string, string> = {
+  password: ACCOUNT_MESSAGES.passwordChanged,
+  "two-factor-on": ACCOUNT_MESSAGES.twoFactorEnabled,
+  "two-factor-off": ACCOUNT_MESSAGES.twoFactorDisabled,
+};
+
+/**
+ * Everything the account page's sections show, read for the signed-in user only.
+ *
+ * @param url - the page's URL: `?setup=two-factor` (an admin sent to set it up) and `?done=`.
+ */
+export async function loadAccountPage({ deps, env, user, meta }: AccountPageContext, url: URL) {
+  const sessionId = await currentSessionId(deps, meta);
+  const [preferences, sessions, twoFactor, passkeys] = await Promise.all([
+    getPreferences(deps.db, user),
+    listSessions(deps.db, user, sessionId),
+    getTwoFactorState(deps, user),
+    listPasskeys(deps.db, user),
+  ]);
+  const done = DONE_MESSAGES[url.searchParams.get("done") ?? ""] ?? null;
+  return {
+    user: {
+      role: user.role,
+      email: user.email,
+      name: user.name,
+      businessName: user.businessName,
+      phone: user.phone,
+      website: user.website,
+      referralCode: user.referralCode,
+    },
+    minPassword: env.PASSWORD_MIN_LENGTH,
+    preferences,
+    sessions,
+    twoFactor,
+    passkeys,
+    setupRequired: url.searchParams.get("setup") === "two-factor" && !twoFactor.enabled,
+    passwordDone: done === ACCOUNT_MESSAGES.passwordChanged ? done : null,
+    twoFactorDone: done && done !== ACCOUNT_MESSAGES.passwordChanged ? done : null,
+  };
+}
+
+/** What {@link loadAccountPage} returns (the page's loader data). */
+export type AccountPageData = Awaited<ReturnType<typeof loadAccountPage>>;
+
+/**
+ * The account page's forms, one handler per `intent` (for `runIntent`). Those that renew the
+ * session cookie (password, two-factor on/off) redirect back with `?done=`.
+ */
+export function accountIntents({ deps, env, user, meta }: AccountPageContext): Record<string, IntentHandler | ConformIntent> {
+  const profileSchema =
+    user.role === "client" ? clientProfileSchema : user.role === "ambassador" ? ambassadorProfileSchema : adminProfileSchema;
+  const back = (done: string, headers: Headers, hash: string) => redirect(`/account?done=${done}${hash}`, { headers });
+  return {
+    profile: conformIntent(profileSchema, async (value) => {
+      await updateProfile(deps.db, user, value);
+      return ACCOUNT_MESSAGES.profileSaved;
+    }),
+    preferences: conformIntent(preferencesSchema, async (value) => {
+      await savePreferences(deps.db, user, value);
+      return ACCOUNT_MESSAGES.preferencesSaved;
+    }),
+    "change-email": conformIntent(changeEmailSchema, async (value) => {
+      await requestEmailChange({ ...deps, env }, user, value);
+      return ACCOUNT_MESSAGES.emailSent;
+    }),
+    "change-password": conformIntent(changePasswordSchema(env.PASSWORD_MIN_LENGTH), async (value) =>
+      back("password", await changePassword(deps, user, value, meta), "#password"),
+    ),
+    "revoke-session": conformIntent(revokeSessionSchema, async (value) => {
+      await revokeSession(deps, user, value.id, await currentSessionId(deps, meta), meta);
+      return ACCOUNT_MESSAGES.sessionEnded;
+    }),
+    "revoke-other-sessions": async (form) => {
+      requireConfirmation(form, "Confirm first.");
+      await revokeOtherSessions(deps, meta);
+      return ACCOUNT_MESSAGES.otherSessionsEnded;
+    },
+    "start-two-factor": conformIntent(startTwoFactorSchema, async (value) => {
+      await startTwoFactor(deps, user, value.password, meta);
+      return ACCOUNT_MESSAGES.twoFactorStarted;
+    }),
+    "confirm-two-factor": conformIntent(confirmTwoFactorSchema, async (value) =>
+      back("two-factor-on", await confirmTwoFactor(deps, user, value.code, meta), "#two-factor"),
+    ),
+    "cancel-two-factor": async () => {
+      await cancelTwoFactorSetup(deps.db, user);
+      return ACCOUNT_MESSAGES.twoFactorCancelled;
+    },
+    "disable-two-factor": conformIntent(disableTwoFactorSchema, async (value) =>
+      back("two-factor-off", await disableTwoFactor(deps, user, value, meta), "#two-factor"),
+    ),
+    "rename-passkey": conformIntent(renamePasskeySchema, async (value) => {
+      await renamePasskey(deps, user, value, meta);
+      return ACCOUNT_MESSAGES.passkeyRenamed;
+    }),
+    "remove-passkey": async (form) => {
+      requireConfirmation(form);
+      const { id } = parseInput(removePasskeySchema, { id: form.get("id") });
+      await removePasskey(deps, user, id, meta);
+      return ACCOUNT_MESSAGES.passkeyRemoved;
+    },
+  };
+}
