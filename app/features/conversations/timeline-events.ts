@@ -54,7 +54,8 @@ export function describeEvent(event: { entity: string; action: string; before: u
     case "proposal:created":
       return { text: after.source === "ambassador" ? "submitted the proposal" : "requested the proposal" };
     case "proposal:updated": {
-      const fields = Object.keys(after).map((key) => FIELD_LABELS[key] ?? key);
+      const known = Object.keys(FIELD_LABELS).filter((key) => key in after);
+      const fields = [...known, ...Object.keys(after).filter((key) => !(key in FIELD_LABELS))].map((key) => FIELD_LABELS[key] ?? key);
       return { text: `edited the request: ${fields.join(", ") || "no field"}` };
     }
     case "proposal:status-changed":
