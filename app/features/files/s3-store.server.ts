@@ -25,6 +25,19 @@ export interface S3StoreOptions {
   secretAccessKey?: string;
 }
 
+/** A transform keeping bytes `start`…`end` (inclusive) of a stream. */
+function slice(start: number, end: number): TransformStream<Uint8Array, Uint8Array> {
+  let offset = 0;
+  return new TransformStream({
+    transform(chunk, controller) {
+      const from = Math.max(start - offset, 0);
+      const to = Math.min(end + 1 - offset, chunk.length);
+      if (from < to) controller.enqueue(chunk.subarray(from, to));
+      offset += chunk.length;
+    },
+  });
+}
+
 /** Bytes per uploaded part (S3's minimum for all but the last). */
 const PART_BYTES = 5 * 1024 * 1024;
 
@@ -69,7 +82,16 @@ export function createS3FileStore(options: S3StoreOptions): FileStore {
         const answer = await client.send(
           new GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
         );
-        return answer.Body ? (answer.Body.transformToWebStream() as ReadableStream<Uint8Array>) : null;
+        if (!answer.Body) return null;
+        const body = answer.Body.transformToWebStream() as ReadableStream<Uint8Array>;
+        if (!range) return body;
+        // A server may serve more than the range asked (HTTP allows ignoring it; s3rver answers
+        // `bytes=0-0` with the whole object): cut what came to the range.
+        const served = /^bytes (\d+)-(\d+)\//.exec(answer.ContentRange ?? "");
+        const servedStart = served ? Number(served[1]) : 0;
+        const servedEnd = served ? Number(served[2]) : Number.POSITIVE_INFINITY;
+        if (servedStart === range.start && servedEnd === range.end) return body;
+        return body.pipeThrough(slice(range.start - servedStart, range.end - servedStart));
       } catch (error) {
         if (error instanceof NoSuchKey || (error as { name?: string }).name === "NoSuchKey") return null;
         throw error;
