@@ -156,7 +156,12 @@ async function sendResponse(res: ExpressResponse, response: Response) {
   }
   res.statusMessage = response.statusText;
   res.status(response.status);
-  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  // The app's own header replaces a default set earlier (e.g. helmet's X-Content-Type-Options or
+  // CSP on a file download); only Set-Cookie is a list.
+  for (const [key, value] of response.headers.entries()) {
+    if (key === "set-cookie") res.append(key, value);
+    else res.setHeader(key, value);
+  }
   if (!response.body) {
     res.end();
     return;

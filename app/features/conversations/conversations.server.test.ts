@@ -38,11 +38,38 @@ describe.each(testDatabases())("conversations on %s", (_name, open) => {
     const client = await makeClient(s, { businessName: "Bakery Co" });
     const id = await insertProposal(t.db, { clientId: client.id, projectName: "Bakery site", status: "pending" });
     const t0 = new Date("2031-01-01T10:00:00Z");
-    await updateProposal(t.db, client, id, { projectName: "Bakery site", projectDetails: "More pages", timeline: null, budget: 100_00, targetAudience: null, designInspiration: null, numberOfPages: 3, websiteGoal: null } as never);
-    const first = await postMessage(c, { author: client, proposalId: id, text: "Can the contact page have a map?", attachments: [{ name: "logo.png", content: PNG }], now: t0 });
+    await updateProposal(t.db, client, id, {
+      projectName: "Bakery site",
+      projectDetails: "More pages",
+      timeline: null,
+      budget: 100_00,
+      targetAudience: null,
+      designInspiration: null,
+      numberOfPages: 3,
+      websiteGoal: null,
+    } as never);
+    const first = await postMessage(c, {
+      author: client,
+      proposalId: id,
+      text: "Can the contact page have a map?",
+      attachments: [{ name: "logo.png", content: PNG }],
+      now: t0,
+    });
     await setProposalStatus(t.db, admin, id, "review");
-    await postMessage(c, { author: admin, proposalId: id, text: "Yes, see https://maps.example.com", now: new Date(t0.getTime() + 60_000) });
-    await postMessage(c, { author: admin, proposalId: id, text: "SECRET internal pricing note", visibility: "internal", attachments: [{ name: "costs.png", content: PNG }], now: new Date(t0.getTime() + 120_000) });
+    await postMessage(c, {
+      author: admin,
+      proposalId: id,
+      text: "Yes, see https://maps.example.com",
+      now: new Date(t0.getTime() + 60_000),
+    });
+    await postMessage(c, {
+      author: admin,
+      proposalId: id,
+      text: "SECRET internal pricing note",
+      visibility: "internal",
+      attachments: [{ name: "costs.png", content: PNG }],
+      now: new Date(t0.getTime() + 120_000),
+    });
     await submitRevision(t.db, client, id, "Bigger logo please");
 
     const forClient = await getThread(t.db, client, id);
@@ -54,7 +81,13 @@ describe.each(testDatabases())("conversations on %s", (_name, open) => {
       "Yes, see https://maps.example.com",
     ]);
     const texts = forClient.entries.filter((e) => e.kind === "event").map((e) => (e.kind === "event" ? e.text : ""));
-    expect(texts).toEqual(expect.arrayContaining(["edited the request: project details, budget, number of pages", "changed the status from Pending to Review", "requested a revision"]));
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        "edited the request: project details, budget, number of pages",
+        "changed the status from Pending to Review",
+        "requested a revision",
+      ]),
+    );
     expect(forClient.fileCount).toBe(1);
     expect(JSON.stringify(await listThreadFiles(t.db, client, id))).not.toContain("costs.png");
 
@@ -71,7 +104,10 @@ describe.each(testDatabases())("conversations on %s", (_name, open) => {
     expect(clientMails.some((m) => m.text.includes("Yes, see https://maps.example.com"))).toBe(true);
     expect(JSON.stringify(clientMails)).not.toContain("SECRET");
     // Audit trail: every post recorded, with the proposal id.
-    const [{ n }] = await t.db.select({ n: count() }).from(auditEvent).where(and(eq(auditEvent.entity, "message"), eq(auditEvent.proposalId, id)));
+    const [{ n }] = await t.db
+      .select({ n: count() })
+      .from(auditEvent)
+      .where(and(eq(auditEvent.entity, "message"), eq(auditEvent.proposalId, id)));
     expect(n).toBe(3);
 
     // Another client and an ambassador: 404.
@@ -175,11 +211,23 @@ describe.each(testDatabases())("conversations on %s", (_name, open) => {
     const client = await makeClient(s);
     const id = await insertProposal(t.db, { clientId: client.id });
     const t0 = new Date();
-    const m = await postMessage(c, { author: client, proposalId: id, text: "typo", attachments: [{ name: "a.png", content: PNG }], now: t0 });
+    const m = await postMessage(c, {
+      author: client,
+      proposalId: id,
+      text: "typo",
+      attachments: [{ name: "a.png", content: PNG }],
+      now: t0,
+    });
     await editMessage(c, client, { proposalId: id, messageId: m.id, text: "fixed" });
     expect((await refusalOf(editMessage(c, admin, { proposalId: id, messageId: m.id, text: "x" }))).status).toBe(403);
     expect((await refusalOf(editMessage(c, client, { proposalId: id, messageId: m.id, text: "x".repeat(10_001) }))).status).toBe(400);
-    expect((await refusalOf(editMessage(c, client, { proposalId: id, messageId: m.id, text: "late", now: new Date(t0.getTime() + 16 * 60_000) }))).status).toBe(409);
+    expect(
+      (
+        await refusalOf(
+          editMessage(c, client, { proposalId: id, messageId: m.id, text: "late", now: new Date(t0.getTime() + 16 * 60_000) }),
+        )
+      ).status,
+    ).toBe(409);
     const thread = await getThread(t.db, admin, id);
     expect(thread.entries.find((e) => e.kind === "message")).toMatchObject({ body: "fixed", edited: true });
     expect(await t.db.$count(fileObject)).toBe(1);
@@ -194,13 +242,29 @@ describe.each(testDatabases())("conversations on %s", (_name, open) => {
     const c = services(t.db);
     const client = await makeClient(s);
     const id = await insertProposal(t.db, { clientId: client.id });
-    const tooLong = await refusalOf(postMessage(c, { author: client, proposalId: id, text: "x".repeat(10_001), attachments: [{ name: "a.png", content: PNG }] }));
+    const tooLong = await refusalOf(
+      postMessage(c, { author: client, proposalId: id, text: "x".repeat(10_001), attachments: [{ name: "a.png", content: PNG }] }),
+    );
     expect(tooLong.status).toBe(400);
     expect(tooLong.message).toContain("10,000");
     expect((await refusalOf(postMessage(c, { author: client, proposalId: id, text: "   " }))).status).toBe(400);
-    const bad = await refusalOf(postMessage(c, { author: client, proposalId: id, text: "exe", attachments: [{ name: "x.pdf", content: Buffer.from("MZ\u0090\u0000binary\u0000") }] }));
+    const bad = await refusalOf(
+      postMessage(c, {
+        author: client,
+        proposalId: id,
+        text: "exe",
+        attachments: [{ name: "x.pdf", content: Buffer.from("MZ\u0090\u0000binary\u0000") }],
+      }),
+    );
     expect(bad.message).toContain("Allowed: PDF");
-    const big = await refusalOf(postMessage(c, { author: client, proposalId: id, text: "big", attachments: [{ name: "big.txt", content: Buffer.alloc(1024 * 1024 + 1, 97) }] }));
+    const big = await refusalOf(
+      postMessage(c, {
+        author: client,
+        proposalId: id,
+        text: "big",
+        attachments: [{ name: "big.txt", content: Buffer.alloc(1024 * 1024 + 1, 97) }],
+      }),
+    );
     expect(big.message).toContain("larger than 1 MB");
     expect(await t.db.$count(storedFile)).toBe(0);
     expect(await t.db.$count(fileObject)).toBe(0);

@@ -13,7 +13,10 @@ import { flushDueMessageMails } from "./message-mail.server";
 export const CONVERSATION_JOBS_INTERVAL_MS = 30_000;
 
 /** Starts the jobs; `stop()` waits for a running pass to finish. */
-export function startConversationJobs(s: { db: Database; files: FileStore }, intervalMs = CONVERSATION_JOBS_INTERVAL_MS): { stop(): Promise<void> } {
+export function startConversationJobs(
+  s: { db: Database; files: FileStore },
+  intervalMs = CONVERSATION_JOBS_INTERVAL_MS,
+): { stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   const pass = async () => {
     try {

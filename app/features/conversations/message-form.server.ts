@@ -80,9 +80,7 @@ export async function readMessageForm(
           if (refusal) return void stream.resume();
           current = stream;
           try {
-            files.push(
-              await storePendingFile(s, { proposalId: uploader.proposalId, uploader, name: info.filename, content: stream }),
-            );
+            files.push(await storePendingFile(s, { proposalId: uploader.proposalId, uploader, name: info.filename, content: stream }));
           } catch (error) {
             refusal ??= error instanceof AppError ? error : fileRefusal(FILE_MESSAGES.cut);
           } finally {
@@ -106,11 +104,17 @@ export async function readMessageForm(
     await work;
   } catch (error) {
     await work.catch(() => undefined);
-    await discardFiles(s, files.map((f) => f.id));
+    await discardFiles(
+      s,
+      files.map((f) => f.id),
+    );
     throw error;
   }
   if (refusal) {
-    await discardFiles(s, files.map((f) => f.id));
+    await discardFiles(
+      s,
+      files.map((f) => f.id),
+    );
     throw refusal;
   }
   return { fields, files };

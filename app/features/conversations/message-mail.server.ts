@@ -22,7 +22,10 @@ import { threadPath } from "./thread-paths";
 async function recipients(q: Queryable, proposalId: number, side: MessageAuthorRole): Promise<string[]> {
   const active = and(eq(user.notifyMessages, true), or(isNull(user.banned), eq(user.banned, false)));
   if (side === "client") {
-    const rows = await q.select({ id: user.id }).from(user).where(and(eq(user.role, "admin"), active));
+    const rows = await q
+      .select({ id: user.id })
+      .from(user)
+      .where(and(eq(user.role, "admin"), active));
     return rows.map((r) => r.id);
   }
   const rows = await q
@@ -94,7 +97,12 @@ async function sendWaiting(tx: Queryable, proposalId: number, userId: string, no
     const forAgency = recipient.role === "admin";
     // Only shared messages of the other side: never an internal note, never one's own.
     const messages = await tx
-      .select({ id: proposalMessage.id, authorName: proposalMessage.authorName, body: proposalMessage.body, createdAt: proposalMessage.createdAt })
+      .select({
+        id: proposalMessage.id,
+        authorName: proposalMessage.authorName,
+        body: proposalMessage.body,
+        createdAt: proposalMessage.createdAt,
+      })
       .from(proposalMessage)
       .where(
         and(
@@ -111,7 +119,12 @@ async function sendWaiting(tx: Queryable, proposalId: number, userId: string, no
       const files = await tx
         .select({ messageId: storedFile.messageId, name: storedFile.name })
         .from(storedFile)
-        .where(inArray(storedFile.messageId, messages.map((m) => m.id)))
+        .where(
+          inArray(
+            storedFile.messageId,
+            messages.map((m) => m.id),
+          ),
+        )
         .orderBy(asc(storedFile.id));
       const label = thread.projectName || `Proposal #${proposalId}`;
       const lines = messages.flatMap((m) => {
@@ -137,4 +150,3 @@ async function sendWaiting(tx: Queryable, proposalId: number, userId: string, no
     .where(and(eq(messageMail.proposalId, proposalId), eq(messageMail.userId, userId)));
   return mailed;
 }
-

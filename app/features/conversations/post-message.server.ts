@@ -165,7 +165,10 @@ export async function postMessage(s: ConversationServices, input: PostMessageInp
     // Issue #24 (live updates) hooks in here: the message is committed.
     return posted;
   } catch (error) {
-    await discardFiles(s, pending.map((f) => f.id));
+    await discardFiles(
+      s,
+      pending.map((f) => f.id),
+    );
     throw error;
   }
 }

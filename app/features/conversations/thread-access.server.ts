@@ -31,10 +31,17 @@ export interface ThreadAccess {
  * @returns the actor's view of the conversation.
  * @throws {AppError} 404 "Proposal not found" unless the actor is an admin or the proposal's client.
  */
-export async function threadAccess(q: Queryable, actor: Actor, proposalId: number, options: { lock?: boolean } = {}): Promise<ThreadAccess> {
+export async function threadAccess(
+  q: Queryable,
+  actor: Actor,
+  proposalId: number,
+  options: { lock?: boolean } = {},
+): Promise<ThreadAccess> {
   if (actor.role !== "admin" && actor.role !== "client") throw notFound(CONVERSATION_MESSAGES.notFound);
   const where =
-    actor.role === "admin" ? eq(proposal.id, proposalId) : and(eq(proposal.id, proposalId), visibleToClient(actor, await emailVerified(q, actor.id)));
+    actor.role === "admin"
+      ? eq(proposal.id, proposalId)
+      : and(eq(proposal.id, proposalId), visibleToClient(actor, await emailVerified(q, actor.id)));
   const query = q.select({ id: proposal.id, projectName: proposal.projectName, clientId: proposal.clientId }).from(proposal).where(where);
   const [row] = options.lock ? await query.for("share") : await query;
   if (!row) throw notFound(CONVERSATION_MESSAGES.notFound);

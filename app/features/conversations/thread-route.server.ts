@@ -74,7 +74,10 @@ export async function postFromRequest(ref: RequestRef, proposalId: number): Prom
       };
     }
     if (!ref.request.signal.aborted) logger.error({ err: error, proposalId }, "posting a message failed");
-    return { reply: { ok: false, intent: "post-message", message: CONVERSATION_MESSAGES.failed, text: text.slice(0, 20_000) }, status: 500 };
+    return {
+      reply: { ok: false, intent: "post-message", message: CONVERSATION_MESSAGES.failed, text: text.slice(0, 20_000) },
+      status: 500,
+    };
   }
 }
 

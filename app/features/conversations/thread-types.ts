@@ -44,4 +44,3 @@ export interface ThreadView {
   firstUnreadId: number | null;
   fileCount: number;
 }
-

@@ -47,7 +47,10 @@ const status = (value: unknown) => PROPOSAL_STATUS_LABELS[value as ProposalStatu
  * @param event - an audit event of the proposal (its `before`/`after` as recorded).
  * @returns the sentence shown after the actor's name, and an optional quoted detail (a comment, a reason).
  */
-export function describeEvent(event: { entity: string; action: string; before: unknown; after: unknown }): { text: string; detail?: string } {
+export function describeEvent(event: { entity: string; action: string; before: unknown; after: unknown }): {
+  text: string;
+  detail?: string;
+} {
   const before = (event.before ?? {}) as Record<string, unknown>;
   const after = (event.after ?? {}) as Record<string, unknown>;
   switch (`${event.entity}:${event.action}`) {

@@ -169,7 +169,11 @@ async function listFiles(
  *
  * @throws {AppError} 404 "Proposal not found" unless the actor takes part.
  */
-export async function listThreadFiles(q: Queryable, actor: Actor, proposalId: number): Promise<{ label: string; side: MessageAuthorRole; files: ThreadFile[] }> {
+export async function listThreadFiles(
+  q: Queryable,
+  actor: Actor,
+  proposalId: number,
+): Promise<{ label: string; side: MessageAuthorRole; files: ThreadFile[] }> {
   const access = await threadAccess(q, actor, proposalId);
   const files = await listFiles(q, access, { newestFirst: true });
   return { label: access.label, side: access.side, files: files.map(({ messageId: _m, storageKey: _k, ...f }) => f) };
@@ -218,10 +222,19 @@ export async function getStatusEventsForAmbassador(
   q: Queryable,
   actor: Actor,
   proposalId: number,
-): Promise<{ proposal: { id: number; projectName: string | null; clientName: string | null; status: string; createdAt: string }; events: StatusEvent[] }> {
+): Promise<{
+  proposal: { id: number; projectName: string | null; clientName: string | null; status: string; createdAt: string };
+  events: StatusEvent[];
+}> {
   assertRole(actor, "ambassador");
   const [row] = await q
-    .select({ id: proposal.id, projectName: proposal.projectName, clientName: proposal.clientName, status: proposal.status, createdAt: proposal.createdAt })
+    .select({
+      id: proposal.id,
+      projectName: proposal.projectName,
+      clientName: proposal.clientName,
+      status: proposal.status,
+      createdAt: proposal.createdAt,
+    })
     .from(proposal)
     .where(and(eq(proposal.id, proposalId), eq(proposal.ambassadorId, actor.id)));
   if (!row) throw notFound(CONVERSATION_MESSAGES.notFound);
@@ -231,4 +244,3 @@ export async function getStatusEventsForAmbassador(
     events: events.map(({ id, authorName, text, createdAt }) => ({ id, authorName, text, createdAt })),
   };
 }
-

@@ -68,4 +68,3 @@ export async function unreadByProposal(q: Queryable, actor: Actor, proposalIds: 
 export function rowsOf<T>(result: unknown): T[] {
   return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
 }
-

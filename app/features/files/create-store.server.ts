@@ -6,7 +6,10 @@ import type { FileStore } from "./file-store";
 import { createS3FileStore } from "./s3-store.server";
 
 /** @returns the store the server uses for shared files. */
-export function createFileStore(env: Pick<Env, "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY">, db: Database): FileStore {
+export function createFileStore(
+  env: Pick<Env, "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY">,
+  db: Database,
+): FileStore {
   if (!env.S3_BUCKET) return createDatabaseFileStore(db);
   return createS3FileStore({
     bucket: env.S3_BUCKET,

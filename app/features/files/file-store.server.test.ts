@@ -10,7 +10,6 @@ import { createDatabaseFileStore, CHUNK_BYTES } from "./database-store.server";
 import type { FileStore } from "./file-store";
 import { createS3FileStore } from "./s3-store.server";
 
-
 async function* pieces(bytes: Uint8Array, size: number) {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
 }
@@ -82,8 +81,13 @@ let s3: LocalS3;
 storageContract("S3 (s3rver)", async () => {
   s3 = await startLocalS3();
   return {
-    store: createS3FileStore({ bucket: s3.bucket, endpoint: s3.endpoint, region: "us-east-1", accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }),
+    store: createS3FileStore({
+      bucket: s3.bucket,
+      endpoint: s3.endpoint,
+      region: "us-east-1",
+      accessKeyId: s3.accessKeyId,
+      secretAccessKey: s3.secretAccessKey,
+    }),
     close: () => s3.stop(),
   };
 });
-

@@ -81,7 +81,14 @@ export async function storePendingFile(
   const storageKey = randomUUID();
   const [row] = await s.db
     .insert(storedFile)
-    .values({ proposalId: input.proposalId, uploadedById: input.uploader.id, uploadedByName: input.uploader.name, name, contentType, storageKey })
+    .values({
+      proposalId: input.proposalId,
+      uploadedById: input.uploader.id,
+      uploadedByName: input.uploader.name,
+      name,
+      contentType,
+      storageKey,
+    })
     .returning({ id: storedFile.id });
   const id = row!.id;
 
@@ -114,7 +121,10 @@ export async function storePendingFile(
     await discardFiles(s, [id]);
     throw error;
   }
-  await s.db.update(storedFile).set({ size, sha256: hash.digest("hex") }).where(eq(storedFile.id, id));
+  await s.db
+    .update(storedFile)
+    .set({ size, sha256: hash.digest("hex") })
+    .where(eq(storedFile.id, id));
   return { id, name, size, contentType };
 }
 
@@ -125,7 +135,10 @@ export async function storePendingFile(
 export async function discardFiles(s: Pick<FileServices, "db" | "files">, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   const gone = await s.db.delete(storedFile).where(inArray(storedFile.id, ids)).returning({ key: storedFile.storageKey });
-  await deleteBytes(s, gone.map((g) => g.key));
+  await deleteBytes(
+    s,
+    gone.map((g) => g.key),
+  );
 }
 
 /** Deletes the store's bytes of queued keys and unqueues those done. */
@@ -158,7 +171,10 @@ export async function sweepFiles(s: Pick<FileServices, "db" | "files">, now: Dat
   for (;;) {
     const batch = await s.db.select({ key: fileGc.storageKey }).from(fileGc).orderBy(fileGc.queuedAt).limit(100);
     if (batch.length === 0) return total;
-    const deleted = await deleteBytes(s, batch.map((b) => b.key));
+    const deleted = await deleteBytes(
+      s,
+      batch.map((b) => b.key),
+    );
     total += deleted;
     if (deleted < batch.length) return total;
   }

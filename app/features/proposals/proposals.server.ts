@@ -122,7 +122,12 @@ export async function requestProposal(db: Database, actor: Actor | null, input: 
       .insert(proposal)
       .values({ ...editableValues(input), clientId: actor.id, source: "client", status: "pending" })
       .returning({ id: proposal.id });
-    await recordAudit(tx, actor, { entity: "proposal", entityId: row!.id, action: "created", after: { status: "pending", source: "client" } });
+    await recordAudit(tx, actor, {
+      entity: "proposal",
+      entityId: row!.id,
+      action: "created",
+      after: { status: "pending", source: "client" },
+    });
     await notifyAdmin(tx, {
       subject: "New proposal request",
       lines: [`${actor.email} requested a proposal${input.projectName ? ` for "${input.projectName}"` : ""}.`, input.projectDetails],
@@ -472,7 +477,12 @@ export async function submitAmbassadorProposal(
         commissionPaidAt: null,
       })
       .returning({ id: proposal.id, clientId: proposal.clientId });
-    await recordAudit(tx, actor, { entity: "proposal", entityId: row!.id, action: "created", after: { status: "submitted", source: "ambassador" } });
+    await recordAudit(tx, actor, {
+      entity: "proposal",
+      entityId: row!.id,
+      action: "created",
+      after: { status: "submitted", source: "ambassador" },
+    });
     const about = input.projectName ? `"${input.projectName}"` : "a new website";
     if (row!.clientId) {
       await queueUserUpdate(tx, row!.clientId, {

@@ -71,7 +71,11 @@ export default function AdminConversations({ loaderData }: Route.ComponentProps)
         columns={columns}
         rows={page.items}
         rowKey={(row) => row.id}
-        empty={q ? "No conversation matches this search." : "No messages yet. Conversations appear here when a client or an admin writes on a proposal."}
+        empty={
+          q
+            ? "No conversation matches this search."
+            : "No messages yet. Conversations appear here when a client or an admin writes on a proposal."
+        }
       />
       <Pager page={page} noun="conversations" shown={page.items.length} />
     </>

@@ -16,7 +16,10 @@ export function ClientConversationsCard({ rows }: { rows: ClientConversationRow[
             {rows.map((row) => (
               <li key={row.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
                 <span>
-                  <Link to={`/proposals/${row.id}#conversation`} className={`text-brand-700 underline ${row.unread ? "font-semibold" : ""}`}>
+                  <Link
+                    to={`/proposals/${row.id}#conversation`}
+                    className={`text-brand-700 underline ${row.unread ? "font-semibold" : ""}`}
+                  >
                     {row.projectName}
                   </Link>
                   <UnreadBadge count={row.unread} testId={`conversation-unread-${row.id}`} />

@@ -165,8 +165,8 @@ export function Composer({
           className="text-sm"
         />
         <p id="composer-files-hint" className="text-xs text-slate-600">
-          Or drop files here. Up to {MAX_FILES_PER_MESSAGE} files of {maxUploadMb} MB each: PDF, images (PNG, JPEG, WebP, GIF), text,
-          CSV, ZIP, Word, Excel, PowerPoint.
+          Or drop files here. Up to {MAX_FILES_PER_MESSAGE} files of {maxUploadMb} MB each: PDF, images (PNG, JPEG, WebP, GIF), text, CSV,
+          ZIP, Word, Excel, PowerPoint.
         </p>
         {files.length ? (
           <ul className="text-xs text-slate-700" aria-label="Chosen files">

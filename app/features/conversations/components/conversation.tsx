@@ -32,9 +32,16 @@ export function Conversation({
         entries={thread.entries}
         firstUnreadId={thread.firstUnreadId}
         reply={reply}
-        empty={agency ? "No messages yet. Write to the client below." : "No messages yet. Ask the agency anything about this project below."}
+        empty={
+          agency ? "No messages yet. Write to the client below." : "No messages yet. Ask the agency anything about this project below."
+        }
       />
-      <Composer endpoint={`${threadPath(thread.side, thread.proposalId)}/messages`} canWriteNotes={agency} maxUploadMb={maxUploadMb} reply={reply} />
+      <Composer
+        endpoint={`${threadPath(thread.side, thread.proposalId)}/messages`}
+        canWriteNotes={agency}
+        maxUploadMb={maxUploadMb}
+        reply={reply}
+      />
     </section>
   );
 }
@@ -55,7 +62,11 @@ export function ThreadTabs({
     `-mb-px border-b-2 px-3 py-2 text-sm font-medium ${active ? "border-brand-700 text-brand-800" : "border-transparent text-slate-700 hover:text-brand-700"}`;
   return (
     <nav aria-label="Conversation tabs" className="flex gap-1">
-      <Link to={`${threadPath(side, proposalId)}#conversation`} className={tab(current === "conversation")} aria-current={current === "conversation" ? "page" : undefined}>
+      <Link
+        to={`${threadPath(side, proposalId)}#conversation`}
+        className={tab(current === "conversation")}
+        aria-current={current === "conversation" ? "page" : undefined}
+      >
         Conversation
       </Link>
       <Link to={filesPath(side, proposalId)} className={tab(current === "files")} aria-current={current === "files" ? "page" : undefined}>

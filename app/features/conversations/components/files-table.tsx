@@ -5,7 +5,8 @@ import type { ThreadFile } from "../thread-types";
 
 /** The Files tab's list (docs/product.md#files): name, size, who, when — newest first. */
 export function FilesTable({ files }: { files: ThreadFile[] }) {
-  if (files.length === 0) return <p className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-600">No files shared yet.</p>;
+  if (files.length === 0)
+    return <p className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-600">No files shared yet.</p>;
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200">
       <table className="w-full text-left text-sm">

@@ -30,7 +30,10 @@ export function Timeline({
       {entries.map((entry) => (
         <li key={entry.key} id={entry.kind === "message" ? `message-${entry.id}` : undefined} className="scroll-mt-24">
           {entry.kind === "message" && entry.id === firstUnreadId ? (
-            <div className="mb-3 flex items-center gap-2 text-xs font-semibold tracking-wide text-red-700 uppercase" data-testid="new-divider">
+            <div
+              className="mb-3 flex items-center gap-2 text-xs font-semibold tracking-wide text-red-700 uppercase"
+              data-testid="new-divider"
+            >
               <span className="h-px flex-1 bg-red-300" />
               New
               <span className="h-px flex-1 bg-red-300" />
@@ -46,7 +49,11 @@ export function Timeline({
 type MessageEntryData = Extract<TimelineEntry, { kind: "message" }>;
 
 function MessageEntry({ entry, reply }: { entry: MessageEntryData; reply?: FormReply | null }) {
-  const tone = entry.internal ? "border-amber-300 bg-amber-50" : entry.role === "Agency" ? "border-slate-200 bg-white" : "border-brand-200 bg-brand-50/40";
+  const tone = entry.internal
+    ? "border-amber-300 bg-amber-50"
+    : entry.role === "Agency"
+      ? "border-slate-200 bg-white"
+      : "border-brand-200 bg-brand-50/40";
   return (
     <article
       className={`rounded-lg border p-3 shadow-sm sm:p-4 ${tone}`}
@@ -148,7 +155,9 @@ function EventEntry({ entry }: { entry: Extract<TimelineEntry, { kind: "event" }
       <span className="text-xs text-slate-600">
         <LocalDateTime value={entry.createdAt} />
       </span>
-      {entry.detail ? <q className="basis-full border-l-2 border-slate-300 pl-3 whitespace-pre-wrap wrap-anywhere text-slate-800">{entry.detail}</q> : null}
+      {entry.detail ? (
+        <q className="basis-full border-l-2 border-slate-300 pl-3 whitespace-pre-wrap wrap-anywhere text-slate-800">{entry.detail}</q>
+      ) : null}
     </div>
   );
 }
