@@ -5,9 +5,8 @@ import { requireUser } from "#app/features/users/session.server";
 import { paramId } from "#app/lib/ids";
 import { CONVERSATION_MESSAGES } from "./conversations.schema";
 import { downloadFile, messagesEndpoint } from "./thread-route.server";
-import { threadPath } from "./thread-paths";
 import { listThreadFiles } from "./timeline.server";
-import { redirect } from "react-router";
+import { notFound } from "#app/lib/errors";
 
 type Args = { request: Request; params: Record<string, string | undefined>; context: Readonly<RouterContextProvider> };
 
@@ -28,8 +27,7 @@ export function messagesAction(args: Args) {
   return messagesEndpoint(args, paramId(args.params.proposalId, CONVERSATION_MESSAGES.notFound));
 }
 
-/** GET on the upload endpoint: back to the conversation. */
-export function messagesLoader({ params, context }: Args) {
-  const proposalId = paramId(params.proposalId, CONVERSATION_MESSAGES.notFound);
-  return redirect(`${threadPath(requireUser(context).role === "admin" ? "agency" : "client", proposalId)}#conversation`);
+/** GET on the upload endpoint: there is nothing to read there (404); the conversation is on the proposal page. */
+export function messagesLoader(): never {
+  throw notFound("Not found");
 }
