@@ -15,7 +15,13 @@ type Persona = "anonymous" | "client" | "ambassador" | "admin" | "deactivated";
 
 const guarded = configuredRoutes
   .filter((r): r is ConfiguredRoute & { area: Area } => r.area !== undefined)
-  .map(({ area, path }) => ({ area, path: path.replace(/:proposalId/g, "1").replace(/:invoiceId/g, "1").replace(/:fileId/g, "1") }));
+  .map(({ area, path }) => ({
+    area,
+    path: path
+      .replace(/:proposalId/g, "1")
+      .replace(/:invoiceId/g, "1")
+      .replace(/:fileId/g, "1"),
+  }));
 
 const HOME: Record<Exclude<Area, "account">, string> = {
   admin: "/admin",

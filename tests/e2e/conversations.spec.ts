@@ -123,7 +123,12 @@ test("client and admin talk in two browser contexts; the note never reaches the 
   expect(fileIds).toHaveLength(2);
   const other = await newUserPage(browser);
   await registerClient(other);
-  for (const path of [`/proposals/${id}`, `/proposals/${id}/files`, `/proposals/${id}.data`, ...fileIds.map((f) => `/proposals/${id}/files/${f}`)]) {
+  for (const path of [
+    `/proposals/${id}`,
+    `/proposals/${id}/files`,
+    `/proposals/${id}.data`,
+    ...fileIds.map((f) => `/proposals/${id}/files/${f}`),
+  ]) {
     const response = await other.request.get(path, { maxRedirects: 0 });
     expect(response.status(), path).toBe(404);
     const body = await response.text();
@@ -135,7 +140,9 @@ test("client and admin talk in two browser contexts; the note never reaches the 
   // The ambassador: status events only.
   const view = await ambassadorPage.goto(`/ambassador/proposals/${id}`);
   expect(view?.status()).toBe(200);
-  await expect(ambassadorPage.getByTestId("system-event").filter({ hasText: "changed the status from Submitted to Planning" })).toBeVisible();
+  await expect(
+    ambassadorPage.getByTestId("system-event").filter({ hasText: "changed the status from Submitted to Planning" }),
+  ).toBeVisible();
   const html = await ambassadorPage.content();
   expect(html).not.toContain(question);
   expect(html).not.toContain(reply);
@@ -164,7 +171,12 @@ test("the same conversation without JavaScript: plain forms, redirects, the text
   ]);
   await clientPage.getByRole("button", { name: "Send message" }).click();
   await expect(clientPage).toHaveURL(new RegExp(`/proposals/${id}#message-\\d+$`));
-  await expect(clientPage.getByRole("article").filter({ hasText: question }).getByRole("link", { name: /plan\.pdf/ })).toBeVisible();
+  await expect(
+    clientPage
+      .getByRole("article")
+      .filter({ hasText: question })
+      .getByRole("link", { name: /plan\.pdf/ }),
+  ).toBeVisible();
 
   const admin = await adminPage(browser, { javaScriptEnabled: false });
   await admin.goto(`/admin/proposals/${id}`);
@@ -187,15 +199,33 @@ test("the same conversation without JavaScript: plain forms, redirects, the text
   for (const p of [admin, clientPage, ambassadorPage]) await p.context().close();
 });
 
-test("refused uploads store nothing; downloads are byte-identical with the right headers; Range answers 206", async ({ browser, sql, baseURL }) => {
+test("refused uploads store nothing; downloads are byte-identical with the right headers; Range answers 206", async ({
+  browser,
+  sql,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const { clientPage, ambassadorPage, id } = await setUp(browser, sql);
   const request = clientPage.request;
   const before = await counts(sql);
   const refusals: [string, { name: string; mimeType: string; buffer: Buffer }[], RegExp][] = [
-    ["too large", [{ name: "huge.pdf", mimeType: "application/pdf", buffer: Buffer.concat([PDF, Buffer.alloc(25 * 1024 * 1024)]) }], /larger than 25 MB/],
+    [
+      "too large",
+      [{ name: "huge.pdf", mimeType: "application/pdf", buffer: Buffer.concat([PDF, Buffer.alloc(25 * 1024 * 1024)]) }],
+      /larger than 25 MB/,
+    ],
     ["empty", [{ name: "empty.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(0) }], /is empty/],
-    ["wrong kind", [{ name: "invoice.pdf", mimeType: "application/pdf", buffer: Buffer.from([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0xff, 0xff]) }], /Allowed: PDF/],
+    [
+      "wrong kind",
+      [
+        {
+          name: "invoice.pdf",
+          mimeType: "application/pdf",
+          buffer: Buffer.from([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0xff, 0xff]),
+        },
+      ],
+      /Allowed: PDF/,
+    ],
     ["eleven files", Array.from({ length: 11 }, (_, i) => ({ name: `p${i}.png`, mimeType: "image/png", buffer: PNG })), /at most 10 files/],
   ];
   for (const [label, files, message] of refusals) {
@@ -215,7 +245,9 @@ test("refused uploads store nothing; downloads are byte-identical with the right
       headers: { cookie: cookies, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(5 * 1024 * 1024) },
     });
     req.on("error", () => resolve());
-    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\ncut\r\n--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="cut.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
+    req.write(
+      `--${boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\ncut\r\n--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="cut.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+    );
     req.write(Buffer.concat([PDF, Buffer.alloc(1024 * 1024)]), () => setTimeout(() => (req.destroy(), resolve()), 500));
   });
   await expect.poll(() => counts(sql), { timeout: 15_000 }).toEqual(before);
@@ -254,4 +286,3 @@ test("refused uploads store nothing; downloads are byte-identical with the right
   expect((await ambassadorPage.request.get(`/proposals/${id}/files/${files[0].id}`, { maxRedirects: 0 })).status()).toBe(302);
   for (const p of [clientPage, ambassadorPage]) await p.context().close();
 });
-

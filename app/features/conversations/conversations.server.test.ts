@@ -5,7 +5,9 @@ import { insertProposal, refusalOf } from "../../../tests/helpers/portal";
 import { makeAdmin, makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { auditEvent, fileObject, mailOutbox, storedFile, user } from "#app/db/schema";
 import { setProposalStatus } from "#app/features/proposals/proposals.admin.server";
-import { submitRevision, updateProposal } from "#app/features/proposals/proposals.server";
+import { deleteProposal, submitRevision, updateProposal } from "#app/features/proposals/proposals.server";
+import { deleteUser } from "#app/features/users/users.server";
+import { storageUsed, sweepFiles } from "#app/features/files/uploads.server";
 import { createDatabaseFileStore } from "#app/features/files/database-store.server";
 import type { Database } from "#app/db/client.server";
 import { deleteMessage, editMessage } from "./edit-message.server";
@@ -285,5 +287,34 @@ describe.each(testDatabases())("conversations on %s", (_name, open) => {
     expect(JSON.stringify(view)).not.toContain("PRIVATE");
     const stranger = await makeAmbassador(s);
     expect((await refusalOf(getStatusEventsForAmbassador(t.db, stranger, id))).status).toBe(404);
+  });
+
+  it("deleting a proposal or a user deletes their conversations' files from the store too", async () => {
+    const { t, s } = ctx;
+    const c = services(t.db);
+    const admin = await makeAdmin(s);
+    const client = await makeClient(s);
+    const keep = await insertProposal(t.db, { clientId: client.id, status: "pending" });
+    const gone = await insertProposal(t.db, { clientId: client.id, status: "pending" });
+    await postMessage(c, { author: client, proposalId: keep, text: "a", attachments: [{ name: "a.png", content: PNG }] });
+    await postMessage(c, {
+      author: admin,
+      proposalId: gone,
+      text: "b",
+      attachments: [
+        { name: "b.png", content: PNG },
+        { name: "c.png", content: PNG },
+      ],
+    });
+    expect(await storageUsed(t.db, admin)).toEqual({ files: 3, bytes: 3 * PNG.length });
+    expect(await c.files.count()).toBe(3);
+    await deleteProposal(t.db, client, gone);
+    await sweepFiles(c);
+    expect(await c.files.count()).toBe(1);
+    await deleteUser(t.db, admin, client.id);
+    await sweepFiles(c);
+    expect(await c.files.count()).toBe(0);
+    expect(await t.db.$count(storedFile)).toBe(0);
+    expect((await refusalOf(storageUsed(t.db, client))).status).toBe(403);
   });
 });

@@ -13,6 +13,7 @@ import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
 import { fileGc, storedFile } from "#app/db/schema";
 import { AppError } from "#app/lib/errors";
+import { assertRole, type Actor } from "#app/features/users/actor";
 import { logger } from "#app/lib/logger.server";
 import { detectContentType, SNIFF_BYTES, TextCheck } from "./detect.server";
 import { FILE_MESSAGES, sanitizeFileName } from "./file-kinds";
@@ -181,10 +182,13 @@ export async function sweepFiles(s: Pick<FileServices, "db" | "files">, now: Dat
 }
 
 /**
- * @returns the bytes of every shared file (pending uploads excluded): the admin dashboard's
- *   storage use.
+ * The admin dashboard's storage use (docs/product.md#files).
+ *
+ * @returns the number and bytes of every shared file (pending uploads excluded).
+ * @throws {AppError} 403 unless an admin.
  */
-export async function storageUsed(db: Database): Promise<{ files: number; bytes: number }> {
+export async function storageUsed(db: Database, actor: Actor): Promise<{ files: number; bytes: number }> {
+  assertRole(actor, "admin");
   const [row] = await db
     .select({ files: sql<number>`count(*)::int`, bytes: sql<number>`coalesce(sum(${storedFile.size}), 0)::bigint` })
     .from(storedFile)

@@ -22,6 +22,9 @@ import {
 import { countProposals } from "#app/features/proposals/proposals.admin.server";
 import { countUsers } from "#app/features/users/users.server";
 import { countUnreadMessages } from "#app/features/contact/inbox.server";
+import { storageUsed } from "#app/features/files/uploads.server";
+import { formatBytes } from "#app/features/files/file-kinds";
+import { servicesContext } from "#app/context";
 import { formId, runIntent } from "#app/lib/form-action.server";
 import { pageRequestFrom } from "#app/lib/pagination";
 import { actorAndDb } from "#app/features/users/session.server";
@@ -38,7 +41,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const pending = await listPendingMeetingRequests(db, actor);
   const meetings = await listMeetingRequests(db, actor, pageRequestFrom(params, { size: 10 }));
   const unreadMessages = await countUnreadMessages(db, actor);
-  return { proposals, users, invoices, pending, meetings, unreadMessages };
+  const storage = { ...(await storageUsed(db, actor)), kind: context.get(servicesContext).files.kind };
+  return { proposals, users, invoices, pending, meetings, unreadMessages, storage };
 }
 
 /** `accept-meeting`, `decline-meeting` (pending requests still ahead only) and `delete-meeting` (docs/product.md#meetings-admin). */
@@ -70,7 +74,8 @@ const TOOLS = [
   { to: "/admin/invoices", label: "Invoices", text: "Paid, pending and overdue invoices; edit, mark paid, delete." },
   { to: "/admin/ambassadors", label: "Ambassador Dashboard", text: "Referrals and commissions owed and paid." },
   { to: "/admin/users", label: "Users", text: "Search, deactivate, reactivate or delete accounts." },
-  { to: "/admin/messages", label: "Messages", text: "Contact-form messages: read, reply, mark handled, delete." },
+  { to: "/admin/conversations", label: "Messages", text: "Conversations with clients about their proposals, unread first." },
+  { to: "/admin/messages", label: "Contact form", text: "Contact-form messages: read, reply, mark handled, delete." },
   { to: "/admin/settings", label: "Settings", text: "Company details, new clients, commission rate." },
   { to: "/admin/audit", label: "Audit trail", text: "Who changed what and when, with the values before and after." },
   { to: "/admin/outbox", label: "Mail outbox", text: "Failed and pending e-mails; retry a failed one." },
@@ -78,7 +83,7 @@ const TOOLS = [
 
 /** /admin: counts and money totals (in the settings' currency), meeting requests (awaiting an answer first), tools. */
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {
-  const { proposals, users, invoices, pending, meetings, unreadMessages } = loaderData;
+  const { proposals, users, invoices, pending, meetings, unreadMessages, storage } = loaderData;
   const money = useFormatMoney();
   return (
     <>
@@ -94,6 +99,10 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
         <Link to="/admin/messages" className="text-brand-700 underline">
           Open messages
         </Link>
+      </p>
+      <p className="mb-4 rounded-lg border border-slate-200 px-4 py-3 text-sm" data-testid="storage-used">
+        Shared files: <span className="font-semibold">{storage.files.toLocaleString("en-US")}</span> using{" "}
+        <span className="font-semibold">{formatBytes(storage.bytes)}</span> ({storage.kind === "s3" ? "S3 bucket" : "database"})
       </p>
       <section aria-labelledby="counts-heading">
         <h2 id="counts-heading" className="sr-only">
