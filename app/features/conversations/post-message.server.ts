@@ -7,13 +7,13 @@
  */
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
-import { proposalMessage, proposalThread, storedFile, type MessageVisibility } from "#app/db/schema";
+import { proposal, proposalMessage, proposalThread, storedFile, type MessageVisibility } from "#app/db/schema";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { FILE_MESSAGES, MAX_FILES_PER_MESSAGE } from "#app/features/files/file-kinds";
 import type { FileStore } from "#app/features/files/file-store";
 import { discardFiles, storePendingFile, type PendingFile } from "#app/features/files/uploads.server";
 import type { Actor } from "#app/features/users/actor";
-import { AppError, fieldError } from "#app/lib/errors";
+import { AppError, fieldError, notFound } from "#app/lib/errors";
 import { CONVERSATION_MESSAGES, messageText } from "./conversations.schema";
 import { queueMessageMails } from "./message-mail.server";
 import { markRead } from "./read-state.server";
@@ -92,7 +92,9 @@ export async function postMessage(s: ConversationServices, input: PostMessageInp
     }
     const now = input.now ?? new Date();
     const posted = await s.db.transaction(async (tx) => {
-      await threadAccess(tx, input.author, input.proposalId, { lock: true });
+      // Checked above; the row is locked so that the proposal cannot be deleted meanwhile.
+      const [locked] = await tx.select({ id: proposal.id }).from(proposal).where(eq(proposal.id, access.proposalId)).for("share");
+      if (!locked) throw notFound(CONVERSATION_MESSAGES.notFound);
       if (input.inboundMessageId) {
         const [seen] = await tx
           .select({ id: proposalMessage.id })
