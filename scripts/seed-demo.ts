@@ -424,16 +424,13 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
     }
     const threads = new Map<number, typeof proposalThread.$inferInsert>();
     await insertBatches(messageRows, 1_000, async (batch) => {
-      const ids = await tx
-        .insert(proposalMessage)
-        .values(batch)
-        .returning({
-          id: proposalMessage.id,
-          proposalId: proposalMessage.proposalId,
-          role: proposalMessage.authorRole,
-          visibility: proposalMessage.visibility,
-          createdAt: proposalMessage.createdAt,
-        });
+      const ids = await tx.insert(proposalMessage).values(batch).returning({
+        id: proposalMessage.id,
+        proposalId: proposalMessage.proposalId,
+        role: proposalMessage.authorRole,
+        visibility: proposalMessage.visibility,
+        createdAt: proposalMessage.createdAt,
+      });
       for (const m of ids) {
         const t = threads.get(m.proposalId) ?? {
           proposalId: m.proposalId,
