@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/proposal";
 import { LocalDateTime } from "#app/components/local-time";
-import { Badge } from "#app/components/ui/badge";
+import { EventEntry } from "#app/features/conversations/components/timeline";
 import { ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
 import { getStatusEventsForAmbassador } from "#app/features/conversations/timeline.server";
 import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
@@ -51,14 +51,8 @@ export default function AmbassadorProposal({ loaderData }: Route.ComponentProps)
         ) : (
           <ol className="flex flex-col gap-2">
             {events.map((e) => (
-              <li key={e.id} className="flex flex-wrap items-baseline gap-2 text-sm" data-testid="system-event">
-                <Badge tone="gray">System</Badge>
-                <span>
-                  <span className="font-medium">{e.authorName}</span> {e.text}
-                </span>
-                <span className="text-xs text-slate-600">
-                  <LocalDateTime value={e.createdAt} />
-                </span>
+              <li key={e.id}>
+                <EventEntry entry={e} />
               </li>
             ))}
           </ol>

@@ -145,7 +145,12 @@ function OwnMessageActions({ entry, reply }: { entry: MessageEntryData; reply?: 
   );
 }
 
-function EventEntry({ entry }: { entry: Extract<TimelineEntry, { kind: "event" }> }) {
+/** A system event: the System badge, who did what, when, and the quoted detail (a comment, a reason). */
+export function EventEntry({
+  entry,
+}: {
+  entry: Pick<Extract<TimelineEntry, { kind: "event" }>, "authorName" | "text" | "detail" | "createdAt">;
+}) {
   return (
     <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1 px-1 text-sm text-slate-700" data-testid="system-event">
       <Badge tone="gray">System</Badge>
