@@ -20,6 +20,7 @@ const guarded = configuredRoutes
     path: path
       .replace(/:proposalId/g, "1")
       .replace(/:invoiceId/g, "1")
+      .replace(/:meetingId/g, "1")
       .replace(/:fileId/g, "1"),
   }));
 
@@ -245,6 +246,7 @@ test.describe("one user's records are out of reach of another", () => {
       `/view-invoice/${ids.invoice}`,
       `/view-invoice/${ids.invoice}/pdf`,
       `/client-dashboard/meetings/${ids.meeting}/ics`,
+      `/meetings/${ids.meeting}/reschedule`,
     ];
     for (const path of reads) {
       expect((await ctx.clientA.get(path)).status(), `A ${path}`).toBe(200);
@@ -267,7 +269,9 @@ test.describe("one user's records are out of reach of another", () => {
       ["/project-status", { intent: "submit-revision", id: String(ids.review), comment: "Hijacked" }],
       ["/client-dashboard", { intent: "approve-proposal", id: String(ids.offered) }],
       ["/client-dashboard", { intent: "decline-proposal", id: String(ids.offered), reason: "Hijacked" }],
-      ["/client-dashboard", { intent: "delete-meeting", id: String(ids.pendingMeeting), confirm: "yes" }],
+      ["/client-dashboard", { intent: "cancel-meeting", id: String(ids.pendingMeeting), confirm: "yes" }],
+      ["/meetings", { intent: "cancel-meeting", id: String(ids.pendingMeeting), confirm: "yes" }],
+      [`/meetings/${ids.pendingMeeting}/reschedule`, { slot: "2031-01-06T10:00:00.000Z", timeZone: "UTC" }],
     ];
     for (const [path, form] of attempts) {
       const response = await ctx.clientB.post(path, { form, maxRedirects: 0 });

@@ -123,7 +123,7 @@ test.describe("profile, e-mail and password", () => {
     await expect(list.getByRole("listitem").first()).toContainText(/Chrom\w* on Linux/);
     const otherRow = list.getByRole("listitem").filter({ hasNotText: "This device" });
     await expect(otherRow).toContainText("Last active");
-    await otherRow.locator("summary", { hasText: "Sign out" }).click();
+    await otherRow.getByRole("link", { name: "Sign out" }).click();
     await otherRow.getByRole("button", { name: "Yes, sign out" }).click();
     await expect(page.getByText("That session has been signed out.")).toBeVisible();
     await expect(list.getByRole("listitem")).toHaveCount(1);
@@ -350,7 +350,7 @@ test.describe("passkeys", () => {
     await section.getByRole("button", { name: "Rename" }).click();
     await expect(section.getByText("The passkey has been renamed.")).toBeVisible();
     await expect(section.getByText("Home laptop", { exact: true })).toBeVisible();
-    await section.locator("summary", { hasText: "Remove" }).click();
+    await section.getByRole("link", { name: "Remove" }).click();
     await section.getByRole("button", { name: "Yes, remove" }).click();
     await expect(section.getByText("You have no passkeys yet.")).toBeVisible();
     await context.close();

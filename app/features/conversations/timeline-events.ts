@@ -22,6 +22,7 @@ export const CLIENT_TIMELINE_EVENTS = [
   "meeting:requested",
   "meeting:accepted",
   "meeting:confirmed",
+  "meeting:declined",
 ] as const;
 
 /** Events an ambassador sees on the proposals they submitted: status only. */
@@ -85,6 +86,8 @@ export function describeEvent(event: { entity: string; action: string; before: u
     case "meeting:accepted":
     case "meeting:confirmed":
       return { text: "confirmed the meeting" };
+    case "meeting:declined":
+      return { text: "declined the meeting request" };
     default:
       return { text: `${event.entity} ${event.action.replace(/-/g, " ")}` };
   }

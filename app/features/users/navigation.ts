@@ -29,8 +29,11 @@ export function navItemsFor(role: Role | null, area: PortalArea, unreadMessages 
       { to: "/admin/invoices", label: "Invoices" },
       { to: "/admin/ambassadors", label: "Ambassador Dashboard" },
       { to: "/admin/users", label: "Users" },
+      { to: "/admin/meetings", label: "Meetings" },
       { to: "/admin/conversations", label: "Messages", badge: unreadMessages },
       { to: "/admin/messages", label: "Contact form" },
+      { to: "/admin/audit", label: "Audit trail" },
+      { to: "/admin/outbox", label: "Mail outbox" },
       { to: "/admin/settings", label: "Settings" },
     ];
   }
@@ -53,6 +56,7 @@ export function navItemsFor(role: Role | null, area: PortalArea, unreadMessages 
     { to: "/project-status", label: "Project Status" },
     { to: "/proposal-request", label: "Proposal Request" },
     { to: "/invoices", label: "Invoices" },
+    { to: "/meetings", label: "Meetings" },
     { to: "/client-dashboard#conversations", label: "Messages", badge: unreadMessages },
   ];
 }

@@ -16,7 +16,7 @@ import {
 import { getSettings } from "#app/features/settings/settings.server";
 import { formatMoney, formatPercent } from "#app/lib/vocabulary";
 import { useFormatMoney } from "#app/components/money";
-import { ConfirmLink, ConfirmPanel, useConfirmTarget } from "#app/components/ui/confirm";
+import { ConfirmLink, ConfirmPanel, useIsConfirming } from "#app/components/ui/confirm";
 import { Toast } from "#app/components/ui/toast";
 import { BreakableText } from "#app/components/ui/breakable-text";
 import { ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
@@ -243,11 +243,10 @@ function AmbassadorDetail({ detail }: { detail: Detail }) {
 
 /** The confirmation of Mark as paid / Mark unpaid for one commission, naming it and its amount. */
 function CommissionConfirm({ proposal }: { proposal: AmbassadorProposalRow }) {
-  const confirming = useConfirmTarget();
+  const isConfirming = useIsConfirming();
   const money = useFormatMoney();
-  if (!confirming || confirming.target !== String(proposal.id)) return null;
   const name = proposal.projectName || `proposal #${proposal.id}`;
-  if (confirming.kind === "mark-commission-paid" && !proposal.commissionPaidAt && proposal.clientApproved) {
+  if (isConfirming("mark-commission-paid", proposal.id) && !proposal.commissionPaidAt && proposal.clientApproved) {
     return (
       <ConfirmPanel
         title={`Mark the commission for ${name} as paid?`}
@@ -262,7 +261,7 @@ function CommissionConfirm({ proposal }: { proposal: AmbassadorProposalRow }) {
       </ConfirmPanel>
     );
   }
-  if (confirming.kind === "mark-commission-unpaid" && proposal.commissionPaidAt) {
+  if (isConfirming("mark-commission-unpaid", proposal.id) && proposal.commissionPaidAt) {
     return (
       <ConfirmPanel
         title={`Mark the commission for ${name} unpaid?`}

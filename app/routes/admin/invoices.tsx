@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/invoices";
 import { PageHeading } from "#app/components/page-heading";
-import { ConfirmLink, ConfirmPanel, useConfirmTarget } from "#app/components/ui/confirm";
+import { ConfirmLink, ConfirmPanel, useIsConfirming } from "#app/components/ui/confirm";
 import { DataTable, ExportCsvLink, FilterSelect, Pager, SearchBar, type Column } from "#app/components/ui/data-table";
 import { Notice } from "#app/components/ui/notice";
 import { RowMenu, ROW_MENU_ITEM } from "#app/components/ui/row-menu";
@@ -66,7 +66,7 @@ const FILTER_LABELS: Record<InvoiceFilter, string> = {
 /** /admin/invoices: filter, search, and per row Edit, Mark paid / Mark unpaid and Delete (each after a confirmation). */
 export default function AdminInvoices({ loaderData, actionData }: Route.ComponentProps) {
   const { page, filter, q, created } = loaderData;
-  const confirming = useConfirmTarget();
+  const isConfirming = useIsConfirming();
   const money = useFormatMoney();
   const columns: Column<AdminInvoiceRow>[] = [
     { header: "Number", cell: (i) => <span className="font-mono whitespace-nowrap">{i.number}</span> },
@@ -114,7 +114,7 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
         rowKey={(i) => i.id}
         empty={q || filter !== "all" ? "No invoice matches this filter." : "No invoices yet. Generate one from a proposal."}
         after={(i) =>
-          confirming?.kind === "mark-paid" && confirming.target === String(i.id) && i.status === "unpaid" ? (
+          isConfirming("mark-paid", i.id) && i.status === "unpaid" ? (
             <ConfirmPanel
               title={`Mark invoice ${i.number} paid?`}
               intent="mark-paid"
@@ -126,7 +126,7 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
               {money(i.totalCents)} from {i.clientName ?? "the client"} for {i.projectName || `proposal #${i.proposalId}`}. It can be marked
               unpaid again if this was a mistake.
             </ConfirmPanel>
-          ) : confirming?.kind === "mark-unpaid" && confirming.target === String(i.id) && i.status === "paid" ? (
+          ) : isConfirming("mark-unpaid", i.id) && i.status === "paid" ? (
             <ConfirmPanel
               title={`Mark invoice ${i.number} unpaid?`}
               intent="mark-unpaid"
@@ -138,7 +138,7 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
               The payment of {money(i.totalCents)} recorded for {i.projectName || `proposal #${i.proposalId}`} is removed; the invoice is
               due again.
             </ConfirmPanel>
-          ) : confirming?.kind === "delete-invoice" && confirming.target === String(i.id) ? (
+          ) : isConfirming("delete-invoice", i.id) ? (
             <ConfirmPanel
               title={`Delete invoice ${i.number}?`}
               intent="delete-invoice"

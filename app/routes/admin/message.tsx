@@ -4,7 +4,7 @@ import { PageHeading } from "#app/components/page-heading";
 import { LocalTime } from "#app/components/local-time";
 import { Badge } from "#app/components/ui/badge";
 import { buttonClass } from "#app/components/ui/button";
-import { useConfirmTarget } from "#app/components/ui/confirm";
+import { useIsConfirming } from "#app/components/ui/confirm";
 import { ActionNotice } from "#app/components/ui/notice";
 import { owner } from "#app/content/site";
 import { DeleteMessagePanel, MessageActions } from "#app/features/contact/components/message-actions";
@@ -43,7 +43,7 @@ export async function action(args: Route.ActionArgs) {
 /** /admin/messages/{messageId}: sender, date, the whole text, reply by e-mail, handled toggle, delete. */
 export default function AdminMessage({ loaderData, actionData }: Route.ComponentProps) {
   const { message, reply } = loaderData;
-  const confirming = useConfirmTarget();
+  const isConfirming = useIsConfirming();
   return (
     <>
       <PageHeading title={`Message from ${message.userName}`}>
@@ -89,7 +89,7 @@ export default function AdminMessage({ loaderData, actionData }: Route.Component
         </a>
         <MessageActions message={{ id: message.id, userName: message.userName, handled: message.handledAt !== null }} size="md" />
       </div>
-      {confirming?.kind === "delete-message" && confirming.target === String(message.id) ? (
+      {isConfirming("delete-message", message.id) ? (
         <div className="mt-4 rounded-lg border border-red-200 bg-red-50/40 p-4">
           <DeleteMessagePanel message={message} action="/admin/messages" />
         </div>

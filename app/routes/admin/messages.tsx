@@ -3,7 +3,7 @@ import type { Route } from "./+types/messages";
 import { PageHeading } from "#app/components/page-heading";
 import { LocalTime } from "#app/components/local-time";
 import { Badge } from "#app/components/ui/badge";
-import { useConfirmTarget } from "#app/components/ui/confirm";
+import { useIsConfirming } from "#app/components/ui/confirm";
 import { DataTable, Pager, SearchBar, type Column } from "#app/components/ui/data-table";
 import { ActionNotice } from "#app/components/ui/notice";
 import { DeleteMessagePanel, MessageActions } from "#app/features/contact/components/message-actions";
@@ -30,7 +30,7 @@ type Row = Route.ComponentProps["loaderData"]["page"]["items"][number];
 /** /admin/messages: contact messages, unread in bold with a badge, handled/unhandled and delete. */
 export default function AdminMessages({ loaderData, actionData }: Route.ComponentProps) {
   const { page, q } = loaderData;
-  const confirming = useConfirmTarget();
+  const isConfirming = useIsConfirming();
   const columns: Column<Row>[] = [
     {
       header: "From",
@@ -79,9 +79,7 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
         rows={page.items}
         rowKey={(m) => m.id}
         empty={q ? "No message matches this search." : "No messages yet. They appear here when someone uses the contact form."}
-        after={(m) =>
-          confirming?.kind === "delete-message" && confirming.target === String(m.id) ? <DeleteMessagePanel message={m} /> : null
-        }
+        after={(m) => (isConfirming("delete-message", m.id) ? <DeleteMessagePanel message={m} /> : null)}
       />
       <Pager page={page} noun="messages" shown={page.items.length} />
     </>

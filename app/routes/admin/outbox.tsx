@@ -3,7 +3,7 @@ import type { Route } from "./+types/outbox";
 import { PageHeading } from "#app/components/page-heading";
 import { LocalTime } from "#app/components/local-time";
 import { buttonClass } from "#app/components/ui/button";
-import { usePendingIntent } from "#app/components/ui/confirm-action";
+import { usePendingIntent } from "#app/components/ui/confirm";
 import { DataTable, useActionHref, type Column } from "#app/components/ui/data-table";
 import { ActionNotice } from "#app/components/ui/notice";
 import { OUTBOX_LIST_LIMIT, listOutboxForAdmin, retryOutboxMail } from "#app/features/mail/outbox-admin.server";

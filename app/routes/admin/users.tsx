@@ -1,8 +1,9 @@
+import { countOf } from "#app/lib/vocabulary";
 import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/users";
 import { PageHeading } from "#app/components/page-heading";
 import { buttonClass } from "#app/components/ui/button";
-import { ConfirmLink, ConfirmPanel, useConfirmTarget } from "#app/components/ui/confirm";
+import { ConfirmLink, ConfirmPanel, useIsConfirming } from "#app/components/ui/confirm";
 import { DataTable, ExportCsvLink, FilterSelect, Pager, SearchBar, useActionHref, type Column } from "#app/components/ui/data-table";
 import { LocalTime } from "#app/components/local-time";
 import { Badge } from "#app/components/ui/badge";
@@ -58,9 +59,8 @@ export async function action(args: Route.ActionArgs) {
   );
 }
 
-function plural(n: number, one: string, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
+/** "1 proposal", "2 proposals" (Intl.PluralRules, app/lib/vocabulary.ts). */
+const plural = countOf;
 
 function removedSummary(impact: UserDeletionImpact): string {
   const parts = [];
@@ -79,7 +79,7 @@ const roleOptions = [
 /** /admin/users: search, role filter, Deactivate/Reactivate and Delete (after confirmation with what it removes). */
 export default function AdminUsers({ loaderData, actionData }: Route.ComponentProps) {
   const { page, q, role, impact } = loaderData;
-  const confirming = useConfirmTarget();
+  const isConfirming = useIsConfirming();
   const columns: Column<AdminUserRow>[] = [
     {
       header: "User",
@@ -115,7 +115,7 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
         rowKey={(u) => u.id}
         empty={q || role ? "No user matches this search." : "No users yet."}
         after={(u) =>
-          confirming?.kind === "delete-user" && confirming.target === u.id ? (
+          isConfirming("delete-user", u.id) ? (
             <ConfirmPanel title={`Delete ${u.email}?`} intent="delete-user" fields={{ userId: u.id }} confirmLabel="Yes, delete user">
               {impact && impact.id === u.id ? <ImpactText impact={impact} /> : "This cannot be undone."}
             </ConfirmPanel>

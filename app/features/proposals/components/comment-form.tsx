@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Form } from "react-router";
-import { usePendingIntent } from "#app/components/ui/confirm-action";
+import { usePendingIntent } from "#app/components/ui/confirm";
 import { SubmitButton, TextareaField } from "#app/components/ui/field";
 import type { FormReply } from "#app/lib/form-action.server";
 

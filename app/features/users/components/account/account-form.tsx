@@ -5,7 +5,7 @@
  */
 import type { ComponentProps, ReactNode } from "react";
 import { Form } from "react-router";
-import { usePendingIntent } from "#app/components/ui/confirm-action";
+import { usePendingIntent } from "#app/components/ui/confirm";
 import { InputField, SubmitButton } from "#app/components/ui/field";
 import { FormMessage } from "#app/components/ui/form";
 import type { FormReply } from "#app/lib/form-action.server";

@@ -1,6 +1,6 @@
 import { useRevalidator } from "react-router";
 import { LocalDateTime } from "#app/components/local-time";
-import { ConfirmAction } from "#app/components/ui/confirm-action";
+import { ConfirmAction } from "#app/components/ui/confirm";
 import type { FormReply } from "#app/lib/form-action.server";
 import type { AccountPageData } from "../../account/page.server";
 import { AddPasskey } from "../passkey-buttons";
@@ -34,7 +34,7 @@ function PasskeyRow({ passkey: p, renamed }: { passkey: AccountPageData["passkey
   return (
     <li className="flex flex-col gap-3 py-3">
       <p className="font-medium">
-        {p.name}
+        <span>{p.name}</span>
         {p.createdAt ? (
           <span className="ml-2 text-sm font-normal text-slate-700">
             added <LocalDateTime value={p.createdAt} style="date" />
