@@ -35,6 +35,7 @@ export default [
     route("invoices", "routes/client/invoices.tsx"),
     route("proposals/:proposalId", "routes/client/proposal.tsx"),
     // The proposal's conversation (docs/product.md#conversations): upload endpoint, Files tab, downloads.
+    route("messages", "routes/client/messages.tsx"),
     route("proposals/:proposalId/messages", "routes/client/proposal-messages.ts"),
     route("proposals/:proposalId/files", "routes/client/proposal-files.tsx"),
     route("proposals/:proposalId/files/:fileId", "routes/client/proposal-file.ts"),

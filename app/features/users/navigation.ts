@@ -57,6 +57,6 @@ export function navItemsFor(role: Role | null, area: PortalArea, unreadMessages 
     { to: "/proposal-request", label: "Proposal Request" },
     { to: "/invoices", label: "Invoices" },
     { to: "/meetings", label: "Meetings" },
-    { to: "/client-dashboard#conversations", label: "Messages", badge: unreadMessages },
+    { to: "/messages", label: "Messages", badge: unreadMessages },
   ];
 }

@@ -25,7 +25,7 @@ export default function AdminConversations({ loaderData }: Route.ComponentProps)
     {
       header: "Project",
       cell: (row) => (
-        <div className="min-w-48">
+        <div className="min-w-48 wrap-anywhere">
           <Link to={`/admin/proposals/${row.id}#conversation`} className={`text-brand-700 underline ${row.unread ? "font-semibold" : ""}`}>
             {row.projectName}
           </Link>

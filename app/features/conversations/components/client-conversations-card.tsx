@@ -15,7 +15,7 @@ export function ClientConversationsCard({ rows }: { rows: ClientConversationRow[
           <ul className="flex flex-col divide-y divide-slate-200">
             {rows.map((row) => (
               <li key={row.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
-                <span>
+                <span className="min-w-0 wrap-anywhere">
                   <Link
                     to={`/proposals/${row.id}#conversation`}
                     className={`text-brand-700 underline ${row.unread ? "font-semibold" : ""}`}
