@@ -155,7 +155,11 @@ async function run(driver: "postgres" | "pglite") {
 const results: string[] = [];
 const rows: string[] = [];
 const memRows: string[] = [];
-for (const driver of ["postgres", "pglite"] as const) {
+const drivers = (process.argv
+  .find((a) => a.startsWith("--drivers="))
+  ?.slice(10)
+  .split(",") ?? ["postgres", "pglite"]) as ("postgres" | "pglite")[];
+for (const driver of drivers) {
   const { sequential: q, latency: l, memory: m, load } = await run(driver);
   const label = driver === "postgres" ? "PostgreSQL 15" : "PGlite (embedded)";
   if (l && q)
