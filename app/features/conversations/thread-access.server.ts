@@ -5,10 +5,9 @@
  * same 404 "Proposal not found". Ambassadors never take part: they read the status events of the
  * proposals they submitted through `getStatusEventsForAmbassador`.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, or } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { proposal, user, type MessageAuthorRole } from "#app/db/schema";
-import { emailVerified, visibleToClient } from "#app/features/proposals/proposals.server";
 import type { Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
 import { CONVERSATION_MESSAGES } from "./conversations.schema";
@@ -38,19 +37,30 @@ export async function threadAccess(
   options: { lock?: boolean } = {},
 ): Promise<ThreadAccess> {
   if (actor.role !== "admin" && actor.role !== "client") throw notFound(CONVERSATION_MESSAGES.notFound);
+  // One query: the proposal, the actor's name and, for a client, the proposal page's rule
+  // (their own requests; ambassador proposals once their address is verified).
   const where =
     actor.role === "admin"
       ? eq(proposal.id, proposalId)
-      : and(eq(proposal.id, proposalId), visibleToClient(actor, await emailVerified(q, actor.id)));
-  const query = q.select({ id: proposal.id, projectName: proposal.projectName, clientId: proposal.clientId }).from(proposal).where(where);
-  const [row] = options.lock ? await query.for("share") : await query;
+      : and(eq(proposal.id, proposalId), eq(proposal.clientId, actor.id), or(eq(proposal.source, "client"), eq(user.emailVerified, true)));
+  const query = q
+    .select({
+      id: proposal.id,
+      projectName: proposal.projectName,
+      clientId: proposal.clientId,
+      name: user.name,
+      businessName: user.businessName,
+    })
+    .from(proposal)
+    .innerJoin(user, eq(user.id, actor.id))
+    .where(where);
+  const [row] = options.lock ? await query.for("share", { of: proposal }) : await query;
   if (!row) throw notFound(CONVERSATION_MESSAGES.notFound);
-  const [me] = await q.select({ name: user.name, businessName: user.businessName }).from(user).where(eq(user.id, actor.id));
   return {
     proposalId: row.id,
     label: row.projectName || `Proposal #${row.id}`,
     clientId: row.clientId,
     side: actor.role === "admin" ? "agency" : "client",
-    actorName: (actor.role === "client" ? me?.businessName || me?.name : me?.name) || actor.email,
+    actorName: (actor.role === "client" ? row.businessName || row.name : row.name) || actor.email,
   };
 }
