@@ -252,6 +252,30 @@ test("refused uploads store nothing; downloads are byte-identical with the right
   });
   await expect.poll(() => counts(sql), { timeout: 15_000 }).toEqual(before);
 
+  // Hostile bodies: a declared length over the upload limit is refused before reading (413); thousands
+  // of fields and a forged part header never give a 5xx and store nothing.
+  const declared = await new Promise<number>((resolve) => {
+    const req = http.request(url, {
+      method: "POST",
+      headers: { cookie: cookies, "content-type": "multipart/form-data; boundary=x", "content-length": String(300 * 1024 * 1024) },
+    });
+    req.on("response", (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+    req.on("error", () => resolve(-1));
+    req.write("--x\r\n");
+  });
+  expect(declared).toBe(413);
+  const manyFields = new FormData();
+  for (let i = 0; i < 5_000; i++) manyFields.append(`f${i}`, "x");
+  manyFields.append("text", "many fields");
+  const many = await request.post(`/proposals/${id}/messages`, { multipart: manyFields });
+  expect(many.status()).toBeLessThan(500);
+  const forged = await request.post(`/proposals/${id}/messages`, {
+    headers: { "content-type": "multipart/form-data; boundary=zz" },
+    data: '--zz\r\nContent-Disposition: form-data; name="files"; filename="\u0000../x.pdf"\r\n\r\n%PDF-1.4\r\n--zz--',
+  });
+  expect(forged.status()).toBeLessThan(500);
+  expect(await counts(sql)).toEqual(before);
+
   // Accepted: two files, downloaded byte for byte with the right headers.
   const ok = await postMessage(request, id, "the real files", [
     { name: "../../etc/brief\u202Egnp.pdf", mimeType: "application/octet-stream", buffer: PDF },
