@@ -18,7 +18,8 @@ import { AppError, notFound } from "#app/lib/errors";
 import { clientEmailSql, clientNameSql } from "./invoice-admin-row.server";
 import { checkedItems } from "./invoice-items.server";
 import { currencyOf, invoiceNotice } from "./invoice-notice.server";
-import { INVOICE_MESSAGES, type InvoiceInput } from "./invoices.schema";
+import { type InvoiceInput } from "./invoices.schema";
+import { INVOICE_MESSAGES } from "./invoices.messages";
 
 /** @returns whether `error` is PostgreSQL's unique violation (both drivers expose `code`). */
 function isUniqueViolation(error: unknown): boolean {

@@ -1,15 +1,16 @@
-import { getFormProps } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/verify-email";
 import { SubmitButton } from "#app/components/ui/field";
-import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { FormMessage, getFormProps, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import { Notice } from "#app/components/ui/notice";
-import { AUTH_MESSAGES, resendVerificationSchema } from "#app/features/users/accounts.schema";
+import { AUTH_MESSAGES } from "#app/features/users/accounts.messages";
+import { resendVerificationSchema } from "#app/features/users/accounts.schema";
 import { resendVerificationEmail, verifyEmailAddress } from "#app/features/users/accounts.server";
 import { homeFor } from "#app/features/users/actor";
 import { sessionUserContext } from "#app/features/users/session.server";
 import { fieldError } from "#app/lib/errors";
 import { formAction } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
 import { accountDeps, requestMeta } from "#app/lib/request.server";
 
 export const meta: Route.MetaFunction = () => [
@@ -30,6 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const current = context.get(sessionUserContext);
   const outcome = !token ? null : token.length <= MAX_TOKEN_LENGTH && (await verifyEmailAddress(accountDeps(context), token));
   return {
+    form: formConstraints(resendVerificationSchema),
     outcome: outcome === null ? ("none" as const) : outcome ? ("verified" as const) : ("invalid" as const),
     signedInAs: current?.email ?? null,
     home: current ? homeFor(current.role) : "/login",
@@ -55,7 +57,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useAppForm({ id: "resend-verification", schema: resendVerificationSchema, lastResult: actionData?.result });
+  const [form, fields] = useAppForm({ id: "resend-verification", constraint: loaderData.form, lastResult: actionData?.result });
   const pending = useIsSubmitting();
   const { outcome, signedInAs, home } = loaderData;
   return (

@@ -9,7 +9,7 @@ import { user, verification } from "#app/db/schema";
 import { enqueueMail, escapeHtml } from "#app/features/mail/mail.server";
 import { AppError, conflict, fieldError } from "#app/lib/errors";
 import type { Env } from "#app/lib/env.server";
-import { ACCOUNT_MESSAGES } from "../account.schema";
+import { ACCOUNT_MESSAGES } from "../account.messages";
 import type { AccountDeps } from "../accounts.server";
 import type { SessionUser } from "../actor";
 import { checkPassword, limit } from "./guards.server";

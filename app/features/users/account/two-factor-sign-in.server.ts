@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { session } from "#app/db/schema";
 import { AppError, fieldError, rateLimited } from "#app/lib/errors";
 import type { RequestMeta } from "#app/lib/request.server";
-import { ACCOUNT_MESSAGES } from "../account.schema";
+import { ACCOUNT_MESSAGES } from "../account.messages";
 import type { AccountDeps } from "../accounts.server";
 import { homeFor, roleOf } from "../actor";
 import { authErrorCode, authHeaders } from "../auth-glue.server";

@@ -10,7 +10,7 @@ import type { Database } from "#app/db/client.server";
 import { twoFactor, user } from "#app/db/schema";
 import { conflict, fieldError } from "#app/lib/errors";
 import type { RequestMeta } from "#app/lib/request.server";
-import { ACCOUNT_MESSAGES } from "../account.schema";
+import { ACCOUNT_MESSAGES } from "../account.messages";
 import type { AccountDeps } from "../accounts.server";
 import type { SessionUser } from "../actor";
 import { authErrorCode, authHeaders } from "../auth-glue.server";
