@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type DragEvent, type FormEvent, type Keybo
 import { useRevalidator } from "react-router";
 import { buttonClass } from "#app/components/ui/button";
 import { ACCEPT_ATTRIBUTE, formatBytes, MAX_FILES_PER_MESSAGE } from "#app/features/files/file-kinds";
-import { CONVERSATION_MESSAGES, MAX_MESSAGE_LENGTH } from "../conversations.schema";
+import { CONVERSATION_MESSAGES, MAX_MESSAGE_LENGTH } from "../conversations.messages";
 
 /** What the composer shows after a post: the server's reply (a form reply, or the JSON of the upload request). */
 export interface ComposerResult {

@@ -3,7 +3,7 @@ import { LocalDateTime } from "#app/components/local-time";
 import { Badge } from "#app/components/ui/badge";
 import { buttonClass } from "#app/components/ui/button";
 import type { FormReply } from "#app/lib/form-action.server";
-import { MAX_MESSAGE_LENGTH } from "../conversations.schema";
+import { MAX_MESSAGE_LENGTH } from "../conversations.messages";
 import type { TimelineEntry } from "../thread-types";
 import { FileChip } from "./file-chip";
 import { MessageText } from "./message-text";
