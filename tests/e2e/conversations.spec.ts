@@ -310,3 +310,22 @@ test("refused uploads store nothing; downloads are byte-identical with the right
   expect((await ambassadorPage.request.get(`/proposals/${id}/files/${files[0].id}`, { maxRedirects: 0 })).status()).toBe(302);
   for (const p of [clientPage, ambassadorPage]) await p.context().close();
 });
+
+test("message mails are switched off in the account's notifications; ambassadors have no such choice", async ({ page, browser, sql }) => {
+  const client = await registerClient(page);
+  await page.goto("/account");
+  const box = page.getByRole("checkbox", { name: /E-mail me about new messages/ });
+  await expect(box).toBeChecked();
+  await box.uncheck();
+  await page.getByRole("button", { name: "Save preferences" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "saved" })).toHaveText("Preferences saved.");
+  await expect(box).not.toBeChecked();
+  const { rows } = await sql.query(`select notify_messages, notify_updates from "user" where email = $1`, [client.email]);
+  expect(rows).toEqual([{ notify_messages: false, notify_updates: true }]);
+  const ambassador = await newUserPage(browser);
+  await registerAmbassador(ambassador);
+  await ambassador.goto("/account");
+  await expect(ambassador.getByRole("checkbox", { name: /E-mail me about updates/ })).toBeVisible();
+  await expect(ambassador.getByRole("checkbox", { name: /new messages/ })).toHaveCount(0);
+  await ambassador.context().close();
+});
