@@ -5,6 +5,7 @@
  */
 import { createContext } from "react-router";
 import type { Database } from "./db/client.server";
+import type { FileStore } from "./features/files/file-store";
 import type { Auth } from "./features/users/auth.server";
 import type { Env } from "./lib/env.server";
 
@@ -13,6 +14,8 @@ export interface AppServices {
   db: Database;
   env: Env;
   auth: Auth;
+  /** Where shared files' bytes are kept (docs/product.md#files): the database, or S3 when S3_BUCKET is set. */
+  files: FileStore;
   /** Reports whether the database answers (used by /healthz and /readyz). */
   ping(): Promise<void>;
 }

@@ -34,6 +34,11 @@ export default [
     route("proposal-request", "routes/client/proposal-request.tsx"),
     route("invoices", "routes/client/invoices.tsx"),
     route("proposals/:proposalId", "routes/client/proposal.tsx"),
+    // The proposal's conversation (docs/product.md#conversations): upload endpoint, Files tab, downloads.
+    route("messages", "routes/client/messages.tsx"),
+    route("proposals/:proposalId/messages", "routes/client/proposal-messages.ts"),
+    route("proposals/:proposalId/files", "routes/client/proposal-files.tsx"),
+    route("proposals/:proposalId/files/:fileId", "routes/client/proposal-file.ts"),
     route("edit-proposal/:proposalId", "routes/client/edit-proposal.tsx"),
     route("view-invoice/:invoiceId", "routes/client/view-invoice.tsx"),
     route("view-invoice/:invoiceId/pdf", "routes/client/invoice-pdf.ts"),
@@ -50,6 +55,8 @@ export default [
     route("dashboard", "routes/ambassador/dashboard.tsx"),
     route("submit-proposal", "routes/ambassador/submit-proposal.tsx"),
     route("earnings", "routes/ambassador/earnings.tsx"),
+    // A submitted proposal's status events, read-only (docs/product.md#conversations).
+    route("proposals/:proposalId", "routes/ambassador/proposal.tsx"),
   ]),
 
   // Admin console (docs/product.md#admin-console).
@@ -57,6 +64,11 @@ export default [
     index("routes/admin/dashboard.tsx"),
     route("proposals", "routes/admin/proposals.tsx"),
     route("proposals/:proposalId", "routes/admin/proposal.tsx"),
+    route("proposals/:proposalId/messages", "routes/admin/proposal-messages.ts"),
+    route("proposals/:proposalId/files", "routes/admin/proposal-files.tsx"),
+    route("proposals/:proposalId/files/:fileId", "routes/admin/proposal-file.ts"),
+    // Conversation inbox (docs/product.md#conversations-inbox).
+    route("conversations", "routes/admin/conversations.tsx"),
     route("users", "routes/admin/users.tsx"),
     route("invoices", "routes/admin/invoices.tsx"),
     route("invoices/edit/:invoiceId", "routes/admin/edit-invoice.tsx"),

@@ -24,6 +24,8 @@ import {
   invoiceItem,
   meeting,
   proposal,
+  proposalMessage,
+  proposalThread,
   settings,
   user,
   type MeetingStatus,
@@ -418,6 +420,60 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
     await insertBatches(meetingRows, 1_000, (batch) => tx.insert(meeting).values(batch));
     log(`meetings: ${meetingRows.length}`);
 
+    // ---- conversations: a third of the client-owned proposals, 1–4 messages each ------------
+    // (docs/product.md#conversations; one batch of rows per table, so --scale stays linear)
+    const adminId = userRows[0]!.id!;
+    const clientName = new Map(clients.map((c) => [c.id, c.name]));
+    const MESSAGES = [
+      "Could the contact page show a map?",
+      "Yes — we will embed one under the address. See https://example.com/map-demo",
+      "Here is our logo and brand guide.",
+      "Thanks, received. We will send the first mock-ups next week.",
+    ];
+    const messageRows: (typeof proposalMessage.$inferInsert)[] = [];
+    for (const p of proposalIds) {
+      if (!p.clientId || !rnd.chance(0.33)) continue;
+      const n = rnd.int(1, 4);
+      for (let k = 0; k < n; k++) {
+        const byClient = k % 2 === 0;
+        messageRows.push({
+          proposalId: p.id,
+          authorId: byClient ? p.clientId : adminId,
+          authorName: byClient ? (clientName.get(p.clientId) ?? "Client") : "Demo Admin",
+          authorRole: byClient ? "client" : "agency",
+          body: MESSAGES[k % MESSAGES.length]!,
+          visibility: !byClient && rnd.chance(0.2) ? "internal" : "shared",
+          createdAt: new Date(Math.min(now.getTime(), p.createdAt.getTime() + (k + 1) * 3 * 3600_000)),
+        });
+      }
+    }
+    const threads = new Map<number, typeof proposalThread.$inferInsert>();
+    await insertBatches(messageRows, 1_000, async (batch) => {
+      const ids = await tx.insert(proposalMessage).values(batch).returning({
+        id: proposalMessage.id,
+        proposalId: proposalMessage.proposalId,
+        role: proposalMessage.authorRole,
+        visibility: proposalMessage.visibility,
+        createdAt: proposalMessage.createdAt,
+      });
+      for (const m of ids) {
+        const t = threads.get(m.proposalId) ?? {
+          proposalId: m.proposalId,
+          lastActivityAt: m.createdAt,
+          lastMessageId: 0,
+          lastClientMessageId: 0,
+          lastAgencyMessageId: 0,
+        };
+        t.lastActivityAt = m.createdAt > t.lastActivityAt! ? m.createdAt : t.lastActivityAt;
+        t.lastMessageId = Math.max(t.lastMessageId!, m.id);
+        if (m.role === "client") t.lastClientMessageId = Math.max(t.lastClientMessageId ?? 0, m.id);
+        else if (m.visibility === "shared") t.lastAgencyMessageId = Math.max(t.lastAgencyMessageId ?? 0, m.id);
+        threads.set(m.proposalId, t);
+      }
+    });
+    await insertBatches([...threads.values()], 1_000, (batch) => tx.insert(proposalThread).values(batch));
+    log(`conversations: ${threads.size} with ${messageRows.length} messages`);
+
     await tx
       .insert(settings)
       .values({
@@ -436,6 +492,7 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
       invoices: invoiceRows.length,
       items,
       meetings: meetingRows.length,
+      messages: messageRows.length,
     };
   });
   // Planner statistics and the visibility map after a bulk load (autovacuum would get there later).

@@ -16,6 +16,8 @@ import { createAuth, resolveAuthSecret, type Auth } from "#app/features/users/au
 import type { Env } from "#app/lib/env.server";
 import { owner } from "#app/content/site";
 import { ensureFirstAdmin } from "#app/features/users/accounts.server";
+import { createFileStore } from "#app/features/files/create-store.server";
+import { startConversationJobs } from "#app/features/conversations/jobs.server";
 import { logger, registerSecrets } from "#app/lib/logger.server";
 import { createLiveHub, type LiveHub } from "#app/features/live/hub.server";
 import { notificationSourceFor } from "#app/features/live/listener.server";
@@ -58,7 +60,7 @@ export interface ServerApp {
  * @throws {DataDirLockedError} when another process holds the PGlite directory.
  */
 export async function createServerApp(env: Env): Promise<ServerApp> {
-  registerSecrets([env.BETTER_AUTH_SECRET, env.ADMIN_PASSWORD, env.METRICS_TOKEN, env.INBOUND_WEBHOOK_TOKEN]);
+  registerSecrets([env.BETTER_AUTH_SECRET, env.ADMIN_PASSWORD, env.METRICS_TOKEN, env.INBOUND_WEBHOOK_TOKEN, env.S3_SECRET_ACCESS_KEY]);
   const handle: DbHandle = env.DATABASE_URL
     ? await openDatabase({ url: env.DATABASE_URL })
     : await openDatabase({ pgliteDir: env.pgliteDir });
@@ -67,6 +69,8 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
   let live: LiveHub | undefined;
   let smtp: InboundSmtp | undefined;
   let inbound: InboundDeps | undefined;
+  let conversationJobs: { stop(): Promise<void> } | undefined;
+  const files = createFileStore(env, handle.db);
   let auth: Auth;
   const metrics = createMetrics({
     outboxCounts: () => countOutbox(handle.db),
@@ -104,13 +108,16 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     folding = startTallyFolding(handle.db);
     live = await createLiveHub({ db: handle.db, auth, source: notificationSourceFor(handle.db), maxStreams: env.SSE_MAX_STREAMS });
     if (domain) {
-      const deps: InboundDeps = { db: handle.db, secret, domain, post: createThreadPoster({ db: handle.db }) };
+      const post = createThreadPoster({ db: handle.db, files, maxUploadMb: env.MAX_UPLOAD_MB });
+      const deps: InboundDeps = { db: handle.db, secret, domain, post };
       inbound = deps;
       if (env.INBOUND_SMTP_PORT !== undefined) {
         smtp = await startInboundSmtp({ port: env.INBOUND_SMTP_PORT, domain, receive: (raw, to) => receiveInboundMail(deps, raw, { to }) });
       }
     }
+    conversationJobs = startConversationJobs({ db: handle.db, files });
   } catch (error) {
+    await conversationJobs?.stop();
     await smtp?.close();
     live?.closeAll();
     await live?.stop();
@@ -120,7 +127,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     throw error;
   }
 
-  const services: AppServices = { db: handle.db, env, auth, ping: () => handle.ping() };
+  const services: AppServices = { db: handle.db, env, auth, files, ping: () => handle.ping() };
   const router = express.Router();
 
   let stopping = false;
@@ -162,6 +169,8 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
   router.all(
     "/{*splat}",
     createRequestHandler({
+      // Conversation uploads: up to 10 files of MAX_UPLOAD_MB and the form's text.
+      uploadMaxBytes: (10 * env.MAX_UPLOAD_MB + 1) * 1024 * 1024,
       // Production: import the build once (a dynamic import per request costs a trip through
       // the module loader's hooks). Development: per request, so Vite's HMR is picked up.
       build: env.NODE_ENV === "production" ? await loadBuild() : loadBuild,
@@ -206,6 +215,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
       await live?.stop();
       await worker?.stop();
       await folding?.stop();
+      await conversationJobs?.stop();
       await handle.close();
     },
   };

@@ -13,6 +13,7 @@
  *   characters made of plain segments (`name`, `items[3].amount`) with array indices below
  *   {@link MAX_INDEX} and at most {@link MAX_DEPTH} levels, and no NUL byte in any name or
  *   value → 400. (Checked with `URLSearchParams`, which is linear in the body size.)
+ * - Conversation uploads ({@link UPLOAD_ROUTES}): multipart passed on as a bounded stream.
  * - Query strings: a NUL byte in the URL's query → 400, on every method.
  *
  * Refusals are a short HTML page (well under 1 KB) that never echoes the input.
@@ -45,6 +46,22 @@ export const BODY_LIMITS: Record<string, BodyRule> = {
   // The same action posted by React Router's client-side navigation.
   "/admin/settings.data": { maxBytes: 256 * 1024, multipart: true },
 };
+
+/**
+ * Routes that take a conversation message with files (docs/product.md#files): there a
+ * `multipart/form-data` body is NOT read here but handed to the route as a stream, bounded by the
+ * server's upload limit (10 files of MAX_UPLOAD_MB), and parsed as it arrives (busboy in
+ * `features/conversations/message-form.server.ts`, which limits fields, files and sizes itself).
+ * Any other body on these routes gets the ordinary rules.
+ */
+export const UPLOAD_ROUTES: readonly RegExp[] = [/^\/(?:admin\/)?proposals\/\d{1,10}(?:\/messages)?(?:\.data)?$/];
+
+/** A multipart upload the guard passes on unread: the route reads at most `maxBytes` of it. */
+export interface StreamedBody {
+  stream: true;
+  contentType: string;
+  maxBytes: number;
+}
 
 /** Most fields one form may post (the largest form, an invoice of 50 items, posts ~105). */
 export const MAX_FIELDS = 200;
@@ -189,9 +206,19 @@ function readBounded(req: IncomingMessage, maxBytes: number): Promise<Uint8Array
  * @returns the body and its content type, or a refusal.
  * @throws when the connection fails while reading.
  */
-export async function guardBody(req: IncomingMessage, path: string): Promise<GuardedBody | GuardRefusal> {
-  const rule = bodyRuleFor(path);
+export async function guardBody(
+  req: IncomingMessage,
+  path: string,
+  options: { uploadMaxBytes?: number } = {},
+): Promise<GuardedBody | GuardRefusal | StreamedBody> {
   const declared = req.headers["content-length"];
+  const streamedType = req.headers["content-type"] ?? "";
+  if (options.uploadMaxBytes && /^multipart\/form-data\s*;/i.test(streamedType) && UPLOAD_ROUTES.some((r) => r.test(path))) {
+    if (!/;\s*boundary=("?)[^";]{1,70}\1/i.test(streamedType)) return { status: 400, reason: "The upload is malformed (no boundary)." };
+    if (declared !== undefined && Number(declared) > options.uploadMaxBytes) return tooLarge({ maxBytes: options.uploadMaxBytes });
+    return { stream: true, contentType: streamedType, maxBytes: options.uploadMaxBytes };
+  }
+  const rule = bodyRuleFor(path);
   if (declared !== undefined && Number(declared) > rule.maxBytes) return tooLarge(rule);
 
   const rawType = req.headers["content-type"] ?? "";
@@ -233,8 +260,9 @@ export async function guardBody(req: IncomingMessage, path: string): Promise<Gua
   return { body, contentType: rawType };
 }
 
-function tooLarge(rule: BodyRule): GuardRefusal {
-  return { status: 413, reason: `The request is too large (at most ${Math.round(rule.maxBytes / 1024)} KB).` };
+function tooLarge(rule: Pick<BodyRule, "maxBytes">): GuardRefusal {
+  const size = rule.maxBytes >= 1024 * 1024 ? `${Math.round(rule.maxBytes / 1024 / 1024)} MB` : `${Math.round(rule.maxBytes / 1024)} KB`;
+  return { status: 413, reason: `The request is too large (at most ${size}).` };
 }
 
 const TITLES: Record<GuardRefusal["status"], string> = {

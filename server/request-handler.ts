@@ -12,6 +12,7 @@
  * Router makes the same check for the actions of page routes, but not for resource routes such
  * as `/logout`; here it holds for every route (docs/product.md#sign-out).
  */
+import { Readable } from "node:stream";
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { createRequestHandler as createRouterHandler, type RouterContextProvider, type ServerBuild } from "react-router";
@@ -21,23 +22,28 @@ export interface RequestHandlerOptions {
   build: ServerBuild | (() => Promise<ServerBuild>);
   mode: "production" | "development";
   getLoadContext(req: ExpressRequest, res: ExpressResponse): RouterContextProvider;
+  /** Largest conversation upload (the routes of `UPLOAD_ROUTES`), in bytes; unset → no streamed uploads. */
+  uploadMaxBytes?: number;
 }
 
 /**
  * @returns an express handler that answers every request with the React Router app.
  */
-export function createRequestHandler({ build, mode, getLoadContext }: RequestHandlerOptions) {
+export function createRequestHandler({ build, mode, getLoadContext, uploadMaxBytes }: RequestHandlerOptions) {
   const handleRequest = createRouterHandler(build, mode);
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     try {
       const queryRefusal = checkQuery(req.originalUrl);
       if (queryRefusal) return refuse(res, queryRefusal);
-      let body: Uint8Array<ArrayBuffer> | undefined;
+      let body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | undefined;
       let contentType: string | undefined;
       if (req.method !== "GET" && req.method !== "HEAD") {
-        const guarded = await guardBody(req, req.path);
+        const guarded = await guardBody(req, req.path, { uploadMaxBytes });
         if ("status" in guarded) return refuse(res, guarded);
-        ({ body, contentType } = guarded);
+        if ("stream" in guarded) {
+          body = boundedStream(req, guarded.maxBytes);
+          contentType = guarded.contentType;
+        } else ({ body, contentType } = guarded);
       }
       const request = toWebRequest(req, res, body, contentType);
       const crossSite = crossSiteRefusal(request);
@@ -94,10 +100,27 @@ function refuse(res: ExpressResponse, refusal: GuardRefusal) {
   }
 }
 
+/**
+ * The request's body as a web stream that errors once more than `maxBytes` arrived (and when the
+ * client goes away mid-way), for the upload routes.
+ */
+function boundedStream(req: ExpressRequest, maxBytes: number): ReadableStream<Uint8Array> {
+  let size = 0;
+  return (Readable.toWeb(req) as ReadableStream<Uint8Array>).pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        size += chunk.byteLength;
+        if (size > maxBytes) controller.error(new Error("upload over the limit"));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
 function toWebRequest(
   req: ExpressRequest,
   res: ExpressResponse,
-  body: Uint8Array<ArrayBuffer> | undefined,
+  body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | undefined,
   contentType: string | undefined,
 ): Request {
   const [, forwardedPort] = req.app?.enabled("trust proxy") ? (req.get("X-Forwarded-Host")?.split(":") ?? []) : [];
@@ -115,6 +138,10 @@ function toWebRequest(
   let controller: AbortController | null = new AbortController();
   res.on("finish", () => (controller = null));
   res.on("close", () => controller?.abort());
+  if (body instanceof ReadableStream) {
+    headers.set("content-type", contentType!);
+    return new Request(url.href, { method: req.method, headers, signal: controller.signal, body, duplex: "half" } as RequestInit);
+  }
   if (body !== undefined) {
     headers.set("content-type", contentType!);
     headers.set("content-length", String(body.length));
@@ -129,7 +156,12 @@ async function sendResponse(res: ExpressResponse, response: Response) {
   }
   res.statusMessage = response.statusText;
   res.status(response.status);
-  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  // The app's own header replaces a default set earlier (e.g. helmet's X-Content-Type-Options or
+  // CSP on a file download); only Set-Cookie is a list.
+  for (const [key, value] of response.headers.entries()) {
+    if (key === "set-cookie") res.append(key, value);
+    else res.setHeader(key, value);
+  }
   if (!response.body) {
     res.end();
     return;

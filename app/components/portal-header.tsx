@@ -4,7 +4,7 @@ import { accentStyle, BrandLink, useBrand } from "./brand";
 import { ThemeToggle } from "./theme-toggle";
 
 /** One link of a header bar. */
-export type NavItem = { to: string; label: string; end?: boolean };
+export type NavItem = { to: string; label: string; end?: boolean; /** An unread count shown as a badge ("3 unread"). */ badge?: number };
 
 const BREAKPOINTS = {
   md: { inline: "hidden md:block", menu: "md:hidden" },
@@ -72,6 +72,15 @@ export function HeaderBar({
           }
         >
           {item.label}
+          {item.badge ? (
+            <span
+              data-testid="nav-unread"
+              className="ml-1 inline-flex min-w-5 items-center justify-center rounded-full bg-red-700 px-1.5 text-xs font-semibold text-white no-underline"
+            >
+              {item.badge > 99 ? "99+" : item.badge}
+              <span className="sr-only"> unread</span>
+            </span>
+          ) : null}
         </NavLink>
       </li>
     ));

@@ -12,8 +12,10 @@ import {
   date,
   index,
   integer,
+  customType,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -147,6 +149,8 @@ export const user = pgTable(
     lastLoginAt: timestamp({ withTimezone: true }),
     /** Non-essential e-mail notifications (status changes, meeting accepted, …). */
     notifyUpdates: boolean().notNull().default(true),
+    /** E-mails about new messages in their proposals' conversations (docs/product.md#conversations). */
+    notifyMessages: boolean().notNull().default(true),
     /** better-auth twoFactor plugin: TOTP confirmed (docs/product.md#account-page). */
     twoFactorEnabled: boolean().default(false),
   },
@@ -491,9 +495,205 @@ export const auditEvent = pgTable(
     action: text().notNull(),
     before: jsonb(),
     after: jsonb(),
+    /**
+     * The proposal the event is about (its timeline, docs/product.md#conversations): set for every
+     * event of entity `proposal` and for invoice, meeting, version … events of one proposal. No
+     * foreign key: the events of a deleted proposal stay in the trail.
+     */
+    proposalId: integer(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("audit_event_entity_created_idx").on(t.entity, t.createdAt), index("audit_event_created_idx").on(t.createdAt)],
+  (t) => [
+    index("audit_event_entity_created_idx").on(t.entity, t.createdAt),
+    index("audit_event_created_idx").on(t.createdAt),
+    index("audit_event_proposal_idx")
+      .on(t.proposalId, t.id)
+      .where(sql`${t.proposalId} is not null`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------
+// Conversations and files (docs/product.md#conversations, docs/product.md#files, ADR 011)
+// ---------------------------------------------------------------------------------------
+
+/** Who wrote a message: the proposal's client, or someone of the agency (an admin). */
+export type MessageAuthorRole = "client" | "agency";
+/** `internal`: an admin's note, never shown to a client or an ambassador. */
+export type MessageVisibility = "shared" | "internal";
+
+/** One message of a proposal's conversation. Written only by `postMessage` (features/conversations). */
+export const proposalMessage = pgTable(
+  "proposal_message",
+  {
+    id: serial().primaryKey(),
+    proposalId: integer()
+      .notNull()
+      .references(() => proposal.id, { onDelete: "cascade" }),
+    /** Null once the author's account is deleted; `authorName` keeps their name at the time. */
+    authorId: text().references(() => user.id, { onDelete: "set null" }),
+    authorName: text().notNull(),
+    authorRole: text().$type<MessageAuthorRole>().notNull(),
+    /** Plain text, 1–10,000 characters after trimming; "" once deleted. */
+    body: text().notNull(),
+    visibility: text().$type<MessageVisibility>().notNull().default("shared"),
+    via: text().$type<"web" | "email">().notNull().default("web"),
+    /** The Message-ID of the e-mail it came from (replies by e-mail): posting the same mail twice is refused. */
+    mailMessageId: text(),
+    createdAt: createdAt(),
+    editedAt: timestamp({ withTimezone: true }),
+    deletedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index("proposal_message_thread_idx").on(t.proposalId, t.id),
+    // Unread counts: what an admin has not read (client messages), what a client has not read
+    // (the agency's shared messages), each an index range per thread.
+    index("proposal_message_unread_by_agency_idx")
+      .on(t.proposalId, t.id)
+      .where(sql`${t.authorRole} = 'client' and ${t.deletedAt} is null`),
+    index("proposal_message_unread_by_client_idx")
+      .on(t.proposalId, t.id)
+      .where(sql`${t.authorRole} = 'agency' and ${t.visibility} = 'shared' and ${t.deletedAt} is null`),
+    uniqueIndex("proposal_message_mail_message_id_unique").on(t.mailMessageId),
+    check("proposal_message_author_role", sql`${t.authorRole} in ('client', 'agency')`),
+    check("proposal_message_visibility", sql`${t.visibility} in ('shared', 'internal')`),
+    check("proposal_message_via", sql`${t.via} in ('web', 'email')`),
+    // Only the agency writes internal notes.
+    check("proposal_message_note_by_agency", sql`${t.visibility} = 'shared' or ${t.authorRole} = 'agency'`),
+  ],
+);
+
+/**
+ * One row per proposal that has messages: its latest activity and the ids of its latest
+ * messages per side, kept by `postMessage`. The inbox and the unread counts read it instead
+ * of scanning messages.
+ */
+export const proposalThread = pgTable(
+  "proposal_thread",
+  {
+    proposalId: integer()
+      .primaryKey()
+      .references(() => proposal.id, { onDelete: "cascade" }),
+    lastActivityAt: timestamp({ withTimezone: true }).notNull(),
+    lastMessageId: integer().notNull(),
+    /** The latest message of the client (0: none). */
+    lastClientMessageId: integer().notNull().default(0),
+    /** The latest shared message of the agency (0: none). */
+    lastAgencyMessageId: integer().notNull().default(0),
+  },
+  (t) => [index("proposal_thread_activity_idx").on(t.lastActivityAt, t.proposalId)],
+);
+
+/** Each participant's read position per conversation: every message up to this id is read. */
+export const proposalRead = pgTable(
+  "proposal_read",
+  {
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    proposalId: integer()
+      .notNull()
+      .references(() => proposal.id, { onDelete: "cascade" }),
+    lastReadMessageId: integer().notNull(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.proposalId] }), index("proposal_read_proposal_idx").on(t.proposalId)],
+);
+
+/**
+ * Message mails per conversation and recipient (docs/product.md#conversations-mail): at most one
+ * mail per 10 minutes; messages posted meanwhile wait (`pendingFromMessageId`) until `dueAt`.
+ */
+export const messageMail = pgTable(
+  "message_mail",
+  {
+    proposalId: integer()
+      .notNull()
+      .references(() => proposal.id, { onDelete: "cascade" }),
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    lastSentAt: timestamp({ withTimezone: true }),
+    /** The first message not mailed yet, or null when nothing waits. */
+    pendingFromMessageId: integer(),
+    /** When the waiting messages are mailed, or null when nothing waits. */
+    dueAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.proposalId, t.userId] }),
+    index("message_mail_user_idx").on(t.userId),
+    index("message_mail_due_idx")
+      .on(t.dueAt)
+      .where(sql`${t.dueAt} is not null`),
+  ],
+);
+
+/**
+ * A file shared in a conversation (docs/product.md#files): metadata here, bytes in the
+ * configured `FileStore` under `storageKey`. `messageId` is null while the upload is pending
+ * (before its message is written); pending rows older than an hour are swept.
+ */
+export const storedFile = pgTable(
+  "file",
+  {
+    id: serial().primaryKey(),
+    proposalId: integer()
+      .notNull()
+      .references(() => proposal.id, { onDelete: "cascade" }),
+    messageId: integer().references(() => proposalMessage.id, { onDelete: "cascade" }),
+    uploadedById: text().references(() => user.id, { onDelete: "set null" }),
+    uploadedByName: text().notNull(),
+    /** Sanitised display name (no path parts, control or bidi characters; ≤ 200 characters). */
+    name: text().notNull(),
+    /** Bytes. */
+    size: bigint({ mode: "number" }).notNull().default(0),
+    /** Detected from the content (never the browser's). */
+    contentType: text().notNull(),
+    /** Hex SHA-256 of the content ("" while pending). */
+    sha256: text().notNull().default(""),
+    storageKey: text().notNull().unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("file_proposal_idx").on(t.proposalId, t.id),
+    index("file_message_idx").on(t.messageId),
+    index("file_uploaded_by_idx").on(t.uploadedById),
+    index("file_pending_idx")
+      .on(t.createdAt)
+      .where(sql`${t.messageId} is null`),
+  ],
+);
+
+/**
+ * Storage keys whose bytes must be deleted from the `FileStore`: filled by a trigger when a
+ * `file` row is deleted (directly or by a cascade from its message, proposal or client), emptied
+ * by the sweeper once the store has deleted them — so no bytes outlive their row.
+ */
+export const fileGc = pgTable("file_gc", {
+  storageKey: text().primaryKey(),
+  queuedAt: createdAt(),
+});
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
+
+/** The database `FileStore`'s objects (ADR 011): one row per stored key, its bytes in chunks. */
+export const fileObject = pgTable("file_object", {
+  key: text().primaryKey(),
+  /** Bytes written so far (the whole size once complete). */
+  size: bigint({ mode: "number" }).notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** The bytes of a `file_object`, in chunks of 256 KB numbered from 0. */
+export const fileObjectChunk = pgTable(
+  "file_object_chunk",
+  {
+    key: text()
+      .notNull()
+      .references(() => fileObject.key, { onDelete: "cascade" }),
+    seq: integer().notNull(),
+    data: bytea().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.seq] })],
 );
 
 /**

@@ -59,12 +59,27 @@ const envSchema = z.object({
   INBOUND_SMTP_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
   /** Bearer token of POST /webhooks/inbound-mail; unset → the webhook answers 404. */
   INBOUND_WEBHOOK_TOKEN: z.preprocess(emptyToUndefined, z.string().min(24, "must be at least 24 characters").optional()),
+  /** Largest file shared in a conversation, in MB (docs/product.md#files). */
+  MAX_UPLOAD_MB: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1024).default(25)),
+  /** Shared files go to this S3 bucket instead of the database (ADR 011); the S3_* variables below reach it. */
+  S3_BUCKET: z.preprocess(emptyToUndefined, z.string().min(3).optional()),
+  /** An S3-compatible service's URL (MinIO, R2, …); unset → AWS S3. */
+  S3_ENDPOINT: z.preprocess(emptyToUndefined, urlWithProtocol(["http", "https"]).optional()),
+  S3_REGION: z.preprocess(emptyToUndefined, z.string().default("us-east-1")),
+  S3_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  S3_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
 });
 
 /** Variables whose values are secret or may carry a password: never printed, not even in an error. */
-const SECRET_VARIABLES = new Set(["BETTER_AUTH_SECRET", "ADMIN_PASSWORD", "METRICS_TOKEN", "INBOUND_WEBHOOK_TOKEN"]);
+const SECRET_VARIABLES = new Set([
+  "BETTER_AUTH_SECRET",
+  "ADMIN_PASSWORD",
+  "METRICS_TOKEN",
+  "INBOUND_WEBHOOK_TOKEN",
+  "S3_SECRET_ACCESS_KEY",
+]);
 /** URL variables that may carry a password: an error shows the scheme and host only. */
-const URL_VARIABLES = new Set(["DATABASE_URL", "SMTP_URL", "BETTER_AUTH_URL"]);
+const URL_VARIABLES = new Set(["DATABASE_URL", "SMTP_URL", "BETTER_AUTH_URL", "S3_ENDPOINT"]);
 
 /**
  * How a refused value is shown in a configuration error: secrets never, URLs without their

@@ -21,7 +21,8 @@ const guarded = configuredRoutes
     path: path
       .replace(/:proposalId/g, "1")
       .replace(/:invoiceId/g, "1")
-      .replace(/:meetingId/g, "1"),
+      .replace(/:meetingId/g, "1")
+      .replace(/:fileId/g, "1"),
   }));
 
 const HOME: Record<Exclude<Area, "account">, string> = {

@@ -28,7 +28,7 @@ test.describe("admin contact inbox", () => {
     await expect(unreadItem).toContainText(/[\d,]+ unread contact messages?/);
     const unreadBefore = Number(/([\d,]+) unread/.exec((await unreadItem.textContent())!)![1]!.replace(/,/g, ""));
     expect(unreadBefore).toBeGreaterThanOrEqual(1);
-    await page.getByRole("navigation", { name: "Portal" }).getByRole("link", { name: "Messages" }).click();
+    await page.getByRole("navigation", { name: "Portal" }).getByRole("link", { name: "Contact form" }).click();
     await expect(page).toHaveURL(/\/admin\/messages$/);
     await hydrated(page);
 
@@ -90,7 +90,7 @@ test.describe("admin contact inbox", () => {
       for (const path of ["/admin/messages", "/admin/messages/1"]) {
         await page.goto(path);
         await expect(page).toHaveURL(new RegExp(`${home}$`));
-        await expect(page.getByRole("heading", { name: "Messages" })).toHaveCount(0);
+        await expect(page.getByRole("heading", { name: "Contact form" })).toHaveCount(0);
       }
       const post = await page.request.post("/admin/messages", { form: { intent: "delete-message", messageId: "1" }, maxRedirects: 0 });
       expect(post.status()).toBe(302);

@@ -30,7 +30,14 @@ test.describe("client registration", () => {
     });
     await page.getByRole("button", { name: "Register" }).click();
     await expect(page).toHaveURL(/\/client-dashboard$/);
-    await expect(portalNav(page).getByRole("link")).toHaveText(["Dashboard", "Project Status", "Proposal Request", "Invoices", "Meetings"]);
+    await expect(portalNav(page).getByRole("link")).toHaveText([
+      "Dashboard",
+      "Project Status",
+      "Proposal Request",
+      "Invoices",
+      "Meetings",
+      "Messages",
+    ]);
     await expect(portalNav(page).getByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/client-dashboard");
 
     const { rows } = await sql.query(
@@ -209,6 +216,7 @@ test.describe("sign-in", () => {
       "Users",
       "Meetings",
       "Messages",
+      "Contact form",
       "Audit trail",
       "Mail outbox",
       "Settings",

@@ -3,8 +3,8 @@
  * INBOUND_SMTP_PORT and INBOUND_WEBHOOK_TOKEN set, the built server listens for SMTP and takes
  * the webhook; a status-change mail carries the client's reply address; the listener is no relay;
  * a forged reply address is refused and its sender told (through the real SMTP test server).
- * What a valid reply becomes in the conversation is checked in app/features/inbound/inbound.server.test.ts
- * (and, once issue #23's conversation is wired, in its thread).
+ * and a real reply to the mail lands in the proposal's thread (its details — quoted history, files,
+ * refusals — in app/features/inbound/inbound.server.test.ts).
  */
 import path from "node:path";
 import nodemailer from "nodemailer";
@@ -81,6 +81,23 @@ test("the app's SMTP listener and webhook: reply addresses in mails, no relay, f
     expect(hook.status).toBe(200);
     // Told already within the hour: not told again.
     expect(await hook.json()).toEqual({ status: "refused", reason: "forged", told: false });
+
+    // A real reply to the mail lands in the proposal's thread, as the client, marked "via e-mail".
+    const reply = await smtp.sendMail({
+      from: client.email,
+      to: replyTo[0],
+      subject: `Re: ${mail.subject}`,
+      text: `Can the contact page have a map?\n\nOn Tue, Nov 24, 2026 at 10:00 AM Agency <${replyTo[0]}> wrote:\n> ${mail.subject}\n`,
+    });
+    expect(reply.accepted).toEqual([replyTo[0]]);
+    const thread = await sql.query(`select body, via, author_role from proposal_message where proposal_id = $1`, [proposalId]);
+    expect(thread.rows).toEqual([{ body: "Can the contact page have a map?", via: "email", author_role: "client" }]);
+    await page.goto(`/proposals/${proposalId}`);
+    await expect(page.getByRole("paragraph").filter({ hasText: "Can the contact page have a map?" })).toBeVisible();
+    await expect(page.getByText(/via e-mail/i).first()).toBeVisible();
+    // Closed before the server stops: an open page would keep reconnecting to it.
+    await page.context().close();
+    await admin.context().close();
   } finally {
     await app.stop();
     await sql.end();

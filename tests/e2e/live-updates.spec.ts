@@ -3,7 +3,8 @@
  * WEB_CONCURRENCY=2 on PostgreSQL: an admin's change reaches the client's open pages (both tabs)
  * within 3 s without a reload, whichever server process each is connected to; another client's
  * pages and stream receive nothing; the admin's dashboard changes when a client asks for a meeting;
- * signing out in one tab ends the other tab's stream.
+ * the admin's message appears in the client's open thread; signing out in one tab ends the other
+ * tab's stream.
  */
 import path from "node:path";
 import type { Page } from "@playwright/test";
@@ -137,7 +138,22 @@ test.describe("live updates across two server processes", () => {
       await expect(other.getByTestId("live-announcer")).toHaveText("");
       expect(await stillSamePage(other)).toBe("kept");
 
-      // 4. Signing out in one tab ends the other tab's stream (and sends it to sign-in).
+      // 4. The admin writes in the proposal's conversation: the client's open thread shows it, announced.
+      await openLive(tab1, `/proposals/${proposalId}`);
+      await admin.goto(`/admin/proposals/${proposalId}`);
+      await hydrated(admin);
+      const text = `Can we add a map? ${uid()}`;
+      await admin.getByLabel("Message", { exact: true }).fill(text);
+      const posted = Date.now();
+      await admin.getByRole("button", { name: "Send message" }).click();
+      await expect(tab1.getByText(text)).toBeVisible({ timeout: 3_000 });
+      expect(Date.now() - posted).toBeLessThan(3_000);
+      await expect(tab1.getByTestId("live-announcer")).toHaveText(/^New message from /);
+      expect(await stillSamePage(tab1)).toBe("kept");
+      expect(clientRaw.updates().map((u) => u.kind)).toContain("message.posted");
+      for (const stream of raw.slice(0, 4)) expect(stream.frames.map((f) => f.event)).toEqual(["ready"]);
+
+      // 5. Signing out in one tab ends the other tab's stream (and sends it to sign-in).
       await tab1.getByRole("button", { name: "Logout" }).filter({ visible: true }).click();
       await expect(tab1).toHaveURL(/\/login/);
       await clientRaw.ended;

@@ -21,6 +21,12 @@ export interface AuditInput {
   before?: unknown;
   /** The changed fields after the write (null for a deletion). */
   after?: unknown;
+  /**
+   * The proposal the event belongs to, for its timeline (docs/product.md#conversations). Filled
+   * in from `entityId` when `entity` is `proposal`; pass it for the events of an invoice, a
+   * meeting, a version or a message of one proposal.
+   */
+  proposalId?: number | null;
 }
 
 /** Makes values JSON-safe (Dates → ISO strings) so they round-trip through jsonb. */
@@ -32,8 +38,8 @@ function plain(value: unknown): unknown {
  * Records one audit event, and publishes it as a live update (docs/product.md#live-updates).
  * Call it inside the write's transaction.
  *
- * @param q - the transaction of the admin write.
- * @param actor - the admin who acted.
+ * @param q - the transaction of the write.
+ * @param actor - the user who acted (an admin, or a client/ambassador for their own proposal's events).
  * @returns the event's id.
  */
 export async function recordAudit(q: Queryable, actor: Actor, input: AuditInput): Promise<number> {
@@ -47,6 +53,7 @@ export async function recordAudit(q: Queryable, actor: Actor, input: AuditInput)
       action: input.action,
       before: plain(input.before),
       after: plain(input.after),
+      proposalId: input.proposalId ?? (input.entity === "proposal" ? Number(input.entityId) : null),
     })
     .returning({ id: auditEvent.id });
   await publishAudit(q, input, actor);

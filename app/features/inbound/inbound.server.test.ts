@@ -6,8 +6,8 @@
  * mail post nothing; the sender of refused replies is told once per hour; conversation mails carry
  * the recipient's reply address.
  *
- * The poster here is the seam to issue #23's `postMessage` (see thread-poster.server.ts): it
- * records what would be posted.
+ * The poster is the app's (`createThreadPoster` → the conversation's `postMessage`, with the database
+ * file store); the tests also record what reached it, and can make it refuse once.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,7 +15,8 @@ import net from "node:net";
 import { and, eq, like } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { inboundMail, mailOutbox } from "#app/db/schema";
+import { inboundMail, mailOutbox, proposalMessage, storedFile } from "#app/db/schema";
+import { createDatabaseFileStore } from "#app/features/files/database-store.server";
 import { processOutboxOnce, type OutboxMessage } from "#app/features/mail/outbox.server";
 import { setProposalStatus } from "#app/features/proposals/proposals.admin.server";
 import { setUserActive } from "#app/features/users/users.server";
@@ -27,6 +28,7 @@ import { INBOUND_MESSAGES } from "./inbound.messages";
 import { receiveInboundMail, type InboundDeps, type ThreadPostInput } from "./inbound.server";
 import { createReplyToken, replyAddress, REPLY_TOKEN_TTL_MS, verifyReplyToken } from "./reply-token.server";
 import { startInboundSmtp, type InboundSmtp } from "./smtp-listener.server";
+import { createThreadPoster } from "./thread-poster.server";
 import { inboundWebhook } from "./webhook.server";
 
 const SECRET = "test-secret-test-secret-test-secret-0123";
@@ -99,8 +101,9 @@ describe.each(testDatabases())("e-mail replies on %s", (_name, open) => {
       domain: DOMAIN,
       async post(input) {
         if (refuseNextPost) throw refuseNextPost;
+        const result = await createThreadPoster({ db: ctx.s.db, files: createDatabaseFileStore(ctx.s.db), maxUploadMb: 25 })(input);
         posted.push(input);
-        return { id: 1000 + posted.length };
+        return result;
       },
     };
     smtp = await startInboundSmtp({
@@ -164,8 +167,23 @@ describe.each(testDatabases())("e-mail replies on %s", (_name, open) => {
     });
     expect(posted[0]!.attachments.map((a) => a.name)).toEqual(["brief.pdf"]);
     expect(Buffer.from(posted[0]!.attachments[0]!.content).equals(PDF)).toBe(true);
+    // The thread holds exactly the new text and the file, as the client, via e-mail.
+    const thread = await ctx.s.db.select().from(proposalMessage).where(eq(proposalMessage.proposalId, proposalId));
+    expect(thread).toEqual([
+      expect.objectContaining({
+        authorId: client.id,
+        authorRole: "client",
+        body: "Yes, a map would be great.\nNear the bakery, please.",
+        visibility: "shared",
+        via: "email",
+      }),
+    ]);
+    const files = await ctx.s.db.select().from(storedFile).where(eq(storedFile.messageId, thread[0]!.id));
+    expect(files.map((f) => [f.name, f.contentType, f.size])).toEqual([["brief.pdf", "application/pdf", PDF.length]]);
+    const stored = await createDatabaseFileStore(ctx.s.db).get(files[0]!.storageKey);
+    expect(Buffer.from(await new Response(stored).arrayBuffer()).equals(PDF)).toBe(true);
     const [claimRow] = await ctx.s.db.select().from(inboundMail).where(eq(inboundMail.messageId, info.messageId));
-    expect(claimRow).toMatchObject({ userId: client.id, proposalId, postedMessageId: 1001 });
+    expect(claimRow).toMatchObject({ userId: client.id, proposalId, postedMessageId: thread[0]!.id });
 
     // The same message delivered again (same Message-ID), by SMTP or the webhook: posted once.
     const again = await rawMail({ from: client.email, to: address, text: "Yes, a map would be great.", messageId: info.messageId });
@@ -189,6 +207,8 @@ describe.each(testDatabases())("e-mail replies on %s", (_name, open) => {
     expect(posted).toHaveLength(1);
     expect(posted[0]).toMatchObject({ author: { id: admin.id, role: "admin" }, text: "We will add it.", via: "email" });
     expect(posted[0]!.attachments.map((a) => a.name)).toEqual(["brief.pdf"]);
+    const thread = await ctx.s.db.select().from(proposalMessage).where(eq(proposalMessage.proposalId, proposalId));
+    expect(thread.map((m) => [m.authorId, m.authorRole, m.body, m.via])).toEqual([[admin.id, "agency", "We will add it.", "email"]]);
   });
 
   it("refuses forged and expired tokens, a wrong From, a deactivated user and someone no longer in the conversation: nothing is posted, the sender is told once per hour", async () => {

@@ -128,6 +128,7 @@ export async function generateInvoice(
         entity: "invoice",
         entityId: created!.id,
         action: "created",
+        proposalId,
         before: null,
         after: { number, proposalId, clientId: target.clientId, dueDate: input.dueDate, status: "unpaid", totalCents, items },
       });

@@ -18,7 +18,7 @@ import { INVOICE_MESSAGES } from "./invoices.messages";
  */
 async function lockPaymentState(tx: Queryable, invoiceId: number) {
   const [current] = await tx
-    .select({ number: invoice.number, status: invoice.status, paidAt: invoice.paidAt })
+    .select({ number: invoice.number, status: invoice.status, paidAt: invoice.paidAt, proposalId: invoice.proposalId })
     .from(invoice)
     .where(eq(invoice.id, invoiceId))
     .for("update");
@@ -48,6 +48,7 @@ export async function markInvoicePaid(db: Database, actor: Actor, invoiceId: num
       entity: "invoice",
       entityId: invoiceId,
       action: "marked-paid",
+      proposalId: current.proposalId,
       before: { status: current.status, paidAt: current.paidAt },
       after: { status: "paid", paidAt: row!.paidAt },
     });
@@ -77,6 +78,7 @@ export async function markInvoiceUnpaid(db: Database, actor: Actor, invoiceId: n
       entity: "invoice",
       entityId: invoiceId,
       action: "marked-unpaid",
+      proposalId: current.proposalId,
       before: { status: current.status, paidAt: current.paidAt },
       after: { status: "unpaid", paidAt: null },
     });

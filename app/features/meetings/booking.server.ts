@@ -127,6 +127,7 @@ export async function bookMeeting(
         entity: "meeting",
         entityId: row!.id,
         action: "requested",
+        proposalId: input.proposalId,
         before: null,
         after: { startsAt: slot.toISOString(), proposalId: input.proposalId },
       });

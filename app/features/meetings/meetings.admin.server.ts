@@ -153,6 +153,7 @@ async function answerMeeting(
       entity: "meeting",
       entityId: meetingId,
       action: answer,
+      proposalId: current.proposalId,
       before: { status: current.status },
       after: { status: answer },
     });

@@ -16,6 +16,7 @@ import { AppError, fieldError, notFound, rateLimited } from "#app/lib/errors";
 import { hitRateLimit } from "#app/lib/rate-limit.server";
 import { notifyAdmin, queueNotification, queueUserUpdate } from "#app/features/mail/notifications.server";
 import { publishProposalEvent } from "#app/features/live/live-events.server";
+import { changedFields, recordAudit } from "#app/features/audit/audit.server";
 import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
 import {
   approvalRefusal,
@@ -123,6 +124,12 @@ export async function requestProposal(db: Database, actor: Actor | null, input: 
       .insert(proposal)
       .values({ ...editableValues(input), clientId: actor.id, source: "client", status: "pending" })
       .returning({ id: proposal.id });
+    await recordAudit(tx, actor, {
+      entity: "proposal",
+      entityId: row!.id,
+      action: "created",
+      after: { status: "pending", source: "client" },
+    });
     await notifyAdmin(tx, {
       subject: "New proposal request",
       lines: [`${actor.email} requested a proposal${input.projectName ? ` for "${input.projectName}"` : ""}.`, input.projectDetails],
@@ -311,11 +318,15 @@ export async function getProposalForEdit(db: Database, actor: Actor, proposalId:
 export async function updateProposal(db: Database, actor: Actor, proposalId: number, input: ProposalRequestInput): Promise<void> {
   await changeOwnProposal(db, actor, proposalId, async (tx, row) => {
     refuseIf(editRefusal(row));
+    const values = editableValues(input);
     await tx
       .update(proposal)
-      .set({ ...editableValues(input), updatedAt: sql`now()` })
+      .set({ ...values, updatedAt: sql`now()` })
       .where(eq(proposal.id, row.id));
     await publishProposalEvent(tx, row.id, "proposal.updated", {}, actor.id);
+    const before = Object.fromEntries(Object.keys(values).map((key) => [key, row[key as keyof typeof values]]));
+    const changed = changedFields(before, values);
+    if (changed.after) await recordAudit(tx, actor, { entity: "proposal", entityId: row.id, action: "updated", ...changed });
   });
 }
 
@@ -332,6 +343,7 @@ export async function deleteProposal(db: Database, actor: Actor, proposalId: num
     // Published before the row goes: its audience is read from it.
     await publishProposalEvent(tx, row.id, "proposal.deleted", {}, actor.id);
     await tx.delete(proposal).where(eq(proposal.id, row.id));
+    await recordAudit(tx, actor, { entity: "proposal", entityId: row.id, action: "deleted", before: { projectName: row.projectName } });
   });
 }
 
@@ -352,6 +364,13 @@ export async function submitRevision(db: Database, actor: Actor, proposalId: num
       .update(proposal)
       .set({ revisionComment: text, updatedAt: sql`now()` })
       .where(eq(proposal.id, row.id));
+    await recordAudit(tx, actor, {
+      entity: "proposal",
+      entityId: row.id,
+      action: "revision-requested",
+      before: { revisionComment: row.revisionComment },
+      after: { revisionComment: text },
+    });
     await notifyAdmin(tx, {
       subject: `Revision requested: ${proposalLabel(row)}`,
       lines: [`${actor.email} asked for revisions:`, text],
@@ -378,6 +397,7 @@ export async function approveProposal(db: Database, actor: Actor, proposalId: nu
       .update(proposal)
       .set({ clientApprovedAt: sql`now()`, updatedAt: sql`now()` })
       .where(eq(proposal.id, row.id));
+    await recordAudit(tx, actor, { entity: "proposal", entityId: row.id, action: "approved", after: { approved: true } });
     await notifyAdmin(tx, {
       subject: `Proposal approved: ${proposalLabel(row)}`,
       lines: [`${actor.email} approved the proposal "${proposalLabel(row)}" made by their ambassador.`],
@@ -407,6 +427,7 @@ export async function declineProposal(db: Database, actor: Actor, proposalId: nu
       .update(proposal)
       .set({ clientDeclinedAt: sql`now()`, declineReason: text, updatedAt: sql`now()` })
       .where(eq(proposal.id, row.id));
+    await recordAudit(tx, actor, { entity: "proposal", entityId: row.id, action: "declined", after: { declineReason: text } });
     await notifyAdmin(tx, {
       subject: `Proposal declined: ${proposalLabel(row)}`,
       lines: [`${actor.email} declined the proposal "${proposalLabel(row)}":`, text],
@@ -487,6 +508,12 @@ export async function submitAmbassadorProposal(
         commissionPaidAt: null,
       })
       .returning({ id: proposal.id, clientId: proposal.clientId });
+    await recordAudit(tx, actor, {
+      entity: "proposal",
+      entityId: row!.id,
+      action: "created",
+      after: { status: "submitted", source: "ambassador" },
+    });
     const about = input.projectName ? `"${input.projectName}"` : "a new website";
     if (row!.clientId) {
       await queueUserUpdate(tx, row!.clientId, {

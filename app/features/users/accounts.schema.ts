@@ -135,8 +135,16 @@ export const resendVerificationSchema = z.object({ email: optionalEmail() });
 
 /** Notification preferences (the /account form): the checkbox posts "on" when ticked. */
 export const preferencesSchema = z
-  .object({ notifyUpdates: z.literal("on").optional() })
-  .transform((v) => ({ notifyUpdates: v.notifyUpdates === "on" }));
+  .object({
+    notifyUpdates: z.literal("on").optional(),
+    // Message mails (docs/product.md#conversations-mail): only on forms that show the checkbox (clients, admins).
+    notifyMessages: z.literal("on").optional(),
+    messagesShown: z.literal("1").optional(),
+  })
+  .transform((v) => ({
+    notifyUpdates: v.notifyUpdates === "on",
+    ...(v.messagesShown ? { notifyMessages: v.notifyMessages === "on" } : {}),
+  }));
 
 /** Registration's phone rule, shared by the account page's profile forms (docs/product.md#account-page). */
 export const phoneField = phone;

@@ -18,9 +18,10 @@ export const AREAS: Record<PortalArea, { title: string; home: string }> = {
 /**
  * @param role - the signed-in user's role, or null when signed out.
  * @param area - the area the page belongs to.
+ * @param unreadMessages - the conversations' unread count for the "Messages" link's badge.
  * @returns the links of the header bar, in order (Logout is added by the header when signed in).
  */
-export function navItemsFor(role: Role | null, area: PortalArea): NavItem[] {
+export function navItemsFor(role: Role | null, area: PortalArea, unreadMessages = 0): NavItem[] {
   if (area === "admin") {
     return [
       { to: "/admin", label: "Dashboard", end: true },
@@ -29,7 +30,8 @@ export function navItemsFor(role: Role | null, area: PortalArea): NavItem[] {
       { to: "/admin/ambassadors", label: "Ambassador Dashboard" },
       { to: "/admin/users", label: "Users" },
       { to: "/admin/meetings", label: "Meetings" },
-      { to: "/admin/messages", label: "Messages" },
+      { to: "/admin/conversations", label: "Messages", badge: unreadMessages },
+      { to: "/admin/messages", label: "Contact form" },
       { to: "/admin/audit", label: "Audit trail" },
       { to: "/admin/outbox", label: "Mail outbox" },
       { to: "/admin/settings", label: "Settings" },
@@ -55,5 +57,6 @@ export function navItemsFor(role: Role | null, area: PortalArea): NavItem[] {
     { to: "/proposal-request", label: "Proposal Request" },
     { to: "/invoices", label: "Invoices" },
     { to: "/meetings", label: "Meetings" },
+    { to: "/messages", label: "Messages", badge: unreadMessages },
   ];
 }

@@ -1,6 +1,7 @@
 /**
  * Account preferences: a user can turn off non-essential notifications
- * (status changes, meeting accepted, proposals addressed to them, commission paid).
+ * (status changes, meeting accepted, proposals addressed to them, commission paid) and, clients
+ * and admins, the mails about new messages in their conversations (docs/product.md#conversations-mail).
  * Password resets and invoices are always sent.
  */
 import { eq, sql } from "drizzle-orm";
@@ -9,15 +10,26 @@ import { user } from "#app/db/schema";
 import type { Actor } from "./actor";
 
 /** @returns the actor's own preferences. */
-export async function getPreferences(db: Database, actor: Actor): Promise<{ notifyUpdates: boolean }> {
-  const [row] = await db.select({ notifyUpdates: user.notifyUpdates }).from(user).where(eq(user.id, actor.id));
-  return { notifyUpdates: row?.notifyUpdates ?? true };
+export async function getPreferences(db: Database, actor: Actor): Promise<{ notifyUpdates: boolean; notifyMessages: boolean }> {
+  const [row] = await db
+    .select({ notifyUpdates: user.notifyUpdates, notifyMessages: user.notifyMessages })
+    .from(user)
+    .where(eq(user.id, actor.id));
+  return { notifyUpdates: row?.notifyUpdates ?? true, notifyMessages: row?.notifyMessages ?? true };
 }
 
 /** Saves the actor's own preferences (only ever their own row). */
-export async function savePreferences(db: Database, actor: Actor, input: { notifyUpdates: boolean }): Promise<void> {
+export async function savePreferences(
+  db: Database,
+  actor: Actor,
+  input: { notifyUpdates: boolean; notifyMessages?: boolean },
+): Promise<void> {
   await db
     .update(user)
-    .set({ notifyUpdates: input.notifyUpdates, updatedAt: sql`now()` })
+    .set({
+      notifyUpdates: input.notifyUpdates,
+      ...(input.notifyMessages !== undefined ? { notifyMessages: input.notifyMessages } : {}),
+      updatedAt: sql`now()`,
+    })
     .where(eq(user.id, actor.id));
 }

@@ -59,7 +59,7 @@ export default function AccountSettings({ loaderData, actionData }: Route.Compon
         />
         <PasskeysSection passkeys={loaderData.passkeys} reply={reply} />
         <SessionsSection sessions={loaderData.sessions} reply={reply} />
-        <NotificationsSection preferences={loaderData.preferences} reply={replyFor(reply, "preferences")} />
+        <NotificationsSection preferences={loaderData.preferences} reply={replyFor(reply, "preferences")} role={user.role} />
       </div>
     </PortalShell>
   );

@@ -4,6 +4,7 @@ import { AreaErrorBoundary, AreaFrame } from "#app/features/users/components/are
 import { requireAdminTwoFactor, requireRole, requireUser } from "#app/features/users/session.server";
 import { servicesContext } from "#app/context";
 import { getSettings } from "#app/features/settings/settings.server";
+import { countUnread } from "#app/features/conversations/unread.server";
 
 /**
  * Guard for the admin area: runs before every loader and action below it (docs/product.md#roles
@@ -14,12 +15,13 @@ export const middleware: Route.MiddlewareFunction[] = [requireRole("admin"), req
 /** The role, and the settings' currency every admin page writes amounts in (docs/product.md#money). */
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
-  return { role: requireUser(context).role, currency: (await getSettings(db)).currency || "USD" };
+  const user = requireUser(context);
+  return { role: user.role, currency: (await getSettings(db)).currency || "USD", unreadMessages: await countUnread(db, user) };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <AreaFrame area="admin" role={loaderData.role}>
+    <AreaFrame area="admin" role={loaderData.role} unreadMessages={loaderData.unreadMessages}>
       <Outlet />
     </AreaFrame>
   );

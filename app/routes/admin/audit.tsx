@@ -84,6 +84,7 @@ const ENTITY_LABELS: Record<AuditEntity, string> = {
   settings: "Settings",
   mail: "Mail outbox",
   contact: "Contact messages",
+  message: "Conversation messages",
 };
 
 type EventRow = Route.ComponentProps["loaderData"]["events"][number];

@@ -12,6 +12,9 @@ import { adminMeetingIntents, listUpcomingMeetings } from "#app/features/meeting
 import { countProposals } from "#app/features/proposals/proposals.admin.server";
 import { countUsers } from "#app/features/users/users.server";
 import { runIntent } from "#app/lib/form-action.server";
+import { storageUsed } from "#app/features/files/uploads.server";
+import { formatBytes } from "#app/features/files/file-kinds";
+import { servicesContext } from "#app/context";
 import { actorAndDb } from "#app/features/users/session.server";
 import { countOf } from "#app/lib/vocabulary";
 
@@ -29,7 +32,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   const invoices = await invoiceSummary(db, actor);
   const pending = await listUpcomingMeetings(db, actor, "pending");
   const upcoming = await listUpcomingMeetings(db, actor, "accepted");
-  return { next, proposals, users, invoices, pending, upcoming };
+  const storage = { ...(await storageUsed(db, actor)), kind: context.get(servicesContext).files.kind };
+  return { next, proposals, users, invoices, pending, upcoming, storage };
 }
 
 /** `accept-meeting`, `decline-meeting`, `cancel-meeting` and `delete-meeting` (docs/product.md#meetings-admin). */
@@ -45,7 +49,8 @@ const TOOLS = [
   { to: "/admin/ambassadors", label: "Ambassador Dashboard", text: "Referrals and commissions owed and paid." },
   { to: "/admin/users", label: "Users", text: "Search, deactivate, reactivate or delete accounts." },
   { to: "/admin/meetings", label: "Meetings", text: "Meeting requests, upcoming and past meetings; reschedule or cancel." },
-  { to: "/admin/messages", label: "Messages", text: "Contact-form messages: read, reply, mark handled, delete." },
+  { to: "/admin/conversations", label: "Messages", text: "Conversations with clients about their proposals, unread first." },
+  { to: "/admin/messages", label: "Contact form", text: "Contact-form messages: read, reply, mark handled, delete." },
   { to: "/admin/settings", label: "Settings", text: "Company details, new clients, commission rate, availability for meetings." },
   { to: "/admin/audit", label: "Audit trail", text: "Who changed what and when, with the values before and after." },
   { to: "/admin/outbox", label: "Mail outbox", text: "Failed and pending e-mails; retry a failed one." },
@@ -53,12 +58,16 @@ const TOOLS = [
 
 /** /admin: what waits, compact counts, the meeting requests and upcoming meetings, tools. */
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {
-  const { next, proposals, users, invoices, pending, upcoming } = loaderData;
+  const { next, proposals, users, invoices, pending, upcoming, storage } = loaderData;
   const money = useFormatMoney();
   return (
     <>
       <PageHeading title="Admin Dashboard" lead="What waits for you, then everything at a glance." />
       <NextSteps id="waiting-heading" title="Waiting for you" items={next} empty="Nothing waits for you right now." />
+      <p className="mt-6 rounded-lg border border-slate-200 px-4 py-3 text-sm" data-testid="storage-used">
+        Shared files: <span className="font-semibold">{storage.files.toLocaleString("en-US")}</span> using{" "}
+        <span className="font-semibold">{formatBytes(storage.bytes)}</span> ({storage.kind === "s3" ? "S3 bucket" : "database"})
+      </p>
       <section aria-labelledby="counts-heading" className="mt-6">
         <h2 id="counts-heading" className="sr-only">
           Counts

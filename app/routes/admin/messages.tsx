@@ -11,7 +11,7 @@ import { inboxFiltersFrom, inboxIntents, listContactMessages } from "#app/featur
 import { runIntent } from "#app/lib/form-action.server";
 import { actorAndDb, loadListPage } from "#app/features/users/session.server";
 
-export const meta: Route.MetaFunction = () => [{ title: "Messages | Admin Console" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [{ title: "Contact form | Admin Console" }, { name: "robots", content: "noindex" }];
 
 /** The contact inbox, newest first: `?q=` search and keyset pages (docs/product.md#admin-messages). */
 export async function loader(args: Route.LoaderArgs) {
@@ -70,7 +70,7 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
   ];
   return (
     <>
-      <PageHeading title="Messages" lead="What visitors sent through the contact form, newest first. Open one to read it whole." />
+      <PageHeading title="Contact form" lead="What visitors sent through the contact form, newest first. Open one to read it whole." />
       <SearchBar label="Search by name, e-mail or text" defaultValue={q} placeholder="e.g. Ada or website" />
       <ActionNotice result={actionData} className="mb-4" />
       <DataTable

@@ -13,6 +13,9 @@ import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { runIntent } from "#app/lib/form-action.server";
 import { paramId } from "#app/lib/ids";
 import { actorAndDb } from "#app/features/users/session.server";
+import { Conversation } from "#app/features/conversations/components/conversation";
+import { loadConversation } from "#app/features/conversations/conversation-page.server";
+import { conversationAction } from "#app/features/conversations/thread-route.server";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `${data?.proposal.projectName || "Proposal"} | Admin Console` },
@@ -20,16 +23,17 @@ export const meta: Route.MetaFunction = ({ data }) => [
 ];
 
 /** The admin's proposal page (docs/product.md#proposal-pages): every field of the request, the parties and the invoice. */
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
-  return { proposal: await getProposalForAdmin(db, actor, paramId(params.proposalId, PROPOSAL_MESSAGES.notFound)) };
+  const id = paramId(params.proposalId, PROPOSAL_MESSAGES.notFound);
+  return { proposal: await getProposalForAdmin(db, actor, id), ...(await loadConversation({ request, context }, id)) };
 }
 
 /** `set-status` / `undo-status`, as on the proposal list (docs/product.md#proposals-admin-status). */
 export async function action(args: Route.ActionArgs) {
   const { actor, db } = actorAndDb(args.context);
-  paramId(args.params.proposalId, PROPOSAL_MESSAGES.notFound);
-  return runIntent(args, proposalStatusIntents(db, actor), { target: "proposalId" });
+  const id = paramId(args.params.proposalId, PROPOSAL_MESSAGES.notFound);
+  return (await conversationAction(args, id)) ?? runIntent(args, proposalStatusIntents(db, actor), { target: "proposalId" });
 }
 
 /** Heading with status, the parties and invoice, then the request in full. */
@@ -103,6 +107,7 @@ export default function AdminProposal({ loaderData, actionData }: Route.Componen
         headingId="request-title"
         title={p.source === "ambassador" ? "The ambassador's proposal" : "The client's request"}
       />
+      <Conversation thread={loaderData.thread} reply={actionData} maxUploadMb={loaderData.maxUploadMb} />
     </div>
   );
 }

@@ -13,14 +13,21 @@ import { StatusForm, StatusToast } from "#app/features/proposals/components/prop
 import { proposalStatusIntents } from "#app/features/proposals/proposal-status-intents.server";
 import { runIntent } from "#app/lib/form-action.server";
 import { useFormatMoney } from "#app/components/money";
+import { UnreadBadge } from "#app/features/conversations/components/unread-badge";
+import { unreadByProposal } from "#app/features/conversations/unread.server";
 import { actorAndDb, loadListPage } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Proposals | Admin Console" }, { name: "robots", content: "noindex" }];
 
 /** Every proposal (docs/product.md#admin-proposals): `?status=`, `?q=` and keyset cursors, all server-side. */
 export async function loader(args: Route.LoaderArgs) {
-  const { page, filters } = await loadListPage(args, proposalListFiltersFrom, listProposalsForAdmin);
-  return { page, status: filters.status ?? "", q: filters.q ?? "" };
+  const { page, filters, actor, db } = await loadListPage(args, proposalListFiltersFrom, listProposalsForAdmin);
+  const unread = await unreadByProposal(
+    db,
+    actor,
+    page.items.map((p) => p.id),
+  );
+  return { page, status: filters.status ?? "", q: filters.q ?? "", unread };
 }
 
 /**
@@ -39,7 +46,7 @@ const statusOptions = [
 
 /** /admin/proposals: search, status filter, and per row the status dropdown and the invoice link. */
 export default function AdminProposals({ loaderData, actionData }: Route.ComponentProps) {
-  const { page, q, status } = loaderData;
+  const { page, q, status, unread } = loaderData;
   const money = useFormatMoney();
   const columns: Column<AdminProposalRow>[] = [
     {
@@ -49,6 +56,7 @@ export default function AdminProposals({ loaderData, actionData }: Route.Compone
           <Link to={`/admin/proposals/${p.id}`} className="font-medium text-brand-700 underline">
             {p.projectName || `Proposal #${p.id}`}
           </Link>
+          <UnreadBadge count={unread[p.id] ?? 0} testId={`proposal-unread-${p.id}`} />
           <p className="line-clamp-2 text-xs text-slate-600">{p.projectDetails}</p>
           <p className="text-xs text-slate-500">
             #{p.id} · <LocalTime value={p.createdAt} />

@@ -116,7 +116,11 @@ export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps
                 <li key={p.id} className="rounded-lg border border-slate-200 p-3">
                   <div className="flex flex-wrap items-start justify-between gap-2">
                     <div className="min-w-0">
-                      <p className="font-medium wrap-anywhere">{p.projectName ?? "Untitled project"}</p>
+                      <p className="font-medium wrap-anywhere">
+                        <Link to={`/ambassador/proposals/${p.id}`} className="text-brand-700 underline">
+                          {p.projectName ?? "Untitled project"}
+                        </Link>
+                      </p>
                       <p className="text-sm wrap-anywhere text-slate-600">
                         {p.clientName} ({p.clientEmail}) · <LocalDateTime value={p.createdAt} style="date" />
                         {p.budgetCents !== null ? ` · ${money(p.budgetCents)}` : ""}

@@ -1,5 +1,7 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
+import { ClientConversationsCard } from "#app/features/conversations/components/client-conversations-card";
+import { listClientConversations } from "#app/features/conversations/client-conversations.server";
 import { LocalDate, LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
 import { CardSection } from "#app/components/ui/card-section";
@@ -34,13 +36,14 @@ export const meta: Route.MetaFunction = () => [{ title: "Client Dashboard | Clie
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const actor = requireUser(context);
-  const [ambassador, awaiting, meetings, balance, settings, next] = await Promise.all([
+  const [ambassador, awaiting, meetings, balance, settings, next, conversations] = await Promise.all([
     getReferringAmbassador(db, actor),
     listAwaitingApproval(db, actor),
     listClientMeetings(db, actor),
     clientBalance(db, actor),
     getSettings(db),
     clientNextSteps(db, actor),
+    listClientConversations(db, actor),
   ]);
   return {
     profile: { businessName: actor.businessName ?? actor.name, email: actor.email, phone: actor.phone, website: actor.website },
@@ -52,6 +55,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     balance,
     currency: settings.currency,
     next,
+    conversations,
   };
 }
 
@@ -162,6 +166,8 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
               </ul>
             )}
           </CardSection>
+
+          <ClientConversationsCard rows={loaderData.conversations} />
         </div>
       </div>
     </>

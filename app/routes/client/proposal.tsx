@@ -9,6 +9,10 @@ import { getProposalForClient } from "#app/features/proposals/proposal-detail.se
 import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { paramId } from "#app/lib/ids";
 import { requireUser } from "#app/features/users/session.server";
+import { Conversation } from "#app/features/conversations/components/conversation";
+import { loadConversation } from "#app/features/conversations/conversation-page.server";
+import { conversationAction } from "#app/features/conversations/thread-route.server";
+import { runIntent } from "#app/lib/form-action.server";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `${data?.proposal.projectName || "Proposal"} | Client Portal` },
@@ -19,13 +23,19 @@ export const meta: Route.MetaFunction = ({ data }) => [
  * The client's proposal page (docs/product.md#proposal-pages): a proposal of theirs in full, or
  * 404 "Proposal not found" for anyone else's.
  */
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
-  return getProposalForClient(db, requireUser(context), paramId(params.proposalId, PROPOSAL_MESSAGES.notFound));
+  const id = paramId(params.proposalId, PROPOSAL_MESSAGES.notFound);
+  return { ...(await getProposalForClient(db, requireUser(context), id)), ...(await loadConversation({ request, context }, id)) };
+}
+
+/** The conversation's post, edit and delete (docs/product.md#conversations). */
+export async function action(args: Route.ActionArgs) {
+  return (await conversationAction(args, paramId(args.params.proposalId, PROPOSAL_MESSAGES.notFound))) ?? runIntent(args, {});
 }
 
 /** Heading with status, what the client can do next, then the request in full. */
-export default function ClientProposal({ loaderData }: Route.ComponentProps) {
+export default function ClientProposal({ loaderData, actionData }: Route.ComponentProps) {
   const { proposal: p, allowed } = loaderData;
   const title = p.projectName || "Untitled project";
   return (
@@ -83,6 +93,7 @@ export default function ClientProposal({ loaderData }: Route.ComponentProps) {
         </Link>
       </p>
       <ProposalRequestDetails request={p} headingId="request-title" title={p.source === "ambassador" ? "The proposal" : "Your request"} />
+      <Conversation thread={loaderData.thread} reply={actionData} maxUploadMb={loaderData.maxUploadMb} />
     </div>
   );
 }

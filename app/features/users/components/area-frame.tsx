@@ -15,9 +15,20 @@ import { AREAS, navItemsFor, type PortalArea } from "../navigation";
  * An area page: header bar of `area` for a user of `role`, then `children`; for a signed-in user
  * the page's live updates (docs/product.md#live-updates).
  */
-export function AreaFrame({ area, role, children }: { area: PortalArea; role: Role | null; children: ReactNode }) {
+export function AreaFrame({
+  area,
+  role,
+  unreadMessages = 0,
+  children,
+}: {
+  area: PortalArea;
+  role: Role | null;
+  /** The conversations' unread count (the "Messages" badge). */
+  unreadMessages?: number;
+  children: ReactNode;
+}) {
   return (
-    <PortalShell items={navItemsFor(role, area)} title={AREAS[area].title} signedIn={role !== null}>
+    <PortalShell items={navItemsFor(role, area, unreadMessages)} title={AREAS[area].title} signedIn={role !== null}>
       {children}
       {role !== null ? <LiveUpdates /> : null}
     </PortalShell>
@@ -26,9 +37,9 @@ export function AreaFrame({ area, role, children }: { area: PortalArea; role: Ro
 
 /** The area layout's ErrorBoundary: the error message in the area's frame, with a way home. */
 export function AreaErrorBoundary({ area }: { area: PortalArea }) {
-  const layout = useRouteLoaderData<{ role: Role }>(`routes/${area}/_layout`);
+  const layout = useRouteLoaderData<{ role: Role; unreadMessages?: number }>(`routes/${area}/_layout`);
   return (
-    <AreaFrame area={area} role={layout?.role ?? null}>
+    <AreaFrame area={area} role={layout?.role ?? null} unreadMessages={layout?.unreadMessages}>
       <RouteErrorMessage backTo={AREAS[area].home} backLabel="Back to the dashboard" />
     </AreaFrame>
   );

@@ -6,7 +6,16 @@ import { IntentForm, ReplyMessage, Section, Submit } from "./account-form";
  * Notifications: which non-essential mails the user gets. Each preference is a column on
  * `user` read by `getPreferences` and one checkbox here, all saved by the one `preferences` form.
  */
-export function NotificationsSection({ preferences, reply }: { preferences: AccountPageData["preferences"]; reply: FormReply | null }) {
+export function NotificationsSection({
+  preferences,
+  reply,
+  role,
+}: {
+  preferences: AccountPageData["preferences"];
+  reply: FormReply | null;
+  /** Ambassadors take part in no conversation: no message-mail choice for them. */
+  role: string;
+}) {
   return (
     <Section id="notifications" title="Notifications">
       <IntentForm intent="preferences">
@@ -21,6 +30,18 @@ export function NotificationsSection({ preferences, reply }: { preferences: Acco
             </span>
           </span>
         </label>
+        {role === "ambassador" ? null : (
+          <label className="flex items-start gap-3">
+            <input type="hidden" name="messagesShown" value="1" />
+            <input type="checkbox" name="notifyMessages" defaultChecked={preferences.notifyMessages} className="mt-1 h-4 w-4" />
+            <span>
+              <span className="font-medium">E-mail me about new messages</span>
+              <span className="block text-sm text-slate-700">
+                New messages in your proposals&apos; conversations, at most one e-mail per conversation every 10 minutes.
+              </span>
+            </span>
+          </label>
+        )}
         <Submit intent="preferences" pendingLabel="Saving…">
           Save preferences
         </Submit>

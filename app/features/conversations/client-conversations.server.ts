@@ -1,0 +1,44 @@
+/**
+ * The client dashboard's "Conversations" card (docs/product.md#conversations-read): the client's
+ * proposals, latest activity first, each with its unread count.
+ */
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Queryable } from "#app/db/client.server";
+import { proposal, proposalThread } from "#app/db/schema";
+import { emailVerified, visibleToClient } from "#app/features/proposals/proposals.server";
+import { assertRole, type Actor } from "#app/features/users/actor";
+import { unreadByProposal } from "./unread.server";
+
+/** One conversation of the client. */
+export interface ClientConversationRow {
+  id: number;
+  projectName: string;
+  /** ISO instant (UTC) of the latest message, or null when nobody wrote yet. */
+  lastActivityAt: string | null;
+  unread: number;
+}
+
+/**
+ * @param limit - rows shown (the most recently active first).
+ * @throws {AppError} 403 unless a client.
+ */
+export async function listClientConversations(q: Queryable, actor: Actor, limit = 10): Promise<ClientConversationRow[]> {
+  assertRole(actor, "client");
+  const rows = await q
+    .select({
+      id: proposal.id,
+      projectName: sql<string>`coalesce(nullif(${proposal.projectName}, ''), 'Proposal #' || ${proposal.id})`,
+      lastActivityAt: proposalThread.lastActivityAt,
+    })
+    .from(proposal)
+    .leftJoin(proposalThread, eq(proposalThread.proposalId, proposal.id))
+    .where(and(visibleToClient(actor, await emailVerified(q, actor.id))))
+    .orderBy(desc(sql`coalesce(${proposalThread.lastActivityAt}, ${proposal.createdAt})`), desc(proposal.id))
+    .limit(limit);
+  const unread = await unreadByProposal(
+    q,
+    actor,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ ...r, lastActivityAt: r.lastActivityAt?.toISOString() ?? null, unread: unread[r.id] ?? 0 }));
+}

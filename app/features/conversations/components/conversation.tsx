@@ -1,0 +1,77 @@
+import { Link } from "react-router";
+import type { FormReply } from "#app/lib/form-action.server";
+import { filesPath, threadPath } from "../thread-paths";
+import type { ThreadView } from "../thread-types";
+import { Composer, type ComposerResult } from "./composer";
+import { Timeline } from "./timeline";
+
+/**
+ * A proposal's conversation on its page (docs/product.md#conversations): the tabs (Conversation,
+ * Files), the timeline and the composer. The page passes what its loader read (`getThread`) and
+ * its action's reply.
+ */
+export function Conversation({
+  thread,
+  reply,
+  maxUploadMb,
+}: {
+  thread: ThreadView;
+  reply?: (FormReply & ComposerResult) | null;
+  maxUploadMb: number;
+}) {
+  const agency = thread.side === "agency";
+  return (
+    <section id="conversation" aria-labelledby="conversation-title" className="flex scroll-mt-20 flex-col gap-4">
+      <div className="flex flex-wrap items-end justify-between gap-2 border-b border-slate-200">
+        <h2 id="conversation-title" className="pb-2 text-xl font-semibold">
+          Conversation
+        </h2>
+        <ThreadTabs side={thread.side} proposalId={thread.proposalId} fileCount={thread.fileCount} current="conversation" />
+      </div>
+      <Timeline
+        entries={thread.entries}
+        firstUnreadId={thread.firstUnreadId}
+        reply={reply}
+        empty={
+          agency ? "No messages yet. Write to the client below." : "No messages yet. Ask the agency anything about this project below."
+        }
+      />
+      <Composer
+        endpoint={`${threadPath(thread.side, thread.proposalId)}/messages`}
+        canWriteNotes={agency}
+        maxUploadMb={maxUploadMb}
+        reply={reply}
+      />
+    </section>
+  );
+}
+
+/** The conversation's two tabs: links, so they work without JavaScript and can be bookmarked. */
+export function ThreadTabs({
+  side,
+  proposalId,
+  fileCount,
+  current,
+}: {
+  side: "client" | "agency";
+  proposalId: number;
+  fileCount: number;
+  current: "conversation" | "files";
+}) {
+  const tab = (active: boolean) =>
+    `-mb-px border-b-2 px-3 py-2 text-sm font-medium ${active ? "border-brand-700 text-brand-800" : "border-transparent text-slate-700 hover:text-brand-700"}`;
+  return (
+    <nav aria-label="Conversation tabs" className="flex gap-1">
+      <Link
+        to={`${threadPath(side, proposalId)}#conversation`}
+        className={tab(current === "conversation")}
+        aria-current={current === "conversation" ? "page" : undefined}
+      >
+        Conversation
+      </Link>
+      <Link to={filesPath(side, proposalId)} className={tab(current === "files")} aria-current={current === "files" ? "page" : undefined}>
+        Files ({fileCount})
+      </Link>
+    </nav>
+  );
+}

@@ -1,0 +1,21 @@
+/**
+ * What a proposal page's loader adds for its conversation (docs/product.md#conversations): the
+ * thread as the signed-in reader sees it (opening the page marks it read, a prefetch does not) and
+ * the upload limit the composer states.
+ */
+import type { RouterContextProvider } from "react-router";
+import { servicesContext } from "#app/context";
+import { requireUser } from "#app/features/users/session.server";
+import { getThread } from "./timeline.server";
+import { isPrefetch } from "./thread-route.server";
+import type { ThreadView } from "./thread-types";
+
+/** @throws {AppError} 404 "Proposal not found" unless the reader takes part. */
+export async function loadConversation(
+  args: { request: Request; context: Readonly<RouterContextProvider> },
+  proposalId: number,
+): Promise<{ thread: ThreadView; maxUploadMb: number }> {
+  const { db, env } = args.context.get(servicesContext);
+  const thread = await getThread(db, requireUser(args.context), proposalId, { markAsRead: !isPrefetch(args.request) });
+  return { thread, maxUploadMb: env.MAX_UPLOAD_MB };
+}

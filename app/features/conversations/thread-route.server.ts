@@ -1,0 +1,187 @@
+/**
+ * What the conversation's routes share (docs/product.md#conversations): the services, the
+ * composer's post (multipart, streamed; answered as a form reply, a redirect without JavaScript,
+ * or JSON for the upload-progress request), the edit/delete intents, and file downloads with
+ * Range support.
+ */
+import { data, redirect, type RouterContextProvider } from "react-router";
+import { servicesContext } from "#app/context";
+import { AppError } from "#app/lib/errors";
+import { formId, runIntent, type FormReply, type RequestRef } from "#app/lib/form-action.server";
+import { logger } from "#app/lib/logger.server";
+import { requireUser } from "#app/features/users/session.server";
+import { INLINE_TYPES } from "#app/features/files/file-kinds";
+import { CONVERSATION_MESSAGES, visibilitySchema } from "./conversations.schema";
+import { deleteMessage, editMessage } from "./edit-message.server";
+import { readMessageForm } from "./message-form.server";
+import { postMessage, type ConversationServices } from "./post-message.server";
+import { threadAccess } from "./thread-access.server";
+import { threadPath } from "./thread-paths";
+import { getFileForDownload } from "./timeline.server";
+
+/** The composer's reply: a form reply, with the text kept on refusal and the new message's id on success. */
+export interface ComposerReply extends FormReply {
+  /** The text as posted (refusals only), so the field keeps it. */
+  text?: string;
+  messageId?: number;
+}
+
+/** @returns the services posting needs, from the router context. */
+export function conversationServices(context: Readonly<RouterContextProvider>): ConversationServices {
+  const services = context.get(servicesContext);
+  return { db: services.db, files: services.files, maxUploadMb: services.env.MAX_UPLOAD_MB };
+}
+
+/** True for a browser prefetch (the reader has not seen the page: nothing is marked read). */
+export function isPrefetch(request: Request): boolean {
+  return /prefetch/i.test(request.headers.get("sec-purpose") ?? request.headers.get("purpose") ?? "");
+}
+
+function isMultipart(request: Request): boolean {
+  return /^multipart\/form-data/i.test(request.headers.get("content-type") ?? "");
+}
+
+/**
+ * Reads the composer's multipart post and posts the message.
+ *
+ * @returns the reply and its HTTP status.
+ */
+export async function postFromRequest(ref: RequestRef, proposalId: number): Promise<{ reply: ComposerReply; status: number }> {
+  const actor = requireUser(ref.context);
+  const s = conversationServices(ref.context);
+  // Who may post is checked before a byte of the upload is read (404 for anyone else).
+  const access = await threadAccess(s.db, actor, proposalId);
+  let text = "";
+  try {
+    const form = await readMessageForm(s, ref.request, { id: actor.id, name: access.actorName, proposalId: access.proposalId });
+    text = form.fields.text ?? "";
+    const visibility = visibilitySchema.parse(form.fields.visibility);
+    const posted = await postMessage(s, { author: actor, proposalId: access.proposalId, text, attachments: form.files, visibility });
+    return {
+      reply: {
+        ok: true,
+        intent: "post-message",
+        message: visibility === "internal" ? CONVERSATION_MESSAGES.notePosted : CONVERSATION_MESSAGES.posted,
+        messageId: posted.id,
+      },
+      status: 200,
+    };
+  } catch (error) {
+    if (error instanceof AppError) {
+      return {
+        reply: { ok: false, intent: "post-message", message: error.message, fieldErrors: error.fieldErrors, text: text.slice(0, 20_000) },
+        status: error.status,
+      };
+    }
+    if (!ref.request.signal.aborted) logger.error({ err: error, proposalId }, "posting a message failed");
+    return {
+      reply: { ok: false, intent: "post-message", message: CONVERSATION_MESSAGES.failed, text: text.slice(0, 20_000) },
+      status: 500,
+    };
+  }
+}
+
+/**
+ * The conversation's part of a proposal page's action: a multipart post is a new message (a
+ * redirect to it on success, the reply with the text kept on refusal); `edit-message` and
+ * `delete-message` are the author's changes.
+ *
+ * @returns the answer, or null when the request is not for the conversation (the page's other intents).
+ */
+export async function conversationAction(ref: RequestRef, proposalId: number) {
+  if (isMultipart(ref.request)) {
+    const { reply, status } = await postFromRequest(ref, proposalId);
+    if (reply.ok) {
+      const side = requireUser(ref.context).role === "admin" ? "agency" : "client";
+      return redirect(`${threadPath(side, proposalId)}#message-${reply.messageId}`, 303);
+    }
+    return data<ComposerReply>(reply, status);
+  }
+  const intent = (await ref.request.clone().formData()).get("intent");
+  if (intent !== "edit-message" && intent !== "delete-message") return null;
+  const actor = requireUser(ref.context);
+  const s = conversationServices(ref.context);
+  return runIntent(
+    ref,
+    {
+      "edit-message": async (form) => {
+        const text = form.get("text");
+        await editMessage(s, actor, { proposalId, messageId: formId(form, "messageId"), text: typeof text === "string" ? text : "" });
+        return CONVERSATION_MESSAGES.edited;
+      },
+      "delete-message": async (form) => {
+        await deleteMessage(s, actor, { proposalId, messageId: formId(form, "messageId") });
+        return CONVERSATION_MESSAGES.deleted;
+      },
+    },
+    { target: "messageId" },
+  );
+}
+
+/** The upload-progress request's answer (JSON): the same post as the page's, for `XMLHttpRequest`. */
+export async function messagesEndpoint(ref: RequestRef, proposalId: number): Promise<Response> {
+  if (!isMultipart(ref.request)) return Response.json({ ok: false, message: "Send the message as a form with files." }, { status: 400 });
+  const { reply, status } = await postFromRequest(ref, proposalId);
+  return Response.json(reply, { status, headers: { "Cache-Control": "no-store" } });
+}
+
+/** `bytes=a-b`, `bytes=a-`, `bytes=-n` against a size; null when absent or unsatisfiable/multiple (then the whole file or 416). */
+export function parseRange(header: string | null, size: number): { start: number; end: number } | "unsatisfiable" | null {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === "" && match[2] === "")) return null;
+  let start: number;
+  let end: number;
+  if (match[1] === "") {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return "unsatisfiable";
+    start = Math.max(size - suffix, 0);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start > end || start >= size) return "unsatisfiable";
+  return { start, end };
+}
+
+/** RFC 6266/5987 `Content-Disposition` with an ASCII fallback and the UTF-8 name. */
+export function contentDisposition(kind: "attachment" | "inline", name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+/**
+ * A file download (docs/product.md#files): the conversation's access rule (404 for anyone else),
+ * `Content-Disposition: attachment` (images and PDFs inline with `?inline=1`, sandboxed), the
+ * stored length, `Accept-Ranges` and single `Range` requests (206 / 416).
+ */
+export async function downloadFile(ref: RequestRef, proposalId: number, fileId: number): Promise<Response> {
+  const actor = requireUser(ref.context);
+  const { db, files } = conversationServices(ref.context);
+  const file = await getFileForDownload(db, actor, proposalId, fileId);
+  const url = new URL(ref.request.url);
+  const inline = url.searchParams.get("inline") === "1" && INLINE_TYPES.has(file.contentType);
+  const headers = new Headers({
+    "Content-Type": file.contentType,
+    "Content-Disposition": contentDisposition(inline ? "inline" : "attachment", file.name),
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
+    "Cache-Control": "private, no-store, no-transform",
+    "Accept-Ranges": "bytes",
+  });
+  const range = parseRange(ref.request.headers.get("range"), file.size);
+  if (range === "unsatisfiable") {
+    headers.set("Content-Range", `bytes */${file.size}`);
+    return new Response(null, { status: 416, headers });
+  }
+  const body = await files.get(file.storageKey, range ?? undefined);
+  if (!body) throw new AppError("NOT_FOUND", "File not found");
+  if (range) {
+    headers.set("Content-Range", `bytes ${range.start}-${range.end}/${file.size}`);
+    headers.set("Content-Length", String(range.end - range.start + 1));
+    return new Response(ref.request.method === "HEAD" ? null : body, { status: 206, headers });
+  }
+  headers.set("Content-Length", String(file.size));
+  return new Response(ref.request.method === "HEAD" ? null : body, { status: 200, headers });
+}

@@ -1,0 +1,70 @@
+/**
+ * Unread counts (docs/product.md#conversations-read): what a participant has not read yet —
+ * for a client the agency's shared messages, for an admin the client's messages — after their read
+ * position, deleted messages excepted. Each count is an index range per conversation
+ * (`proposal_message_unread_by_*_idx`); the admin's total starts from `proposal_thread`, so it
+ * reads only conversations with a client message after the admin's position.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { Queryable } from "#app/db/client.server";
+import { proposal } from "#app/db/schema";
+import { emailVerified, visibleToClient } from "#app/features/proposals/proposals.server";
+import type { Actor } from "#app/features/users/actor";
+
+/** The unread condition for `m` (proposal_message) read by `actor`, with `r` their read row. */
+function unreadBy(actor: Actor): SQL {
+  return actor.role === "admin"
+    ? sql`m.author_role = 'client' and m.deleted_at is null`
+    : sql`m.author_role = 'agency' and m.visibility = 'shared' and m.deleted_at is null`;
+}
+
+/**
+ * The header badge: unread messages over all the actor's conversations.
+ *
+ * @returns 0 for an ambassador (no conversations).
+ */
+export async function countUnread(q: Queryable, actor: Actor): Promise<number> {
+  if (actor.role === "admin") {
+    const rows = await q.execute<{ n: string }>(sql`
+      select coalesce(sum(u.n), 0)::int as n
+      from proposal_thread t
+      left join proposal_read r on r.proposal_id = t.proposal_id and r.user_id = ${actor.id}
+      cross join lateral (
+        select count(*) as n from proposal_message m
+        where m.proposal_id = t.proposal_id and m.id > coalesce(r.last_read_message_id, 0) and ${unreadBy(actor)}
+      ) u
+      where t.last_client_message_id > coalesce(r.last_read_message_id, 0)`);
+    return Number(rowsOf<{ n: number }>(rows)[0]?.n ?? 0);
+  }
+  if (actor.role !== "client") return 0;
+  const visible = visibleToClient(actor, await emailVerified(q, actor.id));
+  const ids = q.select({ id: proposal.id }).from(proposal).where(visible);
+  const rows = await q.execute<{ n: string }>(sql`
+    select count(*)::int as n
+    from proposal_message m
+    left join proposal_read r on r.proposal_id = m.proposal_id and r.user_id = ${actor.id}
+    where m.proposal_id in (${ids}) and m.id > coalesce(r.last_read_message_id, 0) and ${unreadBy(actor)}`);
+  return Number(rowsOf<{ n: number }>(rows)[0]?.n ?? 0);
+}
+
+/**
+ * Unread messages per conversation, for the rows of a list (client dashboard, project status,
+ * the admin proposal list). The caller lists only proposals the actor may see.
+ *
+ * @returns proposal id → unread count (absent: 0).
+ */
+export async function unreadByProposal(q: Queryable, actor: Actor, proposalIds: number[]): Promise<Record<number, number>> {
+  if (proposalIds.length === 0 || (actor.role !== "admin" && actor.role !== "client")) return {};
+  const rows = await q.execute<{ proposal_id: number; n: number }>(sql`
+    select m.proposal_id, count(*)::int as n
+    from proposal_message m
+    left join proposal_read r on r.proposal_id = m.proposal_id and r.user_id = ${actor.id}
+    where m.proposal_id = any(${sql.param(proposalIds)}::integer[]) and m.id > coalesce(r.last_read_message_id, 0) and ${unreadBy(actor)}
+    group by m.proposal_id`);
+  return Object.fromEntries(rowsOf<{ proposal_id: number; n: number }>(rows).map((r) => [Number(r.proposal_id), Number(r.n)]));
+}
+
+/** Rows of `execute` on either driver (node-postgres and PGlite both answer `{ rows }`). */
+export function rowsOf<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+}
