@@ -5,13 +5,14 @@
  *
  * Sources today: the client's proposals (approval, review, the agency's next step), invoices
  * (overdue, due), meetings (upcoming, declined); the admin's new requests, revision requests,
- * meeting requests, overdue invoices and unread contact messages. Offers to accept (issue #26),
- * invoice balances (#25) and unread conversation messages (#23) join here as they land.
+ * meeting requests, overdue invoices and unread contact messages; unread conversation messages on
+ * both sides (docs/product.md#conversations).
  */
 import { and, count, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { meeting, proposal } from "#app/db/schema";
 import { countUnreadMessages } from "#app/features/contact/inbox.server";
+import { countUnread } from "#app/features/conversations/unread.server";
 import { invoiceSummary } from "#app/features/invoices/invoices.admin.server";
 import { listClientInvoices } from "#app/features/invoices/invoices.server";
 import { listClientMeetings } from "#app/features/meetings/meetings.server";
@@ -57,10 +58,11 @@ const CLIENT_STEP_LIMIT = 6;
  */
 export async function clientNextSteps(db: Database, actor: Actor, now: Date = new Date()): Promise<ClientNextSteps> {
   assertRole(actor, "client");
-  const [proposals, invoices, meetings] = await Promise.all([
+  const [proposals, invoices, meetings, unreadMessages] = await Promise.all([
     listClientProposals(db, actor, { includeCompleted: false, page: 1, pageSize: 50 }),
     listClientInvoices(db, actor, { page: 1, pageSize: 50 }, now),
     listClientMeetings(db, actor, now),
+    countUnread(db, actor),
   ]);
   if (proposals.total === 0) {
     const anyEver = await listClientProposals(db, actor, { includeCompleted: true, page: 1, pageSize: 1 });
@@ -81,6 +83,18 @@ export async function clientNextSteps(db: Database, actor: Actor, now: Date = ne
       text: `${formatMoney(inv.totalCents)}${inv.projectName ? ` for ${inv.projectName}` : ""}${overdue ? `, due ${formatDate(inv.dueDate)}` : ""}.`,
       href: `/view-invoice/${inv.id}`,
       cta: "View invoice",
+    });
+  }
+
+  // The agency's messages the client has not read yet.
+  if (unreadMessages > 0) {
+    items.push({
+      key: "unread-messages",
+      kind: "action",
+      title: countOf(unreadMessages, "unread message"),
+      text: "From the agency, in your projects' conversations.",
+      href: "/messages",
+      cta: "Read",
     });
   }
 
@@ -158,7 +172,7 @@ function proposalHref(id: number): string {
  */
 export async function adminNextSteps(db: Queryable, actor: Actor, now: Date = new Date()): Promise<NextStep[]> {
   assertRole(actor, "admin");
-  const [byStatus, revisions, meetingRequests, invoices, unread] = await Promise.all([
+  const [byStatus, revisions, meetingRequests, invoices, unread, unreadConversations] = await Promise.all([
     db
       .select({ status: proposal.status, n: count() })
       .from(proposal)
@@ -174,6 +188,7 @@ export async function adminNextSteps(db: Queryable, actor: Actor, now: Date = ne
       .where(and(eq(meeting.status, "pending"), gt(meeting.startsAt, now))),
     invoiceSummary(db, actor),
     countUnreadMessages(db, actor),
+    countUnread(db, actor),
   ]);
   const statusCount = (s: string) => byStatus.find((r) => r.status === s)?.n ?? 0;
   const steps: (NextStep & { n: number })[] = [
@@ -220,6 +235,15 @@ export async function adminNextSteps(db: Queryable, actor: Actor, now: Date = ne
       title: countOf(invoices.overdueCount, "overdue invoice"),
       text: `${formatMoney(invoices.overdueCents)} overdue.`,
       href: "/admin/invoices?status=overdue",
+      cta: "Open",
+    },
+    {
+      n: unreadConversations,
+      key: "unread-conversations",
+      kind: "action",
+      title: countOf(unreadConversations, "unread client message"),
+      text: "In the proposals' conversations.",
+      href: "/admin/conversations",
       cta: "Open",
     },
     {
