@@ -23,6 +23,8 @@ export const CLIENT_TIMELINE_EVENTS = [
   "meeting:accepted",
   "meeting:confirmed",
   "meeting:declined",
+  "meeting:rescheduled",
+  "meeting:cancelled",
 ] as const;
 
 /** Events an ambassador sees on the proposals they submitted: status only. */
@@ -88,6 +90,10 @@ export function describeEvent(event: { entity: string; action: string; before: u
       return { text: "confirmed the meeting" };
     case "meeting:declined":
       return { text: "declined the meeting request" };
+    case "meeting:rescheduled":
+      return { text: "moved the meeting" };
+    case "meeting:cancelled":
+      return { text: "cancelled the meeting" };
     default:
       return { text: `${event.entity} ${event.action.replace(/-/g, " ")}` };
   }

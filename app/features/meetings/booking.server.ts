@@ -216,6 +216,7 @@ export async function rescheduleMeeting(
         entity: "meeting",
         entityId: meetingId,
         action: "rescheduled",
+        proposalId: current.proposalId,
         before: { startsAt: current.startsAt.toISOString() },
         after: { startsAt: slot.toISOString() },
       });
@@ -264,6 +265,7 @@ export async function cancelMeeting(db: Database, actor: Actor, meetingId: numbe
       entity: "meeting",
       entityId: meetingId,
       action: "cancelled",
+      proposalId: current.proposalId,
       before: { status: current.status },
       after: { status: "cancelled" },
     });
