@@ -33,6 +33,7 @@ export default [
     route("project-status", "routes/client/project-status.tsx"),
     route("proposal-request", "routes/client/proposal-request.tsx"),
     route("invoices", "routes/client/invoices.tsx"),
+    route("proposals/:proposalId", "routes/client/proposal.tsx"),
     route("edit-proposal/:proposalId", "routes/client/edit-proposal.tsx"),
     route("view-invoice/:invoiceId", "routes/client/view-invoice.tsx"),
     route("view-invoice/:invoiceId/pdf", "routes/client/invoice-pdf.ts"),
@@ -51,6 +52,7 @@ export default [
   route("admin", "routes/admin/_layout.tsx", [
     index("routes/admin/dashboard.tsx"),
     route("proposals", "routes/admin/proposals.tsx"),
+    route("proposals/:proposalId", "routes/admin/proposal.tsx"),
     route("users", "routes/admin/users.tsx"),
     route("invoices", "routes/admin/invoices.tsx"),
     route("invoices/edit/:invoiceId", "routes/admin/edit-invoice.tsx"),

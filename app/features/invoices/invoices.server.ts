@@ -11,7 +11,7 @@ import { invoice, invoiceItem, proposal, user } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
 import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
-import { invoiceFilterSql } from "./invoices.admin.server";
+import { invoiceFilterSql } from "./invoice-filter.server";
 import type { BillTo } from "./invoice-billing";
 import { invoiceDisplayStatus, todayUtc, type InvoiceDisplayStatus } from "./invoice-status";
 import { INVOICE_MESSAGES } from "./invoices.schema";

@@ -75,3 +75,27 @@ export function declineRefusal(p: ProposalState): string | null {
 export function awaitsApproval(p: ProposalState): boolean {
   return !p.clientApprovedAt && approvalRefusal(p) === null;
 }
+
+/** What a client may do with a proposal now: each action offered only where its rule allows it. */
+export interface ClientProposalActions {
+  edit: boolean;
+  delete: boolean;
+  revise: boolean;
+  approve: boolean;
+  decline: boolean;
+}
+
+/**
+ * @param p - the proposal's state.
+ * @param hasInvoice - whether an invoice exists for it (a proposal with one cannot be deleted).
+ * @returns the client's allowed actions (the pages offer only these; the use-cases re-check).
+ */
+export function clientActions(p: ProposalState, hasInvoice: boolean): ClientProposalActions {
+  return {
+    edit: editRefusal(p) === null,
+    delete: deleteRefusal(p, hasInvoice) === null,
+    revise: revisionRefusal(p) === null,
+    approve: awaitsApproval(p),
+    decline: !p.clientDeclinedAt && declineRefusal(p) === null,
+  };
+}

@@ -18,12 +18,13 @@ import { notifyAdmin, queueNotification, queueUserUpdate } from "#app/features/m
 import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
 import {
   approvalRefusal,
-  awaitsApproval,
+  clientActions,
   COMPLETED_STATUSES,
   declineRefusal,
   deleteRefusal,
   editRefusal,
   revisionRefusal,
+  type ClientProposalActions,
 } from "./proposal-rules";
 import { AMBASSADOR_DAILY_LIMITS, PROPOSAL_MESSAGES, type AmbassadorProposalInput, type ProposalRequestInput } from "./proposals.schema";
 
@@ -50,7 +51,7 @@ export interface ClientProposalRow {
   ambassadorName: string | null;
   /** The proposal's invoice, when the admin generated one (links to /view-invoice/{id}). */
   invoiceId: number | null;
-  allowed: { edit: boolean; delete: boolean; revise: boolean; approve: boolean; decline: boolean };
+  allowed: ClientProposalActions;
 }
 
 const ambassadorUser = alias(user, "ambassador_user");
@@ -60,13 +61,13 @@ const ambassadorUser = alias(user, "ambassador_user");
  * e-mail, so a client sees and answers them only once that address is proven theirs
  * (docs/product.md#email-verification); their own requests are theirs regardless.
  */
-async function emailVerified(q: Queryable, userId: string): Promise<boolean> {
+export async function emailVerified(q: Queryable, userId: string): Promise<boolean> {
   const [row] = await q.select({ verified: user.emailVerified }).from(user).where(eq(user.id, userId));
   return row?.verified === true;
 }
 
 /** The client's proposals they may see: all their own requests, ambassador ones once verified. */
-function visibleToClient(actor: Actor, verified: boolean): SQL {
+export function visibleToClient(actor: Actor, verified: boolean): SQL {
   return verified ? eq(proposal.clientId, actor.id) : and(eq(proposal.clientId, actor.id), eq(proposal.source, "client"))!;
 }
 
@@ -100,17 +101,7 @@ function clientProposalQuery(q: Queryable, where: SQL | undefined) {
 type ListedRow = Awaited<ReturnType<typeof clientProposalQuery>>[number];
 
 function withAllowed(row: ListedRow): ClientProposalRow {
-  const hasInvoice = row.invoiceId !== null;
-  return {
-    ...row,
-    allowed: {
-      edit: editRefusal(row) === null,
-      delete: deleteRefusal(row, hasInvoice) === null,
-      revise: revisionRefusal(row) === null,
-      approve: awaitsApproval(row),
-      decline: !row.clientDeclinedAt && declineRefusal(row) === null,
-    },
-  };
+  return { ...row, allowed: clientActions(row, row.invoiceId !== null) };
 }
 
 /**

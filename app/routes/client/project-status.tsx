@@ -124,7 +124,9 @@ function ProposalCard({ proposal: p, reply }: { proposal: ClientProposalRow; rep
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
           <h2 id={headingId} className="text-lg font-semibold wrap-anywhere">
-            {title}
+            <Link to={`/proposals/${p.id}`} className="text-brand-700 underline">
+              {title}
+            </Link>
           </h2>
           <p className="text-sm text-slate-600">
             {p.source === "ambassador" ? `Proposed by your ambassador${p.ambassadorName ? ` ${p.ambassadorName}` : ""}` : "Your request"} ·{" "}

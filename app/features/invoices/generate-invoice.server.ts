@@ -1,0 +1,150 @@
+/**
+ * Generating an invoice (docs/product.md#invoices-generating, docs/product.md#invoice-numbers).
+ *
+ * - The total is always the sum of the items, computed here (never taken from a form).
+ * - Numbers are sequential per calendar year (UTC), `INV-2026-0001`, allocated from the
+ *   `invoice_counter` row in the invoice's own transaction: unique and gapless under
+ *   concurrency (a concurrent generation waits on the counter row; a rollback returns it).
+ * - One invoice per proposal (unique index).
+ */
+import { eq, sql } from "drizzle-orm";
+import type { Database, Queryable } from "#app/db/client.server";
+import { invoice, invoiceCounter, invoiceItem, proposal, user } from "#app/db/schema";
+import { recordAudit } from "#app/features/audit/audit.server";
+import { queueUserNotice } from "#app/features/mail/notifications.server";
+import { getSettings } from "#app/features/settings/settings.server";
+import { assertRole, type Actor } from "#app/features/users/actor";
+import { AppError, notFound } from "#app/lib/errors";
+import { clientEmailSql, clientNameSql } from "./invoice-admin-row.server";
+import { checkedItems } from "./invoice-items.server";
+import { currencyOf, invoiceNotice } from "./invoice-notice.server";
+import { INVOICE_MESSAGES, type InvoiceInput } from "./invoices.schema";
+
+/** @returns whether `error` is PostgreSQL's unique violation (both drivers expose `code`). */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: string }).code === "23505") return true;
+  }
+  return false;
+}
+
+/** The proposal an invoice is being generated for (docs/product.md#invoices-generating). */
+export interface ProposalToInvoice {
+  id: number;
+  projectName: string | null;
+  projectDetails: string;
+  clientId: string | null;
+  clientName: string | null;
+  clientEmail: string | null;
+  budgetCents: number | null;
+  invoiceId: number | null;
+  invoiceNumber: string | null;
+}
+
+/**
+ * Reads a proposal for the generate-invoice page.
+ *
+ * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown proposal.
+ */
+export async function getProposalToInvoice(db: Queryable, actor: Actor, proposalId: number): Promise<ProposalToInvoice> {
+  assertRole(actor, "admin");
+  const [row] = await db
+    .select({
+      id: proposal.id,
+      projectName: proposal.projectName,
+      projectDetails: proposal.projectDetails,
+      clientId: proposal.clientId,
+      clientName: clientNameSql,
+      clientEmail: clientEmailSql,
+      budgetCents: proposal.budgetCents,
+      invoiceId: invoice.id,
+      invoiceNumber: invoice.number,
+    })
+    .from(proposal)
+    .leftJoin(user, eq(user.id, proposal.clientId))
+    .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
+    .where(eq(proposal.id, proposalId));
+  if (!row) throw notFound("Proposal not found");
+  return row;
+}
+
+/**
+ * Generates the invoice of a proposal (docs/product.md#proposals: the proposal then links to
+ * /view-invoice/{id}): status unpaid, clientId = the proposal's client, total = sum of the
+ * items, number = the year's next `INV-YYYY-NNNN`. All in one transaction.
+ *
+ * @param input - items (cents) and due date `YYYY-MM-DD`.
+ * @param now - the current instant; its UTC year numbers the invoice.
+ * @returns the invoice id, number and total (cents).
+ * @throws {AppError} 403 unless the actor is an admin; 404 unknown proposal; 409 the proposal
+ *   already has an invoice or its client has no account yet; 400 invalid items or due date.
+ */
+export async function generateInvoice(
+  db: Database,
+  actor: Actor,
+  proposalId: number,
+  input: InvoiceInput,
+  now: Date = new Date(),
+): Promise<{ id: number; number: string; totalCents: number }> {
+  assertRole(actor, "admin");
+  const { items, totalCents } = checkedItems(input);
+  try {
+    return await db.transaction(async (tx) => {
+      // Lock the proposal: a second generation for it waits here, then sees the invoice.
+      const [target] = await tx
+        .select({ id: proposal.id, clientId: proposal.clientId })
+        .from(proposal)
+        .where(eq(proposal.id, proposalId))
+        .for("update");
+      if (!target) throw notFound("Proposal not found");
+      const [existing] = await tx.select({ id: invoice.id }).from(invoice).where(eq(invoice.proposalId, proposalId));
+      if (existing) throw new AppError("CONFLICT", INVOICE_MESSAGES.alreadyInvoiced);
+      if (!target.clientId) throw new AppError("CONFLICT", INVOICE_MESSAGES.noClientAccount);
+
+      const year = now.getUTCFullYear();
+      const [counter] = await tx
+        .insert(invoiceCounter)
+        .values({ year, lastNumber: 1 })
+        .onConflictDoUpdate({ target: invoiceCounter.year, set: { lastNumber: sql`${invoiceCounter.lastNumber} + 1` } })
+        .returning({ n: invoiceCounter.lastNumber });
+      const number = formatInvoiceNumber(year, counter!.n);
+
+      const [created] = await tx
+        .insert(invoice)
+        .values({
+          number,
+          proposalId,
+          clientId: target.clientId,
+          dueDate: input.dueDate,
+          status: "unpaid",
+          totalCents,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: invoice.id });
+      await tx.insert(invoiceItem).values(items.map((item, position) => ({ invoiceId: created!.id, position, ...item })));
+      await recordAudit(tx, actor, {
+        entity: "invoice",
+        entityId: created!.id,
+        action: "created",
+        before: null,
+        after: { number, proposalId, clientId: target.clientId, dueDate: input.dueDate, status: "unpaid", totalCents, items },
+      });
+      await queueUserNotice(
+        tx,
+        target.clientId,
+        invoiceNotice(created!.id, number, totalCents, input.dueDate, currencyOf(await getSettings(tx)), "issued"),
+      );
+      return { id: created!.id, number, totalCents };
+    });
+  } catch (error) {
+    // Lost a race the lock did not cover (e.g. a proposal inserted concurrently): same answer.
+    if (!(error instanceof AppError) && isUniqueViolation(error)) throw new AppError("CONFLICT", INVOICE_MESSAGES.alreadyInvoiced);
+    throw error;
+  }
+}
+
+/** @returns `INV-<year>-<n>` with n zero-padded to four digits (more digits past 9999). */
+export function formatInvoiceNumber(year: number, n: number): string {
+  return `INV-${year}-${String(n).padStart(4, "0")}`;
+}

@@ -1,0 +1,51 @@
+/**
+ * One invoice with its items, as the admin's invoice page and PDF show it
+ * (docs/product.md#invoices-editing, docs/product.md#invoice-pdf).
+ */
+import { asc, eq } from "drizzle-orm";
+import type { Queryable } from "#app/db/client.server";
+import { invoice, invoiceItem, proposal, user } from "#app/db/schema";
+import { assertRole, type Actor } from "#app/features/users/actor";
+import { toIsoOrNull } from "#app/lib/dates";
+import { notFound } from "#app/lib/errors";
+import { adminInvoiceColumns, type AdminInvoiceRow } from "./invoice-admin-row.server";
+import { invoiceDisplayStatus } from "./invoice-status";
+import { INVOICE_MESSAGES } from "./invoices.schema";
+
+/** An invoice with its items, as the admin edit page shows it: its list row and more. Money in cents. */
+export interface AdminInvoice extends AdminInvoiceRow {
+  /** The client account's phone and website (bill-to on the PDF), null when not given. */
+  clientPhone: string | null;
+  clientWebsite: string | null;
+  /** Raised at every edit; the edit form carries it back (docs/product.md#invoices). */
+  version: number;
+  items: { description: string; amountCents: number }[];
+}
+
+/**
+ * Reads one invoice with its items (docs/product.md#invoices-editing).
+ *
+ * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown invoice.
+ */
+export async function getInvoiceForAdmin(db: Queryable, actor: Actor, invoiceId: number, now: Date = new Date()): Promise<AdminInvoice> {
+  assertRole(actor, "admin");
+  const [row] = await db
+    .select({ ...adminInvoiceColumns, clientPhone: user.phone, clientWebsite: user.website })
+    .from(invoice)
+    .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
+    .leftJoin(user, eq(user.id, invoice.clientId))
+    .where(eq(invoice.id, invoiceId));
+  if (!row) throw notFound(INVOICE_MESSAGES.notFound);
+  const items = await db
+    .select({ description: invoiceItem.description, amountCents: invoiceItem.amountCents })
+    .from(invoiceItem)
+    .where(eq(invoiceItem.invoiceId, invoiceId))
+    .orderBy(asc(invoiceItem.position), asc(invoiceItem.id));
+  return {
+    ...row,
+    paidAt: toIsoOrNull(row.paidAt),
+    createdAt: toIsoOrNull(row.createdAt),
+    displayStatus: invoiceDisplayStatus(row, now),
+    items,
+  };
+}

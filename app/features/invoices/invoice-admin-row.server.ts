@@ -1,0 +1,44 @@
+/**
+ * An invoice as the admin console shows it (docs/product.md#admin-invoices): the columns one row
+ * selects (joined to its proposal and client), shared by the list, its CSV export and the invoice
+ * page, and the row type they return.
+ */
+import { sql } from "drizzle-orm";
+import { invoice, proposal, user } from "#app/db/schema";
+import type { InvoiceDisplayStatus } from "./invoice-status";
+
+/** The client's name and e-mail as an invoice shows them: the account's, else the proposal's (user joined on the client). */
+export const clientNameSql = sql<string | null>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName})`;
+export const clientEmailSql = sql<string | null>`coalesce(${user.email}, ${proposal.clientEmail})`;
+
+/** What an invoice row shows, in the admin list, its CSV export and on one invoice (joins: proposal, client user). */
+export const adminInvoiceColumns = {
+  id: invoice.id,
+  number: invoice.number,
+  proposalId: invoice.proposalId,
+  projectName: proposal.projectName,
+  clientName: clientNameSql,
+  clientEmail: clientEmailSql,
+  dueDate: invoice.dueDate,
+  status: invoice.status,
+  totalCents: invoice.totalCents,
+  paidAt: invoice.paidAt,
+  version: invoice.version,
+  createdAt: invoice.createdAt,
+};
+
+/** One row of the admin invoice list. Money in cents; dates `YYYY-MM-DD`; instants ISO. */
+export interface AdminInvoiceRow {
+  id: number;
+  number: string;
+  proposalId: number;
+  projectName: string | null;
+  clientName: string | null;
+  clientEmail: string | null;
+  dueDate: string;
+  status: "unpaid" | "paid";
+  displayStatus: InvoiceDisplayStatus;
+  totalCents: number;
+  createdAt: string | null;
+  paidAt: string | null;
+}

@@ -1,0 +1,34 @@
+/**
+ * Server-side checks of an invoice's items and due date (docs/product.md#invoices-generating), shared by
+ * generating and editing: a use-case may be called without the form schema in between.
+ */
+import { fieldError } from "#app/lib/errors";
+import { MAX_CENTS } from "#app/lib/money";
+import { INVOICE_MESSAGES, invoiceTotalCents, MAX_INVOICE_ITEMS, type InvoiceInput } from "./invoices.schema";
+
+/**
+ * Validates items and due date again on the server.
+ *
+ * @returns the trimmed items and their total in cents.
+ * @throws {AppError} 400 with the field's message: no items, too many, an empty description, an
+ *   amount out of range, a total above the maximum, or a due date that is not a real date.
+ */
+export function checkedItems(input: InvoiceInput): { items: InvoiceInput["items"]; totalCents: number } {
+  if (input.items.length === 0) throw fieldError("items", "Add at least one item.");
+  if (input.items.length > MAX_INVOICE_ITEMS) throw fieldError("items", `An invoice can have at most ${MAX_INVOICE_ITEMS} items.`);
+  const items = input.items.map((item, index) => {
+    const description = item.description.trim();
+    if (!description) throw fieldError(`items[${index}].description`, "Description is required.");
+    if (!Number.isSafeInteger(item.amountCents) || item.amountCents < 0 || item.amountCents > MAX_CENTS) {
+      throw fieldError(`items[${index}].amount`, "Enter an amount like 5000 or $5,000.50");
+    }
+    return { description: description.slice(0, 200), amountCents: item.amountCents };
+  });
+  const totalCents = invoiceTotalCents(items);
+  if (totalCents > MAX_CENTS) throw fieldError("items", INVOICE_MESSAGES.totalTooLarge);
+  const date = new Date(`${input.dueDate}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(input.dueDate) || !Number.isFinite(date.getTime()) || date.toISOString().slice(0, 10) !== input.dueDate) {
+    throw fieldError("dueDate", "Enter a real due date.");
+  }
+  return { items, totalCents };
+}

@@ -1,0 +1,130 @@
+/**
+ * One proposal read in full (docs/product.md#proposal-pages): the client's proposal page
+ * `/proposals/:proposalId` and the admin's `/admin/proposals/:proposalId`. Each reader checks the
+ * actor's right itself: an admin reads any proposal; a client reads only what project status lists
+ * for them (their own requests, and ambassador proposals addressed to them once their address is
+ * verified); anything else is the same 404 "Proposal not found".
+ */
+import { and, eq } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Queryable } from "#app/db/client.server";
+import { invoice, proposal, user, type ProposalStatus, type WebsiteGoal } from "#app/db/schema";
+import { assertRole, type Actor } from "#app/features/users/actor";
+import { notFound } from "#app/lib/errors";
+import { clientActions, type ClientProposalActions } from "./proposal-rules";
+import { PROPOSAL_MESSAGES } from "./proposals.schema";
+import { emailVerified, visibleToClient } from "./proposals.server";
+
+/** Every field of a proposal's request and its state. Money in cents; instants UTC. */
+export interface ProposalDetail {
+  id: number;
+  source: "client" | "ambassador";
+  projectName: string | null;
+  projectDetails: string;
+  timeline: string | null;
+  budgetCents: number | null;
+  targetAudience: string | null;
+  designInspiration: string | null;
+  numberOfPages: number | null;
+  websiteGoal: WebsiteGoal | null;
+  status: ProposalStatus;
+  revisionComment: string | null;
+  clientApprovedAt: Date | null;
+  clientDeclinedAt: Date | null;
+  declineReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  /** The client: their account when they have one, else the name and address the ambassador gave. */
+  client: { id: string | null; name: string | null; email: string | null };
+  /** The ambassador who submitted it (ambassador proposals), else null. */
+  ambassador: { id: string; name: string; email: string } | null;
+  /** The proposal's invoice, once generated. */
+  invoice: { id: number; number: string } | null;
+}
+
+const clientUser = alias(user, "detail_client");
+const ambassadorUser = alias(user, "detail_ambassador");
+
+/** The one query behind both readers: the proposal, its client, ambassador and invoice. */
+async function readDetail(q: Queryable, where: ReturnType<typeof and>): Promise<ProposalDetail | null> {
+  const [row] = await q
+    .select({
+      p: proposal,
+      clientName: clientUser.businessName,
+      clientUserName: clientUser.name,
+      clientEmail: clientUser.email,
+      ambassadorId: ambassadorUser.id,
+      ambassadorName: ambassadorUser.name,
+      ambassadorEmail: ambassadorUser.email,
+      invoiceId: invoice.id,
+      invoiceNumber: invoice.number,
+    })
+    .from(proposal)
+    .leftJoin(clientUser, eq(clientUser.id, proposal.clientId))
+    .leftJoin(ambassadorUser, eq(ambassadorUser.id, proposal.ambassadorId))
+    .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
+    .where(where);
+  if (!row) return null;
+  const { p } = row;
+  return {
+    id: p.id,
+    source: p.source,
+    projectName: p.projectName,
+    projectDetails: p.projectDetails,
+    timeline: p.timeline,
+    budgetCents: p.budgetCents,
+    targetAudience: p.targetAudience,
+    designInspiration: p.designInspiration,
+    numberOfPages: p.numberOfPages,
+    websiteGoal: p.websiteGoal,
+    status: p.status,
+    revisionComment: p.revisionComment,
+    clientApprovedAt: p.clientApprovedAt,
+    clientDeclinedAt: p.clientDeclinedAt,
+    declineReason: p.declineReason,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+    client: {
+      id: p.clientId,
+      name: row.clientName ?? row.clientUserName ?? p.clientName,
+      email: row.clientEmail ?? p.clientEmail,
+    },
+    ambassador:
+      row.ambassadorId !== null ? { id: row.ambassadorId, name: row.ambassadorName ?? "", email: row.ambassadorEmail ?? "" } : null,
+    invoice: row.invoiceId !== null ? { id: row.invoiceId, number: row.invoiceNumber ?? "" } : null,
+  };
+}
+
+/**
+ * The admin's proposal page (docs/product.md#proposal-pages): any proposal, every field.
+ *
+ * @param proposalId - a valid serial id (the route parses it: app/lib/ids.ts).
+ * @throws {AppError} 403 unless an admin; 404 "Proposal not found" for an unknown id.
+ */
+export async function getProposalForAdmin(q: Queryable, actor: Actor, proposalId: number): Promise<ProposalDetail> {
+  assertRole(actor, "admin");
+  const detail = await readDetail(q, and(eq(proposal.id, proposalId)));
+  if (!detail) throw notFound(PROPOSAL_MESSAGES.notFound);
+  return detail;
+}
+
+/**
+ * The client's proposal page (docs/product.md#proposal-pages): a proposal project status lists
+ * for them, every field, with what they may do with it now. The ambassador's e-mail is left out.
+ *
+ * @throws {AppError} 403 unless a client; 404 "Proposal not found" for an unknown id, another
+ *   client's proposal, or an ambassador proposal while the client's address is unverified.
+ */
+export async function getProposalForClient(
+  q: Queryable,
+  actor: Actor,
+  proposalId: number,
+): Promise<{ proposal: ProposalDetail; allowed: ClientProposalActions }> {
+  assertRole(actor, "client");
+  const detail = await readDetail(q, and(eq(proposal.id, proposalId), visibleToClient(actor, await emailVerified(q, actor.id))));
+  if (!detail) throw notFound(PROPOSAL_MESSAGES.notFound);
+  return {
+    proposal: { ...detail, ambassador: detail.ambassador ? { ...detail.ambassador, email: "" } : null },
+    allowed: clientActions(detail, detail.invoice !== null),
+  };
+}

@@ -1,0 +1,108 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/proposal";
+import { LocalDateTime } from "#app/components/local-time";
+import { BreakableText } from "#app/components/ui/breakable-text";
+import { buttonClass } from "#app/components/ui/button";
+import { DetailItem } from "#app/components/ui/detail-item";
+import { ProposalRequestDetails } from "#app/features/proposals/components/proposal-request-details";
+import { StatusForm, StatusToast } from "#app/features/proposals/components/proposal-status-form";
+import { ApprovalBadge, ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
+import { getProposalForAdmin } from "#app/features/proposals/proposal-detail.server";
+import { proposalStatusIntents } from "#app/features/proposals/proposal-status-intents.server";
+import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
+import { runIntent } from "#app/lib/form-action.server";
+import { paramId } from "#app/lib/ids";
+import { actorAndDb } from "#app/features/users/session.server";
+
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: `${data?.proposal.projectName || "Proposal"} | Admin Console` },
+  { name: "robots", content: "noindex" },
+];
+
+/** The admin's proposal page (docs/product.md#proposal-pages): every field of the request, the parties and the invoice. */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { actor, db } = actorAndDb(context);
+  return { proposal: await getProposalForAdmin(db, actor, paramId(params.proposalId, PROPOSAL_MESSAGES.notFound)) };
+}
+
+/** `set-status` / `undo-status`, as on the proposal list (docs/product.md#proposals-admin-status). */
+export async function action(args: Route.ActionArgs) {
+  const { actor, db } = actorAndDb(args.context);
+  paramId(args.params.proposalId, PROPOSAL_MESSAGES.notFound);
+  return runIntent(args, proposalStatusIntents(db, actor), { target: "proposalId" });
+}
+
+/** Heading with status, the parties and invoice, then the request in full. */
+export default function AdminProposal({ loaderData, actionData }: Route.ComponentProps) {
+  const { proposal: p } = loaderData;
+  const title = p.projectName || `Proposal #${p.id}`;
+  return (
+    <div className="mx-auto flex max-w-4xl flex-col gap-6">
+      <p className="text-sm">
+        <Link to="/admin/proposals" className="text-brand-700 underline">
+          ← All proposals
+        </Link>
+      </p>
+      <header className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0">
+          <h1 className="text-3xl font-bold tracking-tight wrap-anywhere">{title}</h1>
+          <p className="mt-1 text-sm text-slate-600">
+            #{p.id} · {p.source === "ambassador" ? "Submitted by an ambassador" : "Requested by the client"} ·{" "}
+            <LocalDateTime value={p.createdAt} />
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <ProposalStatusBadge status={p.status} />
+          {p.source === "ambassador" ? <ApprovalBadge approvedAt={p.clientApprovedAt} declinedAt={p.clientDeclinedAt} /> : null}
+        </div>
+      </header>
+      <StatusToast reply={actionData} />
+
+      <section aria-labelledby="overview-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
+        <h2 id="overview-title" className="sr-only">
+          Overview
+        </h2>
+        <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
+          <DetailItem label="Client">
+            {p.client.name ?? "—"}
+            {p.client.email ? <BreakableText className="block text-xs font-normal text-slate-600" text={p.client.email} /> : null}
+            {p.client.id ? null : <span className="block text-xs font-normal text-amber-800">Not registered yet</span>}
+          </DetailItem>
+          <DetailItem label="Ambassador">
+            {p.ambassador ? (
+              <>
+                {p.ambassador.name}
+                <BreakableText className="block text-xs font-normal text-slate-600" text={p.ambassador.email} />
+              </>
+            ) : (
+              "None"
+            )}
+          </DetailItem>
+          <DetailItem label="Invoice">
+            {p.invoice ? (
+              <Link className="text-brand-700 underline" to={`/admin/invoices/edit/${p.invoice.id}`}>
+                {p.invoice.number}
+              </Link>
+            ) : p.client.id ? (
+              <Link className={buttonClass("secondary")} to={`/admin/generate-invoice/${p.id}`}>
+                Generate Invoice
+              </Link>
+            ) : (
+              <span className="font-normal text-slate-600">After the client registers</span>
+            )}
+          </DetailItem>
+        </dl>
+        <div className="mt-4">
+          <h3 className="mb-1 text-sm text-slate-600">Status</h3>
+          <StatusForm proposal={p} />
+        </div>
+      </section>
+
+      <ProposalRequestDetails
+        request={p}
+        headingId="request-title"
+        title={p.source === "ambassador" ? "The ambassador's proposal" : "The client's request"}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/proposal";
+import { LocalDateTime } from "#app/components/local-time";
+import { servicesContext } from "#app/context";
+import { ProposalRequestDetails } from "#app/features/proposals/components/proposal-request-details";
+import { ApprovalBadge, ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
+import { getProposalForClient } from "#app/features/proposals/proposal-detail.server";
+import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
+import { paramId } from "#app/lib/ids";
+import { requireUser } from "#app/features/users/session.server";
+
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: `${data?.proposal.projectName || "Proposal"} | Client Portal` },
+  { name: "robots", content: "noindex" },
+];
+
+/**
+ * The client's proposal page (docs/product.md#proposal-pages): a proposal of theirs in full, or
+ * 404 "Proposal not found" for anyone else's.
+ */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { db } = context.get(servicesContext);
+  return getProposalForClient(db, requireUser(context), paramId(params.proposalId, PROPOSAL_MESSAGES.notFound));
+}
+
+/** Heading with status, what the client can do next, then the request in full. */
+export default function ClientProposal({ loaderData }: Route.ComponentProps) {
+  const { proposal: p, allowed } = loaderData;
+  const title = p.projectName || "Untitled project";
+  return (
+    <div className="mx-auto flex max-w-3xl flex-col gap-6">
+      <p className="text-sm">
+        <Link to="/project-status" className="text-brand-700 underline">
+          ← Project Status
+        </Link>
+      </p>
+      <header className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0">
+          <h1 className="text-3xl font-bold tracking-tight wrap-anywhere">{title}</h1>
+          <p className="mt-1 text-sm text-slate-600">
+            {p.source === "ambassador" ? `Proposed by your ambassador${p.ambassador ? ` ${p.ambassador.name}` : ""}` : "Your request"} ·{" "}
+            <LocalDateTime value={p.createdAt} style="date" />
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <ProposalStatusBadge status={p.status} />
+          {p.source === "ambassador" ? <ApprovalBadge approvedAt={p.clientApprovedAt} declinedAt={p.clientDeclinedAt} /> : null}
+        </div>
+      </header>
+      {allowed.edit || p.invoice || allowed.approve ? (
+        <div className="flex flex-wrap gap-2">
+          {allowed.edit ? (
+            <Link
+              to={`/edit-proposal/${p.id}`}
+              className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50"
+            >
+              Edit request
+            </Link>
+          ) : null}
+          {p.invoice ? (
+            <Link
+              to={`/view-invoice/${p.invoice.id}`}
+              className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50"
+            >
+              View invoice {p.invoice.number}
+            </Link>
+          ) : null}
+          {allowed.approve ? (
+            <Link
+              to="/client-dashboard"
+              className="rounded-md border border-brand-700 px-3 py-1.5 text-sm font-medium text-brand-800 hover:bg-brand-50"
+            >
+              Review and approve
+            </Link>
+          ) : null}
+        </div>
+      ) : null}
+      <ProposalRequestDetails request={p} headingId="request-title" title={p.source === "ambassador" ? "The proposal" : "Your request"} />
+    </div>
+  );
+}
