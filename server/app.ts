@@ -13,6 +13,7 @@ import { requestInfoContext, servicesContext, type AppServices } from "#app/cont
 import { openDatabase, type DbHandle } from "#app/db/client.server";
 import { startTallyFolding } from "#app/db/tally.server";
 import { countOutbox, createMailSender, startOutboxWorker, type OutboxWorker } from "#app/features/mail/outbox.server";
+import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
 import { createAuth, resolveAuthSecret, type Auth } from "#app/features/users/auth.server";
 import type { Env } from "#app/lib/env.server";
 import { owner } from "#app/content/site";
@@ -56,7 +57,12 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
   const metrics = createMetrics({ outboxCounts: () => countOutbox(handle.db), poolStats: handle.poolStats });
   try {
     await handle.migrate();
-    auth = createAuth({ db: handle.db, env, secret: await resolveAuthSecret(handle.db, env.BETTER_AUTH_SECRET) });
+    auth = createAuth({
+      db: handle.db,
+      env,
+      secret: await resolveAuthSecret(handle.db, env.BETTER_AUTH_SECRET),
+      appName: companyNameOf(await getSettings(handle.db)),
+    });
     const firstAdmin = await ensureFirstAdmin({ db: handle.db, auth }, { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD });
     if (firstAdmin?.generatedPassword) {
       // Shown once, on purpose, to the operator's terminal — never into the log.

@@ -250,6 +250,8 @@ export const passkey = pgTable(
     transports: text(),
     createdAt: timestamp({ withTimezone: true }).defaultNow(),
     aaguid: text(),
+    /** Registered with user verification (fingerprint, face, PIN): required to sign in (issue #28; rows from before: false). */
+    userVerified: boolean().notNull().default(true),
   },
   (t) => [index("passkey_user_id_idx").on(t.userId), uniqueIndex("passkey_credential_id_unique").on(t.credentialID)],
 );

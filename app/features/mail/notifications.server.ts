@@ -11,7 +11,7 @@
 import { eq } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { user } from "#app/db/schema";
-import { getBrand, getSettings } from "#app/features/settings/settings.server";
+import { companyNameOf, getBrand, getSettings } from "#app/features/settings/settings.server";
 import { enqueueMail, escapeHtml, type OutgoingMail } from "./mail.server";
 
 /** Replaced by the site's public origin when the mail is sent. */
@@ -28,6 +28,8 @@ export interface Notification {
   /** The link into the portal, e.g. `{ label: "View your project", path: "/project-status" }`. */
   link: { label: string; path: string };
   attachments?: OutgoingMail["attachments"];
+  /** Where a reply goes (e.g. the visitor who wrote through the contact form). */
+  replyTo?: string;
 }
 
 /**
@@ -38,7 +40,7 @@ export interface Notification {
  */
 export async function queueNotification(q: Queryable, n: Notification): Promise<number> {
   const [settings, brand] = await Promise.all([getSettings(q), getBrand(q)]);
-  const company = settings.companyName || "Client Portal";
+  const company = companyNameOf(settings);
   const url = `${ORIGIN_TOKEN}${n.link.path}`;
   const footer = settings.supportEmail ? `Questions? Write to ${settings.supportEmail}.` : "";
   const text = [...n.lines, "", `${n.link.label}: ${url}`, "", `— ${company}`, footer].join("\n").trim();
@@ -48,11 +50,11 @@ export async function queueNotification(q: Queryable, n: Notification): Promise<
     : `<p style="font-weight:700;font-size:18px;color:${accent}">${escapeHtml(company)}</p>`;
   const html = `<div style="font-family:system-ui,sans-serif;max-width:560px;border-top:4px solid ${accent};padding-top:8px">
 ${heading}
-${n.lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("\n")}
+${n.lines.map((l) => `<p style="white-space:pre-line">${escapeHtml(l)}</p>`).join("\n")}
 <p><a href="${escapeHtml(url)}" style="display:inline-block;background:${accent};color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(n.link.label)}</a></p>
 ${footer ? `<p style="color:#555;font-size:13px">${escapeHtml(footer)}</p>` : ""}
 </div>`;
-  return enqueueMail(q, { to: n.to, subject: `${n.subject} — ${company}`, text, html, attachments: n.attachments });
+  return enqueueMail(q, { to: n.to, subject: `${n.subject} — ${company}`, text, html, attachments: n.attachments, replyTo: n.replyTo });
 }
 
 /** The mail button's colour when Settings hold no accent colour. */

@@ -41,6 +41,14 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   timeZone: "UTC",
 };
 
+/** The company name mails, calendar invites, the authenticator app and passkeys show when Settings hold none. */
+export const DEFAULT_COMPANY_NAME = "Client Portal";
+
+/** @returns the company name to show: Settings' one, else {@link DEFAULT_COMPANY_NAME}. */
+export function companyNameOf(s: Pick<Settings, "companyName">): string {
+  return s.companyName || DEFAULT_COMPANY_NAME;
+}
+
 /** @returns the settings row, or the defaults when none was saved. */
 export async function getSettings(q: Queryable): Promise<Settings> {
   const [row] = await q.select().from(settings).limit(1);

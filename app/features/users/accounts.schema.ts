@@ -143,6 +143,8 @@ export const AUTH_MESSAGES = {
   verificationResent: "If this address has an account that is not verified yet, we e-mailed it a new verification link.",
   verified: "Your e-mail address is verified. Thank you!",
   verifyLinkInvalid: "This verification link is invalid or has expired. Sign in and ask for a new one.",
+  /** A deactivated account's sign-in, at any step (password, code, passkey). */
+  deactivated: "This account has been deactivated. Contact us if you think this is a mistake.",
 } as const;
 
 /** Asking for a new verification link (banner, sign-in page): the e-mail when signed out. */

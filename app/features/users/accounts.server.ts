@@ -17,7 +17,7 @@ import type { RequestMeta } from "#app/lib/request.server";
 import { AppError, fieldError } from "#app/lib/errors";
 import { AUTH_MESSAGES, REFERRAL_MESSAGES } from "./accounts.schema";
 import { homeFor, roleOf } from "./actor";
-import { authErrorCode, authHeaders } from "./auth-glue.server";
+import { authErrorCode, authHeaders, sessionRefusal } from "./auth-glue.server";
 import { assertPasswordAllowed } from "./password-policy.server";
 import { beginSignIn, limitPasswordReset, limitSignUp, limitVerificationResend } from "./throttle.server";
 export { VERIFY_RATE_LIMITS } from "./throttle.server";
@@ -38,19 +38,20 @@ const AUTH_ERROR_MESSAGES: Record<string, string> = {
   PASSWORD_TOO_SHORT: "The password is too short.",
   PASSWORD_TOO_LONG: "The password is too long.",
   INVALID_EMAIL: "Enter a valid email address.",
-  BANNED_USER: "This account has been deactivated. Contact us if you think this is a mistake.",
   INVALID_TOKEN: "This reset link is invalid, expired or already used. Ask for a new one.",
   TOKEN_EXPIRED: "This reset link is invalid, expired or already used. Ask for a new one.",
 };
 
 /** Maps a better-auth error to an {@link AppError} (unknown errors are rethrown). */
 function toAppError(error: unknown, field?: string): never {
+  const refusal = sessionRefusal(error);
+  if (refusal) throw refusal;
   const code = authErrorCode(error);
   if (code !== null && error instanceof APIError) {
     const message = AUTH_ERROR_MESSAGES[code];
     if (message) {
-      const errorCode = code === "BANNED_USER" ? "FORBIDDEN" : code.startsWith("USER_ALREADY_EXISTS") ? "CONFLICT" : "INVALID_INPUT";
-      throw field && errorCode !== "FORBIDDEN" ? fieldError(field, message, errorCode) : new AppError(errorCode, message);
+      const errorCode = code.startsWith("USER_ALREADY_EXISTS") ? "CONFLICT" : "INVALID_INPUT";
+      throw field ? fieldError(field, message, errorCode) : new AppError(errorCode, message);
     }
     if (error.statusCode === 429) throw new AppError("RATE_LIMITED", AUTH_MESSAGES.tooManyAttempts);
   }
@@ -228,16 +229,7 @@ export async function signIn({ db, auth }: AccountDeps, input: { email: string; 
   await attempt.succeeded();
   // docs/product.md#account-page: with two-factor on, better-auth answers a pending sign-in (a signed cookie) instead.
   if ("twoFactorRedirect" in result.response) return { headers: result.headers, userId: "", home: "/login/two-factor", twoFactor: true };
-  const [row] = await db
-    .select({ role: user.role, emailVerified: user.emailVerified })
-    .from(user)
-    .where(eq(user.id, result.response.user.id));
-  // docs/product.md#email-verification: checked only once the password is right, so the
-  // refusal tells nothing to someone who does not know it. The session just made is dropped.
-  if (!row?.emailVerified && (await getSettings(db)).requireEmailVerification) {
-    await db.delete(session).where(eq(session.token, result.response.token));
-    throw new AppError("FORBIDDEN", AUTH_MESSAGES.verifyBeforeSignIn);
-  }
+  const [row] = await db.select({ role: user.role }).from(user).where(eq(user.id, result.response.user.id));
   return { headers: result.headers, userId: result.response.user.id, home: homeFor(roleOf(row?.role)) };
 }
 

@@ -103,7 +103,7 @@ export function accountIntents({ deps, env, user, meta }: AccountPageContext): R
       return ACCOUNT_MESSAGES.preferencesSaved;
     }),
     "change-email": conformIntent(changeEmailSchema, async (value) => {
-      await requestEmailChange({ ...deps, env }, user, value);
+      await requestEmailChange(deps, user, value);
       return ACCOUNT_MESSAGES.emailSent;
     }),
     "change-password": conformIntent(changePasswordSchema(env.PASSWORD_MIN_LENGTH), async (value) =>
