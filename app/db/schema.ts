@@ -9,6 +9,7 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -26,6 +27,9 @@ import type { MeetingStatus, ProposalStatus, Role, WebsiteGoal } from "./enums";
 export * from "./enums";
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+
+/** Binary data (`bytea`): both drivers return a Buffer / Uint8Array. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
 
 /** docs/product.md#contact "Contact message": stored before the owner's e-mail is queued. */
 export const contactMessage = pgTable(
@@ -147,6 +151,8 @@ export const user = pgTable(
     notifyUpdates: boolean().notNull().default(true),
     /** better-auth twoFactor plugin: TOTP confirmed (docs/product.md#account-page). */
     twoFactorEnabled: boolean().default(false),
+    /** When the account was closed (docs/product.md#closing-an-account): its personal data erased, the row kept for what the law keeps. */
+    closedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     uniqueIndex("user_referral_code_unique").on(t.referralCode),
@@ -450,4 +456,38 @@ export const auditEvent = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("audit_event_entity_created_idx").on(t.entity, t.createdAt), index("audit_event_created_idx").on(t.createdAt)],
+);
+
+/**
+ * "Download my data" (docs/product.md#download-my-data): one request per row. A small export is
+ * built at once; a large one is built by the background worker, kept here as a ZIP and mailed as a
+ * link (its token stored hashed) valid 24 hours, then purged.
+ */
+export const dataExport = pgTable(
+  "data_export",
+  {
+    id: serial().primaryKey(),
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    /** pending → ready (or failed after the last attempt). */
+    status: text().$type<"pending" | "ready" | "failed">().notNull().default("pending"),
+    /** SHA-256 (hex) of the download link's token. */
+    tokenHash: text().notNull(),
+    archive: bytea(),
+    sizeBytes: integer(),
+    attempts: integer().notNull().default(0),
+    lastError: text(),
+    requestedAt: createdAt(),
+    readyAt: timestamp({ withTimezone: true }),
+    /** The link works until then (24 hours after the archive is ready). */
+    expiresAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index("data_export_user_idx").on(t.userId, t.requestedAt),
+    uniqueIndex("data_export_token_unique").on(t.tokenHash),
+    index("data_export_pending_idx")
+      .on(t.requestedAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
 );

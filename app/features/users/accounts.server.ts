@@ -19,8 +19,7 @@ import { AUTH_MESSAGES, REFERRAL_MESSAGES } from "./accounts.schema";
 import { homeFor, roleOf } from "./actor";
 import { authErrorCode, authHeaders, sessionRefusal } from "./auth-glue.server";
 import { assertPasswordAllowed } from "./password-policy.server";
-import { beginSignIn, limitPasswordReset, limitSignUp, limitVerificationResend } from "./throttle.server";
-export { VERIFY_RATE_LIMITS } from "./throttle.server";
+import { beginSignIn, limitPasswordReset, limitSignUp } from "./throttle.server";
 
 export interface AccountDeps {
   db: Database;
@@ -263,42 +262,6 @@ export async function resetPassword({ auth }: AccountDeps, input: { token: strin
   } catch (error) {
     toAppError(error);
   }
-}
-
-/**
- * Verifies an e-mail address from the link of the verification mail
- * (docs/product.md#email-verification). better-auth checks the signed token; its
- * `afterEmailVerification` hook then claims the ambassador proposals addressed to the address.
- * A link of an address already verified succeeds again and changes nothing.
- *
- * @param token - the `token` query parameter of /verify-email.
- * @returns true when the address is verified; false for an invalid, expired or tampered link
- *   (the page then offers a new one).
- */
-export async function verifyEmailAddress({ auth }: AccountDeps, token: string): Promise<boolean> {
-  try {
-    await auth.api.verifyEmail({ query: { token } });
-    return true;
-  } catch (error) {
-    if (error instanceof APIError) return false;
-    throw error;
-  }
-}
-
-/**
- * Mails a new verification link to `email` when it has an account that is not verified yet
- * (docs/product.md#email-verification). The caller always shows the same answer, so the
- * signed-out form on /login tells nothing about which addresses have accounts. Throttled per
- * address and per client IP (`VERIFY_RATE_LIMITS` in throttle.server.ts).
- *
- * @param email - lowercased; the session's address when signed in.
- * @throws {AppError} 429 too many requests for this address or from this IP.
- */
-export async function resendVerificationEmail({ db, auth }: AccountDeps, email: string, meta: RequestMeta): Promise<void> {
-  await limitVerificationResend(db, email, meta.ip);
-  // No session headers: better-auth's signed-out path sends only to an unverified account
-  // and takes the same minimum time whatever the address.
-  await auth.api.sendVerificationEmail({ body: { email } });
 }
 
 /** Signs out on the server. @returns headers that clear the session cookie. */

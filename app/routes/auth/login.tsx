@@ -62,6 +62,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       <PasskeySignIn redirectTo={loaderData.redirectTo} />
       {mustVerify ? (
         <Form method="post" action="/verify-email" className="mt-4">
+          <input type="hidden" name="intent" value="resend" />
           <input type="hidden" name="email" value={String(fields.email.value ?? "")} />
           <button type="submit" className="text-brand-700 underline">
             Resend the verification link
