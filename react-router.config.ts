@@ -8,5 +8,6 @@ export default {
     v8_viteEnvironmentApi: true,
     v8_passThroughRequests: true,
     v8_trailingSlashAwareDataRequests: true,
+    unstable_optimizeDeps: true,
   },
 } satisfies Config;

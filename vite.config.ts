@@ -3,7 +3,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   // The SSR bundle's entry is our express sub-app (server/app.ts), so the server, the
   // routes and the typed context keys share one module graph (one instance of each).
   // Terser (three compress passes) instead of esbuild minifies the browser bundle: a few KB gzipped
@@ -18,10 +18,15 @@ export default defineConfig({
     alias: [
       { find: /^#app\/(.*)$/, replacement: `${path.resolve("app")}/$1` },
       // React Router's package resolves to its development build (no "production" export
-      // condition); the production build drops the development warnings.
-      { find: /^react-router$/, replacement: path.resolve("node_modules/react-router/dist/production/index.mjs") },
-      { find: /^react-router\/dom$/, replacement: path.resolve("node_modules/react-router/dist/production/dom-export.mjs") },
+      // condition); the production build drops the development warnings. `npm run dev` keeps the
+      // development build (its warnings, and Vite's dependency pre-bundling of "react-router").
+      ...(command === "build"
+        ? [
+            { find: /^react-router$/, replacement: path.resolve("node_modules/react-router/dist/production/index.mjs") },
+            { find: /^react-router\/dom$/, replacement: path.resolve("node_modules/react-router/dist/production/dom-export.mjs") },
+          ]
+        : []),
     ],
   },
   plugins: [tailwindcss(), reactRouter()],
-});
+}));

@@ -1,3 +1,4 @@
+import { accentCssVariables } from "./lib/accent-palette.server";
 import "./lib/zod-config";
 import { useEffect } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError } from "react-router";
@@ -42,7 +43,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, db } = context.get(servicesContext);
   const user = context.get(sessionUserContext);
   const { companyName, logoPath, accentColor } = await getBrand(db);
-  const brand: PortalBrand = { name: companyName, logoPath, accent: accentColor, home: user ? homeFor(user.role) : "/" };
+  const brand: PortalBrand = {
+    name: companyName,
+    logoPath,
+    accent: accentColor,
+    accentVars: accentColor ? accentCssVariables(accentColor) : undefined,
+    home: user ? homeFor(user.role) : "/",
+  };
   const cookie = request.headers.get("cookie");
   return {
     origin: env.origin,
@@ -67,7 +74,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content={theme === "system" ? "light dark" : theme} />
         <Meta />
-        <Links />
+        <Links nonce={nonce} />
         <script type="speculationrules" dangerouslySetInnerHTML={{ __html: SPECULATION_RULES }} />
       </head>
       <body className="min-h-screen bg-white font-sans text-slate-900 antialiased">

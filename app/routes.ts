@@ -38,6 +38,10 @@ export default [
     route("view-invoice/:invoiceId", "routes/client/view-invoice.tsx"),
     route("view-invoice/:invoiceId/pdf", "routes/client/invoice-pdf.ts"),
     route("client-dashboard/meetings/:meetingId/ics", "routes/client/meeting-ics.ts"),
+    // Meetings booked from the agency's availability (docs/product.md#client-meetings).
+    route("meetings", "routes/client/meetings.tsx"),
+    route("meetings/book", "routes/client/book-meeting.tsx"),
+    route("meetings/:meetingId/reschedule", "routes/client/reschedule-meeting.tsx"),
   ]),
 
   // Ambassador area (docs/product.md#ambassadors).
@@ -59,6 +63,9 @@ export default [
     route("generate-invoice/:proposalId", "routes/admin/generate-invoice.tsx"),
     route("ambassadors", "routes/admin/ambassadors.tsx"),
     route("settings", "routes/admin/settings.tsx"),
+    route("settings/availability", "routes/admin/settings-availability.tsx"),
+    route("meetings", "routes/admin/meetings.tsx"),
+    route("meetings/:meetingId/reschedule", "routes/admin/reschedule-meeting.tsx"),
     // Issue #6: audit trail, invoice PDF, CSV exports (resource routes, guarded by the layout).
     route("audit", "routes/admin/audit.tsx"),
     route("outbox", "routes/admin/outbox.tsx"),

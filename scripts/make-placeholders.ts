@@ -39,12 +39,28 @@ function screenshotSvg(title: string, color: string, n: number, total: number, s
 <rect x="300" y="56" width="680" height="32" rx="16" fill="#fff"/><text x="640" y="79" text-anchor="middle" font-family="system-ui,sans-serif" font-size="18" fill="#475569">${escape(slug)}.example.com</text>
 <rect x="40" y="104" width="280" height="696" fill="${color}" opacity="0.12"/>
 ${[0, 1, 2, 3, 4].map((i) => `<rect x="72" y="${150 + i * 56}" width="${180 - (i % 3) * 30}" height="20" rx="10" fill="${color}" opacity="${i === n % 5 ? 0.9 : 0.35}"/>`).join("")}
-<text x="360" y="200" font-family="system-ui,sans-serif" font-size="${Math.min(44, Math.floor(1500 / title.length))}" font-weight="700" fill="#0f172a">${escape(title)}</text>
+${titleLines(title)
+  .map(
+    (line, i, all) =>
+      `<text x="360" y="${all.length > 1 ? 170 + i * 46 : 200}" font-family="system-ui,sans-serif" font-size="40" font-weight="700" fill="#0f172a">${escape(line)}</text>`,
+  )
+  .join("")}
 <text x="360" y="252" font-family="system-ui,sans-serif" font-size="24" fill="#475569">Screen ${n} of ${total} · screenshot coming soon</text>
 ${bars}
 <rect x="380" y="330" width="${120 + n * 30}" height="24" rx="12" fill="${color}" opacity="0.8"/>
 </svg>
 `;
+}
+
+/** The title in at most two lines of at most 30 characters (the content area is 840 px wide at 40 px). */
+function titleLines(title: string): string[] {
+  const lines: string[] = [""];
+  for (const word of title.split(/\s+/)) {
+    const last = lines[lines.length - 1]!;
+    if (last && `${last} ${word}`.length > 30) lines.push(word);
+    else lines[lines.length - 1] = last ? `${last} ${word}` : word;
+  }
+  return lines.length > 2 ? [lines[0]!, `${lines.slice(1).join(" ").slice(0, 28)}…`] : lines;
 }
 
 function portraitSvg(initials: string): string {

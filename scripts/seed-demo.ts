@@ -30,6 +30,8 @@ import {
   type ProposalStatus,
 } from "../app/db/schema";
 import { parseEnv } from "../app/lib/env.server";
+import { openSlots } from "../app/features/meetings/slots";
+import { DEFAULT_WEEKLY_HOURS } from "../app/db/enums";
 
 export const DEMO_PASSWORD = "demo-password-123";
 export const DEMO_ACCOUNTS = { admin: "admin@demo.local", client: "client@demo.local", ambassador: "ambassador@demo.local" } as const;
@@ -168,6 +170,17 @@ const ITEMS = [
 ];
 
 const DAY = 86_400_000;
+
+/** The demo agency's availability: the defaults of migration 0016, in New York. */
+const DEMO_AVAILABILITY = {
+  timeZone: "America/New_York",
+  weeklyHours: DEFAULT_WEEKLY_HOURS,
+  meetingMinutes: 30,
+  meetingBufferMinutes: 0,
+  minNoticeHours: 24,
+  bookingHorizonDays: 60,
+  datesOff: [],
+};
 
 async function insertBatches<T>(rows: T[], size: number, insert: (batch: T[]) => Promise<unknown>) {
   for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
@@ -371,23 +384,35 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
     }
     log(`invoices: ${invoiceRows.length} with ${items} items`);
 
-    // ---- meeting requests ------------------------------------------------------------
+    // ---- meetings: booked on the agency's free slots (docs/product.md#availability) -------
+    // Past ones on the weekly hours of the last 120 days, upcoming ones in the 60 days ahead,
+    // every slot used once (30 minutes, no buffer), so the exclusion constraint holds. Should a
+    // large seed need more meetings than slots, the extra ones hold no calendar time
+    // (blocked_until null, like meetings from before availability existed).
     const meetingRows: (typeof meeting.$inferInsert)[] = [];
     const meetings = Math.max(5, Math.floor(clients.length / 2));
+    const agency = { ...DEMO_AVAILABILITY, minNoticeHours: 0, bookingHorizonDays: 119 };
+    const pastSlots = openSlots(agency, [], new Date(now.getTime() - 120 * DAY)).filter((d) => d.getTime() < now.getTime() - DAY);
+    const futureSlots = openSlots(DEMO_AVAILABILITY, [], now);
+    const upcoming = Math.max(3, Math.floor(meetings / 3));
+    const pick = (slots: Date[], i: number, n: number) =>
+      slots[Math.floor((i * slots.length) / Math.max(n, 1)) % Math.max(slots.length, 1)];
     for (let i = 0; i < meetings; i++) {
-      const createdAt = spread(i, meetings);
-      const startsAt = new Date(Math.floor((createdAt.getTime() + rnd.int(1, 21) * DAY) / 3_600_000) * 3_600_000);
+      const future = i < upcoming;
+      const startsAt = future ? pick(futureSlots, i, upcoming)! : pick(pastSlots, i - upcoming, meetings - upcoming)!;
+      const endsAt = new Date(startsAt.getTime() + DEMO_AVAILABILITY.meetingMinutes * 60_000);
+      const unique = future ? i < futureSlots.length : i - upcoming < pastSlots.length;
       meetingRows.push({
-        userId: i === 0 ? clients[0]!.id : rnd.pick(clients).id,
+        userId: i === 0 || i === 1 || i === upcoming ? clients[0]!.id : rnd.pick(clients).id,
         startsAt,
+        endsAt,
+        blockedUntil: unique ? endsAt : null,
         timeZone: rnd.pick(ZONES),
         notes: rnd.chance(0.6)
           ? rnd.pick(["Discuss the homepage", "Budget questions", "Review the mock-ups", "Launch checklist", "Kick-off call"])
           : null,
-        status: (startsAt.getTime() < now.getTime()
-          ? rnd.pick(["accepted", "accepted", "declined"])
-          : rnd.pick(["pending", "pending", "accepted"])) as MeetingStatus,
-        createdAt,
+        status: (future ? rnd.pick(["pending", "pending", "accepted"]) : rnd.pick(["accepted", "accepted", "declined"])) as MeetingStatus,
+        createdAt: new Date(startsAt.getTime() - rnd.int(2, 14) * DAY),
       });
     }
     await insertBatches(meetingRows, 1_000, (batch) => tx.insert(meeting).values(batch));
@@ -395,7 +420,13 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
 
     await tx
       .insert(settings)
-      .values({ id: 1, companyName: "Demo Web Studio", supportEmail: "support@demo.local", defaultTimeline: "4–6 weeks" })
+      .values({
+        id: 1,
+        companyName: "Demo Web Studio",
+        supportEmail: "support@demo.local",
+        defaultTimeline: "4–6 weeks",
+        timeZone: DEMO_AVAILABILITY.timeZone,
+      })
       .onConflictDoNothing();
     return {
       users: userRows.length,

@@ -46,13 +46,16 @@ async function main() {
   const production = process.env.NODE_ENV === "production";
   const app = express();
   app.disable("x-powered-by");
+  // Requests are answered below, once the app is loaded; in development Vite's HMR web socket
+  // shares this server (no second port that two dev servers, or a test's, would fight over).
+  const listener = http.createServer();
   let appModule: AppModule;
 
   if (production) {
     appModule = (await import(path.join(root, "build/server/index.js"))) as AppModule;
   } else {
     const vite = await import("vite");
-    const viteServer = await vite.createServer({ root, server: { middlewareMode: true } });
+    const viteServer = await vite.createServer({ root, server: { middlewareMode: true, hmr: { server: listener } } });
     app.use(viteServer.middlewares);
     appModule = (await viteServer.ssrLoadModule(path.join(root, "server/app.ts"))) as AppModule;
   }
@@ -106,7 +109,7 @@ async function main() {
   let inFlight = 0;
   // Prerendered public pages are answered before express; everything else goes through it.
   const { requests } = server;
-  const listener = http.createServer((req, res) => {
+  listener.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
     const started = process.hrtime.bigint();
     const id = requests.id(req);
     warnForwardedFor(req);

@@ -1,7 +1,8 @@
 /**
  * The agency's identity in the portal (docs/product.md#header-bars): its logo, or its company
- * name, linking to the signed-in user's home; and its accent colour as the `--accent` custom
- * property of the portal's root element (used by `.btn-primary` and the header in app.css).
+ * name, linking to the signed-in user's home; and its accent colour as the brand scale of the
+ * portal's root element (`--color-brand-*` and `--accent`, both themes), so links, the active
+ * navigation item, primary buttons and the header all take it.
  * The data comes from the root loader; this module reads no database.
  */
 import type { CSSProperties } from "react";
@@ -15,6 +16,11 @@ export interface PortalBrand {
   logoPath: string | null;
   /** `#rrggbb` or "" (the default colours). */
   accent: string;
+  /**
+   * The brand scale derived from the accent for both themes (`--color-brand-*`, `--accent`, each a
+   * `light-dark()` pair: app/lib/accent-palette.server.ts); empty without an accent.
+   */
+  accentVars?: Record<string, string>;
   /** The signed-in user's home (`/admin`, `/ambassador/dashboard`, `/client-dashboard`), or `/` when signed out. */
   home: string;
 }
@@ -28,10 +34,12 @@ export function useBrand(): PortalBrand {
 }
 
 /**
- * @returns the portal root's style: `--accent` when an accent colour is set, else nothing.
+ * @returns the portal root's style: the brand scale and `--accent` derived from the accent colour
+ *   (both themes) when one is set, else nothing.
  */
 export function accentStyle(brand: PortalBrand): CSSProperties | undefined {
-  return brand.accent ? ({ "--accent": brand.accent } as CSSProperties) : undefined;
+  if (!brand.accent) return undefined;
+  return (brand.accentVars && Object.keys(brand.accentVars).length ? brand.accentVars : { "--accent": brand.accent }) as CSSProperties;
 }
 
 /**

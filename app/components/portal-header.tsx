@@ -9,7 +9,11 @@ export type NavItem = { to: string; label: string; end?: boolean };
 const BREAKPOINTS = {
   md: { inline: "hidden md:block", menu: "md:hidden" },
   lg: { inline: "hidden lg:block", menu: "lg:hidden" },
+  xl: { inline: "hidden xl:block", menu: "xl:hidden" },
 } as const;
+
+/** A bar with more links than this folds them into the menu below 1280 px instead of 1024 px. */
+const LINKS_IN_A_1024_ROW = 8;
 
 /**
  * A header bar (docs/product.md#header-bars, #phone-layouts): the title and the links. From
@@ -184,6 +188,7 @@ export function PortalHeader({ items, title, signedIn }: { items: NavItem[]; tit
       title={title}
       home={<BrandLink title={title} />}
       className="portal-header"
+      collapseBelow={items.length > LINKS_IN_A_1024_ROW ? "xl" : "lg"}
       logout={signedIn}
       progress
       busy={navigation.state !== "idle"}

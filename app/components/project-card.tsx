@@ -28,7 +28,7 @@ export function ProjectCard({
         image={thumbnail}
         alt=""
         sizes={sizes}
-        className="reveal-fade aspect-[16/10] h-auto w-full border-b border-slate-200 object-cover"
+        className="project-thumb reveal-fade aspect-[16/10] h-auto w-full border-b border-slate-200 object-cover"
       />
       <div className="flex flex-1 flex-col p-6">
         <Heading className="text-xl font-semibold text-slate-900">{title}</Heading>

@@ -28,7 +28,8 @@ export interface Project {
   description: string;
   tech: string[];
   github: string;
-  live: string;
+  /** The live site's address; null while the project is not online (no "Live Site" link then). */
+  live: string | null;
   images: Screenshot[];
   problem: string;
   solution: string;
@@ -50,7 +51,8 @@ export const projects: Project[] = [
     description: "A student internship platform where students save and apply to listings and businesses post and manage them.",
     tech: ["React", "Firebase", "Next.js"],
     github: "https://github.com/alex-rivera-dev/internship-hub",
-    live: "https://internship-hub.example.com",
+    // "A working prototype …; not launched": no live site to link to.
+    live: null,
     images: shots("project1", 3),
     problem:
       "Students hunted for internships across scattered sites and e-mails, and local businesses had no simple place to post openings and follow who applied.",

@@ -13,5 +13,26 @@ export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 export const WEBSITE_GOALS = ["Minimal", "Corporate", "Creative"] as const;
 export type WebsiteGoal = (typeof WEBSITE_GOALS)[number];
 
-export const MEETING_STATUSES = ["pending", "accepted", "declined"] as const;
+/** `cancelled`: by the client (before the cutoff) or the admin (docs/product.md#meeting-statuses). */
+export const MEETING_STATUSES = ["pending", "accepted", "declined", "cancelled"] as const;
 export type MeetingStatus = (typeof MEETING_STATUSES)[number];
+
+/** Weekdays of the agency's weekly hours (docs/product.md#availability), Monday first. */
+export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+/** One range of available time on a weekday, wall-clock `HH:MM` in the agency's zone, start < end. */
+export type TimeRange = { start: string; end: string };
+/** Per weekday, zero or more ranges (sorted, not overlapping). */
+export type WeeklyHours = Record<Weekday, TimeRange[]>;
+
+const NINE_TO_FIVE: TimeRange[] = [{ start: "09:00", end: "17:00" }];
+/** Monday to Friday 09:00–17:00 (the default of migration 0016). */
+export const DEFAULT_WEEKLY_HOURS: WeeklyHours = {
+  mon: NINE_TO_FIVE,
+  tue: NINE_TO_FIVE,
+  wed: NINE_TO_FIVE,
+  thu: NINE_TO_FIVE,
+  fri: NINE_TO_FIVE,
+  sat: [],
+  sun: [],
+};

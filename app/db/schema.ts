@@ -22,7 +22,7 @@ import {
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 
-import type { MeetingStatus, ProposalStatus, Role, WebsiteGoal } from "./enums";
+import { DEFAULT_WEEKLY_HOURS, type MeetingStatus, type ProposalStatus, type Role, type WebsiteGoal, type WeeklyHours } from "./enums";
 
 export * from "./enums";
 
@@ -327,8 +327,28 @@ export const meeting = pgTable(
     notes: text(),
     status: text().$type<MeetingStatus>().notNull().default("pending"),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    // Booking from availability (migration 0016, docs/product.md#availability). The exclusion
+    // constraint `meeting_no_overlap` (hand-written in the migration) keeps two pending or accepted
+    // meetings from holding overlapping [starts_at, blocked_until) ranges.
+    /** The meeting's end (UTC): starts_at + the meeting length when booked. */
+    endsAt: timestamp({ withTimezone: true }).notNull(),
+    /** ends_at + the buffer in force when booked; null for meetings requested before availability existed. */
+    blockedUntil: timestamp({ withTimezone: true }),
+    /** iCalendar SEQUENCE of its invite, raised by every reschedule or cancellation. */
+    sequence: integer().notNull().default(0),
+    /** The project the meeting is about (optional). */
+    proposalId: integer().references(() => proposal.id, { onDelete: "set null" }),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("meeting_user_idx").on(t.userId, t.startsAt), index("meeting_created_idx").on(t.createdAt, t.id)],
+  (t) => [
+    index("meeting_user_idx").on(t.userId, t.startsAt),
+    index("meeting_created_idx").on(t.createdAt, t.id),
+    index("meeting_proposal_idx").on(t.proposalId),
+    index("meeting_active_starts_idx")
+      .on(t.startsAt)
+      .where(sql`${t.status} in ('pending', 'accepted')`),
+    check("meeting_blocked_after_end", sql`${t.blockedUntil} is null or ${t.blockedUntil} >= ${t.endsAt}`),
+  ],
 );
 
 export const invoice = pgTable(
@@ -416,9 +436,33 @@ export const settings = pgTable(
     accentColor: text().notNull().default(""),
     /** The agency's IANA time zone (e.g. `Europe/Berlin`): its working hours, reminder and digest times. */
     timeZone: text().notNull().default("UTC"),
+    // Availability (migration 0016, docs/product.md#availability): read in `timeZone`.
+    /** Weekly hours: per weekday, zero or more `HH:MM` ranges (default Mon–Fri 09:00–17:00). */
+    weeklyHours: jsonb().$type<WeeklyHours>().notNull().default(DEFAULT_WEEKLY_HOURS),
+    /** Length of a booked meeting, 15–240 minutes. */
+    meetingMinutes: integer().notNull().default(30),
+    /** Free time kept after each meeting, 0–240 minutes. */
+    meetingBufferMinutes: integer().notNull().default(0),
+    /** The earliest slot offered is this many hours from now. */
+    minNoticeHours: integer().notNull().default(24),
+    /** Slots are offered up to this many days ahead. */
+    bookingHorizonDays: integer().notNull().default(60),
+    /** Dates off (`YYYY-MM-DD`, in the agency's zone): no slots. */
+    datesOff: jsonb().$type<string[]>().notNull().default([]),
+    /** Clients may reschedule or cancel until this many hours before the meeting. */
+    changeCutoffHours: integer().notNull().default(12),
+    /** Client registration asks for a phone number (docs/product.md#registration); off by default. */
+    requireClientPhone: boolean().notNull().default(false),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [check("settings_single_row", sql`${t.id} = 1`)],
+  (t) => [
+    check("settings_single_row", sql`${t.id} = 1`),
+    check("settings_meeting_minutes_range", sql`${t.meetingMinutes} between 15 and 240`),
+    check("settings_meeting_buffer_range", sql`${t.meetingBufferMinutes} between 0 and 240`),
+    check("settings_min_notice_range", sql`${t.minNoticeHours} between 0 and 8760`),
+    check("settings_booking_horizon_range", sql`${t.bookingHorizonDays} between 1 and 730`),
+    check("settings_change_cutoff_range", sql`${t.changeCutoffHours} between 0 and 720`),
+  ],
 );
 
 /**

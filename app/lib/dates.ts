@@ -154,3 +154,8 @@ export function timeZoneFromCookie(cookieHeader: string | null | undefined): str
   }
   return null;
 }
+
+/** @returns the first candidate that is a time zone this runtime knows, else "UTC". */
+export function firstValidTimeZone(...candidates: (string | null | undefined)[]): string {
+  return candidates.find((zone): zone is string => isValidTimeZone(zone)) ?? "UTC";
+}

@@ -25,7 +25,7 @@ describe("vocabulary (docs/product.md#vocabulary)", () => {
       "Closed",
     ]);
     expect(INVOICE_STATUS_LABELS).toEqual({ unpaid: "Unpaid", pending: "Unpaid", overdue: "Overdue", paid: "Paid" });
-    expect(MEETING_STATUS_LABELS).toEqual({ pending: "Pending", accepted: "Accepted", declined: "Declined" });
+    expect(MEETING_STATUS_LABELS).toEqual({ pending: "Pending", accepted: "Accepted", declined: "Declined", cancelled: "Cancelled" });
     expect(COMMISSION_STATUS_LABELS[commissionStatus({ clientApproved: true, paid: false })]).toBe("Unpaid");
     expect(COMMISSION_STATUS_LABELS[commissionStatus({ clientApproved: true, paid: true })]).toBe("Paid");
     expect(COMMISSION_STATUS_LABELS[commissionStatus({ clientApproved: false, paid: false })]).toBe("Awaiting client approval");
@@ -68,5 +68,19 @@ describe("vocabulary (docs/product.md#vocabulary)", () => {
     expect(formatAuditValue("meeting", "status", "declined", viewer)).toBe("Declined");
     expect(formatAuditValue("settings", "allowNewClients", false, viewer)).toBe("No");
     expect(formatAuditValue("settings", "companyName", "Acme", viewer)).toBe("Acme");
+  });
+});
+
+describe("counts (Intl.PluralRules)", () => {
+  it("writes the singular for one and the plural otherwise", async () => {
+    const { countOf, nounFor } = await import("./vocabulary");
+    expect(countOf(1, "invoice")).toBe("1 invoice");
+    expect(countOf(0, "invoice")).toBe("0 invoices");
+    expect(countOf(2, "proposal")).toBe("2 proposals");
+    expect(countOf(1_234, "meeting request")).toBe("1,234 meeting requests");
+    expect(countOf(1, "person", "people")).toBe("1 person");
+    expect(countOf(3, "person", "people")).toBe("3 people");
+    expect(nounFor(1, "hour")).toBe("hour");
+    expect(nounFor(12, "hour")).toBe("hours");
   });
 });

@@ -40,7 +40,12 @@ export const INVOICE_STATUS_LABELS: Record<InvoiceStatusWord | "pending", string
 };
 
 /** A meeting request's status. */
-export const MEETING_STATUS_LABELS: Record<MeetingStatus, string> = { pending: "Pending", accepted: "Accepted", declined: "Declined" };
+export const MEETING_STATUS_LABELS: Record<MeetingStatus, string> = {
+  pending: "Pending",
+  accepted: "Accepted",
+  declined: "Declined",
+  cancelled: "Cancelled",
+};
 
 /** A meeting whose time has passed, whatever its status. */
 export const PAST_MEETING_LABEL = "Past";
@@ -90,6 +95,65 @@ export function formatDate(value: Date | string | number | null | undefined, tim
  */
 export function formatTime(value: Date | string | number | null | undefined, timeZone = "UTC"): string {
   return formatDateTime(value, timeZone);
+}
+
+/**
+ * A time of day, e.g. "9:00 AM" (a meeting slot in the viewer's zone).
+ *
+ * @param value - the instant; `timeZone` the zone it is read in.
+ */
+export function formatClock(value: Date, timeZone = "UTC"): string {
+  const zone = isValidTimeZone(timeZone) ? timeZone : "UTC";
+  return dateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone: zone }).format(value);
+}
+
+/**
+ * A calendar date with its weekday, e.g. "Monday, June 8, 2026" (`short`: "Mon, Jun 8").
+ *
+ * @param date - `YYYY-MM-DD`.
+ */
+export function formatDay(date: string, style: "long" | "short" = "long"): string {
+  const instant = new Date(`${date}T12:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !Number.isFinite(instant.getTime())) return INVALID_DATE;
+  return dateTimeFormat(
+    "en-US",
+    style === "long"
+      ? { weekday: "long", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }
+      : { weekday: "short", month: "short", day: "numeric", timeZone: "UTC" },
+  ).format(instant);
+}
+
+/**
+ * A time zone as people read it: "America/New_York (EDT)", the short name at `at`.
+ */
+export function formatZone(timeZone: string, at: Date = new Date()): string {
+  if (!isValidTimeZone(timeZone)) return "UTC";
+  const short = dateTimeFormat("en-US", { timeZone, timeZoneName: "short" })
+    .formatToParts(at)
+    .find((p) => p.type === "timeZoneName")?.value;
+  return short && short !== timeZone ? `${timeZone} (${short})` : timeZone;
+}
+
+// ---------------------------------------------------------------------------------------
+// Counts (docs/product.md#vocabulary): plural forms through Intl.PluralRules
+// ---------------------------------------------------------------------------------------
+
+const pluralRules = new Intl.PluralRules("en-US");
+
+/**
+ * A count with its noun in the right plural form, e.g. `countOf(1, "invoice")` → "1 invoice",
+ * `countOf(3, "invoice")` → "3 invoices", `countOf(2, "person", "people")` → "2 people".
+ *
+ * @param n - the count (written with en-US digit grouping).
+ * @param one - the singular noun; `other` the plural (default: `one` + "s").
+ */
+export function countOf(n: number, one: string, other = `${one}s`): string {
+  return `${n.toLocaleString("en-US")} ${pluralRules.select(n) === "one" ? one : other}`;
+}
+
+/** The noun alone in the form `n` asks for ("invoice" / "invoices"). */
+export function nounFor(n: number, one: string, other = `${one}s`): string {
+  return pluralRules.select(n) === "one" ? one : other;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -15,7 +15,13 @@ type Persona = "anonymous" | "client" | "ambassador" | "admin" | "deactivated";
 
 const guarded = configuredRoutes
   .filter((r): r is ConfiguredRoute & { area: Area } => r.area !== undefined)
-  .map(({ area, path }) => ({ area, path: path.replace(/:proposalId/g, "1").replace(/:invoiceId/g, "1") }));
+  .map(({ area, path }) => ({
+    area,
+    path: path
+      .replace(/:proposalId/g, "1")
+      .replace(/:invoiceId/g, "1")
+      .replace(/:meetingId/g, "1"),
+  }));
 
 const HOME: Record<Exclude<Area, "account">, string> = {
   admin: "/admin",
@@ -239,6 +245,7 @@ test.describe("one user's records are out of reach of another", () => {
       `/view-invoice/${ids.invoice}`,
       `/view-invoice/${ids.invoice}/pdf`,
       `/client-dashboard/meetings/${ids.meeting}/ics`,
+      `/meetings/${ids.meeting}/reschedule`,
     ];
     for (const path of reads) {
       expect((await ctx.clientA.get(path)).status(), `A ${path}`).toBe(200);
@@ -261,7 +268,9 @@ test.describe("one user's records are out of reach of another", () => {
       ["/project-status", { intent: "submit-revision", id: String(ids.review), comment: "Hijacked" }],
       ["/client-dashboard", { intent: "approve-proposal", id: String(ids.offered) }],
       ["/client-dashboard", { intent: "decline-proposal", id: String(ids.offered), reason: "Hijacked" }],
-      ["/client-dashboard", { intent: "delete-meeting", id: String(ids.pendingMeeting), confirm: "yes" }],
+      ["/client-dashboard", { intent: "cancel-meeting", id: String(ids.pendingMeeting), confirm: "yes" }],
+      ["/meetings", { intent: "cancel-meeting", id: String(ids.pendingMeeting), confirm: "yes" }],
+      [`/meetings/${ids.pendingMeeting}/reschedule`, { slot: "2031-01-06T10:00:00.000Z", timeZone: "UTC" }],
     ];
     for (const [path, form] of attempts) {
       const response = await ctx.clientB.post(path, { form, maxRedirects: 0 });

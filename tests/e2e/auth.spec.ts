@@ -30,7 +30,7 @@ test.describe("client registration", () => {
     });
     await page.getByRole("button", { name: "Register" }).click();
     await expect(page).toHaveURL(/\/client-dashboard$/);
-    await expect(portalNav(page).getByRole("link")).toHaveText(["Dashboard", "Project Status", "Proposal Request", "Invoices"]);
+    await expect(portalNav(page).getByRole("link")).toHaveText(["Dashboard", "Project Status", "Proposal Request", "Invoices", "Meetings"]);
     await expect(portalNav(page).getByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/client-dashboard");
 
     const { rows } = await sql.query(
@@ -207,7 +207,10 @@ test.describe("sign-in", () => {
       "Invoices",
       "Ambassador Dashboard",
       "Users",
+      "Meetings",
       "Messages",
+      "Audit trail",
+      "Mail outbox",
       "Settings",
     ]);
     await expect(portalNav(page).getByRole("link", { name: "Dashboard", exact: true })).toHaveAttribute("href", "/admin");

@@ -115,12 +115,11 @@ test.describe("bad input", () => {
       optional: proposalOptional,
     },
     {
-      name: "schedule meeting",
+      name: "book meeting",
       role: "client",
-      path: "/client-dashboard",
-      fixed: { intent: "schedule-meeting" },
-      valid: { date: "2031-01-01", time: "10:00", timeZone: "America/New_York", notes: "Hi" },
-      optional: ["notes", "timeZone"],
+      path: "/meetings/book",
+      valid: { slot: "2031-01-06T10:00:00.000Z", timeZone: "America/New_York", notes: "Hi", proposalId: "" },
+      optional: ["notes", "timeZone", "proposalId"],
     },
     {
       name: "revision",
@@ -247,7 +246,7 @@ test.describe("bad input", () => {
         const textFields = Object.fromEntries(
           Object.entries(form.valid).map(([k, v]) => [
             k,
-            /email|date|time|timeZone|status|amount|budget|number|Pages|id$|Id$|token|password|Percent|website|Inspiration|allow|notify|referralCode/i.test(
+            /email|date|time|timeZone|slot|status|amount|budget|number|Pages|id$|Id$|token|password|Percent|website|Inspiration|allow|notify|referralCode/i.test(
               k,
             )
               ? v

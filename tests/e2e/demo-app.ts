@@ -54,11 +54,20 @@ export async function startDemoApp(label: string): Promise<DemoApp> {
     `select p.id from proposal p left join invoice i on i.proposal_id = p.id where i.id is null and p.client_id is not null order by p.id limit 1`,
   );
   const anyInvoice = await one(`select id from invoice order by id limit 1`);
+  // A meeting still ahead, pending or accepted, for the reschedule pages.
+  const upcomingMeeting = await one(
+    `select id from meeting where user_id = $1 and status in ('pending', 'accepted') and starts_at > now() + interval '2 days' order by starts_at limit 1`,
+    [client!.id],
+  );
+  const anyUpcoming = await one(
+    `select id from meeting where status in ('pending', 'accepted') and starts_at > now() order by starts_at limit 1`,
+  );
   const ids: Record<string, unknown> = {
     ":invoiceId": clientInvoice?.id,
     ":proposalId": editable?.id,
+    ":meetingId": upcomingMeeting?.id,
   };
-  const adminIds: Record<string, unknown> = { ":invoiceId": anyInvoice?.id, ":proposalId": uninvoiced?.id };
+  const adminIds: Record<string, unknown> = { ":invoiceId": anyInvoice?.id, ":proposalId": uninvoiced?.id, ":meetingId": anyUpcoming?.id };
 
   const pagesOf = (area: Role, values: Record<string, unknown>) =>
     configuredRoutes

@@ -9,7 +9,8 @@ import { createPgDatabase } from "../helpers/test-database";
 import { runPgUrl, startAppServer } from "./global-setup";
 import { PASSWORD, expect, test, uniqueEmail, uniqueIp } from "./fixtures";
 
-test("a failing database gives the friendly 500 page, a 503 health check and a log line", async ({ browser }) => {
+test("a failing database gives the friendly 500 page, a 503 health check and a log line", async ({ browser, consoleErrors }) => {
+  consoleErrors.allow(/\/client-dashboard: document answered 500$/);
   const adminUrl = runPgUrl();
   const database = await createPgDatabase(adminUrl, "e2e_err", { empty: true });
   const name = database.name;

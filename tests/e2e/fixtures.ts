@@ -74,12 +74,64 @@ export async function hydrated(page: import("@playwright/test").Page): Promise<v
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 }
 
+// ---------------------------------------------------------------------------------------
+// Browser problems. Every browser context of the run — the `page`/`context` fixtures and every
+// `browser.newContext()` a test, a `beforeAll` or a helper makes — is watched, and a test fails
+// when any page it drove logged a console error, a React hydration warning or an uncaught
+// error, or got an error answer to a subresource or a 5xx answer (docs/architecture.md#tests).
+// ---------------------------------------------------------------------------------------
+
+/** What a test expects to go wrong in the browser (rare: a 500 page, a refused upload …). */
+export interface ConsoleErrors {
+  /** Accepts the browser problems whose text matches `pattern` for the rest of the test. */
+  allow(pattern: RegExp): void;
+}
+
+/** The test collecting problems right now (null between tests: problems then wait for the next one). */
+let collector: string[] | null = null;
+const orphans: string[] = [];
+
+function report(problem: string) {
+  (collector ?? orphans).push(problem);
+}
+
+/** A console warning that React prints about hydration (development) or React itself. */
+const REACT_WARNING = /hydrat|^Warning: |react/i;
+
+/** Watches one browser context (idempotent). */
+const watched = new WeakSet<BrowserContext>();
+function watch(context: BrowserContext) {
+  if (watched.has(context)) return;
+  watched.add(context);
+  context.on("console", (message) => {
+    const text = message.text();
+    const where = message.page()?.url() ?? message.location().url;
+    // The network log ("Failed to load resource: …") is judged by the response itself, below:
+    // a 4xx answer to a navigation or a form post is the app refusing as designed.
+    if (message.type() === "error" && /^Failed to load resource: the server responded with a status of \d+/.test(text)) return;
+    if (message.type() === "error" && text === "Failed to load resource: net::ERR_ABORTED") return;
+    if (message.type() === "error" || (message.type() === "warning" && REACT_WARNING.test(text))) {
+      report(`${where}: console ${message.type()}: ${text}`);
+    }
+  });
+  context.on("weberror", (error) => report(`${error.page()?.url() ?? "?"}: uncaught: ${error.error().message || String(error.error())}`));
+  context.on("response", (response) => {
+    const status = response.status();
+    if (status < 400) return;
+    const type = response.request().resourceType();
+    const answer = type === "document" || type === "fetch" || type === "xhr";
+    if (status >= 500 || !answer) report(`${response.url()}: ${type} answered ${status}`);
+  });
+}
+
 interface Fixtures {
   ip: string;
   sql: pg.Pool;
+  /** Fails the test on browser problems (auto); `consoleErrors.allow(/…/)` accepts an expected one. */
+  consoleErrors: ConsoleErrors;
 }
 
-export const test = base.extend<Fixtures, { sqlPool: pg.Pool }>({
+export const test = base.extend<Fixtures, { sqlPool: pg.Pool; watchContexts: void }>({
   baseURL: async ({}, use) => use(process.env.E2E_BASE_URL),
   sqlPool: [
     async ({}, use) => {
@@ -89,6 +141,36 @@ export const test = base.extend<Fixtures, { sqlPool: pg.Pool }>({
     },
     { scope: "worker" },
   ],
+  // Every context this worker's browser opens is watched, whoever opens it.
+  watchContexts: [
+    async ({ browser }, use) => {
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (...args) => {
+        const context = await newContext(...args);
+        watch(context);
+        return context;
+      };
+      await use();
+      browser.newContext = newContext;
+    },
+    { scope: "worker", auto: true },
+  ],
+  consoleErrors: [
+    async ({}, use) => {
+      const problems: string[] = orphans.splice(0);
+      const allowed: RegExp[] = [];
+      collector = problems;
+      await use({ allow: (pattern) => void allowed.push(pattern) });
+      collector = null;
+      const unexpected = problems.filter((p) => !allowed.some((a) => a.test(p)));
+      expect(unexpected, "browser console errors, hydration warnings, uncaught errors or failed subresources").toEqual([]);
+    },
+    { auto: true },
+  ],
+  context: async ({ context }, use) => {
+    watch(context);
+    await use(context);
+  },
   sql: async ({ sqlPool }, use) => use(sqlPool),
   ip: async ({}, use) => use(uniqueIp()),
   extraHTTPHeaders: async ({ ip }, use) => use({ "x-forwarded-for": ip }),
@@ -204,4 +286,26 @@ export async function adminPage(browser: Browser, { baseURL = process.env.E2E_BA
 export async function logout(page: Page) {
   await page.request.post("/logout");
   await page.context().clearCookies();
+}
+
+/**
+ * Books a meeting for the signed-in client in one of the agency's free slots (a random day and
+ * slot, so that tests running at once rarely want the same one; a taken slot is tried again).
+ *
+ * @returns the booked slot (ISO instant).
+ */
+export async function bookFreeSlot(page: Page, notes = ""): Promise<string> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const html = await (await page.request.get("/meetings/book?tz=UTC")).text();
+    const days = [...html.matchAll(/\?day=(\d{4}-\d{2}-\d{2})/g)].map((m) => m[1]!);
+    const day = days[Math.floor(Math.random() * days.length)];
+    if (!day) throw new Error("no free day to book");
+    const dayHtml = await (await page.request.get(`/meetings/book?tz=UTC&day=${day}`)).text();
+    const slots = [...dayHtml.matchAll(/name="slot" value="([^"]+)"/g)].map((m) => m[1]!);
+    const slot = slots[Math.floor(Math.random() * slots.length)];
+    if (!slot) continue;
+    const response = await page.request.post("/meetings/book", { form: { slot, timeZone: "UTC", notes }, maxRedirects: 0 });
+    if (response.status() === 302) return slot;
+  }
+  throw new Error("could not book a free slot");
 }

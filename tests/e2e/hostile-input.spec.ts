@@ -234,7 +234,7 @@ test.describe("hostile input", () => {
       ["/contact", `user_name=${nul}&user_email=n3%40example.org&message=hi`, null],
       ["/login", `email=n4%40example.org&password=${nul}`, null],
       ["/proposal-request", `projectDetails=${nul}`, "client"],
-      ["/client-dashboard", `intent=schedule-meeting&date=2027-01-05&time=10:00&timeZone=UTC&notes=${nul}`, "client"],
+      ["/meetings/book", `slot=2031-01-06T10:00:00.000Z&timeZone=UTC&notes=${nul}`, "client"],
       ["/ambassador/submit-proposal", `clientName=${nul}&clientEmail=n5%40example.org&projectDetails=x`, "ambassador"],
       ["/admin/settings", `companyName=${nul}&commissionRatePercent=15`, "admin"],
     ];
@@ -292,18 +292,18 @@ test.describe("hostile input", () => {
     expect(await counts()).toEqual(before);
   });
 
-  test("numbers are decimal only and meetings stay within two years", async () => {
+  test("numbers are decimal only and meetings are booked in free slots only", async () => {
     const before = await counts();
     const client = { ...form, cookie: cookie.client, origin: app.baseUrl };
     const hex = await send(app.baseUrl, "POST", "/proposal-request", { headers: client, body: "projectDetails=Site&numberOfPages=0x10" });
     expect(hex.status).toBe(400);
     expect(hex.body).toContain("Number of pages must be a whole number.");
-    const far = await send(app.baseUrl, "POST", "/client-dashboard", {
+    const far = await send(app.baseUrl, "POST", "/meetings/book", {
       headers: client,
-      body: "intent=schedule-meeting&date=9999-12-31&time=10:00&timeZone=UTC",
+      body: "slot=9999-12-31T10:00:00.000Z&timeZone=UTC",
     });
-    expect(far.status).toBe(400);
-    expect(far.body).toContain("Pick a date within the next two years.");
+    expect(far.status).toBe(409);
+    expect(far.body).toContain("That time is no longer free");
     expect(await counts()).toEqual(before);
   });
 

@@ -20,13 +20,13 @@ test("the server and the browser write the same meeting time, in the viewer's zo
   );
   const time = page.locator(`time[datetime="${INSTANT}"]`);
   const serverText = async () => {
-    const html = await (await page.request.get("/client-dashboard")).text();
+    const html = await (await page.request.get("/meetings")).text();
     return /<time dateTime="2026-11-02T19:30:00.000Z">([^<]+)<\/time>/.exec(html)?.[1];
   };
 
   // First visit: the viewer's zone is not known yet, so both write the meeting's own zone.
   expect(await serverText()).toBe("Nov 2, 2026, 11:30 AM PST");
-  await page.goto("/client-dashboard");
+  await page.goto("/meetings");
   await hydrated(page);
   await expect(time).toHaveText("Nov 2, 2026, 11:30 AM PST");
 
@@ -51,7 +51,7 @@ test("the server and the browser write the same meeting time, in the viewer's zo
   const state = await context.storageState();
   const noJs = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, javaScriptEnabled: false, storageState: state });
   const plain = await noJs.newPage();
-  await plain.goto("/client-dashboard");
+  await plain.goto("/meetings");
   await expect(plain.locator(`time[datetime="${INSTANT}"]`)).toHaveText("Nov 3, 2026, 4:30 AM GMT+9");
   await noJs.close();
   await context.close();

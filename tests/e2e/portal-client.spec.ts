@@ -5,7 +5,7 @@
  */
 import type pg from "pg";
 import type { Browser } from "@playwright/test";
-import { expect, hydrated, registerClient, test, uniqueIp } from "./fixtures";
+import { bookFreeSlot, expect, hydrated, registerClient, test, uniqueIp } from "./fixtures";
 
 async function userId(sql: pg.Pool, email: string): Promise<string> {
   const { rows } = await sql.query(`select id from "user" where email = $1`, [email]);
@@ -56,8 +56,6 @@ async function otherSession(browser: Browser) {
   const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
   return { context, page: await context.newPage() };
 }
-
-const nextYear = new Date().getUTCFullYear() + 1;
 
 test.describe("client portal", () => {
   test("requests, edits and deletes a proposal; the budget is stored in cents", async ({ page, sql }) => {
@@ -270,9 +268,7 @@ test.describe("client portal on a 360 px wide screen", () => {
       dueDate: "2030-01-01",
       items: [["Design and development of the whole website", 1_000_000]],
     });
-    await page.request.post("/client-dashboard", {
-      form: { intent: "schedule-meeting", date: `${nextYear}-01-10`, time: "10:00", timeZone: "UTC", notes: "x".repeat(300) },
-    });
+    await bookFreeSlot(page, "x".repeat(300));
     for (const path of [
       "/client-dashboard",
       "/project-status",
@@ -289,59 +285,46 @@ test.describe("client portal on a 360 px wide screen", () => {
 test.describe("meetings in the browser's time zone", () => {
   test.use({ timezoneId: "America/New_York" });
 
-  test("schedules a meeting at the picked local time, refuses the past, deletes after confirmation", async ({ page, sql }) => {
+  test("lists a booked meeting in the browser's zone; an accepted one gets its calendar file; cancelling asks first", async ({
+    page,
+    sql,
+  }) => {
     const client = await registerClient(page);
     const id = await userId(sql, client.email);
     await page.goto("/client-dashboard");
     await hydrated(page);
-    await expect(page.getByTestId("meeting-time-zone")).toHaveText("Times are in your time zone (America/New_York).");
-
-    await page.getByRole("button", { name: "Request meeting" }).click();
-    await expect(page.getByText("Date is required.")).toBeVisible();
-    await expect(page.getByText("Time is required.")).toBeVisible();
-
-    await page.getByLabel("Date").fill("2020-03-01");
-    await page.getByLabel("Time").fill("10:00");
-    await page.getByRole("button", { name: "Request meeting" }).click();
-    await expect(page.getByText("Pick a date and time in the future.")).toBeVisible();
-
-    await page.getByLabel("Date").fill(`${nextYear}-07-01`);
-    await page.getByLabel("Time").fill("14:30");
-    await page.getByLabel("Notes (optional)").fill("Kick-off call");
-    await page.getByRole("button", { name: "Request meeting" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Meeting requested." })).toBeVisible();
-
+    const slot = await bookFreeSlot(page, "Kick-off call");
     const { rows } = await sql.query(`select id, starts_at, time_zone, status, notes from meeting where user_id = $1`, [id]);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ time_zone: "America/New_York", status: "pending", notes: "Kick-off call" });
-    expect((rows[0].starts_at as Date).toISOString()).toBe(`${nextYear}-07-01T18:30:00.000Z`);
+    expect(rows[0]).toMatchObject({ status: "pending", notes: "Kick-off call" });
+    expect((rows[0].starts_at as Date).toISOString()).toBe(slot);
 
-    const meetings = page.getByRole("list", { name: "Meetings" });
-    const item = meetings.getByRole("listitem").filter({ hasText: "Kick-off call" });
-    await expect(item).toContainText("2:30");
+    await page.goto("/meetings");
+    await hydrated(page);
+    const item = page.getByRole("list", { name: "Upcoming meetings" }).getByTestId("meeting-item").filter({ hasText: "Kick-off call" });
+    const local = new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", hour: "numeric", minute: "2-digit" }).format(
+      new Date(slot),
+    );
+    await expect(item).toContainText(local);
     await expect(item.getByText("Pending", { exact: true })).toBeVisible();
 
-    // An accepted meeting is shown green and cannot be deleted.
+    // An accepted meeting is shown green with its calendar file.
     await sql.query(`update meeting set status = 'accepted' where id = $1`, [rows[0].id]);
     await page.reload();
     await expect(item.getByText("Accepted", { exact: true })).toHaveClass(/green/);
-    await expect(item.getByRole("link", { name: "Delete" })).toHaveCount(0);
+    await expect(item.getByRole("link", { name: "Add to calendar (.ics)" })).toBeVisible();
 
-    await sql.query(`update meeting set status = 'pending' where id = $1`, [rows[0].id]);
-    await page.reload();
-    await hydrated(page);
-    await item.getByRole("link", { name: "Delete" }).click();
-    await item.getByRole("button", { name: "Yes, delete" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Meeting deleted." })).toBeVisible();
-    await expect(page.getByText("No meetings yet.")).toBeVisible();
-    expect((await sql.query(`select count(*)::int as n from meeting where user_id = $1`, [id])).rows[0].n).toBe(0);
+    await item.getByRole("link", { name: "Cancel meeting" }).click();
+    await item.getByRole("button", { name: "Yes, cancel meeting" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Meeting cancelled." })).toBeVisible();
+    expect((await sql.query(`select status from meeting where id = $1`, [rows[0].id])).rows[0].status).toBe("cancelled");
   });
 });
 
 test.describe("client portal without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("requests a proposal, deletes it after confirming, and schedules a meeting in UTC", async ({ page, sql }) => {
+  test("requests a proposal and deletes it after confirming", async ({ page, sql }) => {
     const client = await registerClient(page);
     const id = await userId(sql, client.email);
     await page.goto("/proposal-request");
@@ -358,17 +341,6 @@ test.describe("client portal without JavaScript", () => {
     await card.getByRole("button", { name: "Yes, delete" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Proposal deleted." })).toBeVisible();
     expect((await sql.query(`select count(*)::int as n from proposal where client_id = $1`, [id])).rows[0].n).toBe(0);
-
-    await page.goto("/client-dashboard");
-    await expect(page.getByTestId("meeting-time-zone")).toHaveText("Times are in UTC.");
-    await page.getByLabel("Date").fill(`${nextYear}-02-03`);
-    await page.getByLabel("Time").fill("09:15");
-    await page.getByRole("button", { name: "Request meeting" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Meeting requested." })).toBeVisible();
-    const { rows } = await sql.query(`select starts_at, time_zone from meeting where user_id = $1`, [id]);
-    expect(rows).toHaveLength(1);
-    expect(rows[0].time_zone).toBe("UTC");
-    expect((rows[0].starts_at as Date).toISOString()).toBe(`${nextYear}-02-03T09:15:00.000Z`);
   });
 
   test("a delete post without the confirmation step is refused", async ({ page, sql }) => {

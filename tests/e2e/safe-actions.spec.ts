@@ -71,7 +71,7 @@ test.describe("safe admin actions", () => {
 
     // Enter (or Save) applies it.
     await admin.keyboard.press("Enter");
-    const toast = admin.getByRole("status").filter({ hasText: `Proposal #${id} is now “In progress” (was “Pending”).` });
+    const toast = admin.getByRole("status").filter({ hasText: `“${project}” is now “In progress” (was “Pending”).` });
     await expect(toast).toBeVisible();
     expect(await statusOf(sql, id)).toBe("in_progress");
 
@@ -79,7 +79,7 @@ test.describe("safe admin actions", () => {
     const table = admin.getByRole("table", { name: "Proposals" });
     const top = (await table.boundingBox())!.y;
     await toast.getByRole("button", { name: "Undo" }).click();
-    await expect(admin.getByRole("status").filter({ hasText: `Undone: proposal #${id} is back to “Pending”.` })).toBeVisible();
+    await expect(admin.getByRole("status").filter({ hasText: `Undone: “${project}” is back to “Pending”.` })).toBeVisible();
     expect((await table.boundingBox())!.y).toBe(top);
     expect(await statusOf(sql, id)).toBe("pending");
     await expect(select).toHaveValue("pending");
@@ -117,10 +117,10 @@ test.describe("safe admin actions", () => {
       .getByRole("row", { name: new RegExp(project) })
       .getByRole("button", { name: "Save" })
       .click();
-    await expect(admin.getByText(`Proposal #${id} is now “Completed” (was “Planning”).`)).toBeVisible();
+    await expect(admin.getByText(`“${project}” is now “Completed” (was “Planning”).`)).toBeVisible();
     expect(await statusOf(sql, id)).toBe("completed");
     await admin.getByRole("button", { name: "Undo", exact: true }).click();
-    await expect(admin.getByText(`Undone: proposal #${id} is back to “Planning”.`)).toBeVisible();
+    await expect(admin.getByText(`Undone: “${project}” is back to “Planning”.`)).toBeVisible();
     expect(await statusOf(sql, id)).toBe("planning");
   });
 

@@ -56,9 +56,10 @@ export async function insertReferredProposal(s: TestServices, values: Parameters
 
 /** Inserts a meeting request. @returns its id. */
 export async function insertMeeting(db: Database, values: Partial<typeof meeting.$inferInsert> & { userId: string }): Promise<number> {
+  const startsAt = values.startsAt ?? new Date("2026-03-03T19:00:00Z");
   const [row] = await db
     .insert(meeting)
-    .values({ startsAt: new Date("2026-03-03T19:00:00Z"), timeZone: "America/New_York", ...values })
+    .values({ timeZone: "America/New_York", endsAt: new Date(startsAt.getTime() + 3_600_000), ...values, startsAt })
     .returning({ id: meeting.id });
   return row!.id;
 }

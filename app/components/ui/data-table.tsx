@@ -3,6 +3,7 @@
  * column headers, horizontal scroll on narrow screens, empty state), keyset pager links that
  * keep the page's other query parameters, and a GET search form that works without JS.
  */
+import { nounFor } from "#app/lib/vocabulary";
 import { Fragment, type ReactNode } from "react";
 import { Form, Link, useFormAction, useLocation, useNavigation } from "react-router";
 import { cursorParamNames } from "#app/lib/pagination";
@@ -128,17 +129,20 @@ export function useActionHref(): string {
  * Previous/next links of a keyset-paginated list and its row count.
  *
  * @param page - `{ total, next, prev }` from the use-case.
- * @param noun - what is counted, plural (e.g. "proposals").
+ * @param noun - what is counted, plural (e.g. "proposals"); the singular (`one`, default the
+ *   plural without its final "s") is used where `Intl.PluralRules` asks for it ("1 proposal").
  * @param prefix - the list's cursor parameter prefix when a page has two lists.
  */
 export function Pager({
   page,
   noun,
+  one,
   prefix,
   shown,
 }: {
   page: { total: number; totalIsLowerBound?: boolean; next: string | null; prev: string | null };
   noun: string;
+  one?: string;
   prefix?: string;
   shown: number;
 }) {
@@ -149,7 +153,7 @@ export function Pager({
     <nav aria-label={`Pages of ${noun}`} className="mt-3 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-700">
       <p>
         {page.total.toLocaleString("en-US")}
-        {page.totalIsLowerBound ? "+" : ""} {noun}
+        {page.totalIsLowerBound ? "+" : ""} {page.totalIsLowerBound ? noun : nounFor(page.total, one ?? noun.replace(/s$/, ""), noun)}
         {page.total > shown ? ` · showing ${shown}` : ""}
       </p>
       <div className="flex gap-2">
@@ -196,11 +200,13 @@ export function SearchBar({
 }) {
   const location = useLocation();
   const navigation = useNavigation();
+  // Only this form's own submission (a GET carrying `q`) searches: following a link of the page
+  // (Details, a confirmation, paging) does not.
   const searching =
     navigation.state === "loading" &&
-    navigation.location?.pathname === location.pathname &&
-    navigation.formMethod === undefined &&
-    navigation.location.search !== location.search;
+    navigation.formMethod?.toUpperCase() === "GET" &&
+    navigation.formData?.has("q") === true &&
+    navigation.location?.pathname === location.pathname;
   return (
     <Form method="get" role="search" className="mb-4 flex flex-wrap items-end gap-3">
       <div className="flex min-w-56 flex-1 flex-col gap-1">

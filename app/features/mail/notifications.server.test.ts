@@ -1,7 +1,8 @@
 import { eq, notLike } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { mailOutbox, user } from "#app/db/schema";
-import { scheduleMeeting } from "#app/features/meetings/meetings.server";
+import { freeSlots } from "#app/features/meetings/availability.server";
+import { bookMeeting } from "#app/features/meetings/booking.server";
 import {
   approveProposal,
   declineProposal,
@@ -36,12 +37,11 @@ describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
     const { t, s } = ctx;
     const client = await makeClient(s, { verified: true });
     await requestProposal(t.db, client, { ...EMPTY_REQUEST, projectName: "Bakery", projectDetails: "Online orders" });
-    await scheduleMeeting(
-      t.db,
-      client,
-      { date: "2031-05-11", time: "09:30", timeZone: "America/New_York", notes: "Kick-off" },
-      new Date("2031-01-01T00:00:00Z"),
-    );
+    const now = new Date("2031-05-09T00:00:00Z");
+    // The first free slot with the default hours (Mon–Fri 09:00–17:00 UTC, 24 h notice): Monday 12 May 09:00 UTC.
+    const [slot] = (await freeSlots(t.db, {}, now)).slots;
+    expect(slot!.toISOString()).toBe("2031-05-12T09:00:00.000Z");
+    await bookMeeting(t.db, client, { slot: slot!.toISOString(), timeZone: "America/New_York", notes: "Kick-off", proposalId: null }, now);
     const inReview = await insertProposal(t.db, { clientId: client.id, status: "review", projectName: "Shop" });
     await submitRevision(t.db, client, inReview, "Bigger logo please");
     const ambassador = await makeAmbassador(s);
@@ -71,7 +71,7 @@ describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
       [ADMIN_RECIPIENT, "Proposal approved: Cafe — Client Portal"],
       [ADMIN_RECIPIENT, "Proposal declined: Gym — Client Portal"],
     ]);
-    expect(mails[1]!.text).toContain("Sunday, May 11, 2031 at 9:30 AM (America/New_York)");
+    expect(mails[1]!.text).toContain("asked for a meeting on May 12, 2031, 5:00 AM EDT (America/New_York).");
     expect(mails[2]!.text).toContain("Bigger logo please");
     expect(mails[4]!.text).toContain("Too expensive");
     for (const mail of mails) {
@@ -122,7 +122,7 @@ describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
     const other = await makeClient(s);
     const pending = await insertProposal(t.db, { clientId: other.id, status: "review" });
     await refusalOf(submitRevision(t.db, client, pending, "Not mine"));
-    await refusalOf(scheduleMeeting(t.db, client, { date: "2001-01-01", time: "10:00", timeZone: "UTC", notes: null }));
+    await refusalOf(bookMeeting(t.db, client, { slot: "2001-01-01T10:00:00Z", timeZone: "UTC", notes: null, proposalId: null }));
     expect(await outbox()).toEqual([]);
   });
 });

@@ -1,6 +1,9 @@
 /**
- * Calendar invite for a meeting, made with the `ics` library: DTSTART in UTC
- * (the instant the client picked in their time zone), one hour by default.
+ * Calendar invite for a meeting, made with the `ics` library: DTSTART in UTC (the instant the
+ * client picked in their time zone), the meeting's length (one hour by default). Every change of a
+ * meeting sends the same UID with a higher SEQUENCE; a cancellation is METHOD:CANCEL with
+ * STATUS:CANCELLED (RFC 5546), so calendars update or remove the event they hold
+ * (docs/product.md#meeting-invites).
  */
 import { createEvent } from "ics";
 
@@ -12,6 +15,10 @@ export interface MeetingInvite {
   /** The client's IANA time zone, shown in the description. */
   timeZone: string;
   durationMinutes?: number;
+  /** iCalendar SEQUENCE: 0 for the first invite, raised by every change. */
+  sequence?: number;
+  /** True for the cancellation notice (METHOD:CANCEL, STATUS:CANCELLED). */
+  cancelled?: boolean;
   title: string;
   notes?: string | null;
   /** Link into the portal. */
@@ -22,7 +29,7 @@ export interface MeetingInvite {
 }
 
 /**
- * @returns the `.ics` file text (an iCalendar VEVENT, METHOD:PUBLISH).
+ * @returns the `.ics` file text (an iCalendar VEVENT, METHOD:PUBLISH, or METHOD:CANCEL when cancelled).
  * @throws {Error} when the event cannot be encoded (e.g. an invalid date).
  */
 export function meetingIcs(invite: MeetingInvite): string {
@@ -37,7 +44,9 @@ export function meetingIcs(invite: MeetingInvite): string {
     title: invite.title,
     description: `${local} (${invite.timeZone})${invite.notes ? `\n\n${invite.notes}` : ""}\n\n${invite.url}`,
     url: invite.url,
-    status: "CONFIRMED",
+    status: invite.cancelled ? "CANCELLED" : "CONFIRMED",
+    method: invite.cancelled ? "CANCEL" : "PUBLISH",
+    sequence: invite.sequence ?? 0,
     ...(invite.organizer ? { organizer: invite.organizer } : {}),
     attendees: [{ name: invite.attendee.name, email: invite.attendee.email, rsvp: false, partstat: "ACCEPTED", role: "REQ-PARTICIPANT" }],
     productId: "portal/ics",

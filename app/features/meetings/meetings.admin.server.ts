@@ -13,12 +13,16 @@ import { formatDateTime, toIsoOrNull, toValidDate } from "#app/lib/dates";
 import { inviteFor, meetingColumns } from "./meetings.server";
 import { AppError, notFound } from "#app/lib/errors";
 import { cursorKeySql, keysetPage, type Page, type PageRequest } from "#app/lib/pagination";
+import { formId, type IntentHandler } from "#app/lib/form-action.server";
+import { cancelMeeting, clientChangeState } from "./booking.server";
 
 /** One meeting request as the admin dashboard lists it. */
 export interface AdminMeetingRow {
   id: number;
   /** The requested instant, ISO (UTC); null when the stored value is not a displayable instant. */
   startsAt: string | null;
+  endsAt: string | null;
+  proposalId: number | null;
   /** IANA zone the client picked the time in. */
   timeZone: string;
   notes: string | null;
@@ -28,11 +32,6 @@ export interface AdminMeetingRow {
   clientName: string;
   clientEmail: string;
 }
-
-const ordering = { sort: meeting.createdAt, id: meeting.id };
-
-/** Pending and still in the future: the requests awaiting an answer (docs/product.md#meetings-admin). */
-const awaitingAnswer = sql`${meeting.status} = 'pending' and ${meeting.startsAt} > now() and ${meeting.startsAt} <> 'infinity'::timestamptz`;
 
 /** At most this many requests awaiting an answer are listed at once (soonest first). */
 export const AWAITING_LIMIT = 50;
@@ -49,53 +48,73 @@ const rowSelect = () => ({
 });
 
 /**
- * The requests awaiting an answer — pending, for a time still ahead — soonest first, at most
- * {@link AWAITING_LIMIT} (docs/product.md#meetings-admin).
+ * Upcoming meetings of one status — `pending` (the requests awaiting an answer) or `accepted` —
+ * soonest first, at most {@link AWAITING_LIMIT} (docs/product.md#meetings-admin).
  *
  * @returns the rows and how many there are in all.
  * @throws {AppError} 403 unless the actor is an admin.
  */
-export async function listPendingMeetingRequests(db: Queryable, actor: Actor): Promise<{ items: AdminMeetingRow[]; total: number }> {
+export async function listUpcomingMeetings(
+  db: Queryable,
+  actor: Actor,
+  status: "pending" | "accepted" = "pending",
+): Promise<{ items: AdminMeetingRow[]; total: number }> {
   assertRole(actor, "admin");
+  const where = sql`${meeting.status} = ${status} and ${meeting.startsAt} > now() and ${meeting.startsAt} <> 'infinity'::timestamptz`;
   const rows = await db
     .select(rowSelect())
     .from(meeting)
     .innerJoin(user, eq(user.id, meeting.userId))
-    .where(awaitingAnswer)
+    .where(where)
     .orderBy(asc(meeting.startsAt), asc(meeting.id))
     .limit(AWAITING_LIMIT);
-  const [counted] = await db.select({ n: count() }).from(meeting).where(awaitingAnswer);
-  return {
-    items: rows.map((row) => ({ ...row, startsAt: toIsoOrNull(row.startsAt), createdAt: toIsoOrNull(row.createdAt) })),
-    total: counted!.n,
-  };
+  const [counted] = await db.select({ n: count() }).from(meeting).where(where);
+  return { items: rows.map(isoRow), total: counted!.n };
 }
 
+/** The requests awaiting an answer (pending, still ahead), soonest first: {@link listUpcomingMeetings} `pending`. */
+export function listPendingMeetingRequests(db: Queryable, actor: Actor): Promise<{ items: AdminMeetingRow[]; total: number }> {
+  return listUpcomingMeetings(db, actor, "pending");
+}
+
+/** Which meetings {@link listMeetingRequests} lists: past ones, or declined and cancelled ones still ahead. */
+export type MeetingArchive = "past" | "closed";
+
+const byStart = { sort: meeting.startsAt, id: meeting.id };
+
 /**
- * Lists the other meeting requests — answered, or whose time has passed — newest request first
- * (docs/product.md#meetings-admin), paginated; the ones awaiting an answer are listed by
- * {@link listPendingMeetingRequests}.
- * A stored date that is not a real instant (e.g. `infinity`) comes back as `startsAt: null`,
- * which the page shows as "Invalid Date" (docs/product.md#form-messages).
+ * Lists past meetings (start passed, any status) or declined and cancelled ones still ahead, latest
+ * start first, paginated (docs/product.md#meetings-admin); upcoming ones are listed by
+ * {@link listUpcomingMeetings}. A stored date that is not a real instant (e.g. `infinity`) comes
+ * back as `startsAt: null`, which the page shows as "Invalid Date" (docs/product.md#form-messages).
  *
  * @throws {AppError} 403 unless the actor is an admin.
  */
-export async function listMeetingRequests(db: Queryable, actor: Actor, page: PageRequest): Promise<Page<AdminMeetingRow>> {
+export async function listMeetingRequests(
+  db: Queryable,
+  actor: Actor,
+  page: PageRequest,
+  archive: MeetingArchive = "past",
+): Promise<Page<AdminMeetingRow>> {
   assertRole(actor, "admin");
-  const where = sql`not (${awaitingAnswer})`;
-  const result = await keysetPage(db, { order: ordering, request: page, table: meeting, where }, (keyset) =>
+  const where =
+    archive === "past"
+      ? sql`(${meeting.startsAt} <= now() or ${meeting.startsAt} = 'infinity'::timestamptz)`
+      : sql`${meeting.status} in ('declined', 'cancelled') and ${meeting.startsAt} > now() and ${meeting.startsAt} <> 'infinity'::timestamptz`;
+  const result = await keysetPage(db, { order: byStart, request: page, table: meeting, where }, (keyset) =>
     db
-      .select({ ...rowSelect(), cursorKey: cursorKeySql(ordering) })
+      .select({ ...rowSelect(), cursorKey: cursorKeySql(byStart) })
       .from(meeting)
       .innerJoin(user, eq(user.id, meeting.userId))
       .where(keyset.where)
       .orderBy(...keyset.orderBy)
       .limit(keyset.limit),
   );
-  return {
-    ...result,
-    items: result.items.map((row) => ({ ...row, startsAt: toIsoOrNull(row.startsAt), createdAt: toIsoOrNull(row.createdAt) })),
-  };
+  return { ...result, items: result.items.map(isoRow) };
+}
+
+function isoRow<T extends { startsAt: Date; endsAt: Date; createdAt: Date }>(row: T) {
+  return { ...row, startsAt: toIsoOrNull(row.startsAt), endsAt: toIsoOrNull(row.endsAt), createdAt: toIsoOrNull(row.createdAt) };
 }
 
 /** The content type of the invite attached to the acceptance mail. */
@@ -230,4 +249,52 @@ export async function countMeetings(db: Queryable, actor: Actor): Promise<{ tota
     .select({ total: count(), pending: sql<number>`count(*) filter (where ${meeting.status} = 'pending')`.mapWith(Number) })
     .from(meeting);
   return { total: row!.total, pending: row!.pending };
+}
+
+/**
+ * The admin's meeting actions as form intents, shared by `/admin` and `/admin/meetings`
+ * (docs/product.md#meetings-admin): `accept-meeting`, `decline-meeting`, `cancel-meeting` and
+ * `delete-meeting`, each posting `meetingId`.
+ */
+export function adminMeetingIntents(db: Database, actor: Actor): Record<string, IntentHandler> {
+  return {
+    "accept-meeting": async (form) => {
+      await acceptMeeting(db, actor, formId(form, "meetingId"));
+      return "Meeting accepted.";
+    },
+    "decline-meeting": async (form) => {
+      await declineMeeting(db, actor, formId(form, "meetingId"));
+      return "Meeting declined.";
+    },
+    "cancel-meeting": async (form) => {
+      await cancelMeeting(db, actor, formId(form, "meetingId"));
+      return "Meeting cancelled. The client has been told.";
+    },
+    "delete-meeting": async (form) => {
+      await deleteMeeting(db, actor, formId(form, "meetingId"));
+      return "Meeting deleted.";
+    },
+  };
+}
+
+/**
+ * One meeting for the admin's reschedule page.
+ *
+ * @returns the client's name, the start (ISO) and whether it can still change (pending or accepted, ahead).
+ * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown meeting.
+ */
+export async function getMeetingForAdmin(
+  db: Queryable,
+  actor: Actor,
+  meetingId: number,
+): Promise<{ id: number; clientName: string; startsAt: string | null; changeable: boolean }> {
+  assertRole(actor, "admin");
+  const [row] = await db.select(rowSelect()).from(meeting).innerJoin(user, eq(user.id, meeting.userId)).where(eq(meeting.id, meetingId));
+  if (!row) throw notFound("Meeting not found");
+  return {
+    id: row.id,
+    clientName: row.clientName,
+    startsAt: toIsoOrNull(row.startsAt),
+    changeable: clientChangeState(row, 0) === "changeable",
+  };
 }

@@ -1,107 +1,53 @@
-import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { meeting } from "#app/db/schema";
 import { testDatabases } from "../../../tests/helpers/db";
-import { parseForm, refusalOf } from "../../../tests/helpers/portal";
+import { insertMeeting } from "../../../tests/helpers/admin-data";
+import { insertProposal, refusalOf } from "../../../tests/helpers/portal";
 import { makeAdmin, makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
-import { MEETING_MESSAGES, meetingSchema } from "./meetings.schema";
-import { deleteMeeting, listClientMeetings, scheduleMeeting } from "./meetings.server";
+import { getMeetingInviteForClient, listClientMeetings } from "./meetings.server";
 
 const NOW = new Date("2026-05-10T12:00:00Z");
 
-describe("meeting schema", () => {
-  it("requires date and time, defaults the zone to UTC and refuses an unknown zone", () => {
-    expect(parseForm(meetingSchema, { notes: "hi" }).error).toEqual({ date: ["Date is required."], time: ["Time is required."] });
-    expect(parseForm(meetingSchema, { date: "2026-06-01", time: "09:15" }).value).toEqual({
-      date: "2026-06-01",
-      time: "09:15",
-      timeZone: "UTC",
-      notes: null,
-    });
-    expect(parseForm(meetingSchema, { date: "2026-06-01", time: "09:15", timeZone: "Nowhere/City" }).error).toEqual({
-      timeZone: ["Unknown time zone. Reload the page and try again."],
-    });
-    expect(parseForm(meetingSchema, { date: "2026-02-31", time: "9am" }).error).toEqual({
-      date: ["Enter a real calendar date."],
-      time: ["Enter the time as HH:MM."],
-    });
-  });
-});
-
-describe.each(testDatabases())("meetings on %s", (_name, open) => {
+describe.each(testDatabases())("client meetings on %s", (_name, open) => {
   const ctx = useTestServices(open);
 
-  const meetingRow = async (id: number) => (await ctx.t.db.select().from(meeting).where(eq(meeting.id, id)))[0] ?? null;
-  const input = (date: string, time: string, timeZone = "UTC", notes: string | null = null) => ({ date, time, timeZone, notes });
-
-  it("stores the picked wall-clock time in the client's zone as a UTC instant, status pending", async () => {
-    const { t, s } = ctx;
-    const client = await makeClient(s);
-    const { id } = await scheduleMeeting(t.db, client, input("2026-05-11", "09:30", "America/New_York", "Kick-off"), NOW);
-    const row = await meetingRow(id);
-    expect(row).toMatchObject({ userId: client.id, timeZone: "America/New_York", notes: "Kick-off", status: "pending" });
-    expect(row!.startsAt.toISOString()).toBe("2026-05-11T13:30:00.000Z");
-  });
-
-  it("refuses a date and time in the past (in the client's zone) with a clear message", async () => {
-    const { t, s } = ctx;
-    const client = await makeClient(s);
-    // 07:59 in New York on 10 May is 11:59 UTC: one minute before NOW.
-    expect(await refusalOf(scheduleMeeting(t.db, client, input("2026-05-10", "07:59", "America/New_York"), NOW))).toMatchObject({
-      status: 400,
-      fieldErrors: { date: [MEETING_MESSAGES.inPast] },
-    });
-    expect(await refusalOf(scheduleMeeting(t.db, client, input("2020-01-01", "10:00"), NOW))).toMatchObject({ status: 400 });
-    // 08:01 in New York is 12:01 UTC: accepted.
-    await scheduleMeeting(t.db, client, input("2026-05-10", "08:01", "America/New_York"), NOW);
-    expect((await t.db.select({ n: count() }).from(meeting))[0]!.n).toBe(1);
-  });
-
-  it("refuses non-clients", async () => {
-    const { t, s } = ctx;
-    for (const actor of [await makeAmbassador(s), await makeAdmin(s)]) {
-      expect((await refusalOf(scheduleMeeting(t.db, actor, input("2030-01-01", "10:00"), NOW))).status).toBe(403);
-      expect((await refusalOf(listClientMeetings(t.db, actor))).status).toBe(403);
-    }
-    expect((await t.db.select({ n: count() }).from(meeting))[0]!.n).toBe(0);
-  });
-
-  it("lists only the client's own meetings, soonest first, with what may be deleted", async () => {
+  it("lists only the client's own meetings: upcoming soonest first, past most recent first, with the project named", async () => {
     const { t, s } = ctx;
     const client = await makeClient(s);
     const other = await makeClient(s);
-    const later = await scheduleMeeting(t.db, client, input("2026-07-01", "10:00"), NOW);
-    const sooner = await scheduleMeeting(t.db, client, input("2026-06-01", "10:00"), NOW);
-    await scheduleMeeting(t.db, other, input("2026-06-15", "10:00"), NOW);
-    await t.db.update(meeting).set({ status: "accepted" }).where(eq(meeting.id, later.id));
-    const list = await listClientMeetings(t.db, client);
-    expect(list.map((m) => [m.id, m.status, m.canDelete])).toEqual([
-      [sooner.id, "pending", true],
-      [later.id, "accepted", false],
+    const project = await insertProposal(t.db, { clientId: client.id, projectName: "Bakery" });
+    const at = (iso: string) => new Date(iso);
+    const later = await insertMeeting(t.db, { userId: client.id, startsAt: at("2026-07-01T10:00:00Z"), status: "accepted" });
+    const sooner = await insertMeeting(t.db, { userId: client.id, startsAt: at("2026-05-10T20:00:00Z"), proposalId: project });
+    const old = await insertMeeting(t.db, { userId: client.id, startsAt: at("2024-01-01T10:00:00Z"), status: "accepted" });
+    const older = await insertMeeting(t.db, { userId: client.id, startsAt: at("2023-01-01T10:00:00Z") });
+    await insertMeeting(t.db, { userId: other.id, startsAt: at("2026-06-15T10:00:00Z") });
+    const list = await listClientMeetings(t.db, client, NOW);
+    // 8 hours ahead is inside the 12 h cutoff: the client is told to write instead.
+    expect(list.upcoming.map((m) => [m.id, m.status, m.change, m.projectName])).toEqual([
+      [sooner, "pending", "past-cutoff", "Bakery"],
+      [later, "accepted", "changeable", null],
     ]);
+    expect(list.past.map((m) => [m.id, m.change])).toEqual([
+      [old, "closed"],
+      [older, "closed"],
+    ]);
+    expect(list.changeCutoffHours).toBe(12);
   });
 
-  it("deletes the client's own pending meeting only; another client's is not found and stays", async () => {
+  it("refuses non-clients; the invite is the client's own accepted meeting's only", async () => {
     const { t, s } = ctx;
+    for (const actor of [await makeAmbassador(s), await makeAdmin(s)]) {
+      expect((await refusalOf(listClientMeetings(t.db, actor))).status).toBe(403);
+    }
     const client = await makeClient(s);
     const intruder = await makeClient(s);
-    const mine = await scheduleMeeting(t.db, client, input("2026-06-01", "10:00"), NOW);
-    const before = await meetingRow(mine.id);
-    expect(await refusalOf(deleteMeeting(t.db, intruder, mine.id))).toMatchObject({ status: 404, message: MEETING_MESSAGES.notFound });
-    expect(await refusalOf(deleteMeeting(t.db, client, 2_147_483_647))).toMatchObject({ status: 404 });
-    expect(await meetingRow(mine.id)).toEqual(before);
-
-    for (const status of ["accepted", "declined"] as const) {
-      const decided = await scheduleMeeting(t.db, client, input("2026-06-02", "10:00"), NOW);
-      await t.db.update(meeting).set({ status }).where(eq(meeting.id, decided.id));
-      expect(await refusalOf(deleteMeeting(t.db, client, decided.id))).toMatchObject({
-        status: 409,
-        message: MEETING_MESSAGES.notDeletable,
-      });
-      expect(await meetingRow(decided.id)).not.toBeNull();
-    }
-
-    await deleteMeeting(t.db, client, mine.id);
-    expect(await meetingRow(mine.id)).toBeNull();
+    const accepted = await insertMeeting(t.db, { userId: client.id, status: "accepted", endsAt: new Date("2026-03-03T19:45:00Z") });
+    const pending = await insertMeeting(t.db, { userId: client.id });
+    const invite = await getMeetingInviteForClient(t.db, client, accepted, { origin: "https://portal.example" });
+    expect(invite.filename).toBe(`meeting-${accepted}.ics`);
+    expect(invite.ics).toContain("DURATION:PT45M");
+    expect(invite.ics).toContain("SEQUENCE:0");
+    expect((await refusalOf(getMeetingInviteForClient(t.db, intruder, accepted, { origin: "https://x.example" }))).status).toBe(404);
+    expect((await refusalOf(getMeetingInviteForClient(t.db, client, pending, { origin: "https://x.example" }))).status).toBe(404);
   });
 });

@@ -1,129 +1,87 @@
 /**
- * Meeting use-cases of the client portal (docs/product.md#client-dashboard, docs/product.md#meetings-scheduling,
- * docs/product.md#meeting-statuses, docs/product.md#meetings-scheduling). A client schedules and sees only their own meetings and
- * may delete one only while it is pending. The admin's use-cases live in
- * `meetings.admin.server.ts`.
+ * Meeting reads of the client portal (docs/product.md#client-meetings) and the meeting invite
+ * (docs/product.md#meeting-invites). A client sees only their own meetings. Booking, rescheduling
+ * and cancelling live in `booking.server.ts`, the admin's use-cases in `meetings.admin.server.ts`.
  */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lte } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
-import { meeting, user, type MeetingStatus } from "#app/db/schema";
+import { meeting, proposal, user, type MeetingStatus } from "#app/db/schema";
 import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
 import { meetingIcs } from "./meeting-ics.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
-import { AppError, fieldError, notFound } from "#app/lib/errors";
-import { zonedDateTimeToUtc } from "#app/lib/dates";
-import { notifyAdmin, ORIGIN_TOKEN } from "#app/features/mail/notifications.server";
+import { notFound } from "#app/lib/errors";
+import { ORIGIN_TOKEN } from "#app/features/mail/notifications.server";
 import { replaceInIcs } from "#app/lib/ics-text";
-import { MEETING_HORIZON_DAYS, MEETING_MESSAGES, type MeetingInput } from "./meetings.schema";
+import { getAvailability } from "./availability.server";
+import { clientChangeState, type ChangeState } from "./booking.server";
+import { BOOKING_MESSAGES } from "./meetings.schema";
 
-/** A meeting as the client's dashboard lists it. */
+/** A meeting as the client's pages list it. */
 export interface ClientMeetingRow {
   id: number;
   /** UTC instant. */
   startsAt: Date;
+  endsAt: Date;
   /** IANA zone the client picked the time in. */
   timeZone: string;
   notes: string | null;
   status: MeetingStatus;
   createdAt: Date;
-  canDelete: boolean;
+  /** The project it is about, when named. */
+  proposalId: number | null;
+  projectName: string | null;
+  /** What the client may do with it now (docs/product.md#meeting-changes). */
+  change: ChangeState;
 }
 
-/** Most meetings one dashboard shows (newest starts first beyond that are cut). */
+/** Most meetings one list shows. */
 const MEETING_LIST_LIMIT = 200;
-
-/** docs/product.md#meetings-scheduling: a client may delete only their pending meetings. */
-export function meetingDeletable(status: MeetingStatus): boolean {
-  return status === "pending";
-}
-
-/**
- * Schedules a meeting (docs/product.md#meetings-scheduling): status pending; the date and time are read in the
- * client's time zone and stored as a UTC instant plus that zone.
- *
- * @param input - validated `meetingSchema` output (`timeZone` a valid IANA name).
- * @param now - the current instant (tests pass a fixed one).
- * @returns the new meeting's id and its start (UTC).
- * @throws {AppError} FORBIDDEN unless a client; INVALID_INPUT on `date` when the instant is
- *   not in the future, or more than {@link MEETING_HORIZON_DAYS} days ahead.
- */
-export async function scheduleMeeting(
-  db: Database,
-  actor: Actor,
-  input: MeetingInput,
-  now: Date = new Date(),
-): Promise<{ id: number; startsAt: Date }> {
-  assertRole(actor, "client");
-  let startsAt: Date;
-  try {
-    startsAt = zonedDateTimeToUtc(input.date, input.time, input.timeZone);
-  } catch (error) {
-    throw new AppError("INVALID_INPUT", (error as Error).message);
-  }
-  if (startsAt.getTime() <= now.getTime()) throw fieldError("date", MEETING_MESSAGES.inPast);
-  if (startsAt.getTime() > now.getTime() + MEETING_HORIZON_DAYS * 86_400_000) throw fieldError("date", MEETING_MESSAGES.tooFar);
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(meeting)
-      .values({ userId: actor.id, startsAt, timeZone: input.timeZone, notes: input.notes, status: "pending" })
-      .returning({ id: meeting.id, startsAt: meeting.startsAt });
-    const when = new Intl.DateTimeFormat("en-US", { dateStyle: "full", timeStyle: "short", timeZone: input.timeZone }).format(startsAt);
-    await notifyAdmin(tx, {
-      subject: "New meeting request",
-      lines: [`${actor.email} asked for a meeting on ${when} (${input.timeZone}).`, ...(input.notes ? [input.notes] : [])],
-      link: { label: "Open meeting requests", path: "/admin" },
-    });
-    return row!;
-  });
-}
 
 /** What a meeting request shows, to its client and (with the client's name and e-mail) to the admin. */
 export const meetingColumns = {
   id: meeting.id,
   startsAt: meeting.startsAt,
+  endsAt: meeting.endsAt,
   timeZone: meeting.timeZone,
   notes: meeting.notes,
   status: meeting.status,
   createdAt: meeting.createdAt,
+  proposalId: meeting.proposalId,
 };
 
 /**
- * The client's meetings, soonest first (docs/product.md#client-dashboard).
+ * The client's meetings (docs/product.md#client-meetings): upcoming ones (start still ahead) soonest
+ * first, and past ones (start passed) most recent first, at most 200 each.
  *
+ * @param now - the current instant.
+ * @returns both lists and the change cutoff in hours (for the page's wording).
  * @throws {AppError} 403 unless a client.
  */
-export async function listClientMeetings(db: Database, actor: Actor): Promise<ClientMeetingRow[]> {
+export async function listClientMeetings(
+  db: Queryable,
+  actor: Actor,
+  now: Date = new Date(),
+): Promise<{ upcoming: ClientMeetingRow[]; past: ClientMeetingRow[]; changeCutoffHours: number }> {
   assertRole(actor, "client");
-  const rows = await db
-    .select(meetingColumns)
-    .from(meeting)
-    .where(eq(meeting.userId, actor.id))
-    .orderBy(asc(meeting.startsAt), asc(meeting.id))
-    .limit(MEETING_LIST_LIMIT);
-  return rows.map((row) => ({ ...row, canDelete: meetingDeletable(row.status) }));
-}
-
-/**
- * Deletes one of the client's meetings (docs/product.md#confirmations: after confirmation, which the page asks
- * for): only their own, only while pending.
- *
- * @param meetingId - a valid serial id (the route parses it: app/lib/ids.ts).
- * @throws {AppError} 403 unless a client; 404 "Meeting not found" (unknown or another
- *   client's); 409 when no longer pending.
- */
-export async function deleteMeeting(db: Database, actor: Actor, meetingId: number): Promise<void> {
-  assertRole(actor, "client");
-  const id = meetingId;
-  await db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ id: meeting.id, status: meeting.status })
+  const { changeCutoffHours } = await getAvailability(db);
+  const query = () =>
+    db
+      .select({ ...meetingColumns, projectName: proposal.projectName })
       .from(meeting)
-      .where(and(eq(meeting.id, id), eq(meeting.userId, actor.id)))
-      .for("update");
-    if (!row) throw notFound(MEETING_MESSAGES.notFound);
-    if (!meetingDeletable(row.status)) throw new AppError("CONFLICT", MEETING_MESSAGES.notDeletable);
-    await tx.delete(meeting).where(eq(meeting.id, row.id));
-  });
+      .leftJoin(proposal, eq(proposal.id, meeting.proposalId))
+      .$dynamic();
+  const [upcoming, past] = await Promise.all([
+    query()
+      .where(and(eq(meeting.userId, actor.id), gt(meeting.startsAt, now)))
+      .orderBy(asc(meeting.startsAt), asc(meeting.id))
+      .limit(MEETING_LIST_LIMIT),
+    query()
+      .where(and(eq(meeting.userId, actor.id), lte(meeting.startsAt, now)))
+      .orderBy(desc(meeting.startsAt), desc(meeting.id))
+      .limit(MEETING_LIST_LIMIT),
+  ]);
+  const row = (m: (typeof upcoming)[number]): ClientMeetingRow => ({ ...m, change: clientChangeState(m, changeCutoffHours, now) });
+  return { upcoming: upcoming.map(row), past: past.map(row), changeCutoffHours };
 }
 
 /**
@@ -148,13 +106,13 @@ export async function getMeetingInviteForClient(
     .select()
     .from(meeting)
     .where(and(eq(meeting.id, id), eq(meeting.userId, actor.id), eq(meeting.status, "accepted")));
-  if (!row) throw notFound(MEETING_MESSAGES.notFound);
-  return { filename: `meeting-${row.id}.ics`, ics: await inviteFor(db, row, `${ctx.origin}/client-dashboard`) };
+  if (!row) throw notFound(BOOKING_MESSAGES.notFound);
+  return { filename: `meeting-${row.id}.ics`, ics: await inviteFor(db, row, `${ctx.origin}/meetings`) };
 }
 
 /**
- * Builds the `.ics` of a meeting for its client: one hour, start in UTC, organizer = the
- * agency's support e-mail when set.
+ * Builds the `.ics` of a meeting: its length, start in UTC, SEQUENCE = the meeting's, METHOD:CANCEL
+ * once cancelled, organizer = the agency's support e-mail when set (docs/product.md#meeting-invites).
  *
  * @param url - link into the portal; may start with the outbox's {@link ORIGIN_TOKEN}
  *   (mails: the worker resolves it when sending, see outbox.server.ts).
@@ -173,9 +131,13 @@ export async function inviteFor(db: Queryable, row: typeof meeting.$inferSelect,
     .from(user)
     .where(eq(user.id, row.userId));
   const company = companyNameOf(settings);
+  const minutes = Math.round((row.endsAt.getTime() - row.startsAt.getTime()) / 60_000);
   return meetingIcs({
     id: row.id,
     startsAt: row.startsAt,
+    durationMinutes: Number.isFinite(minutes) && minutes > 0 ? minutes : 60,
+    sequence: row.sequence,
+    cancelled: row.status === "cancelled",
     timeZone: row.timeZone,
     title: `Meeting with ${company}`,
     notes: row.notes,
@@ -187,3 +149,25 @@ export async function inviteFor(db: Queryable, row: typeof meeting.$inferSelect,
 
 /** A syntactically valid origin that stands for {@link ORIGIN_TOKEN} while the invite is built. */
 const PLACEHOLDER_ORIGIN = "https://origin-token.invalid";
+
+/**
+ * One of the client's meetings, for the reschedule page.
+ *
+ * @returns its start, zone, status and what the client may do now.
+ * @throws {AppError} 403 unless a client; 404 "Meeting not found" (unknown or another client's).
+ */
+export async function getClientMeeting(
+  db: Queryable,
+  actor: Actor,
+  meetingId: number,
+  now: Date = new Date(),
+): Promise<{ id: number; startsAt: Date; timeZone: string; status: MeetingStatus; change: ChangeState; changeCutoffHours: number }> {
+  assertRole(actor, "client");
+  const [row] = await db
+    .select({ id: meeting.id, startsAt: meeting.startsAt, timeZone: meeting.timeZone, status: meeting.status })
+    .from(meeting)
+    .where(and(eq(meeting.id, meetingId), eq(meeting.userId, actor.id)));
+  if (!row) throw notFound(BOOKING_MESSAGES.notFound);
+  const { changeCutoffHours } = await getAvailability(db);
+  return { ...row, change: clientChangeState(row, changeCutoffHours, now), changeCutoffHours };
+}

@@ -17,15 +17,21 @@ export function proposalStatusIntents(db: Database, actor: Actor): Record<"set-s
     "set-status": async (form) => {
       const { proposalId, status } = parseInput(setStatusSchema, Object.fromEntries(form));
       const result = await setProposalStatus(db, actor, proposalId, status);
-      if (!result.changed) return `Proposal #${proposalId} is already “${PROPOSAL_STATUS_LABELS[status]}”. Nothing changed.`;
+      const name = projectLabel(result);
+      if (!result.changed) return `${name} is already “${PROPOSAL_STATUS_LABELS[status]}”. Nothing changed.`;
       return {
-        message: `Proposal #${proposalId} is now “${PROPOSAL_STATUS_LABELS[status]}” (was “${PROPOSAL_STATUS_LABELS[result.previous]}”).`,
+        message: `${name} is now “${PROPOSAL_STATUS_LABELS[status]}” (was “${PROPOSAL_STATUS_LABELS[result.previous]}”).`,
         undo: { intent: "undo-status", fields: { eventId: String(result.eventId) } },
       };
     },
     "undo-status": async (form) => {
-      const { id, status } = await undoProposalStatus(db, actor, formId(form, "eventId"));
-      return `Undone: proposal #${id} is back to “${PROPOSAL_STATUS_LABELS[status]}”.`;
+      const result = await undoProposalStatus(db, actor, formId(form, "eventId"));
+      return `Undone: ${projectLabel(result)} is back to “${PROPOSAL_STATUS_LABELS[result.status]}”.`;
     },
   };
+}
+
+/** The project as confirmations name it: “Bakery site”, or "Proposal #12" when it has no name. */
+function projectLabel(p: { id: number; projectName: string | null }): string {
+  return p.projectName ? `“${p.projectName}”` : `Proposal #${p.id}`;
 }

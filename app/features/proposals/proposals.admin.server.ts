@@ -187,15 +187,23 @@ export async function setProposalStatus(
   actor: Actor,
   proposalId: number,
   status: AdminProposalStatus,
-): Promise<{ id: number; status: AdminProposalStatus; changed: boolean; previous: ProposalStatus; eventId: number | null }> {
+): Promise<{
+  id: number;
+  projectName: string | null;
+  status: AdminProposalStatus;
+  changed: boolean;
+  previous: ProposalStatus;
+  eventId: number | null;
+}> {
   assertRole(actor, "admin");
   if (!(ADMIN_PROPOSAL_STATUSES as readonly string[]).includes(status))
     throw fieldError("status", "Choose one of: pending, planning, in progress, review, completed.");
   return db.transaction(async (tx) => {
     const current = await lockProposalStatus(tx, proposalId);
-    if (current.status === status) return { id: current.id, status, changed: false, previous: current.status, eventId: null };
+    const named = { id: current.id, projectName: current.projectName, status, previous: current.status };
+    if (current.status === status) return { ...named, changed: false, eventId: null };
     const eventId = await writeStatus(tx, actor, { ...current, id: proposalId }, status, "status-changed");
-    return { id: current.id, status, changed: true, previous: current.status, eventId };
+    return { ...named, changed: true, eventId };
   });
 }
 
@@ -259,11 +267,15 @@ export const UNDO_MESSAGES = {
  * {@link STATUS_UNDO_WINDOW_MS} ago and not changed since, can be undone, once.
  *
  * @param eventId - the audit event of the change (answered by {@link setProposalStatus}).
- * @returns the proposal id and the status it is back to.
+ * @returns the proposal id, its project name and the status it is back to.
  * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown change; 409 when it can
  *   no longer be undone (changed since, undone already, too old).
  */
-export async function undoProposalStatus(db: Database, actor: Actor, eventId: number): Promise<{ id: number; status: ProposalStatus }> {
+export async function undoProposalStatus(
+  db: Database,
+  actor: Actor,
+  eventId: number,
+): Promise<{ id: number; projectName: string | null; status: ProposalStatus }> {
   assertRole(actor, "admin");
   return db.transaction(async (tx) => {
     const [event] = await tx
@@ -292,7 +304,7 @@ export async function undoProposalStatus(db: Database, actor: Actor, eventId: nu
       throw new AppError("CONFLICT", UNDO_MESSAGES.gone);
     }
     await writeStatus(tx, actor, current, before, "status-undone", eventId);
-    return { id: proposalId, status: before };
+    return { id: proposalId, projectName: current.projectName, status: before };
   });
 }
 

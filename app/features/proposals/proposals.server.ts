@@ -179,6 +179,28 @@ export async function listClientProposals(
 }
 
 /**
+ * The client's projects as a pick list (the booking form's "About which project?",
+ * docs/product.md#meetings-scheduling): every proposal the client may see, newest first.
+ *
+ * @param onlyId - just this proposal (to check a posted choice).
+ * @returns ids and project names (null when unnamed).
+ * @throws {AppError} 403 unless a client.
+ */
+export async function listClientProjectNames(
+  q: Queryable,
+  actor: Actor,
+  onlyId?: number,
+): Promise<{ id: number; projectName: string | null }[]> {
+  assertRole(actor, "client");
+  return q
+    .select({ id: proposal.id, projectName: proposal.projectName })
+    .from(proposal)
+    .where(and(visibleToClient(actor, await emailVerified(q, actor.id)), onlyId === undefined ? undefined : eq(proposal.id, onlyId)))
+    .orderBy(desc(proposal.createdAt), desc(proposal.id))
+    .limit(100);
+}
+
+/**
  * The ambassador proposals addressed to the client that await their approval (docs/product.md#proposals-approval
  * /client-dashboard): source ambassador, neither approved nor declined, not closed. Empty
  * until the client's e-mail address is verified (docs/product.md#email-verification).

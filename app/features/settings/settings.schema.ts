@@ -113,6 +113,11 @@ export const settingsSchema = z.object({
     .boolean()
     .optional()
     .transform((v) => v ?? false),
+  /** A checkbox (docs/product.md#registration): client registration asks for a phone number. */
+  requireClientPhone: z
+    .boolean()
+    .optional()
+    .transform((v) => v ?? false),
   commissionRatePercent: z
     .string({ error: "Commission rate is required." })
     .trim()
@@ -180,6 +185,8 @@ export interface SettingsInput {
   requireAdminTwoFactor?: boolean;
   /** "Require e-mail verification to sign in"; absent = unchanged. */
   requireEmailVerification?: boolean;
+  /** "Require a phone number at client registration"; absent = unchanged. */
+  requireClientPhone?: boolean;
   commissionRateBps: number;
   /** The billing and brand fields: left as they are when undefined. */
   companyAddress?: string;

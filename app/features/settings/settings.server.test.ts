@@ -37,6 +37,7 @@ describe("settings form", () => {
       allowNewClients: true,
       requireAdminTwoFactor: false,
       requireEmailVerification: false,
+      requireClientPhone: false,
       commissionRatePercent: 1250,
       companyAddress: "",
       taxId: "",

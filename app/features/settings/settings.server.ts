@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { changedFields, recordAudit } from "#app/features/audit/audit.server";
-import { brandLogo, settings } from "#app/db/schema";
+import { brandLogo, DEFAULT_WEEKLY_HOURS, settings } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { fieldError } from "#app/lib/errors";
 import { checkLogo, LOGO_MESSAGES, type LogoType } from "./logo";
@@ -39,6 +39,15 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   paymentLinkTemplate: "",
   accentColor: "",
   timeZone: "UTC",
+  // Availability (docs/product.md#availability), the defaults of migration 0016.
+  weeklyHours: DEFAULT_WEEKLY_HOURS,
+  meetingMinutes: 30,
+  meetingBufferMinutes: 0,
+  minNoticeHours: 24,
+  bookingHorizonDays: 60,
+  datesOff: [],
+  changeCutoffHours: 12,
+  requireClientPhone: false,
 };
 
 /** The company name mails, calendar invites, the authenticator app and passkeys show when Settings hold none. */
@@ -104,6 +113,7 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
       allowNewClients: input.allowNewClients,
       requireAdminTwoFactor: input.requireAdminTwoFactor ?? false,
       requireEmailVerification: input.requireEmailVerification ?? current.requireEmailVerification,
+      requireClientPhone: input.requireClientPhone ?? current.requireClientPhone,
       commissionRateBps: input.commissionRateBps,
       companyAddress: (input.companyAddress ?? current.companyAddress).slice(0, 500),
       taxId: (input.taxId ?? current.taxId).slice(0, 50),
@@ -119,6 +129,7 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
         allowNewClients: current.allowNewClients,
         requireAdminTwoFactor: current.requireAdminTwoFactor,
         requireEmailVerification: current.requireEmailVerification,
+        requireClientPhone: current.requireClientPhone,
         commissionRateBps: current.commissionRateBps,
         companyAddress: current.companyAddress,
         taxId: current.taxId,

@@ -5,7 +5,7 @@
  * take a password are built for a given minimum.
  */
 import { z } from "zod";
-import { optionalEmail, optionalUrl, requiredEmail, requiredText } from "#app/lib/text-fields";
+import { optionalEmail, optionalText, optionalUrl, requiredEmail, requiredText } from "#app/lib/text-fields";
 
 export const REFERRAL_MESSAGES = {
   required: "Referral link ID is required.",
@@ -16,10 +16,12 @@ export const REFERRAL_MESSAGES = {
 
 const email = requiredEmail("Email is required.");
 
-const phone = requiredText("Phone", 40).refine(
-  (value) => /^[0-9+().\-\s]+$/.test(value),
-  "Phone may contain only digits, spaces and + ( ) - .",
-);
+const PHONE_CHARACTERS = "Phone may contain only digits, spaces and + ( ) - .";
+const phone = requiredText("Phone", 40).refine((value) => /^[0-9+().\-\s]+$/.test(value), PHONE_CHARACTERS);
+/** Client registration's phone: optional unless Settings ask for it (docs/product.md#registration). */
+const optionalPhone = optionalText("Phone", 40)
+  .refine((value) => value === null || /^[0-9+().\-\s]+$/.test(value), PHONE_CHARACTERS)
+  .transform((value) => value ?? undefined);
 
 /** Password messages of the form schemas and of the server's common-password check (docs/product.md#passwords). */
 export const PASSWORD_MESSAGES = {
@@ -96,11 +98,14 @@ export const loginSchema = z.object({
   redirectTo: z.string().optional(),
 });
 
-export const clientRegistrationSchema = (minPassword: number) =>
+/**
+ * @param requirePhone - Settings' "Require a phone number at client registration" (default off).
+ */
+export const clientRegistrationSchema = (minPassword: number, requirePhone = false) =>
   z.object({
     businessName: requiredText("Business name", 200),
     email,
-    phone,
+    phone: requirePhone ? phone : optionalPhone,
     password: passwordField(minPassword),
     website: optionalUrl("Website").transform((value) => value ?? undefined),
     referralCode: z
@@ -132,6 +137,7 @@ export const resetPasswordSchema = (minPassword: number) =>
     .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "The two passwords do not match." });
 
 export const AUTH_MESSAGES = {
+  phoneRequired: "Phone is required.",
   resetSent: "A password reset email has been sent.",
   resetDone: "Your password has been changed. You can sign in now.",
   registrationClosed: "New client registrations are currently closed. Please contact us instead.",

@@ -77,7 +77,8 @@ export async function findAmbassadorByReferralCode(db: Database, code: string): 
 }
 
 /**
- * Client registration (docs/product.md#settings): refused when allowNewClients is off; an optional referral
+ * Client registration (docs/product.md#registration): refused when allowNewClients is off; the phone
+ * is optional unless Settings require it (400 "Phone is required." on `phone`); an optional referral
  * code must match an ambassador (case-insensitive) and links the client to them. Ambassador
  * proposals already addressed to this e-mail become the new client's.
  *
@@ -88,11 +89,12 @@ export async function findAmbassadorByReferralCode(db: Database, code: string): 
  */
 export async function registerClient(
   { db, auth }: AccountDeps,
-  input: { businessName: string; email: string; phone: string; password: string; website?: string; referralCode?: string },
+  input: { businessName: string; email: string; phone?: string; password: string; website?: string; referralCode?: string },
   meta: RequestMeta,
 ): Promise<SignedIn> {
   const settings = await getSettings(db);
   if (!settings.allowNewClients) throw new AppError("FORBIDDEN", AUTH_MESSAGES.registrationClosed);
+  if (settings.requireClientPhone && !input.phone?.trim()) throw fieldError("phone", AUTH_MESSAGES.phoneRequired);
   assertPasswordAllowed(input.password);
   let referredById: string | undefined;
   if (input.referralCode) {
@@ -109,7 +111,7 @@ export async function registerClient(
         email: input.email,
         password: input.password,
         businessName: input.businessName,
-        phone: input.phone,
+        phone: input.phone || null,
         website: input.website,
         referredById,
       },

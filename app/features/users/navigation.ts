@@ -28,7 +28,10 @@ export function navItemsFor(role: Role | null, area: PortalArea): NavItem[] {
       { to: "/admin/invoices", label: "Invoices" },
       { to: "/admin/ambassadors", label: "Ambassador Dashboard" },
       { to: "/admin/users", label: "Users" },
+      { to: "/admin/meetings", label: "Meetings" },
       { to: "/admin/messages", label: "Messages" },
+      { to: "/admin/audit", label: "Audit trail" },
+      { to: "/admin/outbox", label: "Mail outbox" },
       { to: "/admin/settings", label: "Settings" },
     ];
   }
@@ -51,5 +54,6 @@ export function navItemsFor(role: Role | null, area: PortalArea): NavItem[] {
     { to: "/project-status", label: "Project Status" },
     { to: "/proposal-request", label: "Proposal Request" },
     { to: "/invoices", label: "Invoices" },
+    { to: "/meetings", label: "Meetings" },
   ];
 }

@@ -1,3 +1,4 @@
+import { countOf } from "#app/lib/vocabulary";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/audit";
 import { PageHeading } from "#app/components/page-heading";
@@ -148,7 +149,8 @@ export default function AuditTrail({ loaderData }: Route.ComponentProps) {
       />
       <nav aria-label="Pages of audit events" className="mt-3 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-700">
         <p>
-          {total.toLocaleString("en-US")} events{total > events.length ? ` · showing ${events.length}` : ""}
+          {countOf(total, "event")}
+          {total > events.length ? ` · showing ${events.length}` : ""}
         </p>
         <div className="flex gap-2">
           {paged ? (

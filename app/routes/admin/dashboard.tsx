@@ -1,67 +1,41 @@
 import type { ReactNode } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { PageHeading } from "#app/components/page-heading";
-import { ConfirmLink, ConfirmPanel, useIsConfirming } from "#app/components/ui/confirm";
-import { DataTable, Pager, useActionHref, type Column } from "#app/components/ui/data-table";
-import { LocalTime } from "#app/components/local-time";
 import { Toast } from "#app/components/ui/toast";
-import { RowMenu, ROW_MENU_ITEM } from "#app/components/ui/row-menu";
-import { BreakableText } from "#app/components/ui/breakable-text";
 import { useFormatMoney } from "#app/components/money";
-import { MeetingStatusBadge } from "#app/features/meetings/components/meeting-status-badge";
+import { AdminMeetingTable } from "#app/features/meetings/components/admin-meeting-table";
+import { NextSteps } from "#app/features/dashboard/components/next-steps";
+import { adminNextSteps } from "#app/features/dashboard/next-steps.server";
 import { invoiceSummary } from "#app/features/invoices/invoices.admin.server";
-import {
-  acceptMeeting,
-  declineMeeting,
-  deleteMeeting,
-  listMeetingRequests,
-  listPendingMeetingRequests,
-  type AdminMeetingRow,
-} from "#app/features/meetings/meetings.admin.server";
+import { adminMeetingIntents, listUpcomingMeetings } from "#app/features/meetings/meetings.admin.server";
 import { countProposals } from "#app/features/proposals/proposals.admin.server";
 import { countUsers } from "#app/features/users/users.server";
-import { countUnreadMessages } from "#app/features/contact/inbox.server";
-import { formId, runIntent } from "#app/lib/form-action.server";
-import { pageRequestFrom } from "#app/lib/pagination";
+import { runIntent } from "#app/lib/form-action.server";
 import { actorAndDb } from "#app/features/users/session.server";
+import { countOf } from "#app/lib/vocabulary";
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard | Admin Console" }, { name: "robots", content: "noindex" }];
 
-/** Counts, money totals and the meeting requests, newest first (docs/product.md#admin-dashboard). */
-export async function loader({ request, context }: Route.LoaderArgs) {
+/**
+ * What waits for the agency first, then counts and money totals, the meeting requests awaiting an
+ * answer and the upcoming meetings (docs/product.md#admin-dashboard).
+ */
+export async function loader({ context }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
-  const params = new URL(request.url).searchParams;
+  const next = await adminNextSteps(db, actor);
   const proposals = await countProposals(db, actor);
   const users = await countUsers(db, actor);
   const invoices = await invoiceSummary(db, actor);
-  const pending = await listPendingMeetingRequests(db, actor);
-  const meetings = await listMeetingRequests(db, actor, pageRequestFrom(params, { size: 10 }));
-  const unreadMessages = await countUnreadMessages(db, actor);
-  return { proposals, users, invoices, pending, meetings, unreadMessages };
+  const pending = await listUpcomingMeetings(db, actor, "pending");
+  const upcoming = await listUpcomingMeetings(db, actor, "accepted");
+  return { next, proposals, users, invoices, pending, upcoming };
 }
 
-/** `accept-meeting`, `decline-meeting` (pending requests still ahead only) and `delete-meeting` (docs/product.md#meetings-admin). */
+/** `accept-meeting`, `decline-meeting`, `cancel-meeting` and `delete-meeting` (docs/product.md#meetings-admin). */
 export async function action(args: Route.ActionArgs) {
   const { actor, db } = actorAndDb(args.context);
-  return runIntent(
-    args,
-    {
-      "accept-meeting": async (form) => {
-        await acceptMeeting(db, actor, formId(form, "meetingId"));
-        return "Meeting accepted.";
-      },
-      "decline-meeting": async (form) => {
-        await declineMeeting(db, actor, formId(form, "meetingId"));
-        return "Meeting declined.";
-      },
-      "delete-meeting": async (form) => {
-        await deleteMeeting(db, actor, formId(form, "meetingId"));
-        return "Meeting deleted.";
-      },
-    },
-    { target: "meetingId" },
-  );
+  return runIntent(args, adminMeetingIntents(db, actor), { target: "meetingId" });
 }
 
 /** Every admin screen (docs/product.md#admin-dashboard). */
@@ -70,36 +44,26 @@ const TOOLS = [
   { to: "/admin/invoices", label: "Invoices", text: "Paid, pending and overdue invoices; edit, mark paid, delete." },
   { to: "/admin/ambassadors", label: "Ambassador Dashboard", text: "Referrals and commissions owed and paid." },
   { to: "/admin/users", label: "Users", text: "Search, deactivate, reactivate or delete accounts." },
+  { to: "/admin/meetings", label: "Meetings", text: "Meeting requests, upcoming and past meetings; reschedule or cancel." },
   { to: "/admin/messages", label: "Messages", text: "Contact-form messages: read, reply, mark handled, delete." },
-  { to: "/admin/settings", label: "Settings", text: "Company details, new clients, commission rate." },
+  { to: "/admin/settings", label: "Settings", text: "Company details, new clients, commission rate, availability for meetings." },
   { to: "/admin/audit", label: "Audit trail", text: "Who changed what and when, with the values before and after." },
   { to: "/admin/outbox", label: "Mail outbox", text: "Failed and pending e-mails; retry a failed one." },
 ] as const;
 
-/** /admin: counts and money totals (in the settings' currency), meeting requests (awaiting an answer first), tools. */
+/** /admin: what waits, compact counts, the meeting requests and upcoming meetings, tools. */
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {
-  const { proposals, users, invoices, pending, meetings, unreadMessages } = loaderData;
+  const { next, proposals, users, invoices, pending, upcoming } = loaderData;
   const money = useFormatMoney();
   return (
     <>
-      <PageHeading title="Admin Dashboard" lead="Everything at a glance." />
-      <p
-        className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-200 px-4 py-3"
-        data-testid="unread-messages"
-      >
-        <span>
-          <span className="text-lg font-bold">{unreadMessages.toLocaleString("en-US")}</span>{" "}
-          {unreadMessages === 1 ? "unread contact message" : "unread contact messages"}
-        </span>
-        <Link to="/admin/messages" className="text-brand-700 underline">
-          Open messages
-        </Link>
-      </p>
-      <section aria-labelledby="counts-heading">
+      <PageHeading title="Admin Dashboard" lead="What waits for you, then everything at a glance." />
+      <NextSteps id="waiting-heading" title="Waiting for you" items={next} empty="Nothing waits for you right now." />
+      <section aria-labelledby="counts-heading" className="mt-6">
         <h2 id="counts-heading" className="sr-only">
           Counts
         </h2>
-        <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <dl className="grid grid-cols-2 gap-2 sm:gap-4 lg:grid-cols-4" data-testid="admin-counts">
           <Stat
             label="Proposals"
             value={proposals.total.toLocaleString("en-US")}
@@ -108,7 +72,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
           <Stat
             label="Users"
             value={users.total.toLocaleString("en-US")}
-            detail={`${users.clients.toLocaleString("en-US")} clients · ${users.ambassadors.toLocaleString("en-US")} ambassadors`}
+            detail={`${countOf(users.clients, "client")} · ${countOf(users.ambassadors, "ambassador")}`}
           />
           <Stat
             label="Invoices"
@@ -126,11 +90,10 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
       <Toast message={actionData?.message || null} messageKey={actionData ?? null} tone={actionData?.ok === false ? "error" : "success"} />
 
       <DashboardSection id="pending-heading" title="Meeting requests awaiting an answer">
-        <MeetingTable
+        <AdminMeetingTable
           caption="Meeting requests awaiting an answer, soonest first"
           rows={pending.items}
           empty="No meeting request awaits an answer."
-          answerable
         />
         {pending.total > pending.items.length ? (
           <p className="mt-2 text-sm text-slate-700">
@@ -139,13 +102,21 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
         ) : null}
       </DashboardSection>
 
-      <DashboardSection id="meetings-heading" title="Answered and past meeting requests">
-        <MeetingTable
-          caption="Answered and past meeting requests, newest first"
-          rows={meetings.items}
-          empty="No other meeting requests yet."
+      <DashboardSection id="upcoming-heading" title="Upcoming meetings">
+        <AdminMeetingTable
+          caption="Accepted meetings still ahead, soonest first"
+          rows={upcoming.items.slice(0, UPCOMING_SHOWN)}
+          empty="No upcoming meetings."
         />
-        <Pager page={meetings} noun="meeting requests" shown={meetings.items.length} />
+        <p className="mt-2 text-sm">
+          <Link to="/admin/meetings?show=upcoming" className="text-brand-700 underline">
+            All upcoming meetings
+          </Link>
+          {" · "}
+          <Link to="/admin/meetings?show=past" className="text-brand-700 underline">
+            Past meetings
+          </Link>
+        </p>
       </DashboardSection>
 
       <DashboardSection id="tools-heading" title="Tools">
@@ -168,123 +139,17 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
   );
 }
 
-/** @returns true when the meeting's time has passed (or cannot be shown). */
-function isPast(meeting: AdminMeetingRow): boolean {
-  return !meeting.startsAt || new Date(meeting.startsAt).getTime() <= Date.now();
-}
+/** How many upcoming meetings the dashboard lists (all of them on /admin/meetings). */
+const UPCOMING_SHOWN = 10;
 
-/**
- * One meeting list: time in the viewer's zone (and the client's, when it differs), client, notes,
- * status (with "Past" once the time has gone by) and the actions.
- */
-function MeetingTable({
-  caption,
-  rows,
-  empty,
-  answerable = false,
-}: {
-  caption: string;
-  rows: AdminMeetingRow[];
-  empty: string;
-  answerable?: boolean;
-}) {
-  const isConfirming = useIsConfirming();
-  const columns: Column<AdminMeetingRow>[] = [
-    {
-      header: "Requested time",
-      cell: (m) => (
-        <span>
-          <LocalTime value={m.startsAt} />
-          <span className="block text-xs text-slate-600">
-            Client&apos;s time: <LocalTime value={m.startsAt} timeZone={m.timeZone} /> ({m.timeZone})
-          </span>
-        </span>
-      ),
-    },
-    {
-      header: "Client",
-      cell: (m) => (
-        <span className="wrap-text block max-w-xs">
-          {m.clientName}
-          <BreakableText className="block text-xs text-slate-600" text={m.clientEmail} />
-        </span>
-      ),
-    },
-    { header: "Notes", cell: (m) => <span className="wrap-text line-clamp-3 max-w-xs">{m.notes || "—"}</span> },
-    { header: "Status", cell: (m) => <MeetingStatusBadge status={m.status} past={isPast(m)} /> },
-    { header: "Requested", cell: (m) => <LocalTime value={m.createdAt} /> },
-    { header: <span className="sr-only">Actions</span>, label: "", cell: (m) => <MeetingActions meeting={m} answerable={answerable} /> },
-  ];
-  return (
-    <DataTable
-      caption={caption}
-      columns={columns}
-      rows={rows}
-      rowKey={(m) => m.id}
-      empty={empty}
-      after={(m) =>
-        isConfirming("delete-meeting", m.id) ? (
-          <ConfirmPanel
-            title={`Delete the meeting request of ${m.clientName}?`}
-            intent="delete-meeting"
-            fields={{ meetingId: m.id }}
-            confirmLabel="Yes, delete meeting"
-          >
-            <LocalTime value={m.startsAt} />. The client will no longer see it. This cannot be undone.
-          </ConfirmPanel>
-        ) : null
-      }
-    />
-  );
-}
-
+/** A count: compact on a phone (two per row), four in a row from 1024 px. */
 function Stat({ label, value, detail }: { label: string; value: string; detail: string }) {
   return (
-    <div className="rounded-lg border border-slate-200 p-4">
-      <dt className="text-sm font-medium text-slate-600">{label}</dt>
-      <dd className="mt-1 text-2xl font-bold tracking-tight text-slate-900">{value}</dd>
-      <dd className="text-sm text-slate-600">{detail}</dd>
+    <div className="min-w-0 rounded-lg border border-slate-200 px-3 py-2 sm:p-4">
+      <dt className="text-xs font-medium text-slate-600 sm:text-sm">{label}</dt>
+      <dd className="text-lg font-bold tracking-tight text-slate-900 sm:mt-1 sm:text-2xl">{value}</dd>
+      <dd className="text-xs text-slate-600 sm:text-sm">{detail}</dd>
     </div>
-  );
-}
-
-/**
- * Accept and Decline (one click each, pending requests still ahead only) and Delete (after a
- * confirmation); three actions fold into one Actions menu.
- */
-function MeetingActions({ meeting, answerable }: { meeting: AdminMeetingRow; answerable: boolean }) {
-  const navigation = useNavigation();
-  const actionHref = useActionHref();
-  const busy = (intent: string) =>
-    navigation.state === "submitting" &&
-    navigation.formData?.get("intent") === intent &&
-    navigation.formData?.get("meetingId") === String(meeting.id);
-  const deleteLink = (className?: string) => (
-    <ConfirmLink
-      kind="delete-meeting"
-      target={meeting.id}
-      className={className}
-      label={`Delete the meeting request of ${meeting.clientName}`}
-    >
-      Delete
-    </ConfirmLink>
-  );
-  if (!answerable || meeting.status !== "pending" || isPast(meeting)) return deleteLink();
-  const answer = (intent: "accept-meeting" | "decline-meeting", label: string, pendingLabel: string) => (
-    <Form method="post" action={actionHref} preventScrollReset>
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="meetingId" value={meeting.id} />
-      <button type="submit" className={ROW_MENU_ITEM} disabled={busy(intent)}>
-        {busy(intent) ? pendingLabel : label}
-      </button>
-    </Form>
-  );
-  return (
-    <RowMenu name={`the meeting request of ${meeting.clientName}`}>
-      <li>{answer("accept-meeting", "Accept", "Accepting…")}</li>
-      <li>{answer("decline-meeting", "Decline", "Declining…")}</li>
-      <li>{deleteLink(`${ROW_MENU_ITEM} text-red-800`)}</li>
-    </RowMenu>
   );
 }
 

@@ -19,6 +19,8 @@ import { getBrand, getSettingsForAdmin, removeLogo, saveLogo, saveSettings } fro
 import { fieldError } from "#app/lib/errors";
 import { formAction, readForm, requireConfirmation, runIntent } from "#app/lib/form-action.server";
 import { requireUser } from "#app/features/users/session.server";
+import { SettingsSections } from "#app/features/settings/components/settings-sections";
+import { AccentColorField } from "#app/features/settings/components/accent-color-field";
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -37,6 +39,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       allowNewClients: settings.allowNewClients,
       requireAdminTwoFactor: settings.requireAdminTwoFactor,
       requireEmailVerification: settings.requireEmailVerification,
+      requireClientPhone: settings.requireClientPhone,
       commissionRatePercent: bpsToPercent(settings.commissionRateBps),
       companyAddress: settings.companyAddress,
       taxId: settings.taxId,
@@ -100,9 +103,11 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
   const { key: _key, ...checkbox } = getInputProps(fields.allowNewClients, { type: "checkbox" });
   const { key: _key2fa, ...twoFactorCheckbox } = getInputProps(fields.requireAdminTwoFactor, { type: "checkbox" });
   const { key: _verifyKey, ...verifyCheckbox } = getInputProps(fields.requireEmailVerification, { type: "checkbox" });
+  const { key: _phoneKey, ...phoneCheckbox } = getInputProps(fields.requireClientPhone, { type: "checkbox" });
   return (
     <>
       <PageHeading title="Settings" lead="Global settings of the portal." />
+      <SettingsSections />
       <Form method="post" {...getFormProps(form)} className="flex max-w-xl flex-col gap-4">
         <TextInput field={fields.companyName} label="Company name" autoComplete="organization" />
         <TextInput field={fields.supportEmail} label="Support email" type="email" autoComplete="email" />
@@ -138,15 +143,9 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
             hint="An https:// address. {number} becomes the invoice number, {amount} the total (e.g. 1234.50), {currency} the currency. When set, invoices show a Pay now button."
           />
         </fieldset>
-        <TextInput
-          field={fields.accentColor}
-          label="Accent colour (optional)"
-          placeholder="#1d3fa3"
-          autoComplete="off"
-          hint="A hex colour for buttons and the header. White text on it must stay readable (contrast of at least 4.5:1)."
-        />
+        <AccentColorField field={fields.accentColor} />
         <div className="flex items-start gap-3">
-          <input {...checkbox} className="mt-1 h-5 w-5 rounded border-slate-400" />
+          <input {...checkbox} className="mt-1 h-5 w-5 shrink-0 rounded border-slate-400" />
           <div>
             <label htmlFor={fields.allowNewClients.id} className="font-medium text-slate-800">
               Allow new clients
@@ -155,7 +154,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           </div>
         </div>
         <div className="flex items-start gap-3">
-          <input {...twoFactorCheckbox} className="mt-1 h-5 w-5 rounded border-slate-400" />
+          <input {...twoFactorCheckbox} className="mt-1 h-5 w-5 shrink-0 rounded border-slate-400" />
           <div>
             <label htmlFor={fields.requireAdminTwoFactor.id} className="font-medium text-slate-800">
               Require two-factor for admins
@@ -166,7 +165,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           </div>
         </div>
         <div className="flex items-start gap-3">
-          <input {...verifyCheckbox} className="mt-1 h-5 w-5 rounded border-slate-400" />
+          <input {...verifyCheckbox} className="mt-1 h-5 w-5 shrink-0 rounded border-slate-400" />
           <div>
             <label htmlFor={fields.requireEmailVerification.id} className="font-medium text-slate-800">
               Require e-mail verification to sign in
@@ -175,6 +174,15 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
               When on, clients and ambassadors must open the link we e-mail them before they can sign in. When off, they can sign in at once
               and see a reminder until they verify.
             </p>
+          </div>
+        </div>
+        <div className="flex items-start gap-3">
+          <input {...phoneCheckbox} className="mt-1 h-5 w-5 shrink-0 rounded border-slate-400" />
+          <div>
+            <label htmlFor={fields.requireClientPhone.id} className="font-medium text-slate-800">
+              Require a phone number at client registration
+            </label>
+            <p className="text-sm text-slate-600">When off, the phone number is optional for new clients.</p>
           </div>
         </div>
         <div className="flex flex-wrap items-center gap-4">

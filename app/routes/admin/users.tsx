@@ -1,3 +1,4 @@
+import { countOf } from "#app/lib/vocabulary";
 import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/users";
 import { PageHeading } from "#app/components/page-heading";
@@ -58,9 +59,8 @@ export async function action(args: Route.ActionArgs) {
   );
 }
 
-function plural(n: number, one: string, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
+/** "1 proposal", "2 proposals" (Intl.PluralRules, app/lib/vocabulary.ts). */
+const plural = countOf;
 
 function removedSummary(impact: UserDeletionImpact): string {
   const parts = [];

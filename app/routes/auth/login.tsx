@@ -1,3 +1,5 @@
+import { useBrand } from "#app/components/brand";
+import { owner } from "#app/content/site";
 import { getFormProps } from "@conform-to/react";
 import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/login";
@@ -48,6 +50,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const mustVerify = form.errors?.includes(AUTH_MESSAGES.verifyBeforeSignIn) ?? false;
   return (
     <>
+      <PortalOwner />
       <h1 className="text-3xl font-bold tracking-tight">Sign in</h1>
       <p className="mt-2 text-slate-700">Clients, ambassadors and admins sign in here.</p>
       <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
@@ -88,5 +91,18 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         </li>
       </ul>
     </>
+  );
+}
+
+/**
+ * Whose portal this is (docs/product.md#sign-in): the public site's "Client Portal" button leads
+ * here, so the page names the agency (Settings' company name) and the developer who runs it.
+ */
+function PortalOwner() {
+  const brand = useBrand();
+  return (
+    <p className="mb-2 text-sm font-semibold text-brand-700" data-testid="portal-owner">
+      {brand.name ? `${brand.name} — client portal` : "Client portal"}, run by {owner.name}
+    </p>
   );
 }

@@ -23,6 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     referralCode: new URL(request.url).searchParams.get("ref")?.slice(0, 64) ?? "",
     minPassword: env.PASSWORD_MIN_LENGTH,
     open: settings.allowNewClients,
+    requirePhone: settings.requireClientPhone,
   };
 }
 
@@ -32,15 +33,19 @@ export const headers = retryAfterHeaders;
 /** Client registration (docs/product.md#registration): see `registerClient` for the rules. */
 export async function action(args: Route.ActionArgs) {
   const { request, context } = args;
-  const { env } = context.get(servicesContext);
-  return formAction(args, clientRegistrationSchema(env.PASSWORD_MIN_LENGTH), async (value) => {
+  const { env, db } = context.get(servicesContext);
+  const { requireClientPhone } = await getSettings(db);
+  return formAction(args, clientRegistrationSchema(env.PASSWORD_MIN_LENGTH, requireClientPhone), async (value) => {
     const result = await registerClient(accountDeps(context), value, requestMeta(request, context));
     return redirect(result.home, { headers: result.headers });
   });
 }
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
-  const schema = useMemo(() => clientRegistrationSchema(loaderData.minPassword), [loaderData.minPassword]);
+  const schema = useMemo(
+    () => clientRegistrationSchema(loaderData.minPassword, loaderData.requirePhone),
+    [loaderData.minPassword, loaderData.requirePhone],
+  );
   const [form, fields] = useAppForm({
     id: "register",
     schema,
@@ -56,7 +61,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
           <FormMessage id={form.errorId} errors={form.errors} />
           <TextInput field={fields.businessName} label="Business name" autoComplete="organization" />
           <TextInput field={fields.email} label="Email" type="email" autoComplete="email" />
-          <TextInput field={fields.phone} label="Phone" type="tel" autoComplete="tel" />
+          <TextInput field={fields.phone} label={loaderData.requirePhone ? "Phone" : "Phone (optional)"} type="tel" autoComplete="tel" />
           <TextInput
             field={fields.password}
             label="Password"

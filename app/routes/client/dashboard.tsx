@@ -1,68 +1,74 @@
-import { getFormProps } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { LocalDate, LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
 import { CardSection } from "#app/components/ui/card-section";
-import { ConfirmAction, usePendingIntent } from "#app/components/ui/confirm";
-import { SubmitButton } from "#app/components/ui/field";
-import { FormMessage, TextArea, TextInput, useAppForm } from "#app/components/ui/form";
+import { usePendingIntent } from "#app/components/ui/confirm";
+import { buttonClass } from "#app/components/ui/button";
 import { ActionNotice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import { clientBalance, type ClientBalance } from "#app/features/invoices/invoices.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { CommentForm } from "#app/features/proposals/components/comment-form";
-import { MeetingStatusBadge } from "#app/features/meetings/components/meeting-status-badge";
-import { MEETING_MESSAGES, MEETING_NOTES_MAX, meetingSchema } from "#app/features/meetings/meetings.schema";
-import { deleteMeeting, listClientMeetings, scheduleMeeting, type ClientMeetingRow } from "#app/features/meetings/meetings.server";
+import { ClientMeetingList } from "#app/features/meetings/components/client-meeting-list";
+import { listClientMeetings } from "#app/features/meetings/meetings.server";
+import { clientNextSteps } from "#app/features/dashboard/next-steps.server";
+import { FirstSteps, NextSteps } from "#app/features/dashboard/components/next-steps";
 import { PROPOSAL_LIMITS, PROPOSAL_MESSAGES, declineSchema } from "#app/features/proposals/proposals.schema";
 import { approveProposal, declineProposal, listAwaitingApproval, type ClientProposalRow } from "#app/features/proposals/proposals.server";
 import { getReferringAmbassador } from "#app/features/referrals/referrals.server";
-import { conformIntent, formId, parseInput, requireConfirmation, runIntent, type FormReply } from "#app/lib/form-action.server";
+import { formId, parseInput, requireConfirmation, runIntent, type FormReply } from "#app/lib/form-action.server";
+import { cancelMeeting } from "#app/features/meetings/booking.server";
+import { BOOKING_MESSAGES } from "#app/features/meetings/meetings.schema";
 import { formatCents } from "#app/lib/money";
 import { requireUser } from "#app/features/users/session.server";
-import { useHydrated } from "#app/lib/use-hydrated";
+import { countOf } from "#app/lib/vocabulary";
 
 export const meta: Route.MetaFunction = () => [{ title: "Client Dashboard | Client Portal" }];
 
-/** Client dashboard (docs/product.md#client-dashboard): info card, meetings, ambassador proposals awaiting approval. */
+/**
+ * Client dashboard (docs/product.md#client-dashboard): what is next (a new client's first step),
+ * the balance, the next meetings, info card, ambassador proposals awaiting approval.
+ */
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const actor = requireUser(context);
-  const [ambassador, awaiting, meetings, balance, settings] = await Promise.all([
+  const [ambassador, awaiting, meetings, balance, settings, next] = await Promise.all([
     getReferringAmbassador(db, actor),
     listAwaitingApproval(db, actor),
     listClientMeetings(db, actor),
     clientBalance(db, actor),
     getSettings(db),
+    clientNextSteps(db, actor),
   ]);
   return {
     profile: { businessName: actor.businessName ?? actor.name, email: actor.email, phone: actor.phone, website: actor.website },
     ambassador,
     awaiting,
-    meetings,
+    upcoming: meetings.upcoming.filter((m) => m.status !== "cancelled").slice(0, UPCOMING_SHOWN),
+    changeCutoffHours: meetings.changeCutoffHours,
+    supportEmail: settings.supportEmail,
     balance,
     currency: settings.currency,
+    next,
   };
 }
 
+/** How many upcoming meetings the dashboard shows (all of them on /meetings). */
+const UPCOMING_SHOWN = 3;
+
 /**
- * Intents: `schedule-meeting` (conform form), `delete-meeting` (with `confirm=yes`),
- * `approve-proposal`, `decline-proposal` (with a `reason`). The reply's `target` is the posted
- * `id` (meeting or proposal).
+ * Intents: `cancel-meeting` (with `confirm=yes`), `approve-proposal`, `decline-proposal` (with a
+ * `reason`). The reply's `target` is the posted `id` (meeting or proposal).
  */
 export async function action(args: Route.ActionArgs) {
   const { db } = args.context.get(servicesContext);
   const actor = requireUser(args.context);
   return runIntent(args, {
-    "schedule-meeting": conformIntent(meetingSchema, async (input) => {
-      await scheduleMeeting(db, actor, input);
-      return MEETING_MESSAGES.scheduled;
-    }),
-    "delete-meeting": async (form) => {
-      requireConfirmation(form);
-      await deleteMeeting(db, actor, formId(form));
-      return MEETING_MESSAGES.deleted;
+    "cancel-meeting": async (form) => {
+      requireConfirmation(form, "Confirm the cancellation first.");
+      await cancelMeeting(db, actor, formId(form));
+      return BOOKING_MESSAGES.cancelled;
     },
     "approve-proposal": async (form) => {
       const { changed } = await approveProposal(db, actor, formId(form));
@@ -77,19 +83,48 @@ export async function action(args: Route.ActionArgs) {
   });
 }
 
-/** Info card, schedule-meeting form, proposals awaiting approval, meetings. */
+/** What is next first (a new client's first step), then balance, meetings, info card and proposals awaiting approval. */
 export default function ClientDashboard({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, ambassador, awaiting, meetings, balance, currency } = loaderData;
-  const pageReply = actionData && actionData.intent !== "schedule-meeting" && !actionData.fieldErrors ? actionData : null;
+  const { profile, ambassador, awaiting, upcoming, changeCutoffHours, supportEmail, balance, currency, next } = loaderData;
+  const pageReply = actionData && !actionData.fieldErrors ? actionData : null;
   return (
     <>
       <PageHeading title="Client Dashboard" lead={`Welcome, ${profile.businessName}.`} />
       <div className="mb-4">
         <ActionNotice result={pageReply} />
       </div>
+      <div className="mb-6">
+        {next.firstTime ? (
+          <FirstSteps />
+        ) : (
+          <NextSteps
+            id="next-title"
+            title="What's next"
+            items={next.items}
+            empty="Nothing waits for you right now. We will e-mail you when something does."
+          />
+        )}
+      </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]">
         <div className="flex min-w-0 flex-col gap-6">
-          <BalanceCard balance={balance} currency={currency} />
+          {next.firstTime ? null : <BalanceCard balance={balance} currency={currency} />}
+          <CardSection id="meetings-title" title="Your next meetings">
+            <ClientMeetingList
+              meetings={upcoming}
+              label="Your next meetings"
+              empty="No meetings booked."
+              changeCutoffHours={changeCutoffHours}
+              supportEmail={supportEmail}
+            />
+            <p className="mt-4 flex flex-wrap items-center gap-4">
+              <Link to="/meetings/book" className={buttonClass("secondary", "md")}>
+                Book a meeting
+              </Link>
+              <Link to="/meetings" className="text-brand-700 underline underline-offset-4">
+                All meetings
+              </Link>
+            </p>
+          </CardSection>
           <CardSection id="info-title" title="Your information">
             <dl className="mt-4 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
               <dt className="text-slate-600">Business</dt>
@@ -112,7 +147,6 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
               <dd className="font-medium">{ambassador?.name ?? "None"}</dd>
             </dl>
           </CardSection>
-          <ScheduleMeeting reply={actionData?.intent === "schedule-meeting" ? actionData : null} />
         </div>
 
         <div className="flex min-w-0 flex-col gap-6">
@@ -123,18 +157,6 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
               <ul className="mt-4 space-y-4">
                 {awaiting.map((p) => (
                   <AwaitingProposal key={p.id} proposal={p} reply={actionData?.target === String(p.id) ? actionData : null} />
-                ))}
-              </ul>
-            )}
-          </CardSection>
-
-          <CardSection id="meetings-title" title="Your meetings">
-            {meetings.length === 0 ? (
-              <p className="mt-3 text-slate-600">No meetings yet. Use the form to request one.</p>
-            ) : (
-              <ul className="mt-4 divide-y divide-slate-200" aria-label="Meetings">
-                {meetings.map((m) => (
-                  <MeetingItem key={m.id} meeting={m} />
                 ))}
               </ul>
             )}
@@ -154,15 +176,11 @@ function BalanceCard({ balance, currency }: { balance: ClientBalance; currency: 
         <dt className="text-slate-600">Outstanding</dt>
         <dd className="text-lg font-bold tabular-nums" data-testid="balance-outstanding">
           {money(balance.outstandingCents)}
-          <span className="ml-2 text-sm font-normal text-slate-600">
-            {balance.outstandingCount === 1 ? "1 unpaid invoice" : `${balance.outstandingCount} unpaid invoices`}
-          </span>
+          <span className="ml-2 text-sm font-normal text-slate-600">{countOf(balance.outstandingCount, "unpaid invoice")}</span>
         </dd>
         <dt className="text-slate-600">Overdue</dt>
         <dd className={`font-semibold tabular-nums ${balance.overdueCount ? "text-red-800" : ""}`} data-testid="balance-overdue">
-          {balance.overdueCount
-            ? `${money(balance.overdueCents)} (${balance.overdueCount === 1 ? "1 invoice" : `${balance.overdueCount} invoices`})`
-            : "Nothing overdue"}
+          {balance.overdueCount ? `${money(balance.overdueCents)} (${countOf(balance.overdueCount, "invoice")})` : "Nothing overdue"}
         </dd>
         <dt className="text-slate-600">Next due</dt>
         <dd className="font-medium" data-testid="balance-next-due">
@@ -175,72 +193,6 @@ function BalanceCard({ balance, currency }: { balance: ClientBalance; currency: 
         </Link>
       </p>
     </CardSection>
-  );
-}
-
-/** Schedule-meeting form (docs/product.md#meetings-scheduling). The browser's time zone travels in a hidden field. */
-function ScheduleMeeting({ reply }: { reply: FormReply | null }) {
-  const [form, fields] = useAppForm({ id: "schedule-meeting", schema: meetingSchema, lastResult: reply?.result });
-  const pending = usePendingIntent("schedule-meeting");
-  const hydrated = useHydrated();
-  const timeZone = hydrated ? Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC" : "UTC";
-  return (
-    <CardSection id="schedule-title" title="Schedule a meeting">
-      <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-4">
-        <FormMessage id={form.errorId} errors={form.errors} success={reply?.ok ? reply.message : null} />
-        <input type="hidden" name="intent" value="schedule-meeting" />
-        <input type="hidden" name="timeZone" value={timeZone} />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextInput field={fields.date} label="Date" type="date" />
-          <TextInput field={fields.time} label="Time" type="time" />
-        </div>
-        <p className="text-xs text-slate-600" data-testid="meeting-time-zone">
-          Times are in {timeZone === "UTC" ? "UTC" : `your time zone (${timeZone})`}.
-        </p>
-        {fields.timeZone.errors?.length ? <p className="text-sm text-red-700">{fields.timeZone.errors.join(" ")}</p> : null}
-        <TextArea field={fields.notes} label="Notes (optional)" rows={3} maxLength={MEETING_NOTES_MAX} />
-        <div>
-          <SubmitButton pending={pending} pendingLabel="Requesting…">
-            Request meeting
-          </SubmitButton>
-        </div>
-      </Form>
-    </CardSection>
-  );
-}
-
-function MeetingItem({ meeting: m }: { meeting: ClientMeetingRow }) {
-  return (
-    <li className="flex flex-wrap items-start justify-between gap-3 py-3">
-      <div className="min-w-0">
-        <p className="font-medium">
-          <LocalDateTime value={m.startsAt} timeZone={m.timeZone} />
-        </p>
-        {m.notes ? <p className="text-sm wrap-anywhere whitespace-pre-line text-slate-700">{m.notes}</p> : null}
-      </div>
-      <div className="flex flex-wrap items-start gap-2">
-        <MeetingStatusBadge status={m.status} />
-        {m.status === "accepted" ? (
-          <a
-            href={`/client-dashboard/meetings/${m.id}/ics`}
-            download
-            className="rounded-md border border-slate-300 px-2 py-1 text-sm text-brand-700 underline-offset-2 hover:underline"
-          >
-            Add to calendar (.ics)
-          </a>
-        ) : null}
-        {m.canDelete ? (
-          <ConfirmAction
-            intent="delete-meeting"
-            id={m.id}
-            label="Delete"
-            subject="meeting request"
-            question="Delete this meeting request? This cannot be undone."
-            confirmLabel="Yes, delete"
-          />
-        ) : null}
-      </div>
-    </li>
   );
 }
 

@@ -7,6 +7,7 @@ import { ConfirmAction } from "#app/components/ui/confirm";
 import { ActionNotice, Notice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import { CommentForm } from "#app/features/proposals/components/comment-form";
+import { ProposalNextStep } from "#app/features/proposals/components/proposal-next-step";
 import { ApprovalBadge, ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
 import { PROPOSAL_LIMITS, PROPOSAL_MESSAGES, revisionSchema } from "#app/features/proposals/proposals.schema";
 import { deleteProposal, listClientProposals, submitRevision, type ClientProposalRow } from "#app/features/proposals/proposals.server";
@@ -138,7 +139,13 @@ function ProposalCard({ proposal: p, reply }: { proposal: ClientProposalRow; rep
           {p.source === "ambassador" ? <ApprovalBadge approvedAt={p.clientApprovedAt} declinedAt={p.clientDeclinedAt} /> : null}
         </div>
       </div>
+      <ProposalNextStep proposal={p} className="mt-2" />
       <p className="mt-2 line-clamp-3 wrap-anywhere whitespace-pre-line text-slate-800">{p.projectDetails}</p>
+      <p className="mt-1 text-sm">
+        <Link to={`/proposals/${p.id}`} className="text-brand-700 underline">
+          Read in full<span className="sr-only">: {title}</span>
+        </Link>
+      </p>
       <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-700">
         {p.budgetCents !== null ? (
           <div className="flex gap-1">

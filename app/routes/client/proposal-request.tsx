@@ -10,6 +10,7 @@ import { PROPOSAL_MESSAGES, proposalRequestSchema } from "#app/features/proposal
 import { requestProposal } from "#app/features/proposals/proposals.server";
 import { formAction } from "#app/lib/form-action.server";
 import { sessionUserContext } from "#app/features/users/session.server";
+import { useFocusOnArrival } from "#app/lib/use-focus-result";
 
 export const meta: Route.MetaFunction = () => [{ title: "Proposal Request | Client Portal" }];
 
@@ -35,20 +36,25 @@ export default function ProposalRequest({ actionData }: Route.ComponentProps) {
   const [form, fields] = useAppForm({ id: "proposal-request", schema: proposalRequestSchema, lastResult: actionData?.result });
   const pending = useIsSubmitting();
   const succeeded = actionData?.ok === true && !form.dirty;
+  const resultRef = useFocusOnArrival<HTMLDivElement>(succeeded ? actionData : null);
   return (
     <div className="mx-auto max-w-2xl">
       <PageHeading title="Proposal Request" lead="Tell us about the website you need. Only the project details are required." />
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4 rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
-        <FormMessage id={form.errorId} errors={form.errors} success={succeeded ? PROPOSAL_MESSAGES.requestSubmitted : null} />
-        {succeeded ? (
-          <p className="text-sm">
-            Follow it on{" "}
-            <Link className="text-brand-700 underline" to="/project-status">
-              Project Status
-            </Link>
-            .
-          </p>
-        ) : null}
+        {/* The result is shown where the user is: scrolled into view and focused (a phone's screen
+            would otherwise show the emptied form below it). */}
+        <div ref={resultRef} tabIndex={-1} className="flex flex-col gap-2 outline-none" data-testid="request-result">
+          <FormMessage id={form.errorId} errors={form.errors} success={succeeded ? PROPOSAL_MESSAGES.requestSubmitted : null} />
+          {succeeded ? (
+            <p className="text-sm">
+              Follow it on{" "}
+              <Link className="text-brand-700 underline" to="/project-status">
+                Project Status
+              </Link>
+              .
+            </p>
+          ) : null}
+        </div>
         <ProposalFields fields={fields} />
         <div>
           <SubmitButton pending={pending} pendingLabel="Submitting…">

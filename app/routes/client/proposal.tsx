@@ -4,6 +4,7 @@ import { LocalDateTime } from "#app/components/local-time";
 import { servicesContext } from "#app/context";
 import { ProposalRequestDetails } from "#app/features/proposals/components/proposal-request-details";
 import { ApprovalBadge, ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
+import { ProposalNextStep } from "#app/features/proposals/components/proposal-next-step";
 import { getProposalForClient } from "#app/features/proposals/proposal-detail.server";
 import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
 import { paramId } from "#app/lib/ids";
@@ -47,6 +48,7 @@ export default function ClientProposal({ loaderData }: Route.ComponentProps) {
           {p.source === "ambassador" ? <ApprovalBadge approvedAt={p.clientApprovedAt} declinedAt={p.clientDeclinedAt} /> : null}
         </div>
       </header>
+      <ProposalNextStep proposal={p} />
       {allowed.edit || p.invoice || allowed.approve ? (
         <div className="flex flex-wrap gap-2">
           {allowed.edit ? (
@@ -75,6 +77,11 @@ export default function ClientProposal({ loaderData }: Route.ComponentProps) {
           ) : null}
         </div>
       ) : null}
+      <p className="text-sm">
+        <Link to={`/meetings/book?proposalId=${p.id}`} className="text-brand-700 underline">
+          Book a meeting about this project
+        </Link>
+      </p>
       <ProposalRequestDetails request={p} headingId="request-title" title={p.source === "ambassador" ? "The proposal" : "Your request"} />
     </div>
   );

@@ -76,7 +76,7 @@ export default function ProjectPage({ loaderData: { project, screenshots } }: Ro
               alt={`${project.title} screenshot ${i + 1}`}
               sizes="(min-width: 1024px) 320px, (min-width: 640px) 50vw, 100vw"
               loading={i < 3 ? "eager" : "lazy"}
-              className="reveal-fade h-auto w-full transition group-hover:scale-[1.02]"
+              className="project-thumb reveal-fade h-auto w-full transition group-hover:scale-[1.02]"
             />
             <span className="sr-only"> (opens the full-size image)</span>
           </a>
@@ -115,14 +115,16 @@ export default function ProjectPage({ loaderData: { project, screenshots } }: Ro
         >
           GitHub
         </a>
-        <a
-          href={project.live}
-          target="_blank"
-          rel="noopener noreferrer"
-          className="rounded-control bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800"
-        >
-          Live Site
-        </a>
+        {project.live ? (
+          <a
+            href={project.live}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="rounded-control bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800"
+          >
+            Live Site
+          </a>
+        ) : null}
       </div>
     </article>
   );

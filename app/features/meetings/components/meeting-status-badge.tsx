@@ -2,7 +2,7 @@ import { Badge, type BadgeTone } from "#app/components/ui/badge";
 import type { MeetingStatus } from "#app/db/enums";
 import { MEETING_STATUS_LABELS, PAST_MEETING_LABEL } from "#app/lib/vocabulary";
 
-const TONE: Record<MeetingStatus, BadgeTone> = { pending: "amber", accepted: "green", declined: "red" };
+const TONE: Record<MeetingStatus, BadgeTone> = { pending: "amber", accepted: "green", declined: "red", cancelled: "gray" };
 
 /**
  * A meeting's status (docs/product.md#meeting-statuses); with `past`, a grey "Past" badge follows

@@ -1,3 +1,4 @@
+import { countOf } from "#app/lib/vocabulary";
 import { LocalDateTime } from "#app/components/local-time";
 import { ConfirmAction } from "#app/components/ui/confirm";
 import type { FormReply } from "#app/lib/form-action.server";
@@ -44,7 +45,7 @@ export function SessionsSection({ sessions, reply }: { sessions: AccountPageData
             intent="revoke-other-sessions"
             id="all"
             label="Sign out everywhere else"
-            question={`Sign out the ${others} other session${others === 1 ? "" : "s"}? This device stays signed in.`}
+            question={`Sign out the ${countOf(others, "other session")}? This device stays signed in.`}
             confirmLabel="Yes, sign out the others"
             pendingLabel="Signing out…"
           />

@@ -1,0 +1,236 @@
+/**
+ * "What is next" on the dashboards (docs/product.md#client-dashboard, docs/product.md#admin-dashboard):
+ * one server function per side returning a list of items, so that each area adds what waits for
+ * someone in ONE place. Each item says what waits, in words, and links to where it is done.
+ *
+ * Sources today: the client's proposals (approval, review, the agency's next step), invoices
+ * (overdue, due), meetings (upcoming, declined); the admin's new requests, revision requests,
+ * meeting requests, overdue invoices and unread contact messages. Offers to accept (issue #26),
+ * invoice balances (#25) and unread conversation messages (#23) join here as they land.
+ */
+import { and, count, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
+import type { Queryable } from "#app/db/client.server";
+import { meeting, proposal } from "#app/db/schema";
+import { countUnreadMessages } from "#app/features/contact/inbox.server";
+import { invoiceSummary } from "#app/features/invoices/invoices.admin.server";
+import { listClientInvoices } from "#app/features/invoices/invoices.server";
+import { listClientMeetings } from "#app/features/meetings/meetings.server";
+import { listClientProposals } from "#app/features/proposals/proposals.server";
+import { proposalNextStep } from "#app/features/proposals/status-next-step";
+import { assertRole, type Actor } from "#app/features/users/actor";
+import type { Database } from "#app/db/client.server";
+import { countOf, formatDate, formatMoney, formatTime, MEETING_STATUS_LABELS } from "#app/lib/vocabulary";
+
+/** One thing that waits for someone. */
+export interface NextStep {
+  /** Stable key, e.g. `invoice-12`. */
+  key: string;
+  /** `action`: waits for the viewer; `info`: what happens next, or what is coming. */
+  kind: "action" | "info";
+  /** What waits, e.g. "Invoice INV-2026-0003 is overdue". */
+  title: string;
+  /** One sentence more (amount, date, what happens after), or "". */
+  text: string;
+  /** Where it is done. */
+  href: string;
+  /** The link's words, e.g. "View and pay". */
+  cta: string;
+}
+
+/** The client's dashboard head: the first steps of a new client, or what waits now. */
+export interface ClientNextSteps {
+  /** True until the client has any proposal: the dashboard leads with "Request your first proposal". */
+  firstTime: boolean;
+  items: NextStep[];
+}
+
+/** How many items the client's list shows at most (the most urgent first). */
+const CLIENT_STEP_LIMIT = 6;
+
+/**
+ * What waits for the client, most urgent first (docs/product.md#client-dashboard): overdue and
+ * due invoices, ambassador proposals to approve, work to review, a declined meeting request, the
+ * next meeting; when nothing waits for them, what the agency does next on their newest project.
+ *
+ * @param now - the current instant.
+ * @throws {AppError} 403 unless a client.
+ */
+export async function clientNextSteps(db: Database, actor: Actor, now: Date = new Date()): Promise<ClientNextSteps> {
+  assertRole(actor, "client");
+  const [proposals, invoices, meetings] = await Promise.all([
+    listClientProposals(db, actor, { includeCompleted: false, page: 1, pageSize: 50 }),
+    listClientInvoices(db, actor, { page: 1, pageSize: 50 }, now),
+    listClientMeetings(db, actor, now),
+  ]);
+  if (proposals.total === 0) {
+    const anyEver = await listClientProposals(db, actor, { includeCompleted: true, page: 1, pageSize: 1 });
+    if (anyEver.total === 0) return { firstTime: true, items: [] };
+  }
+  const items: NextStep[] = [];
+
+  // Invoices: overdue first, then the ones still due (earliest due date first).
+  const unpaid = invoices.items
+    .filter((i) => i.displayStatus !== "paid")
+    .sort((a, b) => (a.displayStatus === b.displayStatus ? a.dueDate.localeCompare(b.dueDate) : a.displayStatus === "overdue" ? -1 : 1));
+  for (const inv of unpaid) {
+    const overdue = inv.displayStatus === "overdue";
+    items.push({
+      key: `invoice-${inv.id}`,
+      kind: "action",
+      title: overdue ? `Invoice ${inv.number} is overdue` : `Invoice ${inv.number} is due ${formatDate(inv.dueDate)}`,
+      text: `${formatMoney(inv.totalCents)}${inv.projectName ? ` for ${inv.projectName}` : ""}${overdue ? `, due ${formatDate(inv.dueDate)}` : ""}.`,
+      href: `/view-invoice/${inv.id}`,
+      cta: "View invoice",
+    });
+  }
+
+  // Proposals that wait for the client: approve an ambassador's, review the work.
+  for (const p of proposals.items) {
+    const step = proposalNextStep(p);
+    if (step.waitsFor !== "client") continue;
+    const name = p.projectName ?? "Untitled project";
+    items.push({
+      key: `proposal-${p.id}`,
+      kind: "action",
+      title: p.status === "review" ? `Review “${name}”` : `Approve or decline “${name}”`,
+      text: step.text,
+      href: proposalHref(p.id),
+      cta: p.status === "review" ? "Open the project" : "Read the proposal",
+    });
+  }
+
+  // Meetings: a declined request to re-book, then the next meeting.
+  const declined = meetings.upcoming.find((m) => m.status === "declined");
+  if (declined) {
+    items.push({
+      key: `meeting-declined-${declined.id}`,
+      kind: "action",
+      title: "Your meeting request was declined",
+      text: `The agency could not meet on ${formatTime(declined.startsAt, declined.timeZone)}. Choose another time.`,
+      href: "/meetings/book",
+      cta: "Book another time",
+    });
+  }
+  const next = meetings.upcoming.find((m) => m.status === "pending" || m.status === "accepted");
+  if (next) {
+    items.push({
+      key: `meeting-${next.id}`,
+      kind: "info",
+      title: `Meeting on ${formatTime(next.startsAt, next.timeZone)}`,
+      text:
+        next.status === "pending"
+          ? "Waiting for the agency's confirmation."
+          : `${MEETING_STATUS_LABELS.accepted}: add it to your calendar.`,
+      href: "/meetings",
+      cta: "Your meetings",
+    });
+  }
+
+  // Nothing waits for the client: say what the agency does next on the newest open project.
+  if (!items.some((i) => i.kind === "action")) {
+    const newest = proposals.items[0];
+    if (newest) {
+      items.push({
+        key: `proposal-${newest.id}`,
+        kind: "info",
+        title: `“${newest.projectName ?? "Untitled project"}”`,
+        text: proposalNextStep(newest).text,
+        href: proposalHref(newest.id),
+        cta: "Open the project",
+      });
+    }
+  }
+  return { firstTime: false, items: items.slice(0, CLIENT_STEP_LIMIT) };
+}
+
+/** Where a proposal is read in full: the client's proposal page (docs/product.md#proposal-pages). */
+function proposalHref(id: number): string {
+  return `/proposals/${id}`;
+}
+
+/**
+ * What waits for the agency (docs/product.md#admin-dashboard), each count a link to the filtered
+ * list: new requests (client requests pending, ambassador proposals submitted), revision requests
+ * (in review with a revision comment), meeting requests awaiting an answer, overdue invoices,
+ * unread contact messages. Items with a zero count are left out.
+ *
+ * @throws {AppError} 403 unless the actor is an admin.
+ */
+export async function adminNextSteps(db: Queryable, actor: Actor, now: Date = new Date()): Promise<NextStep[]> {
+  assertRole(actor, "admin");
+  const [byStatus, revisions, meetingRequests, invoices, unread] = await Promise.all([
+    db
+      .select({ status: proposal.status, n: count() })
+      .from(proposal)
+      .where(inArray(proposal.status, ["pending", "submitted"]))
+      .groupBy(proposal.status),
+    db
+      .select({ n: count() })
+      .from(proposal)
+      .where(and(eq(proposal.status, "review"), isNotNull(proposal.revisionComment), sql`${proposal.revisionComment} <> ''`)),
+    db
+      .select({ n: count() })
+      .from(meeting)
+      .where(and(eq(meeting.status, "pending"), gt(meeting.startsAt, now))),
+    invoiceSummary(db, actor),
+    countUnreadMessages(db, actor),
+  ]);
+  const statusCount = (s: string) => byStatus.find((r) => r.status === s)?.n ?? 0;
+  const steps: (NextStep & { n: number })[] = [
+    {
+      n: statusCount("pending"),
+      key: "new-requests",
+      kind: "action",
+      title: countOf(statusCount("pending"), "new proposal request"),
+      text: "Pending: answer or move them on.",
+      href: "/admin/proposals?status=pending",
+      cta: "Open",
+    },
+    {
+      n: statusCount("submitted"),
+      key: "ambassador-proposals",
+      kind: "action",
+      title: countOf(statusCount("submitted"), "ambassador proposal"),
+      text: "Submitted by ambassadors.",
+      href: "/admin/proposals?status=submitted",
+      cta: "Open",
+    },
+    {
+      n: revisions[0]?.n ?? 0,
+      key: "revision-requests",
+      kind: "action",
+      title: countOf(revisions[0]?.n ?? 0, "revision request"),
+      text: "Clients asked for changes during review.",
+      href: "/admin/proposals?status=review",
+      cta: "Open",
+    },
+    {
+      n: meetingRequests[0]?.n ?? 0,
+      key: "meeting-requests",
+      kind: "action",
+      title: countOf(meetingRequests[0]?.n ?? 0, "meeting request"),
+      text: "Accept or decline them.",
+      href: "/admin/meetings?show=awaiting",
+      cta: "Open",
+    },
+    {
+      n: invoices.overdueCount,
+      key: "overdue-invoices",
+      kind: "action",
+      title: countOf(invoices.overdueCount, "overdue invoice"),
+      text: `${formatMoney(invoices.overdueCents)} overdue.`,
+      href: "/admin/invoices?status=overdue",
+      cta: "Open",
+    },
+    {
+      n: unread,
+      key: "unread-messages",
+      kind: "action",
+      title: countOf(unread, "unread contact message"),
+      text: "From the public contact form.",
+      href: "/admin/messages",
+      cta: "Open",
+    },
+  ];
+  return steps.filter((s) => s.n > 0).map(({ n: _n, ...step }) => step);
+}

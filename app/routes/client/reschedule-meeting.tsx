@@ -1,0 +1,96 @@
+import { Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/reschedule-meeting";
+import { LocalDateTime } from "#app/components/local-time";
+import { PageHeading } from "#app/components/page-heading";
+import { CardSection } from "#app/components/ui/card-section";
+import { SubmitButton } from "#app/components/ui/field";
+import { Notice } from "#app/components/ui/notice";
+import { DayPicker, replyErrors, SlotList } from "#app/features/meetings/components/slot-picker";
+import { slotPickerView } from "#app/features/meetings/availability.server";
+import { rescheduleMeeting } from "#app/features/meetings/booking.server";
+import { BOOKING_MESSAGES, bookingSchema } from "#app/features/meetings/meetings.schema";
+import { getClientMeeting } from "#app/features/meetings/meetings.server";
+import { getSettings } from "#app/features/settings/settings.server";
+import { actorAndDb } from "#app/features/users/session.server";
+import { firstValidTimeZone, timeZoneFromCookie } from "#app/lib/dates";
+import { formAction } from "#app/lib/form-action.server";
+import { paramId } from "#app/lib/ids";
+import { timeZoneNames } from "#app/lib/time-zones";
+import { countOf } from "#app/lib/vocabulary";
+
+export const meta: Route.MetaFunction = () => [{ title: "Reschedule a meeting | Client Portal" }];
+
+/** The client's meeting and the free slots it may move to (its own time counts as free). */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { actor, db } = actorAndDb(context);
+  const meetingId = paramId(params.meetingId, BOOKING_MESSAGES.notFound);
+  const meeting = await getClientMeeting(db, actor, meetingId);
+  const url = new URL(request.url);
+  const zone = firstValidTimeZone(url.searchParams.get("tz"), timeZoneFromCookie(request.headers.get("cookie")), meeting.timeZone);
+  const view = await slotPickerView(db, zone, url.searchParams.get("day"), { exceptMeetingId: meetingId });
+  const { supportEmail } = await getSettings(db);
+  return { meeting, view, zones: timeZoneNames(), supportEmail };
+}
+
+/** Moves the meeting (until the cutoff, docs/product.md#meeting-changes), then lists the meetings. */
+export async function action(args: Route.ActionArgs) {
+  const { actor, db } = actorAndDb(args.context);
+  const meetingId = paramId(args.params.meetingId, BOOKING_MESSAGES.notFound);
+  return formAction(args, bookingSchema, async (value) => {
+    await rescheduleMeeting(db, actor, meetingId, value);
+    return redirect("/meetings?notice=rescheduled");
+  });
+}
+
+export default function RescheduleMeeting({ loaderData, actionData }: Route.ComponentProps) {
+  const { meeting, view, zones, supportEmail } = loaderData;
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting" && navigation.formMethod === "POST";
+  const errors = replyErrors(actionData);
+  const otherError = actionData?.ok === false && !errors.slot ? actionData.message : null;
+  return (
+    <div className="mx-auto flex max-w-3xl flex-col gap-6">
+      <PageHeading
+        title="Reschedule a meeting"
+        lead={
+          <>
+            Now: <LocalDateTime value={meeting.startsAt} timeZone={meeting.timeZone} />
+          </>
+        }
+      >
+        <Link to="/meetings" className="text-brand-700 underline underline-offset-4">
+          Your meetings
+        </Link>
+      </PageHeading>
+      {meeting.change !== "changeable" ? (
+        <Notice tone="info">
+          {meeting.change === "past-cutoff"
+            ? `Less than ${countOf(meeting.changeCutoffHours, "hour")} to go: to move this meeting, write to the agency${supportEmail ? ` at ${supportEmail}` : ""}.`
+            : BOOKING_MESSAGES.notChangeable}
+        </Notice>
+      ) : (
+        <>
+          <CardSection id="day-title" title="1. Choose a new day">
+            <div className="mt-4">
+              <DayPicker view={view} zones={zones} />
+            </div>
+          </CardSection>
+          <CardSection id="time-title" title="2. Choose a new time">
+            <Form method="post" className="mt-4 flex flex-col gap-4" preventScrollReset>
+              <input type="hidden" name="timeZone" value={view.timeZone} />
+              <SlotList view={view} error={errors.slot?.join(" ")} empty="No free times on this day. Choose one of the days above." />
+              {view.slots.length ? (
+                <div>
+                  <SubmitButton pending={pending} pendingLabel="Moving…">
+                    Move meeting
+                  </SubmitButton>
+                </div>
+              ) : null}
+              {otherError ? <Notice tone="error">{otherError}</Notice> : null}
+            </Form>
+          </CardSection>
+        </>
+      )}
+    </div>
+  );
+}
