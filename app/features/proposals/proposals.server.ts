@@ -442,7 +442,7 @@ export async function submitAmbassadorProposal(
 ): Promise<{ id: number; clientId: string | null }> {
   if (!actor) throw new AppError("UNAUTHORIZED", PROPOSAL_MESSAGES.mustLogIn);
   assertRole(actor, "ambassador");
-  const [me] = await db.select({ referralCode: user.referralCode }).from(user).where(eq(user.id, actor.id));
+  const [me] = await db.select({ referralCode: user.referralCode, name: user.name }).from(user).where(eq(user.id, actor.id));
   if (!me?.referralCode) throw new AppError("FORBIDDEN", PROPOSAL_MESSAGES.referralMissing);
   const email = input.clientEmail.trim().toLowerCase();
   const referralCode = me.referralCode;
@@ -486,11 +486,11 @@ export async function submitAmbassadorProposal(
         link: { label: "Review the proposal", path: "/client-dashboard" },
       });
     } else {
-      // A stranger's inbox: fixed company text, the project name and the link — nothing else.
+      // A stranger's inbox: fixed company text naming the ambassador, and the link — nothing they typed.
       await queueNotification(tx, {
         to: email,
         subject: "A website proposal was prepared for you",
-        lines: newAddressMailLines(input.projectName),
+        lines: newAddressMailLines(me.name),
         link: { label: "Create your account", path: `/register?ref=${encodeURIComponent(referralCode)}` },
       });
     }
@@ -500,11 +500,19 @@ export async function submitAmbassadorProposal(
 
 /**
  * The body of the mail to an address with no account (docs/product.md#ambassador-proposals):
- * fixed sentences and the project name, nothing else from the ambassador.
+ * fixed sentences naming the ambassador by their display name only (letters, spaces, hyphens and
+ * apostrophes, at most 60 characters: no link or address can ride along) — never the project name,
+ * the client's name or the details they typed.
  */
-export function newAddressMailLines(projectName: string | null): string[] {
+export function newAddressMailLines(ambassadorName: string): string[] {
+  const name = ambassadorName
+    .replace(/[^\p{L}\p{M}' -]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 60)
+    .trim();
   return [
-    `One of our ambassadors prepared a website proposal for this e-mail address${projectName ? `: "${projectName}"` : ""}.`,
+    `${name ? `${name}, one of our ambassadors,` : "One of our ambassadors"} prepared a website proposal for this e-mail address.`,
     "To see it, create your free client account with this e-mail address using the link below, then confirm the address from the e-mail we send you.",
     "If you did not expect this message, ignore it: you will not hear from us about it again.",
   ];
