@@ -21,3 +21,7 @@ ALTER TABLE "data_export" ADD CONSTRAINT "data_export_user_id_user_id_fk" FOREIG
 CREATE INDEX "data_export_user_idx" ON "data_export" USING btree ("user_id","requested_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "data_export_token_unique" ON "data_export" USING btree ("token_hash");--> statement-breakpoint
 CREATE INDEX "data_export_pending_idx" ON "data_export" USING btree ("requested_at") WHERE "data_export"."status" = 'pending';
+--> statement-breakpoint
+ALTER TABLE "mail_outbox" ADD COLUMN "coalesce_key" text;--> statement-breakpoint
+ALTER TABLE "mail_outbox" ADD COLUMN "coalesced_lines" jsonb;--> statement-breakpoint
+CREATE INDEX "mail_outbox_coalesce_idx" ON "mail_outbox" USING btree ("coalesce_key","next_attempt_at") WHERE "mail_outbox"."coalesce_key" is not null;

@@ -79,8 +79,15 @@ export const mailOutbox = pgTable(
     failedAt: timestamp({ withTimezone: true }),
     lastError: text(),
     createdAt: createdAt(),
+    /** Notifications gathered into one mail (e.g. new proposal requests): their kind; null for any other mail. */
+    coalesceKey: text(),
+    /** The gathered notifications' lines, oldest first (the mail is rendered again from them at each addition). */
+    coalescedLines: jsonb().$type<string[]>(),
   },
   (t) => [
+    index("mail_outbox_coalesce_idx")
+      .on(t.coalesceKey, t.nextAttemptAt)
+      .where(sql`${t.coalesceKey} is not null`),
     index("mail_outbox_pending_idx")
       .on(t.nextAttemptAt)
       .where(sql`${t.sentAt} is null and ${t.failedAt} is null`),

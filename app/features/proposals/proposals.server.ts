@@ -14,7 +14,7 @@ import { invoice, proposal, user, type ProposalStatus, type WebsiteGoal } from "
 import { assertRole, roleOf, type Actor } from "#app/features/users/actor";
 import { AppError, fieldError, notFound, rateLimited } from "#app/lib/errors";
 import { hitRateLimit } from "#app/lib/rate-limit.server";
-import { notifyAdmin, queueNotification, queueUserUpdate } from "#app/features/mail/notifications.server";
+import { notifyAdmin, notifyAdminCoalesced, queueNotification, queueUserUpdate } from "#app/features/mail/notifications.server";
 import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
 import {
   approvalRefusal,
@@ -116,19 +116,29 @@ function withAllowed(row: ListedRow): ClientProposalRow {
 export async function requestProposal(db: Database, actor: Actor | null, input: ProposalRequestInput): Promise<{ id: number }> {
   if (!actor) throw new AppError("UNAUTHORIZED", PROPOSAL_MESSAGES.notLoggedIn);
   assertRole(actor, "client");
+  const allowed = await hitRateLimit(db, `proposal-requests:${actor.id}`, PROPOSAL_REQUEST_LIMIT);
+  if (!allowed.allowed) throw rateLimited(PROPOSAL_MESSAGES.requestLimit, allowed.retryAfterSeconds);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(proposal)
       .values({ ...editableValues(input), clientId: actor.id, source: "client", status: "pending" })
       .returning({ id: proposal.id });
-    await notifyAdmin(tx, {
-      subject: "New proposal request",
-      lines: [`${actor.email} requested a proposal${input.projectName ? ` for "${input.projectName}"` : ""}.`, input.projectDetails],
+    // One mail per 10 minutes at most, listing every request since the last one.
+    await notifyAdminCoalesced(tx, {
+      key: "new-proposal-requests",
+      windowMs: ADMIN_REQUEST_MAIL_WINDOW_MS,
+      subject: (count) => (count === 1 ? "New proposal request" : `${count} new proposal requests`),
+      line: `${actor.email} requested a proposal${input.projectName ? ` for "${input.projectName.slice(0, 120)}"` : ""}.`,
       link: { label: "Open proposals", path: "/admin/proposals" },
     });
     return { id: row!.id };
   });
 }
+
+/** Proposal requests per client account (docs/product.md#proposals-request): 10 an hour. */
+export const PROPOSAL_REQUEST_LIMIT = { limit: 10, windowMs: 60 * 60_000 } as const;
+/** The admin gets at most one "new proposal requests" mail per this window: 10 minutes. */
+export const ADMIN_REQUEST_MAIL_WINDOW_MS = 10 * 60_000;
 
 /** A proposal's name in messages. */
 function proposalLabel(row: { projectName: string | null; id: number }): string {

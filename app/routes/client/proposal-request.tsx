@@ -8,11 +8,14 @@ import { servicesContext } from "#app/context";
 import { ProposalFields } from "#app/features/proposals/components/proposal-fields";
 import { PROPOSAL_MESSAGES, proposalRequestSchema } from "#app/features/proposals/proposals.schema";
 import { requestProposal } from "#app/features/proposals/proposals.server";
-import { formAction } from "#app/lib/form-action.server";
+import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
 import { sessionUserContext } from "#app/features/users/session.server";
 import { useFocusOnArrival } from "#app/lib/use-focus-result";
 
 export const meta: Route.MetaFunction = () => [{ title: "Proposal Request | Client Portal" }];
+
+/** A refused request (too many in an hour) answers 429 with Retry-After. */
+export const headers = retryAfterHeaders;
 
 /** Nothing to load: the form is empty. */
 export async function loader() {
