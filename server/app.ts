@@ -12,6 +12,7 @@ import { RouterContextProvider, type ServerBuild } from "react-router";
 import { requestInfoContext, servicesContext, type AppServices } from "#app/context";
 import { openDatabase, type DbHandle } from "#app/db/client.server";
 import { startTallyFolding } from "#app/db/tally.server";
+import { startDataExportWorker } from "#app/features/privacy/data-export.server";
 import { countOutbox, createMailSender, startOutboxWorker, type OutboxWorker } from "#app/features/mail/outbox.server";
 import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
 import { createAuth, resolveAuthSecret, type Auth } from "#app/features/users/auth.server";
@@ -53,6 +54,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     : await openDatabase({ pgliteDir: env.pgliteDir });
   let worker: OutboxWorker | undefined;
   let folding: { stop(): Promise<void> } | undefined;
+  let exports: { stop(): Promise<void> } | undefined;
   let auth: Auth;
   const metrics = createMetrics({ outboxCounts: () => countOutbox(handle.db), poolStats: handle.poolStats });
   try {
@@ -85,6 +87,8 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
       onAttempt: (outcome) => metrics.mailEvents.inc({ outcome }),
     });
     folding = startTallyFolding(handle.db);
+    // docs/product.md#download-my-data: large exports are built here and mailed; expired ones purged.
+    exports = startDataExportWorker(handle.db);
   } catch (error) {
     await handle.close();
     throw error;
@@ -164,6 +168,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     async close() {
       await worker?.stop();
       await folding?.stop();
+      await exports?.stop();
       await handle.close();
     },
   };

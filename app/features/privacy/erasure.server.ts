@@ -7,6 +7,7 @@
  */
 import { and, eq, inArray, like, notInArray, or, sql } from "drizzle-orm";
 import type { Transaction } from "#app/db/client.server";
+import { clientNameSql } from "#app/features/users/client-name.server";
 import {
   account,
   auditEvent,
@@ -56,10 +57,7 @@ export const ACCOUNT_ERASERS: AccountEraser[] = [
       const invoiced = tx.select({ id: invoice.proposalId }).from(invoice);
       // Kept for the invoice (the law): project name, budget, status, dates; the bill-to frozen;
       // the free text the person wrote is erased.
-      const [row] = await tx
-        .select({ name: sql<string>`coalesce(${user.businessName}, ${user.name})`, email: user.email })
-        .from(user)
-        .where(eq(user.id, id));
+      const [row] = await tx.select({ name: clientNameSql(), email: user.email }).from(user).where(eq(user.id, id));
       await tx
         .update(proposal)
         .set({

@@ -15,6 +15,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Database, Queryable } from "#app/db/client.server";
 import { readTally, type TallyBucket } from "#app/db/tally.server";
 import { invoice, proposal, user, type ProposalStatus } from "#app/db/schema";
+import { clientNameSql } from "#app/features/users/client-name.server";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { queueUserUpdate } from "#app/features/mail/notifications.server";
 import { getSettings } from "#app/features/settings/settings.server";
@@ -343,7 +344,7 @@ export async function getAmbassadorCommissions(
         .select({
           id: user.id,
           cursorKey: cursorKeySql(clientOrdering),
-          name: sql<string>`coalesce(${user.businessName}, ${user.name})`,
+          name: clientNameSql(),
           email: user.email,
           createdAt: user.createdAt,
         })

@@ -153,6 +153,8 @@ export const AUTH_MESSAGES = {
   notMeVerified:
     "This address is verified already, so the account is its owner's. If you did not create it, reset its password from the sign-in page and contact us.",
   notMeDone: "Done: the account that used your address is closed and signed out, and the address is free again. Nothing else is needed.",
+  /** /login after closing one's account (docs/product.md#closing-an-account). */
+  accountClosed: "Your account is closed and your personal data erased. Thank you for working with us.",
   /** A deactivated account's sign-in, at any step (password, code, passkey). */
   deactivated: "This account has been deactivated. Contact us if you think this is a mistake.",
 } as const;

@@ -26,7 +26,9 @@ export async function loader({ request }: Route.LoaderArgs) {
         ? AUTH_MESSAGES.resetDone
         : url.searchParams.get("verify") === "sent"
           ? AUTH_MESSAGES.verifySent
-          : null,
+          : url.searchParams.get("closed") === "1"
+            ? AUTH_MESSAGES.accountClosed
+            : null,
   };
 }
 

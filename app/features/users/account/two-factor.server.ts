@@ -116,18 +116,35 @@ export async function disableTwoFactor(
   input: { password: string; code: string },
   meta: RequestMeta,
 ): Promise<Headers> {
-  const { db, auth } = deps;
   await checkPassword(deps, actor.id, input.password, "password");
-  await limit(db, `2fa-manage:${actor.id}`, MANAGE_LIMIT);
   const state = await getTwoFactorState(deps, actor);
   if (!state.enabled) throw conflict("Two-factor authentication is not on.");
-  const code = input.code.replace(/\s+/g, "");
+  await checkSecondFactor(deps, actor, input.code, meta);
+  const result = await deps.auth.api.disableTwoFactor({
+    body: { password: input.password },
+    headers: authHeaders(meta),
+    returnHeaders: true,
+  });
+  return result.headers;
+}
+
+/**
+ * Checks the signed-in user's second factor for a sensitive action (turning two-factor off,
+ * closing the account): a current TOTP code (each works once) or an unused backup code (then used
+ * up; case, spaces and dashes aside). Throttled per user.
+ *
+ * @throws {AppError} 400 on `code` when wrong or reused; 429.
+ */
+export async function checkSecondFactor(deps: AccountDeps, actor: SessionUser, typed: string, meta: RequestMeta): Promise<void> {
+  const { db, auth } = deps;
+  await limit(db, `2fa-manage:${actor.id}`, MANAGE_LIMIT);
+  const code = typed.replace(/\s+/g, "");
   try {
     if (/^\d{6}$/.test(code)) {
       await auth.api.verifyTOTP({ body: { code }, headers: authHeaders(meta) });
       if (!(await markCodeUsed(db, actor.id, code))) throw fieldError("code", ACCOUNT_MESSAGES.codeUsed);
     } else {
-      const stored = await storedBackupCode(deps, actor.id, input.code);
+      const stored = await storedBackupCode(deps, actor.id, typed);
       await auth.api.verifyBackupCode({ body: { code: stored, disableSession: true }, headers: authHeaders(meta) });
     }
   } catch (error) {
@@ -135,6 +152,4 @@ export async function disableTwoFactor(
     if (apiCode === "INVALID_CODE" || apiCode === "INVALID_BACKUP_CODE") throw fieldError("code", ACCOUNT_MESSAGES.wrongCode);
     throw error;
   }
-  const result = await auth.api.disableTwoFactor({ body: { password: input.password }, headers: authHeaders(meta), returnHeaders: true });
-  return result.headers;
 }
