@@ -45,15 +45,13 @@ describe.each(testDatabases())("privacy rights on %s", (_name, open) => {
       dueDate: "2031-01-31",
     });
     const open = await insertProposal(s.db, { clientId: client.id, projectName: "Blog" });
-    await s.db
-      .insert(meeting)
-      .values({
-        userId: client.id,
-        startsAt: new Date("2031-05-12T09:00:00Z"),
-        endsAt: new Date("2031-05-12T10:00:00Z"),
-        timeZone: "UTC",
-        notes: "Call me",
-      } as never);
+    await s.db.insert(meeting).values({
+      userId: client.id,
+      startsAt: new Date("2031-05-12T09:00:00Z"),
+      endsAt: new Date("2031-05-12T10:00:00Z"),
+      timeZone: "UTC",
+      notes: "Call me",
+    } as never);
     const here = await signedIn(s, client.email);
     return { client, invoiced, invoiceId, open, here };
   }

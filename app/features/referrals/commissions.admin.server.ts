@@ -22,7 +22,7 @@ import { getSettings } from "#app/features/settings/settings.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { toIsoOrNull } from "#app/lib/dates";
 import { AppError, notFound } from "#app/lib/errors";
-import { formatCents } from "#app/lib/money";
+import { DEFAULT_CURRENCY, formatCents } from "#app/lib/money";
 import { EXPORT_BATCH_SIZE, keysetBatches } from "#app/lib/csv.server";
 import {
   containsPattern,
@@ -440,8 +440,8 @@ export async function markCommissionPaid(db: Database, actor: Actor, proposalId:
     const { currency } = await getSettings(tx);
     const project = updated!.projectName || `proposal #${proposalId}`;
     await queueUserUpdate(tx, row.ambassadorId, {
-      subject: `Commission paid: ${formatCents(paidCents, currency || "USD")}`,
-      lines: [`Your commission of ${formatCents(paidCents, currency || "USD")} for ${project} was marked as paid.`],
+      subject: `Commission paid: ${formatCents(paidCents, currency || DEFAULT_CURRENCY)}`,
+      lines: [`Your commission of ${formatCents(paidCents, currency || DEFAULT_CURRENCY)} for ${project} was marked as paid.`],
       link: { label: "View your earnings", path: "/ambassador/earnings" },
     });
     return { paidCents };

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
+import { DEFAULT_CURRENCY } from "#app/lib/money";
 import { changedFields, recordAudit } from "#app/features/audit/audit.server";
 import { brandLogo, DEFAULT_WEEKLY_HOURS, settings } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
@@ -33,7 +34,7 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   requireAdminTwoFactor: false,
   requireEmailVerification: false,
   commissionRateBps: 1500,
-  currency: "USD",
+  currency: DEFAULT_CURRENCY,
   companyAddress: "",
   taxId: "",
   paymentInstructions: "",

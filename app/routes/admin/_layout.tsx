@@ -4,6 +4,7 @@ import { AreaErrorBoundary, AreaFrame } from "#app/features/users/components/are
 import { requireAdminTwoFactor, requireRole, requireUser } from "#app/features/users/session.server";
 import { servicesContext } from "#app/context";
 import { getSettings } from "#app/features/settings/settings.server";
+import { currencyOf } from "#app/lib/money";
 
 /**
  * Guard for the admin area: runs before every loader and action below it (docs/product.md#roles
@@ -14,7 +15,7 @@ export const middleware: Route.MiddlewareFunction[] = [requireRole("admin"), req
 /** The role, and the settings' currency every admin page writes amounts in (docs/product.md#money). */
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
-  return { role: requireUser(context).role, currency: (await getSettings(db)).currency || "USD" };
+  return { role: requireUser(context).role, currency: currencyOf(await getSettings(db)) };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {

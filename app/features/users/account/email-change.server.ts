@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt, like, sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
+import { isUniqueViolation } from "#app/db/errors";
 import { user, verification } from "#app/db/schema";
 import { queueNotification } from "#app/features/mail/notifications.server";
 import { AppError, conflict, fieldError } from "#app/lib/errors";
@@ -108,12 +109,7 @@ export async function confirmEmailChange({ db, auth }: AccountDeps, token: strin
       });
     });
   } catch (error) {
-    if (
-      (error as { code?: string; cause?: { code?: string } }).code === "23505" ||
-      (error as { cause?: { code?: string } }).cause?.code === "23505"
-    ) {
-      throw conflict(ACCOUNT_MESSAGES.emailTaken);
-    }
+    if (isUniqueViolation(error)) throw conflict(ACCOUNT_MESSAGES.emailTaken);
     throw error;
   }
   return newEmail;
