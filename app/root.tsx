@@ -1,5 +1,4 @@
 import { accentCssVariables } from "./lib/accent-palette.server";
-import "./lib/zod-config";
 import { useEffect } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError } from "react-router";
 import type { Route } from "./+types/root";

@@ -1,14 +1,13 @@
 /**
  * Dates and times (design: timestamps are UTC instants, shown in the viewer's or the
  * client's time zone).
- * - Calendar date + wall-clock time in an IANA time zone → UTC instant (meetings are stored
- *   as `startsAt` timestamptz + the zone the client picked them in), done by `@date-fns/tz`
- *   (TZDate), never by hand-rolled offset arithmetic. Shared by the browser and the server.
+ * - Calendar dates, time zone names and the viewer's zone cookie. Zoned arithmetic (meeting
+ *   slots) is done by date-fns with `@date-fns/tz` in `features/meetings/slots.ts`, never by
+ *   hand; this module, shared by the browser and the server, imports neither (ADR 010).
  * - Display helpers that never throw (docs/product.md#meetings-admin: an admin meeting whose date cannot be shown
  *   reads "Invalid Date" instead of breaking the page). Locale is fixed (en-US) so the
  *   server-rendered text and the hydrated text agree.
  */
-import { TZDate } from "@date-fns/tz";
 import { dateTimeFormat } from "#app/lib/intl-cache";
 
 /** `YYYY-MM-DD` as typed by `<input type="date">`. */
@@ -43,28 +42,6 @@ export function isCalendarDate(value: string): boolean {
   return probe.getUTCFullYear() === y && probe.getUTCMonth() === mo - 1 && probe.getUTCDate() === d;
 }
 
-/**
- * Converts a wall-clock date and time in `timeZone` to the UTC instant it denotes.
- * A time that does not exist in that zone (skipped by a daylight-saving jump) moves forward
- * by the jump, as TZDate does (02:30 on a spring-forward night in New York → 03:30 EDT).
- *
- * @param date - `YYYY-MM-DD` (a real calendar date).
- * @param time - `HH:MM` (24 h).
- * @param timeZone - IANA zone name, validated with {@link isValidTimeZone}.
- * @returns the instant (a `Date`, i.e. UTC milliseconds).
- * @throws {RangeError} when the date, time or zone is invalid.
- */
-export function zonedDateTimeToUtc(date: string, time: string, timeZone: string): Date {
-  const d = DATE_PATTERN.exec(date);
-  const t = TIME_PATTERN.exec(time);
-  if (!d || !isCalendarDate(date)) throw new RangeError(`Invalid date: ${date}`);
-  if (!t) throw new RangeError(`Invalid time: ${time}`);
-  if (!isValidTimeZone(timeZone)) throw new RangeError(`Invalid time zone: ${timeZone}`);
-  const zoned = new TZDate(Number(d[1]), Number(d[2]) - 1, Number(d[3]), Number(t[1]), Number(t[2]), 0, 0, timeZone);
-  return new Date(zoned.getTime());
-}
-
-/** The text shown for a date that cannot be displayed (docs/product.md#form-messages). */
 export const INVALID_DATE = "Invalid Date";
 
 /** @returns a Date for a Date, ISO string or epoch ms; null when missing or not a real instant. */

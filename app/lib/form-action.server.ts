@@ -17,22 +17,26 @@
  * Field helpers for intent handlers: {@link formId} (a row id), {@link formUserId},
  * {@link parseInput} (a zod check of some fields), {@link requireConfirmation}.
  */
-import type { Submission, SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { Submission } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider } from "react-router";
 import { requestInfoContext } from "#app/context";
 import type { z } from "zod";
 import { AppError, invalidInput } from "./errors";
+import { schemaFields } from "./form-constraints.server";
+import type { FormResult, FormValues } from "./forms";
 import { parseId, parseUserId } from "./ids";
 import { logger } from "./logger.server";
+
+export type { FormResult };
 
 /** What a form action answers (200 when `ok`, a 4xx/500 status otherwise). */
 export interface FormReply {
   ok: boolean;
   /** Human sentence: the success message, or the refusal's message ("" when none). */
   message: string;
-  /** The conform reply, for the form's `lastResult` (schema forms only). */
-  result?: SubmissionResult<string[]>;
+  /** The form's values and messages, for `useAppForm`'s `lastResult` (schema forms only). */
+  result?: FormResult;
   /** A refusal's errors per field, for forms that show them next to the field. */
   fieldErrors?: Record<string, string[]>;
   /** {@link runIntent}: the form's `intent` ("" when missing). */
@@ -119,11 +123,7 @@ const constraintCache = new WeakMap<z.ZodType, Record<string, { maxLength?: numb
 function fieldsOf(schema: z.ZodType): Record<string, { maxLength?: number }> {
   let fields = constraintCache.get(schema);
   if (!fields) {
-    // conform reads objects; a form schema with a transform or refinement on the whole object
-    // is a pipe whose input is that object.
-    let shape: z.ZodType = schema;
-    while ((shape as { _zod: { def: { type: string } } })._zod.def.type === "pipe") shape = (shape as z.ZodPipe).in as z.ZodType;
-    fields = getZodConstraint(shape) as Record<string, { maxLength?: number }>;
+    fields = Object.fromEntries(Object.entries(schemaFields(schema)).map(([name, field]) => [name, { maxLength: field.json.maxLength }]));
     constraintCache.set(schema, fields);
   }
   return fields;
@@ -151,8 +151,8 @@ function keepFields(value: unknown, path: string, fields: Record<string, { maxLe
 }
 
 /**
- * conform's reply, echoing only the schema's fields (cut to their length limits) and no
- * password.
+ * The form's {@link FormResult} from conform's reply, echoing only the schema's fields (cut to
+ * their length limits) and no password.
  *
  * @param options - conform's reply options (`resetForm`, `formErrors`, `fieldErrors`).
  */
@@ -160,11 +160,13 @@ export function safeReply(
   submission: Submission<unknown>,
   schema: z.ZodType,
   options: { resetForm?: boolean; formErrors?: string[]; fieldErrors?: Record<string, string[]> } = {},
-): SubmissionResult<string[]> {
-  const result = submission.reply({ ...options, hideFields: SECRET_FIELDS });
-  if (result.initialValue) {
-    result.initialValue = keepFields(result.initialValue, "", fieldsOf(schema)) as typeof result.initialValue;
-  }
+): FormResult {
+  const { status, initialValue, error } = submission.reply({ ...options, hideFields: SECRET_FIELDS });
+  const result: FormResult = {
+    initialValue: initialValue ? (keepFields(initialValue, "", fieldsOf(schema)) as FormValues) : initialValue,
+  };
+  if (status) result.status = status;
+  if (error) result.error = error;
   return result;
 }
 

@@ -4,8 +4,8 @@
  * reaches the database.
  * - Serial ids (`:proposalId`, `:invoiceId`, `id` fields): 1 … 2,147,483,647 in plain decimal.
  * - User ids (better-auth's text ids): 1–64 letters, digits, `_` or `-`.
+ * Imports no zod (pages use it in the browser); the zod field is `idField` in `text-fields.ts`.
  */
-import { z } from "zod";
 import { notFound } from "./errors";
 
 /** Largest value of a PostgreSQL `integer` / `serial`. */
@@ -42,13 +42,3 @@ export function paramId(value: string | undefined, message: string): number {
   if (id === null) throw notFound(message);
   return id;
 }
-
-/** A serial id as a zod field (forms and query strings): plain decimal, 1 … {@link MAX_SERIAL}. */
-export const idSchema = z.string().transform((value, ctx) => {
-  const id = parseId(value.trim());
-  if (id === null) {
-    ctx.addIssue({ code: "custom", message: "This request is incomplete. Reload the page and try again." });
-    return z.NEVER;
-  }
-  return id;
-});

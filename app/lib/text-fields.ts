@@ -2,10 +2,12 @@
  * The zod fields every form is built from (docs/product.md#validation), so that one rule
  * holds everywhere: text is trimmed and bounded, and control characters are refused with a
  * message next to the field — NUL and the other C0/C1 controls always, line breaks and tabs
- * too in single-line fields. Shared by the browser and the actions; imports nothing
+ * too in single-line fields. Used by the actions (and, through `formConstraints`, the
+ * browser's constraint checks); imports nothing
  * server-only.
  */
 import { z } from "zod";
+import { parseId } from "./ids";
 
 /** C0 and C1 control characters (and DEL). */
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
@@ -122,4 +124,34 @@ export function optionalUrl(label: string) {
     )
     .optional()
     .transform((value) => value || null);
+}
+
+/** A serial id as a zod field (forms and query strings): plain decimal, 1 … 2,147,483,647 (`parseId`). */
+export const idSchema = z.string().transform((value, ctx) => {
+  const id = parseId(value.trim());
+  if (id === null) {
+    ctx.addIssue({ code: "custom", message: "This request is incomplete. Reload the page and try again." });
+    return z.NEVER;
+  }
+  return id;
+});
+
+/**
+ * A schema factory that builds one schema per combination of setting values (e.g. the password
+ * length, whether a phone is required) and reuses it, so that what is derived from a schema
+ * (`formConstraints`) is computed once per combination.
+ */
+export function schemaPerSetting<A extends (string | number | boolean | undefined)[], S>(
+  build: (...settings: A) => S,
+): (...settings: A) => S {
+  const built = new Map<string, S>();
+  return (...settings) => {
+    const key = JSON.stringify(settings);
+    let schema = built.get(key);
+    if (!schema) {
+      schema = build(...settings);
+      built.set(key, schema);
+    }
+    return schema;
+  };
 }

@@ -1,18 +1,17 @@
-import { useEffect, useState } from "react";
+import { useSyncExternalStore } from "react";
 
-/** Set once the first render in the browser (the hydration) has committed. */
-let hydratedOnce = false;
+const subscribe = () => () => {};
 
 /**
  * @returns false while rendering on the server and during hydration, true afterwards (so the
  *   first browser render matches the server's HTML, then browser-only values appear); true at
- *   once in components that mount later (after a client-side navigation).
+ *   once in components that mount later (after a client-side navigation). React renders the
+ *   server snapshot while hydrating and the client one right after.
  */
 export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(hydratedOnce);
-  useEffect(() => {
-    hydratedOnce = true;
-    setHydrated(true);
-  }, []);
-  return hydrated;
+  return useSyncExternalStore(
+    subscribe,
+    () => true,
+    () => false,
+  );
 }

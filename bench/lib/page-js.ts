@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
+import { configuredRoutes } from "../../tests/e2e/route-config";
 
 interface ManifestRoute {
   id: string;
@@ -89,36 +90,20 @@ export function pageJs(routeId: string, clientDir = "build/client", manifest = r
   return { routeId, files, total: files.reduce((s, f) => s + f.gzip, 0) };
 }
 
-/** The portal pages (sign-in screens and the signed-in areas) with a URL to show them by. */
-export const PORTAL_PAGES: Array<{ url: string; routeId: string }> = [
-  { url: "/login", routeId: "routes/auth/login" },
-  { url: "/register", routeId: "routes/auth/register" },
-  { url: "/register/ambassador", routeId: "routes/auth/register-ambassador" },
-  { url: "/forgot-password", routeId: "routes/auth/forgot-password" },
-  { url: "/reset-password", routeId: "routes/auth/reset-password" },
-  { url: "/client-dashboard", routeId: "routes/client/dashboard" },
-  { url: "/project-status", routeId: "routes/client/project-status" },
-  { url: "/proposal-request", routeId: "routes/client/proposal-request" },
-  { url: "/edit-proposal/1", routeId: "routes/client/edit-proposal" },
-  { url: "/view-invoice/1", routeId: "routes/client/view-invoice" },
-  { url: "/ambassador", routeId: "routes/ambassador/index" },
-  { url: "/ambassador/dashboard", routeId: "routes/ambassador/dashboard" },
-  { url: "/ambassador/submit-proposal", routeId: "routes/ambassador/submit-proposal" },
-  { url: "/ambassador/earnings", routeId: "routes/ambassador/earnings" },
-  { url: "/admin", routeId: "routes/admin/dashboard" },
-  { url: "/admin/proposals", routeId: "routes/admin/proposals" },
-  { url: "/admin/users", routeId: "routes/admin/users" },
-  { url: "/admin/invoices", routeId: "routes/admin/invoices" },
-  { url: "/admin/invoices/edit/1", routeId: "routes/admin/edit-invoice" },
-  { url: "/admin/generate-invoice/1", routeId: "routes/admin/generate-invoice" },
-  { url: "/admin/ambassadors", routeId: "routes/admin/ambassadors" },
-  { url: "/admin/settings", routeId: "routes/admin/settings" },
-  { url: "/admin/audit", routeId: "routes/admin/audit" },
-  { url: "/account", routeId: "routes/account/settings" },
-];
+/**
+ * Every portal page — the sign-in screens (`routes/auth/`) and every page of the signed-in areas
+ * (client, ambassador, admin, account) — read from app/routes.ts, so that a new page is counted
+ * without being listed; a URL to show each by (route parameters as `1`).
+ */
+export const PORTAL_PAGES: Array<{ url: string; routeId: string }> = configuredRoutes
+  .filter((r) => r.file.endsWith(".tsx") && !r.file.endsWith("/_layout.tsx") && (r.area !== undefined || r.file.startsWith("routes/auth/")))
+  .map((r) => ({ url: r.path.replace(/:\w+/g, "1"), routeId: r.file.replace(/\.tsx$/, "") }));
 
 /** The signed-out sign-in pages, whose budget is the tighter one (issue #29). */
 export const SIGN_IN_PAGES = ["/login", "/register", "/forgot-password", "/reset-password"];
+
+/** The pages a signed-out visitor fills in: the sign-in pages and the ambassador sign-up. */
+export const SIGNED_OUT_PAGES = [...SIGN_IN_PAGES, "/register/ambassador"];
 
 /**
  * The portal JavaScript budget of a page, in bytes (gzip -9): 125 KB for /login, /register,

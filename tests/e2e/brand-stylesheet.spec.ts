@@ -6,7 +6,7 @@
  * global, so this runs on an app instance of its own.
  */
 import type { Browser, Page } from "@playwright/test";
-import { PORTAL_PAGES } from "../../bench/lib/page-js";
+import { SIGNED_OUT_PAGES } from "../../bench/lib/page-js";
 import { adminPage, expect, hydrated, newUserPage, registerAmbassador, registerClient, test } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
 import { expectCleanHydration, expectStyled } from "./hydration";
@@ -35,7 +35,7 @@ function areaPages(area: "client" | "ambassador" | "admin" | "account", ids: Rec
 /** Expects the header to show the uploaded logo and the portal root to carry the accent colour. */
 async function expectBrand(page: Page, logoPath: string) {
   await expect(page.getByTestId("portal-brand").locator("img"), page.url()).toHaveAttribute("src", logoPath);
-  await expect(page.locator(".portal-root"), page.url()).toHaveAttribute("style", new RegExp(`--accent:\\s*${ACCENT}`));
+  await expect(page.locator(".portal-root"), page.url()).toHaveAttribute("style", new RegExp(`--accent:\\s*(light-dark\\()?${ACCENT}`));
 }
 
 async function pageFor(browser: Browser): Promise<Page> {
@@ -85,15 +85,20 @@ test("with a logo and an accent colour every portal page keeps its stylesheet; R
   const message = await app.sql.query(
     "insert into contact_message (user_name, user_email, message) values ('Brand Sender', 'sender@example.org', 'Hello') returning id",
   );
-  const ids = { proposalId: open!.id, invoiceId, messageId: message.rows[0].id as number };
+  // A pending meeting far enough ahead to be rescheduled (the reschedule pages).
+  const meeting = await app.sql.query(
+    `insert into meeting (user_id, starts_at, ends_at, time_zone, status)
+     select client_id, now() + interval '20 days', now() + interval '20 days 30 minutes', 'UTC', 'pending' from proposal where id = $1 returning id`,
+    [open!.id],
+  );
+  const ids = { proposalId: open!.id, invoiceId, messageId: message.rows[0].id as number, meetingId: meeting.rows[0].id as number };
   const ambassador = await pageFor(browser);
   await registerAmbassador(ambassador);
 
   // Every portal page of every role (and the signed-out sign-in pages): hydrated without a DOM
   // change, still styled, with the logo and the accent colour.
   const signedOut = await pageFor(browser);
-  const signInPages = PORTAL_PAGES.filter((p) => p.routeId.startsWith("routes/auth/")).map((p) => p.url);
-  await expectCleanHydration(signedOut, signInPages);
+  await expectCleanHydration(signedOut, SIGNED_OUT_PAGES);
   const byRole: Array<[Page, string[]]> = [
     [client, [...areaPages("client", ids), ...areaPages("account", ids)]],
     [ambassador, [...areaPages("ambassador", ids), ...areaPages("account", ids)]],

@@ -298,6 +298,16 @@ test.describe("ambassador portal without JavaScript", () => {
   test("shows the server's field errors", async ({ page }) => {
     await registerAmbassador(page);
     await page.goto("/ambassador/submit-proposal");
+    // Without JavaScript the browser checks the fields' constraints itself (in its own words):
+    // the empty required field stops the post …
+    await page.getByRole("button", { name: "Submit proposal" }).click();
+    await expect(page).toHaveURL(/\/ambassador\/submit-proposal$/);
+    expect(await page.getByLabel("Client name").evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(true);
+    // … and past it (as an old browser would post), the server answers with its messages next to the fields.
+    await page
+      .locator("form")
+      .filter({ has: page.getByLabel("Client name") })
+      .evaluate((form: HTMLFormElement) => (form.noValidate = true));
     await page.getByLabel("Client email").fill("not-an-email");
     await page.getByLabel("Budget (optional)").fill("lots");
     await page.getByRole("button", { name: "Submit proposal" }).click();

@@ -68,11 +68,19 @@ test.describe("client portal", () => {
     await page.getByLabel("Project name (optional)").fill(name);
     await page.getByLabel("Budget (optional)").fill("five grand");
     await page.getByRole("button", { name: "Submit request" }).click();
-    // Validated in the browser with the same schema as the server.
+    // The browser checks the fields' constraints with the schema's own messages, before any post …
     await expect(page.getByText("Project details is required.")).toBeVisible();
-    await expect(page.getByText("Enter an amount like 5000 or $5,000.50")).toBeVisible();
-
+    await expect(page.getByLabel("Project details")).toBeFocused();
+    await expect(page.getByText("Enter an amount like 5000 or $5,000.50")).toHaveCount(0);
+    expect((await sql.query("select count(*)::int as n from proposal where client_id = $1", [id])).rows[0].n).toBe(0);
+    // … and the server answers what only it checks (the amount's format), next to the field.
     await page.getByLabel("Project details").fill("An online menu with ordering.");
+    await expect(page.getByText("Project details is required.")).toHaveCount(0);
+    await page.getByRole("button", { name: "Submit request" }).click();
+    await expect(page.getByText("Enter an amount like 5000 or $5,000.50")).toBeVisible();
+    await expect(page.getByLabel("Project details")).toHaveValue("An online menu with ordering.");
+    expect((await sql.query("select count(*)::int as n from proposal where client_id = $1", [id])).rows[0].n).toBe(0);
+
     await page.getByLabel("Budget (optional)").fill("$5,000.50");
     await page.getByLabel("Number of pages (optional)").fill("6");
     await page.getByLabel("Website goal (optional)").selectOption("Creative");

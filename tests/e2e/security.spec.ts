@@ -73,7 +73,7 @@ test.describe("security headers", () => {
       }
       if (path === "/login" || path === "/register/ambassador") {
         await expect(page.locator("html[data-hydrated]")).toBeAttached();
-        // Exercise client-side validation (zod parses in the browser).
+        // Exercise client-side validation (the browser checks the constraints; the schema's messages are shown).
         await page.locator("form button[type=submit]").first().click();
         await page.waitForTimeout(300);
       }

@@ -1,14 +1,12 @@
 /**
  * Contact form schema (docs/product.md#contact "Contact message" "Contact"). Shared by the form
- * (browser validation through conform) and the route action (server validation).
+ * (its HTML constraints, through `formConstraints`) and the route action (server validation).
  */
 import { z } from "zod";
 import { optionalText, requiredEmail, requiredText } from "#app/lib/text-fields";
-
-export const CONTACT_LIMITS = { name: 200, email: 254, phone: 40, message: 5_000 } as const;
-
-/** Name of the hidden honeypot field: humans leave it empty, naive bots fill it. */
-export const HONEYPOT_FIELD = "website";
+import { CONTACT_LIMITS } from "./contact.messages";
+/** Re-exported for server code; browser code imports the messages module (no zod in the browser). */
+export { CONTACT_LIMITS, HONEYPOT_FIELD, CONTACT_MESSAGES } from "./contact.messages";
 
 export const contactSchema = z.object({
   user_name: requiredText("Name", CONTACT_LIMITS.name),
@@ -21,10 +19,3 @@ export const contactSchema = z.object({
 });
 
 export type ContactInput = z.infer<typeof contactSchema>;
-
-/** User-facing messages (docs/product.md#form-messages). */
-export const CONTACT_MESSAGES = {
-  success: "Message sent successfully!",
-  failure: "Something went wrong. Try again.",
-  rateLimited: "Too many messages from your network. Please wait a few minutes and try again.",
-} as const;

@@ -8,7 +8,8 @@ import { contactMessage } from "#app/db/schema";
 import { hitRateLimit } from "#app/lib/rate-limit.server";
 import { queueNotification } from "#app/features/mail/notifications.server";
 import { rateLimited } from "#app/lib/errors";
-import { CONTACT_MESSAGES, type ContactInput } from "./contact.schema";
+import { type ContactInput } from "./contact.schema";
+import { CONTACT_MESSAGES } from "./contact.messages";
 
 /** Contact messages accepted per IP per window. */
 export const CONTACT_RATE_LIMIT = { limit: 5, windowMs: 10 * 60_000 } as const;

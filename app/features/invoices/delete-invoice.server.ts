@@ -8,7 +8,7 @@ import { recordAudit } from "#app/features/audit/audit.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
 import { lockProposalOfInvoice } from "./invoice-locks.server";
-import { INVOICE_MESSAGES } from "./invoices.schema";
+import { INVOICE_MESSAGES } from "./invoices.messages";
 
 /**
  * Deletes an invoice and its items (docs/product.md#proposals: its proposal is unlinked — by construction,

@@ -19,7 +19,8 @@ import { AppError, notFound } from "#app/lib/errors";
 import { clientEmailSql, clientNameSql } from "./invoice-admin-row.server";
 import { checkedItems } from "./invoice-items.server";
 import { currencyOf, invoiceNotice } from "./invoice-notice.server";
-import { INVOICE_MESSAGES, type InvoiceInput } from "./invoices.schema";
+import { type InvoiceInput } from "./invoices.schema";
+import { INVOICE_MESSAGES } from "./invoices.messages";
 
 /** The proposal an invoice is being generated for (docs/product.md#invoices-generating). */
 export interface ProposalToInvoice {

@@ -10,7 +10,7 @@ import { toIsoOrNull } from "#app/lib/dates";
 import { notFound } from "#app/lib/errors";
 import { adminInvoiceColumns, type AdminInvoiceRow } from "./invoice-admin-row.server";
 import { invoiceDisplayStatus } from "./invoice-status";
-import { INVOICE_MESSAGES } from "./invoices.schema";
+import { INVOICE_MESSAGES } from "./invoices.messages";
 
 /** An invoice with its items, as the admin edit page shows it: its list row and more. Money in cents. */
 export interface AdminInvoice extends AdminInvoiceRow {

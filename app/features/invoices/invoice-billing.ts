@@ -2,7 +2,7 @@
  * Who an invoice is from and to, and how to pay it (docs/product.md#invoice-view,
  * docs/product.md#invoice-pdf): shared by the invoice page and both PDFs.
  */
-import { buildPaymentLink } from "#app/features/settings/settings.schema";
+import { buildPaymentLink } from "#app/features/settings/settings-rules";
 
 /** The agency, from Settings. Empty strings for fields not set. */
 export interface BillFrom {

@@ -4,7 +4,8 @@
  */
 import { fieldError } from "#app/lib/errors";
 import { MAX_CENTS } from "#app/lib/money";
-import { INVOICE_MESSAGES, invoiceTotalCents, MAX_INVOICE_ITEMS, type InvoiceInput } from "./invoices.schema";
+import { invoiceTotalCents, type InvoiceInput } from "./invoices.schema";
+import { INVOICE_MESSAGES, MAX_INVOICE_ITEMS } from "./invoices.messages";
 
 /**
  * Validates items and due date again on the server.

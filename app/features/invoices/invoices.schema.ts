@@ -1,43 +1,18 @@
 /**
  * Invoice forms (docs/product.md#invoices-generating; due date
- * required; the total is the sum of the items) and the admin list filters (docs/product.md#admin-invoices).
- * Shared by the browser (conform) and the actions; the total is never a form field — the
+ * required; the total is the sum of the items). Parsed by the actions; pages get their browser-side
+ * checks from `formConstraints` (docs/architecture.md#forms). The total is never a form field — the
  * server computes it from the items.
  */
 import { z } from "zod";
 import { requiredText } from "#app/lib/text-fields";
 import { MAX_CENTS, parseMoneyToCents } from "#app/lib/money";
-import { normalizeSearch } from "#app/lib/pagination";
+import { INVOICE_MESSAGES, MAX_INVOICE_ITEMS } from "./invoices.messages";
+/** Re-exported for server code; browser code imports the messages module (no zod in the browser). */
+export { INVOICE_MESSAGES, MAX_INVOICE_ITEMS } from "./invoices.messages";
 
-/** Invoice list filters of docs/product.md#admin-invoices: all, paid, pending (unpaid, not past due), overdue (unpaid, past due). */
-export const INVOICE_FILTERS = ["all", "paid", "pending", "overdue"] as const;
-export type InvoiceFilter = (typeof INVOICE_FILTERS)[number];
-
-/**
- * The admin invoice list's filters from its URL (`?filter=all|paid|pending|overdue`, `?q=`),
- * shared by the page and its CSV export. Unknown values mean `all`.
- */
-export function invoiceListFiltersFrom(params: URLSearchParams): { filter: InvoiceFilter; q?: string } {
-  const value = params.get("filter") ?? "";
-  const filter = (INVOICE_FILTERS as readonly string[]).includes(value) ? (value as InvoiceFilter) : "all";
-  return { filter, q: normalizeSearch(params.get("q")) };
-}
-
-/** Messages the admin sees (docs/product.md#form-messages; "a failure is shown as a clear message"). */
-export const INVOICE_MESSAGES = {
-  notFound: "Invoice not found",
-  saveFailed: "The invoice could not be saved. Nothing was changed; please try again.",
-  alreadyInvoiced: "This proposal already has an invoice.",
-  noClientAccount: "This proposal's client has not registered yet. An invoice can be generated once they have an account.",
-  paidLocked: "A paid invoice cannot be edited.",
-  generationFailed: "The invoice could not be generated. Nothing was saved; please try again.",
-  totalTooLarge: "The total must be at most $10,000,000.00.",
-  /** A save made from a page older than the invoice's last change (docs/product.md#invoices). */
-  changedBySomeoneElse: "This invoice was changed by someone else; reload to see it.",
-} as const;
-
-/** Most line items one invoice may have. */
-export const MAX_INVOICE_ITEMS = 50;
+/** Re-exported for server code; pages import `invoice-filters.ts` (no zod in the browser). */
+export { INVOICE_FILTERS, invoiceListFiltersFrom, type InvoiceFilter } from "./invoice-filters";
 
 /** An amount typed by a person ("1,200.50", "$90") as integer cents, required. */
 const amountField = z

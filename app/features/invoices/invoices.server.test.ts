@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertInvoice, insertProposal, refusalOf } from "../../../tests/helpers/portal";
 import { makeAdmin, makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
-import { INVOICE_MESSAGES } from "./invoices.schema";
+import { INVOICE_MESSAGES } from "./invoices.messages";
 import { getInvoiceForClient } from "./invoices.server";
 
 const NOW = new Date("2026-05-10T12:00:00Z");

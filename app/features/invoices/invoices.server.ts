@@ -15,7 +15,7 @@ import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
 import { invoiceFilterSql } from "./invoice-filter.server";
 import type { BillTo } from "./invoice-billing";
 import { invoiceDisplayStatus, todayUtc, type InvoiceDisplayStatus } from "./invoice-status";
-import { INVOICE_MESSAGES } from "./invoices.schema";
+import { INVOICE_MESSAGES } from "./invoices.messages";
 
 /**
  * The invoices that are the client's: the invoice's `clientId`, or, for an invoice without

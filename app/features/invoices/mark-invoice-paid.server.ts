@@ -7,7 +7,7 @@ import { invoice } from "#app/db/schema";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
-import { INVOICE_MESSAGES } from "./invoices.schema";
+import { INVOICE_MESSAGES } from "./invoices.messages";
 
 /**
  * Locks an invoice row (`FOR UPDATE`, inside the caller's transaction) and reads what Mark Paid /

@@ -13,7 +13,8 @@ import { AppError, notFound } from "#app/lib/errors";
 import { checkedItems } from "./invoice-items.server";
 import { lockProposalOfInvoice } from "./invoice-locks.server";
 import { currencyOf, invoiceNotice } from "./invoice-notice.server";
-import { INVOICE_MESSAGES, type InvoiceInput } from "./invoices.schema";
+import { type InvoiceInput } from "./invoices.schema";
+import { INVOICE_MESSAGES } from "./invoices.messages";
 
 /**
  * Replaces an unpaid invoice's items and due date; the total is recomputed (docs/product.md#invoice-statuses

@@ -1,46 +1,18 @@
 /**
- * The agency's availability form (docs/product.md#availability), shared by the browser and the
- * action; never imports server modules.
+ * The agency's availability form (docs/product.md#availability), parsed by the action (the page
+ * gets its browser-side checks from `formConstraints`); never imports server modules.
  *
  * Weekly hours are typed per weekday as text, one or more ranges: "09:00–12:00, 13:00–17:00"
  * (24-hour clock, "-" or "–" between the times), empty for a day off. Dates off are one
  * `YYYY-MM-DD` per line. Lengths are minutes, notice and cutoff hours, the horizon days.
  */
 import { z } from "zod";
-import { WEEKDAYS, type TimeRange, type Weekday, type WeeklyHours } from "#app/db/enums";
+import { WEEKDAYS, type TimeRange, type WeeklyHours } from "#app/db/enums";
 import { DATE_PATTERN, isCalendarDate, isValidTimeZone } from "#app/lib/dates";
+import { AVAILABILITY_LIMITS, AVAILABILITY_MESSAGES } from "./availability.messages";
 
-/** Limits of the availability settings (the database checks the same, migration 0016). */
-export const AVAILABILITY_LIMITS = {
-  meetingMinutes: { min: 15, max: 240 },
-  meetingBufferMinutes: { min: 0, max: 240 },
-  minNoticeHours: { min: 0, max: 8760 },
-  bookingHorizonDays: { min: 1, max: 730 },
-  changeCutoffHours: { min: 0, max: 720 },
-  datesOff: 366,
-  rangesPerDay: 6,
-} as const;
-
-/** Weekday names as the form shows them. */
-export const WEEKDAY_LABELS: Record<Weekday, string> = {
-  mon: "Monday",
-  tue: "Tuesday",
-  wed: "Wednesday",
-  thu: "Thursday",
-  fri: "Friday",
-  sat: "Saturday",
-  sun: "Sunday",
-};
-
-export const AVAILABILITY_MESSAGES = {
-  saved: "Availability saved.",
-  hoursFormat: "Write the hours like 09:00–12:00, 13:00–17:00 (24-hour clock), or leave the day empty when you are not available.",
-  hoursOrder: "Each range must end after it starts, and ranges must not overlap.",
-  tooManyRanges: `At most ${AVAILABILITY_LIMITS.rangesPerDay} ranges per day.`,
-  dateOffFormat: "Write one date per line as YYYY-MM-DD, e.g. 2026-12-24.",
-  tooManyDatesOff: `At most ${AVAILABILITY_LIMITS.datesOff} dates off.`,
-  timeZone: "Choose a time zone from the list.",
-} as const;
+/** Re-exported for server code; the page imports the messages module (no zod in the browser). */
+export { AVAILABILITY_LIMITS, AVAILABILITY_MESSAGES, WEEKDAY_LABELS } from "./availability.messages";
 
 const RANGE = /^([01]\d|2[0-3]):([0-5]\d)\s*(?:-|–|—|to)\s*([01]\d|2[0-3]|24):([0-5]\d)$/;
 

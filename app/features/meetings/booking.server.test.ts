@@ -6,7 +6,7 @@ import { DEFAULT_WEEKLY_HOURS } from "#app/db/enums";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal, refusalOf } from "../../../tests/helpers/portal";
 import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
-import { BOOKING_MESSAGES } from "./meetings.schema";
+import { BOOKING_MESSAGES } from "./meetings.messages";
 import { freeSlots, saveAvailability } from "./availability.server";
 import { bookMeeting, cancelMeeting, rescheduleMeeting } from "./booking.server";
 import { listClientMeetings } from "./meetings.server";

@@ -20,7 +20,8 @@ import { assertRole, type Actor } from "#app/features/users/actor";
 import { AppError, fieldError, notFound } from "#app/lib/errors";
 import { formatDateTime } from "#app/lib/dates";
 import { freeSlots, getAvailability } from "./availability.server";
-import { BOOKING_MESSAGES, type BookingInput } from "./meetings.schema";
+import { type BookingInput } from "./meetings.schema";
+import { BOOKING_MESSAGES } from "./meetings.messages";
 import { inviteFor } from "./meetings.server";
 
 /** The content type of a meeting invite attached to a mail. */

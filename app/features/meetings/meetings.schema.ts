@@ -1,25 +1,16 @@
 /**
  * The booking and rescheduling forms (docs/product.md#meetings-scheduling): one of the free slots
  * (an ISO instant from the list the page showed), the client's time zone, optional notes and
- * project. Shared by the browser and the actions; never imports server modules.
+ * project. Parsed by the actions; pages get their browser-side checks from `formConstraints`
+ * (docs/architecture.md#forms). Never imports server modules.
  */
 import { z } from "zod";
 import { isValidTimeZone } from "#app/lib/dates";
 import { optionalText } from "#app/lib/text-fields";
+import { BOOKING_MESSAGES, MEETING_NOTES_MAX } from "./meetings.messages";
 
-export const MEETING_NOTES_MAX = 2_000;
-
-export const BOOKING_MESSAGES = {
-  booked: "Meeting requested. We will confirm it soon.",
-  rescheduled: "Meeting moved. The agency has been told.",
-  cancelled: "Meeting cancelled. The agency has been told.",
-  pickSlot: "Choose one of the free times.",
-  slotGone: "That time is no longer free: someone booked it a moment ago, or it is too close now. Please choose another time.",
-  pastCutoff: "This meeting is too close to change here. Please write to the agency.",
-  notChangeable: "Only upcoming pending or accepted meetings can be changed.",
-  proposalUnknown: "Choose one of your projects, or none.",
-  notFound: "Meeting not found",
-} as const;
+/** Re-exported for server code; browser code imports the messages module (no zod in the browser). */
+export { BOOKING_MESSAGES, MEETING_NOTES_MAX } from "./meetings.messages";
 
 /** Booking and rescheduling: a slot (ISO instant) from the list, the viewer's zone, notes, an optional project. */
 export const bookingSchema = z.object({

@@ -14,7 +14,7 @@ import { ORIGIN_TOKEN } from "#app/features/mail/notifications.server";
 import { replaceInIcs } from "#app/lib/ics-text";
 import { getAvailability } from "./availability.server";
 import { clientChangeState, type ChangeState } from "./booking.server";
-import { BOOKING_MESSAGES } from "./meetings.schema";
+import { BOOKING_MESSAGES } from "./meetings.messages";
 
 /** A meeting as the client's pages list it. */
 export interface ClientMeetingRow {

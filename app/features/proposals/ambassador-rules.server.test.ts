@@ -9,7 +9,7 @@ import { mailOutbox, proposal, user } from "#app/db/schema";
 import { testDatabases } from "../../../tests/helpers/db";
 import { proposalRow, refusalOf } from "../../../tests/helpers/portal";
 import { makeAdmin, makeAmbassador, makeClient, useTestServices, verifyByMail } from "../../../tests/helpers/services";
-import { AMBASSADOR_DAILY_LIMITS, PROPOSAL_MESSAGES } from "./proposals.schema";
+import { AMBASSADOR_DAILY_LIMITS, PROPOSAL_MESSAGES } from "./proposals.messages";
 import { approveProposal, declineProposal, listAwaitingApproval, listClientProposals, submitAmbassadorProposal } from "./proposals.server";
 
 const input = (clientEmail: string, extra: Partial<{ clientName: string; projectName: string | null; projectDetails: string }> = {}) => ({

@@ -12,7 +12,7 @@ import { invoice, proposal, user, type ProposalStatus, type WebsiteGoal } from "
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
 import { clientActions, type ClientProposalActions } from "./proposal-rules";
-import { PROPOSAL_MESSAGES } from "./proposals.schema";
+import { PROPOSAL_MESSAGES } from "./proposals.messages";
 import { emailVerified, visibleToClient } from "./proposals.server";
 
 /** Every field of a proposal's request and its state. Money in cents; instants UTC. */

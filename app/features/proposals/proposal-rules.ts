@@ -7,6 +7,16 @@
 import type { ProposalStatus } from "#app/db/enums";
 import { PROPOSAL_STATUS_LABELS } from "#app/lib/vocabulary";
 
+/** The statuses an admin may set freely from the dropdown (docs/product.md#proposal-statuses). */
+export const ADMIN_PROPOSAL_STATUSES = [
+  "pending",
+  "planning",
+  "in_progress",
+  "review",
+  "completed",
+] as const satisfies readonly ProposalStatus[];
+export type AdminProposalStatus = (typeof ADMIN_PROPOSAL_STATUSES)[number];
+
 /** The proposal facts the rules look at. */
 export interface ProposalState {
   source: "client" | "ambassador";

@@ -1,21 +1,15 @@
 /**
  * Admin proposal forms and labels (docs/product.md#proposal-statuses). Shared by
- * the browser and the action; imports nothing server-only.
+ * the loaders and actions (not the browser: docs/architecture.md#forms); imports nothing server-only.
  */
 import { z } from "zod";
 import { PROPOSAL_STATUSES, type ProposalStatus } from "#app/db/enums";
-import { idSchema } from "#app/lib/ids";
+import { idSchema } from "#app/lib/text-fields";
 import { normalizeSearch } from "#app/lib/pagination";
 
-/** The statuses an admin may set freely from the dropdown (docs/product.md#proposal-statuses). */
-export const ADMIN_PROPOSAL_STATUSES = [
-  "pending",
-  "planning",
-  "in_progress",
-  "review",
-  "completed",
-] as const satisfies readonly ProposalStatus[];
-export type AdminProposalStatus = (typeof ADMIN_PROPOSAL_STATUSES)[number];
+/** Re-exported for server code; pages import `proposal-rules.ts` (no zod in the browser). */
+export { ADMIN_PROPOSAL_STATUSES, type AdminProposalStatus } from "./proposal-rules";
+import { ADMIN_PROPOSAL_STATUSES } from "./proposal-rules";
 
 /** Human labels of every proposal status: the vocabulary module's (docs/product.md#status-words). */
 export { PROPOSAL_STATUS_LABELS } from "#app/lib/vocabulary";

@@ -4,7 +4,8 @@ import { proposal, user } from "#app/db/schema";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertInvoice, insertProposal, parseForm, proposalRow, refusalOf } from "../../../tests/helpers/portal";
 import { makeAdmin, makeAmbassador, makeClient, useTestServices, verifyByMail } from "../../../tests/helpers/services";
-import { ambassadorProposalSchema, declineSchema, PROPOSAL_MESSAGES, proposalRequestSchema, revisionSchema } from "./proposals.schema";
+import { ambassadorProposalSchema, declineSchema, proposalRequestSchema, revisionSchema } from "./proposals.schema";
+import { PROPOSAL_MESSAGES } from "./proposals.messages";
 import {
   approveProposal,
   declineProposal,

@@ -26,7 +26,8 @@ import {
   revisionRefusal,
   type ClientProposalActions,
 } from "./proposal-rules";
-import { AMBASSADOR_DAILY_LIMITS, PROPOSAL_MESSAGES, type AmbassadorProposalInput, type ProposalRequestInput } from "./proposals.schema";
+import { type AmbassadorProposalInput, type ProposalRequestInput } from "./proposals.schema";
+import { AMBASSADOR_DAILY_LIMITS, PROPOSAL_MESSAGES } from "./proposals.messages";
 
 /** Rows per page of the project-status list. */
 export const PROJECT_STATUS_PAGE_SIZE = 20;

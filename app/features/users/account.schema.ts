@@ -1,11 +1,13 @@
 /**
  * Forms of the account page (docs/product.md#account-page): profile per role (the rules of
  * registration), e-mail change, password change, sessions, two-factor and passkeys. Shared by
- * the browser (conform) and the actions.
+ * the actions and, through `formConstraints`, the pages' browser-side checks.
  */
 import { z } from "zod";
-import { optionalUrl, requiredEmail, requiredText } from "#app/lib/text-fields";
+import { optionalUrl, requiredEmail, requiredText, schemaPerSetting } from "#app/lib/text-fields";
 import { passwordField, phoneField } from "./accounts.schema";
+/** Re-exported for server code; browser code imports the messages module (no zod in the browser). */
+export { ACCOUNT_MESSAGES } from "./account.messages";
 
 /** A client's profile: business name, phone, website (as at registration). */
 export const clientProfileSchema = z.object({
@@ -33,10 +35,11 @@ const currentPassword = z
 export const changeEmailSchema = z.object({ newEmail: requiredEmail("Enter the new e-mail address."), currentPassword });
 
 /** Password change: current password, new password (the registration rule) twice. */
-export const changePasswordSchema = (minPassword: number) =>
+export const changePasswordSchema = schemaPerSetting((minPassword: number) =>
   z
     .object({ currentPassword, newPassword: passwordField(minPassword), confirmPassword: z.string({ error: "Repeat the new password." }) })
-    .refine((v) => v.newPassword === v.confirmPassword, { path: ["confirmPassword"], message: "The two passwords do not match." });
+    .refine((v) => v.newPassword === v.confirmPassword, { path: ["confirmPassword"], message: "The two passwords do not match." }),
+);
 
 /** A six-digit code from the authenticator app (spaces ignored). */
 export const totpCodeField = z
@@ -86,36 +89,6 @@ export const removePasskeySchema = z.object({ id: authId });
 export const confirmEmailSchema = z.object({
   token: z.string({ error: "This link is incomplete." }).regex(/^[A-Za-z0-9_-]{20,100}$/, "This link is incomplete."),
 });
-
-export const ACCOUNT_MESSAGES = {
-  profileSaved: "Your profile has been saved.",
-  emailSent: "We sent a confirmation link to the new address. Your e-mail changes when you follow it (within one hour).",
-  emailTaken: "An account with this e-mail already exists.",
-  emailSame: "This is already your e-mail address.",
-  emailChanged: "Your e-mail address has been changed.",
-  emailLinkInvalid: "This link is invalid, expired or already used. Ask for a new one on your account page.",
-  passwordChanged: "Your password has been changed. You were signed out everywhere else.",
-  wrongPassword: "Wrong password.",
-  sessionEnded: "That session has been signed out.",
-  otherSessionsEnded: "You were signed out everywhere else.",
-  currentSession: "This is the session you are using: use Logout to end it.",
-  twoFactorEnabled: "Two-factor authentication is on. Keep your backup codes somewhere safe.",
-  twoFactorDisabled: "Two-factor authentication is off.",
-  twoFactorRequired: "An admin must use two-factor authentication: set it up below to reach the admin pages.",
-  wrongCode: "That code is not valid. Try again.",
-  codeUsed: "That code has already been used. Wait for the next one.",
-  tooManyCodes: "Too many wrong codes. Please wait 15 minutes and sign in again.",
-  signInExpired: "Your sign-in has expired. Please sign in again.",
-  passkeyRenamed: "The passkey has been renamed.",
-  passkeyRemoved: "The passkey has been removed.",
-  preferencesSaved: "Preferences saved.",
-  passkeyNeedsVerification:
-    "This passkey did not confirm it was you (fingerprint, face or device PIN). Try again and unlock it when your device asks.",
-  passkeyAddAgain:
-    "This passkey was added before the portal asked for your fingerprint, face or PIN. Sign in with your password and add it again on your account page.",
-  twoFactorStarted: "Scan the QR code with your authenticator app, then enter a code to finish.",
-  twoFactorCancelled: "Two-factor setup cancelled.",
-} as const;
 
 /** The sign-in second step's address, keeping a same-origin `redirectTo`. */
 export function twoFactorStepPath(redirectTo: string | undefined): string {

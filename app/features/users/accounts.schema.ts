@@ -1,18 +1,15 @@
 /**
  * Forms of the authentication screens (docs/product.md#sign-in, Client registration, Ambassador
- * sign-up, password policy; docs/product.md#form-messages). Shared by the browser (conform) and the actions.
+ * sign-up, password policy; docs/product.md#form-messages). Parsed by the actions; pages get
+ * their browser-side checks from `formConstraints` (docs/architecture.md#forms).
  * The password minimum is configurable (PASSWORD_MIN_LENGTH, default 6), so schemas that
  * take a password are built for a given minimum.
  */
 import { z } from "zod";
-import { optionalEmail, optionalText, optionalUrl, requiredEmail, requiredText } from "#app/lib/text-fields";
-
-export const REFERRAL_MESSAGES = {
-  required: "Referral link ID is required.",
-  pattern: "Referral link can only contain letters, numbers, hyphens, and underscores.",
-  taken: "That referral link ID is already taken. Please choose another.",
-  invalid: "Invalid referral code",
-} as const;
+import { optionalEmail, optionalText, optionalUrl, requiredEmail, requiredText, schemaPerSetting } from "#app/lib/text-fields";
+import { REFERRAL_MESSAGES, PASSWORD_MESSAGES } from "./accounts.messages";
+/** Re-exported for server code; browser code imports the messages module (no zod in the browser). */
+export { REFERRAL_MESSAGES, PASSWORD_MESSAGES, AUTH_MESSAGES } from "./accounts.messages";
 
 const email = requiredEmail("Email is required.");
 
@@ -22,12 +19,6 @@ const phone = requiredText("Phone", 40).refine((value) => /^[0-9+().\-\s]+$/.tes
 const optionalPhone = optionalText("Phone", 40)
   .refine((value) => value === null || /^[0-9+().\-\s]+$/.test(value), PHONE_CHARACTERS)
   .transform((value) => value ?? undefined);
-
-/** Password messages of the form schemas and of the server's common-password check (docs/product.md#passwords). */
-export const PASSWORD_MESSAGES = {
-  blank: "Password cannot be only spaces.",
-  common: "This password is one of the most common passwords and easy to guess. Choose another.",
-} as const;
 
 /**
  * A new password (docs/product.md#passwords): at least `min` characters (max 128), not only
@@ -101,7 +92,7 @@ export const loginSchema = z.object({
 /**
  * @param requirePhone - Settings' "Require a phone number at client registration" (default off).
  */
-export const clientRegistrationSchema = (minPassword: number, requirePhone = false) =>
+export const clientRegistrationSchema = schemaPerSetting((minPassword: number, requirePhone = false) =>
   z.object({
     businessName: requiredText("Business name", 200),
     email,
@@ -114,50 +105,30 @@ export const clientRegistrationSchema = (minPassword: number, requirePhone = fal
       .max(64, REFERRAL_MESSAGES.invalid)
       .optional()
       .transform((value) => value?.toLowerCase() || undefined),
-  });
+  }),
+);
 
-export const ambassadorRegistrationSchema = (minPassword: number) =>
+export const ambassadorRegistrationSchema = schemaPerSetting((minPassword: number) =>
   z.object({
     name: requiredText("Name", 200),
     email,
     phone,
     password: passwordField(minPassword),
     referralCode: referralCodeField,
-  });
+  }),
+);
 
 export const forgotPasswordSchema = z.object({ email });
 
-export const resetPasswordSchema = (minPassword: number) =>
+export const resetPasswordSchema = schemaPerSetting((minPassword: number) =>
   z
     .object({
       token: z.string({ error: "This reset link is incomplete." }).regex(/^[A-Za-z0-9_-]{1,200}$/, "This reset link is incomplete."),
       password: passwordField(minPassword),
       confirmPassword: z.string({ error: "Repeat the new password." }),
     })
-    .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "The two passwords do not match." });
-
-export const AUTH_MESSAGES = {
-  phoneRequired: "Phone is required.",
-  resetSent: "A password reset email has been sent.",
-  resetDone: "Your password has been changed. You can sign in now.",
-  registrationClosed: "New client registrations are currently closed. Please contact us instead.",
-  tooManyAttempts: "Too many attempts. Please wait a few minutes and try again.",
-  /** Sign-in refused while "Require e-mail verification to sign in" is on (docs/product.md#email-verification). */
-  verifyBeforeSignIn: "Verify your e-mail address before signing in: open the link we e-mailed you, or ask for a new one below.",
-  verifySent: "Check your inbox: we e-mailed you a link to verify your e-mail address. Open it, then sign in.",
-  /** The resend answer: the same whether or not the address has an unverified account. */
-  verificationResent: "If this address has an account that is not verified yet, we e-mailed it a new verification link.",
-  verified: "Your e-mail address is verified. Thank you!",
-  verifyLinkInvalid: "This verification link is invalid or has expired. Sign in and ask for a new one.",
-  /** "This was not me" on a link whose address is verified already. */
-  notMeVerified:
-    "This address is verified already, so the account is its owner's. If you did not create it, reset its password from the sign-in page and contact us.",
-  notMeDone: "Done: the account that used your address is closed and signed out, and the address is free again. Nothing else is needed.",
-  /** /login after closing one's account (docs/product.md#closing-an-account). */
-  accountClosed: "Your account is closed and your personal data erased. Thank you for working with us.",
-  /** A deactivated account's sign-in, at any step (password, code, passkey). */
-  deactivated: "This account has been deactivated. Contact us if you think this is a mistake.",
-} as const;
+    .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "The two passwords do not match." }),
+);
 
 /** Asking for a new verification link (banner, sign-in page): the e-mail when signed out. */
 export const resendVerificationSchema = z.object({ email: optionalEmail() });

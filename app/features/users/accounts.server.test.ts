@@ -5,14 +5,8 @@ import { AppError } from "#app/lib/errors";
 import { testDatabases } from "../../../tests/helpers/db";
 import { refusalOf } from "../../../tests/helpers/portal";
 import { freshMeta, makeAdmin, makeAmbassador, makeClient, roleInDb, useTestServices, verifyByMail } from "../../../tests/helpers/services";
-import {
-  ambassadorRegistrationSchema,
-  clientRegistrationSchema,
-  PASSWORD_MESSAGES,
-  REFERRAL_MESSAGES,
-  resetPasswordSchema,
-  safeRedirect,
-} from "./accounts.schema";
+import { ambassadorRegistrationSchema, clientRegistrationSchema, resetPasswordSchema, safeRedirect } from "./accounts.schema";
+import { PASSWORD_MESSAGES, REFERRAL_MESSAGES } from "./accounts.messages";
 import {
   createAdmin,
   ensureFirstAdmin,

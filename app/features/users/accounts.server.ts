@@ -15,7 +15,7 @@ import { getSettings } from "#app/features/settings/settings.server";
 import type { Auth } from "#app/features/users/auth.server";
 import type { RequestMeta } from "#app/lib/request.server";
 import { AppError, fieldError } from "#app/lib/errors";
-import { AUTH_MESSAGES, REFERRAL_MESSAGES } from "./accounts.schema";
+import { AUTH_MESSAGES, REFERRAL_MESSAGES } from "./accounts.messages";
 import { homeFor, roleOf } from "./actor";
 import { authErrorCode, authHeaders, sessionRefusal } from "./auth-glue.server";
 import { assertPasswordAllowed } from "./password-policy.server";

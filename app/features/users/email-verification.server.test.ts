@@ -10,7 +10,7 @@ import { saveSettings } from "#app/features/settings/settings.server";
 import { testDatabases } from "../../../tests/helpers/db";
 import { refusalOf } from "../../../tests/helpers/portal";
 import { freshMeta, makeAdmin, makeAmbassador, makeClient, useTestServices, verificationTokenFor } from "../../../tests/helpers/services";
-import { AUTH_MESSAGES } from "./accounts.schema";
+import { AUTH_MESSAGES } from "./accounts.messages";
 import { registerClient, signIn } from "./accounts.server";
 import { resendVerificationEmail, VERIFY_RATE_LIMITS, verifyEmailAddress } from "./email-verification.server";
 

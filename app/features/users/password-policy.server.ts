@@ -7,7 +7,7 @@
  */
 import { dictionary } from "@zxcvbn-ts/language-common";
 import { fieldError } from "#app/lib/errors";
-import { PASSWORD_MESSAGES } from "./accounts.schema";
+import { PASSWORD_MESSAGES } from "./accounts.messages";
 
 let common: Set<string> | undefined;
 

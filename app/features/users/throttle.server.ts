@@ -21,7 +21,7 @@ import type { Database } from "#app/db/client.server";
 import { rateLimited } from "#app/lib/errors";
 import { logger } from "#app/lib/logger.server";
 import { clearRateLimit, hitRateLimit, peekRateLimit, undoRateLimitHit } from "#app/lib/rate-limit.server";
-import { AUTH_MESSAGES } from "./accounts.schema";
+import { AUTH_MESSAGES } from "./accounts.messages";
 
 /** Sign-in figures (docs/product.md#throttling). */
 export const SIGN_IN_THROTTLE = {

@@ -5,9 +5,11 @@ import { DataTable } from "#app/components/ui/data-table";
 import { Notice } from "#app/components/ui/notice";
 import { InvoiceForm } from "#app/features/invoices/components/invoice-form";
 import { getInvoiceForAdmin, updateInvoice } from "#app/features/invoices/invoices.admin.server";
-import { INVOICE_MESSAGES, invoiceEditSchema, toInvoiceInput } from "#app/features/invoices/invoices.schema";
+import { invoiceEditSchema, toInvoiceInput } from "#app/features/invoices/invoices.schema";
+import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.messages";
 import { formatCalendarDate } from "#app/lib/dates";
 import { formAction } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
 import { paramId } from "#app/lib/ids";
 import { centsToInput } from "#app/lib/money";
 import { useFormatMoney } from "#app/components/money";
@@ -24,7 +26,10 @@ export const meta: Route.MetaFunction = ({ data }) => [
 /** One invoice with its items (docs/product.md#invoices-editing). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
-  return { invoice: await getInvoiceForAdmin(db, actor, paramId(params.invoiceId, INVOICE_MESSAGES.notFound)) };
+  return {
+    form: formConstraints(invoiceEditSchema),
+    invoice: await getInvoiceForAdmin(db, actor, paramId(params.invoiceId, INVOICE_MESSAGES.notFound)),
+  };
 }
 
 /**
@@ -98,6 +103,7 @@ export default function EditInvoice({ loaderData, actionData }: Route.ComponentP
           key={`${invoice.id}-${invoice.version}`}
           version={invoice.version}
           id={`edit-invoice-${invoice.id}`}
+          constraint={loaderData.form}
           lastResult={actionData?.result}
           success={actionData?.ok ? actionData.message : null}
           defaultValue={{

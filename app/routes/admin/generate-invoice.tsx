@@ -4,10 +4,12 @@ import { PageHeading } from "#app/components/page-heading";
 import { Notice } from "#app/components/ui/notice";
 import { InvoiceForm } from "#app/features/invoices/components/invoice-form";
 import { generateInvoice, getProposalToInvoice } from "#app/features/invoices/invoices.admin.server";
-import { INVOICE_MESSAGES, invoiceFormSchema, toInvoiceInput } from "#app/features/invoices/invoices.schema";
+import { invoiceFormSchema, toInvoiceInput } from "#app/features/invoices/invoices.schema";
+import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.messages";
 import { todayUtc } from "#app/features/invoices/invoice-status";
 import { addDays } from "#app/lib/dates";
 import { formAction } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
 import { paramId } from "#app/lib/ids";
 import { centsToInput } from "#app/lib/money";
 import { useFormatMoney } from "#app/components/money";
@@ -24,7 +26,7 @@ const PROPOSAL_NOT_FOUND = "Proposal not found";
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
   const proposal = await getProposalToInvoice(db, actor, paramId(params.proposalId, PROPOSAL_NOT_FOUND));
-  return { proposal, defaultDueDate: addDays(todayUtc(), DEFAULT_TERM_DAYS) };
+  return { form: formConstraints(invoiceFormSchema), proposal, defaultDueDate: addDays(todayUtc(), DEFAULT_TERM_DAYS) };
 }
 
 /**
@@ -80,6 +82,7 @@ export default function GenerateInvoice({ loaderData, actionData }: Route.Compon
       ) : (
         <InvoiceForm
           id="generate-invoice"
+          constraint={loaderData.form}
           lastResult={actionData?.result}
           defaultValue={{ items: [{ description: title, amount: centsToInput(proposal.budgetCents) }], dueDate: defaultDueDate }}
           submitLabel="Generate Invoice"

@@ -3,7 +3,7 @@ import { billFromSettings, paymentDetails } from "#app/features/invoices/invoice
 import { invoicePdfResponse } from "#app/features/invoices/invoice-pdf.server";
 import { getInvoiceForAdmin } from "#app/features/invoices/invoices.admin.server";
 import { getSettings } from "#app/features/settings/settings.server";
-import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.schema";
+import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.messages";
 import { paramId } from "#app/lib/ids";
 import { actorAndDb } from "#app/features/users/session.server";
 

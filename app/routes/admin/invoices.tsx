@@ -16,7 +16,7 @@ import {
   markInvoiceUnpaid,
   type AdminInvoiceRow,
 } from "#app/features/invoices/invoices.admin.server";
-import { INVOICE_FILTERS, invoiceListFiltersFrom, type InvoiceFilter } from "#app/features/invoices/invoices.schema";
+import { INVOICE_FILTERS, invoiceListFiltersFrom, type InvoiceFilter } from "#app/features/invoices/invoice-filters";
 import { formatDate, INVOICE_STATUS_LABELS } from "#app/lib/vocabulary";
 import { formId, runIntent } from "#app/lib/form-action.server";
 import { actorAndDb, loadListPage } from "#app/features/users/session.server";

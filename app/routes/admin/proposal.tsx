@@ -9,7 +9,7 @@ import { StatusForm, StatusToast } from "#app/features/proposals/components/prop
 import { ApprovalBadge, ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
 import { getProposalForAdmin } from "#app/features/proposals/proposal-detail.server";
 import { proposalStatusIntents } from "#app/features/proposals/proposal-status-intents.server";
-import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
+import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { runIntent } from "#app/lib/form-action.server";
 import { paramId } from "#app/lib/ids";
 import { actorAndDb } from "#app/features/users/session.server";

@@ -9,7 +9,8 @@ import { DayPicker, replyErrors, SlotList } from "#app/features/meetings/compone
 import { slotPickerView } from "#app/features/meetings/availability.server";
 import { rescheduleMeeting } from "#app/features/meetings/booking.server";
 import { getMeetingForAdmin } from "#app/features/meetings/meetings.admin.server";
-import { BOOKING_MESSAGES, bookingSchema } from "#app/features/meetings/meetings.schema";
+import { bookingSchema } from "#app/features/meetings/meetings.schema";
+import { BOOKING_MESSAGES } from "#app/features/meetings/meetings.messages";
 import { actorAndDb } from "#app/features/users/session.server";
 import { firstValidTimeZone, timeZoneFromCookie } from "#app/lib/dates";
 import { formAction } from "#app/lib/form-action.server";

@@ -1,20 +1,15 @@
-import { getFormProps } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/settings-availability";
 import { PageHeading } from "#app/components/page-heading";
 import { SubmitButton } from "#app/components/ui/field";
-import { FormMessage, SelectInput, TextArea, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { FormMessage, getFormProps, SelectInput, TextArea, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import { WEEKDAYS } from "#app/db/enums";
 import { getAvailabilityForAdmin, saveAvailability } from "#app/features/meetings/availability.server";
-import {
-  AVAILABILITY_MESSAGES,
-  availabilitySchema,
-  formatRanges,
-  toAvailabilityInput,
-  WEEKDAY_LABELS,
-} from "#app/features/meetings/availability.schema";
+import { availabilitySchema, formatRanges, toAvailabilityInput } from "#app/features/meetings/availability.schema";
+import { AVAILABILITY_MESSAGES, WEEKDAY_LABELS } from "#app/features/meetings/availability.messages";
 import { actorAndDb } from "#app/features/users/session.server";
 import { formAction } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
 import { timeZoneNames } from "#app/lib/time-zones";
 import { useFocusOnArrival } from "#app/lib/use-focus-result";
 
@@ -28,6 +23,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
   const a = await getAvailabilityForAdmin(db, actor);
   return {
+    form: formConstraints(availabilitySchema),
     zones: timeZoneNames(),
     values: {
       timeZone: a.timeZone,
@@ -54,7 +50,7 @@ export async function action(args: Route.ActionArgs) {
 export default function AvailabilitySettings({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useAppForm({
     id: "availability",
-    schema: availabilitySchema,
+    constraint: loaderData.form,
     lastResult: actionData?.result,
     defaultValue: loaderData.values,
   });

@@ -1,23 +1,18 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
 import { useEffect, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/settings";
 import { PageHeading } from "#app/components/page-heading";
 import { SubmitButton } from "#app/components/ui/field";
-import { TextArea, TextInput, useAppForm } from "#app/components/ui/form";
+import { getFormProps, getInputProps, TextArea, TextInput, useAppForm } from "#app/components/ui/form";
 import { Notice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import { LOGO_MESSAGES, MAX_LOGO_BYTES } from "#app/features/settings/logo";
-import {
-  BILLING_LIMITS,
-  bpsToPercent,
-  SETTINGS_MESSAGE_MS,
-  SETTINGS_MESSAGES,
-  settingsSchema,
-} from "#app/features/settings/settings.schema";
+import { bpsToPercent, settingsSchema } from "#app/features/settings/settings.schema";
+import { SETTINGS_MESSAGE_MS, SETTINGS_MESSAGES } from "#app/features/settings/settings.messages";
 import { getBrand, getSettingsForAdmin, removeLogo, saveLogo, saveSettings } from "#app/features/settings/settings.server";
 import { fieldError } from "#app/lib/errors";
 import { formAction, readForm, requireConfirmation, runIntent } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
 import { requireUser } from "#app/features/users/session.server";
 import { SettingsSections } from "#app/features/settings/components/settings-sections";
 import { AccentColorField } from "#app/features/settings/components/accent-color-field";
@@ -31,6 +26,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const settings = await getSettingsForAdmin(db, actor);
   const brand = await getBrand(db);
   return {
+    form: formConstraints(settingsSchema),
     logoPath: brand.logoPath,
     settings: {
       companyName: settings.companyName,
@@ -93,17 +89,17 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
   const settingsReply = actionData && !("intent" in actionData && actionData.intent) ? actionData : undefined;
   const [form, fields] = useAppForm({
     id: "settings",
-    schema: settingsSchema,
+    constraint: loaderData.form,
     lastResult: settingsReply?.result,
     defaultValue: loaderData.settings,
   });
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && !navigation.formData?.has("intent");
   const message = useFadingMessage(settingsReply);
-  const { key: _key, ...checkbox } = getInputProps(fields.allowNewClients, { type: "checkbox" });
-  const { key: _key2fa, ...twoFactorCheckbox } = getInputProps(fields.requireAdminTwoFactor, { type: "checkbox" });
-  const { key: _verifyKey, ...verifyCheckbox } = getInputProps(fields.requireEmailVerification, { type: "checkbox" });
-  const { key: _phoneKey, ...phoneCheckbox } = getInputProps(fields.requireClientPhone, { type: "checkbox" });
+  const checkbox = getInputProps(fields.allowNewClients, { type: "checkbox" });
+  const twoFactorCheckbox = getInputProps(fields.requireAdminTwoFactor, { type: "checkbox" });
+  const verifyCheckbox = getInputProps(fields.requireEmailVerification, { type: "checkbox" });
+  const phoneCheckbox = getInputProps(fields.requireClientPhone, { type: "checkbox" });
   return (
     <>
       <PageHeading title="Settings" lead="Global settings of the portal." />
@@ -120,19 +116,12 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
         />
         <fieldset className="flex flex-col gap-4 rounded-lg border border-slate-200 p-4">
           <legend className="px-1 font-semibold">Billing details on invoices</legend>
-          <TextArea
-            field={fields.companyAddress}
-            label="Company address"
-            rows={3}
-            maxLength={BILLING_LIMITS.companyAddress}
-            autoComplete="street-address"
-          />
-          <TextInput field={fields.taxId} label="Tax ID (optional)" maxLength={BILLING_LIMITS.taxId} />
+          <TextArea field={fields.companyAddress} label="Company address" rows={3} autoComplete="street-address" />
+          <TextInput field={fields.taxId} label="Tax ID (optional)" />
           <TextArea
             field={fields.paymentInstructions}
             label="Payment instructions (optional)"
             rows={4}
-            maxLength={BILLING_LIMITS.paymentInstructions}
             hint="Printed on every invoice, e.g. your bank details."
           />
           <TextInput

@@ -6,7 +6,7 @@ import { CardSection } from "#app/components/ui/card-section";
 import { Notice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import { ApprovalBadge, ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
-import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
+import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { CopyLink } from "#app/features/referrals/components/copy-link";
 import { referralLink } from "#app/features/referrals/referral-link";
 import { getAmbassadorDashboard, getAmbassadorEarnings } from "#app/features/referrals/referrals.server";

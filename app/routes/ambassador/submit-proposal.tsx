@@ -1,14 +1,15 @@
-import { getFormProps } from "@conform-to/react";
 import { useEffect } from "react";
 import { Form, redirect, useNavigate } from "react-router";
 import type { Route } from "./+types/submit-proposal";
 import { PageHeading } from "#app/components/page-heading";
 import { SubmitButton } from "#app/components/ui/field";
-import { FormMessage, TextArea, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { FormMessage, getFormProps, TextArea, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import { servicesContext } from "#app/context";
-import { ambassadorProposalSchema, PROPOSAL_LIMITS, PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
+import { ambassadorProposalSchema } from "#app/features/proposals/proposals.schema";
+import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { submitAmbassadorProposal } from "#app/features/proposals/proposals.server";
 import { formAction } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
 import { requireUser, sessionUserContext } from "#app/features/users/session.server";
 import { getProposalClientForAmbassador } from "#app/features/referrals/referrals.server";
 import { paramId } from "#app/lib/ids";
@@ -26,10 +27,11 @@ const REDIRECT_DELAY_MS = 1_500;
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const from = new URL(request.url).searchParams.get("from");
-  if (!from) return { prefill: null };
+  const form = formConstraints(ambassadorProposalSchema);
+  if (!from) return { form, prefill: null };
   const { db } = context.get(servicesContext);
   const proposalId = paramId(from, "Proposal not found");
-  return { prefill: await getProposalClientForAmbassador(db, requireUser(context), proposalId) };
+  return { form, prefill: await getProposalClientForAmbassador(db, requireUser(context), proposalId) };
 }
 
 /**
@@ -49,9 +51,9 @@ export async function action(args: Route.ActionArgs) {
 export default function SubmitProposal({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useAppForm({
     id: "ambassador-proposal",
-    schema: ambassadorProposalSchema,
+    constraint: loaderData.form,
     lastResult: actionData?.result,
-    defaultValue: loaderData?.prefill ?? undefined,
+    defaultValue: loaderData.prefill ?? undefined,
   });
   const pending = useIsSubmitting();
   const hydrated = useHydrated();
@@ -70,7 +72,7 @@ export default function SubmitProposal({ loaderData, actionData }: Route.Compone
         {succeeded ? <p className="text-sm text-slate-700">Taking you to your dashboard…</p> : null}
         <input type="hidden" name="enhanced" value={hydrated ? "1" : ""} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextInput field={fields.clientName} label="Client name" autoComplete="off" maxLength={PROPOSAL_LIMITS.shortText} />
+          <TextInput field={fields.clientName} label="Client name" autoComplete="off" />
           <TextInput
             field={fields.clientEmail}
             label="Client email"
@@ -79,8 +81,8 @@ export default function SubmitProposal({ loaderData, actionData }: Route.Compone
             hint="The client approves the proposal from their account with this email."
           />
         </div>
-        <TextInput field={fields.projectName} label="Project name (optional)" maxLength={PROPOSAL_LIMITS.shortText} />
-        <TextArea field={fields.projectDetails} label="Project details" rows={6} maxLength={PROPOSAL_LIMITS.longText} />
+        <TextInput field={fields.projectName} label="Project name (optional)" />
+        <TextArea field={fields.projectDetails} label="Project details" rows={6} />
         <TextInput field={fields.budget} label="Budget (optional)" inputMode="decimal" placeholder="e.g. $5,000" hint="In US dollars." />
         <div>
           <SubmitButton pending={pending || succeeded} pendingLabel={succeeded ? "Submitted" : "Submitting…"}>

@@ -1,17 +1,22 @@
-import { getFormProps } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { SubmitButton } from "#app/components/ui/field";
-import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
-import { AUTH_MESSAGES, forgotPasswordSchema } from "#app/features/users/accounts.schema";
+import { FormMessage, getFormProps, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { AUTH_MESSAGES } from "#app/features/users/accounts.messages";
+import { forgotPasswordSchema } from "#app/features/users/accounts.schema";
 import { requestPasswordReset } from "#app/features/users/accounts.server";
 import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
 import { accountDeps, requestMeta } from "#app/lib/request.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Forgot password | Client Portal" }];
 
 /** A throttled attempt's 429 keeps its Retry-After (docs/product.md#throttling). */
 export const headers = retryAfterHeaders;
+
+export function loader() {
+  return { form: formConstraints(forgotPasswordSchema) };
+}
 
 /** Sends a reset e-mail through the outbox; always answers the same (no account enumeration). */
 export async function action(args: Route.ActionArgs) {
@@ -22,8 +27,8 @@ export async function action(args: Route.ActionArgs) {
   });
 }
 
-export default function ForgotPassword({ actionData }: Route.ComponentProps) {
-  const [form, fields] = useAppForm({ id: "forgot-password", schema: forgotPasswordSchema, lastResult: actionData?.result });
+export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const [form, fields] = useAppForm({ id: "forgot-password", constraint: loaderData.form, lastResult: actionData?.result });
   const pending = useIsSubmitting();
   return (
     <>

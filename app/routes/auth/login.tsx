@@ -1,13 +1,14 @@
 import { useBrand } from "#app/components/brand";
 import { owner } from "#app/content/site";
-import { getFormProps } from "@conform-to/react";
 import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/login";
 import { SubmitButton } from "#app/components/ui/field";
-import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
-import { AUTH_MESSAGES, loginSchema, safeRedirect } from "#app/features/users/accounts.schema";
+import { FormMessage, getFormProps, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { AUTH_MESSAGES } from "#app/features/users/accounts.messages";
+import { loginSchema, safeRedirect } from "#app/features/users/accounts.schema";
 import { signIn } from "#app/features/users/accounts.server";
 import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
 import { accountDeps, requestMeta } from "#app/lib/request.server";
 import { redirectSignedIn } from "#app/features/users/session.server";
 import { PasskeySignIn } from "#app/features/users/components/passkey-buttons";
@@ -20,6 +21,7 @@ export const middleware: Route.MiddlewareFunction[] = [redirectSignedIn];
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   return {
+    form: formConstraints(loginSchema),
     redirectTo: safeRedirect(url.searchParams.get("redirectTo")) ?? "",
     notice:
       url.searchParams.get("reset") === "done"
@@ -46,7 +48,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useAppForm({ id: "login", schema: loginSchema, lastResult: actionData?.result });
+  const [form, fields] = useAppForm({ id: "login", constraint: loaderData.form, lastResult: actionData?.result });
   const pending = useIsSubmitting();
   // docs/product.md#email-verification: refused while unverified (setting on) → offer a new link.
   const mustVerify = form.errors?.includes(AUTH_MESSAGES.verifyBeforeSignIn) ?? false;

@@ -1,13 +1,12 @@
-import { getFormProps } from "@conform-to/react";
-import { useMemo } from "react";
 import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/register-ambassador";
 import { SubmitButton } from "#app/components/ui/field";
-import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { FormMessage, getFormProps, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import { servicesContext } from "#app/context";
 import { ambassadorRegistrationSchema } from "#app/features/users/accounts.schema";
 import { registerAmbassador } from "#app/features/users/accounts.server";
 import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
 import { accountDeps, requestMeta } from "#app/lib/request.server";
 import { redirectSignedIn } from "#app/features/users/session.server";
 
@@ -17,7 +16,11 @@ export const middleware: Route.MiddlewareFunction[] = [redirectSignedIn];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { env } = context.get(servicesContext);
-  return { minPassword: env.PASSWORD_MIN_LENGTH, origin: env.origin };
+  return {
+    form: formConstraints(ambassadorRegistrationSchema(env.PASSWORD_MIN_LENGTH)),
+    minPassword: env.PASSWORD_MIN_LENGTH,
+    origin: env.origin,
+  };
 }
 
 /** A throttled attempt's 429 keeps its Retry-After (docs/product.md#throttling). */
@@ -34,8 +37,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function RegisterAmbassador({ loaderData, actionData }: Route.ComponentProps) {
-  const schema = useMemo(() => ambassadorRegistrationSchema(loaderData.minPassword), [loaderData.minPassword]);
-  const [form, fields] = useAppForm({ id: "register-ambassador", schema, lastResult: actionData?.result });
+  const [form, fields] = useAppForm({ id: "register-ambassador", constraint: loaderData.form, lastResult: actionData?.result });
   const pending = useIsSubmitting();
   return (
     <>

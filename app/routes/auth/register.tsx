@@ -1,14 +1,14 @@
-import { getFormProps } from "@conform-to/react";
-import { useMemo } from "react";
 import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/register";
 import { SubmitButton } from "#app/components/ui/field";
-import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { FormMessage, getFormProps, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import { servicesContext } from "#app/context";
 import { getSettings } from "#app/features/settings/settings.server";
-import { AUTH_MESSAGES, clientRegistrationSchema } from "#app/features/users/accounts.schema";
+import { AUTH_MESSAGES } from "#app/features/users/accounts.messages";
+import { clientRegistrationSchema } from "#app/features/users/accounts.schema";
 import { registerClient } from "#app/features/users/accounts.server";
 import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
 import { accountDeps, requestMeta } from "#app/lib/request.server";
 import { redirectSignedIn } from "#app/features/users/session.server";
 
@@ -20,6 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, env } = context.get(servicesContext);
   const settings = await getSettings(db);
   return {
+    form: formConstraints(clientRegistrationSchema(env.PASSWORD_MIN_LENGTH, settings.requireClientPhone)),
     referralCode: new URL(request.url).searchParams.get("ref")?.slice(0, 64) ?? "",
     minPassword: env.PASSWORD_MIN_LENGTH,
     open: settings.allowNewClients,
@@ -42,13 +43,9 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
-  const schema = useMemo(
-    () => clientRegistrationSchema(loaderData.minPassword, loaderData.requirePhone),
-    [loaderData.minPassword, loaderData.requirePhone],
-  );
   const [form, fields] = useAppForm({
     id: "register",
-    schema,
+    constraint: loaderData.form,
     lastResult: actionData?.result,
     defaultValue: { referralCode: loaderData.referralCode },
   });

@@ -1,20 +1,23 @@
-import { getFormProps } from "@conform-to/react";
-import { useMemo } from "react";
 import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { SubmitButton } from "#app/components/ui/field";
-import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { FormMessage, getFormProps, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import { servicesContext } from "#app/context";
 import { resetPasswordSchema } from "#app/features/users/accounts.schema";
 import { resetPassword } from "#app/features/users/accounts.server";
 import { formAction } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
 import { accountDeps } from "#app/lib/request.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Choose a new password | Client Portal" }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env } = context.get(servicesContext);
-  return { token: new URL(request.url).searchParams.get("token") ?? "", minPassword: env.PASSWORD_MIN_LENGTH };
+  return {
+    form: formConstraints(resetPasswordSchema(env.PASSWORD_MIN_LENGTH)),
+    token: new URL(request.url).searchParams.get("token") ?? "",
+    minPassword: env.PASSWORD_MIN_LENGTH,
+  };
 }
 
 /** Sets the new password (token single use, 1 hour), then sends the user to sign in. */
@@ -28,8 +31,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const schema = useMemo(() => resetPasswordSchema(loaderData.minPassword), [loaderData.minPassword]);
-  const [form, fields] = useAppForm({ id: "reset-password", schema, lastResult: actionData?.result });
+  const [form, fields] = useAppForm({ id: "reset-password", constraint: loaderData.form, lastResult: actionData?.result });
   const pending = useIsSubmitting();
   if (!loaderData.token) {
     return (

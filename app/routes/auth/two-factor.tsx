@@ -1,13 +1,13 @@
-import { getFormProps } from "@conform-to/react";
 import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/two-factor";
 import { SubmitButton } from "#app/components/ui/field";
-import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { FormMessage, getFormProps, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import { signInCodeSchema } from "#app/features/users/account.schema";
 import { verifySignInCode } from "#app/features/users/account/two-factor-sign-in.server";
 import { safeRedirect } from "#app/features/users/accounts.schema";
 import { redirectSignedIn } from "#app/features/users/session.server";
 import { formAction } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
 import { accountDeps, requestMeta } from "#app/lib/request.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Two-factor sign-in | Client Portal" }, { name: "robots", content: "noindex" }];
@@ -17,7 +17,7 @@ export const middleware: Route.MiddlewareFunction[] = [redirectSignedIn];
 /** Without a pending sign-in (better-auth's two-factor cookie) there is nothing to confirm: back to /login. */
 export async function loader({ request }: Route.LoaderArgs) {
   if (!request.headers.get("cookie")?.includes("two_factor=")) throw redirect("/login");
-  return { redirectTo: safeRedirect(new URL(request.url).searchParams.get("redirectTo")) ?? "" };
+  return { form: formConstraints(signInCodeSchema), redirectTo: safeRedirect(new URL(request.url).searchParams.get("redirectTo")) ?? "" };
 }
 
 /** The sign-in second step (docs/product.md#account-page): a code from the app or a backup code; works without JavaScript. */
@@ -30,7 +30,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function TwoFactorStep({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useAppForm({ id: "two-factor", schema: signInCodeSchema, lastResult: actionData?.result });
+  const [form, fields] = useAppForm({ id: "two-factor", constraint: loaderData.form, lastResult: actionData?.result });
   const pending = useIsSubmitting();
   return (
     <>

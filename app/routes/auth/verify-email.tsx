@@ -1,11 +1,11 @@
-import { getFormProps } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/verify-email";
 import { ConfirmLink, ConfirmPanel, useIsConfirming } from "#app/components/ui/confirm";
 import { SubmitButton } from "#app/components/ui/field";
-import { FormMessage, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { FormMessage, getFormProps, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import { Notice } from "#app/components/ui/notice";
-import { AUTH_MESSAGES, resendVerificationSchema } from "#app/features/users/accounts.schema";
+import { AUTH_MESSAGES } from "#app/features/users/accounts.messages";
+import { resendVerificationSchema } from "#app/features/users/accounts.schema";
 import { homeFor } from "#app/features/users/actor";
 import {
   readVerificationLink,
@@ -16,6 +16,7 @@ import {
 import { sessionUserContext } from "#app/features/users/session.server";
 import { AppError, fieldError } from "#app/lib/errors";
 import { conformIntent, requireConfirmation, runIntent, type FormReply } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
 import { accountDeps, requestMeta } from "#app/lib/request.server";
 
 export const meta: Route.MetaFunction = () => [
@@ -34,6 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const current = context.get(sessionUserContext);
   const link = token ? await readVerificationLink(accountDeps(context), token) : null;
   return {
+    form: formConstraints(resendVerificationSchema),
     token: link ? token : null,
     link: link ? { email: link.email, verified: link.verified } : null,
     invalid: Boolean(token) && !link,
@@ -100,6 +102,7 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
         />
       ) : (
         <ResendForm
+          constraint={loaderData.form}
           invalid={loaderData.invalid || Boolean(refused)}
           refusal={refused?.message ?? null}
           signedInAs={signedInAs}
@@ -185,19 +188,21 @@ function LinkQuestion({
 
 /** An invalid link's message, and the form that mails a new link. */
 function ResendForm({
+  constraint,
   invalid,
   refusal,
   signedInAs,
   home,
   reply,
 }: {
+  constraint: Parameters<typeof useAppForm>[0]["constraint"];
   invalid: boolean;
   refusal: string | null;
   signedInAs: string | null;
   home: string;
   reply: FormReply | undefined;
 }) {
-  const [form, fields] = useAppForm({ id: "resend-verification", schema: resendVerificationSchema, lastResult: reply?.result });
+  const [form, fields] = useAppForm({ id: "resend-verification", constraint, lastResult: reply?.result });
   const pending = useIsSubmitting();
   return (
     <>

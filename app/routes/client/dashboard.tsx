@@ -14,12 +14,13 @@ import { ClientMeetingList } from "#app/features/meetings/components/client-meet
 import { listClientMeetings } from "#app/features/meetings/meetings.server";
 import { clientNextSteps } from "#app/features/dashboard/next-steps.server";
 import { FirstSteps, NextSteps } from "#app/features/dashboard/components/next-steps";
-import { PROPOSAL_LIMITS, PROPOSAL_MESSAGES, declineSchema } from "#app/features/proposals/proposals.schema";
+import { declineSchema } from "#app/features/proposals/proposals.schema";
+import { PROPOSAL_LIMITS, PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { approveProposal, declineProposal, listAwaitingApproval, type ClientProposalRow } from "#app/features/proposals/proposals.server";
 import { getReferringAmbassador } from "#app/features/referrals/referrals.server";
 import { formId, parseInput, requireConfirmation, runIntent, type FormReply } from "#app/lib/form-action.server";
 import { cancelMeeting } from "#app/features/meetings/booking.server";
-import { BOOKING_MESSAGES } from "#app/features/meetings/meetings.schema";
+import { BOOKING_MESSAGES } from "#app/features/meetings/meetings.messages";
 import { formatCents } from "#app/lib/money";
 import { requireUser } from "#app/features/users/session.server";
 import { countOf } from "#app/lib/vocabulary";

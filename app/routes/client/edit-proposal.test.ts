@@ -8,7 +8,7 @@ import { RouterContextProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { servicesContext, type AppServices } from "#app/context";
 import type { SessionUser } from "#app/features/users/actor";
-import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
+import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { sessionUserContext } from "#app/features/users/session.server";
 import { logger } from "#app/lib/logger.server";
 import { action, loader } from "./edit-proposal";

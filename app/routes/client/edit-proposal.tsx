@@ -1,15 +1,16 @@
-import { getFormProps } from "@conform-to/react";
 import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/edit-proposal";
 import { PageHeading } from "#app/components/page-heading";
 import { RouteErrorMessage } from "#app/components/route-error";
 import { SubmitButton } from "#app/components/ui/field";
-import { FormMessage, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { FormMessage, getFormProps, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import { servicesContext } from "#app/context";
 import { ProposalFields } from "#app/features/proposals/components/proposal-fields";
-import { editProposalSchema, PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
+import { editProposalSchema } from "#app/features/proposals/proposals.schema";
+import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { getProposalForEdit, updateProposal } from "#app/features/proposals/proposals.server";
 import { formAction } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
 import { paramId } from "#app/lib/ids";
 import { centsToInput } from "#app/lib/money";
 import { requireUser } from "#app/features/users/session.server";
@@ -24,7 +25,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Edit Proposal | Client 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const proposalId = paramId(params.proposalId, PROPOSAL_MESSAGES.notFound);
-  return { proposal: await getProposalForEdit(db, requireUser(context), proposalId) };
+  return { form: formConstraints(editProposalSchema), proposal: await getProposalForEdit(db, requireUser(context), proposalId) };
 }
 
 /** Saves the edit, then goes back to Project Status; "Update failed. Try again." on an unexpected failure. */
@@ -47,7 +48,7 @@ export default function EditProposal({ loaderData, actionData }: Route.Component
   const { proposal } = loaderData;
   const [form, fields] = useAppForm({
     id: `edit-proposal-${proposal.id}`,
-    schema: editProposalSchema,
+    constraint: loaderData.form,
     lastResult: actionData?.result,
     defaultValue: {
       projectName: proposal.projectName ?? "",

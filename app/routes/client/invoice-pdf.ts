@@ -1,7 +1,7 @@
 import type { Route } from "./+types/invoice-pdf";
 import { billFromSettings, paymentDetails } from "#app/features/invoices/invoice-billing";
 import { invoicePdfResponse } from "#app/features/invoices/invoice-pdf.server";
-import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.schema";
+import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.messages";
 import { getInvoiceForClient } from "#app/features/invoices/invoices.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { paramId } from "#app/lib/ids";

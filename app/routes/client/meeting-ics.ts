@@ -1,6 +1,6 @@
 import type { Route } from "./+types/meeting-ics";
 import { servicesContext } from "#app/context";
-import { BOOKING_MESSAGES } from "#app/features/meetings/meetings.schema";
+import { BOOKING_MESSAGES } from "#app/features/meetings/meetings.messages";
 import { getMeetingInviteForClient } from "#app/features/meetings/meetings.server";
 import { paramId } from "#app/lib/ids";
 import { requireUser } from "#app/features/users/session.server";

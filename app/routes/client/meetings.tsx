@@ -6,7 +6,7 @@ import { buttonClass } from "#app/components/ui/button";
 import { ActionNotice } from "#app/components/ui/notice";
 import { ClientMeetingList } from "#app/features/meetings/components/client-meeting-list";
 import { cancelMeeting } from "#app/features/meetings/booking.server";
-import { BOOKING_MESSAGES } from "#app/features/meetings/meetings.schema";
+import { BOOKING_MESSAGES } from "#app/features/meetings/meetings.messages";
 import { listClientMeetings } from "#app/features/meetings/meetings.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { actorAndDb } from "#app/features/users/session.server";

@@ -1,14 +1,15 @@
-import { getFormProps } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/proposal-request";
 import { PageHeading } from "#app/components/page-heading";
 import { SubmitButton } from "#app/components/ui/field";
-import { FormMessage, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { FormMessage, getFormProps, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import { servicesContext } from "#app/context";
 import { ProposalFields } from "#app/features/proposals/components/proposal-fields";
-import { PROPOSAL_MESSAGES, proposalRequestSchema } from "#app/features/proposals/proposals.schema";
+import { proposalRequestSchema } from "#app/features/proposals/proposals.schema";
+import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { requestProposal } from "#app/features/proposals/proposals.server";
 import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
 import { sessionUserContext } from "#app/features/users/session.server";
 import { useFocusOnArrival } from "#app/lib/use-focus-result";
 
@@ -17,9 +18,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Proposal Request | Clie
 /** A refused request (too many in an hour) answers 429 with Retry-After. */
 export const headers = retryAfterHeaders;
 
-/** Nothing to load: the form is empty. */
-export async function loader() {
-  return null;
+/** The form's checks (it starts empty). */
+export function loader() {
+  return { form: formConstraints(proposalRequestSchema) };
 }
 
 /**
@@ -35,8 +36,8 @@ export async function action(args: Route.ActionArgs) {
 }
 
 /** The request form, reset after success. */
-export default function ProposalRequest({ actionData }: Route.ComponentProps) {
-  const [form, fields] = useAppForm({ id: "proposal-request", schema: proposalRequestSchema, lastResult: actionData?.result });
+export default function ProposalRequest({ loaderData, actionData }: Route.ComponentProps) {
+  const [form, fields] = useAppForm({ id: "proposal-request", constraint: loaderData.form, lastResult: actionData?.result });
   const pending = useIsSubmitting();
   const succeeded = actionData?.ok === true && !form.dirty;
   const resultRef = useFocusOnArrival<HTMLDivElement>(succeeded ? actionData : null);

@@ -6,7 +6,7 @@ import { ProposalRequestDetails } from "#app/features/proposals/components/propo
 import { ApprovalBadge, ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
 import { ProposalNextStep } from "#app/features/proposals/components/proposal-next-step";
 import { getProposalForClient } from "#app/features/proposals/proposal-detail.server";
-import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.schema";
+import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { paramId } from "#app/lib/ids";
 import { requireUser } from "#app/features/users/session.server";
 

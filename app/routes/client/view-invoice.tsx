@@ -5,7 +5,7 @@ import { DetailItem } from "#app/components/ui/detail-item";
 import { servicesContext } from "#app/context";
 import { InvoiceStatusBadge } from "#app/features/invoices/components/invoice-status-badge";
 import { billFromSettings, paymentDetails } from "#app/features/invoices/invoice-billing";
-import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.schema";
+import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.messages";
 import { getInvoiceForClient } from "#app/features/invoices/invoices.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { paramId } from "#app/lib/ids";

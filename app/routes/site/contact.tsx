@@ -1,15 +1,16 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
-import { getZodConstraint } from "@conform-to/zod/v4";
 import { useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/contact";
 import type { loader as rootLoader, RouteHandle } from "#app/root";
-import { InputField, SubmitButton, TextareaField } from "#app/components/ui/field";
+import { SubmitButton } from "#app/components/ui/field";
+import { getFormProps, TextArea, TextInput, useAppForm } from "#app/components/ui/form";
 import { requestInfoContext, servicesContext } from "#app/context";
 import { owner } from "#app/content/site";
-import { CONTACT_LIMITS, CONTACT_MESSAGES, contactSchema, HONEYPOT_FIELD } from "#app/features/contact/contact.schema";
+import { contactSchema } from "#app/features/contact/contact.schema";
+import { CONTACT_MESSAGES, HONEYPOT_FIELD } from "#app/features/contact/contact.messages";
 import { submitContactMessage } from "#app/features/contact/contact.server";
 import { invalidInput } from "#app/lib/errors";
 import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
 import { pageMeta } from "#app/lib/meta";
 
 /**
@@ -37,6 +38,11 @@ export const meta: Route.MetaFunction = (args) =>
     description: `Contact ${owner.name} about a project: e-mail, phone, or the message form.`,
   });
 
+/** The form's checks (the browser's own: the page runs no script). */
+export function loader() {
+  return { form: formConstraints(contactSchema) };
+}
+
 /**
  * Contact form action (docs/product.md#contact): validates on the server, refuses
  * honeypot and rate-limited posts, stores the message and queues the owner's e-mail.
@@ -57,15 +63,10 @@ export async function action(args: Route.ActionArgs) {
 }
 
 /** Get In Touch (docs/product.md#contact): e-mail and phone links, message form, GitHub and LinkedIn. */
-export default function Contact({ actionData }: Route.ComponentProps) {
+export default function Contact({ loaderData, actionData }: Route.ComponentProps) {
   const nonce = useRouteLoaderData<typeof rootLoader>("root")?.nonce;
-  const [form, fields] = useForm({
-    id: "contact",
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(contactSchema),
-    // Never hydrated, so the browser's own constraint checks must stay on.
-    defaultNoValidate: false,
-  });
+  // Never hydrated: the browser checks the constraints itself, in its own words.
+  const [form, fields] = useAppForm({ id: "contact", constraint: loaderData.form, lastResult: actionData?.result });
   const succeeded = actionData?.ok === true && !form.dirty;
 
   return (
@@ -114,38 +115,10 @@ export default function Contact({ actionData }: Route.ComponentProps) {
       <div className="reveal rounded-xl border border-slate-200 p-6 shadow-sm">
         <h2 className="text-2xl font-semibold">Send a message</h2>
         <form method="post" action="/contact" {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
-          <InputField
-            label="Name"
-            {...getInputProps(fields.user_name, { type: "text" })}
-            id={fields.user_name.id}
-            errors={fields.user_name.errors}
-            autoComplete="name"
-            maxLength={CONTACT_LIMITS.name}
-          />
-          <InputField
-            label="Email"
-            {...getInputProps(fields.user_email, { type: "email" })}
-            id={fields.user_email.id}
-            errors={fields.user_email.errors}
-            autoComplete="email"
-            maxLength={CONTACT_LIMITS.email}
-          />
-          <InputField
-            label="Phone (optional)"
-            {...getInputProps(fields.user_phone, { type: "tel" })}
-            id={fields.user_phone.id}
-            errors={fields.user_phone.errors}
-            autoComplete="tel"
-            maxLength={CONTACT_LIMITS.phone}
-          />
-          <TextareaField
-            label="Message"
-            {...getTextareaProps(fields.message)}
-            id={fields.message.id}
-            errors={fields.message.errors}
-            rows={6}
-            maxLength={CONTACT_LIMITS.message}
-          />
+          <TextInput field={fields.user_name} label="Name" autoComplete="name" />
+          <TextInput field={fields.user_email} label="Email" type="email" autoComplete="email" />
+          <TextInput field={fields.user_phone} label="Phone (optional)" type="tel" autoComplete="tel" />
+          <TextArea field={fields.message} label="Message" rows={6} />
           {/* Honeypot: hidden from people and assistive technology; bots fill it. */}
           <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
             <label htmlFor="contact-website">Leave this field empty</label>

@@ -1,17 +1,18 @@
 /**
- * The line-item form of Generate Invoice and Edit Invoice (docs/product.md#invoices). Add and Remove
- * are conform list intents: client-side with JavaScript, a round trip to the action without.
+ * The line-item form of Generate Invoice and Edit Invoice (docs/product.md#invoices). With
+ * JavaScript, Add and Remove change the rows in the page; without, they post the form with a
+ * conform list intent and the action answers it with the rows changed (server-side conform).
  * The total shown while typing is a preview; the server computes the stored total.
  */
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, useNavigation } from "react-router";
-import type { z } from "zod";
+import { useState } from "react";
+import { Form } from "react-router";
 import { buttonClass } from "#app/components/ui/button";
 import { SubmitButton } from "#app/components/ui/field";
-import { FormMessage, TextInput, useIsSubmitting } from "#app/components/ui/form";
+import { FormMessage, getFormProps, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import type { FormConstraints, FormResult } from "#app/lib/forms";
+import { useHydrated } from "#app/lib/use-hydrated";
 import { formatCents, parseMoneyToCents } from "#app/lib/money";
-import { invoiceFormSchema, MAX_INVOICE_ITEMS } from "../invoices.schema";
+import { MAX_INVOICE_ITEMS } from "../invoices.messages";
 
 /** Form default values: amounts as typed text (e.g. "5000.00"). */
 export interface InvoiceFormDefaults {
@@ -31,16 +32,36 @@ function previewTotal(amounts: (string | undefined)[]): number | null {
   return total;
 }
 
+/** A conform list intent, posted by Add / Remove without JavaScript (parsed on the server by conform). */
+function listIntent(
+  intent:
+    { type: "insert"; payload: { name: string; defaultValue: unknown } } | { type: "remove"; payload: { name: string; index: number } },
+) {
+  return JSON.stringify(intent);
+}
+
+interface Row {
+  key: number;
+  /** The row's starting values (a row keeps them when one above it is removed). */
+  initial: { description: string; amount: string };
+  /** The amount as typed (for the total preview). */
+  amount: string;
+}
+
+let rowKeys = 0;
+
 /**
  * Line items (description + amount each, add/remove), due date and a total preview.
  *
+ * @param constraint - `formConstraints(invoiceFormSchema)` (or the edit schema) from the loader.
  * @param defaultValue - items with amounts as editable text (`centsToInput`), due date `YYYY-MM-DD`.
- * @param lastResult - the action's conform reply (field errors, list intents without JS).
+ * @param lastResult - the action's reply (field errors; the rows of a list change without JavaScript).
  * @param success - a saved message to show above the form.
  * @param version - edit only: the invoice's version, posted back in a hidden field (docs/product.md#invoices).
  */
 export function InvoiceForm({
   id,
+  constraint,
   lastResult,
   defaultValue,
   submitLabel,
@@ -49,61 +70,88 @@ export function InvoiceForm({
   version,
 }: {
   id: string;
+  constraint: FormConstraints;
   version?: number;
-  lastResult?: SubmissionResult<string[]> | null;
+  lastResult?: FormResult | null;
   defaultValue: InvoiceFormDefaults;
   submitLabel: string;
   pendingLabel: string;
   success?: string | null;
 }) {
-  const navigation = useNavigation();
-  // useForm typed with the schema's input, so the item list is typed (same options as useAppForm).
-  const [form, fields] = useForm<z.input<typeof invoiceFormSchema>, z.output<typeof invoiceFormSchema>>({
-    id,
-    lastResult: navigation.state === "idle" ? lastResult : undefined,
-    defaultValue,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: invoiceFormSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useAppForm({ id, constraint, lastResult, defaultValue: { ...defaultValue } });
   const pending = useIsSubmitting();
-  const items = fields.items.getFieldList();
-  const total = previewTotal(items.map((item) => item.getFieldset().amount.value as string | undefined));
+  const hydrated = useHydrated();
+  const posted = lastResult?.initialValue?.items;
+  const [rows, setRows] = useState<Row[]>(() =>
+    (Array.isArray(posted) ? (posted as { description?: string; amount?: string }[]) : defaultValue.items).map((item) => {
+      const initial = { description: String(item?.description ?? ""), amount: String(item?.amount ?? "") };
+      return { key: ++rowKeys, initial, amount: initial.amount };
+    }),
+  );
+  const total = previewTotal(rows.map((row) => row.amount));
+  const itemErrors = fields.items.errors;
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
       <FormMessage id={form.errorId} errors={form.errors} success={success} />
       {version === undefined ? null : <input type="hidden" name="version" value={version} />}
       <fieldset className="flex flex-col gap-3 rounded-lg border border-slate-200 p-4">
         <legend className="px-1 font-semibold">Line items</legend>
-        {items.map((item, index) => {
-          const f = item.getFieldset();
-          return (
-            <div key={item.key} className="grid items-start gap-3 sm:grid-cols-[1fr_11rem_auto]">
-              <TextInput field={f.description} label={`Item ${index + 1} description`} maxLength={200} />
-              <TextInput field={f.amount} label={`Item ${index + 1} amount`} inputMode="decimal" placeholder="e.g. 1,200.00" />
-              <div className="sm:pt-6">
-                <button
-                  {...form.remove.getButtonProps({ name: fields.items.name, index })}
-                  className={buttonClass("danger")}
-                  aria-label={`Remove item ${index + 1}`}
-                  disabled={items.length <= 1}
-                >
-                  Remove
-                </button>
-              </div>
+        {rows.map((row, index) => (
+          <div key={row.key} className="grid items-start gap-3 sm:grid-cols-[1fr_11rem_auto]">
+            <TextInput
+              field={fields[`items[${index}].description`]}
+              label={`Item ${index + 1} description`}
+              defaultValue={row.initial.description}
+            />
+            <TextInput
+              field={fields[`items[${index}].amount`]}
+              label={`Item ${index + 1} amount`}
+              defaultValue={row.initial.amount}
+              inputMode="decimal"
+              placeholder="e.g. 1,200.00"
+              onInput={(event) => {
+                const amount = event.currentTarget.value;
+                setRows((current) => current.map((r) => (r.key === row.key ? { ...r, amount } : r)));
+              }}
+            />
+            <div className="sm:pt-6">
+              <button
+                type="submit"
+                name="__intent__"
+                value={listIntent({ type: "remove", payload: { name: "items", index } })}
+                formNoValidate
+                onClick={(event) => {
+                  if (!hydrated) return;
+                  event.preventDefault();
+                  setRows((current) => current.filter((r) => r.key !== row.key));
+                }}
+                className={buttonClass("danger")}
+                aria-label={`Remove item ${index + 1}`}
+                disabled={rows.length <= 1}
+              >
+                Remove
+              </button>
             </div>
-          );
-        })}
-        {fields.items.errors?.length ? (
+          </div>
+        ))}
+        {itemErrors?.length ? (
           <p id={fields.items.errorId} className="text-sm text-red-700">
-            {fields.items.errors.join(" ")}
+            {itemErrors.join(" ")}
           </p>
         ) : null}
         <div>
           <button
-            {...form.insert.getButtonProps({ name: fields.items.name, defaultValue: { description: "", amount: "" } })}
+            type="submit"
+            name="__intent__"
+            value={listIntent({ type: "insert", payload: { name: "items", defaultValue: { description: "", amount: "" } } })}
+            formNoValidate
+            onClick={(event) => {
+              if (!hydrated) return;
+              event.preventDefault();
+              setRows((current) => [...current, { key: ++rowKeys, initial: { description: "", amount: "" }, amount: "" }]);
+            }}
             className={buttonClass("secondary")}
-            disabled={items.length >= MAX_INVOICE_ITEMS}
+            disabled={rows.length >= MAX_INVOICE_ITEMS}
           >
             + Add item
           </button>

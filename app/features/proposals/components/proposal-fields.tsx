@@ -1,23 +1,26 @@
-import { SelectInput, TextArea, TextInput, type useAppForm } from "#app/components/ui/form";
+import { SelectInput, TextArea, TextInput, type FieldMetadata } from "#app/components/ui/form";
 import { WEBSITE_GOALS } from "#app/db/enums";
-import { PROPOSAL_LIMITS } from "../proposals.schema";
+import { PROPOSAL_LIMITS } from "../proposals.messages";
 
-type Fields = ReturnType<typeof useAppForm>[1];
+/** The fields of `proposalRequestSchema` / `editProposalSchema`. */
+type Fields = Record<
+  "projectName" | "projectDetails" | "timeline" | "budget" | "numberOfPages" | "websiteGoal" | "targetAudience" | "designInspiration",
+  FieldMetadata
+>;
 
 /** The proposal fields of the request and edit forms (docs/product.md#proposals). */
 export function ProposalFields({ fields }: { fields: Fields }) {
   return (
     <>
-      <TextInput field={fields.projectName} label="Project name (optional)" maxLength={PROPOSAL_LIMITS.shortText} />
+      <TextInput field={fields.projectName} label="Project name (optional)" />
       <TextArea
         field={fields.projectDetails}
         label="Project details"
         rows={6}
-        maxLength={PROPOSAL_LIMITS.longText}
         hint="What should the website do? Who is it for? Anything we should know."
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextInput field={fields.timeline} label="Timeline (optional)" placeholder="e.g. 6 weeks" maxLength={PROPOSAL_LIMITS.shortText} />
+        <TextInput field={fields.timeline} label="Timeline (optional)" placeholder="e.g. 6 weeks" />
         <TextInput field={fields.budget} label="Budget (optional)" inputMode="decimal" placeholder="e.g. $5,000" hint="In US dollars." />
         <TextInput
           field={fields.numberOfPages}
@@ -34,7 +37,7 @@ export function ProposalFields({ fields }: { fields: Fields }) {
           options={WEBSITE_GOALS.map((goal) => ({ value: goal, label: goal }))}
         />
       </div>
-      <TextArea field={fields.targetAudience} label="Target audience (optional)" rows={2} maxLength={PROPOSAL_LIMITS.longText} />
+      <TextArea field={fields.targetAudience} label="Target audience (optional)" rows={2} />
       <TextInput
         field={fields.designInspiration}
         label="Design inspiration (optional)"

@@ -9,7 +9,8 @@ import { useActionHref } from "#app/components/ui/data-table";
 import { Toast } from "#app/components/ui/toast";
 import type { ProposalStatus } from "#app/db/enums";
 import type { FormReply } from "#app/lib/form-action.server";
-import { ADMIN_PROPOSAL_STATUSES, PROPOSAL_STATUS_LABELS } from "../proposals.admin.schema";
+import { PROPOSAL_STATUS_LABELS } from "#app/lib/vocabulary";
+import { ADMIN_PROPOSAL_STATUSES } from "../proposal-rules";
 
 /**
  * The status dropdown of one row: choosing only selects (WCAG 3.2.2); Save (or Enter on the

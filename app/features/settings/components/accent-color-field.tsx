@@ -1,18 +1,17 @@
 /**
  * The accent colour field (docs/product.md#settings): the hex text field, and beside it a colour
  * picker that writes its choice into the field (with JavaScript; without it the hex field alone).
- * The contrast rule is checked by the form's schema and again by the server.
+ * The contrast rule is checked by the server (the settings schema).
  */
-import type { FieldMetadata } from "@conform-to/react";
 import { useState } from "react";
-import { TextInput } from "#app/components/ui/form";
+import { TextInput, type FieldMetadata } from "#app/components/ui/form";
 import { useHydrated } from "#app/lib/use-hydrated";
-import { normalizeHexColor } from "../settings.schema";
+import { normalizeHexColor } from "../settings-rules";
 
 /** The picker's colour while the field holds no valid hex colour (the default accent). */
 const DEFAULT_PICK = "#1d3fa3";
 
-export function AccentColorField({ field }: { field: FieldMetadata<unknown> }) {
+export function AccentColorField({ field }: { field: FieldMetadata }) {
   const hydrated = useHydrated();
   const [pick, setPick] = useState(() => normalizeHexColor(String(field.initialValue ?? "")) ?? DEFAULT_PICK);
   return (

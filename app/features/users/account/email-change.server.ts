@@ -9,7 +9,7 @@ import { isUniqueViolation } from "#app/db/errors";
 import { user, verification } from "#app/db/schema";
 import { queueNotification } from "#app/features/mail/notifications.server";
 import { AppError, conflict, fieldError } from "#app/lib/errors";
-import { ACCOUNT_MESSAGES } from "../account.schema";
+import { ACCOUNT_MESSAGES } from "../account.messages";
 import type { AccountDeps } from "../accounts.server";
 import type { SessionUser } from "../actor";
 import { checkPassword, limit } from "./guards.server";

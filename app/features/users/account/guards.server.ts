@@ -5,8 +5,8 @@
 import type { Database } from "#app/db/client.server";
 import { fieldError, rateLimited } from "#app/lib/errors";
 import { hitRateLimit, undoRateLimitHit } from "#app/lib/rate-limit.server";
-import { ACCOUNT_MESSAGES } from "../account.schema";
-import { AUTH_MESSAGES } from "../accounts.schema";
+import { ACCOUNT_MESSAGES } from "../account.messages";
+import { AUTH_MESSAGES } from "../accounts.messages";
 import type { AccountDeps } from "../accounts.server";
 
 /** How long a used TOTP code stays refused: longer than the ±1 step (30 s) it is valid for. */

@@ -12,7 +12,6 @@ import type { Env } from "#app/lib/env.server";
 import { conformIntent, parseInput, requireConfirmation, type IntentHandler, type ConformIntent } from "#app/lib/form-action.server";
 import type { RequestMeta } from "#app/lib/request.server";
 import {
-  ACCOUNT_MESSAGES,
   adminProfileSchema,
   ambassadorProfileSchema,
   changeEmailSchema,
@@ -25,6 +24,7 @@ import {
   revokeSessionSchema,
   startTwoFactorSchema,
 } from "../account.schema";
+import { ACCOUNT_MESSAGES } from "../account.messages";
 import { preferencesSchema } from "../accounts.schema";
 import type { AccountDeps } from "../accounts.server";
 import type { SessionUser } from "../actor";

@@ -2,7 +2,7 @@
 import { queueNotification } from "#app/features/mail/notifications.server";
 import { fieldError } from "#app/lib/errors";
 import type { RequestMeta } from "#app/lib/request.server";
-import { ACCOUNT_MESSAGES } from "../account.schema";
+import { ACCOUNT_MESSAGES } from "../account.messages";
 import type { AccountDeps } from "../accounts.server";
 import type { SessionUser } from "../actor";
 import { authErrorCode, authHeaders } from "../auth-glue.server";

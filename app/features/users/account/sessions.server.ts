@@ -8,7 +8,7 @@ import type { Database } from "#app/db/client.server";
 import { session } from "#app/db/schema";
 import { AppError, conflict } from "#app/lib/errors";
 import type { RequestMeta } from "#app/lib/request.server";
-import { ACCOUNT_MESSAGES } from "../account.schema";
+import { ACCOUNT_MESSAGES } from "../account.messages";
 import type { AccountDeps } from "../accounts.server";
 import type { SessionUser } from "../actor";
 import { authHeaders } from "../auth-glue.server";

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { session, verification } from "#app/db/schema";
 import { AppError, fieldError, rateLimited } from "#app/lib/errors";
 import type { RequestMeta } from "#app/lib/request.server";
-import { ACCOUNT_MESSAGES } from "../account.schema";
+import { ACCOUNT_MESSAGES } from "../account.messages";
 import type { AccountDeps } from "../accounts.server";
 import { homeFor, roleOf } from "../actor";
 import { authErrorCode, authHeaders, sessionRefusal } from "../auth-glue.server";

@@ -11,7 +11,7 @@ import { twoFactor, user } from "#app/db/schema";
 import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
 import { conflict, fieldError } from "#app/lib/errors";
 import type { RequestMeta } from "#app/lib/request.server";
-import { ACCOUNT_MESSAGES } from "../account.schema";
+import { ACCOUNT_MESSAGES } from "../account.messages";
 import type { AccountDeps } from "../accounts.server";
 import type { SessionUser } from "../actor";
 import { authErrorCode, authHeaders } from "../auth-glue.server";

@@ -1,6 +1,6 @@
 import { FormMessage } from "#app/components/ui/form";
 import type { FormReply } from "#app/lib/form-action.server";
-import { ACCOUNT_MESSAGES } from "../../account.schema";
+import { ACCOUNT_MESSAGES } from "../../account.messages";
 import type { AccountPageData } from "../../account/page.server";
 import { IntentForm, ReplyField, ReplyMessage, replyFor, Section, Submit } from "./account-form";
 

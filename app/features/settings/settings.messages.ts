@@ -1,0 +1,15 @@
+/**
+ * User-visible messages and limits of the settings page (docs/product.md#form-messages), in a module of
+ * their own so that pages import them without the schemas: zod stays out of the browser (ADR 010).
+ */
+
+export const SETTINGS_MESSAGES = {
+  saved: "✅ Settings saved.",
+  failed: "❌ Failed to save settings.",
+} as const;
+
+/** How long the saved/failed message stays on screen (docs/product.md#form-messages: 3 s). */
+export const SETTINGS_MESSAGE_MS = 3_000;
+
+/** Limits of the billing fields (characters). */
+export const BILLING_LIMITS = { companyAddress: 500, taxId: 50, paymentInstructions: 2_000, paymentLinkTemplate: 2_048 } as const;
