@@ -3,7 +3,7 @@
 // - features never import routes;
 // - components (shared UI) never import the database or a feature;
 // - lib never imports features or routes;
-// - db imports nothing of the app but itself (and lib's pure helpers).
+// - db imports nothing of the app above it (features, routes, components); it may use lib (e.g. the logger).
 import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";

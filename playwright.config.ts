@@ -11,9 +11,10 @@ export default defineConfig({
   fullyParallel: false,
   workers: 2,
   retries: 0,
-  timeout: 30_000,
+  // A budget for a hang: flows that register and hash passwords run long on a busy machine.
+  timeout: 60_000,
   expect: { timeout: 7_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  reporter: [["list"]],
   use: {
     browserName: "chromium",
     launchOptions: {
@@ -23,9 +24,11 @@ export default defineConfig({
     trace: "off",
   },
   projects: [
-    { name: "main", testIgnore: /hostile-input\.spec\.ts/ },
+    { name: "main", testIgnore: /(hostile-input|fuzz)\.spec\.ts/ },
     // Measures /healthz latency while hostile requests are in flight: it runs alone, after the
     // rest, so that another worker's browser does not take the CPU from the server it measures.
     { name: "hostile", testMatch: /hostile-input\.spec\.ts/, dependencies: ["main"] },
+    // The 60-second fuzz (issue #28): last and alone, so its load neither slows the others nor skews the latency measured above.
+    { name: "fuzz", testMatch: /fuzz\.spec\.ts/, dependencies: ["hostile"] },
   ],
 });

@@ -90,7 +90,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  // Marks the document once React has hydrated (used by browser tests to wait for it).
+  // Marks the document once this component's first effect has run, i.e. after hydration (browser tests wait for it).
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
     // States the browser's time zone for the next server render (docs/product.md#dates).

@@ -91,8 +91,9 @@ export default [
     route("messages/:messageId", "routes/admin/message.tsx"),
   ]),
 
-  // Any signed-in user: notification preferences.
+  // Any signed-in user: the account page (profile, sign-in security, notifications, their data, closing).
   route("account", "routes/account/settings.tsx"),
+  route("account/my-data/:token", "routes/account/my-data.ts"),
 
   // Light / dark / system theme toggle (docs/product.md#dark-mode): a form post setting a cookie.
   route("theme", "routes/resources/theme.ts"),

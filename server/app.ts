@@ -11,7 +11,9 @@ import { RouterContextProvider, type ServerBuild } from "react-router";
 import { requestInfoContext, servicesContext, type AppServices } from "#app/context";
 import { openDatabase, type DbHandle } from "#app/db/client.server";
 import { startTallyFolding } from "#app/db/tally.server";
+import { startDataExportWorker } from "#app/features/privacy/data-export.server";
 import { countOutbox, createMailSender, startOutboxWorker, type OutboxWorker } from "#app/features/mail/outbox.server";
+import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
 import { createAuth, resolveAuthSecret, type Auth } from "#app/features/users/auth.server";
 import type { Env } from "#app/lib/env.server";
 import { owner } from "#app/content/site";
@@ -71,6 +73,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
   let inbound: InboundDeps | undefined;
   let conversationJobs: { stop(): Promise<void> } | undefined;
   const files = createFileStore(env, handle.db);
+  let exports: { stop(): Promise<void> } | undefined;
   let auth: Auth;
   const metrics = createMetrics({
     outboxCounts: () => countOutbox(handle.db),
@@ -80,7 +83,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
   try {
     await handle.migrate();
     const secret = await resolveAuthSecret(handle.db, env.BETTER_AUTH_SECRET);
-    auth = createAuth({ db: handle.db, env, secret });
+    auth = createAuth({ db: handle.db, env, secret, appName: companyNameOf(await getSettings(handle.db)) });
     const domain = env.INBOUND_DOMAIN;
     const firstAdmin = await ensureFirstAdmin({ db: handle.db, auth }, { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD });
     if (firstAdmin?.generatedPassword) {
@@ -116,7 +119,10 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
       }
     }
     conversationJobs = startConversationJobs({ db: handle.db, files });
+    // docs/product.md#download-my-data: large exports are built here and mailed; expired ones purged.
+    exports = startDataExportWorker(handle.db);
   } catch (error) {
+    await exports?.stop();
     await conversationJobs?.stop();
     await smtp?.close();
     live?.closeAll();
@@ -216,6 +222,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
       await worker?.stop();
       await folding?.stop();
       await conversationJobs?.stop();
+      await exports?.stop();
       await handle.close();
     },
   };

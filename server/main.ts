@@ -28,6 +28,7 @@ import compression from "compression";
 import express from "express";
 import expressStaticGzip from "express-static-gzip";
 import { createPageCache } from "./page-cache";
+import { requestLineRefusal, writeRefusal } from "./request-line";
 import { forwardedForWarning, hsts, httpsDetector, securityHeaders } from "./security";
 
 type AppModule = typeof import("./app");
@@ -77,6 +78,9 @@ async function main() {
   const pageCache = createPageCache(undefined, (page, error) => logger.warn({ err: error, page }, "page cache: could not prerender"));
   const isHttps = httpsDetector(app.get("trust proxy fn"));
   const warnForwardedFor = forwardedForWarning(app.get("trust proxy fn"), (line) => console.error(line));
+  const trustProxy = app.get("trust proxy fn") as (address: string, hop: number) => boolean;
+  /** Whether the direct peer is a trusted proxy (its X-Forwarded-Host is read). */
+  const trustsPeer = (req: http.IncomingMessage) => trustProxy(req.socket.remoteAddress ?? "", 0);
   app.use(hsts);
   app.use(securityHeaders({ development: !production }));
   // Level 3: within 10 % of level 6 in size for half its CPU (dynamic pages are compressed per request).
@@ -114,6 +118,12 @@ async function main() {
     const started = process.hrtime.bigint();
     const id = requests.id(req);
     warnForwardedFor(req);
+    // A path, method or Host no route can answer: 400/405 here, not a 500 further in.
+    const refusal = requestLineRefusal(req, trustsPeer(req));
+    if (refusal) {
+      writeRefusal(res, refusal);
+      return requests.written(req, refusal.status, id, started);
+    }
     // A prerendered page is written in full right here: nothing stays in flight.
     const status = production ? pageCache.serve(req, res, isHttps, id) : 0;
     if (status) return requests.written(req, status, id, started);

@@ -9,10 +9,10 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
-  customType,
   jsonb,
   pgTable,
   primaryKey,
@@ -28,6 +28,9 @@ import { DEFAULT_WEEKLY_HOURS, type MeetingStatus, type ProposalStatus, type Rol
 export * from "./enums";
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+
+/** Binary data (`bytea`): both drivers return a Buffer / Uint8Array. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
 
 /** docs/product.md#contact "Contact message": stored before the owner's e-mail is queued. */
 export const contactMessage = pgTable(
@@ -79,8 +82,15 @@ export const mailOutbox = pgTable(
     failedAt: timestamp({ withTimezone: true }),
     lastError: text(),
     createdAt: createdAt(),
+    /** Notifications gathered into one mail (e.g. new proposal requests): their kind; null for any other mail. */
+    coalesceKey: text(),
+    /** The gathered notifications' lines, oldest first (the mail is rendered again from them at each addition). */
+    coalescedLines: jsonb().$type<string[]>(),
   },
   (t) => [
+    index("mail_outbox_coalesce_idx")
+      .on(t.coalesceKey, t.nextAttemptAt)
+      .where(sql`${t.coalesceKey} is not null`),
     index("mail_outbox_pending_idx")
       .on(t.nextAttemptAt)
       .where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
@@ -153,6 +163,8 @@ export const user = pgTable(
     notifyMessages: boolean().notNull().default(true),
     /** better-auth twoFactor plugin: TOTP confirmed (docs/product.md#account-page). */
     twoFactorEnabled: boolean().default(false),
+    /** When the account was closed (docs/product.md#closing-an-account): its personal data erased, the row kept for what the law keeps. */
+    closedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     uniqueIndex("user_referral_code_unique").on(t.referralCode),
@@ -256,6 +268,8 @@ export const passkey = pgTable(
     transports: text(),
     createdAt: timestamp({ withTimezone: true }).defaultNow(),
     aaguid: text(),
+    /** Registered with user verification (fingerprint, face, PIN): required to sign in (issue #28; rows from before: false). */
+    userVerified: boolean().notNull().default(true),
   },
   (t) => [index("passkey_user_id_idx").on(t.userId), uniqueIndex("passkey_credential_id_unique").on(t.credentialID)],
 );
@@ -673,8 +687,6 @@ export const fileGc = pgTable("file_gc", {
   queuedAt: createdAt(),
 });
 
-const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
-
 /** The database `FileStore`'s objects (ADR 011): one row per stored key, its bytes in chunks. */
 export const fileObject = pgTable("file_object", {
   key: text().primaryKey(),
@@ -744,4 +756,38 @@ export const inboundMail = pgTable(
     postedMessageId: integer(),
   },
   (t) => [index("inbound_mail_received_idx").on(t.receivedAt)],
+);
+
+/**
+ * "Download my data" (docs/product.md#download-my-data): one request per row. A small export is
+ * built at once; a large one is built by the background worker, kept here as a ZIP and mailed as a
+ * link (its token stored hashed) valid 24 hours, then purged.
+ */
+export const dataExport = pgTable(
+  "data_export",
+  {
+    id: serial().primaryKey(),
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    /** pending → ready (or failed after the last attempt). */
+    status: text().$type<"pending" | "ready" | "failed">().notNull().default("pending"),
+    /** SHA-256 (hex) of the download link's token. */
+    tokenHash: text().notNull(),
+    archive: bytea(),
+    sizeBytes: integer(),
+    attempts: integer().notNull().default(0),
+    lastError: text(),
+    requestedAt: createdAt(),
+    readyAt: timestamp({ withTimezone: true }),
+    /** The link works until then (24 hours after the archive is ready). */
+    expiresAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index("data_export_user_idx").on(t.userId, t.requestedAt),
+    uniqueIndex("data_export_token_unique").on(t.tokenHash),
+    index("data_export_pending_idx")
+      .on(t.requestedAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
 );

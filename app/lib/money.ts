@@ -29,12 +29,20 @@ export function parseMoneyToCents(input: string | null | undefined): number | nu
   return cents;
 }
 
+/** The currency when Settings hold none (docs/product.md#money): the one definition of the default. */
+export const DEFAULT_CURRENCY = "USD";
+
+/** @returns the settings' currency code, {@link DEFAULT_CURRENCY} when unset. */
+export function currencyOf(settings: { currency: string }): string {
+  return settings.currency || DEFAULT_CURRENCY;
+}
+
 /**
  * Formats cents for display, e.g. `formatCents(500050)` → `"$5,000.50"`.
  *
- * @param currency - ISO 4217 code (settings.currency, default USD).
+ * @param currency - ISO 4217 code (settings.currency, default {@link DEFAULT_CURRENCY}).
  */
-export function formatCents(cents: number | null | undefined, currency = "USD"): string {
+export function formatCents(cents: number | null | undefined, currency = DEFAULT_CURRENCY): string {
   if (cents === null || cents === undefined) return "—";
   return numberFormat("en-US", { style: "currency", currency }).format(cents / 100);
 }

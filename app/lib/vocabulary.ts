@@ -8,7 +8,7 @@
 import type { MeetingStatus, ProposalStatus } from "#app/db/schema";
 import { formatCalendarDate, formatDateTime, INVALID_DATE, isValidTimeZone, toValidDate } from "#app/lib/dates";
 import { dateTimeFormat } from "#app/lib/intl-cache";
-import { formatCents } from "#app/lib/money";
+import { DEFAULT_CURRENCY, formatCents } from "#app/lib/money";
 
 // ---------------------------------------------------------------------------------------
 // Status words (docs/product.md#status-words)
@@ -166,8 +166,8 @@ export function nounFor(n: number, one: string, other = `${one}s`): string {
  * @param cents - integer cents.
  * @param currency - ISO 4217 code, the settings' currency (default USD).
  */
-export function formatMoney(cents: number | null | undefined, currency = "USD"): string {
-  return formatCents(cents, currency || "USD");
+export function formatMoney(cents: number | null | undefined, currency = DEFAULT_CURRENCY): string {
+  return formatCents(cents, currency || DEFAULT_CURRENCY);
 }
 
 /**

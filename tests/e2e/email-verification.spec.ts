@@ -38,7 +38,11 @@ test.describe("e-mail verification without JavaScript", () => {
     const second = await verificationMail(client.email, first);
     expect((await sql.query(`select email_verified from "user" where email = $1`, [client.email])).rows[0].email_verified).toBe(false);
 
+    // Opening the link (as a mail provider's link scanner does) changes nothing: the page asks.
     await page.goto(verificationPath(second));
+    await expect(page.getByText(`Someone created an account with ${client.email}.`)).toBeVisible();
+    expect((await sql.query(`select email_verified from "user" where email = $1`, [client.email])).rows[0].email_verified).toBe(false);
+    await page.getByRole("button", { name: `Yes, verify ${client.email}` }).click();
     await expect(page.getByRole("status").filter({ hasText: "verified" })).toHaveText("Your e-mail address is verified. Thank you!");
     expect((await sql.query(`select email_verified from "user" where email = $1`, [client.email])).rows[0].email_verified).toBe(true);
     await page.getByRole("link", { name: "Go to your dashboard" }).click();
@@ -49,6 +53,27 @@ test.describe("e-mail verification without JavaScript", () => {
     await page.goto(`${verificationPath(second).slice(0, -3)}xyz`);
     await expect(page.getByRole("alert")).toHaveText("This verification link is invalid or has expired. Sign in and ask for a new one.");
     await expect(page.getByRole("button", { name: "Send a new link" })).toBeVisible();
+  });
+
+  test("“This was not me”: the account that used the address is closed and signed out, the address is free", async ({
+    page,
+    browser,
+    sql,
+  }) => {
+    const attacker = await registerClient(page);
+    const link = verificationPath(await verificationMail(attacker.email));
+    const owner = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
+    const ownerPage = await owner.newPage();
+    await ownerPage.goto(link);
+    await ownerPage.getByRole("link", { name: "This was not me" }).click();
+    await expect(ownerPage.getByRole("alertdialog")).toContainText(`Close the account that used ${attacker.email}?`);
+    await ownerPage.getByRole("button", { name: "Yes, close it" }).click();
+    await expect(ownerPage.getByRole("status").filter({ hasText: "free again" })).toBeVisible();
+    const [row] = (await sql.query(`select email, closed_at from "user" where email = $1`, [attacker.email])).rows;
+    expect(row).toBeUndefined();
+    await page.goto("/client-dashboard");
+    await expect(page).toHaveURL(/\/login/);
+    await owner.close();
   });
 
   test("ambassadors see the banner too", async ({ page }) => {
@@ -102,7 +127,7 @@ test.describe("with “Require e-mail verification to sign in” on", () => {
     const email = uniqueEmail("must-verify");
     await page.goto("/register");
     await hydrated(page);
-    await fillFields(page, { "Business name": "Careful Co", Email: email, Phone: "301 555 0100", Password: PASSWORD });
+    await fillFields(page, { "Business name": "Careful Co", Email: email, "Phone (optional)": "301 555 0100", Password: PASSWORD });
     await page.getByRole("button", { name: "Register" }).click();
     await expect(page).toHaveURL(/\/login\?verify=sent$/, { timeout: 30_000 }); // password hashing on a busy machine
     await expect(page.getByRole("status").filter({ hasText: "inbox" })).toHaveText(
@@ -126,6 +151,7 @@ test.describe("with “Require e-mail verification to sign in” on", () => {
     const second = await verificationMail(email, first);
 
     await page.goto(verificationPath(second));
+    await page.getByRole("button", { name: `Yes, verify ${email}` }).click();
     await expect(page.getByRole("status").filter({ hasText: "verified" })).toHaveText("Your e-mail address is verified. Thank you!");
     await page.getByRole("link", { name: "Sign in" }).click();
     await fillFields(page, { Email: email, Password: PASSWORD });

@@ -4,7 +4,7 @@
  */
 import { desc, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { invoice, user } from "#app/db/schema";
+import { invoice } from "#app/db/schema";
 import {
   exportInvoicesForAdmin,
   generateInvoice,
@@ -94,7 +94,7 @@ describe.each(testDatabases())("admin CSV exports on %s", (_name, open) => {
     expect(rows[1]).toMatchObject({ proposals: 2, approvedProposals: 2, paidCents: 15_000, owedCents: 30_000 });
     expect(rows[0]).toMatchObject({ proposals: 0, paidCents: 0, owedCents: 0 });
     expect((await all(await exportCommissionsForAdmin(t.db, admin, { q: "ann-code" }))).map((r) => r.id)).toEqual([ann.id]);
-    expect(bob.id).toBeTruthy();
+    expect(rows[0]!.id).toBe(bob.id);
   });
 
   it("keyset batches read every row exactly once, ties on the sort key broken by id", async () => {
@@ -132,6 +132,5 @@ describe.each(testDatabases())("admin CSV exports on %s", (_name, open) => {
     expect(rows.map((r) => r.id)).toEqual(expected.map((r) => r.id));
     expect(rows[0]).not.toHaveProperty("cursorKey");
     expect(calls).toEqual([2, 2, 2, 1]);
-    expect(await t.db.$count(user)).toBeGreaterThan(0);
   });
 });

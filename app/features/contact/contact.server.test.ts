@@ -55,7 +55,7 @@ describe.each(testDatabases())("submitContactMessage on %s", (_name, open) => {
     expect(mails[0]).toMatchObject({
       to: "owner@example.com",
       replyTo: "ada@example.org",
-      subject: "New contact message from Ada Lovelace",
+      subject: "New contact message from Ada Lovelace — Client Portal",
       sentAt: null,
     });
     expect(mails[0]!.text).toContain("Can you build my site?");

@@ -6,7 +6,7 @@
 import type { Database } from "#app/db/client.server";
 import { contactMessage } from "#app/db/schema";
 import { hitRateLimit } from "#app/lib/rate-limit.server";
-import { enqueueMail, escapeHtml } from "#app/features/mail/mail.server";
+import { queueNotification } from "#app/features/mail/notifications.server";
 import { rateLimited } from "#app/lib/errors";
 import { publishLive } from "#app/features/live/live-events.server";
 import { type ContactInput } from "./contact.schema";
@@ -40,21 +40,18 @@ export async function submitContactMessage(
       .insert(contactMessage)
       .values({ userName: input.user_name, userEmail: input.user_email, userPhone: phone, message: input.message, ip: ctx.ip })
       .returning({ id: contactMessage.id });
-    const lines = [
-      `New message from the portfolio contact form.`,
-      ``,
-      `Name: ${input.user_name}`,
-      `Email: ${input.user_email}`,
-      `Phone: ${phone ?? "—"}`,
-      ``,
-      input.message,
-    ];
-    await enqueueMail(tx, {
+    await queueNotification(tx, {
       to: ctx.ownerEmail,
       replyTo: input.user_email,
       subject: `New contact message from ${input.user_name}`,
-      text: lines.join("\n"),
-      html: `<p>New message from the portfolio contact form.</p><p><strong>Name:</strong> ${escapeHtml(input.user_name)}<br><strong>Email:</strong> ${escapeHtml(input.user_email)}<br><strong>Phone:</strong> ${escapeHtml(phone ?? "—")}</p><p style="white-space:pre-wrap">${escapeHtml(input.message)}</p>`,
+      lines: [
+        "New message from the portfolio contact form.",
+        `Name: ${input.user_name}`,
+        `Email: ${input.user_email}`,
+        `Phone: ${phone ?? "—"}`,
+        input.message,
+      ],
+      link: { label: "Open it in the inbox", path: `/admin/messages/${row!.id}` },
     });
     await publishLive(tx, { kind: "contact.received", entityId: row!.id, admins: true });
     return { id: row!.id };

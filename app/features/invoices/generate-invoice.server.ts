@@ -8,6 +8,7 @@
  * - One invoice per proposal (unique index).
  */
 import { eq, sql } from "drizzle-orm";
+import { isUniqueViolation } from "#app/db/errors";
 import type { Database, Queryable } from "#app/db/client.server";
 import { invoice, invoiceCounter, invoiceItem, proposal, user } from "#app/db/schema";
 import { recordAudit } from "#app/features/audit/audit.server";
@@ -20,14 +21,6 @@ import { checkedItems } from "./invoice-items.server";
 import { currencyOf, invoiceNotice } from "./invoice-notice.server";
 import { type InvoiceInput } from "./invoices.schema";
 import { INVOICE_MESSAGES } from "./invoices.messages";
-
-/** @returns whether `error` is PostgreSQL's unique violation (both drivers expose `code`). */
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: string }).code === "23505") return true;
-  }
-  return false;
-}
 
 /** The proposal an invoice is being generated for (docs/product.md#invoices-generating). */
 export interface ProposalToInvoice {

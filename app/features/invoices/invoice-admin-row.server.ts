@@ -3,13 +3,13 @@
  * selects (joined to its proposal and client), shared by the list, its CSV export and the invoice
  * page, and the row type they return.
  */
-import { sql } from "drizzle-orm";
-import { invoice, proposal, user } from "#app/db/schema";
+import { invoice, proposal } from "#app/db/schema";
+import { clientEmailSql as clientEmailOf, clientNameSql as clientNameOf } from "#app/features/users/client-name.server";
 import type { InvoiceDisplayStatus } from "./invoice-status";
 
 /** The client's name and e-mail as an invoice shows them: the account's, else the proposal's (user joined on the client). */
-export const clientNameSql = sql<string | null>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName})`;
-export const clientEmailSql = sql<string | null>`coalesce(${user.email}, ${proposal.clientEmail})`;
+export const clientNameSql = clientNameOf(proposal.clientName);
+export const clientEmailSql = clientEmailOf(proposal.clientEmail);
 
 /** What an invoice row shows, in the admin list, its CSV export and on one invoice (joins: proposal, client user). */
 export const adminInvoiceColumns = {

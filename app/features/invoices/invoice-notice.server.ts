@@ -3,12 +3,9 @@
  * docs/product.md#invoices-editing): essential, sent whatever their preference.
  */
 import { formatCalendarDate } from "#app/lib/dates";
-import { formatCents } from "#app/lib/money";
+import { currencyOf, formatCents } from "#app/lib/money";
 
-/** @returns the settings' currency code, USD when unset. */
-export function currencyOf(settings: { currency: string }): string {
-  return settings.currency || "USD";
-}
+export { currencyOf };
 
 /**
  * @param id - the invoice id (the link is /view-invoice/:id).

@@ -8,6 +8,7 @@
 import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { invoice, invoiceItem, proposal, user } from "#app/db/schema";
+import { clientEmailSql, clientNameSql } from "#app/features/users/client-name.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
 import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
@@ -66,8 +67,8 @@ export async function getInvoiceForClient(db: Database, actor: Actor, invoiceId:
       paidAt: invoice.paidAt,
       createdAt: invoice.createdAt,
       billTo: {
-        name: sql<string>`coalesce(${user.businessName}, ${user.name}, ${proposal.clientName}, '')`,
-        email: sql<string>`coalesce(${user.email}, ${proposal.clientEmail}, '')`,
+        name: clientNameSql(proposal.clientName),
+        email: sql<string>`coalesce(${clientEmailSql(proposal.clientEmail)}, '')`,
         phone: sql<string>`coalesce(${user.phone}, '')`,
         website: sql<string>`coalesce(${user.website}, '')`,
       },

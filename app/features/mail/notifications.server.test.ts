@@ -103,7 +103,8 @@ describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
     const mails = await outbox();
     expect(mails.map((m) => m.to)).toEqual(["new@example.com", "known@example.com"]);
     expect(mails[0]!.text).toContain(`${ORIGIN_TOKEN}/register?ref=sunny`);
-    expect(mails[0]!.text).toContain('a website proposal for this e-mail address: "Yoga site"');
+    expect(mails[0]!.text).toContain("Ann Bassador, one of our ambassadors, prepared a website proposal for this e-mail address.");
+    expect(mails[0]!.text).not.toContain("Yoga site");
     expect(mails[0]!.text).not.toContain("New Person");
     expect(mails[0]!.text).not.toContain("Classes");
     expect(mails[1]!.text).toContain(`${ORIGIN_TOKEN}/client-dashboard`);

@@ -8,10 +8,10 @@
  * {@link ORIGIN_TOKEN} to the site's origin and {@link ADMIN_RECIPIENT} to settings.supportEmail
  * (else OWNER_EMAIL) when it sends, so use-cases need nothing but their transaction.
  */
-import { eq } from "drizzle-orm";
+import { and, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
-import { user } from "#app/db/schema";
-import { getBrand, getSettings } from "#app/features/settings/settings.server";
+import { mailOutbox, user } from "#app/db/schema";
+import { companyNameOf, getBrand, getSettings } from "#app/features/settings/settings.server";
 import { enqueueMail, escapeHtml, type OutgoingMail } from "./mail.server";
 
 /** Replaced by the site's public origin when the mail is sent. */
@@ -55,6 +55,8 @@ export interface Notification {
   replyThread?: { proposalId: number; userId: string };
   /** Extra header fields (e.g. `Auto-Submitted` on an automatic answer). */
   headers?: Record<string, string>;
+  /** Where a reply goes (e.g. the visitor who wrote through the contact form); `replyThread` wins. */
+  replyTo?: string;
 }
 
 /**
@@ -64,8 +66,13 @@ export interface Notification {
  * @returns the outbox id.
  */
 export async function queueNotification(q: Queryable, n: Notification): Promise<number> {
+  return enqueueMail(q, await renderNotification(q, n));
+}
+
+/** A notification in the one layout: subject with the company name, plain text, HTML. */
+async function renderNotification(q: Queryable, n: Notification): Promise<OutgoingMail> {
   const [settings, brand] = await Promise.all([getSettings(q), getBrand(q)]);
-  const company = settings.companyName || "Client Portal";
+  const company = companyNameOf(settings);
   const url = `${ORIGIN_TOKEN}${n.link.path}`;
   const footer = settings.supportEmail ? `Questions? Write to ${settings.supportEmail}.` : "";
   const lines = n.replyThread ? [...n.lines, REPLY_HINT_TOKEN] : n.lines;
@@ -76,19 +83,97 @@ export async function queueNotification(q: Queryable, n: Notification): Promise<
     : `<p style="font-weight:700;font-size:18px;color:${accent}">${escapeHtml(company)}</p>`;
   const html = `<div style="font-family:system-ui,sans-serif;max-width:560px;border-top:4px solid ${accent};padding-top:8px">
 ${heading}
-${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("\n")}
+${lines.map((l) => `<p style="white-space:pre-line">${escapeHtml(l)}</p>`).join("\n")}
 <p><a href="${escapeHtml(url)}" style="display:inline-block;background:${accent};color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(n.link.label)}</a></p>
 ${footer ? `<p style="color:#555;font-size:13px">${escapeHtml(footer)}</p>` : ""}
 </div>`;
-  return enqueueMail(q, {
+  return {
     to: n.to,
     subject: `${n.subject} — ${company}`,
     text,
     html,
     attachments: n.attachments,
-    replyTo: n.replyThread ? replyThreadMarker(n.replyThread) : undefined,
+    replyTo: n.replyThread ? replyThreadMarker(n.replyThread) : n.replyTo,
     headers: n.headers,
+  };
+}
+
+/** Notifications of one kind that the admin gets at most once per window, gathered into one mail. */
+export interface CoalescedNotice {
+  /** The kind, e.g. `new-proposal-requests`. */
+  key: string;
+  /** At most one mail of this kind per this many milliseconds. */
+  windowMs: number;
+  /** The subject for `count` gathered notifications. */
+  subject: (count: number) => string;
+  /** This notification's line (plain text). */
+  line: string;
+  link: Notification["link"];
+}
+
+/**
+ * Queues a notification to the admin that is gathered with the others of its kind
+ * (docs/product.md#notifications): while a mail of that kind waits unsent, this one is added to
+ * it; otherwise a new mail is scheduled no earlier than one window after the previous one. So a
+ * flood of requests makes at most one mail per window, listing them all.
+ *
+ * @param q - the transaction of the change that causes it.
+ * @returns the outbox id of the mail that carries it.
+ */
+export async function notifyAdminCoalesced(q: Queryable, n: CoalescedNotice): Promise<number> {
+  // One writer per kind at a time (released with the transaction): no two mails start together.
+  await q.execute(sql`select pg_advisory_xact_lock(hashtext(${`coalesce:${n.key}`}))`);
+  const [waiting] = await q
+    .select({ id: mailOutbox.id, lines: mailOutbox.coalescedLines })
+    .from(mailOutbox)
+    .where(
+      and(
+        eq(mailOutbox.coalesceKey, n.key),
+        isNull(mailOutbox.sentAt),
+        isNull(mailOutbox.failedAt),
+        // Not while the worker holds it: what it is sending must not change under it.
+        or(isNull(mailOutbox.lockedUntil), lte(mailOutbox.lockedUntil, sql`now()`)),
+        eq(mailOutbox.attempts, 0),
+      ),
+    )
+    .orderBy(desc(mailOutbox.nextAttemptAt))
+    .limit(1)
+    .for("update");
+  const lines = [...(waiting?.lines ?? []), n.line];
+  const mail = await renderNotification(q, {
+    to: ADMIN_RECIPIENT,
+    subject: n.subject(lines.length),
+    lines,
+    link: n.link,
   });
+  if (waiting) {
+    await q
+      .update(mailOutbox)
+      .set({ subject: mail.subject, text: mail.text, html: mail.html, coalescedLines: lines })
+      .where(eq(mailOutbox.id, waiting.id));
+    return waiting.id;
+  }
+  const [previous] = await q
+    .select({ at: mailOutbox.nextAttemptAt })
+    .from(mailOutbox)
+    .where(eq(mailOutbox.coalesceKey, n.key))
+    .orderBy(desc(mailOutbox.nextAttemptAt))
+    .limit(1);
+  const [row] = await q
+    .insert(mailOutbox)
+    .values({
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      coalesceKey: n.key,
+      coalescedLines: lines,
+      nextAttemptAt: previous
+        ? sql`greatest(now(), ${previous.at.toISOString()}::timestamptz + (${n.windowMs} * interval '1 millisecond'))`
+        : sql`now()`,
+    })
+    .returning({ id: mailOutbox.id });
+  return row!.id;
 }
 
 /** The mail button's colour when Settings hold no accent colour. */

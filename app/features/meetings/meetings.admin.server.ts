@@ -8,6 +8,7 @@ import type { Database, Queryable } from "#app/db/client.server";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { ORIGIN_TOKEN, queueUserUpdate } from "#app/features/mail/notifications.server";
 import { meeting, user, type MeetingStatus } from "#app/db/schema";
+import { clientNameSql } from "#app/features/users/client-name.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { formatDateTime, toIsoOrNull, toValidDate } from "#app/lib/dates";
 import { inviteFor, meetingColumns } from "./meetings.server";
@@ -43,7 +44,7 @@ export const MEETING_ADMIN_MESSAGES = {
 
 const rowSelect = () => ({
   ...meetingColumns,
-  clientName: sql<string>`coalesce(${user.businessName}, ${user.name})`,
+  clientName: clientNameSql(),
   clientEmail: user.email,
 });
 

@@ -6,7 +6,7 @@
 import { and, asc, desc, eq, gt, lte } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { meeting, proposal, user, type MeetingStatus } from "#app/db/schema";
-import { getSettings } from "#app/features/settings/settings.server";
+import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
 import { meetingIcs } from "./meeting-ics.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
@@ -130,7 +130,7 @@ export async function inviteFor(db: Queryable, row: typeof meeting.$inferSelect,
     .select({ name: user.name, businessName: user.businessName, email: user.email })
     .from(user)
     .where(eq(user.id, row.userId));
-  const company = settings.companyName || "Client Portal";
+  const company = companyNameOf(settings);
   const minutes = Math.round((row.endsAt.getTime() - row.startsAt.getTime()) / 60_000);
   return meetingIcs({
     id: row.id,

@@ -94,10 +94,10 @@ describe.each(testDatabases())("ambassador proposal rules on %s", (_name, open) 
     expect(await mine()).toBe(20);
   });
 
-  it("mails a new address only fixed text, the project name and the registration link — none of the ambassador's other text", async () => {
+  it("mails a new address only fixed text, the ambassador's display name and the registration link — not the project name nor anything else typed", async () => {
     const { t, s } = ctx;
     const ambassador = await makeAmbassador(s, { referralCode: "sunny-side" });
-    await t.db.update(user).set({ name: "Evil Name http://phish.example" }).where(eq(user.id, ambassador.id));
+    await t.db.update(user).set({ name: "Ann Evil-Name http://phish.example/login" }).where(eq(user.id, ambassador.id));
     await submitAmbassadorProposal(t.db, ambassador, {
       clientName: "Dear customer, your bank account is locked",
       clientEmail: "victim@example.com",
@@ -108,13 +108,12 @@ describe.each(testDatabases())("ambassador proposal rules on %s", (_name, open) 
     const [mail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, "victim@example.com"));
     expect(mail!.subject).toBe("A website proposal was prepared for you — Client Portal");
     for (const part of [mail!.text, mail!.html!]) {
-      expect(part).toContain("Bakery relaunch");
       expect(part).toContain("{{origin}}/register?ref=sunny-side");
-      expect(part).not.toMatch(/phish|bank account|Dear customer|Evil Name|\$1\.00/);
+      expect(part).not.toMatch(/Bakery relaunch|http:|phish\.|bank account|Dear customer|\$1\.00/);
     }
     expect(mail!.text).toBe(
       [
-        'One of our ambassadors prepared a website proposal for this e-mail address: "Bakery relaunch".',
+        "Ann Evil-Name http phish example login, one of our ambassadors, prepared a website proposal for this e-mail address.",
         "To see it, create your free client account with this e-mail address using the link below, then confirm the address from the e-mail we send you.",
         "If you did not expect this message, ignore it: you will not hear from us about it again.",
         "",

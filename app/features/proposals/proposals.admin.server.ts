@@ -3,13 +3,13 @@
  * admin): the list of every proposal with search, filter and keyset pagination, and the
  * free status change. Each function checks that the actor is an admin before anything else.
  */
-import { and, eq, gt, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, gte, ilike, inArray, isNull, like, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database, Queryable } from "#app/db/client.server";
 import { readTally, tallyCount } from "#app/db/tally.server";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { queueUserUpdate } from "#app/features/mail/notifications.server";
-import { auditEvent, invoice, proposal, PROPOSAL_STATUSES, user, type ProposalStatus } from "#app/db/schema";
+import { auditEvent, invoice, mailOutbox, proposal, PROPOSAL_STATUSES, user, type ProposalStatus } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { toIsoOrNull } from "#app/lib/dates";
 import { AppError, fieldError, notFound } from "#app/lib/errors";
@@ -218,7 +218,15 @@ async function lockProposalStatus(tx: Queryable, proposalId: number) {
   return current;
 }
 
-/** Writes a status change: the row, its audit event and the client's notification. @returns the audit event's id. */
+/** The subject of the client's mail about a status change (also how an Undo finds it while unsent). */
+function statusMailSubject(current: { id: number; projectName: string | null }, status: ProposalStatus): string {
+  return `${current.projectName || `Proposal #${current.id}`}: status is now ${PROPOSAL_STATUS_LABELS[status]}`;
+}
+
+/**
+ * Writes a status change: the row, its audit event and — for a change, not an Undo — the client's
+ * notification. @returns the audit event's id.
+ */
 async function writeStatus(
   tx: Queryable,
   actor: Actor,
@@ -238,10 +246,10 @@ async function writeStatus(
     before: { status: current.status },
     after: undoes ? { status, undoes } : { status },
   });
-  if (current.clientId) {
+  if (current.clientId && action === "status-changed") {
     const project = current.projectName || `Proposal #${current.id}`;
     await queueUserUpdate(tx, current.clientId, {
-      subject: `${project}: status is now ${PROPOSAL_STATUS_LABELS[status]}`,
+      subject: statusMailSubject(current, status),
       lines: [
         `The status of your project "${project}" changed from ${PROPOSAL_STATUS_LABELS[current.status]} to ${PROPOSAL_STATUS_LABELS[status]}.`,
       ],
@@ -263,8 +271,9 @@ export const UNDO_MESSAGES = {
 /**
  * Undo of a status change (docs/product.md#proposals-admin-status): a real reverse change — the
  * proposal goes back to the status it had before the change named by `eventId`, recorded as its
- * own audit event `status-undone` (before/after, and the undone event's id) and mailed to the
- * client like any status change. Only the latest status change of the proposal, made less than
+ * own audit event `status-undone` (before/after, and the undone event's id). The client is not
+ * mailed again: the mail about the change is withdrawn while it is still unsent, and an Undo
+ * sends none of its own. Only the latest status change of the proposal, made less than
  * {@link STATUS_UNDO_WINDOW_MS} ago and not changed since, can be undone, once.
  *
  * @param eventId - the audit event of the change (answered by {@link setProposalStatus}).
@@ -305,8 +314,26 @@ export async function undoProposalStatus(
       throw new AppError("CONFLICT", UNDO_MESSAGES.gone);
     }
     await writeStatus(tx, actor, current, before, "status-undone", eventId);
+    if (current.clientId) await withdrawStatusMail(tx, current.clientId, statusMailSubject(current, after), event.createdAt);
     return { id: proposalId, projectName: current.projectName, status: before };
   });
+}
+
+/** Deletes the client's mail about an undone change if the outbox has not started sending it. */
+async function withdrawStatusMail(tx: Queryable, clientId: string, subject: string, changedAt: Date): Promise<void> {
+  const [client] = await tx.select({ email: user.email }).from(user).where(eq(user.id, clientId));
+  if (!client) return;
+  await tx
+    .delete(mailOutbox)
+    .where(
+      and(
+        eq(mailOutbox.to, client.email),
+        like(mailOutbox.subject, `${subject.replace(/[\\%_]/g, "\\$&")} — %`),
+        isNull(mailOutbox.sentAt),
+        eq(mailOutbox.attempts, 0),
+        gte(mailOutbox.createdAt, new Date(changedAt.getTime() - 1_000)),
+      ),
+    );
 }
 
 /**

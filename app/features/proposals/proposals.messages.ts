@@ -23,6 +23,7 @@ export const PROPOSAL_MESSAGES = {
   addressRefused:
     "You can't send a proposal to this address. Use the e-mail of a client who registered through your link, or of someone new.",
   dailyLimit: "You have sent the most proposals allowed in a day (20). Try again tomorrow.",
+  requestLimit: "You have sent the most proposal requests allowed in an hour (10). Please try again later.",
   newAddressLimit:
     "You have sent proposals to the most new addresses allowed in a day (5). Try again tomorrow, or send to a client you referred.",
   ownProposal: "You cannot approve or decline a proposal you made yourself.",

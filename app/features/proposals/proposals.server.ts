@@ -14,7 +14,7 @@ import { invoice, proposal, user, type ProposalStatus, type WebsiteGoal } from "
 import { assertRole, roleOf, type Actor } from "#app/features/users/actor";
 import { AppError, fieldError, notFound, rateLimited } from "#app/lib/errors";
 import { hitRateLimit } from "#app/lib/rate-limit.server";
-import { notifyAdmin, queueNotification, queueUserUpdate } from "#app/features/mail/notifications.server";
+import { notifyAdmin, notifyAdminCoalesced, queueNotification, queueUserUpdate } from "#app/features/mail/notifications.server";
 import { publishProposalEvent } from "#app/features/live/live-events.server";
 import { changedFields, recordAudit } from "#app/features/audit/audit.server";
 import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
@@ -119,6 +119,8 @@ function withAllowed(row: ListedRow): ClientProposalRow {
 export async function requestProposal(db: Database, actor: Actor | null, input: ProposalRequestInput): Promise<{ id: number }> {
   if (!actor) throw new AppError("UNAUTHORIZED", PROPOSAL_MESSAGES.notLoggedIn);
   assertRole(actor, "client");
+  const allowed = await hitRateLimit(db, `proposal-requests:${actor.id}`, PROPOSAL_REQUEST_LIMIT);
+  if (!allowed.allowed) throw rateLimited(PROPOSAL_MESSAGES.requestLimit, allowed.retryAfterSeconds);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(proposal)
@@ -130,15 +132,23 @@ export async function requestProposal(db: Database, actor: Actor | null, input: 
       action: "created",
       after: { status: "pending", source: "client" },
     });
-    await notifyAdmin(tx, {
-      subject: "New proposal request",
-      lines: [`${actor.email} requested a proposal${input.projectName ? ` for "${input.projectName}"` : ""}.`, input.projectDetails],
+    // One mail per 10 minutes at most, listing every request since the last one.
+    await notifyAdminCoalesced(tx, {
+      key: "new-proposal-requests",
+      windowMs: ADMIN_REQUEST_MAIL_WINDOW_MS,
+      subject: (count) => (count === 1 ? "New proposal request" : `${count} new proposal requests`),
+      line: `${actor.email} requested a proposal${input.projectName ? ` for "${input.projectName.slice(0, 120)}"` : ""}.`,
       link: { label: "Open proposals", path: "/admin/proposals" },
     });
     await publishProposalEvent(tx, row!.id, "proposal.created", {}, actor.id);
     return { id: row!.id };
   });
 }
+
+/** Proposal requests per client account (docs/product.md#proposals-request): 10 an hour. */
+export const PROPOSAL_REQUEST_LIMIT = { limit: 10, windowMs: 60 * 60_000 } as const;
+/** The admin gets at most one "new proposal requests" mail per this window: 10 minutes. */
+export const ADMIN_REQUEST_MAIL_WINDOW_MS = 10 * 60_000;
 
 /** A proposal's name in messages. */
 function proposalLabel(row: { projectName: string | null; id: number }): string {
@@ -472,7 +482,7 @@ export async function submitAmbassadorProposal(
 ): Promise<{ id: number; clientId: string | null }> {
   if (!actor) throw new AppError("UNAUTHORIZED", PROPOSAL_MESSAGES.mustLogIn);
   assertRole(actor, "ambassador");
-  const [me] = await db.select({ referralCode: user.referralCode }).from(user).where(eq(user.id, actor.id));
+  const [me] = await db.select({ referralCode: user.referralCode, name: user.name }).from(user).where(eq(user.id, actor.id));
   if (!me?.referralCode) throw new AppError("FORBIDDEN", PROPOSAL_MESSAGES.referralMissing);
   const email = input.clientEmail.trim().toLowerCase();
   const referralCode = me.referralCode;
@@ -522,11 +532,11 @@ export async function submitAmbassadorProposal(
         link: { label: "Review the proposal", path: "/client-dashboard" },
       });
     } else {
-      // A stranger's inbox: fixed company text, the project name and the link — nothing else.
+      // A stranger's inbox: fixed company text naming the ambassador, and the link — nothing they typed.
       await queueNotification(tx, {
         to: email,
         subject: "A website proposal was prepared for you",
-        lines: newAddressMailLines(input.projectName),
+        lines: newAddressMailLines(me.name),
         link: { label: "Create your account", path: `/register?ref=${encodeURIComponent(referralCode)}` },
       });
     }
@@ -537,11 +547,19 @@ export async function submitAmbassadorProposal(
 
 /**
  * The body of the mail to an address with no account (docs/product.md#ambassador-proposals):
- * fixed sentences and the project name, nothing else from the ambassador.
+ * fixed sentences naming the ambassador by their display name only (letters, spaces, hyphens and
+ * apostrophes, at most 60 characters: no link or address can ride along) — never the project name,
+ * the client's name or the details they typed.
  */
-export function newAddressMailLines(projectName: string | null): string[] {
+export function newAddressMailLines(ambassadorName: string): string[] {
+  const name = ambassadorName
+    .replace(/[^\p{L}\p{M}' -]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 60)
+    .trim();
   return [
-    `One of our ambassadors prepared a website proposal for this e-mail address${projectName ? `: "${projectName}"` : ""}.`,
+    `${name ? `${name}, one of our ambassadors,` : "One of our ambassadors"} prepared a website proposal for this e-mail address.`,
     "To see it, create your free client account with this e-mail address using the link below, then confirm the address from the e-mail we send you.",
     "If you did not expect this message, ignore it: you will not hear from us about it again.",
   ];

@@ -15,13 +15,14 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Database, Queryable } from "#app/db/client.server";
 import { readTally, type TallyBucket } from "#app/db/tally.server";
 import { invoice, proposal, user, type ProposalStatus } from "#app/db/schema";
+import { clientNameSql } from "#app/features/users/client-name.server";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { queueUserUpdate } from "#app/features/mail/notifications.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { toIsoOrNull } from "#app/lib/dates";
 import { AppError, notFound } from "#app/lib/errors";
-import { formatCents } from "#app/lib/money";
+import { DEFAULT_CURRENCY, formatCents } from "#app/lib/money";
 import { EXPORT_BATCH_SIZE, keysetBatches } from "#app/lib/csv.server";
 import {
   containsPattern,
@@ -343,7 +344,7 @@ export async function getAmbassadorCommissions(
         .select({
           id: user.id,
           cursorKey: cursorKeySql(clientOrdering),
-          name: sql<string>`coalesce(${user.businessName}, ${user.name})`,
+          name: clientNameSql(),
           email: user.email,
           createdAt: user.createdAt,
         })
@@ -439,8 +440,8 @@ export async function markCommissionPaid(db: Database, actor: Actor, proposalId:
     const { currency } = await getSettings(tx);
     const project = updated!.projectName || `proposal #${proposalId}`;
     await queueUserUpdate(tx, row.ambassadorId, {
-      subject: `Commission paid: ${formatCents(paidCents, currency || "USD")}`,
-      lines: [`Your commission of ${formatCents(paidCents, currency || "USD")} for ${project} was marked as paid.`],
+      subject: `Commission paid: ${formatCents(paidCents, currency || DEFAULT_CURRENCY)}`,
+      lines: [`Your commission of ${formatCents(paidCents, currency || DEFAULT_CURRENCY)} for ${project} was marked as paid.`],
       link: { label: "View your earnings", path: "/ambassador/earnings" },
     });
     return { paidCents };

@@ -1,23 +1,27 @@
 /**
- * Checks an uploaded logo before anything is stored (docs/product.md#settings): PNG, JPEG or
+ * Checks an uploaded logo before anything is stored (docs/product.md#settings-logo): PNG, JPEG or
  * SVG, at most {@link MAX_LOGO_BYTES}, recognised by its content (never by its name or the
  * browser's declared type). An SVG is accepted only when it is plain drawing: a fixed list of
  * elements and attributes, no script, no event handler, no external reference, no entity
- * or DOCTYPE, no CSS `url()` or `@import`. Anything else is refused, not repaired. (The
- * file is also served with a CSP that forbids scripts, and shown through `<img>`, where
- * browsers never run SVG scripts: three independent walls.)
+ * or DOCTYPE, no CSS `url()`, `image-set()` or `@import`. Anything else is refused, not repaired.
+ * An accepted SVG is then drawn to a PNG on upload (`logo-raster.server.ts`, librsvg through
+ * sharp, which loads nothing from the network or the disk): an SVG is never stored nor served,
+ * so whatever this filter might miss reaches no one.
  */
 
 /** Largest logo accepted: 200 KB. */
 export const MAX_LOGO_BYTES = 200 * 1024;
 
 export type LogoType = "image/png" | "image/jpeg" | "image/svg+xml";
+/** What is stored and served: an SVG is drawn to a PNG on upload. */
+export type StoredLogoType = Exclude<LogoType, "image/svg+xml">;
 
 export const LOGO_MESSAGES = {
   missing: "Choose a logo file to upload.",
   tooLarge: "The logo is larger than 200 KB. Export a smaller image and try again.",
   wrongType: "The logo must be a PNG, JPEG or SVG image.",
   unsafeSvg: "This SVG contains scripts, event handlers, external links or other active content and was refused. Export a plain SVG.",
+  svgUnreadable: "This SVG could not be drawn (it may be damaged or declare a huge size). Export it again, or upload a PNG.",
   saved: "Logo saved.",
   removed: "Logo removed.",
 } as const;
@@ -49,8 +53,8 @@ const SVG_ELEMENTS = new Set([
   "metadata",
 ]);
 
-/** Attribute names refused whatever their element: event handlers and links out. */
-const BAD_ATTRIBUTE = /^(on|formaction$|xlink:href$|href$|src$|action$)/i;
+/** Attribute names refused whatever their element: event handlers and links out (`href` under any namespace prefix). */
+const BAD_ATTRIBUTE = /^(on|formaction$|([\w.-]+:)?href$|src$|action$)/i;
 
 /**
  * @param bytes - the uploaded file, whole.
@@ -80,7 +84,8 @@ export function isPlainSvg(text: string): boolean {
   const body = text.replace(/^\uFEFF?\s*<\?xml[^?>]*\?>/i, "").replace(/<!--[\s\S]*?-->/g, "");
   if (/<[!?]/.test(body)) return false; // DOCTYPE, ENTITY, CDATA, processing instructions
   if (/&(?!(amp|lt|gt|quot|apos);)/i.test(body)) return false; // numeric or custom entities can hide "javascript:"
-  if (/javascript:|vbscript:|data:|@import|url\s*\(\s*['"]?(?!#)|expression\s*\(/i.test(body)) return false;
+  if (/javascript:|vbscript:|data:|@import|url\s*\(\s*['"]?(?!#)|expression\s*\(|image-set\s*\(|image\s*\(|src\s*\(/i.test(body))
+    return false;
   if (/[\s"'/]on[a-z]+\s*=/i.test(body)) return false; // an event handler anywhere, even where the scanner would not look
   const tag = /<\/?\s*([^\s/>]+)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
   for (let m = tag.exec(body); m; m = tag.exec(body)) {
@@ -93,7 +98,7 @@ export function isPlainSvg(text: string): boolean {
       const value = (a[2] ?? "").replace(/^["']|["']$/g, "").trim();
       if (BAD_ATTRIBUTE.test(attrName)) {
         // An internal reference (`<use href="#shape">`) is fine; anything else is a link out.
-        if (/^(xlink:href|href)$/i.test(attrName) && /^#[\w-]+$/.test(value)) continue;
+        if (/^([\w.-]+:)?href$/i.test(attrName) && /^#[\w-]+$/.test(value)) continue;
         return false;
       }
     }

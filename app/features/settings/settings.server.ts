@@ -5,11 +5,13 @@
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
+import { DEFAULT_CURRENCY } from "#app/lib/money";
 import { changedFields, recordAudit } from "#app/features/audit/audit.server";
 import { brandLogo, DEFAULT_WEEKLY_HOURS, settings } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { fieldError } from "#app/lib/errors";
-import { checkLogo, LOGO_MESSAGES, type LogoType } from "./logo";
+import { checkLogo, LOGO_MESSAGES, type StoredLogoType } from "./logo";
+import { rasterizeSvg } from "./logo-raster.server";
 import {
   accentContrastMessage,
   contrastRatio,
@@ -32,7 +34,7 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   requireAdminTwoFactor: false,
   requireEmailVerification: false,
   commissionRateBps: 1500,
-  currency: "USD",
+  currency: DEFAULT_CURRENCY,
   companyAddress: "",
   taxId: "",
   paymentInstructions: "",
@@ -49,6 +51,14 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   changeCutoffHours: 12,
   requireClientPhone: false,
 };
+
+/** The company name mails, calendar invites, the authenticator app and passkeys show when Settings hold none. */
+export const DEFAULT_COMPANY_NAME = "Client Portal";
+
+/** @returns the company name to show: Settings' one, else {@link DEFAULT_COMPANY_NAME}. */
+export function companyNameOf(s: Pick<Settings, "companyName">): string {
+  return s.companyName || DEFAULT_COMPANY_NAME;
+}
 
 /** @returns the settings row, or the defaults when none was saved. */
 export async function getSettings(q: Queryable): Promise<Settings> {
@@ -176,17 +186,21 @@ export function logoPath(version: string): string {
 /**
  * Validates and saves the agency's logo (docs/product.md#settings), replacing any earlier
  * one; audited as a settings change (`logo` before/after: type and version). The file is
- * checked in memory before anything is written: nothing is saved when it is refused.
+ * checked in memory before anything is written: nothing is saved when it is refused. An SVG is
+ * drawn to a PNG here and only the PNG is kept: an SVG is never stored nor served.
  *
- * @param bytes - the whole uploaded file.
+ * @param upload - the whole uploaded file.
  * @returns the new logo's path.
  * @throws {AppError} 403 unless the actor is an admin; 400 on `logo` when the file is
- *   empty, over 200 KB, not a PNG/JPEG/SVG, or an SVG with active content.
+ *   empty, over 200 KB, not a PNG/JPEG/SVG, an SVG with active content, or one that cannot be drawn.
  */
-export async function saveLogo(db: Database, actor: Actor, bytes: Uint8Array): Promise<string> {
+export async function saveLogo(db: Database, actor: Actor, upload: Uint8Array): Promise<string> {
   assertRole(actor, "admin");
-  const checked = checkLogo(bytes);
-  if ("error" in checked) throw fieldError("logo", checked.error);
+  const found = checkLogo(upload);
+  if ("error" in found) throw fieldError("logo", found.error);
+  const bytes = found.type === "image/svg+xml" ? await rasterizeSvg(upload).catch(() => null) : upload;
+  if (!bytes) throw fieldError("logo", LOGO_MESSAGES.svgUnreadable);
+  const checked = { type: found.type === "image/svg+xml" ? ("image/png" as const) : found.type };
   const version = createHash("sha256").update(bytes).digest("hex").slice(0, 20);
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SETTINGS_LOCK_ID})`);
@@ -238,11 +252,17 @@ export async function removeLogo(db: Database, actor: Actor): Promise<boolean> {
  * @param version - from the URL.
  * @returns the bytes and type, or null when `version` is not the current logo's.
  */
-export async function readLogo(q: Queryable, version: string): Promise<{ bytes: Uint8Array; contentType: LogoType } | null> {
+export async function readLogo(q: Queryable, version: string): Promise<{ bytes: Uint8Array; contentType: StoredLogoType } | null> {
   if (!/^[0-9a-f]{20}$/.test(version)) return null;
   const [row] = await q.select().from(brandLogo).where(eq(brandLogo.version, version));
   if (!row) return null;
-  return { bytes: new Uint8Array(Buffer.from(row.dataBase64, "base64")), contentType: row.contentType as LogoType };
+  const bytes = new Uint8Array(Buffer.from(row.dataBase64, "base64"));
+  // A logo stored as SVG before they were drawn on upload is drawn now: an SVG is never served.
+  if (row.contentType === "image/svg+xml") {
+    const png = await rasterizeSvg(bytes).catch(() => null);
+    return png ? { bytes: png, contentType: "image/png" } : null;
+  }
+  return { bytes, contentType: row.contentType as StoredLogoType };
 }
 
 export { LOGO_MESSAGES };

@@ -27,4 +27,8 @@ export const ACCOUNT_MESSAGES = {
   preferencesSaved: "Preferences saved.",
   twoFactorStarted: "Scan the QR code with your authenticator app, then enter a code to finish.",
   twoFactorCancelled: "Two-factor setup cancelled.",
+  passkeyNeedsVerification:
+    "This passkey did not confirm it was you (fingerprint, face or device PIN). Try again and unlock it when your device asks.",
+  passkeyAddAgain:
+    "This passkey was added before the portal asked for your fingerprint, face or PIN. Sign in with your password and add it again on your account page.",
 } as const;

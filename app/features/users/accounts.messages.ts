@@ -29,4 +29,12 @@ export const AUTH_MESSAGES = {
   verificationResent: "If this address has an account that is not verified yet, we e-mailed it a new verification link.",
   verified: "Your e-mail address is verified. Thank you!",
   verifyLinkInvalid: "This verification link is invalid or has expired. Sign in and ask for a new one.",
+  /** "This was not me" on a link whose address is verified already. */
+  notMeVerified:
+    "This address is verified already, so the account is its owner's. If you did not create it, reset its password from the sign-in page and contact us.",
+  notMeDone: "Done: the account that used your address is closed and signed out, and the address is free again. Nothing else is needed.",
+  /** /login after closing one's account (docs/product.md#closing-an-account). */
+  accountClosed: "Your account is closed and your personal data erased. Thank you for working with us.",
+  /** A deactivated account's sign-in, at any step (password, code, passkey). */
+  deactivated: "This account has been deactivated. Contact us if you think this is a mistake.",
 } as const;

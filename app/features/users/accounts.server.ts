@@ -17,10 +17,9 @@ import type { RequestMeta } from "#app/lib/request.server";
 import { AppError, fieldError } from "#app/lib/errors";
 import { AUTH_MESSAGES, REFERRAL_MESSAGES } from "./accounts.messages";
 import { homeFor, roleOf } from "./actor";
-import { authErrorCode, authHeaders } from "./auth-glue.server";
+import { authErrorCode, authHeaders, sessionRefusal } from "./auth-glue.server";
 import { assertPasswordAllowed } from "./password-policy.server";
-import { beginSignIn, limitPasswordReset, limitSignUp, limitVerificationResend } from "./throttle.server";
-export { VERIFY_RATE_LIMITS } from "./throttle.server";
+import { beginSignIn, limitPasswordReset, limitSignUp } from "./throttle.server";
 
 export interface AccountDeps {
   db: Database;
@@ -38,19 +37,20 @@ const AUTH_ERROR_MESSAGES: Record<string, string> = {
   PASSWORD_TOO_SHORT: "The password is too short.",
   PASSWORD_TOO_LONG: "The password is too long.",
   INVALID_EMAIL: "Enter a valid email address.",
-  BANNED_USER: "This account has been deactivated. Contact us if you think this is a mistake.",
   INVALID_TOKEN: "This reset link is invalid, expired or already used. Ask for a new one.",
   TOKEN_EXPIRED: "This reset link is invalid, expired or already used. Ask for a new one.",
 };
 
 /** Maps a better-auth error to an {@link AppError} (unknown errors are rethrown). */
 function toAppError(error: unknown, field?: string): never {
+  const refusal = sessionRefusal(error);
+  if (refusal) throw refusal;
   const code = authErrorCode(error);
   if (code !== null && error instanceof APIError) {
     const message = AUTH_ERROR_MESSAGES[code];
     if (message) {
-      const errorCode = code === "BANNED_USER" ? "FORBIDDEN" : code.startsWith("USER_ALREADY_EXISTS") ? "CONFLICT" : "INVALID_INPUT";
-      throw field && errorCode !== "FORBIDDEN" ? fieldError(field, message, errorCode) : new AppError(errorCode, message);
+      const errorCode = code.startsWith("USER_ALREADY_EXISTS") ? "CONFLICT" : "INVALID_INPUT";
+      throw field ? fieldError(field, message, errorCode) : new AppError(errorCode, message);
     }
     if (error.statusCode === 429) throw new AppError("RATE_LIMITED", AUTH_MESSAGES.tooManyAttempts);
   }
@@ -230,16 +230,7 @@ export async function signIn({ db, auth }: AccountDeps, input: { email: string; 
   await attempt.succeeded();
   // docs/product.md#account-page: with two-factor on, better-auth answers a pending sign-in (a signed cookie) instead.
   if ("twoFactorRedirect" in result.response) return { headers: result.headers, userId: "", home: "/login/two-factor", twoFactor: true };
-  const [row] = await db
-    .select({ role: user.role, emailVerified: user.emailVerified })
-    .from(user)
-    .where(eq(user.id, result.response.user.id));
-  // docs/product.md#email-verification: checked only once the password is right, so the
-  // refusal tells nothing to someone who does not know it. The session just made is dropped.
-  if (!row?.emailVerified && (await getSettings(db)).requireEmailVerification) {
-    await db.delete(session).where(eq(session.token, result.response.token));
-    throw new AppError("FORBIDDEN", AUTH_MESSAGES.verifyBeforeSignIn);
-  }
+  const [row] = await db.select({ role: user.role }).from(user).where(eq(user.id, result.response.user.id));
   return { headers: result.headers, userId: result.response.user.id, home: homeFor(roleOf(row?.role)) };
 }
 
@@ -273,42 +264,6 @@ export async function resetPassword({ auth }: AccountDeps, input: { token: strin
   } catch (error) {
     toAppError(error);
   }
-}
-
-/**
- * Verifies an e-mail address from the link of the verification mail
- * (docs/product.md#email-verification). better-auth checks the signed token; its
- * `afterEmailVerification` hook then claims the ambassador proposals addressed to the address.
- * A link of an address already verified succeeds again and changes nothing.
- *
- * @param token - the `token` query parameter of /verify-email.
- * @returns true when the address is verified; false for an invalid, expired or tampered link
- *   (the page then offers a new one).
- */
-export async function verifyEmailAddress({ auth }: AccountDeps, token: string): Promise<boolean> {
-  try {
-    await auth.api.verifyEmail({ query: { token } });
-    return true;
-  } catch (error) {
-    if (error instanceof APIError) return false;
-    throw error;
-  }
-}
-
-/**
- * Mails a new verification link to `email` when it has an account that is not verified yet
- * (docs/product.md#email-verification). The caller always shows the same answer, so the
- * signed-out form on /login tells nothing about which addresses have accounts. Throttled per
- * address and per client IP (`VERIFY_RATE_LIMITS` in throttle.server.ts).
- *
- * @param email - lowercased; the session's address when signed in.
- * @throws {AppError} 429 too many requests for this address or from this IP.
- */
-export async function resendVerificationEmail({ db, auth }: AccountDeps, email: string, meta: RequestMeta): Promise<void> {
-  await limitVerificationResend(db, email, meta.ip);
-  // No session headers: better-auth's signed-out path sends only to an unverified account
-  // and takes the same minimum time whatever the address.
-  await auth.api.sendVerificationEmail({ body: { email } });
 }
 
 /** Signs out on the server. @returns headers that clear the session cookie. */

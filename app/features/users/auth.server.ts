@@ -9,16 +9,21 @@
  */
 import { randomBytes } from "node:crypto";
 import { betterAuth } from "better-auth";
+import { APIError } from "better-auth/api";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { admin, twoFactor } from "better-auth/plugins";
 import { passkey } from "@better-auth/passkey";
 import { eq, sql } from "drizzle-orm";
+import type { Logger } from "pino";
 import type { Database } from "#app/db/client.server";
 import * as schema from "#app/db/schema";
-import { enqueueMail, escapeHtml } from "#app/features/mail/mail.server";
 import { queueNotification } from "#app/features/mail/notifications.server";
+import { DEFAULT_COMPANY_NAME, getSettings } from "#app/features/settings/settings.server";
 import type { Env } from "#app/lib/env.server";
+import { logger as appLogger } from "#app/lib/logger.server";
+import { AUTH_MESSAGES } from "./accounts.schema";
 import { claimAddressedProposals } from "./accounts.server";
+import { EMAIL_NOT_VERIFIED, PASSKEY_ADD_AGAIN, PASSKEY_USER_NOT_VERIFIED } from "./auth-glue.server";
 
 /** Session lifetime: 7 days, refreshed when used after a day. */
 const SESSION_EXPIRES_IN_S = 7 * 24 * 3600;
@@ -38,18 +43,36 @@ export function verificationPath(token: string): string {
  * @param options.db - the app database (better-auth tables live in `app/db/schema.ts`).
  * @param options.env - configuration: origin, password policy.
  * @param options.secret - session signing secret (see {@link resolveAuthSecret}).
+ * @param options.appName - the company name from Settings at start (better-auth's default name;
+ *   what people see — mails, the authenticator app's issuer, the passkey's relying party — reads
+ *   Settings when it is made).
+ * @param options.log - where better-auth's own messages go (default: the app's pino logger).
  */
 export function createAuth({
   db,
   env,
   secret,
+  appName = DEFAULT_COMPANY_NAME,
+  log = appLogger,
 }: {
   db: Database;
   env: Pick<Env, "origin" | "PASSWORD_MIN_LENGTH" | "NODE_ENV">;
   secret: string;
+  appName?: string;
+  log?: Logger;
 }) {
+  const authLog = log.child({ source: "better-auth" });
   return betterAuth({
-    appName: "Client Portal",
+    appName,
+    // better-auth's warnings ("Invalid password" …) go to the JSON log like everything else.
+    logger: {
+      level: "debug",
+      log(level, message, ...args) {
+        const err = args.find((arg) => arg instanceof Error);
+        const details = args.filter((arg) => arg !== err);
+        authLog[level]({ ...(err ? { err } : {}), ...(details.length ? { details } : {}) }, message);
+      },
+    },
     baseURL: env.origin,
     secret,
     database: drizzleAdapter(db, {
@@ -73,12 +96,14 @@ export function createAuth({
       revokeSessionsOnPasswordReset: true,
       // The mail goes through the outbox like every other mail; the link points to our page.
       async sendResetPassword({ user, token }) {
-        const url = `${env.origin}/reset-password?token=${encodeURIComponent(token)}`;
-        await enqueueMail(db, {
+        await queueNotification(db, {
           to: user.email,
           subject: "Reset your password",
-          text: `Someone asked to reset the password of your account.\n\nChoose a new password here (the link works once, for one hour):\n${url}\n\nIf it was not you, ignore this e-mail: your password stays as it is.`,
-          html: `<p>Someone asked to reset the password of your account.</p><p><a href="${escapeHtml(url)}">Choose a new password</a> (the link works once, for one hour).</p><p>If it was not you, ignore this e-mail: your password stays as it is.</p>`,
+          lines: [
+            "Someone asked to reset the password of your account. The link below works once, for one hour.",
+            "If it was not you, ignore this e-mail: your password stays as it is.",
+          ],
+          link: { label: "Choose a new password", path: `/reset-password?token=${encodeURIComponent(token)}` },
         });
       },
     },
@@ -136,9 +161,33 @@ export function createAuth({
           },
         },
       },
+      // The one place a session is made (password, two-factor step, passkey, sign-up, renewals).
       session: {
         create: {
-          async after(created) {
+          // docs/product.md#email-verification: "Require e-mail verification to sign in" holds on
+          // every way in. A sign-up's session is dropped by the registration use-case itself (a
+          // refusal here would roll the new account back), a renewal replaces a session held already.
+          async before(data, context) {
+            if (context?.path === "/sign-up/email" || context?.context.session) return;
+            const [row] = await db
+              .select({ emailVerified: schema.user.emailVerified })
+              .from(schema.user)
+              .where(eq(schema.user.id, data.userId));
+            if (row && !row.emailVerified && (await getSettings(db)).requireEmailVerification) {
+              throw new APIError("FORBIDDEN", { code: EMAIL_NOT_VERIFIED, message: AUTH_MESSAGES.verifyBeforeSignIn });
+            }
+          },
+          // "Last login": a session the person gets, not the password step of a two-factor
+          // sign-in (the two-factor plugin drops that one at once) nor a renewal.
+          async after(created, context) {
+            if (context?.context.session) return;
+            if (context?.path === "/sign-in/email") {
+              const [owner] = await db
+                .select({ twoFactorEnabled: schema.user.twoFactorEnabled })
+                .from(schema.user)
+                .where(eq(schema.user.id, created.userId));
+              if (owner?.twoFactorEnabled) return;
+            }
             await db
               .update(schema.user)
               .set({ lastLoginAt: sql`now()` })
@@ -148,8 +197,8 @@ export function createAuth({
       },
     },
     plugins: [
-      admin({ defaultRole: "client", adminRoles: ["admin"], bannedUserMessage: "This account has been deactivated." }),
-      ...accountSecurityPlugins(env),
+      admin({ defaultRole: "client", adminRoles: ["admin"], bannedUserMessage: AUTH_MESSAGES.deactivated }),
+      ...accountSecurityPlugins(db, env, appName),
     ],
     telemetry: { enabled: false },
   });
@@ -165,15 +214,42 @@ export const TWO_FACTOR_LOCK_S = 15 * 60;
 /**
  * Two-factor (TOTP + 10 backup codes) and passkeys (docs/product.md#account-page). The
  * passkey relying party is the site's host name; the expected origin is the configured one.
+ * A passkey must verify its user (fingerprint, face, PIN): with it, it counts as two factors.
  */
-function accountSecurityPlugins(env: Pick<Env, "origin">) {
+function accountSecurityPlugins(db: Database, env: Pick<Env, "origin">, appName: string) {
   return [
     twoFactor({
-      issuer: "Client Portal",
+      issuer: appName,
       backupCodeOptions: { amount: 10, length: 10 },
       accountLockout: { enabled: true, maxFailedAttempts: TWO_FACTOR_MAX_FAILURES, durationSeconds: TWO_FACTOR_LOCK_S },
     }),
-    passkey({ rpID: new URL(env.origin).hostname, rpName: "Client Portal", origin: env.origin }),
+    passkey({
+      rpID: new URL(env.origin).hostname,
+      rpName: appName,
+      origin: env.origin,
+      authenticatorSelection: { residentKey: "preferred", userVerification: "required" },
+      registration: {
+        async afterVerification({ verification }) {
+          if (!verification.registrationInfo?.userVerified) {
+            throw new APIError("BAD_REQUEST", { code: PASSKEY_USER_NOT_VERIFIED, message: "User verification is required." });
+          }
+        },
+      },
+      authentication: {
+        async afterVerification({ verification, clientData }) {
+          if (!verification.authenticationInfo.userVerified) {
+            throw new APIError("BAD_REQUEST", { code: PASSKEY_USER_NOT_VERIFIED, message: "User verification is required." });
+          }
+          const [row] = await db
+            .select({ userVerified: schema.passkey.userVerified })
+            .from(schema.passkey)
+            .where(eq(schema.passkey.credentialID, clientData.id));
+          if (row && !row.userVerified) {
+            throw new APIError("BAD_REQUEST", { code: PASSKEY_ADD_AGAIN, message: "This passkey must be added again." });
+          }
+        },
+      },
+    }),
   ] as const;
 }
 

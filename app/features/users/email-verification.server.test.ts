@@ -11,7 +11,8 @@ import { testDatabases } from "../../../tests/helpers/db";
 import { refusalOf } from "../../../tests/helpers/portal";
 import { freshMeta, makeAdmin, makeAmbassador, makeClient, useTestServices, verificationTokenFor } from "../../../tests/helpers/services";
 import { AUTH_MESSAGES } from "./accounts.messages";
-import { registerClient, resendVerificationEmail, signIn, VERIFY_RATE_LIMITS, verifyEmailAddress } from "./accounts.server";
+import { registerClient, signIn } from "./accounts.server";
+import { resendVerificationEmail, VERIFY_RATE_LIMITS, verifyEmailAddress } from "./email-verification.server";
 
 describe.each(testDatabases())("e-mail verification on %s", (_name, open) => {
   const ctx = useTestServices(open, { admin: true });

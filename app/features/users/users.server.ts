@@ -9,7 +9,7 @@ import type { Database, Queryable } from "#app/db/client.server";
 import { readTally, tallyCount, type TallyBucket } from "#app/db/tally.server";
 import { invoice, meeting, proposal, session, user, verification, type Role } from "#app/db/schema";
 import { toIsoOrNull } from "#app/lib/dates";
-import { notFound } from "#app/lib/errors";
+import { conflict, notFound } from "#app/lib/errors";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { keysetBatches, mapRows } from "#app/lib/csv.server";
 import {
@@ -46,11 +46,12 @@ export async function setUserActive(db: Database, actor: Actor, userId: string, 
   assertRole(actor, "admin");
   return db.transaction(async (tx) => {
     const [current] = await tx
-      .select({ banned: user.banned })
+      .select({ banned: user.banned, closedAt: user.closedAt })
       .from(user)
       .where(and(eq(user.id, userId), notAdmin))
       .for("update");
     if (!current) throw notFound("User not found");
+    if (current.closedAt && active) throw conflict(USER_MESSAGES.closed);
     const wasActive = !current.banned;
     if (!active) await tx.delete(session).where(eq(session.userId, userId));
     if (wasActive === active) return { changed: false };
@@ -69,6 +70,12 @@ export async function setUserActive(db: Database, actor: Actor, userId: string, 
   });
 }
 
+/** Refusals of the admin's user actions. */
+export const USER_MESSAGES = {
+  closed: "This account was closed by its holder: it cannot be reactivated. They can register again with their address.",
+  closedKept: "This account was closed by its holder: what is left is what the law requires us to keep, and it cannot be deleted.",
+} as const;
+
 /** Role filter of the admin user list. */
 export type UserRoleFilter = Exclude<Role, "admin">;
 
@@ -80,6 +87,8 @@ export interface AdminUserRow {
   email: string;
   role: UserRoleFilter;
   active: boolean;
+  /** When the person closed the account (docs/product.md#closing-an-account), ISO; null while open. */
+  closedAt: string | null;
   createdAt: string | null;
   lastLoginAt: string | null;
 }
@@ -154,6 +163,7 @@ function fetchUserRows(db: Queryable, keyset: KeysetQuery) {
       email: user.email,
       role: user.role,
       banned: user.banned,
+      closedAt: user.closedAt,
       createdAt: user.createdAt,
       lastLoginAt: user.lastLoginAt,
     })
@@ -168,6 +178,7 @@ function toAdminUserRow({ banned, role, ...row }: Omit<Awaited<ReturnType<typeof
     ...row,
     role: roleOf(role) as UserRoleFilter,
     active: !banned,
+    closedAt: toIsoOrNull(row.closedAt),
     createdAt: toIsoOrNull(row.createdAt),
     lastLoginAt: toIsoOrNull(row.lastLoginAt),
   };
@@ -278,11 +289,13 @@ export async function deleteUser(db: Database, actor: Actor, userId: string): Pr
   assertRole(actor, "admin");
   return db.transaction(async (tx) => {
     const [target] = await tx
-      .select({ email: user.email, name: user.name, role: user.role })
+      .select({ email: user.email, name: user.name, role: user.role, closedAt: user.closedAt })
       .from(user)
       .where(and(eq(user.id, userId), notAdmin))
       .for("update");
     if (!target) throw notFound("User not found");
+    // What is left of a closed account is what the law keeps (invoices, payments): not deleted.
+    if (target.closedAt) throw conflict(USER_MESSAGES.closedKept);
     const impact = await impactOf(tx, userId);
     // Foreign keys do the rest in this statement (schema.ts): cascade for session, account,
     // meeting, proposal.client_id, invoice.client_id, invoice.proposal_id, invoice_item;

@@ -2,6 +2,8 @@ import type { Route } from "./+types/settings";
 import { PortalShell } from "#app/components/portal-header";
 import { PageHeading } from "#app/components/page-heading";
 import { servicesContext } from "#app/context";
+import { CloseAccountSection } from "#app/features/privacy/components/close-account-section";
+import { DownloadDataSection } from "#app/features/privacy/components/download-data-section";
 import { accountIntents, loadAccountPage, type AccountPageContext } from "#app/features/users/account/page.server";
 import { replyFor } from "#app/features/users/components/account/account-form";
 import { EmailSection } from "#app/features/users/components/account/email-section";
@@ -60,6 +62,10 @@ export default function AccountSettings({ loaderData, actionData }: Route.Compon
         <PasskeysSection passkeys={loaderData.passkeys} reply={reply} />
         <SessionsSection sessions={loaderData.sessions} reply={reply} />
         <NotificationsSection preferences={loaderData.preferences} reply={replyFor(reply, "preferences")} role={user.role} />
+        <DownloadDataSection reply={replyFor(reply, "download-data")} />
+        {loaderData.canClose ? (
+          <CloseAccountSection twoFactor={loaderData.twoFactor.enabled} reply={replyFor(reply, "close-account")} />
+        ) : null}
       </div>
     </PortalShell>
   );

@@ -5,6 +5,7 @@ import { requireAdminTwoFactor, requireRole, requireUser } from "#app/features/u
 import { servicesContext } from "#app/context";
 import { getSettings } from "#app/features/settings/settings.server";
 import { countUnread } from "#app/features/conversations/unread.server";
+import { currencyOf } from "#app/lib/money";
 
 /**
  * Guard for the admin area: runs before every loader and action below it (docs/product.md#roles
@@ -16,7 +17,7 @@ export const middleware: Route.MiddlewareFunction[] = [requireRole("admin"), req
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const user = requireUser(context);
-  return { role: user.role, currency: (await getSettings(db)).currency || "USD", unreadMessages: await countUnread(db, user) };
+  return { role: user.role, currency: currencyOf(await getSettings(db)), unreadMessages: await countUnread(db, user) };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {

@@ -254,7 +254,7 @@ function LogoForm({
             className="text-sm"
           />
           <p id="logo-hint" className="text-sm text-slate-600">
-            PNG, JPEG or SVG, at most 200 KB. SVGs with scripts or links are refused.
+            PNG, JPEG or SVG, at most 200 KB. SVGs with scripts or links are refused; an SVG is kept as a PNG.
           </p>
           {error ? (
             <p id="logo-error" role="alert" className="text-sm text-red-700">

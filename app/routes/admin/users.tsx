@@ -95,7 +95,14 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
     { header: "Last login", cell: (u) => <LocalTime value={u.lastLoginAt} fallback="Never" /> },
     {
       header: "Active",
-      cell: (u) => (u.active ? <Badge tone="green">Active</Badge> : <Badge tone="red">Deactivated</Badge>),
+      cell: (u) =>
+        u.closedAt ? (
+          <Badge tone="gray">Closed</Badge>
+        ) : u.active ? (
+          <Badge tone="green">Active</Badge>
+        ) : (
+          <Badge tone="red">Deactivated</Badge>
+        ),
     },
     { header: <span className="sr-only">Actions</span>, cell: (u) => <UserActions user={u} /> },
   ];
@@ -148,6 +155,7 @@ function ImpactText({ impact }: { impact: UserDeletionImpact }) {
 function UserActions({ user }: { user: AdminUserRow }) {
   const navigation = useNavigation();
   const actionHref = useActionHref();
+  if (user.closedAt) return <span className="text-sm text-slate-600">Closed by its holder</span>;
   const intent = user.active ? "deactivate" : "reactivate";
   const pending =
     navigation.state === "submitting" && navigation.formData?.get("userId") === user.id && navigation.formData?.get("intent") === intent;

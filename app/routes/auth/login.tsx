@@ -28,7 +28,9 @@ export async function loader({ request }: Route.LoaderArgs) {
         ? AUTH_MESSAGES.resetDone
         : url.searchParams.get("verify") === "sent"
           ? AUTH_MESSAGES.verifySent
-          : null,
+          : url.searchParams.get("closed") === "1"
+            ? AUTH_MESSAGES.accountClosed
+            : null,
   };
 }
 
@@ -67,6 +69,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       <PasskeySignIn redirectTo={loaderData.redirectTo} />
       {mustVerify ? (
         <Form method="post" action="/verify-email" className="mt-4">
+          <input type="hidden" name="intent" value="resend" />
           <input type="hidden" name="email" value={String(fields.email.value ?? "")} />
           <button type="submit" className="text-brand-700 underline">
             Resend the verification link

@@ -8,12 +8,15 @@ import { ProposalFields } from "#app/features/proposals/components/proposal-fiel
 import { proposalRequestSchema } from "#app/features/proposals/proposals.schema";
 import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { requestProposal } from "#app/features/proposals/proposals.server";
-import { formAction } from "#app/lib/form-action.server";
+import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
 import { formConstraints } from "#app/lib/form-constraints.server";
 import { sessionUserContext } from "#app/features/users/session.server";
 import { useFocusOnArrival } from "#app/lib/use-focus-result";
 
 export const meta: Route.MetaFunction = () => [{ title: "Proposal Request | Client Portal" }];
+
+/** A refused request (too many in an hour) answers 429 with Retry-After. */
+export const headers = retryAfterHeaders;
 
 /** The form's checks (it starts empty). */
 export function loader() {

@@ -6,71 +6,19 @@
 import { and, eq } from "drizzle-orm";
 import * as OTPAuth from "otpauth";
 import { describe, expect, it } from "vitest";
-import { mailOutbox, session, user, verification } from "#app/db/schema";
+import { mailOutbox, session, verification } from "#app/db/schema";
 import { AppError } from "#app/lib/errors";
 import { testDatabases } from "../../../../tests/helpers/db";
+import { browser, cookiesOf, isSignedIn, PASSWORD, sessionUser, signedIn } from "../../../../tests/helpers/auth-session";
 import { refusalOf } from "../../../../tests/helpers/portal";
-import { freshMeta, makeAmbassador, makeClient, useTestServices, type TestServices } from "../../../../tests/helpers/services";
+import { freshMeta, makeAmbassador, makeClient, useTestServices } from "../../../../tests/helpers/services";
 import { requestPasswordReset, resetPassword, signIn } from "../accounts.server";
-import type { SessionUser } from "../actor";
 import { confirmEmailChange, requestEmailChange } from "./email-change.server";
 import { changePassword } from "./password-change.server";
 import { updateProfile } from "./profile.server";
 import { currentSessionId, listSessions, revokeOtherSessions, revokeSession } from "./sessions.server";
 import { verifySignInCode } from "./two-factor-sign-in.server";
 import { confirmTwoFactor, disableTwoFactor, getTwoFactorState, startTwoFactor } from "./two-factor.server";
-
-const PASSWORD = "secret-pass";
-
-/** The Cookie header a browser would send after these Set-Cookie headers. */
-function cookiesOf(headers: Headers, previous = ""): string {
-  const jar = new Map(
-    previous
-      .split("; ")
-      .filter(Boolean)
-      .map((pair) => [pair.split("=")[0]!, pair] as const),
-  );
-  for (const cookie of headers.getSetCookie()) {
-    const pair = cookie.split(";")[0]!;
-    const name = pair.split("=")[0]!;
-    if (/max-age=0/i.test(cookie) || pair.endsWith("=")) jar.delete(name);
-    else jar.set(name, pair);
-  }
-  return [...jar.values()].join("; ");
-}
-
-/** A browser's request meta (cookies, user agent, IP). */
-function browser(cookie: string) {
-  const meta = freshMeta();
-  if (cookie) meta.headers.set("cookie", cookie);
-  meta.headers.set("user-agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36");
-  return meta;
-}
-
-async function signedIn(s: TestServices, email: string, password = PASSWORD) {
-  const result = await signIn(s, { email, password }, browser(""));
-  return browser(cookiesOf(result.headers));
-}
-
-async function sessionUser(s: TestServices, id: string): Promise<SessionUser> {
-  const [row] = await s.db.select().from(user).where(eq(user.id, id));
-  return {
-    id,
-    role: row!.role ?? "client",
-    email: row!.email,
-    name: row!.name,
-    businessName: row!.businessName,
-    phone: row!.phone,
-    website: row!.website,
-    referralCode: row!.referralCode,
-    referredById: row!.referredById,
-    emailVerified: row!.emailVerified,
-  };
-}
-
-async function isSignedIn(s: TestServices, meta: { headers: Headers }): Promise<boolean> {
-  return (await s.auth.api.getSession({ headers: meta.headers })) !== null;
-}
 
 describe.each(testDatabases())("account page on %s", (_name, open) => {
   const ctx = useTestServices(open);
@@ -95,7 +43,7 @@ describe.each(testDatabases())("account page on %s", (_name, open) => {
     expect(await t.db.select().from(session).where(eq(session.userId, client.id))).toHaveLength(1);
 
     const mails = await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, client.email));
-    expect(mails.map((m) => m.subject)).toContain("Your password was changed");
+    expect(mails.map((m) => m.subject)).toContain("Your password was changed — Client Portal");
     await expect(signIn(s, { email: client.email, password: PASSWORD }, freshMeta())).rejects.toThrow(AppError);
     await signIn(s, { email: client.email, password: "brand-new-pass" }, freshMeta());
   });
@@ -229,7 +177,7 @@ describe.each(testDatabases())("account page on %s", (_name, open) => {
     const client = await makeClient(s);
     const other = await makeClient(s);
     const actor = await sessionUser(s, client.id);
-    const deps = { ...s, env: { origin: "http://localhost:3000" } };
+    const deps = s;
 
     const taken = await refusalOf(requestEmailChange(deps, actor, { newEmail: other.email, currentPassword: PASSWORD }));
     expect(taken.code).toBe("CONFLICT");
@@ -252,7 +200,7 @@ describe.each(testDatabases())("account page on %s", (_name, open) => {
     const notices = await t.db
       .select()
       .from(mailOutbox)
-      .where(and(eq(mailOutbox.to, client.email), eq(mailOutbox.subject, "Your e-mail address was changed")));
+      .where(and(eq(mailOutbox.to, client.email), eq(mailOutbox.subject, "Your e-mail address was changed — Client Portal")));
     expect(notices).toHaveLength(1);
     expect((await refusalOf(confirmEmailChange(s, token))).code).toBe("INVALID_INPUT");
     await signIn(s, { email: "new@example.com", password: PASSWORD }, freshMeta());

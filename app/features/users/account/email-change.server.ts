@@ -5,10 +5,10 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt, like, sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
+import { isUniqueViolation } from "#app/db/errors";
 import { user, verification } from "#app/db/schema";
-import { enqueueMail, escapeHtml } from "#app/features/mail/mail.server";
+import { queueNotification } from "#app/features/mail/notifications.server";
 import { AppError, conflict, fieldError } from "#app/lib/errors";
-import type { Env } from "#app/lib/env.server";
 import { ACCOUNT_MESSAGES } from "../account.messages";
 import type { AccountDeps } from "../accounts.server";
 import type { SessionUser } from "../actor";
@@ -26,11 +26,11 @@ export const EMAIL_CHANGE_EXPIRES_IN_S = 3600;
  *   use (`newEmail`); 429 too many attempts.
  */
 export async function requestEmailChange(
-  deps: AccountDeps & { env: Pick<Env, "origin"> },
+  deps: AccountDeps,
   actor: SessionUser,
   input: { newEmail: string; currentPassword: string },
 ): Promise<void> {
-  const { db, env } = deps;
+  const { db } = deps;
   const newEmail = input.newEmail.toLowerCase();
   if (newEmail === actor.email.toLowerCase()) throw fieldError("newEmail", ACCOUNT_MESSAGES.emailSame);
   await checkPassword(deps, actor.id, input.currentPassword, "currentPassword");
@@ -53,12 +53,15 @@ export async function requestEmailChange(
     value: JSON.stringify({ kind: "email-change", userId: actor.id, newEmail }),
     expiresAt: new Date(Date.now() + EMAIL_CHANGE_EXPIRES_IN_S * 1000),
   });
-  const url = `${env.origin}/account/confirm-email?token=${token}`;
-  await enqueueMail(db, {
+  await queueNotification(db, {
     to: newEmail,
     subject: "Confirm your new e-mail address",
-    text: `Someone asked to use this address for their Client Portal account (now ${actor.email}).\n\nConfirm the change here (the link works once, for one hour):\n${url}\n\nIf it was not you, ignore this e-mail: nothing changes.`,
-    html: `<p>Someone asked to use this address for their Client Portal account (now ${escapeHtml(actor.email)}).</p><p><a href="${escapeHtml(url)}">Confirm the new address</a> (the link works once, for one hour).</p><p>If it was not you, ignore this e-mail: nothing changes.</p>`,
+    lines: [
+      `Someone asked to use this address for their account (now ${actor.email}).`,
+      "Confirm the change with the button below: the link works once, for one hour.",
+      "If it was not you, ignore this e-mail: nothing changes.",
+    ],
+    link: { label: "Confirm the new address", path: `/account/confirm-email?token=${token}` },
   });
 }
 
@@ -95,20 +98,18 @@ export async function confirmEmailChange({ db, auth }: AccountDeps, token: strin
         .update(user)
         .set({ email: newEmail, emailVerified: true, updatedAt: sql`now()` })
         .where(eq(user.id, userId));
-      await enqueueMail(tx, {
+      await queueNotification(tx, {
         to: current.email,
         subject: "Your e-mail address was changed",
-        text: `The e-mail address of your Client Portal account was changed from ${current.email} to ${newEmail}.\n\nIf it was not you, reply to this e-mail or contact us at once.`,
-        html: `<p>The e-mail address of your Client Portal account was changed from ${escapeHtml(current.email)} to ${escapeHtml(newEmail)}.</p><p>If it was not you, reply to this e-mail or contact us at once.</p>`,
+        lines: [
+          `The e-mail address of your account was changed from ${current.email} to ${newEmail}.`,
+          "If it was not you, reply to this e-mail or contact us at once.",
+        ],
+        link: { label: "Sign in", path: "/login" },
       });
     });
   } catch (error) {
-    if (
-      (error as { code?: string; cause?: { code?: string } }).code === "23505" ||
-      (error as { cause?: { code?: string } }).cause?.code === "23505"
-    ) {
-      throw conflict(ACCOUNT_MESSAGES.emailTaken);
-    }
+    if (isUniqueViolation(error)) throw conflict(ACCOUNT_MESSAGES.emailTaken);
     throw error;
   }
   return newEmail;

@@ -4,7 +4,7 @@
  */
 import type { Database } from "#app/db/client.server";
 import { fieldError, rateLimited } from "#app/lib/errors";
-import { hitRateLimit } from "#app/lib/rate-limit.server";
+import { hitRateLimit, undoRateLimitHit } from "#app/lib/rate-limit.server";
 import { ACCOUNT_MESSAGES } from "../account.messages";
 import { AUTH_MESSAGES } from "../accounts.messages";
 import type { AccountDeps } from "../accounts.server";
@@ -25,6 +25,26 @@ export async function limit(
 ): Promise<void> {
   const result = await hitRateLimit(db, key, rule);
   if (!result.allowed) throw rateLimited(message, result.retryAfterSeconds);
+}
+
+/**
+ * A limit that counts failures only (docs/product.md#throttling): the attempt is counted at once
+ * (so parallel attempts cannot slip past) and taken back when it succeeds.
+ *
+ * @throws {AppError} 429 (with Retry-After) when `key` already has `rule.limit` attempts that did not succeed.
+ */
+export async function beginCountedAttempt(
+  db: Database,
+  key: string,
+  rule: { limit: number; windowMs: number },
+  message: string = AUTH_MESSAGES.tooManyAttempts,
+): Promise<{ succeeded(): Promise<void> }> {
+  const result = await hitRateLimit(db, key, rule);
+  if (!result.allowed) {
+    await undoRateLimitHit(db, key);
+    throw rateLimited(message, result.retryAfterSeconds);
+  }
+  return { succeeded: () => undoRateLimitHit(db, key) };
 }
 
 /**

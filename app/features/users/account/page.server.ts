@@ -4,6 +4,10 @@
  * to React Router; each section's use-case lives in its own module of this folder.
  */
 import { redirect } from "react-router";
+import { closeOwnAccount } from "#app/features/privacy/close-account.server";
+import { exportResponse, requestDataExport } from "#app/features/privacy/data-export.server";
+import { PRIVACY_MESSAGES } from "#app/features/privacy/privacy.messages";
+import { closeAccountSchema } from "#app/features/privacy/privacy.schema";
 import type { Env } from "#app/lib/env.server";
 import { conformIntent, parseInput, requireConfirmation, type IntentHandler, type ConformIntent } from "#app/lib/form-action.server";
 import type { RequestMeta } from "#app/lib/request.server";
@@ -77,6 +81,8 @@ export async function loadAccountPage({ deps, env, user, meta }: AccountPageCont
     twoFactor,
     passkeys,
     setupRequired: url.searchParams.get("setup") === "two-factor" && !twoFactor.enabled,
+    /** Clients and ambassadors close their own account; an admin's is closed by another admin. */
+    canClose: user.role === "client" || user.role === "ambassador",
     passwordDone: done === ACCOUNT_MESSAGES.passwordChanged ? done : null,
     twoFactorDone: done && done !== ACCOUNT_MESSAGES.passwordChanged ? done : null,
   };
@@ -103,7 +109,7 @@ export function accountIntents({ deps, env, user, meta }: AccountPageContext): R
       return ACCOUNT_MESSAGES.preferencesSaved;
     }),
     "change-email": conformIntent(changeEmailSchema, async (value) => {
-      await requestEmailChange({ ...deps, env }, user, value);
+      await requestEmailChange(deps, user, value);
       return ACCOUNT_MESSAGES.emailSent;
     }),
     "change-password": conformIntent(changePasswordSchema(env.PASSWORD_MIN_LENGTH), async (value) =>
@@ -141,6 +147,18 @@ export function accountIntents({ deps, env, user, meta }: AccountPageContext): R
       const { id } = parseInput(removePasskeySchema, { id: form.get("id") });
       await removePasskey(deps, user, id, meta);
       return ACCOUNT_MESSAGES.passkeyRemoved;
+    },
+    // docs/product.md#download-my-data: the ZIP at once, or a mailed link when large.
+    "download-data": async () => {
+      const result = await requestDataExport(deps.db, user);
+      return "queued" in result ? PRIVACY_MESSAGES.exportQueued : exportResponse(result);
+    },
+    // docs/product.md#closing-an-account
+    "close-account": async (form) => {
+      requireConfirmation(form, PRIVACY_MESSAGES.closeConfirmFirst);
+      const value = parseInput(closeAccountSchema, { password: form.get("password") ?? "", code: form.get("code") ?? undefined });
+      const headers = await closeOwnAccount(deps, user, value, meta);
+      return redirect("/login?closed=1", { headers });
     },
   };
 }

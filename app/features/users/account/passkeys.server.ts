@@ -10,7 +10,8 @@ import { AppError } from "#app/lib/errors";
 import type { RequestMeta } from "#app/lib/request.server";
 import type { AccountDeps } from "../accounts.server";
 import type { SessionUser } from "../actor";
-import { authHeaders } from "../auth-glue.server";
+import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
+import { authHeaders, sessionRefusal } from "../auth-glue.server";
 
 /** One passkey as the account page lists it. */
 export interface PasskeyView {
@@ -64,17 +65,27 @@ export async function removePasskey({ db, auth }: AccountDeps, actor: SessionUse
   await auth.api.deletePasskey({ body: { id: passkeyId }, headers: authHeaders(meta) });
 }
 
-/** Registration options for a new passkey of the signed-in user (sets the challenge cookie). */
-export async function passkeyRegistrationOptions({ auth }: AccountDeps, meta: RequestMeta): Promise<PasskeyStep> {
+/**
+ * Registration options for a new passkey of the signed-in user (sets the challenge cookie): user
+ * verification required; the relying party is named after the company in Settings, as it is now.
+ */
+export async function passkeyRegistrationOptions({ db, auth }: AccountDeps, meta: RequestMeta): Promise<PasskeyStep> {
+  let result;
   try {
-    const result = await auth.api.generatePasskeyRegistrationOptions({ headers: authHeaders(meta), returnHeaders: true });
-    return { body: result.response, headers: result.headers };
+    result = await auth.api.generatePasskeyRegistrationOptions({ headers: authHeaders(meta), returnHeaders: true });
   } catch (error) {
     passkeyError(error);
   }
+  const options = result.response as { rp: { name: string; id?: string } };
+  return { body: { ...options, rp: { ...options.rp, name: companyNameOf(await getSettings(db)) } }, headers: result.headers };
 }
 
-/** Stores the new passkey the browser made (better-auth checks the challenge and attestation). */
+/**
+ * Stores the new passkey the browser made (better-auth checks the challenge and attestation, our
+ * hook that the authenticator verified its user).
+ *
+ * @throws {AppError} 400 no user verification, or the passkey could not be checked; 401 not signed in.
+ */
 export async function registerPasskey(
   { auth }: AccountDeps,
   input: { response: unknown; name?: string },
@@ -88,6 +99,6 @@ export async function registerPasskey(
     });
     return { body: { ok: true }, headers: result.headers };
   } catch (error) {
-    passkeyError(error);
+    throw sessionRefusal(error) ?? passkeyError(error);
   }
 }

@@ -1,5 +1,5 @@
 /** Changing the password from the account page (docs/product.md#account-page). */
-import { enqueueMail } from "#app/features/mail/mail.server";
+import { queueNotification } from "#app/features/mail/notifications.server";
 import { fieldError } from "#app/lib/errors";
 import type { RequestMeta } from "#app/lib/request.server";
 import { ACCOUNT_MESSAGES } from "../account.messages";
@@ -37,11 +37,14 @@ export async function changePassword(
     if (code === "PASSWORD_TOO_LONG") throw fieldError("newPassword", "The password is too long.");
     throw error;
   }
-  await enqueueMail(db, {
+  await queueNotification(db, {
     to: actor.email,
     subject: "Your password was changed",
-    text: `The password of your Client Portal account was just changed, and every other session was signed out.\n\nIf it was not you, reset your password at once from the sign-in page and contact us.`,
-    html: `<p>The password of your Client Portal account was just changed, and every other session was signed out.</p><p>If it was not you, reset your password at once from the sign-in page and contact us.</p>`,
+    lines: [
+      "The password of your account was just changed, and every other session was signed out.",
+      "If it was not you, reset your password at once and contact us.",
+    ],
+    link: { label: "Reset your password", path: "/forgot-password" },
   });
   return result.headers;
 }

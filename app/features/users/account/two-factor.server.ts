@@ -8,6 +8,7 @@ import { and, eq } from "drizzle-orm";
 import QRCode from "qrcode";
 import type { Database } from "#app/db/client.server";
 import { twoFactor, user } from "#app/db/schema";
+import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
 import { conflict, fieldError } from "#app/lib/errors";
 import type { RequestMeta } from "#app/lib/request.server";
 import { ACCOUNT_MESSAGES } from "../account.messages";
@@ -15,6 +16,7 @@ import type { AccountDeps } from "../accounts.server";
 import type { SessionUser } from "../actor";
 import { authErrorCode, authHeaders } from "../auth-glue.server";
 import { checkPassword, limit, MANAGE_LIMIT, markCodeUsed, PASSWORD_LIMIT } from "./guards.server";
+import { storedBackupCode } from "./two-factor-sign-in.server";
 
 /** A two-factor setup waiting for its first code. */
 export interface TwoFactorSetup {
@@ -22,6 +24,8 @@ export interface TwoFactorSetup {
   qrSvg: string;
   /** The secret in base32, to type into the app. */
   secret: string;
+  /** The `otpauth://` URI the QR code holds (issuer: the company name), a link for a phone's own app. */
+  uri: string;
   backupCodes: string[];
 }
 
@@ -35,7 +39,7 @@ export interface TwoFactorState {
 async function setupView(uri: string, backupCodes: string[]): Promise<TwoFactorSetup> {
   const qrSvg = await QRCode.toString(uri, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
   const secret = new URL(uri).searchParams.get("secret") ?? "";
-  return { qrSvg, secret, backupCodes };
+  return { qrSvg, secret, uri, backupCodes };
 }
 
 /** @returns whether two-factor is on, and the pending setup (QR, secret, backup codes) if any. */
@@ -46,7 +50,7 @@ export async function getTwoFactorState({ db, auth }: AccountDeps, actor: Sessio
   if (!row || row.verified !== false) return { enabled, pending: null };
   const ctx = await auth.$context;
   const secret = await symmetricDecrypt({ key: ctx.secretConfig, data: row.secret });
-  const uri = createOTP(secret, { digits: 6, period: 30 }).url("Client Portal", actor.email);
+  const uri = createOTP(secret, { digits: 6, period: 30 }).url(companyNameOf(await getSettings(db)), actor.email);
   const { backupCodes } = await auth.api.viewBackupCodes({ body: { userId: actor.id } });
   return { enabled: false, pending: await setupView(uri, backupCodes) };
 }
@@ -61,7 +65,9 @@ export async function getTwoFactorState({ db, auth }: AccountDeps, actor: Sessio
 export async function startTwoFactor({ db, auth }: AccountDeps, actor: SessionUser, password: string, meta: RequestMeta): Promise<void> {
   await limit(db, `account-password:${actor.id}`, PASSWORD_LIMIT);
   try {
-    await auth.api.enableTwoFactor({ body: { password, method: "totp", issuer: "Client Portal" }, headers: authHeaders(meta) });
+    // The authenticator app shows the company's name as it is now.
+    const issuer = companyNameOf(await getSettings(db));
+    await auth.api.enableTwoFactor({ body: { password, method: "totp", issuer }, headers: authHeaders(meta) });
   } catch (error) {
     const code = authErrorCode(error);
     if (code === "INVALID_PASSWORD") throw fieldError("password", ACCOUNT_MESSAGES.wrongPassword);
@@ -110,24 +116,40 @@ export async function disableTwoFactor(
   input: { password: string; code: string },
   meta: RequestMeta,
 ): Promise<Headers> {
-  const { db, auth } = deps;
   await checkPassword(deps, actor.id, input.password, "password");
-  await limit(db, `2fa-manage:${actor.id}`, MANAGE_LIMIT);
   const state = await getTwoFactorState(deps, actor);
   if (!state.enabled) throw conflict("Two-factor authentication is not on.");
-  const code = input.code.replace(/\s+/g, "");
+  await checkSecondFactor(deps, actor, input.code, meta);
+  const result = await deps.auth.api.disableTwoFactor({
+    body: { password: input.password },
+    headers: authHeaders(meta),
+    returnHeaders: true,
+  });
+  return result.headers;
+}
+
+/**
+ * Checks the signed-in user's second factor for a sensitive action (turning two-factor off,
+ * closing the account): a current TOTP code (each works once) or an unused backup code (then used
+ * up; case, spaces and dashes aside). Throttled per user.
+ *
+ * @throws {AppError} 400 on `code` when wrong or reused; 429.
+ */
+export async function checkSecondFactor(deps: AccountDeps, actor: SessionUser, typed: string, meta: RequestMeta): Promise<void> {
+  const { db, auth } = deps;
+  await limit(db, `2fa-manage:${actor.id}`, MANAGE_LIMIT);
+  const code = typed.replace(/\s+/g, "");
   try {
     if (/^\d{6}$/.test(code)) {
       await auth.api.verifyTOTP({ body: { code }, headers: authHeaders(meta) });
       if (!(await markCodeUsed(db, actor.id, code))) throw fieldError("code", ACCOUNT_MESSAGES.codeUsed);
     } else {
-      await auth.api.verifyBackupCode({ body: { code: input.code.trim(), disableSession: true }, headers: authHeaders(meta) });
+      const stored = await storedBackupCode(deps, actor.id, typed);
+      await auth.api.verifyBackupCode({ body: { code: stored, disableSession: true }, headers: authHeaders(meta) });
     }
   } catch (error) {
     const apiCode = authErrorCode(error);
     if (apiCode === "INVALID_CODE" || apiCode === "INVALID_BACKUP_CODE") throw fieldError("code", ACCOUNT_MESSAGES.wrongCode);
     throw error;
   }
-  const result = await auth.api.disableTwoFactor({ body: { password: input.password }, headers: authHeaders(meta), returnHeaders: true });
-  return result.headers;
 }

@@ -24,6 +24,7 @@ export function VerifyEmailBanner({ email, verified, forClient }: { email: strin
           : "Please open it to confirm the address is yours."}
       </p>
       <Form method="post" action="/verify-email" className="shrink-0">
+        <input type="hidden" name="intent" value="resend" />
         <button type="submit" className="rounded-md border border-amber-400 bg-white px-3 py-2 font-medium hover:bg-amber-100">
           Resend link
         </button>

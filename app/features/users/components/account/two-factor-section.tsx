@@ -104,6 +104,13 @@ function Setup({
               {pending.secret}
             </code>
           </p>
+          <p className="mt-1 text-sm">
+            On a phone:{" "}
+            <a className="text-brand-700 underline" href={pending.uri}>
+              open the setup in your authenticator app
+            </a>
+            .
+          </p>
         </li>
         <li>
           <p>Keep these 10 backup codes somewhere safe. Each works once, when you cannot use the app:</p>

@@ -1,0 +1,63 @@
+/**
+ * Closing one's own account (docs/product.md#closing-an-account): a client or an ambassador, after
+ * the password (and the second factor when two-factor is on) and a confirmation. The account's
+ * personal data is erased or anonymised (`eraseAccount`), what the law keeps stays, every session
+ * ends, the address is free again, and a last mail tells the old address.
+ */
+import { recordAudit } from "#app/features/audit/audit.server";
+import { queueNotification } from "#app/features/mail/notifications.server";
+import type { AccountDeps } from "#app/features/users/accounts.server";
+import type { SessionUser } from "#app/features/users/actor";
+import { checkPassword } from "#app/features/users/account/guards.server";
+import { checkSecondFactor } from "#app/features/users/account/two-factor.server";
+import { AppError, fieldError } from "#app/lib/errors";
+import type { RequestMeta } from "#app/lib/request.server";
+import { eraseAccount } from "./erasure.server";
+import { PRIVACY_MESSAGES } from "./privacy.messages";
+
+/**
+ * @param input.code - required when two-factor is on (a TOTP code or a backup code).
+ * @returns headers that clear the session cookie (the session is gone already).
+ * @throws {AppError} 403 for an admin; 400 wrong password (`password`), missing or wrong code
+ *   (`code`); 429 too many attempts.
+ */
+export async function closeOwnAccount(
+  deps: AccountDeps,
+  actor: SessionUser,
+  input: { password: string; code?: string },
+  meta: RequestMeta,
+): Promise<Headers> {
+  if (actor.role !== "client" && actor.role !== "ambassador") throw new AppError("FORBIDDEN", PRIVACY_MESSAGES.closeAdmin);
+  await checkPassword(deps, actor.id, input.password, "password");
+  if (actor.twoFactorEnabled) {
+    if (!input.code?.trim()) throw fieldError("code", PRIVACY_MESSAGES.closeNeedsCode);
+    await checkSecondFactor(deps, actor, input.code, meta);
+  }
+  await deps.db.transaction(async (tx) => {
+    if (!(await eraseAccount(tx, actor.id, "Closed by the account holder"))) return;
+    await recordAudit(
+      tx,
+      { id: actor.id, role: actor.role, email: "closed account" },
+      {
+        entity: "user",
+        entityId: actor.id,
+        action: "closed",
+        before: null,
+        after: null,
+      },
+    );
+    await queueNotification(tx, {
+      to: actor.email,
+      subject: "Your account is closed",
+      lines: [
+        "Your account was closed at your request. Your personal data has been erased; invoices and payments are kept as the law requires.",
+        "This address is free again. If it was not you, contact us at once.",
+      ],
+      link: { label: "Visit the site", path: "/" },
+    });
+  });
+  const headers = new Headers();
+  headers.append("Set-Cookie", "better-auth.session_token=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
+  headers.append("Set-Cookie", "__Secure-better-auth.session_token=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax");
+  return headers;
+}

@@ -1,0 +1,208 @@
+/**
+ * "Download my data" (docs/product.md#download-my-data): one ZIP (fflate) holding `my-data.json` —
+ * every section of {@link EXPORT_SECTIONS} — and a README. A small export is built at once and
+ * downloaded; a large one is built by the background worker ({@link processDataExportsOnce}) and
+ * mailed as a link to `/account/my-data/<token>`, valid 24 hours for the signed-in owner only, then
+ * purged.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { and, asc, eq, lte, sql } from "drizzle-orm";
+import { strToU8, zipSync } from "fflate";
+import type { Database, Queryable } from "#app/db/client.server";
+import { dataExport } from "#app/db/schema";
+import { queueUserNotice } from "#app/features/mail/notifications.server";
+import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
+import type { Actor } from "#app/features/users/actor";
+import { AppError, rateLimited } from "#app/lib/errors";
+import { logger } from "#app/lib/logger.server";
+import { hitRateLimit } from "#app/lib/rate-limit.server";
+import { EXPORT_SECTIONS } from "./export-sections.server";
+import { PRIVACY_MESSAGES } from "./privacy.messages";
+
+/** Above this many rows the export is built in the background and mailed. */
+export const INLINE_EXPORT_MAX_ROWS = 2_000;
+/** How long the mailed link works. */
+export const EXPORT_LINK_HOURS = 24;
+/** Export requests per user per hour. */
+export const EXPORT_REQUEST_LIMIT = { limit: 3, windowMs: 60 * 60_000 } as const;
+/** Tries of a background export before it is marked failed. */
+const MAX_ATTEMPTS = 3;
+
+/** A ZIP to send: its bytes and file name. */
+export interface ExportFile {
+  fileName: string;
+  bytes: Uint8Array;
+}
+
+const sha256 = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** The ZIP of everything the portal holds about `userId`. */
+export async function buildExport(q: Queryable, userId: string, now: Date = new Date()): Promise<ExportFile> {
+  const data: Record<string, unknown> = { exportedAt: now.toISOString() };
+  for (const section of EXPORT_SECTIONS) data[section.key] = await section.collect(q, userId);
+  const company = companyNameOf(await getSettings(q));
+  const readme = [
+    `What ${company} holds about you, exported ${now.toISOString()} (times in UTC, amounts in cents).`,
+    "",
+    "my-data.json has one section per kind of record:",
+    ...EXPORT_SECTIONS.map((s) => `- ${s.key}: ${s.description}`),
+    "",
+    "Passwords, sign-in tokens, two-factor secrets, backup codes and passkey keys are never exported.",
+  ].join("\n");
+  const bytes = zipSync(
+    { "my-data.json": strToU8(JSON.stringify(data, null, 2)), "README.txt": strToU8(readme) },
+    { level: 6, mtime: now },
+  );
+  return { fileName: `my-data-${now.toISOString().slice(0, 10)}.zip`, bytes };
+}
+
+/** @returns roughly how many rows the export of `userId` holds. */
+export async function exportSize(q: Queryable, userId: string): Promise<number> {
+  let total = 0;
+  for (const section of EXPORT_SECTIONS) total += await section.count(q, userId);
+  return total;
+}
+
+/**
+ * "Download my data" on /account: the file now when it is small, else a background job that mails a
+ * link. Only the signed-in user's own data.
+ *
+ * @param options.inlineMaxRows - above this many rows, the background (default {@link INLINE_EXPORT_MAX_ROWS}).
+ * @returns the file, or `{ queued: true }` when it will be mailed.
+ * @throws {AppError} 429 over {@link EXPORT_REQUEST_LIMIT}; 409 one is being prepared already.
+ */
+export async function requestDataExport(
+  db: Database,
+  actor: Actor,
+  options: { inlineMaxRows?: number; now?: Date } = {},
+): Promise<ExportFile | { queued: true }> {
+  const allowed = await hitRateLimit(db, `data-export:${actor.id}`, EXPORT_REQUEST_LIMIT);
+  if (!allowed.allowed) throw rateLimited(PRIVACY_MESSAGES.exportLimit, allowed.retryAfterSeconds);
+  if ((await exportSize(db, actor.id)) <= (options.inlineMaxRows ?? INLINE_EXPORT_MAX_ROWS)) {
+    return db.transaction(async (tx) => {
+      await tx.execute(sql`set transaction isolation level repeatable read`);
+      return buildExport(tx, actor.id, options.now);
+    });
+  }
+  const [pending] = await db
+    .select({ id: dataExport.id })
+    .from(dataExport)
+    .where(and(eq(dataExport.userId, actor.id), eq(dataExport.status, "pending")));
+  if (pending) throw new AppError("CONFLICT", PRIVACY_MESSAGES.exportPending);
+  // The token is only known once the file is ready (the mail carries it); a placeholder hash until then.
+  await db.insert(dataExport).values({ userId: actor.id, tokenHash: sha256(randomBytes(32).toString("hex")) });
+  return { queued: true };
+}
+
+/**
+ * Builds the pending exports (oldest first, each claimed with `FOR UPDATE SKIP LOCKED` so several
+ * processes share the work), mails each owner its link, and purges the expired ones.
+ *
+ * @returns how many were built, failed and purged.
+ */
+export async function processDataExportsOnce(
+  db: Database,
+  now: Date = new Date(),
+): Promise<{ built: number; failed: number; purged: number }> {
+  let built = 0;
+  let failed = 0;
+  for (;;) {
+    const done = await db.transaction(async (tx) => {
+      const [job] = await tx
+        .select({ id: dataExport.id, userId: dataExport.userId, attempts: dataExport.attempts })
+        .from(dataExport)
+        .where(eq(dataExport.status, "pending"))
+        .orderBy(asc(dataExport.requestedAt))
+        .limit(1)
+        .for("update", { skipLocked: true });
+      if (!job) return null;
+      try {
+        const file = await buildExport(tx, job.userId, now);
+        const token = randomBytes(32).toString("base64url");
+        const expiresAt = new Date(now.getTime() + EXPORT_LINK_HOURS * 3_600_000);
+        await tx
+          .update(dataExport)
+          .set({
+            status: "ready",
+            archive: file.bytes,
+            sizeBytes: file.bytes.length,
+            tokenHash: sha256(token),
+            readyAt: now,
+            expiresAt,
+            attempts: job.attempts + 1,
+          })
+          .where(eq(dataExport.id, job.id));
+        await queueUserNotice(tx, job.userId, {
+          subject: "Your data is ready to download",
+          lines: [
+            "The file with everything we hold about you is ready.",
+            `The link works for ${EXPORT_LINK_HOURS} hours, when you are signed in to your account.`,
+          ],
+          link: { label: "Download my data", path: `/account/my-data/${token}` },
+        });
+        return "built" as const;
+      } catch (error) {
+        logger.error({ err: error, exportId: job.id }, "data export failed");
+        const last = job.attempts + 1 >= MAX_ATTEMPTS;
+        await tx
+          .update(dataExport)
+          .set({ attempts: job.attempts + 1, lastError: String(error).slice(0, 500), ...(last ? { status: "failed" as const } : {}) })
+          .where(eq(dataExport.id, job.id));
+        return "failed" as const;
+      }
+    });
+    if (!done) break;
+    if (done === "built") built++;
+    else failed++;
+  }
+  const purged = await db.delete(dataExport).where(lte(dataExport.expiresAt, now)).returning({ id: dataExport.id });
+  return { built, failed, purged: purged.length };
+}
+
+/**
+ * The file of a mailed link, for its owner.
+ *
+ * @throws {AppError} 404 unknown, expired, not ready or another user's.
+ */
+export async function downloadDataExport(db: Database, actor: Actor, token: string, now: Date = new Date()): Promise<ExportFile> {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw new AppError("NOT_FOUND", PRIVACY_MESSAGES.exportGone);
+  const [row] = await db
+    .select()
+    .from(dataExport)
+    .where(eq(dataExport.tokenHash, sha256(token)));
+  if (!row || row.userId !== actor.id || row.status !== "ready" || !row.archive || !row.expiresAt || row.expiresAt <= now) {
+    throw new AppError("NOT_FOUND", PRIVACY_MESSAGES.exportGone);
+  }
+  return { fileName: `my-data-${(row.readyAt ?? now).toISOString().slice(0, 10)}.zip`, bytes: new Uint8Array(row.archive) };
+}
+
+/** A ZIP download response (never cached). */
+export function exportResponse(file: ExportFile): Response {
+  return new Response(Buffer.from(file.bytes), {
+    headers: {
+      "Content-Type": "application/zip",
+      "Content-Disposition": `attachment; filename="${file.fileName}"`,
+      "Content-Length": String(file.bytes.length),
+      "Cache-Control": "no-store",
+    },
+  });
+}
+
+/**
+ * Runs {@link processDataExportsOnce} every `intervalMs` in this process.
+ *
+ * @returns `stop()`, which waits for a pass in progress.
+ */
+export function startDataExportWorker(db: Database, intervalMs = 15_000): { stop(): Promise<void> } {
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running.then(() => processDataExportsOnce(db)).catch((error) => logger.error({ err: error }, "data export worker failed"));
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * "Download my data" (docs/product.md#download-my-data): what the portal holds about one user, one
+ * section per domain in a small registry. A domain that stores personal data adds its section here
+ * (and its eraser in `erasure.server.ts`). Secrets never leave: no password hash, session token,
+ * TOTP secret, backup code or passkey key.
+ */
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
+import type { Queryable } from "#app/db/client.server";
+import { auditEvent, invoice, invoiceItem, mailOutbox, meeting, passkey, proposal, session, user } from "#app/db/schema";
+
+/** One domain's part of the export. */
+export interface ExportSection {
+  /** The key in the JSON file, e.g. `proposals`. */
+  key: string;
+  /** What it holds, for the README in the ZIP. */
+  description: string;
+  /** Reads the section for the user (plain JSON values; dates as ISO strings once serialised). */
+  collect(q: Queryable, userId: string): Promise<unknown>;
+  /** Roughly how many rows the section holds (decides whether the export is built in the background). */
+  count(q: Queryable, userId: string): Promise<number>;
+}
+
+/** The user's proposals: as the client, and as the ambassador who made them. */
+const ownProposals = (userId: string) => or(eq(proposal.clientId, userId), eq(proposal.ambassadorId, userId));
+
+async function proposalIds(q: Queryable, userId: string): Promise<number[]> {
+  return (await q.select({ id: proposal.id }).from(proposal).where(ownProposals(userId))).map((r) => r.id);
+}
+
+/** The sections, in the order of the JSON file. */
+export const EXPORT_SECTIONS: ExportSection[] = [
+  {
+    key: "account",
+    description: "Your account: name, e-mail, role, profile, referral link ID, preferences, dates.",
+    async collect(q, userId) {
+      const [row] = await q
+        .select({
+          id: user.id,
+          name: user.name,
+          email: user.email,
+          emailVerified: user.emailVerified,
+          role: user.role,
+          businessName: user.businessName,
+          phone: user.phone,
+          website: user.website,
+          referralCode: user.referralCode,
+          referredById: user.referredById,
+          notifyUpdates: user.notifyUpdates,
+          twoFactorEnabled: user.twoFactorEnabled,
+          createdAt: user.createdAt,
+          lastLoginAt: user.lastLoginAt,
+        })
+        .from(user)
+        .where(eq(user.id, userId));
+      return row ?? null;
+    },
+    count: async () => 1,
+  },
+  {
+    key: "proposals",
+    description: "Every proposal you requested, were offered, or made as an ambassador, with all its fields.",
+    collect: (q, userId) => q.select().from(proposal).where(ownProposals(userId)).orderBy(asc(proposal.id)),
+    count: async (q, userId) => (await proposalIds(q, userId)).length,
+  },
+  {
+    key: "meetings",
+    description: "Your meeting requests: time, time zone, notes, status.",
+    collect: (q, userId) => q.select().from(meeting).where(eq(meeting.userId, userId)).orderBy(asc(meeting.id)),
+    count: async (q, userId) => (await q.select({ id: meeting.id }).from(meeting).where(eq(meeting.userId, userId))).length,
+  },
+  {
+    key: "invoices",
+    description: "Your invoices and their lines (amounts in cents).",
+    async collect(q, userId) {
+      const invoices = await q.select().from(invoice).where(eq(invoice.clientId, userId)).orderBy(asc(invoice.id));
+      if (!invoices.length) return [];
+      const items = await q
+        .select()
+        .from(invoiceItem)
+        .where(
+          inArray(
+            invoiceItem.invoiceId,
+            invoices.map((i) => i.id),
+          ),
+        )
+        .orderBy(asc(invoiceItem.invoiceId), asc(invoiceItem.position));
+      return invoices.map((i) => ({ ...i, items: items.filter((item) => item.invoiceId === i.id) }));
+    },
+    count: async (q, userId) => (await q.select({ id: invoice.id }).from(invoice).where(eq(invoice.clientId, userId))).length,
+  },
+  {
+    key: "sessions",
+    description: "Where you are signed in: when each session started and was last used, its IP address and browser.",
+    collect: (q, userId) =>
+      q
+        .select({
+          createdAt: session.createdAt,
+          lastActiveAt: session.updatedAt,
+          expiresAt: session.expiresAt,
+          ipAddress: session.ipAddress,
+          userAgent: session.userAgent,
+        })
+        .from(session)
+        .where(eq(session.userId, userId))
+        .orderBy(asc(session.createdAt)),
+    count: async (q, userId) => (await q.select({ id: session.id }).from(session).where(eq(session.userId, userId))).length,
+  },
+  {
+    key: "passkeys",
+    description: "The names and dates of your passkeys (never their keys).",
+    collect: (q, userId) =>
+      q
+        .select({ name: passkey.name, createdAt: passkey.createdAt, deviceType: passkey.deviceType, backedUp: passkey.backedUp })
+        .from(passkey)
+        .where(eq(passkey.userId, userId)),
+    count: async () => 1,
+  },
+  {
+    key: "auditTrail",
+    description: "What was recorded about you and your proposals and invoices, and what you did, with times.",
+    async collect(q, userId) {
+      const ids = (await proposalIds(q, userId)).map(String);
+      const invoiceIds = (await q.select({ id: invoice.id }).from(invoice).where(eq(invoice.clientId, userId))).map((r) => String(r.id));
+      return q
+        .select({
+          at: auditEvent.createdAt,
+          entity: auditEvent.entity,
+          entityId: auditEvent.entityId,
+          action: auditEvent.action,
+          before: auditEvent.before,
+          after: auditEvent.after,
+          byYou: sql<boolean>`${auditEvent.actorId} is not distinct from ${userId}`,
+        })
+        .from(auditEvent)
+        .where(
+          or(
+            eq(auditEvent.actorId, userId),
+            and(eq(auditEvent.entity, "user"), eq(auditEvent.entityId, userId)),
+            ids.length ? and(eq(auditEvent.entity, "proposal"), inArray(auditEvent.entityId, ids)) : undefined,
+            invoiceIds.length ? and(eq(auditEvent.entity, "invoice"), inArray(auditEvent.entityId, invoiceIds)) : undefined,
+          ),
+        )
+        .orderBy(asc(auditEvent.id));
+    },
+    count: async (q, userId) => (await q.select({ id: auditEvent.id }).from(auditEvent).where(eq(auditEvent.actorId, userId))).length,
+  },
+  {
+    key: "emails",
+    description: "The e-mails we sent or are sending you: subject, text and times.",
+    async collect(q, userId) {
+      const [row] = await q.select({ email: user.email }).from(user).where(eq(user.id, userId));
+      if (!row) return [];
+      return q
+        .select({ subject: mailOutbox.subject, text: mailOutbox.text, queuedAt: mailOutbox.createdAt, sentAt: mailOutbox.sentAt })
+        .from(mailOutbox)
+        .where(eq(mailOutbox.to, row.email))
+        .orderBy(asc(mailOutbox.id));
+    },
+    async count(q, userId) {
+      const [row] = await q.select({ email: user.email }).from(user).where(eq(user.id, userId));
+      return row ? (await q.select({ id: mailOutbox.id }).from(mailOutbox).where(eq(mailOutbox.to, row.email))).length : 0;
+    },
+  },
+];

@@ -1,0 +1,11 @@
+/** What the privacy forms say (docs/product.md#download-my-data, docs/product.md#closing-an-account). */
+export const PRIVACY_MESSAGES = {
+  exportQueued: "Your file is being prepared. We will e-mail you a link to download it (it works for 24 hours).",
+  exportPending: "Your file is being prepared already. We will e-mail you the link.",
+  exportLimit: "You asked for your data several times in the last hour. Please try again later.",
+  exportGone: "This download link has expired or is not yours. Ask for a new file on your account page.",
+  closeConfirmFirst: "Confirm that you want to close your account.",
+  closeAdmin: "An admin account cannot be closed here: ask another admin.",
+  closeNeedsCode: "Enter a code from your authenticator app, or a backup code.",
+  closed: "Your account is closed. Your personal data has been erased; thank you for working with us.",
+} as const;

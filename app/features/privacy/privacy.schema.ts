@@ -1,0 +1,12 @@
+/** The close-account form (docs/product.md#closing-an-account): the password, and a code when two-factor is on. */
+import { z } from "zod";
+
+export const closeAccountSchema = z.object({
+  password: z.string({ error: "Enter your password." }).min(1, "Enter your password.").max(128, "Password must be at most 128 characters."),
+  code: z
+    .string()
+    .trim()
+    .max(20, "That code is not valid.")
+    .optional()
+    .transform((v) => v || undefined),
+});

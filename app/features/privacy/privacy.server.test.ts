@@ -1,0 +1,155 @@
+/**
+ * Privacy rights (docs/product.md#download-my-data, docs/product.md#closing-an-account) on PGlite
+ * and PostgreSQL: the export holds the user's data and nothing secret or of others, at once or
+ * mailed as a link for 24 hours; closing erases the personal data, keeps the invoices with what they
+ * were billed to, ends the sessions and frees the address; admins see the account as closed.
+ */
+import { eq } from "drizzle-orm";
+import { strFromU8, unzipSync } from "fflate";
+import { describe, expect, it } from "vitest";
+import { dataExport, invoice, mailOutbox, meeting, proposal, session, user } from "#app/db/schema";
+import { getInvoiceForAdmin } from "#app/features/invoices/get-invoice-for-admin.server";
+import { deleteUser, listUsersForAdmin, setUserActive } from "#app/features/users/users.server";
+import { browser, cookiesOf, enableTwoFactor, PASSWORD, sessionUser, signedIn } from "../../../tests/helpers/auth-session";
+import { testDatabases } from "../../../tests/helpers/db";
+import { insertInvoice, insertProposal, refusalOf } from "../../../tests/helpers/portal";
+import { makeClient, useTestServices } from "../../../tests/helpers/services";
+import { closeOwnAccount } from "./close-account.server";
+import { downloadDataExport, processDataExportsOnce, requestDataExport, type ExportFile } from "./data-export.server";
+import { PRIVACY_MESSAGES } from "./privacy.messages";
+
+function unzip(file: ExportFile) {
+  const files = unzipSync(file.bytes);
+  expect(Object.keys(files).sort()).toEqual(["README.txt", "my-data.json"]);
+  return JSON.parse(strFromU8(files["my-data.json"]!)) as Record<string, unknown> & {
+    account: { email: string };
+    proposals: { projectName: string }[];
+    invoices: { items: unknown[] }[];
+    meetings: unknown[];
+    sessions: Record<string, unknown>[];
+  };
+}
+
+describe.each(testDatabases())("privacy rights on %s", (_name, open) => {
+  const ctx = useTestServices(open, { admin: true });
+
+  /** A client with a proposal that was invoiced, one that was not, a meeting and a session. */
+  async function clientWithRecords() {
+    const { s } = ctx;
+    const client = await makeClient(s, { businessName: "Ada's Bakery", verified: true });
+    const invoiced = await insertProposal(s.db, { clientId: client.id, projectName: "Shop", projectDetails: "My secret plans" });
+    const invoiceId = await insertInvoice(s.db, {
+      proposalId: invoiced,
+      clientId: client.id,
+      items: [["Design", 120_000]],
+      dueDate: "2031-01-31",
+    });
+    const open = await insertProposal(s.db, { clientId: client.id, projectName: "Blog" });
+    await s.db.insert(meeting).values({
+      userId: client.id,
+      startsAt: new Date("2031-05-12T09:00:00Z"),
+      endsAt: new Date("2031-05-12T10:00:00Z"),
+      timeZone: "UTC",
+      notes: "Call me",
+    } as never);
+    const here = await signedIn(s, client.email);
+    return { client, invoiced, invoiceId, open, here };
+  }
+
+  it("exports the user's own data in one ZIP, with nothing secret and nothing of anyone else", async () => {
+    const { s } = ctx;
+    const { client } = await clientWithRecords();
+    const other = await makeClient(s);
+    await insertProposal(s.db, { clientId: other.id, projectName: "Not yours" });
+    const file = await requestDataExport(s.db, client);
+    if ("queued" in file) throw new Error("expected the file at once");
+    expect(file.fileName).toMatch(/^my-data-\d{4}-\d{2}-\d{2}\.zip$/);
+    const data = unzip(file);
+    expect(data.account.email).toBe(client.email);
+    expect(data.proposals.map((p) => p.projectName).sort()).toEqual(["Blog", "Shop"]);
+    expect(data.invoices[0]!.items).toHaveLength(1);
+    expect(data.meetings).toHaveLength(1);
+    expect(data.sessions.length).toBeGreaterThan(0);
+    for (const key of ["account", "proposals", "meetings", "invoices", "sessions", "passkeys", "auditTrail", "emails"])
+      expect(data).toHaveProperty(key);
+    const text = JSON.stringify(data);
+    expect(text).not.toContain("Not yours");
+    expect(text).not.toContain(other.email);
+    expect(text).not.toMatch(/"token"|"password"|"secret"|"backupCodes"|"publicKey"/);
+  });
+
+  it("a large export is built in the background and mailed as a link that works 24 hours, for its owner only", async () => {
+    const { s } = ctx;
+    const { client } = await clientWithRecords();
+    const stranger = await makeClient(s);
+    expect(await requestDataExport(s.db, client, { inlineMaxRows: 0 })).toEqual({ queued: true });
+    expect(await refusalOf(requestDataExport(s.db, client, { inlineMaxRows: 0 }))).toMatchObject({
+      status: 409,
+      message: PRIVACY_MESSAGES.exportPending,
+    });
+    const now = new Date();
+    expect(await processDataExportsOnce(s.db, now)).toEqual({ built: 1, failed: 0, purged: 0 });
+    const [mail] = (await s.db.select().from(mailOutbox).where(eq(mailOutbox.to, client.email))).filter((m) =>
+      m.subject.startsWith("Your data is ready"),
+    );
+    const token = /\/account\/my-data\/([\w-]+)/.exec(mail!.text)![1]!;
+    expect(unzip(await downloadDataExport(s.db, client, token, now)).account.email).toBe(client.email);
+    expect((await refusalOf(downloadDataExport(s.db, stranger, token, now))).status).toBe(404);
+    const later = new Date(now.getTime() + 24 * 3_600_000 + 1);
+    expect((await refusalOf(downloadDataExport(s.db, client, token, later))).status).toBe(404);
+    expect((await processDataExportsOnce(s.db, later)).purged).toBe(1);
+    expect(await s.db.select().from(dataExport)).toHaveLength(0);
+  });
+
+  it("closing the account: password and second factor, personal data erased, invoices kept as billed, sessions ended, address free", async () => {
+    const { s, admin } = ctx;
+    const { client, invoiced, invoiceId, open, here } = await clientWithRecords();
+    const { totp } = await enableTwoFactor(s, client.id, client.email);
+    const actor = { ...(await sessionUser(s, client.id)), twoFactorEnabled: true };
+
+    expect((await refusalOf(closeOwnAccount(s, actor, { password: "wrong-pass", code: totp.generate() }, here))).fieldErrors).toEqual({
+      password: ["Wrong password."],
+    });
+    expect((await refusalOf(closeOwnAccount(s, actor, { password: PASSWORD }, here))).fieldErrors).toEqual({
+      code: [PRIVACY_MESSAGES.closeNeedsCode],
+    });
+    const headers = await closeOwnAccount(s, actor, { password: PASSWORD, code: totp.generate({ timestamp: Date.now() + 30_000 }) }, here);
+    expect(headers.getSetCookie().some((c) => /session_token=;/.test(c))).toBe(true);
+
+    const [row] = await s.db.select().from(user).where(eq(user.id, client.id));
+    expect(row).toMatchObject({
+      name: "Closed account",
+      businessName: null,
+      phone: null,
+      website: null,
+      banned: true,
+      twoFactorEnabled: false,
+    });
+    expect(row!.email).not.toBe(client.email);
+    expect(row!.closedAt).toBeInstanceOf(Date);
+    expect(await s.db.select().from(session).where(eq(session.userId, client.id))).toHaveLength(0);
+    expect(await s.db.select().from(meeting).where(eq(meeting.userId, client.id))).toHaveLength(0);
+    expect(await s.db.select().from(proposal).where(eq(proposal.id, open))).toHaveLength(0);
+    const [kept] = await s.db.select().from(proposal).where(eq(proposal.id, invoiced));
+    expect(kept).toMatchObject({ clientName: "Ada's Bakery", clientEmail: client.email, projectName: "Shop", projectDetails: "" });
+    expect(await s.db.select().from(invoice).where(eq(invoice.id, invoiceId))).toHaveLength(1);
+    const billed = await getInvoiceForAdmin(s.db, admin, invoiceId);
+    expect(JSON.stringify(billed)).toContain("Ada's Bakery");
+    expect(JSON.stringify(billed)).not.toContain("Closed account");
+    const goodbye = (await s.db.select().from(mailOutbox).where(eq(mailOutbox.to, client.email))).map((m) => m.subject);
+    expect(goodbye).toEqual(["Your account is closed — Client Portal"]);
+
+    // Admins see it as closed; it cannot be reactivated or deleted (what is left is what the law keeps).
+    const listed = (await listUsersForAdmin(s.db, admin, {}, { size: 50 } as never)).items.find((u) => u.id === client.id);
+    expect(listed?.closedAt).not.toBeNull();
+    expect((await refusalOf(setUserActive(s.db, admin, client.id, true))).status).toBe(409);
+    expect((await refusalOf(deleteUser(s.db, admin, client.id))).status).toBe(409);
+    // The address is free again.
+    await makeClient(s, { email: client.email });
+    expect(
+      await refusalOf(closeOwnAccount(s, { ...actor, role: "admin" }, { password: PASSWORD }, browser(cookiesOf(new Headers())))),
+    ).toMatchObject({
+      status: 403,
+    });
+  });
+});
