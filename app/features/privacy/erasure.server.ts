@@ -15,9 +15,13 @@ import {
   invoice,
   mailOutbox,
   meeting,
+  messageMail,
   passkey,
   proposal,
+  proposalMessage,
+  proposalRead,
   rateWindow,
+  storedFile,
   session,
   twoFactor,
   user,
@@ -76,6 +80,27 @@ export const ACCOUNT_ERASERS: AccountEraser[] = [
       await tx.delete(proposal).where(and(eq(proposal.clientId, id), notInArray(proposal.id, invoiced)));
       // Proposals an ambassador addressed to the e-mail address and nobody claimed stay: they wait
       // for whoever proves the address (the account closed may not have been its owner's).
+    },
+  },
+  {
+    domain: "conversations",
+    async erase(tx, { id }) {
+      // Conversations of the proposals deleted above went with them. In the ones kept (an invoiced
+      // proposal, another client's as an admin's), what the person wrote is erased: the message stays
+      // as "message deleted" by "Closed account", and the files they shared are deleted (a trigger
+      // queues their bytes for deletion from the file store).
+      await tx.delete(storedFile).where(eq(storedFile.uploadedById, id));
+      await tx
+        .update(proposalMessage)
+        .set({
+          body: "",
+          authorName: CLOSED_ACCOUNT_NAME,
+          mailMessageId: null,
+          deletedAt: sql`coalesce(${proposalMessage.deletedAt}, now())`,
+        })
+        .where(eq(proposalMessage.authorId, id));
+      await tx.delete(proposalRead).where(eq(proposalRead.userId, id));
+      await tx.delete(messageMail).where(eq(messageMail.userId, id));
     },
   },
   {

@@ -6,7 +6,19 @@
  */
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
-import { auditEvent, invoice, invoiceItem, mailOutbox, meeting, passkey, proposal, session, user } from "#app/db/schema";
+import {
+  auditEvent,
+  invoice,
+  invoiceItem,
+  mailOutbox,
+  meeting,
+  passkey,
+  proposal,
+  proposalMessage,
+  session,
+  storedFile,
+  user,
+} from "#app/db/schema";
 
 /** One domain's part of the export. */
 export interface ExportSection {
@@ -26,6 +38,23 @@ const ownProposals = (userId: string) => or(eq(proposal.clientId, userId), eq(pr
 async function proposalIds(q: Queryable, userId: string): Promise<number[]> {
   return (await q.select({ id: proposal.id }).from(proposal).where(ownProposals(userId))).map((r) => r.id);
 }
+
+/**
+ * The conversation messages the user can see: the agency's and their own shared messages in the
+ * conversations of their proposals as the client (never an internal note), and every message they
+ * wrote themselves (an admin's notes included). Deleted messages are left out.
+ */
+const visibleMessages = (userId: string) =>
+  and(
+    sql`${proposalMessage.deletedAt} is null`,
+    or(
+      eq(proposalMessage.authorId, userId),
+      and(
+        eq(proposalMessage.visibility, "shared"),
+        inArray(proposalMessage.proposalId, sql`(select ${proposal.id} from ${proposal} where ${proposal.clientId} = ${userId})`),
+      ),
+    ),
+  );
 
 /** The sections, in the order of the JSON file. */
 export const EXPORT_SECTIONS: ExportSection[] = [
@@ -87,6 +116,57 @@ export const EXPORT_SECTIONS: ExportSection[] = [
       return invoices.map((i) => ({ ...i, items: items.filter((item) => item.invoiceId === i.id) }));
     },
     count: async (q, userId) => (await q.select({ id: invoice.id }).from(invoice).where(eq(invoice.clientId, userId))).length,
+  },
+  {
+    key: "messages",
+    description: "The conversation messages you can see: your projects' conversations and every message you wrote.",
+    collect: (q, userId) =>
+      q
+        .select({
+          id: proposalMessage.id,
+          proposalId: proposalMessage.proposalId,
+          authorName: proposalMessage.authorName,
+          authorRole: proposalMessage.authorRole,
+          visibility: proposalMessage.visibility,
+          via: proposalMessage.via,
+          body: proposalMessage.body,
+          createdAt: proposalMessage.createdAt,
+          editedAt: proposalMessage.editedAt,
+        })
+        .from(proposalMessage)
+        .where(visibleMessages(userId))
+        .orderBy(asc(proposalMessage.id)),
+    count: async (q, userId) => (await q.select({ id: proposalMessage.id }).from(proposalMessage).where(visibleMessages(userId))).length,
+  },
+  {
+    key: "files",
+    description:
+      "The files shared in those messages: name, type, size (bytes), who shared them and when. The files themselves are downloaded from each conversation's Files tab.",
+    collect: (q, userId) =>
+      q
+        .select({
+          id: storedFile.id,
+          proposalId: storedFile.proposalId,
+          messageId: storedFile.messageId,
+          name: storedFile.name,
+          contentType: storedFile.contentType,
+          size: storedFile.size,
+          sha256: storedFile.sha256,
+          sharedBy: storedFile.uploadedByName,
+          sharedAt: storedFile.createdAt,
+        })
+        .from(storedFile)
+        .innerJoin(proposalMessage, eq(proposalMessage.id, storedFile.messageId))
+        .where(visibleMessages(userId))
+        .orderBy(asc(storedFile.id)),
+    count: async (q, userId) =>
+      (
+        await q
+          .select({ id: storedFile.id })
+          .from(storedFile)
+          .innerJoin(proposalMessage, eq(proposalMessage.id, storedFile.messageId))
+          .where(visibleMessages(userId))
+      ).length,
   },
   {
     key: "sessions",

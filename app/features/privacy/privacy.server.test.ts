@@ -7,7 +7,9 @@
 import { eq } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { dataExport, invoice, mailOutbox, meeting, proposal, session, user } from "#app/db/schema";
+import { dataExport, fileGc, invoice, mailOutbox, meeting, proposal, proposalMessage, session, storedFile, user } from "#app/db/schema";
+import { postMessage } from "#app/features/conversations/post-message.server";
+import { createDatabaseFileStore } from "#app/features/files/database-store.server";
 import { getInvoiceForAdmin } from "#app/features/invoices/get-invoice-for-admin.server";
 import { deleteUser, listUsersForAdmin, setUserActive } from "#app/features/users/users.server";
 import { browser, cookiesOf, enableTwoFactor, PASSWORD, sessionUser, signedIn } from "../../../tests/helpers/auth-session";
@@ -151,5 +153,40 @@ describe.each(testDatabases())("privacy rights on %s", (_name, open) => {
     ).toMatchObject({
       status: 403,
     });
+  });
+
+  it("exports the conversation messages and files the user can see (never a note), and erases what they wrote on closing", async () => {
+    const { s, admin } = ctx;
+    const { client, invoiced, here } = await clientWithRecords();
+    const services = { db: s.db, files: createDatabaseFileStore(s.db), maxUploadMb: 25 };
+    await postMessage(services, { author: admin, proposalId: invoiced, text: "Welcome aboard" });
+    await postMessage(services, { author: admin, proposalId: invoiced, text: "Internal: likes blue", visibility: "internal" });
+    const mine = await postMessage(services, {
+      author: client,
+      proposalId: invoiced,
+      text: "Here is our brief",
+      attachments: [{ name: "brief.txt", content: new TextEncoder().encode("Our secret brief") }],
+    });
+
+    const file = await requestDataExport(s.db, client);
+    if ("queued" in file) throw new Error("expected the file at once");
+    const data = unzip(file) as unknown as { messages: { body: string }[]; files: { name: string; size: number }[] };
+    expect(data.messages.map((m) => m.body)).toEqual(["Welcome aboard", "Here is our brief"]);
+    expect(data.files.map((f) => [f.name, f.size])).toEqual([["brief.txt", 16]]);
+    expect(JSON.stringify(data)).not.toContain("likes blue");
+
+    const actor = await sessionUser(s, client.id);
+    await closeOwnAccount(s, actor, { password: PASSWORD }, here);
+    const [erased] = await s.db.select().from(proposalMessage).where(eq(proposalMessage.id, mine.id));
+    expect(erased).toMatchObject({ body: "", authorName: "Closed account" });
+    expect(erased!.deletedAt).toBeInstanceOf(Date);
+    expect(await s.db.select().from(storedFile).where(eq(storedFile.messageId, mine.id))).toHaveLength(0);
+    // The bytes are queued for deletion from the store; the agency's own messages stay.
+    expect((await s.db.select().from(fileGc)).length).toBeGreaterThan(0);
+    expect((await s.db.select().from(proposalMessage).where(eq(proposalMessage.proposalId, invoiced))).map((m) => m.body)).toEqual([
+      "Welcome aboard",
+      "Internal: likes blue",
+      "",
+    ]);
   });
 });
