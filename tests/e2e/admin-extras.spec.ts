@@ -55,7 +55,7 @@ test.describe("admin extras", () => {
 
     // The audit trail shows it (filtered by entity), with before → after.
     await admin.goto("/admin");
-    await admin.getByRole("link", { name: /Audit trail/ }).click();
+    await admin.getByRole("link", { name: "Audit trail", exact: true }).click();
     await expect(admin).toHaveURL(/\/admin\/audit$/);
     await admin.getByLabel("Show").selectOption("proposal");
     await admin.getByRole("button", { name: "Filter" }).click();

@@ -17,7 +17,7 @@ test("an admin sees a failed mail on /admin/outbox, retries it, and it is delive
 
   await loginAsAdmin(page);
   await page.goto("/admin");
-  await page.getByRole("link", { name: /Mail outbox/ }).click();
+  await page.getByRole("link", { name: "Mail outbox", exact: true }).click();
   await expect(page).toHaveURL(/\/admin\/outbox$/);
   await expect(page.getByRole("heading", { level: 1, name: "Mail outbox" })).toBeVisible();
   const failed = page.getByRole("table", { name: /Failed mails/ });

@@ -93,7 +93,16 @@ test("with a logo and an accent colour every portal page keeps its stylesheet; R
   );
   const ids = { proposalId: open!.id, invoiceId, messageId: message.rows[0].id as number, meetingId: meeting.rows[0].id as number };
   const ambassador = await pageFor(browser);
-  await registerAmbassador(ambassador);
+  const ambassadorAccount = await registerAmbassador(ambassador);
+  // The ambassador's own proposal (their proposal page).
+  const submitted = await ambassador.request.post("/ambassador/submit-proposal", {
+    form: { clientName: "Brand Client", clientEmail: `brand-client-${Date.now()}@example.org`, projectDetails: "A shop" },
+  });
+  expect(submitted.status()).toBeLessThan(400);
+  const own = await app.sql.query(
+    'select p.id from proposal p join "user" u on u.id = p.ambassador_id where u.email = $1 order by p.id desc limit 1',
+    [ambassadorAccount.email],
+  );
 
   // Every portal page of every role (and the signed-out sign-in pages): hydrated without a DOM
   // change, still styled, with the logo and the accent colour.
@@ -101,7 +110,7 @@ test("with a logo and an accent colour every portal page keeps its stylesheet; R
   await expectCleanHydration(signedOut, SIGNED_OUT_PAGES);
   const byRole: Array<[Page, string[]]> = [
     [client, [...areaPages("client", ids), ...areaPages("account", ids)]],
-    [ambassador, [...areaPages("ambassador", ids), ...areaPages("account", ids)]],
+    [ambassador, [...areaPages("ambassador", { ...ids, proposalId: own.rows[0].id as number }), ...areaPages("account", ids)]],
     [admin, [...areaPages("admin", ids), ...areaPages("account", ids)]],
   ];
   for (const [page, urls] of byRole) {

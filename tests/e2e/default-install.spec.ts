@@ -5,6 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { simpleParser } from "mailparser";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -56,9 +57,10 @@ test.describe("default installation on PGlite", () => {
       await expect
         .poll(() => (fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith(".eml")).length : 0), { timeout: 10_000 })
         .toBe(1);
-      const eml = fs.readFileSync(path.join(outbox, fs.readdirSync(outbox)[0]!), "utf8");
-      expect(eml).toContain("Subject: New contact message from Default Install");
-      expect(eml).toContain("To: owner@portfolio.test");
+      const eml = await simpleParser(fs.readFileSync(path.join(outbox, fs.readdirSync(outbox)[0]!)));
+      // In the one mail layout: the subject ends with the company name.
+      expect(eml.subject).toBe("New contact message from Default Install — Client Portal");
+      expect(eml.to && "text" in eml.to ? eml.to.text : "").toBe("owner@portfolio.test");
 
       // A second server on the same data directory exits with a clear message.
       const second = spawnSync(process.execPath, ["build/server/main.js"], {

@@ -11,6 +11,8 @@ import { PASSWORD, expect, test, uniqueEmail, uniqueIp } from "./fixtures";
 
 test("a failing database gives the friendly 500 page, a 503 health check and a log line", async ({ browser, consoleErrors }) => {
   consoleErrors.allow(/\/client-dashboard: document answered 500$/);
+  // The error page's live-update stream cannot read the session either: 503, tried again later.
+  consoleErrors.allow(/\/events: eventsource answered 503$/);
   const adminUrl = runPgUrl();
   const database = await createPgDatabase(adminUrl, "e2e_err", { empty: true });
   const name = database.name;

@@ -351,7 +351,8 @@ export async function createLiveHub(options: LiveHubOptions): Promise<LiveHub> {
       open(req, res)
         .catch((error) => {
           logger.error({ err: error }, "live updates: could not open a stream");
-          if (!res.headersSent) refuse(res, 500, "Internal Server Error");
+          // The session could not be read (the database is down or busy): try again later.
+          if (!res.headersSent) refuse(res, 503, "Live updates are unavailable right now.", { "Retry-After": "10" });
           else res.destroy();
         })
         .finally(() => pendingAuth--);
