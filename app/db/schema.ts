@@ -309,9 +309,10 @@ export const proposal = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index("proposal_client_idx").on(t.clientId, t.createdAt),
+    // Per-owner pages list newest first on (created_at, id): the owner's rows in order, no sort (issue #30).
+    index("proposal_client_idx").on(t.clientId, t.createdAt, t.id),
     index("proposal_client_email_idx").on(t.clientEmail),
-    index("proposal_ambassador_idx").on(t.ambassadorId, t.createdAt),
+    index("proposal_ambassador_idx").on(t.ambassadorId, t.createdAt, t.id),
     // Admin list: newest first, keyset-paginated on (created_at, id), by status.
     index("proposal_status_created_idx").on(t.status, t.createdAt, t.id),
     index("proposal_created_idx").on(t.createdAt, t.id),

@@ -18,11 +18,12 @@ import { invoiceDisplayStatus, todayUtc, type InvoiceDisplayStatus } from "./inv
 import { INVOICE_MESSAGES } from "./invoices.messages";
 
 /**
- * The invoices that are the client's: the invoice's `clientId`, or, for an invoice without
- * one, its proposal's (the query must join the proposal).
+ * The invoices that are the client's: the invoice's `clientId`, set when it is generated (older
+ * rows without one got their proposal's client in migration 0020), so that a client's page reads
+ * through the owner index `invoice_client_idx` only (issue #30).
  */
 function ownedByClient(clientId: string): SQL {
-  return sql`coalesce(${invoice.clientId}, ${proposal.clientId}) = ${clientId}`;
+  return eq(invoice.clientId, clientId);
 }
 
 /** An invoice as its client sees it. Money in cents; `dueDate` a calendar date `YYYY-MM-DD`. */
