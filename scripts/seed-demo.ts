@@ -399,11 +399,14 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
     const upcoming = Math.max(3, Math.floor(meetings / 3));
     const pick = (slots: Date[], i: number, n: number) =>
       slots[Math.floor((i * slots.length) / Math.max(n, 1)) % Math.max(slots.length, 1)];
+    const usedSlots = new Set<number>();
     for (let i = 0; i < meetings; i++) {
       const future = i < upcoming;
       const startsAt = future ? pick(futureSlots, i, upcoming)! : pick(pastSlots, i - upcoming, meetings - upcoming)!;
       const endsAt = new Date(startsAt.getTime() + DEMO_AVAILABILITY.meetingMinutes * 60_000);
-      const unique = future ? i < futureSlots.length : i - upcoming < pastSlots.length;
+      // A slot already taken (more meetings than slots): this one holds no calendar time.
+      const unique = !usedSlots.has(startsAt.getTime());
+      usedSlots.add(startsAt.getTime());
       meetingRows.push({
         userId: i === 0 || i === 1 || i === upcoming ? clients[0]!.id : rnd.pick(clients).id,
         startsAt,
