@@ -8,17 +8,21 @@
  */
 import express from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
-import { requestInfoContext, servicesContext, type AppServices } from "#app/context";
+import { servicesContext, type AppServices } from "#app/context";
+import { requestInfoContext } from "#app/lib/request-info";
 import { openDatabase, type DbHandle } from "#app/db/client.server";
 import { startTallyFolding } from "#app/db/tally.server";
 import { startDataExportWorker } from "#app/features/privacy/data-export.server";
 import { countOutbox, createMailSender, startOutboxWorker, type OutboxWorker } from "#app/features/mail/outbox.server";
 import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
 import { createAuth, resolveAuthSecret, type Auth } from "#app/features/users/auth.server";
+import { authContext } from "#app/features/users/auth-context.server";
 import type { Env } from "#app/lib/env.server";
 import { owner } from "#app/content/site";
 import { ensureFirstAdmin } from "#app/features/users/accounts.server";
 import { createFileStore } from "#app/features/files/create-store.server";
+import type { FileStore } from "#app/features/files/file-store";
+import { filesContext } from "#app/features/files/files-context";
 import { startConversationJobs } from "#app/features/conversations/jobs.server";
 import { logger, registerSecrets } from "#app/lib/logger.server";
 import { createLiveHub, type LiveHub } from "#app/features/live/hub.server";
@@ -41,7 +45,8 @@ const loadBuild = () => import("virtual:react-router/server-build") as Promise<S
 export interface ServerApp {
   /** Express router: /healthz, /readyz, /metrics and every page, action and resource route. */
   router: express.Router;
-  services: AppServices;
+  /** The shared services, the better-auth instance and the file store every request's context gets. */
+  services: AppServices & { auth: Auth; files: FileStore };
   /** Request ids, the request log and request metrics for every HTTP request (prerendered pages and files too). */
   requests: RequestTracker;
   /**
@@ -133,7 +138,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     throw error;
   }
 
-  const services: AppServices = { db: handle.db, env, auth, files, ping: () => handle.ping() };
+  const services: ServerApp["services"] = { db: handle.db, env, auth, files, ping: () => handle.ping() };
   const router = express.Router();
 
   let stopping = false;
@@ -184,6 +189,8 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
       getLoadContext(req, res) {
         const context = new RouterContextProvider();
         context.set(servicesContext, services);
+        context.set(authContext, auth);
+        context.set(filesContext, files);
         context.set(requestInfoContext, {
           ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
           nonce: String(res.locals.cspNonce ?? ""),
