@@ -791,3 +791,34 @@ export const dataExport = pgTable(
       .where(sql`${t.status} = 'pending'`),
   ],
 );
+
+// #25a payments
+/**
+ * Payments and refunds on invoices (issue #25, migration 0014): integer cents in the invoice's
+ * currency; a refund is a negative amount pointing at the payment it refunds.
+ */
+export const payments = pgTable(
+  "payments",
+  {
+    id: serial().primaryKey(),
+    invoiceId: integer()
+      .notNull()
+      .references(() => invoice.id, { onDelete: "cascade" }),
+    /** Cents; negative for a refund, never 0. */
+    amountCents: integer().notNull(),
+    currency: text().notNull(),
+    method: text().$type<"card" | "bank_transfer" | "cash" | "other">().notNull(),
+    receivedAt: timestamp({ withTimezone: true }).notNull(),
+    reference: text(),
+    recordedBy: text().references(() => user.id, { onDelete: "set null" }),
+    refundOf: integer().references((): AnyPgColumn => payments.id),
+    processorPaymentIntent: text().unique(),
+    processorEventId: text(),
+    createdAt: timestamp({ withTimezone: true }).defaultNow(),
+  },
+  (t) => [
+    index("payments_invoice_idx").on(t.invoiceId),
+    check("payments_method_valid", sql`${t.method} in ('card', 'bank_transfer', 'cash', 'other')`),
+    check("payments_amount_nonzero", sql`${t.amountCents} <> 0`),
+  ],
+);
