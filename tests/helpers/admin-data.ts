@@ -8,11 +8,13 @@ import { asc, type sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
 import {
   auditEvent,
+  commissionEntries,
   invoice,
   invoiceCounter,
   invoiceItem,
   mailOutbox,
   meeting,
+  payouts,
   proposal,
   session,
   settings,
@@ -80,6 +82,8 @@ export async function snapshot(db: Database): Promise<unknown> {
     settings: await db.select().from(settings),
     auditEvent: await db.select().from(auditEvent).orderBy(asc(auditEvent.id)),
     mailOutbox: await db.select().from(mailOutbox).orderBy(asc(mailOutbox.id)),
+    commissionEntries: await db.select().from(commissionEntries).orderBy(asc(commissionEntries.id)),
+    payouts: await db.select().from(payouts).orderBy(asc(payouts.id)),
   };
 }
 

@@ -4,9 +4,15 @@
  */
 import type { Transaction } from "#app/db/client.server";
 import type { payments } from "#app/db/schema";
+import { recordCommissionForPayment } from "#app/features/referrals/ledger.server";
 
 /** A payment row as written. */
 export type PaymentRow = typeof payments.$inferSelect;
 
-/** Called after a payment or refund row is inserted, in the same transaction. */
-export async function onPaymentRecorded(_tx: Transaction, _payment: PaymentRow): Promise<void> {}
+/**
+ * Called after a payment or refund row is inserted, in the same transaction: writes its
+ * commission ledger entry when the invoice's proposal earns one (docs/product.md#commissions-ledger).
+ */
+export async function onPaymentRecorded(tx: Transaction, payment: PaymentRow): Promise<void> {
+  await recordCommissionForPayment(tx, payment);
+}

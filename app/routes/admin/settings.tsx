@@ -16,6 +16,7 @@ import { formConstraints } from "#app/lib/form-constraints.server";
 import { requireUser } from "#app/features/users/session.server";
 import { SettingsSections } from "#app/features/settings/components/settings-sections";
 import { AccentColorField } from "#app/features/settings/components/accent-color-field";
+import { CommissionHoldField } from "#app/features/settings/components/commission-hold-field";
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -37,6 +38,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       requireEmailVerification: settings.requireEmailVerification,
       requireClientPhone: settings.requireClientPhone,
       commissionRatePercent: bpsToPercent(settings.commissionRateBps),
+      commissionHoldDays: String(settings.commissionHoldDays),
       companyAddress: settings.companyAddress,
       taxId: settings.taxId,
       paymentInstructions: settings.paymentInstructions,
@@ -112,8 +114,9 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           field={fields.commissionRatePercent}
           label="Ambassador commission (%)"
           inputMode="decimal"
-          hint="Of the invoice total, or of the budget when there is no invoice."
+          hint="Of each payment on the invoice of a proposal the client approved; frozen when the client approves."
         />
+        <CommissionHoldField field={fields.commissionHoldDays} />
         <fieldset className="flex flex-col gap-4 rounded-lg border border-slate-200 p-4">
           <legend className="px-1 font-semibold">Billing details on invoices</legend>
           <TextArea field={fields.companyAddress} label="Company address" rows={3} autoComplete="street-address" />
