@@ -68,7 +68,10 @@ export interface CommissionTotals {
 }
 
 /** @returns the totals of `entries` at `at`. */
-export function commissionTotals(entries: Array<{ amountCents: number; payableAt: Date | string; payoutId: number | null }>, at: Date): CommissionTotals {
+export function commissionTotals(
+  entries: Array<{ amountCents: number; payableAt: Date | string; payoutId: number | null }>,
+  at: Date,
+): CommissionTotals {
   const totals: CommissionTotals = { pendingCents: 0, payableCents: 0, paidOutCents: 0 };
   for (const entry of entries) {
     const state = commissionEntryState(entry, at);

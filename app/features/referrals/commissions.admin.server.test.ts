@@ -71,7 +71,12 @@ describe.each(testDatabases())("commission ledger and payouts on %s", (_name, op
     const client = await makeClient(s, { verified: true });
     const own = await insertProposal(t.db, { clientId: client.id, budgetCents: 50_000 });
     await recordTestPayment(t.db, { invoiceId: await insertInvoice(t.db, own, 50_000, client.id), amountCents: 50_000 });
-    const pending = await insertProposal(t.db, { ambassadorId: ambassador.id, clientId: client.id, clientEmail: client.email, budgetCents: 80_000 });
+    const pending = await insertProposal(t.db, {
+      ambassadorId: ambassador.id,
+      clientId: client.id,
+      clientEmail: client.email,
+      budgetCents: 80_000,
+    });
     const invoiceId = await insertInvoice(t.db, pending, 80_000, client.id);
     await recordTestPayment(t.db, { invoiceId, amountCents: 30_000 });
     expect(await t.db.select().from(commissionEntries)).toEqual([]);
@@ -117,7 +122,13 @@ describe.each(testDatabases())("commission ledger and payouts on %s", (_name, op
     const made = await createPayout(t.db, admin, ambassador.id, payout);
     expect(made).toMatchObject({ totalCents: 15_000, entries: 1 });
     const [stored] = await t.db.select().from(payouts);
-    expect(stored).toMatchObject({ ambassadorId: ambassador.id, totalCents: 15_000, reference: "SEPA-1", method: "bank_transfer", createdBy: admin.id });
+    expect(stored).toMatchObject({
+      ambassadorId: ambassador.id,
+      totalCents: 15_000,
+      reference: "SEPA-1",
+      method: "bank_transfer",
+      createdBy: admin.id,
+    });
     const after = await getAmbassadorEarnings(t.db, ambassador);
     expect(after.totals).toEqual({ pendingCents: 9_000, payableCents: 0, paidOutCents: 15_000 });
     expect(after.entries.items.map((e) => e.state)).toEqual(["pending", "paid_out"]);

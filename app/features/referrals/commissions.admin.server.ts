@@ -35,7 +35,15 @@ import {
   type PageRequest,
 } from "#app/lib/pagination";
 import { COMMISSION_STATE_LABELS, payoutTotalCents, type CommissionTotals } from "./commission";
-import { fetchLedgerRows, ledgerOrdering, ledgerPage, ledgerTotals, ledgerTotalsByAmbassador, toLedgerRow, type LedgerRow } from "./ledger-queries.server";
+import {
+  fetchLedgerRows,
+  ledgerOrdering,
+  ledgerPage,
+  ledgerTotals,
+  ledgerTotalsByAmbassador,
+  toLedgerRow,
+  type LedgerRow,
+} from "./ledger-queries.server";
 import { PAYOUT_MESSAGES, PAYOUT_METHOD_LABELS } from "./payouts.messages";
 
 export type { CommissionTotals };
@@ -302,7 +310,13 @@ export async function getAmbassadorCommissions(
     { order: clientOrdering, request: pages.clients, table: user, where: eq(user.referredById, ambassadorId) },
     (keyset) =>
       db
-        .select({ id: user.id, cursorKey: cursorKeySql(clientOrdering), name: clientNameSql(), email: user.email, createdAt: user.createdAt })
+        .select({
+          id: user.id,
+          cursorKey: cursorKeySql(clientOrdering),
+          name: clientNameSql(),
+          email: user.email,
+          createdAt: user.createdAt,
+        })
         .from(user)
         .where(keyset.where)
         .orderBy(...keyset.orderBy)
@@ -353,7 +367,7 @@ const STATEMENT_LINES = 50;
  * next payout. Two payouts of one ambassador at once are serialised (advisory lock), so an entry
  * is never paid twice: the second finds nothing payable.
  *
- * @returns the payout's id, total (cents) and number of entries.
+ * @returns the payout's id, total (cents), number of entries and the ambassador's name.
  * @throws {AppError} 403 unless an admin; 404 unknown ambassador; 409 when the payable balance is not positive.
  */
 export async function createPayout(
@@ -361,7 +375,7 @@ export async function createPayout(
   actor: Actor,
   ambassadorId: string,
   input: PayoutInput,
-): Promise<{ payoutId: number; totalCents: number; entries: number }> {
+): Promise<{ payoutId: number; totalCents: number; entries: number; ambassadorName: string }> {
   assertRole(actor, "admin");
   return db.transaction(async (tx) => {
     const ambassador = await findAmbassador(tx, ambassadorId);
@@ -412,7 +426,7 @@ export async function createPayout(
       },
     });
     await queueUserNotice(tx, ambassadorId, await payoutStatement(tx, payout!.id, { totalCents, currency, ...input }));
-    return { payoutId: payout!.id, totalCents, entries: ids.length };
+    return { payoutId: payout!.id, totalCents, entries: ids.length, ambassadorName: ambassador.name };
   });
 }
 

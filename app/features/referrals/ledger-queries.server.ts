@@ -47,7 +47,9 @@ export function fetchLedgerRows(q: Queryable, keyset: KeysetQuery) {
       id: commissionEntries.id,
       cursorKey: cursorKeySql(ledgerOrdering),
       createdAt: commissionEntries.createdAt,
-      clientName: sql<string | null>`coalesce(case when ${clientUser.closedAt} is null then coalesce(${clientUser.businessName}, ${clientUser.name}) end, ${proposal.clientName})`,
+      clientName: sql<
+        string | null
+      >`coalesce(case when ${clientUser.closedAt} is null then coalesce(${clientUser.businessName}, ${clientUser.name}) end, ${proposal.clientName})`,
       projectName: proposal.projectName,
       proposalId: commissionEntries.proposalId,
       invoiceNumber: invoice.number,
@@ -141,4 +143,3 @@ export async function ledgerTotalsByAmbassador(q: Queryable, ambassadorIds: stri
 export function payoutEntriesWhere(payoutId: number): SQL {
   return and(eq(commissionEntries.payoutId, payoutId))!;
 }
-

@@ -98,7 +98,12 @@ export async function syncProposalCommissions(q: Queryable, proposalId: number):
     .where(
       and(
         eq(invoice.proposalId, proposalId),
-        notExists(q.select({ one: sql`1` }).from(commissionEntries).where(eq(commissionEntries.paymentId, payments.id))),
+        notExists(
+          q
+            .select({ one: sql`1` })
+            .from(commissionEntries)
+            .where(eq(commissionEntries.paymentId, payments.id)),
+        ),
       ),
     )
     .orderBy(payments.receivedAt, payments.id);
@@ -114,4 +119,3 @@ export async function syncProposalCommissions(q: Queryable, proposalId: number):
 export function currentCommissionRateSql() {
   return sql<number>`coalesce((select ${settings.commissionRateBps} from ${settings} where ${settings.id} = 1), 1500)`;
 }
-

@@ -123,7 +123,11 @@ export interface AmbassadorEarnings {
  * @param page - keyset page request of the ledger (25 per page by default).
  * @throws {AppError} 403 unless an ambassador.
  */
-export async function getAmbassadorEarnings(db: Queryable, actor: Actor, page: PageRequest = { size: EARNINGS_PAGE_SIZE }): Promise<AmbassadorEarnings> {
+export async function getAmbassadorEarnings(
+  db: Queryable,
+  actor: Actor,
+  page: PageRequest = { size: EARNINGS_PAGE_SIZE },
+): Promise<AmbassadorEarnings> {
   assertRole(actor, "ambassador");
   const settings = await getSettings(db);
   const at = now();
