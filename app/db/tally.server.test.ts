@@ -48,7 +48,7 @@ describe.each(testDatabases())("tally (trigger-kept counts) on %s", (_name, open
     await expectTallyMatches(t);
     expect((await readTally(t.db, "proposal")).length).toBeGreaterThan(1);
     const buckets = await readTally(t.db, "commission");
-    expect(buckets.map((b) => b.bucket).sort()).toEqual(["paid", "unpaid"]);
+    expect(buckets.some((b) => b.bucket === "paid" && b.n > 0 && b.cents > 0)).toBe(true);
 
     // Commissions: entries taken into a payout and entries deleted with their ambassador
     // (the ledger only changes through its own rows); proposal and invoice changes leave it alone.

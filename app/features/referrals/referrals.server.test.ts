@@ -62,7 +62,7 @@ describe.each(testDatabases())("referrals on %s", (_name, open) => {
   it("earnings: the ambassador's own ledger (date, client, invoice, payment, rate, commission, state), paged, and its totals", async () => {
     const { t, s } = ctx;
     const ambassador = await makeAmbassador(s);
-    const client = await makeClient(s, { businessName: "Blue Cafe", verified: true });
+    const client = await makeClient(s, { businessName: "Blue Cafe", verified: true, referralCode: ambassador.referralCode });
     await t.db.insert(settings).values({ id: 1, commissionRateBps: 1250 });
     const { id } = await submitAmbassadorProposal(t.db, ambassador, {
       clientName: "Blue Cafe",
@@ -78,16 +78,17 @@ describe.each(testDatabases())("referrals on %s", (_name, open) => {
     await recordTestPayment(t.db, { invoiceId, amountCents: -5, refundOf: first }); // -0.625 → -1
     // Another ambassador's commissions are not listed.
     const other = await makeAmbassador(s);
+    const otherClient = await makeClient(s, { verified: true, referralCode: other.referralCode });
     const { id: otherId } = await submitAmbassadorProposal(t.db, other, {
-      clientName: "Blue Cafe",
-      clientEmail: client.email,
+      clientName: "Green Cafe",
+      clientEmail: otherClient.email,
       projectName: "Other",
       projectDetails: "x",
       budget: null,
     });
-    await approveProposal(t.db, client, otherId);
+    await approveProposal(t.db, otherClient, otherId);
     await recordTestPayment(t.db, {
-      invoiceId: await insertInvoice(t.db, { proposalId: otherId, clientId: client.id, items: [["x", 1_000]], dueDate: "2030-01-01" }),
+      invoiceId: await insertInvoice(t.db, { proposalId: otherId, clientId: otherClient.id, items: [["x", 1_000]], dueDate: "2030-01-01" }),
       amountCents: 1_000,
     });
 
