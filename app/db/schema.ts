@@ -380,6 +380,10 @@ export const invoice = pgTable(
     status: text().$type<"unpaid" | "paid">().notNull().default("unpaid"),
     totalCents: integer().notNull(),
     paidAt: timestamp({ withTimezone: true }),
+    /** Deposit asked for, in cents (docs/product.md#deposits); null = no deposit. */
+    depositCents: integer(),
+    /** Set when the card processor reports a dispute (chargeback) on one of its payments. */
+    disputedAt: timestamp({ withTimezone: true }),
     /** Raised by one at every edit; a save carrying an older version is refused (docs/product.md#invoices). */
     version: integer().notNull().default(1),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -789,5 +793,41 @@ export const dataExport = pgTable(
     index("data_export_pending_idx")
       .on(t.requestedAt)
       .where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+// #25a payments
+/**
+ * Payments on invoices (docs/product.md#payments, ADR 013): what was received (positive cents) or
+ * refunded (negative cents, pointing at the payment it refunds). Paid, refunded, balance and the
+ * invoice's status are derived from these rows (app/features/payments/).
+ */
+export const payments = pgTable(
+  "payments",
+  {
+    id: serial().primaryKey(),
+    invoiceId: integer()
+      .notNull()
+      .references(() => invoice.id, { onDelete: "cascade" }),
+    /** Integer cents in the invoice's currency: positive for a payment, negative for a refund, never 0. */
+    amountCents: integer().notNull(),
+    currency: text().notNull(),
+    method: text().$type<"card" | "bank_transfer" | "cash" | "other">().notNull(),
+    receivedAt: timestamp({ withTimezone: true }).notNull(),
+    reference: text(),
+    /** The admin who recorded it; null when the processor (Stripe webhook) recorded it. */
+    recordedBy: text().references(() => user.id, { onDelete: "set null" }),
+    /** For a refund: the payment it refunds. */
+    refundOf: integer().references((): AnyPgColumn => payments.id),
+    /** Stripe payment intent id of a card payment: one payment per intent. */
+    processorPaymentIntent: text().unique(),
+    /** Stripe event id that recorded this row. */
+    processorEventId: text(),
+    createdAt: timestamp({ withTimezone: true }).defaultNow(),
+  },
+  (t) => [
+    index("payments_invoice_idx").on(t.invoiceId),
+    check("payments_amount_nonzero", sql`${t.amountCents} <> 0`),
+    check("payments_method_check", sql`${t.method} in ('card','bank_transfer','cash','other')`),
   ],
 );
