@@ -23,6 +23,8 @@ ALTER TABLE "payments" ADD CONSTRAINT "payments_refund_of_payments_id_fk" FOREIG
 CREATE INDEX "payments_invoice_idx" ON "payments" USING btree ("invoice_id");--> statement-breakpoint
 ALTER TABLE "invoice" ADD COLUMN "deposit_cents" integer;--> statement-breakpoint
 ALTER TABLE "invoice" ADD COLUMN "disputed_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "settings" ADD COLUMN "default_deposit_percent" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "settings" ADD CONSTRAINT "settings_deposit_percent_range" CHECK ("settings"."default_deposit_percent" between 0 and 100);--> statement-breakpoint
 -- Existing paid invoices (Mark Paid, the whole total) become one payment each, method 'other', received when marked paid.
 INSERT INTO "payments" ("invoice_id", "amount_cents", "currency", "method", "received_at", "reference")
   SELECT i."id", i."total_cents", coalesce((SELECT s."currency" FROM "settings" s WHERE s."id" = 1), 'USD'), 'other',

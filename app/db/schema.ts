@@ -70,7 +70,7 @@ export const mailOutbox = pgTable(
     text: text().notNull(),
     html: text(),
     /** Small text attachments, e.g. a calendar invite. */
-    attachments: jsonb().$type<{ filename: string; contentType: string; content: string }[]>(),
+    attachments: jsonb().$type<{ filename: string; contentType: string; content: string; encoding?: "base64" }[]>(),
     /** Extra header fields (migration 0018: `Auto-Submitted` on automatic answers to inbound mail). */
     headers: jsonb().$type<Record<string, string>>(),
     attempts: integer().notNull().default(0),
@@ -469,6 +469,8 @@ export const settings = pgTable(
     changeCutoffHours: integer().notNull().default(12),
     /** Client registration asks for a phone number (docs/product.md#registration); off by default. */
     requireClientPhone: boolean().notNull().default(false),
+    /** #25a: deposit asked on new invoices, whole percent of the total (0 = none; docs/product.md#deposits). */
+    defaultDepositPercent: integer().notNull().default(0),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -478,6 +480,7 @@ export const settings = pgTable(
     check("settings_min_notice_range", sql`${t.minNoticeHours} between 0 and 8760`),
     check("settings_booking_horizon_range", sql`${t.bookingHorizonDays} between 1 and 730`),
     check("settings_change_cutoff_range", sql`${t.changeCutoffHours} between 0 and 720`),
+    check("settings_deposit_percent_range", sql`${t.defaultDepositPercent} between 0 and 100`),
   ],
 );
 

@@ -59,6 +59,14 @@ export const settingsSchema = z.object({
     .regex(/^\d{1,3}(\.\d{1,2})?$/, { error: "Enter the rate as a percent, e.g. 15 or 12.5.", abort: true })
     .transform((v) => percentToBps(v))
     .refine((bps) => bps <= 10_000, "The rate must be between 0 and 100 %."),
+  /** #25a (docs/product.md#deposits): whole percent 0–100 asked as a deposit on new invoices; absent = unchanged. */
+  defaultDepositPercent: z
+    .string()
+    .trim()
+    .regex(/^\d{1,3}$/, { error: "Enter the deposit as a whole percent from 0 to 100." })
+    .transform(Number)
+    .refine((v) => v <= 100, "Enter the deposit as a whole percent from 0 to 100.")
+    .optional(),
   companyAddress: text("Company address", BILLING_LIMITS.companyAddress, true),
   taxId: text("Tax ID", BILLING_LIMITS.taxId),
   paymentInstructions: text("Payment instructions", BILLING_LIMITS.paymentInstructions, true),
@@ -122,6 +130,8 @@ export interface SettingsInput {
   /** "Require a phone number at client registration"; absent = unchanged. */
   requireClientPhone?: boolean;
   commissionRateBps: number;
+  /** Deposit asked on new invoices, whole percent 0–100; absent = unchanged. */
+  defaultDepositPercent?: number;
   /** The billing and brand fields: left as they are when undefined. */
   companyAddress?: string;
   taxId?: string;
