@@ -175,7 +175,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
         entity: "invoice",
         entityId: String(id),
         action: "payment-recorded",
-        before: { paidCents: 0, balanceCents: 1_000 },
+        before: { paidCents: 0, balanceCents: 100_000 },
         after: { status: "paid", balanceCents: 0, method: "other" },
       });
       const [{ status }] = (await t.db.select({ status: invoice.status }).from(invoice).where(eq(invoice.id, id))) as [{ status: string }];

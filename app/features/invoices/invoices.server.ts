@@ -182,7 +182,11 @@ export async function listClientInvoices(
     .limit(pageSize)
     .offset((page - 1) * pageSize);
   return {
-    items: rows.map((row) => ({ ...row, balanceCents: Math.max(0, row.totalCents - row.paidCents), displayStatus: invoiceDisplayStatus(row, now) })),
+    items: rows.map((row) => ({
+      ...row,
+      balanceCents: Math.max(0, row.totalCents - row.paidCents),
+      displayStatus: invoiceDisplayStatus(row, now),
+    })),
     page,
     pageSize,
     total,

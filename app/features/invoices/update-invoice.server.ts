@@ -66,7 +66,8 @@ export async function updateInvoice(db: Database, actor: Actor, invoiceId: numbe
     if (!after) return { totalCents };
     // A partly paid invoice may be edited, but not below what was paid (docs/product.md#payments).
     const { paidCents } = await getInvoiceMoney(tx, invoiceId);
-    if (totalCents < paidCents) throw fieldError("items", INVOICE_MESSAGES.belowPaid(formatCents(paidCents, currencyOf(await getSettings(tx)))));
+    if (totalCents < paidCents)
+      throw fieldError("items", INVOICE_MESSAGES.belowPaid(formatCents(paidCents, currencyOf(await getSettings(tx)))));
     await tx.delete(invoiceItem).where(eq(invoiceItem.invoiceId, invoiceId));
     await tx.insert(invoiceItem).values(items.map((item, position) => ({ invoiceId, position, ...item })));
     await tx

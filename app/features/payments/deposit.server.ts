@@ -43,10 +43,12 @@ export async function setInvoiceDeposit(db: Database, actor: Actor, invoiceId: n
       if (!(input.percent > 0 && input.percent <= 100)) throw fieldError("deposit", "Enter a percentage above 0 and at most 100.");
       cents = depositFromPercent(locked.totalCents, input.percent);
     }
-    if (cents !== null && (!Number.isSafeInteger(cents) || cents <= 0))
-      throw fieldError("deposit", "The deposit must be more than 0.");
+    if (cents !== null && (!Number.isSafeInteger(cents) || cents <= 0)) throw fieldError("deposit", "The deposit must be more than 0.");
     if (cents !== null && cents > locked.totalCents)
-      throw fieldError("deposit", `The deposit cannot be more than the total (${formatCents(locked.totalCents, currencyOf(await getSettings(tx)))}).`);
+      throw fieldError(
+        "deposit",
+        `The deposit cannot be more than the total (${formatCents(locked.totalCents, currencyOf(await getSettings(tx)))}).`,
+      );
     if (cents === current.depositCents) return cents;
     await tx.update(invoice).set({ depositCents: cents }).where(eq(invoice.id, invoiceId));
     await recordAudit(tx, actor, {

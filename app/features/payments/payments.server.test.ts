@@ -116,7 +116,10 @@ describe.each(testDatabases())("payments on %s", (_name, open) => {
     expect(overdue.items.map((i) => [i.id, i.displayStatus, i.balanceCents])).toEqual([[invoiceId, "partial-overdue", 70_000]]);
     expect(await clientBalance(t.db, client, NOW)).toMatchObject({ outstandingCount: 1, outstandingCents: 70_000, overdueCents: 0 });
     expect(await clientBalance(t.db, client, tomorrow)).toMatchObject({ overdueCount: 1, overdueCents: 70_000 });
-    expect((await listClientInvoices(t.db, client, { page: 1 }, NOW)).items[0]).toMatchObject({ balanceCents: 70_000, displayStatus: "partial" });
+    expect((await listClientInvoices(t.db, client, { page: 1 }, NOW)).items[0]).toMatchObject({
+      balanceCents: 70_000,
+      displayStatus: "partial",
+    });
 
     const rest = await recordFullPayment(t.db, admin, invoiceId, { method: "cash", receivedAt: NOW });
     expect(rest.payment.amountCents).toBe(70_000);
@@ -126,7 +129,12 @@ describe.each(testDatabases())("payments on %s", (_name, open) => {
     expect(stored!.paidAt).not.toBeNull();
     expect((await invoiceSummary(t.db, admin, NOW)).paidCount).toBe(1);
 
-    const refund = await recordRefund(t.db, admin, invoiceId, { paymentId: rest.payment.id, amountCents: 20_000, currency: "USD", receivedAt: NOW });
+    const refund = await recordRefund(t.db, admin, invoiceId, {
+      paymentId: rest.payment.id,
+      amountCents: 20_000,
+      currency: "USD",
+      receivedAt: NOW,
+    });
     expect(refund.payment).toMatchObject({ amountCents: -20_000, refundOf: rest.payment.id, method: "cash" });
     expect(refund.money).toMatchObject({ paidCents: 100_000, refundedCents: 20_000, balanceCents: 0, status: "paid" });
     const seen = await getInvoiceForClient(t.db, client, invoiceId, NOW);
@@ -136,9 +144,16 @@ describe.each(testDatabases())("payments on %s", (_name, open) => {
 
     // Everything refunded → Refunded.
     await recordRefund(t.db, admin, invoiceId, { paymentId: rest.payment.id, amountCents: 50_000, currency: "USD", receivedAt: NOW });
-    const all = await recordRefund(t.db, admin, invoiceId, { paymentId: first.payment.id, amountCents: 30_000, currency: "USD", receivedAt: NOW });
+    const all = await recordRefund(t.db, admin, invoiceId, {
+      paymentId: first.payment.id,
+      amountCents: 30_000,
+      currency: "USD",
+      receivedAt: NOW,
+    });
     expect(all.money).toMatchObject({ status: "refunded", balanceCents: 0, refundedCents: 100_000 });
-    expect((await listInvoicesForAdmin(t.db, admin, { filter: "refunded" }, { size: 20 }, NOW)).items.map((i) => i.id)).toEqual([invoiceId]);
+    expect((await listInvoicesForAdmin(t.db, admin, { filter: "refunded" }, { size: 20 }, NOW)).items.map((i) => i.id)).toEqual([
+      invoiceId,
+    ]);
 
     const receipts = await t.db
       .select({ subject: mailOutbox.subject, attachments: mailOutbox.attachments, to: mailOutbox.to })
@@ -188,15 +203,25 @@ describe.each(testDatabases())("payments on %s", (_name, open) => {
       recordRefund(t.db, admin, invoiceId, { paymentId: paid.payment.id + 999, amountCents: 1, currency: "USD", receivedAt: NOW }),
     );
     expect(otherPayment.status).toBe(400);
-    expect(await rejectionOf(recordPayment(t.db, client, invoiceId, { amountCents: 1, currency: "USD", method: "cash", receivedAt: NOW }))).toMatchObject({
+    expect(
+      await rejectionOf(recordPayment(t.db, client, invoiceId, { amountCents: 1, currency: "USD", method: "cash", receivedAt: NOW })),
+    ).toMatchObject({
       status: 403,
     });
-    expect((await rejectionOf(pay(1, {}).then(() => recordPayment(t.db, admin, 999_999, { amountCents: 1, currency: "USD", method: "cash", receivedAt: NOW })))).status).toBe(404);
+    expect(
+      (
+        await rejectionOf(
+          pay(1, {}).then(() => recordPayment(t.db, admin, 999_999, { amountCents: 1, currency: "USD", method: "cash", receivedAt: NOW })),
+        )
+      ).status,
+    ).toBe(404);
     // (the 1-cent payment above was valid; undo the comparison by checking only the refused writes)
     const after = (await snapshot(t.db)) as Record<string, unknown[]>;
     expect((after.payments as unknown[]).length).toBe(((before as Record<string, unknown[]>).payments as unknown[]).length + 1);
     await recordFullPayment(t.db, admin, invoiceId, { method: "cash", receivedAt: NOW });
-    expect(await rejectionOf(recordFullPayment(t.db, admin, invoiceId, { method: "cash", receivedAt: NOW }))).toMatchObject({ status: 409 });
+    expect(await rejectionOf(recordFullPayment(t.db, admin, invoiceId, { method: "cash", receivedAt: NOW }))).toMatchObject({
+      status: 409,
+    });
   });
 
   it("20 parallel payments and 20 parallel refunds never overdraw", async () => {

@@ -36,7 +36,10 @@ export async function renderReceiptPdf(receipt: ReceiptDocument): Promise<Buffer
     doc.on("data", (chunk: Buffer) => chunks.push(chunk));
     doc.on("end", () => resolve(Buffer.concat(chunks)));
     doc.on("error", reject);
-    doc.font("Helvetica-Bold").fontSize(20).text(receipt.company || "Receipt");
+    doc
+      .font("Helvetica-Bold")
+      .fontSize(20)
+      .text(receipt.company || "Receipt");
     doc.moveDown();
     doc.fontSize(16).text(title);
     doc.moveDown();

@@ -72,7 +72,13 @@ interface PaymentWrite {
 /** Locks the invoice row for the rest of the transaction. @throws {AppError} 404 when unknown. */
 export async function lockInvoice(tx: Queryable, invoiceId: number) {
   const [row] = await tx
-    .select({ id: invoice.id, number: invoice.number, totalCents: invoice.totalCents, clientId: invoice.clientId, proposalId: invoice.proposalId })
+    .select({
+      id: invoice.id,
+      number: invoice.number,
+      totalCents: invoice.totalCents,
+      clientId: invoice.clientId,
+      proposalId: invoice.proposalId,
+    })
     .from(invoice)
     .where(eq(invoice.id, invoiceId))
     .for("update");
@@ -85,7 +91,9 @@ async function refundableRest(tx: Queryable, invoiceId: number, paymentId: numbe
   const [row] = await tx
     .select({
       amountCents: payments.amountCents,
-      refunded: sql<number>`(select coalesce(-sum(r.amount_cents), 0) from payments r where r.refund_of = ${paymentIdRef})::int`.mapWith(Number),
+      refunded: sql<number>`(select coalesce(-sum(r.amount_cents), 0) from payments r where r.refund_of = ${paymentIdRef})::int`.mapWith(
+        Number,
+      ),
     })
     .from(payments)
     .where(and(eq(payments.id, paymentId), eq(payments.invoiceId, invoiceId)));
@@ -112,7 +120,8 @@ export async function writePayment(tx: Queryable, write: PaymentWrite): Promise<
   if (write.refundOf === null) {
     if (write.amountCents < 0) throw fieldError("amount", PAYMENT_MESSAGES.amountPositive);
     if (before.balanceCents === 0) throw fieldError("amount", PAYMENT_MESSAGES.nothingDue, "CONFLICT");
-    if (magnitude > before.balanceCents) throw fieldError("amount", PAYMENT_MESSAGES.overBalance(formatCents(before.balanceCents, currency)));
+    if (magnitude > before.balanceCents)
+      throw fieldError("amount", PAYMENT_MESSAGES.overBalance(formatCents(before.balanceCents, currency)));
   } else {
     const rest = await refundableRest(tx, write.invoiceId, write.refundOf);
     if (magnitude > rest) throw fieldError("amount", PAYMENT_MESSAGES.overRefundable(formatCents(rest, currency)));

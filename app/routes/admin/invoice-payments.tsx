@@ -32,9 +32,19 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
   const invoiceId = paramId(params.invoiceId, INVOICE_MESSAGES.notFound);
   const invoice = await getInvoiceForAdmin(db, actor, invoiceId);
-  const [money, rows, settings] = await Promise.all([getInvoiceMoney(db, invoiceId), listPaymentsForAdmin(db, actor, invoiceId), getSettings(db)]);
+  const [money, rows, settings] = await Promise.all([
+    getInvoiceMoney(db, invoiceId),
+    listPaymentsForAdmin(db, actor, invoiceId),
+    getSettings(db),
+  ]);
   return {
-    invoice: { id: invoice.id, number: invoice.number, projectName: invoice.projectName, clientName: invoice.clientName, dueDate: invoice.dueDate },
+    invoice: {
+      id: invoice.id,
+      number: invoice.number,
+      projectName: invoice.projectName,
+      clientName: invoice.clientName,
+      dueDate: invoice.dueDate,
+    },
     money: { ...money, disputedAt: money.disputedAt?.toISOString() ?? null },
     payments: rows.map((p) => ({ ...p, receivedAt: p.receivedAt.toISOString() })),
     currency: currencyOf(settings),
@@ -189,8 +199,17 @@ function PaymentForm({ constraint, reply, balance, today }: { constraint: Constr
       <h2 className="text-lg font-semibold">Record payment</h2>
       <input type="hidden" name="intent" value="record-payment" />
       <FormMessage id={form.errorId} errors={form.errors} success={reply?.ok ? reply.message : null} />
-      <TextInput field={fields.amount} label="Amount" inputMode="decimal" hint={`Balance due: ${money(balance)}. The whole balance by default.`} />
-      <SelectInput field={fields.method} label="Method" options={PAYMENT_METHODS.map((v) => ({ value: v, label: PAYMENT_METHOD_LABELS[v] }))} />
+      <TextInput
+        field={fields.amount}
+        label="Amount"
+        inputMode="decimal"
+        hint={`Balance due: ${money(balance)}. The whole balance by default.`}
+      />
+      <SelectInput
+        field={fields.method}
+        label="Method"
+        options={PAYMENT_METHODS.map((v) => ({ value: v, label: PAYMENT_METHOD_LABELS[v] }))}
+      />
       <TextInput field={fields.receivedOn} label="Date received" type="date" max={today} />
       <TextInput field={fields.reference} label="Reference (optional)" hint="E.g. the bank transfer's reference." />
       <SubmitButton pending={pending} pendingLabel="Recording…">
@@ -224,7 +243,12 @@ function RefundForm({
       <input type="hidden" name="intent" value="record-refund" />
       <FormMessage id={form.errorId} errors={form.errors} success={reply?.ok ? reply.message : null} />
       <SelectInput field={fields.paymentId} label="Payment refunded" options={payments} />
-      <TextInput field={fields.amount} label="Refund amount" inputMode="decimal" hint="At most what is left of that payment. A refund does not make the client owe it again." />
+      <TextInput
+        field={fields.amount}
+        label="Refund amount"
+        inputMode="decimal"
+        hint="At most what is left of that payment. A refund does not make the client owe it again."
+      />
       <TextInput field={fields.receivedOn} label="Date refunded" type="date" max={today} />
       <TextInput field={fields.reference} label="Reference (optional)" />
       <SubmitButton pending={pending} pendingLabel="Recording…">
@@ -256,7 +280,12 @@ function DepositForm({ constraint, reply, depositCents }: { constraint: Constrai
           { value: "none", label: "No deposit" },
         ]}
       />
-      <TextInput field={fields.value} label="Deposit (percent or amount)" inputMode="decimal" hint="E.g. 30 for 30 %, or 500.00 for an amount." />
+      <TextInput
+        field={fields.value}
+        label="Deposit (percent or amount)"
+        inputMode="decimal"
+        hint="E.g. 30 for 30 %, or 500.00 for an amount."
+      />
       <SubmitButton pending={pending} pendingLabel="Saving…">
         Save deposit
       </SubmitButton>

@@ -9,12 +9,7 @@ import { Toast } from "#app/components/ui/toast";
 import { BreakableText } from "#app/components/ui/breakable-text";
 import { useFormatMoney } from "#app/components/money";
 import { InvoiceStatusBadge } from "#app/features/invoices/components/invoice-status-badge";
-import {
-  deleteInvoice,
-  listInvoicesForAdmin,
-  markInvoicePaid,
-  type AdminInvoiceRow,
-} from "#app/features/invoices/invoices.admin.server";
+import { deleteInvoice, listInvoicesForAdmin, markInvoicePaid, type AdminInvoiceRow } from "#app/features/invoices/invoices.admin.server";
 import { INVOICE_FILTERS, invoiceListFiltersFrom, type InvoiceFilter } from "#app/features/invoices/invoice-filters";
 import { formatDate, INVOICE_STATUS_LABELS } from "#app/lib/vocabulary";
 import { formId, runIntent } from "#app/lib/form-action.server";
@@ -137,8 +132,8 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
               tone="primary"
             >
               A payment of {money(i.balanceCents)} from {i.clientName ?? "the client"} for {i.projectName || `proposal #${i.proposalId}`}{" "}
-              (method Other, received today). New balance: {money(0)}. The client gets a receipt. A mistake is reversed with a refund on
-              the invoice&apos;s payments page.
+              (method Other, received today). New balance: {money(0)}. The client gets a receipt. A mistake is reversed with a refund on the
+              invoice&apos;s payments page.
             </ConfirmPanel>
           ) : isConfirming("delete-invoice", i.id) ? (
             <ConfirmPanel
