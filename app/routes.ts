@@ -72,6 +72,7 @@ export default [
     route("users", "routes/admin/users.tsx"),
     route("invoices", "routes/admin/invoices.tsx"),
     route("invoices/edit/:invoiceId", "routes/admin/edit-invoice.tsx"),
+    route("invoices/:invoiceId/payments", "routes/admin/invoice-payments.tsx"),
     route("generate-invoice/:proposalId", "routes/admin/generate-invoice.tsx"),
     route("ambassadors", "routes/admin/ambassadors.tsx"),
     route("settings", "routes/admin/settings.tsx"),

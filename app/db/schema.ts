@@ -74,7 +74,7 @@ export const mailOutbox = pgTable(
     text: text().notNull(),
     html: text(),
     /** Small text attachments, e.g. a calendar invite. */
-    attachments: jsonb().$type<{ filename: string; contentType: string; content: string }[]>(),
+    attachments: jsonb().$type<{ filename: string; contentType: string; content: string; encoding?: "base64" }[]>(),
     /** Extra header fields (migration 0018: `Auto-Submitted` on automatic answers to inbound mail). */
     headers: jsonb().$type<Record<string, string>>(),
     attempts: integer().notNull().default(0),
@@ -385,6 +385,10 @@ export const invoice = pgTable(
     status: text().$type<"unpaid" | "paid">().notNull().default("unpaid"),
     totalCents: integer().notNull(),
     paidAt: timestamp({ withTimezone: true }),
+    /** Deposit asked for, in cents (docs/product.md#deposits); null = no deposit. */
+    depositCents: integer(),
+    /** Set when the card processor reports a dispute (chargeback) on one of its payments. */
+    disputedAt: timestamp({ withTimezone: true }),
     /** Raised by one at every edit; a save carrying an older version is refused (docs/product.md#invoices). */
     version: integer().notNull().default(1),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -472,6 +476,8 @@ export const settings = pgTable(
     requireClientPhone: boolean().notNull().default(false),
     /** Days a commission entry stays Pending before it is payable: the refund window (docs/product.md#commissions-ledger). */
     commissionHoldDays: integer().notNull().default(30),
+    /** #25a: deposit asked on new invoices, whole percent of the total (0 = none; docs/product.md#deposits). */
+    defaultDepositPercent: integer().notNull().default(0),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -482,6 +488,7 @@ export const settings = pgTable(
     check("settings_booking_horizon_range", sql`${t.bookingHorizonDays} between 1 and 730`),
     check("settings_change_cutoff_range", sql`${t.changeCutoffHours} between 0 and 720`),
     check("settings_commission_hold_range", sql`${t.commissionHoldDays} between 0 and 365`),
+    check("settings_deposit_percent_range", sql`${t.defaultDepositPercent} between 0 and 100`),
   ],
 );
 
@@ -802,8 +809,9 @@ export const dataExport = pgTable(
 
 // #25a payments
 /**
- * Payments and refunds on invoices (issue #25, migration 0014): integer cents in the invoice's
- * currency; a refund is a negative amount pointing at the payment it refunds.
+ * Payments on invoices (docs/product.md#payments, ADR 013): what was received (positive cents) or
+ * refunded (negative cents, pointing at the payment it refunds). Paid, refunded, balance and the
+ * invoice's status are derived from these rows (app/features/payments/).
  */
 export const payments = pgTable(
   "payments",
@@ -812,22 +820,26 @@ export const payments = pgTable(
     invoiceId: integer()
       .notNull()
       .references(() => invoice.id, { onDelete: "cascade" }),
-    /** Cents; negative for a refund, never 0. */
+    /** Integer cents in the invoice's currency: positive for a payment, negative for a refund, never 0. */
     amountCents: integer().notNull(),
     currency: text().notNull(),
     method: text().$type<"card" | "bank_transfer" | "cash" | "other">().notNull(),
     receivedAt: timestamp({ withTimezone: true }).notNull(),
     reference: text(),
+    /** The admin who recorded it; null when the processor (Stripe webhook) recorded it. */
     recordedBy: text().references(() => user.id, { onDelete: "set null" }),
+    /** For a refund: the payment it refunds. */
     refundOf: integer().references((): AnyPgColumn => payments.id),
+    /** Stripe payment intent id of a card payment: one payment per intent. */
     processorPaymentIntent: text().unique(),
+    /** Stripe event id that recorded this row. */
     processorEventId: text(),
     createdAt: timestamp({ withTimezone: true }).defaultNow(),
   },
   (t) => [
     index("payments_invoice_idx").on(t.invoiceId),
-    check("payments_method_valid", sql`${t.method} in ('card', 'bank_transfer', 'cash', 'other')`),
     check("payments_amount_nonzero", sql`${t.amountCents} <> 0`),
+    check("payments_method_check", sql`${t.method} in ('card','bank_transfer','cash','other')`),
   ],
 );
 

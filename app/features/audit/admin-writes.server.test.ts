@@ -161,7 +161,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
       expect(mail!.text).toContain(`${ORIGIN_TOKEN}/view-invoice/${id}`);
     });
 
-    it("mark paid: one event status unpaid → paid; again is a no-op; refusals record nothing", async () => {
+    it("record full payment (was Mark paid): one event with the balance before/after; again is a no-op; refusals record nothing", async () => {
       const { t, s, admin } = ctx;
       const client = await makeClient(s);
       const { id } = await generateInvoice(t.db, admin, await insertProposal(t.db, { clientId: client.id }), ITEMS);
@@ -177,15 +177,16 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
       expect(event).toMatchObject({
         entity: "invoice",
         entityId: String(id),
-        action: "marked-paid",
-        before: { status: "unpaid", paidAt: null },
-        after: { status: "paid" },
+        action: "payment-recorded",
+        before: { paidCents: 0, balanceCents: 100_000 },
+        after: { status: "paid", balanceCents: 0, method: "other" },
       });
-      const [{ paidAt }] = (await t.db.select({ paidAt: invoice.paidAt }).from(invoice).where(eq(invoice.id, id))) as [{ paidAt: Date }];
-      expect((event.after as { paidAt: string }).paidAt).toBe(paidAt.toISOString());
+      const [{ status }] = (await t.db.select({ status: invoice.status }).from(invoice).where(eq(invoice.id, id))) as [{ status: string }];
+      expect(status).toBe("paid");
+      expect(await mails()).toHaveLength(1); // the client's receipt
       expect(await markInvoicePaid(t.db, admin, id)).toMatchObject({ changed: false });
       expect(await events()).toHaveLength(1);
-      expect(await mails()).toEqual([]);
+      expect(await mails()).toHaveLength(1);
       // A paid invoice cannot be edited: refused, nothing recorded.
       expect((await rejectionOf(updateInvoice(t.db, admin, id, { ...ITEMS, dueDate: "2031-03-01" }))).status).toBe(409);
       expect(await events()).toHaveLength(1);

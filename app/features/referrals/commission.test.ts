@@ -70,9 +70,9 @@ describe("commission entries", () => {
 describe("invoice display status", () => {
   const at = (iso: string) => new Date(iso);
   it("derives overdue from the due date in UTC", () => {
-    const inv = { status: "unpaid" as const, dueDate: "2026-03-10" };
+    const inv = { totalCents: 100, paidCents: 0, refundedCents: 0, dueDate: "2026-03-10" };
     expect(invoiceDisplayStatus(inv, at("2026-03-10T23:59:59Z"))).toBe("pending");
     expect(invoiceDisplayStatus(inv, at("2026-03-11T00:00:00Z"))).toBe("overdue");
-    expect(invoiceDisplayStatus({ ...inv, status: "paid" }, at("2030-01-01T00:00:00Z"))).toBe("paid");
+    expect(invoiceDisplayStatus({ ...inv, paidCents: 100 }, at("2030-01-01T00:00:00Z"))).toBe("paid");
   });
 });

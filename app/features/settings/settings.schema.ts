@@ -81,6 +81,14 @@ export const settingsSchema = z.object({
       }
       return days;
     }),
+  /** #25a (docs/product.md#deposits): whole percent 0–100 asked as a deposit on new invoices; absent = unchanged. */
+  defaultDepositPercent: z
+    .string()
+    .trim()
+    .regex(/^\d{1,3}$/, { error: "Enter the deposit as a whole percent from 0 to 100." })
+    .transform(Number)
+    .refine((v) => v <= 100, "Enter the deposit as a whole percent from 0 to 100.")
+    .optional(),
   companyAddress: text("Company address", BILLING_LIMITS.companyAddress, true),
   taxId: text("Tax ID", BILLING_LIMITS.taxId),
   paymentInstructions: text("Payment instructions", BILLING_LIMITS.paymentInstructions, true),
@@ -146,6 +154,8 @@ export interface SettingsInput {
   commissionRateBps: number;
   /** Days a commission entry stays Pending (0–365); absent = unchanged. */
   commissionHoldDays?: number;
+  /** Deposit asked on new invoices, whole percent 0–100; absent = unchanged. */
+  defaultDepositPercent?: number;
   /** The billing and brand fields: left as they are when undefined. */
   companyAddress?: string;
   taxId?: string;

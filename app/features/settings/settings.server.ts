@@ -52,6 +52,7 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   changeCutoffHours: 12,
   requireClientPhone: false,
   commissionHoldDays: 30,
+  defaultDepositPercent: 0,
 };
 
 /** The company name mails, calendar invites, the authenticator app and passkeys show when Settings hold none. */
@@ -111,6 +112,9 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
   }
   const accent = input.accentColor ? normalizeHexColor(input.accentColor) : input.accentColor;
   if (accent === null) throw fieldError("accentColor", SETTINGS_FIELD_MESSAGES.accentFormat);
+  const deposit = input.defaultDepositPercent;
+  if (deposit !== undefined && (!Number.isInteger(deposit) || deposit < 0 || deposit > 100))
+    throw fieldError("defaultDepositPercent", "Enter the deposit as a whole percent from 0 to 100.");
   if (accent && contrastRatio(accent, "#ffffff") < MIN_ACCENT_CONTRAST) throw fieldError("accentColor", accentContrastMessage(accent));
   return db.transaction(async (tx) => {
     // Serialises concurrent saves so each audit event's "before" is what it replaced.
@@ -131,6 +135,7 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
       paymentInstructions: (input.paymentInstructions ?? current.paymentInstructions).slice(0, 2_000),
       paymentLinkTemplate: (input.paymentLinkTemplate ?? current.paymentLinkTemplate).slice(0, 2_048),
       accentColor: accent ?? current.accentColor,
+      defaultDepositPercent: input.defaultDepositPercent ?? current.defaultDepositPercent,
     };
     const { before, after } = changedFields(
       {
@@ -148,6 +153,7 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
         paymentInstructions: current.paymentInstructions,
         paymentLinkTemplate: current.paymentLinkTemplate,
         accentColor: current.accentColor,
+        defaultDepositPercent: current.defaultDepositPercent,
       },
       values,
     );

@@ -15,6 +15,7 @@ import { formAction, readForm, requireConfirmation, runIntent } from "#app/lib/f
 import { formConstraints } from "#app/lib/form-constraints.server";
 import { requireUser } from "#app/features/users/session.server";
 import { SettingsSections } from "#app/features/settings/components/settings-sections";
+import { DepositSettingsField } from "#app/features/payments/components/deposit-settings-field";
 import { AccentColorField } from "#app/features/settings/components/accent-color-field";
 import { CommissionHoldField } from "#app/features/settings/components/commission-hold-field";
 
@@ -44,6 +45,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       paymentInstructions: settings.paymentInstructions,
       paymentLinkTemplate: settings.paymentLinkTemplate,
       accentColor: settings.accentColor,
+      defaultDepositPercent: String(settings.defaultDepositPercent),
     },
   };
 }
@@ -135,6 +137,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
             hint="An https:// address. {number} becomes the invoice number, {amount} the total (e.g. 1234.50), {currency} the currency. When set, invoices show a Pay now button."
           />
         </fieldset>
+        <DepositSettingsField field={fields.defaultDepositPercent} />
         <AccentColorField field={fields.accentColor} />
         <div className="flex items-start gap-3">
           <input {...checkbox} className="mt-1 h-5 w-5 shrink-0 rounded border-slate-400" />
