@@ -26,7 +26,8 @@ function foldersBeforePayments(): string {
   fs.cpSync("drizzle", dir, { recursive: true });
   const file = path.join(dir, "meta", "_journal.json");
   const journal = JSON.parse(fs.readFileSync(file, "utf8")) as Journal;
-  journal.entries = journal.entries.filter((e) => e.tag !== "0014_payments");
+  // 0021 (the commission ledger, #25b) reads payments: it runs after 0014, never before.
+  journal.entries = journal.entries.filter((e) => e.tag !== "0014_payments" && e.tag !== "0021_commission_ledger");
   fs.writeFileSync(file, JSON.stringify(journal));
   return dir;
 }

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { auditEvent, commissionEntries, mailOutbox, payouts, proposal, settings } from "#app/db/schema";
+import { auditEvent, commissionEntries, mailOutbox, payments, payouts, proposal, settings } from "#app/db/schema";
+import { recordPayment, recordRefund } from "#app/features/payments/record-payment.server";
 import { approveProposal } from "#app/features/proposals/proposals.server";
 import { advanceClock, now, resetClock } from "#app/lib/clock.server";
 import { testDatabases } from "../../../tests/helpers/db";
@@ -63,6 +64,44 @@ describe.each(testDatabases())("commission ledger and payouts on %s", (_name, op
     expect(earnings.entries.items[0]).toMatchObject({ kind: "refund", amountCents: -2, clientName: "Acme Bakery" });
     expect(earnings.entries.items[0]!.invoiceNumber).toMatch(/^INV-T-/);
     expect((await getAmbassadorCommissions(t.db, admin, ambassador.id, pages)).payoutCents).toBeNull();
+  });
+
+  it("is written by the payments use-cases in the payment's transaction: record payment, refund; a refused payment writes none", async () => {
+    const { t, admin } = ctx;
+    const { ambassador, invoiceId } = await approvedWithInvoice(200_000);
+    const paid = await recordPayment(t.db, admin, invoiceId, {
+      amountCents: 150_000,
+      currency: "USD",
+      method: "bank_transfer",
+      receivedAt: new Date(),
+    });
+    await recordRefund(t.db, admin, invoiceId, {
+      paymentId: paid.payment.id,
+      amountCents: 40_000,
+      currency: "USD",
+      receivedAt: new Date(),
+    });
+    expect(
+      (
+        await rejectionOf(
+          recordPayment(t.db, admin, invoiceId, { amountCents: 999_999, currency: "USD", method: "cash", receivedAt: new Date() }),
+        )
+      ).status,
+    ).toBeGreaterThanOrEqual(400);
+    // Parallel payments of the rest: each one that is recorded has exactly one entry.
+    await Promise.allSettled(
+      Array.from({ length: 5 }, () =>
+        recordPayment(t.db, admin, invoiceId, { amountCents: 20_000, currency: "USD", method: "cash", receivedAt: new Date() }),
+      ),
+    );
+    const entries = await t.db.select().from(commissionEntries).orderBy(commissionEntries.id);
+    const allPayments = await t.db.select().from(payments).orderBy(payments.id);
+    expect(entries.map((e) => e.paymentId)).toEqual(allPayments.map((p) => p.id));
+    expect(entries.slice(0, 2).map((e) => [e.kind, e.amountCents])).toEqual([
+      ["payment", 22_500],
+      ["refund", -6_000],
+    ]);
+    expect(entries.every((e) => e.ambassadorId === ambassador.id)).toBe(true);
   });
 
   it("earns nothing on a client's own proposal or before approval; approval freezes the rate and catches up earlier payments", async () => {
