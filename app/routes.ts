@@ -72,6 +72,7 @@ export default [
     route("users", "routes/admin/users.tsx"),
     route("invoices", "routes/admin/invoices.tsx"),
     route("invoices/edit/:invoiceId", "routes/admin/edit-invoice.tsx"),
+    route("invoices/:invoiceId/payments", "routes/admin/invoice-payments.tsx"),
     route("generate-invoice/:proposalId", "routes/admin/generate-invoice.tsx"),
     route("ambassadors", "routes/admin/ambassadors.tsx"),
     route("settings", "routes/admin/settings.tsx"),
@@ -86,6 +87,9 @@ export default [
     route("users/export.csv", "routes/admin/users-export.ts"),
     route("invoices/export.csv", "routes/admin/invoices-export.ts"),
     route("ambassadors/export.csv", "routes/admin/commissions-export.ts"),
+    // Commission payouts (docs/product.md#commissions-payouts).
+    route("ambassadors/payouts.csv", "routes/admin/payouts-export.ts"),
+    route("ambassadors/payouts/:payoutId/export.csv", "routes/admin/payout-export.ts"),
     // Contact inbox (docs/product.md#admin-messages).
     route("messages", "routes/admin/messages.tsx"),
     route("messages/:messageId", "routes/admin/message.tsx"),

@@ -32,6 +32,7 @@ import { replyAddress } from "#app/features/inbound/reply-token.server";
 import { startInboundSmtp, type InboundSmtp } from "#app/features/inbound/smtp-listener.server";
 import { createThreadPoster } from "#app/features/inbound/thread-poster.server";
 import { INBOUND_WEBHOOK_PATH, inboundWebhook } from "#app/features/inbound/webhook.server";
+import { STRIPE_WEBHOOK_PATH, stripeWebhook } from "#app/features/payments/stripe.server";
 import { bearerMatches } from "#app/lib/bearer.server";
 import { createMetrics, createRequestTracker, createRouteResolver, trackedRequest, type RequestTracker } from "./observability";
 import { createRequestHandler } from "./request-handler";
@@ -67,7 +68,15 @@ export interface ServerApp {
  * @throws {DataDirLockedError} when another process holds the PGlite directory.
  */
 export async function createServerApp(env: Env): Promise<ServerApp> {
-  registerSecrets([env.BETTER_AUTH_SECRET, env.ADMIN_PASSWORD, env.METRICS_TOKEN, env.INBOUND_WEBHOOK_TOKEN, env.S3_SECRET_ACCESS_KEY]);
+  registerSecrets([
+    env.BETTER_AUTH_SECRET,
+    env.ADMIN_PASSWORD,
+    env.METRICS_TOKEN,
+    env.INBOUND_WEBHOOK_TOKEN,
+    env.S3_SECRET_ACCESS_KEY,
+    env.STRIPE_SECRET_KEY,
+    env.STRIPE_WEBHOOK_SECRET,
+  ]);
   const handle: DbHandle = env.DATABASE_URL
     ? await openDatabase({ url: env.DATABASE_URL })
     : await openDatabase({ pgliteDir: env.pgliteDir });
@@ -176,6 +185,9 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     receive: inbound ? (raw) => receiveInboundMail(inbound!, raw) : undefined,
   });
   router.post(INBOUND_WEBHOOK_PATH, (req, res, next) => void webhook(req, res).catch(next));
+  // docs/product.md#card-payments: Stripe events, signature checked on the raw body (nothing before it parses the body).
+  const stripeHook = stripeWebhook({ db: handle.db, env });
+  router.post(STRIPE_WEBHOOK_PATH, (req, res, next) => void stripeHook(req, res).catch(next));
 
   router.all(
     "/{*splat}",

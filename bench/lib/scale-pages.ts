@@ -20,7 +20,12 @@ import { proposalListFiltersFrom } from "../../app/features/proposals/proposals.
 import { countProposals, listProposalsForAdmin } from "../../app/features/proposals/proposals.admin.server";
 import { listAwaitingApproval, listClientProjectNames, listClientProposals } from "../../app/features/proposals/proposals.server";
 import { listAmbassadorsForAdmin } from "../../app/features/referrals/commissions.admin.server";
-import { getAmbassadorDashboard, getAmbassadorEarnings, getReferringAmbassador } from "../../app/features/referrals/referrals.server";
+import {
+  getAmbassadorCommissionTotals,
+  getAmbassadorDashboard,
+  getAmbassadorEarnings,
+  getReferringAmbassador,
+} from "../../app/features/referrals/referrals.server";
 import { getSettings } from "../../app/features/settings/settings.server";
 import { adminNextSteps, clientNextSteps } from "../../app/features/dashboard/next-steps.server";
 import { listClientConversations } from "../../app/features/conversations/client-conversations.server";
@@ -96,7 +101,7 @@ export const PORTAL_SCALE_PAGES: ScalePage[] = [
   {
     role: "ambassador",
     path: "/ambassador/dashboard",
-    load: (db, a) => Promise.all([getAmbassadorDashboard(db, a, 1), getAmbassadorEarnings(db, a)]),
+    load: (db, a) => Promise.all([getAmbassadorDashboard(db, a, 1), getAmbassadorCommissionTotals(db, a)]),
   },
   { role: "ambassador", path: "/ambassador/earnings", load: (db, a) => getAmbassadorEarnings(db, a) },
   {

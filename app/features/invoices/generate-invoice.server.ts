@@ -19,6 +19,8 @@ import { AppError, notFound } from "#app/lib/errors";
 import { clientEmailSql, clientNameSql } from "./invoice-admin-row.server";
 import { checkedItems } from "./invoice-items.server";
 import { currencyOf, invoiceNotice } from "./invoice-notice.server";
+import { syncInvoiceStatus } from "#app/features/payments/balance.server";
+import { defaultDepositCents } from "#app/features/payments/deposit.server";
 import { type InvoiceInput } from "./invoices.schema";
 import { INVOICE_MESSAGES } from "./invoices.messages";
 
@@ -112,11 +114,13 @@ export async function generateInvoice(
           dueDate: input.dueDate,
           status: "unpaid",
           totalCents,
+          depositCents: await defaultDepositCents(tx, totalCents),
           createdAt: now,
           updatedAt: now,
         })
         .returning({ id: invoice.id });
       await tx.insert(invoiceItem).values(items.map((item, position) => ({ invoiceId: created!.id, position, ...item })));
+      await syncInvoiceStatus(tx, created!.id);
       await recordAudit(tx, actor, {
         entity: "invoice",
         entityId: created!.id,

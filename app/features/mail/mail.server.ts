@@ -14,7 +14,7 @@ export interface OutgoingMail {
   html?: string;
   replyTo?: string;
   /** Small text attachments (e.g. an `.ics` invite). */
-  attachments?: { filename: string; contentType: string; content: string }[];
+  attachments?: { filename: string; contentType: string; content: string; encoding?: "base64" }[];
   /** Extra header fields, e.g. `Auto-Submitted: auto-replied` on an automatic answer. */
   headers?: Record<string, string>;
 }

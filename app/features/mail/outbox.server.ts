@@ -26,7 +26,7 @@ export interface OutboxMessage {
   subject: string;
   text: string;
   html?: string | null;
-  attachments?: { filename: string; contentType: string; content: string }[] | null;
+  attachments?: { filename: string; contentType: string; content: string; encoding?: "base64" }[] | null;
   /** Extra header fields (e.g. `Auto-Submitted`). */
   headers?: Record<string, string> | null;
   /** Outbox id (names the `.eml` file). */
@@ -80,7 +80,7 @@ export function createMailSender(options: { smtpUrl?: string; outboxDir: string;
       subject: message.subject,
       text: message.text,
       html: message.html ?? undefined,
-      attachments: message.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
+      attachments: message.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, encoding: a.encoding })),
       headers: message.headers ?? undefined,
       messageId: message.messageId,
     });

@@ -57,7 +57,10 @@ export default function EditInvoice({ loaderData, actionData }: Route.ComponentP
   return (
     <>
       <PageHeading title={`Invoice ${invoice.number}`} lead={invoice.projectName || `Proposal #${invoice.proposalId}`}>
-        <div className="flex gap-4">
+        <div className="flex flex-wrap gap-4">
+          <Link to={`/admin/invoices/${invoice.id}/payments`} className="text-brand-700 underline">
+            Payments
+          </Link>
           <a href={`/admin/invoices/${invoice.id}/pdf`} className="text-brand-700 underline" target="_blank" rel="noopener">
             Download PDF
           </a>
@@ -77,6 +80,13 @@ export default function EditInvoice({ loaderData, actionData }: Route.ComponentP
         </dd>
         <dt className="font-medium text-slate-600">Total</dt>
         <dd>{money(invoice.totalCents)}</dd>
+        <dt className="font-medium text-slate-600">Paid</dt>
+        <dd>
+          {money(invoice.paidCents)}
+          {invoice.refundedCents ? ` (refunded ${money(invoice.refundedCents)})` : ""}
+        </dd>
+        <dt className="font-medium text-slate-600">Balance due</dt>
+        <dd>{money(invoice.balanceCents)}</dd>
         <dt className="font-medium text-slate-600">Due</dt>
         <dd>{formatCalendarDate(invoice.dueDate)}</dd>
         <dt className="font-medium text-slate-600">Client link</dt>

@@ -15,7 +15,9 @@ import { formAction, readForm, requireConfirmation, runIntent } from "#app/lib/f
 import { formConstraints } from "#app/lib/form-constraints.server";
 import { requireUser } from "#app/features/users/session.server";
 import { SettingsSections } from "#app/features/settings/components/settings-sections";
+import { DepositSettingsField } from "#app/features/payments/components/deposit-settings-field";
 import { AccentColorField } from "#app/features/settings/components/accent-color-field";
+import { CommissionHoldField } from "#app/features/settings/components/commission-hold-field";
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -37,11 +39,13 @@ export async function loader({ context }: Route.LoaderArgs) {
       requireEmailVerification: settings.requireEmailVerification,
       requireClientPhone: settings.requireClientPhone,
       commissionRatePercent: bpsToPercent(settings.commissionRateBps),
+      commissionHoldDays: String(settings.commissionHoldDays),
       companyAddress: settings.companyAddress,
       taxId: settings.taxId,
       paymentInstructions: settings.paymentInstructions,
       paymentLinkTemplate: settings.paymentLinkTemplate,
       accentColor: settings.accentColor,
+      defaultDepositPercent: String(settings.defaultDepositPercent),
     },
   };
 }
@@ -112,8 +116,9 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           field={fields.commissionRatePercent}
           label="Ambassador commission (%)"
           inputMode="decimal"
-          hint="Of the invoice total, or of the budget when there is no invoice."
+          hint="Of each payment on the invoice of a proposal the client approved; frozen when the client approves."
         />
+        <CommissionHoldField field={fields.commissionHoldDays} />
         <fieldset className="flex flex-col gap-4 rounded-lg border border-slate-200 p-4">
           <legend className="px-1 font-semibold">Billing details on invoices</legend>
           <TextArea field={fields.companyAddress} label="Company address" rows={3} autoComplete="street-address" />
@@ -132,6 +137,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
             hint="An https:// address. {number} becomes the invoice number, {amount} the total (e.g. 1234.50), {currency} the currency. When set, invoices show a Pay now button."
           />
         </fieldset>
+        <DepositSettingsField field={fields.defaultDepositPercent} />
         <AccentColorField field={fields.accentColor} />
         <div className="flex items-start gap-3">
           <input {...checkbox} className="mt-1 h-5 w-5 shrink-0 rounded border-slate-400" />
