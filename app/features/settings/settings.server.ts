@@ -2,6 +2,7 @@
  * Global settings (docs/product.md#settings; edits them). One row, id 1; read with
  * defaults when it does not exist yet.
  */
+import { TERMS_MAX } from "#app/features/agreements/agreements.messages";
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
@@ -50,6 +51,7 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   datesOff: [],
   changeCutoffHours: 12,
   requireClientPhone: false,
+  termsAndConditions: "",
 };
 
 /** The company name mails, calendar invites, the authenticator app and passkeys show when Settings hold none. */
@@ -122,6 +124,7 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
       paymentInstructions: (input.paymentInstructions ?? current.paymentInstructions).slice(0, 2_000),
       paymentLinkTemplate: (input.paymentLinkTemplate ?? current.paymentLinkTemplate).slice(0, 2_048),
       accentColor: accent ?? current.accentColor,
+      termsAndConditions: (input.termsAndConditions ?? current.termsAndConditions).slice(0, TERMS_MAX),
     };
     const { before, after } = changedFields(
       {
@@ -138,6 +141,7 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
         paymentInstructions: current.paymentInstructions,
         paymentLinkTemplate: current.paymentLinkTemplate,
         accentColor: current.accentColor,
+        termsAndConditions: current.termsAndConditions,
       },
       values,
     );
