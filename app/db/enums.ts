@@ -11,7 +11,16 @@ export type Role = (typeof ROLES)[number];
  * Proposal statuses (docs/product.md#proposal-statuses). The admin dropdown offers the first five;
  * `awaiting_acceptance` (#26) is set by sending an offer version and left by its acceptance.
  */
-export const PROPOSAL_STATUSES = ["pending", "planning", "in_progress", "review", "completed", "submitted", "closed", "awaiting_acceptance"] as const;
+export const PROPOSAL_STATUSES = [
+  "pending",
+  "planning",
+  "in_progress",
+  "review",
+  "completed",
+  "submitted",
+  "closed",
+  "awaiting_acceptance",
+] as const;
 export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 export const WEBSITE_GOALS = ["Minimal", "Corporate", "Creative"] as const;
 export type WebsiteGoal = (typeof WEBSITE_GOALS)[number];

@@ -858,7 +858,10 @@ export const proposalVersion = pgTable(
     createdByName: text().notNull().default(""),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("proposal_version_number_unique").on(t.proposalId, t.number), check("proposal_version_number_positive", sql`${t.number} > 0`)],
+  (t) => [
+    uniqueIndex("proposal_version_number_unique").on(t.proposalId, t.number),
+    check("proposal_version_number_positive", sql`${t.number} > 0`),
+  ],
 );
 
 /**

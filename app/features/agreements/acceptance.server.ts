@@ -66,8 +66,10 @@ export async function acceptOffer(
 ): Promise<{ changed: boolean; certificateId: string; version: number }> {
   assertRole(actor, "client");
   const typedName = input.typedName.trim();
-  if (!typedName) throw new AppError("INVALID_INPUT", AGREEMENT_MESSAGES.nameRequired, { fieldErrors: { typedName: [AGREEMENT_MESSAGES.nameRequired] } });
-  if (typedName.length > 120) throw new AppError("INVALID_INPUT", AGREEMENT_MESSAGES.nameTooLong, { fieldErrors: { typedName: [AGREEMENT_MESSAGES.nameTooLong] } });
+  if (!typedName)
+    throw new AppError("INVALID_INPUT", AGREEMENT_MESSAGES.nameRequired, { fieldErrors: { typedName: [AGREEMENT_MESSAGES.nameRequired] } });
+  if (typedName.length > 120)
+    throw new AppError("INVALID_INPUT", AGREEMENT_MESSAGES.nameTooLong, { fieldErrors: { typedName: [AGREEMENT_MESSAGES.nameTooLong] } });
   return db.transaction(async (tx) => {
     const row = await lockOwnProposal(tx, actor, proposalId);
     const current = await currentVersion(tx, proposalId);
@@ -102,10 +104,7 @@ export async function acceptOffer(
       })
       .returning();
     const nextStatus = row.status === "awaiting_acceptance" ? "planning" : row.status;
-    await tx
-      .update(proposal)
-      .set({ clientApprovedAt: acceptance!.acceptedAt, status: nextStatus })
-      .where(eq(proposal.id, proposalId));
+    await tx.update(proposal).set({ clientApprovedAt: acceptance!.acceptedAt, status: nextStatus }).where(eq(proposal.id, proposalId));
     await recordAudit(tx, actor, {
       entity: "offer",
       entityId: proposalId,
@@ -127,7 +126,12 @@ export async function acceptOffer(
       await certificateDocument(tx, { ...acceptance!, voidedByVersion: null }, current.terms, label, meta.origin),
     );
     const attachments = [
-      { filename: `certificate-${certificateId}.pdf`, contentType: "application/pdf", content: pdf.toString("base64"), encoding: "base64" as const },
+      {
+        filename: `certificate-${certificateId}.pdf`,
+        contentType: "application/pdf",
+        content: pdf.toString("base64"),
+        encoding: "base64" as const,
+      },
     ];
     const lines = [
       `${typedName} (${acceptance!.email}) accepted version ${current.number} of "${label}" on ${acceptance!.acceptedAt.toISOString()} (UTC).`,
@@ -162,7 +166,8 @@ async function certificateDocument(
 ): Promise<CertificateDocument> {
   const settings = await getSettings(q);
   const [logo] = await q.select({ contentType: brandLogo.contentType, data: brandLogo.dataBase64 }).from(brandLogo);
-  const usableLogo = logo && (logo.contentType === "image/png" || logo.contentType === "image/jpeg") ? Buffer.from(logo.data, "base64") : null;
+  const usableLogo =
+    logo && (logo.contentType === "image/png" || logo.contentType === "image/jpeg") ? Buffer.from(logo.data, "base64") : null;
   return {
     certificateId: a.certificateId,
     agencyName: companyNameOf(settings),

@@ -105,7 +105,10 @@ export const acceptFormSchema = z.object({
     .max(TYPED_NAME_MAX, { error: AGREEMENT_MESSAGES.nameTooLong, abort: true })
     .refine((v) => !/[\u0000-\u001F\u007F-\u009F]/.test(v), "Your name contains characters that are not allowed."),
   agree: z.boolean({ error: AGREEMENT_MESSAGES.agreeRequired }).refine((v) => v === true, AGREEMENT_MESSAGES.agreeRequired),
-  version: z.string().regex(/^[1-9]\d{0,5}$/, "Reload the page and try again.").transform(Number),
+  version: z
+    .string()
+    .regex(/^[1-9]\d{0,5}$/, "Reload the page and try again.")
+    .transform(Number),
   sha256: z
     .string()
     .regex(/^[0-9a-f]{64}$/, "Reload the page and try again.")

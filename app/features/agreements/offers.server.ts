@@ -95,7 +95,11 @@ function toForm(input: OfferTermsInput): OfferFormDefaults {
   return {
     projectName: input.projectName,
     scope: input.scope,
-    items: input.items.map((i) => ({ description: i.description, quantity: String(i.quantity), unitPrice: centsToInput(i.unitPriceCents) })),
+    items: input.items.map((i) => ({
+      description: i.description,
+      quantity: String(i.quantity),
+      unitPrice: centsToInput(i.unitPriceCents),
+    })),
     timeline: input.timeline,
     depositKind: input.deposit?.kind ?? "none",
     depositValue: input.deposit ? (input.deposit.kind === "amount" ? centsToInput(input.deposit.value) : String(input.deposit.value)) : "",

@@ -53,7 +53,10 @@ const LONG: (keyof VersionTerms)[] = ["scope", "items", "termsAndConditions"];
 /** @returns the items as text, one line each: "Design — 2 × $500.00 = $1,000.00". */
 export function itemsText(terms: VersionTerms): string {
   return terms.items
-    .map((i) => `${i.description} — ${i.quantity} × ${formatCents(i.unitPriceCents, terms.currency)} = ${formatCents(i.lineTotalCents, terms.currency)}`)
+    .map(
+      (i) =>
+        `${i.description} — ${i.quantity} × ${formatCents(i.unitPriceCents, terms.currency)} = ${formatCents(i.lineTotalCents, terms.currency)}`,
+    )
     .join("\n");
 }
 

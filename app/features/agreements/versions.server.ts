@@ -6,7 +6,7 @@
  */
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Queryable, Transaction } from "#app/db/client.server";
-import { proposal, proposalAcceptance, proposalVersion, user } from "#app/db/schema";
+import { type proposal, proposalAcceptance, proposalVersion, user } from "#app/db/schema";
 import type { Actor } from "#app/features/users/actor";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { notifyAdmin, queueUserNotice } from "#app/features/mail/notifications.server";
@@ -65,7 +65,9 @@ export async function termsFor(q: Queryable, proposalId: number, input: OfferTer
 
 /** @returns true when both hold the same terms, whatever their version numbers. */
 export function sameTerms(a: VersionTerms, b: VersionTerms): boolean {
-  return canonicalJson({ ...a, version: 0 } as unknown as CanonicalValue) === canonicalJson({ ...b, version: 0 } as unknown as CanonicalValue);
+  return (
+    canonicalJson({ ...a, version: 0 } as unknown as CanonicalValue) === canonicalJson({ ...b, version: 0 } as unknown as CanonicalValue)
+  );
 }
 
 /** @returns the proposal's latest version, or null before the first. */

@@ -106,7 +106,10 @@ export function describeEvent(event: { entity: string; action: string; before: u
     case "offer:version-made":
       return { text: `made version ${String(after.version ?? "")} of the terms`.trim() };
     case "offer:accepted":
-      return { text: `accepted and signed version ${String(after.version ?? "")}`.trim(), detail: `Typed name: ${String(after.typedName ?? "")}` };
+      return {
+        text: `accepted and signed version ${String(after.version ?? "")}`.trim(),
+        detail: `Typed name: ${String(after.typedName ?? "")}`,
+      };
     case "offer:acceptance-voided":
       return {
         text: `voided the acceptance: Acceptance of version ${String(before.acceptedVersion ?? "")} voided by version ${String(after.version ?? "")}`,
