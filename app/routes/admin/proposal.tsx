@@ -91,7 +91,7 @@ export default function AdminProposal({ loaderData, actionData }: Route.Componen
           {p.source === "ambassador" ? <ApprovalBadge approvedAt={p.clientApprovedAt} declinedAt={p.clientDeclinedAt} /> : null}
         </div>
       </header>
-      <StatusToast reply={actionData} />
+      <StatusToast reply={offerReply ? undefined : actionData} />
 
       <section aria-labelledby="overview-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
         <h2 id="overview-title" className="sr-only">
@@ -175,6 +175,7 @@ export default function AdminProposal({ loaderData, actionData }: Route.Componen
             : "Save a draft as often as you like: the client sees nothing until you send it."}
         </p>
         <OfferForm
+          key={JSON.stringify(offer.form)}
           constraint={loaderData.offerForm}
           defaultValue={offer.form}
           lastResult={offerReply?.result}
