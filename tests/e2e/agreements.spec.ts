@@ -268,6 +268,7 @@ test("an ambassador's proposal is version 1 at submission and is accepted the sa
   const clientPage = await newUserPage(browser);
   const client = await registerClient(clientPage, { referralCode: ambassador.referralCode });
   await clientPage.goto(verificationPath(await verificationMail(client.email)));
+  await clientPage.getByRole("button", { name: `Yes, verify ${client.email}` }).click();
   await expect(clientPage.getByRole("status").filter({ hasText: "verified" })).toBeVisible();
   const name = `Referred cafe ${Date.now()}`;
   await page.goto("/ambassador/submit-proposal");
