@@ -7,6 +7,8 @@ export default [
     route("about", "routes/site/about.tsx"),
     route("projects", "routes/site/projects.tsx"),
     route("contact", "routes/site/contact.tsx"),
+    // A certificate of acceptance, checked by anyone holding it (docs/product.md#certificates).
+    route("verify/:certificateId", "routes/site/verify.tsx"),
     // One case-study template, one explicit route per project (/project1 … /project4).
     ...[1, 2, 3, 4].map((n) => route(`project${n}`, "routes/site/project.tsx", { id: `project${n}` })),
     route("*", "routes/site/not-found.tsx"),
@@ -39,6 +41,7 @@ export default [
     route("proposals/:proposalId/messages", "routes/client/proposal-messages.ts"),
     route("proposals/:proposalId/files", "routes/client/proposal-files.tsx"),
     route("proposals/:proposalId/files/:fileId", "routes/client/proposal-file.ts"),
+    route("proposals/:proposalId/certificate/:certificateId", "routes/client/proposal-certificate.ts"),
     route("edit-proposal/:proposalId", "routes/client/edit-proposal.tsx"),
     route("view-invoice/:invoiceId", "routes/client/view-invoice.tsx"),
     route("view-invoice/:invoiceId/pdf", "routes/client/invoice-pdf.ts"),
@@ -67,6 +70,7 @@ export default [
     route("proposals/:proposalId/messages", "routes/admin/proposal-messages.ts"),
     route("proposals/:proposalId/files", "routes/admin/proposal-files.tsx"),
     route("proposals/:proposalId/files/:fileId", "routes/admin/proposal-file.ts"),
+    route("proposals/:proposalId/certificate/:certificateId", "routes/admin/proposal-certificate.ts"),
     // Conversation inbox (docs/product.md#conversations-inbox).
     route("conversations", "routes/admin/conversations.tsx"),
     route("users", "routes/admin/users.tsx"),

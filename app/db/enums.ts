@@ -7,8 +7,20 @@
 export const ROLES = ["client", "ambassador", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Proposal statuses (docs/product.md#proposal-statuses). The admin dropdown offers the first five. */
-export const PROPOSAL_STATUSES = ["pending", "planning", "in_progress", "review", "completed", "submitted", "closed"] as const;
+/**
+ * Proposal statuses (docs/product.md#proposal-statuses). The admin dropdown offers the first five;
+ * `awaiting_acceptance` (#26) is set by sending an offer version and left by its acceptance.
+ */
+export const PROPOSAL_STATUSES = [
+  "pending",
+  "planning",
+  "in_progress",
+  "review",
+  "completed",
+  "submitted",
+  "closed",
+  "awaiting_acceptance",
+] as const;
 export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 export const WEBSITE_GOALS = ["Minimal", "Corporate", "Creative"] as const;
 export type WebsiteGoal = (typeof WEBSITE_GOALS)[number];

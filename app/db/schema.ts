@@ -479,6 +479,8 @@ export const settings = pgTable(
     commissionHoldDays: integer().notNull().default(30),
     /** #25a: deposit asked on new invoices, whole percent of the total (0 = none; docs/product.md#deposits). */
     defaultDepositPercent: integer().notNull().default(0),
+    /** #26a: the agency's terms and conditions (multi-line, "" = none), part of every offer version made while set. */
+    termsAndConditions: text().notNull().default(""),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -924,5 +926,112 @@ export const commissionEntries = pgTable(
       "commission_entries_sign",
       sql`(${t.kind} = 'refund' and ${t.amountCents} <= 0) or (${t.kind} <> 'refund' and ${t.amountCents} >= 0)`,
     ),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------
+// #26a offers, versions, acceptances (docs/product.md#offers, migration 0015)
+// ---------------------------------------------------------------------------------------
+
+/** One line of an offer: quantity × unit price (cents). */
+export interface OfferItem {
+  description: string;
+  quantity: number;
+  unitPriceCents: number;
+}
+
+/** An offer's deposit: an amount in cents, or a whole percentage of the total. */
+export interface OfferDeposit {
+  kind: "amount" | "percent";
+  value: number;
+}
+
+/**
+ * The agency's working copy of a proposal's offer (one per proposal): what the admin saved on the offer
+ * form. Never shown to the client — the client reads only the sent versions (`proposal_version`).
+ */
+export const proposalOffer = pgTable(
+  "proposal_offer",
+  {
+    proposalId: integer()
+      .primaryKey()
+      .references(() => proposal.id, { onDelete: "cascade" }),
+    projectName: text().notNull().default(""),
+    scope: text().notNull().default(""),
+    items: jsonb().$type<OfferItem[]>().notNull(),
+    timeline: text().notNull().default(""),
+    depositKind: text().$type<"amount" | "percent">(),
+    depositValue: integer(),
+    /** `YYYY-MM-DD`: the offer is valid until the end of that day. */
+    validUntil: text(),
+    updatedBy: text().references(() => user.id, { onDelete: "set null" }),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("proposal_offer_deposit_kind", sql`${t.depositKind} is null or ${t.depositKind} in ('amount','percent')`),
+    check("proposal_offer_deposit_pair", sql`(${t.depositKind} is null) = (${t.depositValue} is null)`),
+  ],
+);
+
+/**
+ * Immutable numbered versions of a proposal's terms (docs/product.md#offer-versions). `terms` is the
+ * canonical terms object; `sha256` the hex SHA-256 of its canonical JSON. Never updated nor deleted
+ * (but with their proposal).
+ */
+export const proposalVersion = pgTable(
+  "proposal_version",
+  {
+    id: serial().primaryKey(),
+    proposalId: integer()
+      .notNull()
+      .references(() => proposal.id, { onDelete: "cascade" }),
+    number: integer().notNull(),
+    terms: jsonb().$type<Record<string, unknown>>().notNull(),
+    sha256: text().notNull(),
+    createdBy: text().references(() => user.id, { onDelete: "set null" }),
+    /** The author's name when the version was made (kept when the account goes). */
+    createdByName: text().notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("proposal_version_number_unique").on(t.proposalId, t.number),
+    check("proposal_version_number_positive", sql`${t.number} > 0`),
+  ],
+);
+
+/**
+ * A client's typed-name acceptance of one version (docs/product.md#accept-and-sign), with its audit
+ * trail and certificate id. Voided (never deleted) when a later version replaces the accepted one.
+ */
+export const proposalAcceptance = pgTable(
+  "proposal_acceptance",
+  {
+    id: serial().primaryKey(),
+    proposalId: integer()
+      .notNull()
+      .references(() => proposal.id, { onDelete: "cascade" }),
+    versionId: integer()
+      .notNull()
+      .references(() => proposalVersion.id, { onDelete: "cascade" }),
+    versionNumber: integer().notNull(),
+    userId: text().references(() => user.id, { onDelete: "set null" }),
+    typedName: text().notNull(),
+    /** The signer's account e-mail at acceptance. */
+    email: text().notNull(),
+    sha256: text().notNull(),
+    acceptedAt: createdAt(),
+    ip: text(),
+    userAgent: text(),
+    /** The signer's IANA time zone (their browser's, else the agency's) for the certificate. */
+    timeZone: text().notNull().default("UTC"),
+    /** Random, unguessable (128 bits, base64url): names the certificate and its /verify page. */
+    certificateId: text().notNull(),
+    voidedAt: timestamp({ withTimezone: true }),
+    /** The version whose making voided this acceptance. */
+    voidedByVersion: integer(),
+  },
+  (t) => [
+    uniqueIndex("proposal_acceptance_certificate_unique").on(t.certificateId),
+    index("proposal_acceptance_proposal_idx").on(t.proposalId, t.acceptedAt),
   ],
 );

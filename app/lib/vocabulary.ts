@@ -23,6 +23,7 @@ export const PROPOSAL_STATUS_LABELS: Record<ProposalStatus, string> = {
   review: "Review",
   completed: "Completed",
   closed: "Closed",
+  awaiting_acceptance: "Awaiting acceptance",
 };
 
 /** An invoice as people see it: stored unpaid/paid, overdue derived (docs/product.md#invoice-statuses). */

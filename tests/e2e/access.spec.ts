@@ -22,7 +22,8 @@ const guarded = configuredRoutes
       .replace(/:proposalId/g, "1")
       .replace(/:invoiceId/g, "1")
       .replace(/:meetingId/g, "1")
-      .replace(/:fileId/g, "1"),
+      .replace(/:fileId/g, "1")
+      .replace(/:certificateId/g, "unknown-certificate"),
   }));
 
 const HOME: Record<Exclude<Area, "account">, string> = {
@@ -99,6 +100,14 @@ test.describe("access matrix", () => {
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  test("the public certificate check: every persona gets the same 404 for an unknown id, never a redirect", async () => {
+    // docs/product.md#certificates: /verify/:certificateId is public; a real one is checked in the next describe.
+    for (const persona of Object.keys(contexts) as Persona[]) {
+      const response = await contexts[persona].get("/verify/unknown-certificate-id", { maxRedirects: 0 });
+      expect(response.status(), persona).toBe(404);
+    }
   });
 
   test("the live-update stream and the inbound-mail webhook (outside the route config)", async () => {
@@ -187,6 +196,7 @@ test.describe("one user's records are out of reach of another", () => {
   let app: Awaited<ReturnType<typeof startIsolatedApp>>;
   const ctx = {} as Record<"clientA" | "clientB" | "ambassadorA" | "ambassadorB", APIRequestContext>;
   const ids = { proposal: 0, review: 0, offered: 0, invoice: 0, meeting: 0, pendingMeeting: 0 };
+  const certificateId = `idorCertificate${Date.now()}`;
 
   test.beforeAll(async () => {
     app = await startIsolatedApp("idor");
@@ -223,6 +233,29 @@ test.describe("one user's records are out of reach of another", () => {
         [a, ambA, emailA],
       )
     )[0].id;
+    // An accepted offer of A's own request (docs/product.md#accept-and-sign): its certificate and History.
+    const terms = {
+      proposalId: ids.proposal,
+      version: 1,
+      projectName: "A secret project",
+      scope: "A secret scope",
+      items: [{ description: "Secret line", quantity: 1, unitPriceCents: 1000, lineTotalCents: 1000 }],
+      totalCents: 1000,
+      currency: "USD",
+      timeline: "",
+      deposit: null,
+      validUntil: null,
+      termsAndConditions: null,
+    };
+    const [{ id: versionId }] = await q(
+      `insert into proposal_version (proposal_id, number, terms, sha256) values ($1, 1, $2, $3) returning id`,
+      [ids.proposal, JSON.stringify(terms), "a".repeat(64)],
+    );
+    await q(
+      `insert into proposal_acceptance (proposal_id, version_id, version_number, user_id, typed_name, email, sha256, ip, user_agent, certificate_id)
+       values ($1, $2, 1, $3, 'A Signer', $4, $5, '203.0.113.1', 'UA', $6)`,
+      [ids.proposal, versionId, a, emailA, "a".repeat(64), certificateId],
+    );
     ids.invoice = (
       await q(
         `insert into invoice (number, proposal_id, client_id, due_date, total_cents) values ('INV-IDOR-1', $1, $2, '2031-01-01', 1000) returning id`,
@@ -253,7 +286,7 @@ test.describe("one user's records are out of reach of another", () => {
 
   const snapshot = async () => {
     const parts: string[] = [];
-    for (const table of ["proposal", "meeting", "invoice", "invoice_item", "mail_outbox"]) {
+    for (const table of ["proposal", "meeting", "invoice", "invoice_item", "mail_outbox", "proposal_acceptance", "proposal_version"]) {
       const { rows } = await app.sql.query(
         `select count(*)::int as n, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as h from ${rowsOf(table)} t`,
       );
@@ -269,6 +302,8 @@ test.describe("one user's records are out of reach of another", () => {
       `/view-invoice/${ids.invoice}/pdf`,
       `/client-dashboard/meetings/${ids.meeting}/ics`,
       `/meetings/${ids.meeting}/reschedule`,
+      `/proposals/${ids.proposal}`,
+      `/proposals/${ids.proposal}/certificate/${certificateId}`,
     ];
     for (const path of reads) {
       expect((await ctx.clientA.get(path)).status(), `A ${path}`).toBe(200);
@@ -277,7 +312,17 @@ test.describe("one user's records are out of reach of another", () => {
       const body = await other.text();
       expect(body).not.toContain("Secret line");
       expect(body).not.toContain("A pending");
+      expect(body).not.toContain("A secret scope");
     }
+    // The ambassador is sent home by the client area's guard.
+    const ambassadorRead = await ctx.ambassadorB.get(`/proposals/${ids.proposal}/certificate/${certificateId}`, { maxRedirects: 0 });
+    expect(ambassadorRead.status()).toBe(302);
+    // The public check shows the acceptance's public facts only: no terms, e-mail, IP or name.
+    const verify = await ctx.clientB.get(`/verify/${certificateId}`);
+    expect(verify.status()).toBe(200);
+    const verifyBody = await verify.text();
+    expect(verifyBody).toContain("This acceptance stands.");
+    for (const secret of ["A secret scope", "Secret line", "A Signer", "203.0.113.1", "idor-a-"]) expect(verifyBody).not.toContain(secret);
     const status = await (await ctx.clientB.get("/project-status?completed=1")).text();
     expect(status).not.toContain("A pending");
     expect(status).not.toContain("A review");
@@ -290,6 +335,8 @@ test.describe("one user's records are out of reach of another", () => {
       ["/project-status", { intent: "delete-proposal", id: String(ids.proposal), confirm: "yes" }],
       ["/project-status", { intent: "submit-revision", id: String(ids.review), comment: "Hijacked" }],
       ["/client-dashboard", { intent: "approve-proposal", id: String(ids.offered) }],
+      [`/proposals/${ids.proposal}`, { intent: "accept-offer", typedName: "Hijacker", agree: "on", version: "1" }],
+      [`/proposals/${ids.proposal}`, { intent: "decline-offer", reason: "Hijacked" }],
       ["/client-dashboard", { intent: "decline-proposal", id: String(ids.offered), reason: "Hijacked" }],
       ["/client-dashboard", { intent: "cancel-meeting", id: String(ids.pendingMeeting), confirm: "yes" }],
       ["/meetings", { intent: "cancel-meeting", id: String(ids.pendingMeeting), confirm: "yes" }],

@@ -126,8 +126,15 @@ test.describe("ambassador portal", () => {
     const item = awaiting.getByRole("listitem").filter({ hasText: "Bakery relaunch" });
     await expect(item).toContainText("From Ada Ambassador");
     await expect(item).toContainText("$2,000.00");
-    await item.getByRole("button", { name: "Approve" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Proposal approved. Thank you!" })).toBeVisible();
+    // Approval is an acceptance and signature of the offer's version 1 (docs/product.md#accept-and-sign).
+    await item.getByRole("link", { name: "Review and accept" }).click();
+    await expect(page).toHaveURL(new RegExp(`/proposals/${rows[0].id}#offer-title$`));
+    await hydrated(page);
+    await page.getByLabel("Your full name").fill("Prospect Owner");
+    await page.getByLabel("I have read and agree to these terms").check();
+    await page.getByRole("button", { name: "Accept version 1 and sign" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "You accepted version 1." })).toBeVisible();
+    await page.goto("/client-dashboard");
     await expect(awaiting.getByText("Nothing to approve right now.")).toBeVisible();
     const approved = await sql.query(`select client_approved_at, client_id from proposal where id = $1`, [rows[0].id]);
     expect(approved.rows[0].client_approved_at).toBeInstanceOf(Date);

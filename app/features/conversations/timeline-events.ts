@@ -25,6 +25,11 @@ export const CLIENT_TIMELINE_EVENTS = [
   "meeting:declined",
   "meeting:rescheduled",
   "meeting:cancelled",
+  // #26a offers (docs/product.md#offers): never the agency's draft saves.
+  "offer:sent",
+  "offer:version-made",
+  "offer:accepted",
+  "offer:acceptance-voided",
 ] as const;
 
 /** Events an ambassador sees on the proposals they submitted: status only. */
@@ -94,6 +99,21 @@ export function describeEvent(event: { entity: string; action: string; before: u
       return { text: "moved the meeting" };
     case "meeting:cancelled":
       return { text: "cancelled the meeting" };
+    case "offer:draft-saved":
+      return { text: "saved a draft of the offer (not visible to the client)" };
+    case "offer:sent":
+      return { text: `sent the offer (version ${String(after.version ?? 1)})` };
+    case "offer:version-made":
+      return { text: `made version ${String(after.version ?? "")} of the terms`.trim() };
+    case "offer:accepted":
+      return {
+        text: `accepted and signed version ${String(after.version ?? "")}`.trim(),
+        detail: `Typed name: ${String(after.typedName ?? "")}`,
+      };
+    case "offer:acceptance-voided":
+      return {
+        text: `voided the acceptance: Acceptance of version ${String(before.acceptedVersion ?? "")} voided by version ${String(after.version ?? "")}`,
+      };
     default:
       return { text: `${event.entity} ${event.action.replace(/-/g, " ")}` };
   }

@@ -13,7 +13,7 @@ export interface OutgoingMail {
   text: string;
   html?: string;
   replyTo?: string;
-  /** Small text attachments (e.g. an `.ics` invite). */
+  /** Small attachments: text (e.g. an `.ics` invite), or binary as base64 with `encoding: "base64"` (a certificate PDF). */
   attachments?: { filename: string; contentType: string; content: string; encoding?: "base64" }[];
   /** Extra header fields, e.g. `Auto-Submitted: auto-replied` on an automatic answer. */
   headers?: Record<string, string>;

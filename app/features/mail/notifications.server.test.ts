@@ -73,7 +73,7 @@ describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
     }
   });
 
-  it("tells the person an ambassador proposal is addressed to: a registration link without an account, the dashboard with one", async () => {
+  it("tells the person an ambassador proposal is addressed to: a registration link without an account, the proposal's page with one", async () => {
     const { t, s } = ctx;
     const ambassador = await makeAmbassador(s, { referralCode: "sunny" });
     await submitAmbassadorProposal(t.db, ambassador, {
@@ -107,7 +107,8 @@ describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
     expect(mails[0]!.text).not.toContain("Yoga site");
     expect(mails[0]!.text).not.toContain("New Person");
     expect(mails[0]!.text).not.toContain("Classes");
-    expect(mails[1]!.text).toContain(`${ORIGIN_TOKEN}/client-dashboard`);
+    // The referred client's mail links to the proposal's page, where they accept and sign (issue #26).
+    expect(mails[1]!.text).toMatch(new RegExp(`\\{\\{origin\\}\\}/proposals/\\d+`));
   });
 
   it("queues nothing when the action is refused", async () => {

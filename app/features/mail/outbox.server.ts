@@ -80,7 +80,12 @@ export function createMailSender(options: { smtpUrl?: string; outboxDir: string;
       subject: message.subject,
       text: message.text,
       html: message.html ?? undefined,
-      attachments: message.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, encoding: a.encoding })),
+      attachments: message.attachments?.map((a) => ({
+        filename: a.filename,
+        contentType: a.contentType,
+        content: a.content,
+        ...(a.encoding ? { encoding: a.encoding } : {}),
+      })),
       headers: message.headers ?? undefined,
       messageId: message.messageId,
     });
@@ -207,9 +212,11 @@ export async function processOutboxOnce(options: OutboxOptions): Promise<{ sent:
           row.attachments?.map((a) => ({
             ...a,
             // An .ics file is folded at 75 octets: a fold may split the token, so unfold first.
-            content: a.contentType.startsWith("text/calendar")
-              ? replaceInIcs(a.content, ORIGIN_TOKEN, options.origin)
-              : withOrigin(a.content),
+            content: a.encoding
+              ? a.content
+              : a.contentType.startsWith("text/calendar")
+                ? replaceInIcs(a.content, ORIGIN_TOKEN, options.origin)
+                : withOrigin(a.content),
           })) ?? row.attachments,
         id: row.id,
         messageId: outboxMessageId(row, options.origin),

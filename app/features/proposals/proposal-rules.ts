@@ -73,9 +73,12 @@ export function approvalRefusal(p: ProposalState): string | null {
   return null;
 }
 
-/** Declining an ambassador proposal (beyond the spec): not once approved. */
+/**
+ * Declining (beyond the spec): an ambassador proposal, or an offer the agency sent that waits for the
+ * client's acceptance (docs/product.md#accept-and-sign); not once approved.
+ */
 export function declineRefusal(p: ProposalState): string | null {
-  if (p.source !== "ambassador") return "Only proposals made by your ambassador can be declined.";
+  if (p.source !== "ambassador" && p.status !== "awaiting_acceptance") return "Only proposals made by your ambassador can be declined.";
   if (p.clientApprovedAt) return "You have already approved this proposal.";
   if (isCompletedStatus(p.status)) return "This proposal is closed.";
   return null;

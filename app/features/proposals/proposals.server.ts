@@ -28,6 +28,7 @@ import {
   revisionRefusal,
   type ClientProposalActions,
 } from "./proposal-rules";
+import { makeAmbassadorFirstVersion } from "#app/features/agreements/offers.server";
 import { type AmbassadorProposalInput, type ProposalRequestInput } from "./proposals.schema";
 import { AMBASSADOR_DAILY_LIMITS, PROPOSAL_MESSAGES } from "./proposals.messages";
 import { currentCommissionRateSql, syncProposalCommissions } from "#app/features/referrals/ledger.server";
@@ -263,7 +264,7 @@ export interface ProposalForEdit {
  * is refused (docs/product.md#ambassador-proposals: an ambassador is never the client of
  * their own proposal).
  */
-async function lockOwnProposal(tx: Transaction, actor: Actor, proposalId: number) {
+export async function lockOwnProposal(tx: Transaction, actor: Actor, proposalId: number) {
   const id = proposalId;
   const [row] = await tx
     .select()
@@ -519,19 +520,21 @@ export async function submitAmbassadorProposal(
         budgetCents: input.budget,
         clientApprovedAt: null,
       })
-      .returning({ id: proposal.id, clientId: proposal.clientId });
+      .returning();
     await recordAudit(tx, actor, {
       entity: "proposal",
       entityId: row!.id,
       action: "created",
       after: { status: "submitted", source: "ambassador" },
     });
+    // An ambassador's proposal is an offer on the agency's behalf: its version 1 (docs/product.md#offers).
+    await makeAmbassadorFirstVersion(tx, actor, row!);
     const about = input.projectName ? `"${input.projectName}"` : "a new website";
     if (row!.clientId) {
       await queueUserUpdate(tx, row!.clientId, {
         subject: "A proposal was made for you",
-        lines: [`An ambassador prepared a proposal for ${about}. Review it and approve or decline it from your dashboard.`],
-        link: { label: "Review the proposal", path: "/client-dashboard" },
+        lines: [`An ambassador prepared a proposal for ${about}. Read its terms, then accept and sign them (or decline) on its page.`],
+        link: { label: "Review the proposal", path: `/proposals/${row!.id}` },
       });
     } else {
       // A stranger's inbox: fixed company text naming the ambassador, and the link — nothing they typed.
@@ -543,7 +546,7 @@ export async function submitAmbassadorProposal(
       });
     }
     await publishProposalEvent(tx, row!.id, "proposal.created", {}, actor.id);
-    return row!;
+    return { id: row!.id, clientId: row!.clientId };
   });
 }
 

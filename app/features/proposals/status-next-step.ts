@@ -31,6 +31,8 @@ export function proposalNextStep(p: NextStepFacts): { waitsFor: "client" | "agen
       return { waitsFor: "agency", text: "The agency is preparing your offer." };
     case "in_progress":
       return { waitsFor: "agency", text: "The agency is building your website." };
+    case "awaiting_acceptance":
+      return { waitsFor: "client", text: "Waiting for your acceptance of the offer." };
     case "review":
       return { waitsFor: "client", text: "Waiting for your review: look at the work and ask for changes if needed." };
   }

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { optionalEmail, optionalText } from "#app/lib/text-fields";
 import { BILLING_LIMITS, COMMISSION_HOLD_MESSAGES } from "./settings.messages";
+import { TERMS_MAX } from "#app/features/agreements/agreements.messages";
 import { MIN_ACCENT_CONTRAST, normalizeHexColor, contrastRatio, accentContrastMessage, isHttpsTemplate } from "./settings-rules";
 /** Re-exported for server code; browser code imports the messages module (no zod in the browser). */
 export { SETTINGS_MESSAGES, SETTINGS_MESSAGE_MS, BILLING_LIMITS } from "./settings.messages";
@@ -102,6 +103,8 @@ export const settingsSchema = z.object({
     .refine((v) => !v || isHttpsTemplate(v), PAYMENT_LINK_HTTPS)
     .optional()
     .transform((v) => v ?? ""),
+  /** #26a (docs/product.md#offer-versions): part of every offer version made while set; undefined when empty. */
+  termsAndConditions: optionalText("Terms and conditions", TERMS_MAX, { multiline: true }).transform((v) => v ?? undefined),
   accentColor: z
     .string()
     .trim()
@@ -164,4 +167,6 @@ export interface SettingsInput {
   paymentLinkTemplate?: string;
   /** "" or `#rrggbb` passing {@link MIN_ACCENT_CONTRAST}. */
   accentColor?: string;
+  /** #26a: the terms and conditions text ("" = none); left as it is when undefined. */
+  termsAndConditions?: string;
 }

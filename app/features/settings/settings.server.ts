@@ -2,6 +2,7 @@
  * Global settings (docs/product.md#settings; edits them). One row, id 1; read with
  * defaults when it does not exist yet.
  */
+import { TERMS_MAX } from "#app/features/agreements/agreements.messages";
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
@@ -53,6 +54,7 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   requireClientPhone: false,
   commissionHoldDays: 30,
   defaultDepositPercent: 0,
+  termsAndConditions: "",
 };
 
 /** The company name mails, calendar invites, the authenticator app and passkeys show when Settings hold none. */
@@ -136,6 +138,7 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
       paymentLinkTemplate: (input.paymentLinkTemplate ?? current.paymentLinkTemplate).slice(0, 2_048),
       accentColor: accent ?? current.accentColor,
       defaultDepositPercent: input.defaultDepositPercent ?? current.defaultDepositPercent,
+      termsAndConditions: (input.termsAndConditions ?? current.termsAndConditions).slice(0, TERMS_MAX),
     };
     const { before, after } = changedFields(
       {
@@ -154,6 +157,7 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
         paymentLinkTemplate: current.paymentLinkTemplate,
         accentColor: current.accentColor,
         defaultDepositPercent: current.defaultDepositPercent,
+        termsAndConditions: current.termsAndConditions,
       },
       values,
     );

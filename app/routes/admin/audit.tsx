@@ -86,6 +86,7 @@ const ENTITY_LABELS: Record<AuditEntity, string> = {
   mail: "Mail outbox",
   contact: "Contact messages",
   message: "Conversation messages",
+  offer: "Offers and acceptances",
 };
 
 type EventRow = Route.ComponentProps["loaderData"]["events"][number];

@@ -11,9 +11,23 @@ import { addDays } from "#app/lib/dates";
 import { formAction } from "#app/lib/form-action.server";
 import { formConstraints } from "#app/lib/form-constraints.server";
 import { paramId } from "#app/lib/ids";
-import { centsToInput } from "#app/lib/money";
 import { useFormatMoney } from "#app/components/money";
 import { actorAndDb } from "#app/features/users/session.server";
+import { getOfferForInvoice, type OfferForInvoice } from "#app/features/agreements/offer-deposit.server";
+import { getSettings } from "#app/features/settings/settings.server";
+import { centsToInput, currencyOf, formatCents } from "#app/lib/money";
+import { MAX_INVOICE_ITEMS } from "#app/features/invoices/invoices.messages";
+
+/** The offer's lines as invoice items: one per line, its amount quantity × unit price, the quantity in the description. */
+function offerItemsForInvoice(offer: OfferForInvoice, currency: string): { description: string; amount: string }[] {
+  return offer.items.slice(0, MAX_INVOICE_ITEMS).map((item) => ({
+    description: (item.quantity === 1
+      ? item.description
+      : `${item.description} (${item.quantity} × ${formatCents(item.unitPriceCents, currency)})`
+    ).slice(0, 200),
+    amount: centsToInput(item.quantity * item.unitPriceCents),
+  }));
+}
 
 export const meta: Route.MetaFunction = () => [{ title: "Generate Invoice | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -26,7 +40,16 @@ const PROPOSAL_NOT_FOUND = "Proposal not found";
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
   const proposal = await getProposalToInvoice(db, actor, paramId(params.proposalId, PROPOSAL_NOT_FOUND));
-  return { form: formConstraints(invoiceFormSchema), proposal, defaultDueDate: addDays(todayUtc(), DEFAULT_TERM_DAYS) };
+  // An accepted offer proposes its line items (docs/product.md#offers); its deposit is wired by the payments issue.
+  const offer = await getOfferForInvoice(db, proposal.id);
+  const currency = currencyOf(await getSettings(db));
+  return {
+    form: formConstraints(invoiceFormSchema),
+    proposal,
+    defaultDueDate: addDays(todayUtc(), DEFAULT_TERM_DAYS),
+    offerItems: offer ? offerItemsForInvoice(offer, currency) : null,
+    offerDeposit: offer?.deposit ?? null,
+  };
 }
 
 /**
@@ -70,6 +93,15 @@ export default function GenerateInvoice({ loaderData, actionData }: Route.Compon
         <dt className="font-medium text-slate-600">Details</dt>
         <dd className="whitespace-pre-line">{proposal.projectDetails}</dd>
       </dl>
+      {loaderData.offerItems && !proposal.invoiceId ? (
+        <p className="mb-4 text-sm text-slate-700" data-testid="offer-prefill">
+          The items below come from the accepted offer
+          {loaderData.offerDeposit
+            ? ` (deposit asked: ${loaderData.offerDeposit.kind === "percent" ? `${loaderData.offerDeposit.value} %` : money(loaderData.offerDeposit.value)})`
+            : ""}
+          .
+        </p>
+      ) : null}
       {proposal.invoiceId ? (
         <Notice tone="info">
           {INVOICE_MESSAGES.alreadyInvoiced}{" "}
@@ -84,7 +116,10 @@ export default function GenerateInvoice({ loaderData, actionData }: Route.Compon
           id="generate-invoice"
           constraint={loaderData.form}
           lastResult={actionData?.result}
-          defaultValue={{ items: [{ description: title, amount: centsToInput(proposal.budgetCents) }], dueDate: defaultDueDate }}
+          defaultValue={{
+            items: loaderData.offerItems ?? [{ description: title, amount: centsToInput(proposal.budgetCents) }],
+            dueDate: defaultDueDate,
+          }}
           submitLabel="Generate Invoice"
           pendingLabel="Generating…"
         />

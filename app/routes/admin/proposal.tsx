@@ -16,6 +16,16 @@ import { actorAndDb } from "#app/features/users/session.server";
 import { Conversation } from "#app/features/conversations/components/conversation";
 import { loadConversation } from "#app/features/conversations/conversation-page.server";
 import { conversationAction } from "#app/features/conversations/thread-route.server";
+import { data } from "react-router";
+import { getOfferForAdmin, saveOffer } from "#app/features/agreements/offers.server";
+import { offerFormSchema } from "#app/features/agreements/offer.schema";
+import { OfferForm } from "#app/features/agreements/components/offer-form";
+import { OfferTerms } from "#app/features/agreements/components/offer-terms";
+import { VersionHistory } from "#app/features/agreements/components/version-history";
+import { formAction, readForm, type FormReply } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
+import { getSettings } from "#app/features/settings/settings.server";
+import { currencyOf } from "#app/lib/money";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `${data?.proposal.projectName || "Proposal"} | Admin Console` },
@@ -26,19 +36,40 @@ export const meta: Route.MetaFunction = ({ data }) => [
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
   const id = paramId(params.proposalId, PROPOSAL_MESSAGES.notFound);
-  return { proposal: await getProposalForAdmin(db, actor, id), ...(await loadConversation({ request, context }, id)) };
+  const proposal = await getProposalForAdmin(db, actor, id);
+  return {
+    proposal,
+    offer: await getOfferForAdmin(db, actor, id),
+    offerForm: formConstraints(offerFormSchema),
+    currency: currencyOf(await getSettings(db)),
+    ...(await loadConversation({ request, context }, id)),
+  };
 }
 
-/** `set-status` / `undo-status`, as on the proposal list (docs/product.md#proposals-admin-status). */
+/**
+ * `set-status` / `undo-status`, as on the proposal list (docs/product.md#proposals-admin-status), and
+ * the offer form (`form=offer`: `save-offer` / `send-offer`, or a list change without JavaScript;
+ * docs/product.md#offers).
+ */
 export async function action(args: Route.ActionArgs) {
   const { actor, db } = actorAndDb(args.context);
   const id = paramId(args.params.proposalId, PROPOSAL_MESSAGES.notFound);
+  const peek = await readForm(args.request.clone());
+  if (peek.get("form") === "offer") {
+    const reply = await formAction(args, offerFormSchema, async (value, form) => {
+      const mode = form.get("intent") === "send-offer" ? "send" : "draft";
+      return (await saveOffer(db, actor, id, value, mode)).message;
+    });
+    if (reply instanceof Response) return reply;
+    return data<FormReply>({ ...reply.data, intent: "offer" }, reply.init ?? undefined);
+  }
   return (await conversationAction(args, id)) ?? runIntent(args, proposalStatusIntents(db, actor), { target: "proposalId" });
 }
 
 /** Heading with status, the parties and invoice, then the request in full. */
 export default function AdminProposal({ loaderData, actionData }: Route.ComponentProps) {
-  const { proposal: p } = loaderData;
+  const { proposal: p, offer } = loaderData;
+  const offerReply = actionData && "intent" in actionData && actionData.intent === "offer" ? actionData : null;
   const title = p.projectName || `Proposal #${p.id}`;
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-6">
@@ -60,7 +91,7 @@ export default function AdminProposal({ loaderData, actionData }: Route.Componen
           {p.source === "ambassador" ? <ApprovalBadge approvedAt={p.clientApprovedAt} declinedAt={p.clientDeclinedAt} /> : null}
         </div>
       </header>
-      <StatusToast reply={actionData} />
+      <StatusToast reply={offerReply ? undefined : actionData} />
 
       <section aria-labelledby="overview-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
         <h2 id="overview-title" className="sr-only">
@@ -107,6 +138,53 @@ export default function AdminProposal({ loaderData, actionData }: Route.Componen
         headingId="request-title"
         title={p.source === "ambassador" ? "The ambassador's proposal" : "The client's request"}
       />
+      {offer.current ? (
+        <OfferTerms version={offer.current} headingId="offer-current-title" title="Sent to the client">
+          <p className="mt-4 text-sm font-medium" data-testid="offer-acceptance">
+            {offer.acceptance
+              ? `Accepted by ${offer.acceptance.typedName} (version ${offer.acceptance.versionNumber}).`
+              : `Waiting for the client's acceptance of version ${offer.current.number}.`}
+            {offer.acceptance ? (
+              <>
+                {" "}
+                <a
+                  className="text-brand-700 underline"
+                  href={`/admin/proposals/${p.id}/certificate/${offer.acceptance.certificateId}`}
+                  download
+                >
+                  Certificate of acceptance (PDF)
+                </a>{" "}
+                ·{" "}
+                <a className="text-brand-700 underline" href={`/verify/${offer.acceptance.certificateId}`}>
+                  Verify page
+                </a>
+              </>
+            ) : null}
+          </p>
+        </OfferTerms>
+      ) : null}
+      <section aria-labelledby="offer-form-title" className="min-w-0 rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
+        <h2 id="offer-form-title" className="text-xl font-semibold">
+          {offer.current ? "Change the offer" : "Write the offer"}
+        </h2>
+        <p className="mt-1 mb-4 text-sm text-slate-600">
+          {offer.current
+            ? offer.unsentChanges
+              ? "The draft below differs from the version the client has: send it to make a new version."
+              : `The client has version ${offer.current.number}. Any change you send makes version ${offer.current.number + 1}${offer.acceptance ? " and voids the client's acceptance" : ""}.`
+            : "Save a draft as often as you like: the client sees nothing until you send it."}
+        </p>
+        <OfferForm
+          key={JSON.stringify(offer.form)}
+          constraint={loaderData.offerForm}
+          defaultValue={offer.form}
+          lastResult={offerReply?.result}
+          success={offerReply?.ok ? offerReply.message : null}
+          currency={loaderData.currency}
+          nextVersion={(offer.current?.number ?? 0) + 1}
+        />
+      </section>
+      <VersionHistory history={offer.history} headingId="history-title" />
       <Conversation thread={loaderData.thread} reply={actionData} maxUploadMb={loaderData.maxUploadMb} />
     </div>
   );

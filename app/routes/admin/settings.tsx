@@ -1,3 +1,4 @@
+import { TermsSettingsField } from "#app/features/agreements/components/terms-settings-field";
 import { useEffect, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/settings";
@@ -46,6 +47,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       paymentLinkTemplate: settings.paymentLinkTemplate,
       accentColor: settings.accentColor,
       defaultDepositPercent: String(settings.defaultDepositPercent),
+      termsAndConditions: settings.termsAndConditions,
     },
   };
 }
@@ -81,7 +83,11 @@ export async function action(args: Route.ActionArgs) {
     args,
     settingsSchema,
     async ({ commissionRatePercent, ...rest }) => {
-      await saveSettings(db, actor, { ...rest, commissionRateBps: commissionRatePercent });
+      await saveSettings(db, actor, {
+        ...rest,
+        termsAndConditions: rest.termsAndConditions ?? "",
+        commissionRateBps: commissionRatePercent,
+      });
       return SETTINGS_MESSAGES.saved;
     },
     { failureMessage: SETTINGS_MESSAGES.failed },
@@ -139,6 +145,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
         </fieldset>
         <DepositSettingsField field={fields.defaultDepositPercent} />
         <AccentColorField field={fields.accentColor} />
+        <TermsSettingsField field={fields.termsAndConditions} />
         <div className="flex items-start gap-3">
           <input {...checkbox} className="mt-1 h-5 w-5 shrink-0 rounded border-slate-400" />
           <div>

@@ -1,11 +1,13 @@
-import { Form, Link } from "react-router";
+import { getProposalForClient } from "#app/features/proposals/proposal-detail.server";
+import { conflict } from "#app/lib/errors";
+import { AGREEMENT_MESSAGES } from "#app/features/agreements/agreements.messages";
+import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { ClientConversationsCard } from "#app/features/conversations/components/client-conversations-card";
 import { listClientConversations } from "#app/features/conversations/client-conversations.server";
 import { LocalDate, LocalDateTime } from "#app/components/local-time";
 import { PageHeading } from "#app/components/page-heading";
 import { CardSection } from "#app/components/ui/card-section";
-import { usePendingIntent } from "#app/components/ui/confirm";
 import { buttonClass } from "#app/components/ui/button";
 import { ActionNotice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
@@ -18,7 +20,7 @@ import { clientNextSteps } from "#app/features/dashboard/next-steps.server";
 import { FirstSteps, NextSteps } from "#app/features/dashboard/components/next-steps";
 import { declineSchema } from "#app/features/proposals/proposals.schema";
 import { PROPOSAL_LIMITS, PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
-import { approveProposal, declineProposal, listAwaitingApproval, type ClientProposalRow } from "#app/features/proposals/proposals.server";
+import { declineProposal, listAwaitingApproval, type ClientProposalRow } from "#app/features/proposals/proposals.server";
 import { getReferringAmbassador } from "#app/features/referrals/referrals.server";
 import { formId, parseInput, requireConfirmation, runIntent, type FormReply } from "#app/lib/form-action.server";
 import { cancelMeeting } from "#app/features/meetings/booking.server";
@@ -75,9 +77,11 @@ export async function action(args: Route.ActionArgs) {
       await cancelMeeting(db, actor, formId(form));
       return BOOKING_MESSAGES.cancelled;
     },
+    // One-click approval is replaced by accept and sign on the proposal's page (docs/product.md#accept-and-sign).
     "approve-proposal": async (form) => {
-      const { changed } = await approveProposal(db, actor, formId(form));
-      return changed ? PROPOSAL_MESSAGES.approved : PROPOSAL_MESSAGES.alreadyApproved;
+      const { proposal: found } = await getProposalForClient(db, actor, formId(form));
+      if (found.clientApprovedAt) return PROPOSAL_MESSAGES.alreadyApproved;
+      throw conflict(AGREEMENT_MESSAGES.useAcceptAndSign);
     },
     "decline-proposal": async (form) => {
       const id = formId(form);
@@ -205,7 +209,6 @@ function BalanceCard({ balance, currency }: { balance: ClientBalance; currency: 
 
 /** An ambassador proposal offered for approval (docs/product.md#proposals-approval), or for decline with a reason. */
 function AwaitingProposal({ proposal: p, reply }: { proposal: ClientProposalRow; reply: FormReply | null }) {
-  const approving = usePendingIntent("approve-proposal", p.id);
   const headingId = `awaiting-${p.id}-title`;
   const reasonId = `decline-${p.id}-reason`;
   const reasonError = reply?.intent === "decline-proposal" && !reply.ok ? (reply.fieldErrors?.reason?.join(" ") ?? null) : null;
@@ -220,18 +223,12 @@ function AwaitingProposal({ proposal: p, reply }: { proposal: ClientProposalRow;
       </p>
       <p className="mt-2 wrap-anywhere whitespace-pre-line text-slate-800">{p.projectDetails}</p>
       <div className="mt-3 flex flex-wrap items-start gap-2">
-        <Form method="post">
-          <input type="hidden" name="intent" value="approve-proposal" />
-          <input type="hidden" name="id" value={p.id} />
-          <button
-            type="submit"
-            disabled={approving}
-            aria-busy={approving || undefined}
-            className="rounded-md bg-green-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-green-800 disabled:opacity-70"
-          >
-            {approving ? "Approving…" : "Approve"}
-          </button>
-        </Form>
+        <Link
+          to={`/proposals/${p.id}#offer-title`}
+          className="rounded-md bg-green-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-green-800"
+        >
+          Review and accept
+        </Link>
         <CommentForm
           intent="decline-proposal"
           proposalId={p.id}

@@ -10,6 +10,7 @@ const TONE: Record<ProposalStatus, BadgeTone> = {
   review: "violet",
   completed: "green",
   closed: "gray",
+  awaiting_acceptance: "amber",
 };
 
 /** A proposal's status (docs/product.md#proposal-statuses) as a coloured badge. */
