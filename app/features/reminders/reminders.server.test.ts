@@ -1,0 +1,300 @@
+/**
+ * Automatic reminders (docs/product.md#reminders, issue #26): the sweep with the injectable clock,
+ * on PGlite and on PostgreSQL (TEST_DATABASE_URL).
+ */
+import { and, asc, eq, like } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import type { Database } from "#app/db/client.server";
+import { invoice, mailOutbox, meeting, proposal, proposalMessage, proposalThread, remindersSent, settings, user } from "#app/db/schema";
+import { manualClock } from "#app/lib/clock.server";
+import { testDatabases } from "../../../tests/helpers/db";
+import { insertInvoice, insertProposal } from "../../../tests/helpers/portal";
+import { useTestServices } from "../../../tests/helpers/services";
+import { runReminderSweep } from "./sweep.server";
+import { saveReminderSettings } from "./reminder-settings.server";
+
+let n = 0;
+/** Inserts a user directly (no password hashing: the sweep only reads the row). */
+async function insertUser(db: Database, values: Partial<typeof user.$inferInsert> = {}): Promise<{ id: string; email: string }> {
+  const id = `u-rem-${++n}-${Date.now().toString(36)}`;
+  const email = `${id}@example.com`;
+  await db.insert(user).values({ id, email, name: `Client ${n}`, role: "client", ...values });
+  return { id, email };
+}
+
+async function mailsTo(db: Database, email: string) {
+  return db.select().from(mailOutbox).where(eq(mailOutbox.to, email)).orderBy(asc(mailOutbox.id));
+}
+
+async function ledger(db: Database, recordKind: string, recordId: number) {
+  return db
+    .select({ step: remindersSent.step, status: remindersSent.status, kind: remindersSent.kind, outboxId: remindersSent.outboxId })
+    .from(remindersSent)
+    .where(and(eq(remindersSent.recordKind, recordKind as "invoice"), eq(remindersSent.recordId, recordId)))
+    .orderBy(asc(remindersSent.id));
+}
+
+/** An invoice of a new client, due on `dueDate`. */
+async function invoiceFor(db: Database, dueDate: string, clientValues: Partial<typeof user.$inferInsert> = {}) {
+  const client = await insertUser(db, clientValues);
+  const proposalId = await insertProposal(db, { clientId: client.id, status: "in_progress" });
+  const id = await insertInvoice(db, { proposalId, clientId: client.id, items: [["Website", 120_000]], dueDate });
+  return { client, id };
+}
+
+describe.each(testDatabases())("reminders on %s", (_name, open) => {
+  const ctx = useTestServices(open, { admin: true });
+
+  it("invoice reminders fire once at 09:00 (agency time) of each step, and stop once paid", async () => {
+    const { db } = ctx.t;
+    await db.insert(settings).values({ id: 1, timeZone: "Europe/Berlin" });
+    const clock = manualClock("2026-03-01T00:00:00Z");
+    await runReminderSweep(db, clock);
+    const { client, id } = await invoiceFor(db, "2026-03-10");
+    // Step −3: 2026-03-07 09:00 in Berlin = 08:00 UTC.
+    clock.set("2026-03-07T07:59:00Z");
+    await runReminderSweep(db, clock);
+    expect(await mailsTo(db, client.email)).toHaveLength(0);
+    clock.set("2026-03-07T08:00:00Z");
+    expect((await runReminderSweep(db, clock)).sent).toBe(1);
+    clock.advance(60_000);
+    await runReminderSweep(db, clock);
+    const mails = await mailsTo(db, client.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toMatch(/^Reminder: invoice INV-TEST-.* is due on Mar 10, 2026/);
+    expect(mails[0]!.text).toContain(`/view-invoice/${id}`);
+    // Due date.
+    clock.set("2026-03-10T08:00:00Z");
+    await runReminderSweep(db, clock);
+    expect((await mailsTo(db, client.email)).map((m) => m.subject)[1]).toMatch(/is due today/);
+    // +7 days.
+    clock.set("2026-03-17T08:00:00Z");
+    await runReminderSweep(db, clock);
+    expect((await mailsTo(db, client.email)).map((m) => m.subject)[2]).toMatch(/is overdue/);
+    // Paid: the +14 step is moot.
+    await db.update(invoice).set({ status: "paid", paidAt: new Date() }).where(eq(invoice.id, id));
+    clock.set("2026-03-24T08:00:00Z");
+    await runReminderSweep(db, clock);
+    expect(await mailsTo(db, client.email)).toHaveLength(3);
+    expect((await ledger(db, "invoice", id)).map((r) => `${r.step}:${r.status}`)).toEqual(["-3:sent", "0:sent", "7:sent"]);
+  });
+
+  it("proposal reminders fire 3 and 7 days after the proposal started waiting, and not once approved", async () => {
+    const { db } = ctx.t;
+    const clock = manualClock("2026-04-01T10:00:00Z");
+    await runReminderSweep(db, clock);
+    const client = await insertUser(db);
+    const ambassador = await insertUser(db, { role: "ambassador" });
+    const id = await insertProposal(db, {
+      clientId: client.id,
+      ambassadorId: ambassador.id,
+      source: "ambassador",
+      status: "submitted",
+      projectName: "Bakery site",
+      createdAt: new Date("2026-04-01T10:00:00Z"),
+    });
+    clock.set("2026-04-04T09:59:00Z");
+    await runReminderSweep(db, clock);
+    expect(await mailsTo(db, client.email)).toHaveLength(0);
+    clock.set("2026-04-04T10:00:00Z");
+    await runReminderSweep(db, clock);
+    clock.advance(3_600_000);
+    await runReminderSweep(db, clock);
+    const mails = await mailsTo(db, client.email);
+    expect(mails.map((m) => m.subject)).toEqual([expect.stringMatching(/^Bakery site is waiting for your answer/)]);
+    expect(mails[0]!.text).toContain(`/proposals/${id}`);
+    await db
+      .update(proposal)
+      .set({ clientApprovedAt: new Date("2026-04-05T00:00:00Z") })
+      .where(eq(proposal.id, id));
+    clock.set("2026-04-08T10:00:00Z");
+    await runReminderSweep(db, clock);
+    expect(await mailsTo(db, client.email)).toHaveLength(1);
+  });
+
+  it("meeting reminder: 24 h before a confirmed meeting, with the .ics; none for a cancelled one", async () => {
+    const { db } = ctx.t;
+    const clock = manualClock("2026-05-01T00:00:00Z");
+    await runReminderSweep(db, clock);
+    const client = await insertUser(db);
+    const other = await insertUser(db);
+    const startsAt = new Date("2026-05-05T15:00:00Z");
+    const [kept] = await db
+      .insert(meeting)
+      .values({
+        userId: client.id,
+        startsAt,
+        endsAt: new Date(startsAt.getTime() + 1_800_000),
+        timeZone: "America/New_York",
+        status: "accepted",
+      })
+      .returning({ id: meeting.id });
+    const [cancelled] = await db
+      .insert(meeting)
+      .values({ userId: other.id, startsAt, endsAt: new Date(startsAt.getTime() + 1_800_000), timeZone: "UTC", status: "accepted" })
+      .returning({ id: meeting.id });
+    clock.set("2026-05-04T14:59:00Z");
+    await runReminderSweep(db, clock);
+    expect(await mailsTo(db, client.email)).toHaveLength(0);
+    await db.update(meeting).set({ status: "cancelled" }).where(eq(meeting.id, cancelled!.id));
+    clock.set("2026-05-04T15:00:00Z");
+    await runReminderSweep(db, clock);
+    clock.set("2026-05-04T16:00:00Z");
+    await runReminderSweep(db, clock);
+    const mails = await mailsTo(db, client.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toMatch(/^Reminder: your meeting is coming up/);
+    expect(mails[0]!.attachments?.[0]).toMatchObject({ filename: `meeting-${kept!.id}.ics` });
+    expect(mails[0]!.attachments?.[0]!.content).toContain("BEGIN:VCALENDAR");
+    expect(await mailsTo(db, other.email)).toHaveLength(0);
+  });
+
+  it("a paused client, one who turned reminders off and a deactivated one get nothing", async () => {
+    const { db } = ctx.t;
+    const clock = manualClock("2026-03-01T00:00:00Z");
+    await runReminderSweep(db, clock);
+    const paused = await invoiceFor(db, "2026-03-10", { remindersPaused: true });
+    const optedOut = await invoiceFor(db, "2026-03-10", { notifyReminders: false });
+    const banned = await invoiceFor(db, "2026-03-10", { banned: true });
+    const active = await invoiceFor(db, "2026-03-10");
+    clock.set("2026-03-10T09:00:00Z");
+    await runReminderSweep(db, clock);
+    for (const c of [paused, optedOut, banned]) expect(await mailsTo(db, c.client.email)).toHaveLength(0);
+    expect(await mailsTo(db, active.client.email)).toHaveLength(1);
+  });
+
+  it("settings: a kind turned off sends nothing; the lists are validated", async () => {
+    const { db } = ctx.t;
+    const clock = manualClock("2026-03-01T00:00:00Z");
+    await runReminderSweep(db, clock);
+    await saveReminderSettings(db, ctx.admin, {
+      invoiceEnabled: false,
+      invoiceDays: [-3, 0],
+      proposalEnabled: true,
+      proposalDays: [2],
+      meetingEnabled: true,
+      digestEnabled: false,
+    });
+    const { client } = await invoiceFor(db, "2026-03-10");
+    clock.set("2026-03-10T09:00:00Z");
+    await runReminderSweep(db, clock);
+    expect(await mailsTo(db, client.email)).toHaveLength(0);
+    await expect(
+      saveReminderSettings(db, ctx.admin, {
+        invoiceEnabled: true,
+        invoiceDays: [],
+        proposalEnabled: true,
+        proposalDays: [3],
+        meetingEnabled: true,
+        digestEnabled: true,
+      }),
+    ).rejects.toMatchObject({ status: 400, fieldErrors: { invoiceDays: ["Enter at least one day, or turn these reminders off."] } });
+  });
+
+  it("after a 10-day downtime: one reminder per record (the latest due step), earlier steps skipped, no burst", async () => {
+    const { db } = ctx.t;
+    const clock = manualClock("2026-06-01T12:00:00Z");
+    await runReminderSweep(db, clock);
+    // Due dates chosen so that several steps fall into the downtime.
+    const a = await invoiceFor(db, "2026-06-04"); // −3 (06-01 09:00, before the downtime), 0 (06-04), 7 (06-11): latest 7
+    const b = await invoiceFor(db, "2026-06-12"); // −3 (06-09): latest −3
+    const c = await invoiceFor(db, "2026-05-30"); // 0 before; 7 (06-06): latest 7 (14 on 06-13 is after)
+    const client = await insertUser(db);
+    const p = await insertProposal(db, {
+      clientId: client.id,
+      source: "ambassador",
+      status: "submitted",
+      createdAt: new Date("2026-05-28T12:00:00Z"),
+    }); // 3 days: 05-31 (before), 7 days: 06-04 → latest 7
+    clock.set("2026-06-11T12:00:00Z");
+    const result = await runReminderSweep(db, clock);
+    expect(result.sent).toBe(5); // the four records, and one admin digest (overdue invoices) for the latest day
+    expect((await ledger(db, "agency", 1)).map((r) => `${r.step}:${r.status}`)).toEqual(["2026-06-01:skipped", "2026-06-11:sent"]);
+    for (const r of [a, b, c]) expect(await mailsTo(db, r.client.email)).toHaveLength(1);
+    expect(await mailsTo(db, client.email)).toHaveLength(1);
+    expect((await ledger(db, "invoice", a.id)).map((r) => `${r.step}:${r.status}`)).toEqual(["7:sent", "0:skipped"]);
+    expect((await ledger(db, "invoice", b.id)).map((r) => `${r.step}:${r.status}`)).toEqual(["-3:sent"]);
+    expect((await ledger(db, "invoice", c.id)).map((r) => `${r.step}:${r.status}`)).toEqual(["7:sent"]);
+    expect((await ledger(db, "proposal", p)).map((r) => `${r.step}:${r.status}`)).toEqual(["7:sent"]);
+    // The next pass sends nothing more.
+    clock.advance(60_000);
+    expect((await runReminderSweep(db, clock)).sent).toBe(0);
+  });
+
+  it("two sweeps at once send each reminder once", async () => {
+    const { db } = ctx.t;
+    const clock = manualClock("2026-07-01T00:00:00Z");
+    await runReminderSweep(db, clock);
+    const invoices = await Promise.all(["2026-07-04", "2026-07-05", "2026-07-06", "2026-07-07"].map((d) => invoiceFor(db, d)));
+    clock.set("2026-07-10T10:00:00Z");
+    const results = await Promise.all([runReminderSweep(db, clock), runReminderSweep(db, clock)]);
+    expect(results.reduce((s, r) => s + r.sent, 0)).toBe(5); // four invoices and one digest
+    for (const inv of invoices) expect(await mailsTo(db, inv.client.email)).toHaveLength(1);
+    expect((await db.select().from(remindersSent).where(eq(remindersSent.status, "sent"))).length).toBe(5);
+    expect(await db.select().from(mailOutbox).where(like(mailOutbox.subject, "Daily digest%"))).toHaveLength(1);
+  });
+
+  it("admin digest at 08:00 agency time: not sent when empty, lists the right items once a day", async () => {
+    const { db } = ctx.t;
+    await db.insert(settings).values({ id: 1, timeZone: "America/New_York" });
+    const clock = manualClock("2026-08-02T00:00:00Z");
+    await runReminderSweep(db, clock); // the first pass looks back a day: 08:00 on 08-01, nothing waits
+    // 08:00 in New York on 2026-08-03 = 12:00 UTC: nothing waits → no digest.
+    clock.set("2026-08-03T12:00:00Z");
+    await runReminderSweep(db, clock);
+    const digests = () => db.select().from(mailOutbox).where(like(mailOutbox.subject, "Daily digest%"));
+    expect(await digests()).toHaveLength(0);
+    // Something waits.
+    const overdue = await invoiceFor(db, "2026-08-01");
+    await invoiceFor(db, "2026-08-20"); // not overdue
+    const client = await insertUser(db, { businessName: "Crumbs Ltd" });
+    await insertProposal(db, { clientId: client.id, status: "pending", projectName: "New shop", clientName: "Crumbs Ltd" });
+    await insertProposal(db, { clientId: client.id, status: "review", projectName: "Revise me", revisionComment: "Bigger logo" });
+    await insertProposal(db, { clientId: client.id, status: "review", projectName: "No comment" });
+    const startsAt = new Date("2026-08-10T15:00:00Z");
+    await db
+      .insert(meeting)
+      .values({ userId: client.id, startsAt, endsAt: new Date(startsAt.getTime() + 1_800_000), timeZone: "UTC", status: "pending" });
+    const threadProposal = await insertProposal(db, { clientId: client.id, status: "in_progress", projectName: "Chatty" });
+    const [message] = await db
+      .insert(proposalMessage)
+      .values({ proposalId: threadProposal, authorId: client.id, authorName: "Crumbs", authorRole: "client", body: "Hello?" })
+      .returning({ id: proposalMessage.id });
+    await db.insert(proposalThread).values({
+      proposalId: threadProposal,
+      lastActivityAt: new Date(),
+      lastMessageId: message!.id,
+      lastClientMessageId: message!.id,
+    });
+    clock.set("2026-08-03T18:00:00Z");
+    await runReminderSweep(db, clock);
+    expect(await digests()).toHaveLength(0); // once per day: today's was evaluated at 08:00
+    clock.set("2026-08-04T11:59:00Z");
+    await runReminderSweep(db, clock);
+    expect(await digests()).toHaveLength(0);
+    clock.set("2026-08-04T12:00:00Z");
+    await runReminderSweep(db, clock);
+    clock.set("2026-08-04T12:30:00Z");
+    await runReminderSweep(db, clock);
+    const sent = await digests();
+    expect(sent).toHaveLength(1);
+    const text = sent[0]!.text;
+    expect(sent[0]!.to).toBe("@admin");
+    expect(text).toContain("Overdue invoices (1)");
+    const [overdueRow] = await db.select({ number: invoice.number }).from(invoice).where(eq(invoice.id, overdue.id));
+    expect(text).toContain(overdueRow!.number);
+    expect(text).toContain("New proposal requests (1)");
+    expect(text).toContain("New shop · Crumbs Ltd");
+    expect(text).toContain("Revision requests (1)");
+    expect(text).toContain("Revise me");
+    expect(text).not.toContain("No comment");
+    expect(text).toContain("Meeting requests (1)");
+    expect(text).toContain("Unread client messages (1)");
+    expect(text).toContain("Chatty");
+    expect((await ledger(db, "agency", 1)).map((r) => `${r.step}:${r.status}`)).toEqual([
+      "2026-08-01:skipped",
+      "2026-08-03:skipped",
+      "2026-08-04:sent",
+    ]);
+  });
+});
