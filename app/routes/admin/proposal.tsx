@@ -13,6 +13,8 @@ import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { runIntent } from "#app/lib/form-action.server";
 import { paramId } from "#app/lib/ids";
 import { actorAndDb } from "#app/features/users/session.server";
+import { listRemindersFor } from "#app/features/reminders/admin-reminders.server";
+import { RemindersPanel } from "#app/features/reminders/components/reminders-panel";
 import { Conversation } from "#app/features/conversations/components/conversation";
 import { loadConversation } from "#app/features/conversations/conversation-page.server";
 import { conversationAction } from "#app/features/conversations/thread-route.server";
@@ -26,7 +28,12 @@ export const meta: Route.MetaFunction = ({ data }) => [
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
   const id = paramId(params.proposalId, PROPOSAL_MESSAGES.notFound);
-  return { proposal: await getProposalForAdmin(db, actor, id), ...(await loadConversation({ request, context }, id)) };
+  return {
+    proposal: await getProposalForAdmin(db, actor, id),
+    ...(await loadConversation({ request, context }, id)),
+    // docs/product.md#reminders-admin
+    reminders: await listRemindersFor(db, actor, "proposal", id),
+  };
 }
 
 /** `set-status` / `undo-status`, as on the proposal list (docs/product.md#proposals-admin-status). */
@@ -108,6 +115,7 @@ export default function AdminProposal({ loaderData, actionData }: Route.Componen
         title={p.source === "ambassador" ? "The ambassador's proposal" : "The client's request"}
       />
       <Conversation thread={loaderData.thread} reply={actionData} maxUploadMb={loaderData.maxUploadMb} />
+      <RemindersPanel kind="proposal" id={p.id} history={loaderData.reminders} />
     </div>
   );
 }
