@@ -12,6 +12,9 @@ import { insertInvoice, insertProposal } from "../../../tests/helpers/portal";
 import { useTestServices } from "../../../tests/helpers/services";
 import { runReminderSweep } from "./sweep.server";
 import { saveReminderSettings } from "./reminder-settings.server";
+import { listRemindersFor, sendReminderNow, setRemindersPaused } from "./admin-reminders.server";
+import { parseDays, reminderSettingsSchema } from "./reminders.schema";
+import { auditEvent } from "#app/db/schema";
 
 let n = 0;
 /** Inserts a user directly (no password hashing: the sweep only reads the row). */
@@ -296,5 +299,105 @@ describe.each(testDatabases())("reminders on %s", (_name, open) => {
       "2026-08-03:skipped",
       "2026-08-04:sent",
     ]);
+  });
+
+  it("Send reminder now: once per record per hour (429 with the wait), audited, refused when moot or paused", async () => {
+    const { db } = ctx.t;
+    const clock = manualClock("2026-09-01T10:00:00Z");
+    const { client, id } = await invoiceFor(db, "2026-09-20");
+    await sendReminderNow(db, ctx.admin, "invoice", id, clock);
+    const mails = await mailsTo(db, client.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toMatch(/^Reminder: invoice .* is due on Sep 20, 2026/);
+    clock.advance(20 * 60_000);
+    await expect(sendReminderNow(db, ctx.admin, "invoice", id, clock)).rejects.toMatchObject({
+      status: 429,
+      retryAfterSeconds: 40 * 60,
+      message: "A reminder for this record went out less than an hour ago. Try again in 40 minutes.",
+    });
+    clock.advance(40 * 60_000);
+    await sendReminderNow(db, ctx.admin, "invoice", id, clock);
+    expect(await mailsTo(db, client.email)).toHaveLength(2);
+    const history = await listRemindersFor(db, ctx.admin, "invoice", id);
+    expect(history.map((h) => [h.label, h.by, h.mail?.state])).toEqual([
+      ["Sent now by an admin", ctx.admin.email, "queued"],
+      ["Sent now by an admin", ctx.admin.email, "queued"],
+    ]);
+    const audits = await db
+      .select()
+      .from(auditEvent)
+      .where(and(eq(auditEvent.entity, "invoice"), eq(auditEvent.action, "reminder-sent")));
+    expect(audits).toHaveLength(2);
+    // Moot: paid.
+    clock.advance(2 * 3_600_000);
+    await db.update(invoice).set({ status: "paid" }).where(eq(invoice.id, id));
+    await expect(sendReminderNow(db, ctx.admin, "invoice", id, clock)).rejects.toMatchObject({ status: 409 });
+    // Paused client.
+    const other = await invoiceFor(db, "2026-09-20");
+    expect((await setRemindersPaused(db, ctx.admin, other.client.id, true)).changed).toBe(true);
+    await expect(sendReminderNow(db, ctx.admin, "invoice", other.id, clock)).rejects.toMatchObject({
+      status: 409,
+      message: "The client is paused, deactivated or has turned reminders off: no reminder is sent.",
+    });
+    expect(await mailsTo(db, other.client.email)).toHaveLength(0);
+    // Unknown record, and a client cannot send.
+    await expect(sendReminderNow(db, ctx.admin, "invoice", 999_999, clock)).rejects.toMatchObject({ status: 404 });
+    await expect(sendReminderNow(db, { id: client.id, role: "client", email: client.email }, "invoice", id, clock)).rejects.toMatchObject({
+      status: 403,
+    });
+  });
+
+  it("two 'Send reminder now' at once send one mail", async () => {
+    const { db } = ctx.t;
+    const clock = manualClock("2026-09-01T10:00:00Z");
+    const { client, id } = await invoiceFor(db, "2026-09-20");
+    const results = await Promise.allSettled([
+      sendReminderNow(db, ctx.admin, "invoice", id, clock),
+      sendReminderNow(db, ctx.admin, "invoice", id, clock),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(await mailsTo(db, client.email)).toHaveLength(1);
+  });
+
+  it("the pause switch is audited and the sweep skips a paused client until resumed", async () => {
+    const { db } = ctx.t;
+    const clock = manualClock("2026-10-01T00:00:00Z");
+    await runReminderSweep(db, clock);
+    const { client, id } = await invoiceFor(db, "2026-10-10");
+    await setRemindersPaused(db, ctx.admin, client.id, true);
+    expect((await setRemindersPaused(db, ctx.admin, client.id, true)).changed).toBe(false);
+    clock.set("2026-10-07T09:00:00Z");
+    await runReminderSweep(db, clock);
+    expect(await mailsTo(db, client.email)).toHaveLength(0);
+    await setRemindersPaused(db, ctx.admin, client.id, false);
+    clock.set("2026-10-10T09:00:00Z");
+    await runReminderSweep(db, clock);
+    // No burst of the step missed while paused: only the due-date reminder.
+    expect((await mailsTo(db, client.email)).map((m) => m.subject)).toEqual([expect.stringMatching(/is due today/)]);
+    expect((await ledger(db, "invoice", id)).map((r) => `${r.step}:${r.status}`)).toEqual(["0:sent"]); // −3 passed while paused: not sent later, not recorded;
+    const audits = await db.select({ action: auditEvent.action }).from(auditEvent).where(eq(auditEvent.entityId, client.id));
+    expect(audits.map((a) => a.action)).toEqual(["reminders-paused", "reminders-resumed"]);
+  });
+});
+
+describe("reminder settings form", () => {
+  it("parses day lists with clear messages", () => {
+    expect(parseDays("-3, 0, 7, 14", "invoice")).toEqual({ days: [-3, 0, 7, 14] });
+    expect(parseDays("14 7 0 -3", "invoice")).toEqual({ days: [-3, 0, 7, 14] });
+    expect(parseDays("", "proposal")).toEqual({ days: [] });
+    expect(parseDays("3, seven", "proposal")).toEqual({ error: "Write the days as whole numbers separated by commas, e.g. 3, 7." });
+    expect(parseDays("2.5", "invoice")).toMatchObject({ error: expect.stringMatching(/^Write the days as whole numbers/) });
+    expect(parseDays("0", "proposal")).toEqual({ error: "Each day must be between 1 and 365." });
+    expect(parseDays("-61", "invoice")).toEqual({ error: "Each day must be between -60 and 365." });
+    expect(parseDays("3, 3", "proposal")).toEqual({ error: "Each day may appear only once." });
+    expect(parseDays("1,2,3,4,5,6,7,8,9,10,11", "proposal")).toEqual({ error: "At most 10 days." });
+  });
+
+  it("needs at least one day while a kind is on", () => {
+    const off = reminderSettingsSchema.safeParse({ invoiceDays: "", proposalDays: "" });
+    expect(off.success).toBe(true);
+    const on = reminderSettingsSchema.safeParse({ invoiceEnabled: true, invoiceDays: "", proposalDays: "3" });
+    expect(on.success).toBe(false);
+    expect(on.error?.issues[0]).toMatchObject({ path: ["invoiceDays"], message: "Enter at least one day, or turn these reminders off." });
   });
 });
