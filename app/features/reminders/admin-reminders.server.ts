@@ -5,7 +5,7 @@
  */
 import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
-import { invoice, mailOutbox, meeting, proposal, remindersSent, user, type ReminderRecordKind } from "#app/db/schema";
+import { invoice, mailOutbox, meeting, proposal, remindersSent, user } from "#app/db/schema";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { rowsOf } from "#app/features/conversations/unread.server";
 import { getSettings } from "#app/features/settings/settings.server";
