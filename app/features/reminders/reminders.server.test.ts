@@ -212,7 +212,7 @@ describe.each(testDatabases())("reminders on %s", (_name, open) => {
     clock.set("2026-06-11T12:00:00Z");
     const result = await runReminderSweep(db, clock);
     expect(result.sent).toBe(5); // the four records, and one admin digest (overdue invoices) for the latest day
-    expect((await ledger(db, "agency", 1)).map((r) => `${r.step}:${r.status}`)).toEqual(["2026-06-01:skipped", "2026-06-11:sent"]);
+    expect((await ledger(db, "agency", 1)).map((r) => `${r.step}:${r.status}`)).toEqual(["2026-06-11:sent"]);
     for (const r of [a, b, c]) expect(await mailsTo(db, r.client.email)).toHaveLength(1);
     expect(await mailsTo(db, client.email)).toHaveLength(1);
     expect((await ledger(db, "invoice", a.id)).map((r) => `${r.step}:${r.status}`)).toEqual(["7:sent", "0:skipped"]);
@@ -241,7 +241,7 @@ describe.each(testDatabases())("reminders on %s", (_name, open) => {
     const { db } = ctx.t;
     await db.insert(settings).values({ id: 1, timeZone: "America/New_York" });
     const clock = manualClock("2026-08-02T00:00:00Z");
-    await runReminderSweep(db, clock); // the first pass looks back a day: 08:00 on 08-01, nothing waits
+    await runReminderSweep(db, clock); // the first pass only sets the watermark
     // 08:00 in New York on 2026-08-03 = 12:00 UTC: nothing waits → no digest.
     clock.set("2026-08-03T12:00:00Z");
     await runReminderSweep(db, clock);
@@ -294,11 +294,7 @@ describe.each(testDatabases())("reminders on %s", (_name, open) => {
     expect(text).toContain("Meeting requests (1)");
     expect(text).toContain("Unread client messages (1)");
     expect(text).toContain("Chatty");
-    expect((await ledger(db, "agency", 1)).map((r) => `${r.step}:${r.status}`)).toEqual([
-      "2026-08-01:skipped",
-      "2026-08-03:skipped",
-      "2026-08-04:sent",
-    ]);
+    expect((await ledger(db, "agency", 1)).map((r) => `${r.step}:${r.status}`)).toEqual(["2026-08-03:skipped", "2026-08-04:sent"]);
   });
 
   it("Send reminder now: once per record per hour (429 with the wait), audited, refused when moot or paused", async () => {

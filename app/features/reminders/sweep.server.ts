@@ -12,8 +12,8 @@
  * The mails are written in the same transaction as the ledger rows (the outbox delivers them).
  *
  * Moments: invoices at 09:00 agency-local on due date + day; proposals at awaiting-since + days × 24 h;
- * meetings 24 h before their start; the digest at 08:00 agency-local. The first pass ever looks back
- * {@link FIRST_SWEEP_LOOKBACK_MS}.
+ * meetings 24 h before their start; the digest at 08:00 agency-local. The first pass of an
+ * installation only sets the watermark (no reminder for moments before the feature existed).
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
@@ -41,8 +41,6 @@ import {
 import { getReminderSettings } from "./reminder-settings.server";
 import { collectDigest } from "./digest.server";
 
-/** How far back the very first sweep looks (no watermark yet): one day. */
-export const FIRST_SWEEP_LOOKBACK_MS = 24 * 3_600_000;
 /** How often the sweep runs. */
 export const REMINDER_SWEEP_INTERVAL_MS = 60_000;
 /** Arbitrary constant for the sweep's advisory lock. */
@@ -109,9 +107,13 @@ export async function runReminderSweep(db: Database, clock: Clock = systemClock)
     const lock = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${REMINDER_SWEEP_LOCK_ID}) as locked`));
     if (!lock[0]?.locked) return { ran: false, sent: 0, skipped: 0 };
     const [state] = await tx.select().from(reminderSweep).where(eq(reminderSweep.id, 1));
-    const from = state?.sweptUntil ?? new Date(now.getTime() - FIRST_SWEEP_LOOKBACK_MS);
+    // The first pass of an installation starts the watermark: nothing before it is sent.
+    const from = state?.sweptUntil ?? now;
     const result: SweepResult = { ran: true, sent: 0, skipped: 0, from, to: now };
-    if (from >= now) return result;
+    if (from >= now) {
+      if (!state) await tx.insert(reminderSweep).values({ id: 1, sweptUntil: now }).onConflictDoNothing();
+      return result;
+    }
     const [settings, agency] = await Promise.all([getReminderSettings(tx), getSettings(tx)]);
     const ctx: PassContext = { tx, from, now, timeZone: agency.timeZone, currency: currencyOf(agency), result };
     if (settings.invoiceEnabled && settings.invoiceDays.length) await sweepInvoices(ctx, settings.invoiceDays);
