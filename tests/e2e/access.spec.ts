@@ -22,7 +22,10 @@ const guarded = configuredRoutes
       .replace(/:proposalId/g, "1")
       .replace(/:invoiceId/g, "1")
       .replace(/:meetingId/g, "1")
-      .replace(/:fileId/g, "1"),
+      .replace(/:fileId/g, "1")
+      // docs/product.md#reminders-admin: a record's reminders and "Send reminder now".
+      .replace(/:recordKind/g, "invoice")
+      .replace(/:recordId/g, "1"),
   }));
 
 const HOME: Record<Exclude<Area, "account">, string> = {

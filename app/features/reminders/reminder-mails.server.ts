@@ -6,7 +6,7 @@
 import { eq } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { meeting } from "#app/db/schema";
-import { ADMIN_RECIPIENT, ORIGIN_TOKEN, queueNotification } from "#app/features/mail/notifications.server";
+import { ADMIN_RECIPIENT, ORIGIN_TOKEN, queueNotification, type MailLayout } from "#app/features/mail/notifications.server";
 import { MEETING_ICS_CONTENT_TYPE } from "#app/features/meetings/meetings.admin.server";
 import { inviteFor } from "#app/features/meetings/meetings.server";
 import { formatCalendarDate, formatDateTime } from "#app/lib/dates";
@@ -31,7 +31,13 @@ export interface InvoiceReminderFacts {
  * @param step - days from the due date (negative: before it), or null for "Send reminder now".
  * @returns the outbox id.
  */
-export function queueInvoiceReminder(q: Queryable, f: InvoiceReminderFacts, step: number | null, today: string): Promise<number> {
+export function queueInvoiceReminder(
+  q: Queryable,
+  f: InvoiceReminderFacts,
+  step: number | null,
+  today: string,
+  layout?: MailLayout,
+): Promise<number> {
   const amount = formatCents(f.totalCents, f.currency);
   const due = formatCalendarDate(f.dueDate);
   const dueIn = step ?? daysBetween(today, f.dueDate) * -1;
@@ -47,12 +53,16 @@ export function queueInvoiceReminder(q: Queryable, f: InvoiceReminderFacts, step
       : dueIn === 0
         ? `Invoice ${f.number} (${amount}) is due today, ${due}.`
         : `Invoice ${f.number} (${amount}) was due on ${due} and still has a balance due.`;
-  return queueNotification(q, {
-    to: f.email,
-    subject,
-    lines: [first, "If you have already paid, thank you — please ignore this reminder.", REMINDER_OPT_OUT_LINE],
-    link: { label: "View the invoice", path: `/view-invoice/${f.id}` },
-  });
+  return queueNotification(
+    q,
+    {
+      to: f.email,
+      subject,
+      lines: [first, "If you have already paid, thank you — please ignore this reminder.", REMINDER_OPT_OUT_LINE],
+      link: { label: "View the invoice", path: `/view-invoice/${f.id}` },
+    },
+    layout,
+  );
 }
 
 /** Days from `a` to `b` (`YYYY-MM-DD`). */
@@ -61,34 +71,46 @@ function daysBetween(a: string, b: string): number {
 }
 
 /** Queues a reminder that a proposal waits for the client's answer. @returns the outbox id. */
-export function queueProposalReminder(q: Queryable, f: { id: number; projectName: string | null; email: string }): Promise<number> {
+export function queueProposalReminder(
+  q: Queryable,
+  f: { id: number; projectName: string | null; email: string },
+  layout?: MailLayout,
+): Promise<number> {
   const name = f.projectName || "Your proposal";
-  return queueNotification(q, {
-    to: f.email,
-    subject: `${name} is waiting for your answer`,
-    lines: [`The proposal "${name}" is waiting for you to accept or decline it.`, REMINDER_OPT_OUT_LINE],
-    link: { label: "Open the proposal", path: `/proposals/${f.id}` },
-  });
+  return queueNotification(
+    q,
+    {
+      to: f.email,
+      subject: `${name} is waiting for your answer`,
+      lines: [`The proposal "${name}" is waiting for you to accept or decline it.`, REMINDER_OPT_OUT_LINE],
+      link: { label: "Open the proposal", path: `/proposals/${f.id}` },
+    },
+    layout,
+  );
 }
 
 /** Queues the reminder of a confirmed meeting, with its `.ics`. @returns the outbox id. */
-export async function queueMeetingReminder(q: Queryable, meetingId: number, email: string): Promise<number> {
+export async function queueMeetingReminder(q: Queryable, meetingId: number, email: string, layout?: MailLayout): Promise<number> {
   const [row] = await q.select().from(meeting).where(eq(meeting.id, meetingId));
   if (!row) throw new Error(`meeting ${meetingId} vanished`);
   const when = `${formatDateTime(row.startsAt, row.timeZone)} (${row.timeZone})`;
-  return queueNotification(q, {
-    to: email,
-    subject: "Reminder: your meeting is coming up",
-    lines: [`Your meeting is on ${when}.`, "The calendar invite is attached.", REMINDER_OPT_OUT_LINE],
-    link: { label: "Your meetings", path: "/meetings" },
-    attachments: [
-      {
-        filename: `meeting-${row.id}.ics`,
-        contentType: MEETING_ICS_CONTENT_TYPE,
-        content: await inviteFor(q, row, `${ORIGIN_TOKEN}/meetings`),
-      },
-    ],
-  });
+  return queueNotification(
+    q,
+    {
+      to: email,
+      subject: "Reminder: your meeting is coming up",
+      lines: [`Your meeting is on ${when}.`, "The calendar invite is attached.", REMINDER_OPT_OUT_LINE],
+      link: { label: "Your meetings", path: "/meetings" },
+      attachments: [
+        {
+          filename: `meeting-${row.id}.ics`,
+          contentType: MEETING_ICS_CONTENT_TYPE,
+          content: await inviteFor(q, row, `${ORIGIN_TOKEN}/meetings`),
+        },
+      ],
+    },
+    layout,
+  );
 }
 
 /** One section of the admin digest. */

@@ -19,6 +19,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { reminderSweep, remindersSent, type ReminderRecordKind } from "#app/db/schema";
 import { rowsOf } from "#app/features/conversations/unread.server";
+import { loadMailLayout, type MailLayout } from "#app/features/mail/notifications.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { systemClock, type Clock } from "#app/lib/clock.server";
 import { logger } from "#app/lib/logger.server";
@@ -81,6 +82,11 @@ async function claim(q: Queryable, row: LedgerRow, status: "sent" | "skipped", n
   return inserted?.id ?? null;
 }
 
+async function layoutOf(ctx: PassContext): Promise<MailLayout> {
+  ctx.layout ??= await loadMailLayout(ctx.tx);
+  return ctx.layout;
+}
+
 async function attachOutbox(q: Queryable, id: number, outboxId: number) {
   await q.update(remindersSent).set({ outboxId }).where(eq(remindersSent.id, id));
 }
@@ -114,8 +120,10 @@ export async function runReminderSweep(db: Database, clock: Clock = systemClock)
       if (!state) await tx.insert(reminderSweep).values({ id: 1, sweptUntil: now }).onConflictDoNothing();
       return result;
     }
-    const [settings, agency] = await Promise.all([getReminderSettings(tx), getSettings(tx)]);
-    const ctx: PassContext = { tx, from, now, timeZone: agency.timeZone, currency: currencyOf(agency), result };
+    // Sequential reads: one connection (the transaction) serves them.
+    const settings = await getReminderSettings(tx);
+    const agency = await getSettings(tx);
+    const ctx: PassContext = { tx, from, now, timeZone: agency.timeZone, currency: currencyOf(agency), result, layout: undefined };
     if (settings.invoiceEnabled && settings.invoiceDays.length) await sweepInvoices(ctx, settings.invoiceDays);
     if (settings.proposalEnabled && settings.proposalDays.length) await sweepProposals(ctx, settings.proposalDays);
     if (settings.meetingEnabled) await sweepMeetings(ctx);
@@ -131,6 +139,8 @@ export async function runReminderSweep(db: Database, clock: Clock = systemClock)
 
 interface PassContext {
   tx: Queryable;
+  /** The mail layout's settings and brand, read once per pass (at the first mail). */
+  layout: MailLayout | undefined;
   from: Date;
   now: Date;
   timeZone: string;
@@ -178,6 +188,7 @@ async function sweepInvoices(ctx: PassContext, days: number[]): Promise<void> {
       { id: c.id, number: c.number, dueDate: c.due_date, totalCents: Number(c.total_cents), email: c.email, currency: ctx.currency },
       latest,
       localDate(ctx.now, ctx.timeZone),
+      await layoutOf(ctx),
     );
     await attachOutbox(ctx.tx, id, outboxId);
     ctx.result.sent++;
@@ -211,17 +222,19 @@ async function sweepProposals(ctx: PassContext, days: number[]): Promise<void> {
       ),
       sql` or `,
     );
+  // Two index range sets (the partial index on created_at, the audit trail by time), united by id:
+  // an OR across them would make the planner read the whole partial index.
   const candidates = rowsOf<{ id: number; project_name: string | null; email: string; since: string | Date }>(
     await ctx.tx.execute(sql`
+      with ids as (
+        select p.id from proposal p where ${proposalAwaitsClient("p")} and (${range("p.created_at")})
+        union
+        select a.proposal_id from audit_event a
+        where a.entity = 'proposal' and a.action in ('status-changed', 'status-undone') and (${range("a.created_at")})
+          and a.after->>'status' = ${AWAITING_CLIENT_STATUS} and a.proposal_id is not null)
       select p.id, p.project_name, u.email, ${proposalAwaitingSince("p")} as since
-      from proposal p join "user" u on u.id = p.client_id
-      where ${proposalAwaitsClient("p")} and ${recipientTakesReminders("u")}
-        and (
-          (${range("p.created_at")})
-          or p.id in (
-            select a.proposal_id from audit_event a
-            where a.entity = 'proposal' and a.action in ('status-changed', 'status-undone') and (${range("a.created_at")})
-              and a.after->>'status' = ${AWAITING_CLIENT_STATUS} and a.proposal_id is not null))`),
+      from ids join proposal p on p.id = ids.id join "user" u on u.id = p.client_id
+      where ${proposalAwaitsClient("p")} and ${recipientTakesReminders("u")}`),
   );
   const done = await recordedSteps(
     ctx.tx,
@@ -242,7 +255,11 @@ async function sweepProposals(ctx: PassContext, days: number[]): Promise<void> {
       ctx.now,
     );
     if (id === null) continue;
-    await attachOutbox(ctx.tx, id, await queueProposalReminder(ctx.tx, { id: c.id, projectName: c.project_name, email: c.email }));
+    await attachOutbox(
+      ctx.tx,
+      id,
+      await queueProposalReminder(ctx.tx, { id: c.id, projectName: c.project_name, email: c.email }, await layoutOf(ctx)),
+    );
     ctx.result.sent++;
     for (const d of due.slice(0, -1)) {
       if (done.has(`${c.id}:${d}`) || moment(d) <= ctx.from) continue;
@@ -279,7 +296,7 @@ async function sweepMeetings(ctx: PassContext): Promise<void> {
     const dueAt = new Date(new Date(c.starts_at).getTime() - DAY_MS);
     const id = await claim(ctx.tx, { recordKind: "meeting", recordId: c.id, kind: "meeting-24h", step, dueAt }, "sent", ctx.now);
     if (id === null) continue;
-    await attachOutbox(ctx.tx, id, await queueMeetingReminder(ctx.tx, c.id, c.email));
+    await attachOutbox(ctx.tx, id, await queueMeetingReminder(ctx.tx, c.id, c.email, await layoutOf(ctx)));
     ctx.result.sent++;
   }
 }
