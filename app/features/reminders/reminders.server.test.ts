@@ -115,6 +115,37 @@ describe.each(testDatabases())("reminders on %s", (_name, open) => {
     expect(await mailsTo(db, client.email)).toHaveLength(1);
   });
 
+  it("a proposal set back to waiting (Undo) is reminded from that moment, not from its creation", async () => {
+    const { db } = ctx.t;
+    const clock = manualClock("2026-04-20T10:00:00Z");
+    await runReminderSweep(db, clock);
+    const client = await insertUser(db);
+    const id = await insertProposal(db, {
+      clientId: client.id,
+      source: "ambassador",
+      status: "submitted",
+      createdAt: new Date("2026-04-01T10:00:00Z"),
+    });
+    // An admin moved it on, then undid the move on 04-20 10:00: it waits again from then.
+    await db.insert(auditEvent).values({
+      actorEmail: ctx.admin.email,
+      entity: "proposal",
+      entityId: String(id),
+      action: "status-undone",
+      before: { status: "planning" },
+      after: { status: "submitted" },
+      proposalId: id,
+      createdAt: new Date("2026-04-20T10:00:00Z"),
+    });
+    clock.set("2026-04-23T09:59:00Z");
+    await runReminderSweep(db, clock);
+    expect(await mailsTo(db, client.email)).toHaveLength(0);
+    clock.set("2026-04-23T10:00:00Z");
+    await runReminderSweep(db, clock);
+    expect(await mailsTo(db, client.email)).toHaveLength(1);
+    expect((await ledger(db, "proposal", id)).map((r) => `${r.step}:${r.status}`)).toEqual(["3:sent"]);
+  });
+
   it("meeting reminder: 24 h before a confirmed meeting, with the .ics; none for a cancelled one", async () => {
     const { db } = ctx.t;
     const clock = manualClock("2026-05-01T00:00:00Z");
