@@ -150,7 +150,7 @@ interface PassContext {
 
 /**
  * Invoices: step d is due at 09:00 agency-local on due date + d. The dates whose 09:00 fell in
- * (W, N] give, per step, a due-date range: one index range on `invoice_status_due_idx` each.
+ * (W, N] give, per step, a due-date range: one index range on `invoice_unpaid_due_idx` each.
  */
 async function sweepInvoices(ctx: PassContext, days: number[]): Promise<void> {
   const window = datesInWindow(ctx.from, ctx.now, INVOICE_REMINDER_HOUR, ctx.timeZone);
