@@ -97,6 +97,8 @@ export default [
     // Contact inbox (docs/product.md#admin-messages).
     route("messages", "routes/admin/messages.tsx"),
     route("messages/:messageId", "routes/admin/message.tsx"),
+    // Automatic reminders (docs/product.md#reminders-admin): a record's history and "Send reminder now".
+    route("reminders/:recordKind/:recordId", "routes/admin/reminders.tsx"),
   ]),
 
   // Any signed-in user: the account page (profile, sign-in security, notifications, their data, closing).

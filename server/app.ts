@@ -24,6 +24,7 @@ import { createFileStore } from "#app/features/files/create-store.server";
 import type { FileStore } from "#app/features/files/file-store";
 import { filesContext } from "#app/features/files/files-context";
 import { startConversationJobs } from "#app/features/conversations/jobs.server";
+import { startReminderSweep } from "#app/features/reminders/sweep.server";
 import { logger, registerSecrets } from "#app/lib/logger.server";
 import { createLiveHub, type LiveHub } from "#app/features/live/hub.server";
 import { notificationSourceFor } from "#app/features/live/listener.server";
@@ -86,6 +87,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
   let smtp: InboundSmtp | undefined;
   let inbound: InboundDeps | undefined;
   let conversationJobs: { stop(): Promise<void> } | undefined;
+  let reminders: { stop(): Promise<void> } | undefined;
   const files = createFileStore(env, handle.db);
   let exports: { stop(): Promise<void> } | undefined;
   let auth: Auth;
@@ -123,6 +125,8 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
       replyAddress: domain ? (target) => replyAddress(secret, domain, target) : undefined,
     });
     folding = startTallyFolding(handle.db);
+    // docs/product.md#reminders: the reminder sweep, every minute (safe with several processes: ADR 018).
+    reminders = startReminderSweep(handle.db);
     live = await createLiveHub({ db: handle.db, auth, source: notificationSourceFor(handle.db), maxStreams: env.SSE_MAX_STREAMS });
     if (domain) {
       const post = createThreadPoster({ db: handle.db, files, maxUploadMb: env.MAX_UPLOAD_MB });
@@ -138,6 +142,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
   } catch (error) {
     await exports?.stop();
     await conversationJobs?.stop();
+    await reminders?.stop();
     await smtp?.close();
     live?.closeAll();
     await live?.stop();
@@ -241,6 +246,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
       await worker?.stop();
       await folding?.stop();
       await conversationJobs?.stop();
+      await reminders?.stop();
       await exports?.stop();
       await handle.close();
     },

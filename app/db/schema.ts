@@ -174,6 +174,10 @@ export const user = pgTable(
     twoFactorEnabled: boolean().default(false),
     /** When the account was closed (docs/product.md#closing-an-account): its personal data erased, the row kept for what the law keeps. */
     closedAt: timestamp({ withTimezone: true }),
+    /** Automatic reminders (docs/product.md#reminders, migration 0022): the user's own "reminders" preference. */
+    notifyReminders: boolean().notNull().default(true),
+    /** Automatic reminders paused for this client by an admin (migration 0022). */
+    remindersPaused: boolean().notNull().default(false),
   },
   (t) => [
     uniqueIndex("user_referral_code_unique").on(t.referralCode),
@@ -327,6 +331,10 @@ export const proposal = pgTable(
     // Admin list: newest first, keyset-paginated on (created_at, id), by status.
     index("proposal_status_created_idx").on(t.status, t.createdAt, t.id),
     index("proposal_created_idx").on(t.createdAt, t.id),
+    // #26b reminders: proposals waiting for the client (migration 0022).
+    index("proposal_awaiting_client_idx")
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'submitted' and ${t.clientApprovedAt} is null and ${t.clientDeclinedAt} is null`),
     // Admin search (ILIKE '%…%') with pg_trgm (see ADR 005).
     index("proposal_project_name_trgm_idx").using("gin", t.projectName.op("gin_trgm_ops")),
     index("proposal_client_name_trgm_idx").using("gin", t.clientName.op("gin_trgm_ops")),
@@ -1039,4 +1047,73 @@ export const proposalAcceptance = pgTable(
     uniqueIndex("proposal_acceptance_certificate_unique").on(t.certificateId),
     index("proposal_acceptance_proposal_idx").on(t.proposalId, t.acceptedAt),
   ],
+);
+
+// ---------------------------------------------------------------------------------------
+// #26b reminders (docs/product.md#reminders, migration 0022, ADR 018)
+// ---------------------------------------------------------------------------------------
+
+/** What a reminder is about: an invoice, a proposal, a meeting, or the agency (the admin digest, record id 1). */
+export type ReminderRecordKind = "invoice" | "proposal" | "meeting" | "agency";
+
+/** The reminder settings (docs/product.md#reminders): one row, id always 1; read with defaults when missing. */
+export const reminderSettings = pgTable(
+  "reminder_settings",
+  {
+    id: integer().primaryKey().default(1),
+    invoiceEnabled: boolean().notNull().default(true),
+    /** Days relative to the due date (negative: before it), sorted, distinct, -60…365. */
+    invoiceDays: jsonb().$type<number[]>().notNull().default([-3, 0, 7, 14]),
+    proposalEnabled: boolean().notNull().default(true),
+    /** Days after the proposal started waiting for the client, sorted, distinct, 1…365. */
+    proposalDays: jsonb().$type<number[]>().notNull().default([3, 7]),
+    /** 24 hours before an accepted meeting, to the client, with the .ics. */
+    meetingEnabled: boolean().notNull().default(true),
+    /** The admins' daily digest at 08:00 in settings.time_zone. */
+    digestEnabled: boolean().notNull().default(true),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("reminder_settings_single_row", sql`${t.id} = 1`)],
+);
+
+/**
+ * The reminder ledger: one row per (record, kind, step) the sweep (or "Send reminder now") handled,
+ * `sent` (with its outbox mail) or `skipped` (an earlier step passed over after downtime, or an
+ * empty digest). The unique index makes each (record, kind, step) happen at most once.
+ */
+export const remindersSent = pgTable(
+  "reminders_sent",
+  {
+    id: serial().primaryKey(),
+    recordKind: text().$type<ReminderRecordKind>().notNull(),
+    recordId: integer().notNull(),
+    /** `invoice-due` · `proposal-waiting` · `meeting-24h` · `admin-digest` · `manual`. */
+    kind: text().notNull(),
+    /** The step: days (`-3`, `0`, `7`), `24h`, the digest's agency-local date, or the manual send's instant. */
+    step: text().notNull(),
+    status: text().$type<"sent" | "skipped">().notNull(),
+    /** When the step was due (UTC). */
+    dueAt: timestamp({ withTimezone: true }),
+    /** When the sweep (or the admin) handled it, from the injectable clock (UTC). */
+    sentAt: timestamp({ withTimezone: true }).notNull(),
+    /** The outbox mail (no foreign key: sent mails are purged after OUTBOX_RETENTION_DAYS). */
+    outboxId: integer(),
+    /** The admin who pressed "Send reminder now" (null for the sweep). */
+    sentById: text().references(() => user.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("reminders_sent_once").on(t.recordKind, t.recordId, t.kind, t.step),
+    check("reminders_sent_record_kind", sql`${t.recordKind} in ('invoice', 'proposal', 'meeting', 'agency')`),
+    check("reminders_sent_status", sql`${t.status} in ('sent', 'skipped')`),
+  ],
+);
+
+/** The sweep's watermark (one row, id 1): every moment up to `sweptUntil` has been handled. */
+export const reminderSweep = pgTable(
+  "reminder_sweep",
+  {
+    id: integer().primaryKey().default(1),
+    sweptUntil: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [check("reminder_sweep_single_row", sql`${t.id} = 1`)],
 );

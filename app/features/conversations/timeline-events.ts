@@ -114,6 +114,13 @@ export function describeEvent(event: { entity: string; action: string; before: u
       return {
         text: `voided the acceptance: Acceptance of version ${String(before.acceptedVersion ?? "")} voided by version ${String(after.version ?? "")}`,
       };
+    // "Send reminder now" (docs/product.md#reminders-admin): the agency's side only.
+    case "invoice:reminder-sent":
+      return { text: "sent a payment reminder" };
+    case "proposal:reminder-sent":
+      return { text: "sent a reminder to the client" };
+    case "meeting:reminder-sent":
+      return { text: "sent a meeting reminder" };
     default:
       return { text: `${event.entity} ${event.action.replace(/-/g, " ")}` };
   }

@@ -17,6 +17,8 @@ import { formatMoney } from "#app/lib/vocabulary";
 import { getSettings } from "#app/features/settings/settings.server";
 import { InvoiceStatusBadge } from "#app/features/invoices/components/invoice-status-badge";
 import { actorAndDb } from "#app/features/users/session.server";
+import { listRemindersFor } from "#app/features/reminders/admin-reminders.server";
+import { RemindersPanel } from "#app/features/reminders/components/reminders-panel";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `Edit ${data?.invoice.number ?? "Invoice"} | Admin Console` },
@@ -26,9 +28,12 @@ export const meta: Route.MetaFunction = ({ data }) => [
 /** One invoice with its items (docs/product.md#invoices-editing). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
+  const invoice = await getInvoiceForAdmin(db, actor, paramId(params.invoiceId, INVOICE_MESSAGES.notFound));
   return {
     form: formConstraints(invoiceEditSchema),
-    invoice: await getInvoiceForAdmin(db, actor, paramId(params.invoiceId, INVOICE_MESSAGES.notFound)),
+    invoice,
+    // docs/product.md#reminders-admin
+    reminders: await listRemindersFor(db, actor, "invoice", invoice.id),
   };
 }
 
@@ -124,6 +129,7 @@ export default function EditInvoice({ loaderData, actionData }: Route.ComponentP
           pendingLabel="Saving…"
         />
       )}
+      <RemindersPanel kind="invoice" id={invoice.id} history={loaderData.reminders} />
     </>
   );
 }
