@@ -46,4 +46,4 @@ ALTER TABLE "user" ADD COLUMN "reminders_paused" boolean DEFAULT false NOT NULL;
 --> statement-breakpoint
 -- The sweep's invoice query: unpaid invoices by due date (invoice_unpaid_due_idx of 0003 covers it);
 -- the proposal query: proposals waiting for the client (status 'submitted'), a small partial index.
-CREATE INDEX "proposal_awaiting_client_idx" ON "proposal" USING btree ("created_at") WHERE "proposal"."status" = 'submitted' and "proposal"."client_approved_at" is null and "proposal"."client_declined_at" is null;
+CREATE INDEX "proposal_awaiting_client_idx" ON "proposal" USING btree ("created_at") WHERE "proposal"."status" in ('awaiting_acceptance', 'submitted') and "proposal"."client_approved_at" is null and "proposal"."client_declined_at" is null;

@@ -334,7 +334,7 @@ export const proposal = pgTable(
     // #26b reminders: proposals waiting for the client (migration 0022).
     index("proposal_awaiting_client_idx")
       .on(t.createdAt)
-      .where(sql`${t.status} = 'submitted' and ${t.clientApprovedAt} is null and ${t.clientDeclinedAt} is null`),
+      .where(sql`${t.status} in ('awaiting_acceptance', 'submitted') and ${t.clientApprovedAt} is null and ${t.clientDeclinedAt} is null`),
     // Admin search (ILIKE '%…%') with pg_trgm (see ADR 005).
     index("proposal_project_name_trgm_idx").using("gin", t.projectName.op("gin_trgm_ops")),
     index("proposal_client_name_trgm_idx").using("gin", t.clientName.op("gin_trgm_ops")),

@@ -2,9 +2,10 @@
  * When a reminder is moot (docs/product.md#reminders): one definition per record kind, as SQL
  * conditions, used by the sweep (in its indexed queries) and by "Send reminder now" alike.
  *
- * MERGE NOTE (plan.md, #25a): {@link invoiceHasBalanceDue} is THE predicate "an invoice still has a
- * balance due". Today: stored status `unpaid`. At merge the lead switches it to the payments balance
- * (#25a `invoiceBalanceSql`); nothing else in the reminders reads the invoice's status.
+ * {@link invoiceHasBalanceDue} is THE predicate "an invoice still has a balance due": the stored
+ * status `unpaid`, which the payments keep in step with the derived balance in the transaction of
+ * every payment, refund and total change (`syncInvoiceStatus`, docs/product.md#payments, ADR 013), so
+ * the sweep reads it through the status index; nothing else in the reminders reads the invoice's status.
  */
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
@@ -23,21 +24,29 @@ export function invoiceHasBalanceDue(i = "i"): SQL {
 }
 
 /**
- * The status in which a proposal waits for the client's acceptance (proposal-rules.ts: an
- * ambassador's proposal awaiting approval is `submitted`). #26a's "Send to client" moves an offer
- * to the status that waits for the client: if that is another status, change it here and in the
- * partial index `proposal_awaiting_client_idx` (migration 0022).
+ * The statuses in which a proposal may wait for the client's acceptance (docs/product.md#accept-and-sign):
+ * `awaiting_acceptance`, set when the agency sends an offer version, and `submitted` once a version
+ * exists (an ambassador's proposal has version 1 from its submission). The partial index
+ * `proposal_awaiting_client_idx` (migration 0022) covers both.
  */
-export const AWAITING_CLIENT_STATUS: ProposalStatus = "submitted";
+export const AWAITING_CLIENT_STATUSES: readonly ProposalStatus[] = ["awaiting_acceptance", "submitted"];
+
+const awaitingList = AWAITING_CLIENT_STATUSES.map((s) => `'${s}'`).join(", ");
 
 /**
- * "The proposal `p` waits for the client's acceptance": in {@link AWAITING_CLIENT_STATUS}, neither
- * accepted nor declined (a deleted proposal has no row).
+ * "The proposal `p` waits for the client's acceptance": it has a version to accept, in one of
+ * {@link AWAITING_CLIENT_STATUSES}, neither accepted nor declined (a deleted proposal has no row).
  */
 export function proposalAwaitsClient(p = "p"): SQL {
   return sql.raw(
-    `${p}.status = '${AWAITING_CLIENT_STATUS}' and ${p}.client_approved_at is null and ${p}.client_declined_at is null and ${p}.client_id is not null`,
+    `${p}.status in (${awaitingList}) and ${p}.client_approved_at is null and ${p}.client_declined_at is null and ${p}.client_id is not null` +
+      ` and (${p}.status = 'awaiting_acceptance' or exists (select 1 from proposal_version v where v.proposal_id = ${p}.id))`,
   );
+}
+
+/** The audit condition "this status change set a waiting status" on audit row `a`. */
+export function setAwaitingStatus(a = "a"): SQL {
+  return sql.raw(`${a}.after->>'status' in (${awaitingList})`);
 }
 
 /**
@@ -48,7 +57,7 @@ export function proposalAwaitingSince(p = "p"): SQL {
   return sql.raw(`greatest(${p}.created_at, coalesce((
     select max(a.created_at) from audit_event a
     where a.proposal_id = ${p}.id and a.entity = 'proposal' and a.action in ('status-changed', 'status-undone')
-      and a.after->>'status' = '${AWAITING_CLIENT_STATUS}'), ${p}.created_at))`);
+      and a.after->>'status' in (${awaitingList})), ${p}.created_at))`);
 }
 
 /**

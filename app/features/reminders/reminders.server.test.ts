@@ -5,7 +5,18 @@
 import { and, asc, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Database } from "#app/db/client.server";
-import { invoice, mailOutbox, meeting, proposal, proposalMessage, proposalThread, remindersSent, settings, user } from "#app/db/schema";
+import {
+  invoice,
+  mailOutbox,
+  meeting,
+  proposal,
+  proposalMessage,
+  proposalThread,
+  proposalVersion,
+  remindersSent,
+  settings,
+  user,
+} from "#app/db/schema";
 import { manualClock } from "#app/lib/clock.server";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertInvoice, insertProposal } from "../../../tests/helpers/portal";
@@ -43,6 +54,11 @@ async function invoiceFor(db: Database, dueDate: string, clientValues: Partial<t
   const proposalId = await insertProposal(db, { clientId: client.id, status: "in_progress" });
   const id = await insertInvoice(db, { proposalId, clientId: client.id, items: [["Website", 120_000]], dueDate });
   return { client, id };
+}
+
+/** Version 1 of a proposal's terms (what makes it a proposal the client can accept, #26). */
+async function firstVersion(db: Database, proposalId: number): Promise<void> {
+  await db.insert(proposalVersion).values({ proposalId, number: 1, terms: {}, sha256: "0".repeat(64) });
 }
 
 describe.each(testDatabases())("reminders on %s", (_name, open) => {
@@ -96,6 +112,15 @@ describe.each(testDatabases())("reminders on %s", (_name, open) => {
       projectName: "Bakery site",
       createdAt: new Date("2026-04-01T10:00:00Z"),
     });
+    await firstVersion(db, id); // an ambassador's proposal has version 1 from its submission (#26)
+    // A client's own request, still with the agency (no version to accept): never a reminder.
+    const requester = await insertUser(db);
+    await insertProposal(db, {
+      clientId: requester.id,
+      source: "client",
+      status: "submitted",
+      createdAt: new Date("2026-04-01T10:00:00Z"),
+    });
     clock.set("2026-04-04T09:59:00Z");
     await runReminderSweep(db, clock);
     expect(await mailsTo(db, client.email)).toHaveLength(0);
@@ -113,6 +138,7 @@ describe.each(testDatabases())("reminders on %s", (_name, open) => {
     clock.set("2026-04-08T10:00:00Z");
     await runReminderSweep(db, clock);
     expect(await mailsTo(db, client.email)).toHaveLength(1);
+    expect(await mailsTo(db, requester.email)).toHaveLength(0);
   });
 
   it("a proposal set back to waiting (Undo) is reminded from that moment, not from its creation", async () => {
@@ -126,6 +152,7 @@ describe.each(testDatabases())("reminders on %s", (_name, open) => {
       status: "submitted",
       createdAt: new Date("2026-04-01T10:00:00Z"),
     });
+    await firstVersion(db, id);
     // An admin moved it on, then undid the move on 04-20 10:00: it waits again from then.
     await db.insert(auditEvent).values({
       actorEmail: ctx.admin.email,
@@ -239,7 +266,8 @@ describe.each(testDatabases())("reminders on %s", (_name, open) => {
       source: "ambassador",
       status: "submitted",
       createdAt: new Date("2026-05-28T12:00:00Z"),
-    }); // 3 days: 05-31 (before), 7 days: 06-04 → latest 7
+    });
+    await firstVersion(db, p); // 3 days: 05-31 (before), 7 days: 06-04 → latest 7
     clock.set("2026-06-11T12:00:00Z");
     const result = await runReminderSweep(db, clock);
     expect(result.sent).toBe(5); // the four records, and one admin digest (overdue invoices) for the latest day

@@ -26,7 +26,6 @@ import { logger } from "#app/lib/logger.server";
 import { currencyOf } from "#app/lib/money";
 import { queueAdminDigest, queueInvoiceReminder, queueMeetingReminder, queueProposalReminder } from "./reminder-mails.server";
 import {
-  AWAITING_CLIENT_STATUS,
   DIGEST_HOUR,
   INVOICE_REMINDER_HOUR,
   datesInWindow,
@@ -37,6 +36,7 @@ import {
   plusDays,
   proposalAwaitingSince,
   proposalAwaitsClient,
+  setAwaitingStatus,
   recipientTakesReminders,
 } from "./reminder-rules.server";
 import { getReminderSettings } from "./reminder-settings.server";
@@ -231,7 +231,7 @@ async function sweepProposals(ctx: PassContext, days: number[]): Promise<void> {
         union
         select a.proposal_id from audit_event a
         where a.entity = 'proposal' and a.action in ('status-changed', 'status-undone') and (${range("a.created_at")})
-          and a.after->>'status' = ${AWAITING_CLIENT_STATUS} and a.proposal_id is not null)
+          and ${setAwaitingStatus("a")} and a.proposal_id is not null)
       select p.id, p.project_name, u.email, ${proposalAwaitingSince("p")} as since
       from ids join proposal p on p.id = ids.id join "user" u on u.id = p.client_id
       where ${proposalAwaitsClient("p")} and ${recipientTakesReminders("u")}`),
