@@ -21,6 +21,7 @@ import { checkedItems } from "./invoice-items.server";
 import { currencyOf, invoiceNotice } from "./invoice-notice.server";
 import { syncInvoiceStatus } from "#app/features/payments/balance.server";
 import { defaultDepositCents } from "#app/features/payments/deposit.server";
+import { getOfferForInvoice } from "#app/features/agreements/offer-deposit.server";
 import { type InvoiceInput } from "./invoices.schema";
 import { INVOICE_MESSAGES } from "./invoices.messages";
 
@@ -114,7 +115,8 @@ export async function generateInvoice(
           dueDate: input.dueDate,
           status: "unpaid",
           totalCents,
-          depositCents: await defaultDepositCents(tx, totalCents),
+          // The accepted offer's deposit (#26), else Settings' default (docs/product.md#deposits).
+          depositCents: await defaultDepositCents(tx, totalCents, (await getOfferForInvoice(tx, proposalId))?.deposit ?? null),
           createdAt: now,
           updatedAt: now,
         })

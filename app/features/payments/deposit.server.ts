@@ -15,8 +15,23 @@ import { formatCents, currencyOf } from "#app/lib/money";
 import { depositFromPercent } from "./invoice-money";
 import { lockInvoice } from "./record-payment.server";
 
-/** @returns the deposit of a new invoice of `totalCents`: Settings' default percent of it, or null when 0. */
-export async function defaultDepositCents(q: Queryable, totalCents: number): Promise<number | null> {
+/**
+ * @param offerDeposit - the deposit of the proposal's accepted offer version (#26,
+ *   `getOfferForInvoice`), which wins over Settings: an amount in cents (capped at the total) or a
+ *   whole percentage of the total.
+ * @returns the deposit of a new invoice of `totalCents` (cents): the offer's, else Settings' default
+ *   percent of it, or null when none.
+ */
+export async function defaultDepositCents(
+  q: Queryable,
+  totalCents: number,
+  offerDeposit: { kind: "amount" | "percent"; value: number } | null = null,
+): Promise<number | null> {
+  if (offerDeposit && totalCents > 0) {
+    const cents =
+      offerDeposit.kind === "amount" ? Math.min(offerDeposit.value, totalCents) : depositFromPercent(totalCents, offerDeposit.value);
+    if (cents > 0) return cents;
+  }
   const { defaultDepositPercent } = await getSettings(q);
   if (!defaultDepositPercent || totalCents <= 0) return null;
   return depositFromPercent(totalCents, defaultDepositPercent) || null;
