@@ -5,7 +5,7 @@
  * second within the hour (429, with the wait); the settings page has its own reminders form; the
  * users page has the "Pause reminders" switch.
  */
-import { expect, loginAsAdmin, mailTo, test, uniqueEmail } from "./fixtures";
+import { adminPage, expect, loginAsAdmin, mailTo, test, uniqueEmail } from "./fixtures";
 
 test("the admin sees the reminders sent for an invoice; Send reminder now works once, then waits an hour", async ({ page, sql }) => {
   const email = uniqueEmail("remind");
@@ -94,6 +94,34 @@ test("the reminder settings form validates the days next to the field and saves"
   await expect(form.getByText("✅ Reminder settings saved.")).toBeVisible();
   await page.reload();
   await expect(page.getByRole("region", { name: "Automatic reminders" }).getByLabel("Invoice reminder days")).toHaveValue("-3, 0, 7, 14");
+});
+
+test("without JavaScript: Send reminder now on a proposal waiting for the client answers on the reminders page", async ({
+  browser,
+  sql,
+}) => {
+  const email = uniqueEmail("remind-nojs");
+  const userId = `e2e-rem-nojs-${Date.now().toString(36)}`;
+  await sql.query(`insert into "user" (id, name, email, role, email_verified) values ($1, 'Nora NoJs', $2, 'client', true)`, [
+    userId,
+    email,
+  ]);
+  const { rows } = await sql.query(
+    `insert into proposal (client_id, client_email, source, status, project_details, project_name) values ($1, $2, 'ambassador', 'submitted', 'An offer', 'Nora site') returning id`,
+    [userId, email],
+  );
+  const proposalId = rows[0].id as number;
+  const page = await adminPage(browser, { javaScriptEnabled: false });
+  await page.goto(`/admin/proposals/${proposalId}`);
+  const panel = page.getByRole("region", { name: "Reminders" });
+  await expect(panel).toContainText("No reminder has gone out for this proposal yet.");
+  await panel.getByRole("button", { name: "Send reminder now" }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/reminders/proposal/${proposalId}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Reminders: Proposal Nora site");
+  await expect(page.getByText("Reminder sent.")).toBeVisible();
+  await expect(page.getByRole("list", { name: "Reminders sent" })).toContainText("Sent now by an admin");
+  const mail = await mailTo(email, /^Nora site is waiting for your answer/);
+  expect(mail.text).toContain(`/proposals/${proposalId}`);
 });
 
 /** The due date `days` from today (UTC), as the mails write it ("Nov 28, 2026"). */

@@ -13,6 +13,7 @@ import { assertRole, type Actor } from "#app/features/users/actor";
 import { systemClock, type Clock } from "#app/lib/clock.server";
 import { conflict, notFound, rateLimited } from "#app/lib/errors";
 import { currencyOf } from "#app/lib/money";
+import { formatDateTime } from "#app/lib/dates";
 import { queueInvoiceReminder, queueMeetingReminder, queueProposalReminder } from "./reminder-mails.server";
 import { invoiceHasBalanceDue, localDate, meetingIsUpcoming, proposalAwaitsClient, recipientTakesReminders } from "./reminder-rules.server";
 import { REMINDER_KIND_LABELS, REMINDER_MESSAGES } from "./reminders.messages";
@@ -136,7 +137,12 @@ export async function getReminderTarget(q: Queryable, actor: Actor, kind: Remind
   }
   const [row] = await q.select({ startsAt: meeting.startsAt, timeZone: meeting.timeZone }).from(meeting).where(eq(meeting.id, id));
   if (!row) throw notFound(REMINDER_MESSAGES.notFound);
-  return { kind, id, title: `Meeting #${id}`, href: `/admin/meetings` };
+  return {
+    kind,
+    id,
+    title: `Meeting on ${formatDateTime(row.startsAt, row.timeZone)} (${row.timeZone})`,
+    href: `/admin/meetings/${id}/reschedule`,
+  };
 }
 
 /**

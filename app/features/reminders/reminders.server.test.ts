@@ -289,6 +289,8 @@ describe.each(testDatabases())("reminders on %s", (_name, open) => {
     await runReminderSweep(db, clock);
     const invoices = await Promise.all(["2026-07-04", "2026-07-05", "2026-07-06", "2026-07-07"].map((d) => invoiceFor(db, d)));
     clock.set("2026-07-10T10:00:00Z");
+    // On PostgreSQL the pool runs the two passes on two connections at once (as two processes would);
+    // on PGlite (one connection) they queue.
     const results = await Promise.all([runReminderSweep(db, clock), runReminderSweep(db, clock)]);
     expect(results.reduce((s, r) => s + r.sent, 0)).toBe(5); // four invoices and one digest
     for (const inv of invoices) expect(await mailsTo(db, inv.client.email)).toHaveLength(1);
