@@ -3,6 +3,7 @@
  * admin's payments and refunds with their checks, receipts and audit, the places that show the
  * balance, and parallel writes never overdrawing — on PGlite and PostgreSQL.
  */
+import { getThread } from "#app/features/conversations/timeline.server";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { and, eq, like } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -82,6 +83,7 @@ describe.each(testDatabases())("payments on %s", (_name, open) => {
   const ctx = useTestServices(open, { admin: true });
   let client: Actor;
   let invoiceId: number;
+  let proposalOf: number;
   const pay = (amountCents: number, extra: Partial<Parameters<typeof recordPayment>[3]> = {}) =>
     recordPayment(ctx.t.db, ctx.admin, invoiceId, {
       amountCents,
@@ -95,6 +97,7 @@ describe.each(testDatabases())("payments on %s", (_name, open) => {
   beforeEach(async () => {
     client = await makeClient(ctx.s, { email: "payer@example.com" });
     const proposalId = await insertProposal(ctx.t.db, { clientId: client.id, status: "in_progress" });
+    proposalOf = proposalId;
     ({ id: invoiceId } = await generateInvoice(
       ctx.t.db,
       ctx.admin,
@@ -172,6 +175,16 @@ describe.each(testDatabases())("payments on %s", (_name, open) => {
     expect(audits.filter((a) => a.action === "payment-recorded")).toHaveLength(2);
     expect(audits.filter((a) => a.action === "refund-recorded")).toHaveLength(3);
     expect(audits.every((a) => a.actorId === admin.id || a.action === "created")).toBe(true);
+
+    // The proposal's timeline tells the client what was received and refunded.
+    const thread = await getThread(t.db, client, proposalOf, { markAsRead: false });
+    const said = thread.entries.flatMap((e) => (e.kind === "event" ? [e.text] : []));
+    expect(said).toEqual(
+      expect.arrayContaining([
+        "recorded a payment of 300.00 on " + `invoice ${seen.number}`,
+        `recorded a refund of 200.00 on invoice ${seen.number}`,
+      ]),
+    );
   });
 
   it("bad amounts and currency: a message, a 4xx and nothing written", async () => {
