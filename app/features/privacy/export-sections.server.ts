@@ -8,13 +8,18 @@ import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import {
   auditEvent,
+  commissionEntries,
   invoice,
   invoiceItem,
   mailOutbox,
   meeting,
   passkey,
+  payments,
+  payouts,
   proposal,
+  proposalAcceptance,
   proposalMessage,
+  proposalVersion,
   session,
   storedFile,
   user,
@@ -75,6 +80,8 @@ export const EXPORT_SECTIONS: ExportSection[] = [
           referralCode: user.referralCode,
           referredById: user.referredById,
           notifyUpdates: user.notifyUpdates,
+          notifyReminders: user.notifyReminders,
+          remindersPaused: user.remindersPaused,
           twoFactorEnabled: user.twoFactorEnabled,
           createdAt: user.createdAt,
           lastLoginAt: user.lastLoginAt,
@@ -116,6 +123,79 @@ export const EXPORT_SECTIONS: ExportSection[] = [
       return invoices.map((i) => ({ ...i, items: items.filter((item) => item.invoiceId === i.id) }));
     },
     count: async (q, userId) => (await q.select({ id: invoice.id }).from(invoice).where(eq(invoice.clientId, userId))).length,
+  },
+  {
+    key: "payments",
+    description: "The payments and refunds on your invoices (amounts in cents; a refund is negative).",
+    collect: (q, userId) =>
+      q
+        .select({
+          id: payments.id,
+          invoiceId: payments.invoiceId,
+          amountCents: payments.amountCents,
+          currency: payments.currency,
+          method: payments.method,
+          receivedAt: payments.receivedAt,
+          reference: payments.reference,
+          refundOf: payments.refundOf,
+          processorPaymentIntent: payments.processorPaymentIntent,
+        })
+        .from(payments)
+        .innerJoin(invoice, eq(invoice.id, payments.invoiceId))
+        .where(eq(invoice.clientId, userId))
+        .orderBy(asc(payments.id)),
+    count: async (q, userId) =>
+      (
+        await q
+          .select({ id: payments.id })
+          .from(payments)
+          .innerJoin(invoice, eq(invoice.id, payments.invoiceId))
+          .where(eq(invoice.clientId, userId))
+      ).length,
+  },
+  {
+    key: "agreements",
+    description:
+      "The versions of the terms the agency sent you (or that you submitted as an ambassador) and your acceptances: typed name, time, IP address, browser, hash, certificate id.",
+    async collect(q, userId) {
+      const ids = await proposalIds(q, userId);
+      if (!ids.length) return { versions: [], acceptances: [] };
+      const versions = await q
+        .select({
+          proposalId: proposalVersion.proposalId,
+          number: proposalVersion.number,
+          terms: proposalVersion.terms,
+          sha256: proposalVersion.sha256,
+          createdAt: proposalVersion.createdAt,
+        })
+        .from(proposalVersion)
+        .where(inArray(proposalVersion.proposalId, ids))
+        .orderBy(asc(proposalVersion.proposalId), asc(proposalVersion.number));
+      const acceptances = await q
+        .select()
+        .from(proposalAcceptance)
+        .where(eq(proposalAcceptance.userId, userId))
+        .orderBy(asc(proposalAcceptance.id));
+      return { versions, acceptances };
+    },
+    count: async (q, userId) =>
+      (await q.select({ id: proposalAcceptance.id }).from(proposalAcceptance).where(eq(proposalAcceptance.userId, userId))).length,
+  },
+  {
+    key: "commissions",
+    description: "As an ambassador: your commission ledger (one entry per payment or refund, cents) and your payouts.",
+    async collect(q, userId) {
+      return {
+        entries: await q
+          .select()
+          .from(commissionEntries)
+          .where(eq(commissionEntries.ambassadorId, userId))
+          .orderBy(asc(commissionEntries.id)),
+        payouts: await q.select().from(payouts).where(eq(payouts.ambassadorId, userId)).orderBy(asc(payouts.id)),
+      };
+    },
+    count: async (q, userId) =>
+      (await q.select({ id: commissionEntries.id }).from(commissionEntries).where(eq(commissionEntries.ambassadorId, userId))).length,
   },
   {
     key: "messages",

@@ -7,7 +7,19 @@
 import { eq } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { dataExport, fileGc, invoice, mailOutbox, meeting, proposal, proposalMessage, session, storedFile, user } from "#app/db/schema";
+import {
+  dataExport,
+  fileGc,
+  invoice,
+  mailOutbox,
+  meeting,
+  payments,
+  proposal,
+  proposalMessage,
+  session,
+  storedFile,
+  user,
+} from "#app/db/schema";
 import { postMessage } from "#app/features/conversations/post-message.server";
 import { createDatabaseFileStore } from "#app/features/files/database-store.server";
 import { getInvoiceForAdmin } from "#app/features/invoices/get-invoice-for-admin.server";
@@ -63,6 +75,15 @@ describe.each(testDatabases())("privacy rights on %s", (_name, open) => {
     const { client } = await clientWithRecords();
     const other = await makeClient(s);
     await insertProposal(s.db, { clientId: other.id, projectName: "Not yours" });
+    const [billed] = await s.db.select({ id: invoice.id }).from(invoice).where(eq(invoice.clientId, client.id));
+    await s.db.insert(payments).values({
+      invoiceId: billed!.id,
+      amountCents: 5_000,
+      currency: "USD",
+      method: "bank_transfer",
+      receivedAt: new Date(),
+      reference: "SEPA-42",
+    });
     const file = await requestDataExport(s.db, client);
     if ("queued" in file) throw new Error("expected the file at once");
     expect(file.fileName).toMatch(/^my-data-\d{4}-\d{2}-\d{2}\.zip$/);
@@ -72,7 +93,22 @@ describe.each(testDatabases())("privacy rights on %s", (_name, open) => {
     expect(data.invoices[0]!.items).toHaveLength(1);
     expect(data.meetings).toHaveLength(1);
     expect(data.sessions.length).toBeGreaterThan(0);
-    for (const key of ["account", "proposals", "meetings", "invoices", "sessions", "passkeys", "auditTrail", "emails"])
+    expect((data.payments as { reference: string | null; amountCents: number }[]).map((p) => [p.reference, p.amountCents])).toEqual([
+      ["SEPA-42", 5_000],
+    ]);
+    for (const key of [
+      "account",
+      "proposals",
+      "meetings",
+      "invoices",
+      "payments",
+      "agreements",
+      "commissions",
+      "sessions",
+      "passkeys",
+      "auditTrail",
+      "emails",
+    ])
       expect(data).toHaveProperty(key);
     const text = JSON.stringify(data);
     expect(text).not.toContain("Not yours");
