@@ -12,6 +12,7 @@ import { proposalListFiltersFrom } from "#app/features/proposals/proposals.admin
 import { exportCommissionsForAdmin, type AdminAmbassadorRow } from "#app/features/referrals/commissions.admin.server";
 import type { Actor } from "#app/features/users/actor";
 import { listQuery } from "#app/features/users/session.server";
+import { INVOICE_STATUS_LABELS } from "#app/lib/vocabulary";
 import { exportUsersForAdmin, userListFiltersFrom, type AdminUserRow } from "#app/features/users/users.server";
 import { csvResponse, type CsvColumn } from "#app/lib/csv.server";
 import { searchFiltersFrom } from "#app/lib/pagination";
@@ -39,8 +40,11 @@ export const INVOICES_EXPORT: CsvExport<ReturnType<typeof invoiceListFiltersFrom
     { header: "Client", value: (i) => i.clientName },
     { header: "Client e-mail", value: (i) => i.clientEmail },
     { header: "Due date", value: (i) => i.dueDate },
-    { header: "Status", value: (i) => i.displayStatus },
+    { header: "Status", value: (i) => INVOICE_STATUS_LABELS[i.displayStatus] },
     { header: "Total (cents)", value: (i) => i.totalCents },
+    { header: "Paid (cents)", value: (i) => i.paidCents },
+    { header: "Refunded (cents)", value: (i) => i.refundedCents },
+    { header: "Balance (cents)", value: (i) => i.balanceCents },
     { header: "Created at (UTC)", value: (i) => i.createdAt },
     { header: "Paid at (UTC)", value: (i) => i.paidAt },
   ],
