@@ -12,7 +12,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
 import Stripe from "stripe";
-import { expect, hydrated, loginAsAdmin, newUserPage, registerClient, test } from "./fixtures";
+import { expect, hydrated, loginAsAdmin, mailTo, newUserPage, registerClient, test } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
 
 const WEBHOOK_SECRET = "whsec_e2e_payments_secret_0123456789";
@@ -227,6 +227,22 @@ test.describe("payments with card checkout", () => {
     await expect(client.getByRole("rowheader", { name: /^Refunded/ })).toBeVisible();
     await expect(client.getByRole("button", { name: /by card/ })).toHaveCount(0);
     await expect(client.getByRole("heading", { name: "How to pay" })).toHaveCount(0);
+
+    // The receipt mail carries the signed link: it opens that invoice and its PDF without signing in, nothing else.
+    const receipt = await mailTo(account.email, /Receipt: \$300\.00 paid on invoice INV-2026-7001/);
+    const link = /\/i\/[A-Za-z0-9._-]+/.exec(receipt.text ?? "")?.[0];
+    expect(link).toBeTruthy();
+    const visitor = await newUserPage(browser, { baseURL: app.baseUrl });
+    await visitor.goto(link!);
+    await expect(visitor.getByRole("heading", { name: "Invoice INV-2026-7001" })).toBeVisible();
+    await expect(visitor.getByTestId("balance-due")).toHaveText("$0.00");
+    expect((await visitor.request.get(`${link}/pdf`)).headers()["content-type"]).toBe("application/pdf");
+    expect((await visitor.request.get(`/view-invoice/${invoiceId}`, { maxRedirects: 0 })).status()).toBe(302);
+    const [, , mac] = link!.split(".");
+    expect((await visitor.request.get(`/i/${invoiceId + 1}.${link!.split(".")[1]}.${mac}`)).status()).toBe(404);
+    const forged = await visitor.goto(`${link!.slice(0, -1)}${link!.endsWith("A") ? "B" : "A"}`);
+    expect(forged?.status()).toBe(404);
+    await expect(visitor.getByRole("link", { name: "Sign in" })).toBeVisible();
 
     // Another wrongly signed event after all that: 400 and nothing changes.
     const before = await paymentRows(invoiceId);
