@@ -16,8 +16,9 @@ import { notFound } from "#app/lib/errors";
 
 /** How long a link works after the mail: 60 days. */
 export const INVOICE_LINK_TTL_MS = 60 * 24 * 3600 * 1000;
-/** What a refused link says (404). */
-export const INVOICE_LINK_INVALID = "This invoice link is invalid or has expired. Sign in to see your invoices.";
+import { INVOICE_LINK_INVALID } from "./payments.messages";
+
+export { INVOICE_LINK_INVALID };
 const KEY_NAME = "invoice_link_secret";
 
 async function linkKey(q: Queryable): Promise<string> {

@@ -4,11 +4,12 @@ import { servicesContext } from "#app/context";
 import { billFromSettings, paymentDetails } from "#app/features/invoices/invoice-billing";
 import { getInvoiceForClient } from "#app/features/invoices/invoices.server";
 import { isDue } from "#app/features/payments/invoice-money";
-import { INVOICE_LINK_INVALID, openSignedInvoice } from "#app/features/payments/invoice-link.server";
+import { openSignedInvoice } from "#app/features/payments/invoice-link.server";
+import { INVOICE_LINK_INVALID } from "#app/features/payments/payments.messages";
 import { cardPaymentsEnabled, startCardCheckout } from "#app/features/payments/stripe.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { runIntent } from "#app/lib/form-action.server";
-import { InvoicePage } from "../client/view-invoice";
+import { InvoicePage } from "#app/features/payments/components/invoice-page";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `${data?.invoice.number ?? "Invoice"} | Client Portal` },
