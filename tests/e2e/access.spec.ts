@@ -128,7 +128,18 @@ test.describe("access matrix", () => {
   test("POST: a wrong role is redirected by the guard and nothing is written", async () => {
     const sql = app.sql;
     const snapshot = async () => {
-      const tables = ["user", "account", "proposal", "meeting", "invoice", "invoice_item", "payments", "settings", "contact_message", "mail_outbox"];
+      const tables = [
+        "user",
+        "account",
+        "proposal",
+        "meeting",
+        "invoice",
+        "invoice_item",
+        "payments",
+        "settings",
+        "contact_message",
+        "mail_outbox",
+      ];
       const parts: string[] = [];
       for (const table of tables) {
         const { rows } = await sql.query(
