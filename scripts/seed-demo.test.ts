@@ -39,6 +39,14 @@ describe.each(testDatabases())("seed:demo on %s", (_name, open) => {
     expect(
       await one(t, sql`select count(*)::int as n from proposal where commission_paid_at is not null and client_approved_at is null`),
     ).toEqual({ n: 0 });
+    // Payments (ADR 013): a paid invoice's payments cover it, an unpaid one's do not.
+    expect(
+      await one(
+        t,
+        sql`select count(*)::int as n from invoice i
+            where (i.status = 'paid') <> (i.total_cents <= (select coalesce(sum(amount_cents) filter (where amount_cents > 0), 0) from payments where invoice_id = i.id))`,
+      ),
+    ).toEqual({ n: 0 });
     // The next generated invoice continues its year's sequence.
     const [admin] = (
       (await t.db.execute(sql`select id from "user" where email = ${DEMO_ACCOUNTS.admin}`)) as unknown as { rows: { id: string }[] }
