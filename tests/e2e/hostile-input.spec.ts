@@ -277,7 +277,7 @@ test.describe("hostile input", () => {
       expect(res.bytes).toBeLessThan(MAX_REPLY);
     }
     for (const [path, body] of [
-      ["/admin/invoices", `intent=mark-paid&invoiceId=${huge}`],
+      ["/admin/invoices", `intent=record-full-payment&invoiceId=${huge}`],
       ["/admin/invoices", `intent=delete-invoice&invoiceId=${huge}&confirm=yes`],
       ["/admin/ambassadors", `intent=mark-commission-paid&proposalId=${huge}`],
       ["/admin?index", `intent=accept-meeting&meetingId=${huge}`],

@@ -5,6 +5,7 @@
  * acceptance, meetings, payments) add their `entity:action` here.
  */
 import { PROPOSAL_STATUS_LABELS } from "#app/lib/vocabulary";
+import { formatCents } from "#app/lib/money";
 import type { ProposalStatus } from "#app/db/enums";
 
 /** Events a client sees, as `entity:action`. */
@@ -52,9 +53,9 @@ const FIELD_LABELS: Record<string, string> = {
   websiteGoal: "website goal",
 };
 
-/** An amount in cents as a plain number with two decimals ("1,125.00"): the event does not carry the currency. */
-const amount = (cents: unknown) =>
-  (Math.abs(Number(cents) || 0) / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** A payment event's amount in its own currency (recorded in the event). */
+const paid = (after: Record<string, unknown>, sign = 1) =>
+  formatCents(sign * Number(after.amountCents ?? 0), typeof after.currency === "string" ? after.currency : undefined);
 
 const status = (value: unknown) => PROPOSAL_STATUS_LABELS[value as ProposalStatus] ?? String(value ?? "—");
 
@@ -91,9 +92,9 @@ export function describeEvent(event: { entity: string; action: string; before: u
     case "invoice:marked-paid":
       return { text: "marked the invoice paid" };
     case "invoice:payment-recorded":
-      return { text: `recorded a payment of ${amount(after.amountCents)} on invoice ${String(after.number ?? "")}`.trim() };
+      return { text: `recorded a payment of ${paid(after)} on invoice ${String(after.number ?? "")}`.trim() };
     case "invoice:refund-recorded":
-      return { text: `recorded a refund of ${amount(after.amountCents)} on invoice ${String(after.number ?? "")}`.trim() };
+      return { text: `recorded a refund of ${paid(after, -1)} on invoice ${String(after.number ?? "")}`.trim() };
     case "invoice:disputed":
       return { text: "was told the card payment is disputed" };
     case "invoice:marked-unpaid":

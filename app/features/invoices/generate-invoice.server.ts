@@ -22,6 +22,7 @@ import { currencyOf, invoiceNotice } from "./invoice-notice.server";
 import { syncInvoiceStatus } from "#app/features/payments/balance.server";
 import { defaultDepositCents } from "#app/features/payments/deposit.server";
 import { getOfferForInvoice } from "#app/features/agreements/offer-deposit.server";
+import { signedInvoicePath } from "#app/features/payments/invoice-link.server";
 import { type InvoiceInput } from "./invoices.schema";
 import { INVOICE_MESSAGES } from "./invoices.messages";
 
@@ -134,7 +135,15 @@ export async function generateInvoice(
       await queueUserNotice(
         tx,
         target.clientId,
-        invoiceNotice(created!.id, number, totalCents, input.dueDate, currencyOf(await getSettings(tx)), "issued"),
+        invoiceNotice(
+          created!.id,
+          number,
+          totalCents,
+          input.dueDate,
+          currencyOf(await getSettings(tx)),
+          "issued",
+          await signedInvoicePath(tx, created!.id, target.clientId, now),
+        ),
       );
       return { id: created!.id, number, totalCents };
     });

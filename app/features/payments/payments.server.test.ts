@@ -118,6 +118,8 @@ describe.each(testDatabases())("payments on %s", (_name, open) => {
     const overdue = await listInvoicesForAdmin(t.db, admin, { filter: "overdue" }, { size: 20 }, tomorrow);
     expect(overdue.items.map((i) => [i.id, i.displayStatus, i.balanceCents])).toEqual([[invoiceId, "partial-overdue", 70_000]]);
     expect(await clientBalance(t.db, client, NOW)).toMatchObject({ outstandingCount: 1, outstandingCents: 70_000, overdueCents: 0 });
+    expect(await invoiceSummary(t.db, admin, NOW)).toMatchObject({ unpaidCount: 1, unpaidCents: 70_000, overdueCents: 0 });
+    expect(await invoiceSummary(t.db, admin, tomorrow)).toMatchObject({ overdueCount: 1, overdueCents: 70_000 });
     expect(await clientBalance(t.db, client, tomorrow)).toMatchObject({ overdueCount: 1, overdueCents: 70_000 });
     expect((await listClientInvoices(t.db, client, { page: 1 }, NOW)).items[0]).toMatchObject({
       balanceCents: 70_000,
@@ -181,8 +183,8 @@ describe.each(testDatabases())("payments on %s", (_name, open) => {
     const said = thread.entries.flatMap((e) => (e.kind === "event" ? [e.text] : []));
     expect(said).toEqual(
       expect.arrayContaining([
-        "recorded a payment of 300.00 on " + `invoice ${seen.number}`,
-        `recorded a refund of 200.00 on invoice ${seen.number}`,
+        `recorded a payment of $300.00 on invoice ${seen.number}`,
+        `recorded a refund of $200.00 on invoice ${seen.number}`,
       ]),
     );
   });
