@@ -75,7 +75,10 @@ async function main() {
     for (const [page, as] of pages) {
       const flags = { port: chrome.port, output: "json" as const, logLevel: "error" as const, onlyCategories: [...CATEGORIES] };
       const runs = [];
-      for (let run = 0; run < RUNS; run++) {
+      const failed: string[] = [];
+      // A run Lighthouse could not complete (runtimeError, no performance score) is listed and
+      // replaced by another, at most RUNS times over.
+      for (let run = 0; runs.length < RUNS && run < 2 * RUNS; run++) {
         let result;
         if (as) {
           const context = await browser.createBrowserContext();
@@ -91,11 +94,17 @@ async function main() {
           result = await lighthouse(`${app.baseUrl}${page}`, flags);
         }
         if (!result) throw new Error(`no result for ${page}`);
+        if (result.lhr.runtimeError || result.lhr.categories.performance?.score == null) {
+          failed.push(result.lhr.runtimeError?.code ?? "no performance score");
+          console.log(`${page} run ${run + 1}: failed (${failed.at(-1)}), load ${os.loadavg()[0]!.toFixed(1)}`);
+          continue;
+        }
         const perf = Math.round((result.lhr.categories.performance?.score ?? 0) * 100);
         const tbt = Math.round(result.lhr.audits["total-blocking-time"]?.numericValue ?? 0);
         runs.push({ lhr: result.lhr, perf, tbt, load: os.loadavg()[0]! });
         console.log(`${page} run ${run + 1}: performance ${perf}, TBT ${tbt} ms, load ${os.loadavg()[0]!.toFixed(1)}`);
       }
+      if (runs.length === 0) throw new Error(`${page}: every Lighthouse run failed (${failed.join(", ")})`);
       // The run with the median performance score; TBT is the median of the runs.
       const { lhr } = [...runs].sort((a, b) => a.perf - b.perf)[Math.floor(runs.length / 2)]!;
       const tbtMedian = median(runs.map((r) => r.tbt));
@@ -124,7 +133,7 @@ async function main() {
       const cls = lhr.audits["cumulative-layout-shift"]?.displayValue ?? "";
       if (lhr.finalDisplayedUrl !== `${app.baseUrl}${page}`) throw new Error(`${page} ended at ${lhr.finalDisplayedUrl}`);
       rows.push(
-        `| \`${page}\`${as ? ` (${as})` : ""} | ${scores.join(" | ")} | ${tbtMedian} ms | ${runs.map((r) => `${r.perf} / ${r.tbt}`).join(", ")} | ${(jsBytes / 1024).toFixed(1)} KB | ${fcp} | ${lcp} | ${si} | ${cls} | ${requests.length} |`,
+        `| \`${page}\`${as ? ` (${as})` : ""} | ${scores.join(" | ")} | ${tbtMedian} ms | ${runs.map((r) => `${r.perf} / ${r.tbt}`).join(", ")}${failed.length ? ` (failed runs, replaced: ${failed.join(", ")})` : ""} | ${(jsBytes / 1024).toFixed(1)} KB | ${fcp} | ${lcp} | ${si} | ${cls} | ${requests.length} |`,
       );
       for (const [i, c] of CATEGORIES.entries()) {
         if (scores[i]! < 100) {
