@@ -3,6 +3,35 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 
+/**
+ * Shared chunks that follow the route tree (issue #29, bench/results/portal-js.md): every app module
+ * the root route imports (statically, through any chain) goes into one chunk with them — every page
+ * loads these anyway, so a page loads no byte more, in one request instead of one per small module
+ * (Rollup adds the React Router code only they use). Per-area chunks were tried: the areas' layouts
+ * import nothing that another area or the sign-in pages do not import too, so none formed. Other
+ * modules keep Rollup's default chunking (one chunk per set of routes that import it).
+ */
+function routeTreeChunk(
+  id: string,
+  { getModuleInfo }: { getModuleInfo: (id: string) => { importers: readonly string[] } | null },
+): string | undefined {
+  const file = (moduleId: string) => path.relative(process.cwd(), moduleId.split("?")[0]!);
+  if (file(id).startsWith("..") || file(id).includes("node_modules") || file(id).startsWith("app/routes/") || file(id) === "app/root.tsx")
+    return undefined;
+  const seen = new Set<string>([id]);
+  const stack = [id];
+  while (stack.length > 0) {
+    for (const importer of getModuleInfo(stack.pop()!)?.importers ?? []) {
+      if (file(importer) === "app/root.tsx") return "root-shared";
+      if (!seen.has(importer)) {
+        seen.add(importer);
+        stack.push(importer);
+      }
+    }
+  }
+  return undefined;
+}
+
 export default defineConfig(({ command }) => ({
   // The SSR bundle's entry is our express sub-app (server/app.ts), so the server, the
   // routes and the typed context keys share one module graph (one instance of each).
@@ -13,6 +42,7 @@ export default defineConfig(({ command }) => ({
   build: { minify: "terser", terserOptions: { compress: { passes: 3 } } },
   environments: {
     ssr: { build: { minify: false, rollupOptions: { input: "./server/app.ts" } } },
+    client: { build: { rollupOptions: { output: { manualChunks: routeTreeChunk } } } },
   },
   resolve: {
     alias: [

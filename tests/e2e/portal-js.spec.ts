@@ -5,9 +5,13 @@
  * and /admin, so the computation cannot drift from the pages. 125 KB for /login, /register,
  * /forgot-password and /reset-password, 130 KB for every other portal page.
  *
+ * The client entry chunk holds React DOM and nothing in build/client mentions Preact (ADR 010).
+ *
  * Also: React DOM hydrates the server's document without changing it (tests/e2e/hydration.ts),
  * and links navigate on the client after hydration.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { adminPage, expect, hydrated, loginAsAdmin, newUserPage, registerAmbassador, registerClient, test } from "./fixtures";
 import { expectCleanHydration } from "./hydration";
 import { PORTAL_PAGES, pageJs, portalBudget, readManifest } from "../../bench/lib/page-js";
@@ -41,6 +45,16 @@ test.describe("portal first-load JavaScript", () => {
         .files.map((f) => f.file)
         .sort(),
     );
+  });
+
+  test("the browser runs React DOM: it is in the client entry chunk, and no Preact is anywhere in the build", () => {
+    const manifest = readManifest();
+    const entry = fs.readFileSync(path.join("build/client", manifest.entry.module), "utf8");
+    expect(entry).toContain('rendererPackageName:"react-dom"');
+    const withPreact = fs
+      .readdirSync("build/client", { recursive: true, encoding: "utf8" })
+      .filter((f) => /\.(js|html|json)$/.test(f) && /preact/i.test(fs.readFileSync(path.join("build/client", f), "utf8")));
+    expect(withPreact).toEqual([]);
   });
 
   test("every portal page is within its budget: 125 KB gzipped for the four sign-in pages, 130 KB for the others", () => {
