@@ -11,7 +11,7 @@
 import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
-import { requestInfoContext } from "./context";
+import { requestInfoContext } from "#app/lib/request-info";
 import { logger } from "./lib/logger.server";
 
 export const streamTimeout = 5_000;

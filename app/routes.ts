@@ -76,6 +76,7 @@ export default [
     route("users", "routes/admin/users.tsx"),
     route("invoices", "routes/admin/invoices.tsx"),
     route("invoices/edit/:invoiceId", "routes/admin/edit-invoice.tsx"),
+    route("invoices/:invoiceId/payments", "routes/admin/invoice-payments.tsx"),
     route("generate-invoice/:proposalId", "routes/admin/generate-invoice.tsx"),
     route("ambassadors", "routes/admin/ambassadors.tsx"),
     route("settings", "routes/admin/settings.tsx"),
@@ -90,9 +91,14 @@ export default [
     route("users/export.csv", "routes/admin/users-export.ts"),
     route("invoices/export.csv", "routes/admin/invoices-export.ts"),
     route("ambassadors/export.csv", "routes/admin/commissions-export.ts"),
+    // Commission payouts (docs/product.md#commissions-payouts).
+    route("ambassadors/payouts.csv", "routes/admin/payouts-export.ts"),
+    route("ambassadors/payouts/:payoutId/export.csv", "routes/admin/payout-export.ts"),
     // Contact inbox (docs/product.md#admin-messages).
     route("messages", "routes/admin/messages.tsx"),
     route("messages/:messageId", "routes/admin/message.tsx"),
+    // Automatic reminders (docs/product.md#reminders-admin): a record's history and "Send reminder now".
+    route("reminders/:recordKind/:recordId", "routes/admin/reminders.tsx"),
   ]),
 
   // Any signed-in user: the account page (profile, sign-in security, notifications, their data, closing).

@@ -99,8 +99,12 @@ async function scenarios(db: Database, admin: Actor): Promise<Scenario[]> {
     {
       name: "/admin/ambassadors?ambassador=<busiest>",
       run: async () => {
-        const detail = await getAmbassadorCommissions(db, admin, busiest!.id!, { proposals: { size: 20 }, clients: { size: 20 } });
-        return { rows: detail.proposals.items.length };
+        const detail = await getAmbassadorCommissions(db, admin, busiest!.id!, {
+          entries: { size: 20 },
+          payouts: { size: 10 },
+          clients: { size: 20 },
+        });
+        return { rows: detail.entries.items.length };
       },
     },
     { name: "/admin/settings", run: async () => ((await getSettingsForAdmin(db, admin)) ? { rows: 1 } : { rows: 0 }) },

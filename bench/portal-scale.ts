@@ -114,7 +114,8 @@ async function main() {
   const database = await scaleDatabase();
   const handle = await openDatabase({ url: database.url });
   await handle.migrate();
-  const ids = await seededIds(handle.db, (await demoActors(handle.db)).client);
+  const actors = await demoActors(handle.db);
+  const ids = await seededIds(handle.db, actors.client, actors.ambassador);
   await handle.close();
   const pages = PORTAL_SCALE_PAGES.filter((p) => !ONLY || ONLY.includes(p.path));
   const paths = new Map(pages.map((page) => [page, pagePath(page, ids)]));

@@ -37,8 +37,19 @@ describe.each(testDatabases())("seed:demo on %s", (_name, open) => {
       ),
     ).toEqual({ n: 0 });
     expect(
-      await one(t, sql`select count(*)::int as n from proposal where commission_paid_at is not null and client_approved_at is null`),
+      await one(
+        t,
+        sql`select count(*)::int as n from commission_entries e join proposal p on p.id = e.proposal_id where p.client_approved_at is null or p.ambassador_id <> e.ambassador_id`,
+      ),
     ).toEqual({ n: 0 });
+    // The ledger, its payouts and the tally agree (issue #25).
+    expect(
+      await one(
+        t,
+        sql`select count(*)::int as n from payouts o where o.total_cents <> (select sum(amount_cents) from commission_entries where payout_id = o.id)`,
+      ),
+    ).toEqual({ n: 0 });
+    expect((await one<{ n: number }>(t, sql`select count(*)::int as n from payouts`)).n).toBeGreaterThan(0);
     // The next generated invoice continues its year's sequence.
     const [admin] = (
       (await t.db.execute(sql`select id from "user" where email = ${DEMO_ACCOUNTS.admin}`)) as unknown as { rows: { id: string }[] }

@@ -34,6 +34,7 @@ import {
 import { parseEnv } from "../app/lib/env.server";
 import { openSlots } from "../app/features/meetings/slots";
 import { DEFAULT_WEEKLY_HOURS } from "../app/db/enums";
+import { seedCommissionLedger } from "./seed-commissions";
 
 export const DEMO_PASSWORD = "demo-password-123";
 export const DEMO_ACCOUNTS = { admin: "admin@demo.local", client: "client@demo.local", ambassador: "ambassador@demo.local" } as const;
@@ -291,7 +292,6 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
         const ambassadorId = client.ambassadorId ?? rnd.pick(ambassadors);
         const registered = rnd.chance(0.8);
         const approved = registered && rnd.chance(0.6);
-        const paid = approved && rnd.chance(0.3);
         proposalRows.push({
           source: "ambassador",
           ambassadorId,
@@ -303,8 +303,6 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
           budgetCents,
           status: approved ? rnd.pick(STATUSES) : "submitted",
           clientApprovedAt: approved ? new Date(createdAt.getTime() + DAY) : null,
-          commissionPaidAt: paid && budgetCents ? new Date(createdAt.getTime() + 30 * DAY) : null,
-          commissionPaidCents: paid && budgetCents ? Math.floor((budgetCents * 1500 + 5000) / 10_000) : null,
           createdAt,
           updatedAt: createdAt,
         });
@@ -399,11 +397,14 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
     const upcoming = Math.max(3, Math.floor(meetings / 3));
     const pick = (slots: Date[], i: number, n: number) =>
       slots[Math.floor((i * slots.length) / Math.max(n, 1)) % Math.max(slots.length, 1)];
+    const usedSlots = new Set<number>();
     for (let i = 0; i < meetings; i++) {
       const future = i < upcoming;
       const startsAt = future ? pick(futureSlots, i, upcoming)! : pick(pastSlots, i - upcoming, meetings - upcoming)!;
       const endsAt = new Date(startsAt.getTime() + DEMO_AVAILABILITY.meetingMinutes * 60_000);
-      const unique = future ? i < futureSlots.length : i - upcoming < pastSlots.length;
+      // A slot already taken (more meetings than slots): this one holds no calendar time.
+      const unique = !usedSlots.has(startsAt.getTime());
+      usedSlots.add(startsAt.getTime());
       meetingRows.push({
         userId: i === 0 || i === 1 || i === upcoming ? clients[0]!.id : rnd.pick(clients).id,
         startsAt,
@@ -474,6 +475,12 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
     await insertBatches([...threads.values()], 1_000, (batch) => tx.insert(proposalThread).values(batch));
     log(`conversations: ${threads.size} with ${messageRows.length} messages`);
 
+    // ---- payments, the commission ledger and payouts (issue #25) ----------------------------
+    const ledger = await seedCommissionLedger(tx, now);
+    log(
+      `commissions: ${ledger.entries} ledger entries (${ledger.payments} payments, ${ledger.refunds} refunds), ${ledger.payouts} payouts`,
+    );
+
     await tx
       .insert(settings)
       .values({
@@ -493,6 +500,8 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
       items,
       meetings: meetingRows.length,
       messages: messageRows.length,
+      commissionEntries: ledger.entries,
+      payouts: ledger.payouts,
     };
   });
   // Planner statistics and the visibility map after a bulk load (autovacuum would get there later).

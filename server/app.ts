@@ -8,18 +8,23 @@
  */
 import express from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
-import { requestInfoContext, servicesContext, type AppServices } from "#app/context";
+import { servicesContext, type AppServices } from "#app/context";
+import { requestInfoContext } from "#app/lib/request-info";
 import { openDatabase, type DbHandle } from "#app/db/client.server";
 import { startTallyFolding } from "#app/db/tally.server";
 import { startDataExportWorker } from "#app/features/privacy/data-export.server";
 import { countOutbox, createMailSender, startOutboxWorker, type OutboxWorker } from "#app/features/mail/outbox.server";
 import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
 import { createAuth, resolveAuthSecret, type Auth } from "#app/features/users/auth.server";
+import { authContext } from "#app/features/users/auth-context.server";
 import type { Env } from "#app/lib/env.server";
 import { owner } from "#app/content/site";
 import { ensureFirstAdmin } from "#app/features/users/accounts.server";
 import { createFileStore } from "#app/features/files/create-store.server";
+import type { FileStore } from "#app/features/files/file-store";
+import { filesContext } from "#app/features/files/files-context";
 import { startConversationJobs } from "#app/features/conversations/jobs.server";
+import { startReminderSweep } from "#app/features/reminders/sweep.server";
 import { logger, registerSecrets } from "#app/lib/logger.server";
 import { createLiveHub, type LiveHub } from "#app/features/live/hub.server";
 import { notificationSourceFor } from "#app/features/live/listener.server";
@@ -28,6 +33,7 @@ import { replyAddress } from "#app/features/inbound/reply-token.server";
 import { startInboundSmtp, type InboundSmtp } from "#app/features/inbound/smtp-listener.server";
 import { createThreadPoster } from "#app/features/inbound/thread-poster.server";
 import { INBOUND_WEBHOOK_PATH, inboundWebhook } from "#app/features/inbound/webhook.server";
+import { STRIPE_WEBHOOK_PATH, stripeWebhook } from "#app/features/payments/stripe.server";
 import { bearerMatches } from "#app/lib/bearer.server";
 import { createMetrics, createRequestTracker, createRouteResolver, trackedRequest, type RequestTracker } from "./observability";
 import { createRequestHandler } from "./request-handler";
@@ -41,7 +47,8 @@ const loadBuild = () => import("virtual:react-router/server-build") as Promise<S
 export interface ServerApp {
   /** Express router: /healthz, /readyz, /metrics and every page, action and resource route. */
   router: express.Router;
-  services: AppServices;
+  /** The shared services, the better-auth instance and the file store every request's context gets. */
+  services: AppServices & { auth: Auth; files: FileStore };
   /** Request ids, the request log and request metrics for every HTTP request (prerendered pages and files too). */
   requests: RequestTracker;
   /**
@@ -62,7 +69,15 @@ export interface ServerApp {
  * @throws {DataDirLockedError} when another process holds the PGlite directory.
  */
 export async function createServerApp(env: Env): Promise<ServerApp> {
-  registerSecrets([env.BETTER_AUTH_SECRET, env.ADMIN_PASSWORD, env.METRICS_TOKEN, env.INBOUND_WEBHOOK_TOKEN, env.S3_SECRET_ACCESS_KEY]);
+  registerSecrets([
+    env.BETTER_AUTH_SECRET,
+    env.ADMIN_PASSWORD,
+    env.METRICS_TOKEN,
+    env.INBOUND_WEBHOOK_TOKEN,
+    env.S3_SECRET_ACCESS_KEY,
+    env.STRIPE_SECRET_KEY,
+    env.STRIPE_WEBHOOK_SECRET,
+  ]);
   const handle: DbHandle = env.DATABASE_URL
     ? await openDatabase({ url: env.DATABASE_URL })
     : await openDatabase({ pgliteDir: env.pgliteDir });
@@ -72,6 +87,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
   let smtp: InboundSmtp | undefined;
   let inbound: InboundDeps | undefined;
   let conversationJobs: { stop(): Promise<void> } | undefined;
+  let reminders: { stop(): Promise<void> } | undefined;
   const files = createFileStore(env, handle.db);
   let exports: { stop(): Promise<void> } | undefined;
   let auth: Auth;
@@ -109,6 +125,8 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
       replyAddress: domain ? (target) => replyAddress(secret, domain, target) : undefined,
     });
     folding = startTallyFolding(handle.db);
+    // docs/product.md#reminders: the reminder sweep, every minute (safe with several processes: ADR 018).
+    reminders = startReminderSweep(handle.db);
     live = await createLiveHub({ db: handle.db, auth, source: notificationSourceFor(handle.db), maxStreams: env.SSE_MAX_STREAMS });
     if (domain) {
       const post = createThreadPoster({ db: handle.db, files, maxUploadMb: env.MAX_UPLOAD_MB });
@@ -124,6 +142,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
   } catch (error) {
     await exports?.stop();
     await conversationJobs?.stop();
+    await reminders?.stop();
     await smtp?.close();
     live?.closeAll();
     await live?.stop();
@@ -133,7 +152,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     throw error;
   }
 
-  const services: AppServices = { db: handle.db, env, auth, files, ping: () => handle.ping() };
+  const services: ServerApp["services"] = { db: handle.db, env, auth, files, ping: () => handle.ping() };
   const router = express.Router();
 
   let stopping = false;
@@ -171,6 +190,9 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     receive: inbound ? (raw) => receiveInboundMail(inbound!, raw) : undefined,
   });
   router.post(INBOUND_WEBHOOK_PATH, (req, res, next) => void webhook(req, res).catch(next));
+  // docs/product.md#card-payments: Stripe events, signature checked on the raw body (nothing before it parses the body).
+  const stripeHook = stripeWebhook({ db: handle.db, env });
+  router.post(STRIPE_WEBHOOK_PATH, (req, res, next) => void stripeHook(req, res).catch(next));
 
   router.all(
     "/{*splat}",
@@ -184,6 +206,8 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
       getLoadContext(req, res) {
         const context = new RouterContextProvider();
         context.set(servicesContext, services);
+        context.set(authContext, auth);
+        context.set(filesContext, files);
         context.set(requestInfoContext, {
           ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
           nonce: String(res.locals.cspNonce ?? ""),
@@ -222,6 +246,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
       await worker?.stop();
       await folding?.stop();
       await conversationJobs?.stop();
+      await reminders?.stop();
       await exports?.stop();
       await handle.close();
     },

@@ -48,3 +48,10 @@ export const DEFAULT_WEEKLY_HOURS: WeeklyHours = {
   sat: [],
   sun: [],
 };
+
+/** How a commission payout was sent (docs/product.md#commissions-payouts). */
+export const PAYOUT_METHODS = ["bank_transfer", "paypal", "cash", "other"] as const;
+export type PayoutMethod = (typeof PAYOUT_METHODS)[number];
+
+/** What a commission ledger entry is for (docs/product.md#commissions-ledger). */
+export type CommissionEntryKind = "payment" | "refund" | "historical";

@@ -23,7 +23,16 @@ import {
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 
-import { DEFAULT_WEEKLY_HOURS, type MeetingStatus, type ProposalStatus, type Role, type WebsiteGoal, type WeeklyHours } from "./enums";
+import {
+  DEFAULT_WEEKLY_HOURS,
+  type CommissionEntryKind,
+  type PayoutMethod,
+  type MeetingStatus,
+  type ProposalStatus,
+  type Role,
+  type WebsiteGoal,
+  type WeeklyHours,
+} from "./enums";
 
 export * from "./enums";
 
@@ -69,7 +78,7 @@ export const mailOutbox = pgTable(
     subject: text().notNull(),
     text: text().notNull(),
     html: text(),
-    /** Small attachments, e.g. a calendar invite; binary ones (a certificate PDF, #26a) as base64 with `encoding`. */
+    /** Small text attachments, e.g. a calendar invite. */
     attachments: jsonb().$type<{ filename: string; contentType: string; content: string; encoding?: "base64" }[]>(),
     /** Extra header fields (migration 0018: `Auto-Submitted` on automatic answers to inbound mail). */
     headers: jsonb().$type<Record<string, string>>(),
@@ -165,6 +174,10 @@ export const user = pgTable(
     twoFactorEnabled: boolean().default(false),
     /** When the account was closed (docs/product.md#closing-an-account): its personal data erased, the row kept for what the law keeps. */
     closedAt: timestamp({ withTimezone: true }),
+    /** Automatic reminders (docs/product.md#reminders, migration 0022): the user's own "reminders" preference. */
+    notifyReminders: boolean().notNull().default(true),
+    /** Automatic reminders paused for this client by an admin (migration 0022). */
+    remindersPaused: boolean().notNull().default(false),
   },
   (t) => [
     uniqueIndex("user_referral_code_unique").on(t.referralCode),
@@ -302,26 +315,32 @@ export const proposal = pgTable(
     clientApprovedAt: timestamp({ withTimezone: true }),
     clientDeclinedAt: timestamp({ withTimezone: true }),
     declineReason: text(),
-    commissionPaidAt: timestamp({ withTimezone: true }),
-    /** The commission paid to the ambassador (cents), frozen when the admin marks it paid. */
-    commissionPaidCents: integer(),
+    /**
+     * The commission rate (basis points) frozen when the client approved the proposal: every
+     * commission entry of its payments uses it (docs/product.md#commissions-ledger, ADR 017).
+     */
+    commissionRateBps: integer(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index("proposal_client_idx").on(t.clientId, t.createdAt),
+    // Per-owner pages list newest first on (created_at, id): the owner's rows in order, no sort (issue #30).
+    index("proposal_client_idx").on(t.clientId, t.createdAt, t.id),
     index("proposal_client_email_idx").on(t.clientEmail),
-    index("proposal_ambassador_idx").on(t.ambassadorId, t.createdAt),
+    index("proposal_ambassador_idx").on(t.ambassadorId, t.createdAt, t.id),
     // Admin list: newest first, keyset-paginated on (created_at, id), by status.
     index("proposal_status_created_idx").on(t.status, t.createdAt, t.id),
     index("proposal_created_idx").on(t.createdAt, t.id),
+    // #26b reminders: proposals waiting for the client (migration 0022).
+    index("proposal_awaiting_client_idx")
+      .on(t.createdAt)
+      .where(sql`${t.status} in ('awaiting_acceptance', 'submitted') and ${t.clientApprovedAt} is null and ${t.clientDeclinedAt} is null`),
     // Admin search (ILIKE '%…%') with pg_trgm (see ADR 005).
     index("proposal_project_name_trgm_idx").using("gin", t.projectName.op("gin_trgm_ops")),
     index("proposal_client_name_trgm_idx").using("gin", t.clientName.op("gin_trgm_ops")),
     index("proposal_client_email_trgm_idx").using("gin", t.clientEmail.op("gin_trgm_ops")),
     check("proposal_budget_nonnegative", sql`${t.budgetCents} is null or ${t.budgetCents} >= 0`),
-    // A paid commission always records its amount (the commission tally sums it).
-    check("proposal_commission_paid_amount", sql`${t.commissionPaidAt} is null or ${t.commissionPaidCents} is not null`),
+    check("proposal_commission_rate_range", sql`${t.commissionRateBps} is null or ${t.commissionRateBps} between 0 and 10000`),
   ],
 );
 
@@ -380,6 +399,10 @@ export const invoice = pgTable(
     status: text().$type<"unpaid" | "paid">().notNull().default("unpaid"),
     totalCents: integer().notNull(),
     paidAt: timestamp({ withTimezone: true }),
+    /** Deposit asked for, in cents (docs/product.md#deposits); null = no deposit. */
+    depositCents: integer(),
+    /** Set when the card processor reports a dispute (chargeback) on one of its payments. */
+    disputedAt: timestamp({ withTimezone: true }),
     /** Raised by one at every edit; a save carrying an older version is refused (docs/product.md#invoices). */
     version: integer().notNull().default(1),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -465,6 +488,10 @@ export const settings = pgTable(
     changeCutoffHours: integer().notNull().default(12),
     /** Client registration asks for a phone number (docs/product.md#registration); off by default. */
     requireClientPhone: boolean().notNull().default(false),
+    /** Days a commission entry stays Pending before it is payable: the refund window (docs/product.md#commissions-ledger). */
+    commissionHoldDays: integer().notNull().default(30),
+    /** #25a: deposit asked on new invoices, whole percent of the total (0 = none; docs/product.md#deposits). */
+    defaultDepositPercent: integer().notNull().default(0),
     /** #26a: the agency's terms and conditions (multi-line, "" = none), part of every offer version made while set. */
     termsAndConditions: text().notNull().default(""),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -476,6 +503,8 @@ export const settings = pgTable(
     check("settings_min_notice_range", sql`${t.minNoticeHours} between 0 and 8760`),
     check("settings_booking_horizon_range", sql`${t.bookingHorizonDays} between 1 and 730`),
     check("settings_change_cutoff_range", sql`${t.changeCutoffHours} between 0 and 720`),
+    check("settings_commission_hold_range", sql`${t.commissionHoldDays} between 0 and 365`),
+    check("settings_deposit_percent_range", sql`${t.defaultDepositPercent} between 0 and 100`),
   ],
 );
 
@@ -794,6 +823,125 @@ export const dataExport = pgTable(
   ],
 );
 
+// #25a payments
+/**
+ * Payments on invoices (docs/product.md#payments, ADR 013): what was received (positive cents) or
+ * refunded (negative cents, pointing at the payment it refunds). Paid, refunded, balance and the
+ * invoice's status are derived from these rows (app/features/payments/).
+ */
+export const payments = pgTable(
+  "payments",
+  {
+    id: serial().primaryKey(),
+    invoiceId: integer()
+      .notNull()
+      .references(() => invoice.id, { onDelete: "cascade" }),
+    /** Integer cents in the invoice's currency: positive for a payment, negative for a refund, never 0. */
+    amountCents: integer().notNull(),
+    currency: text().notNull(),
+    method: text().$type<"card" | "bank_transfer" | "cash" | "other">().notNull(),
+    receivedAt: timestamp({ withTimezone: true }).notNull(),
+    reference: text(),
+    /** The admin who recorded it; null when the processor (Stripe webhook) recorded it. */
+    recordedBy: text().references(() => user.id, { onDelete: "set null" }),
+    /** For a refund: the payment it refunds. */
+    refundOf: integer().references((): AnyPgColumn => payments.id),
+    /** Stripe payment intent id of a card payment: one payment per intent. */
+    processorPaymentIntent: text().unique(),
+    /** Stripe event id that recorded this row. */
+    processorEventId: text(),
+    createdAt: timestamp({ withTimezone: true }).defaultNow(),
+  },
+  (t) => [
+    index("payments_invoice_idx").on(t.invoiceId),
+    check("payments_amount_nonzero", sql`${t.amountCents} <> 0`),
+    check("payments_method_check", sql`${t.method} in ('card','bank_transfer','cash','other')`),
+  ],
+);
+
+// #25b commission ledger
+// ---------------------------------------------------------------------------------------
+// Commission ledger and payouts (issue #25, migration 0021, docs/product.md#commissions-ledger, ADR 017)
+// ---------------------------------------------------------------------------------------
+
+/** One payout to an ambassador: the payable entries it took, paid together. */
+export const payouts = pgTable(
+  "payouts",
+  {
+    id: serial().primaryKey(),
+    ambassadorId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    /** Sum of its entries, cents (> 0 for a payout made here; historical ones may be 0). */
+    totalCents: integer().notNull(),
+    currency: text().notNull(),
+    /** The bank or PayPal reference the admin typed, e.g. "SEPA 2026-11-30". */
+    reference: text().notNull(),
+    method: text().$type<PayoutMethod>().notNull(),
+    /** When the money was sent (UTC). */
+    paidAt: timestamp({ withTimezone: true }).notNull(),
+    createdBy: text().references(() => user.id, { onDelete: "set null" }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("payouts_ambassador_idx").on(t.ambassadorId, t.paidAt, t.id),
+    index("payouts_paid_idx").on(t.paidAt, t.id),
+    check("payouts_total_nonnegative", sql`${t.totalCents} >= 0`),
+    check("payouts_method_valid", sql`${t.method} in ('bank_transfer', 'paypal', 'cash', 'other')`),
+  ],
+);
+
+/**
+ * The commission ledger: one entry per payment or refund on the invoice of a commissionable
+ * proposal (+/- rate × amount, rounded half up per entry), plus one `historical` entry per
+ * commission marked paid before the ledger existed. Entries are never updated except to be
+ * taken into a payout (`payout_id`).
+ */
+export const commissionEntries = pgTable(
+  "commission_entries",
+  {
+    id: serial().primaryKey(),
+    ambassadorId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    proposalId: integer().references(() => proposal.id, { onDelete: "set null" }),
+    invoiceId: integer().references(() => invoice.id, { onDelete: "set null" }),
+    /** The payment or refund it is for: at most one entry per payment (null for historical entries). */
+    paymentId: integer()
+      .unique()
+      .references(() => payments.id, { onDelete: "set null" }),
+    kind: text().$type<CommissionEntryKind>().notNull(),
+    /** The payment's amount (cents, negative for a refund); for a historical entry, the base it was paid on. */
+    baseCents: integer().notNull(),
+    /** The rate frozen when the proposal was approved (basis points). */
+    rateBps: integer().notNull(),
+    /** Signed commission in cents: round-half-up(rate × base), negative for a refund. */
+    amountCents: integer().notNull(),
+    currency: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** created_at + settings.commission_hold_days at creation: Pending before, Payable after. */
+    payableAt: timestamp({ withTimezone: true }).notNull(),
+    payoutId: integer().references(() => payouts.id),
+  },
+  (t) => [
+    // The ambassador's ledger page, newest first.
+    index("commission_entries_ambassador_idx").on(t.ambassadorId, t.createdAt, t.id),
+    // Balances: the entries not paid out yet, per ambassador and by when they become payable.
+    index("commission_entries_unpaid_idx")
+      .on(t.ambassadorId, t.payableAt)
+      .where(sql`${t.payoutId} is null`),
+    index("commission_entries_open_payable_idx")
+      .on(t.payableAt)
+      .where(sql`${t.payoutId} is null`),
+    index("commission_entries_payout_idx").on(t.payoutId),
+    check("commission_entries_kind_valid", sql`${t.kind} in ('payment', 'refund', 'historical')`),
+    check(
+      "commission_entries_sign",
+      sql`(${t.kind} = 'refund' and ${t.amountCents} <= 0) or (${t.kind} <> 'refund' and ${t.amountCents} >= 0)`,
+    ),
+  ],
+);
+
 // ---------------------------------------------------------------------------------------
 // #26a offers, versions, acceptances (docs/product.md#offers, migration 0015)
 // ---------------------------------------------------------------------------------------
@@ -899,4 +1047,73 @@ export const proposalAcceptance = pgTable(
     uniqueIndex("proposal_acceptance_certificate_unique").on(t.certificateId),
     index("proposal_acceptance_proposal_idx").on(t.proposalId, t.acceptedAt),
   ],
+);
+
+// ---------------------------------------------------------------------------------------
+// #26b reminders (docs/product.md#reminders, migration 0022, ADR 018)
+// ---------------------------------------------------------------------------------------
+
+/** What a reminder is about: an invoice, a proposal, a meeting, or the agency (the admin digest, record id 1). */
+export type ReminderRecordKind = "invoice" | "proposal" | "meeting" | "agency";
+
+/** The reminder settings (docs/product.md#reminders): one row, id always 1; read with defaults when missing. */
+export const reminderSettings = pgTable(
+  "reminder_settings",
+  {
+    id: integer().primaryKey().default(1),
+    invoiceEnabled: boolean().notNull().default(true),
+    /** Days relative to the due date (negative: before it), sorted, distinct, -60…365. */
+    invoiceDays: jsonb().$type<number[]>().notNull().default([-3, 0, 7, 14]),
+    proposalEnabled: boolean().notNull().default(true),
+    /** Days after the proposal started waiting for the client, sorted, distinct, 1…365. */
+    proposalDays: jsonb().$type<number[]>().notNull().default([3, 7]),
+    /** 24 hours before an accepted meeting, to the client, with the .ics. */
+    meetingEnabled: boolean().notNull().default(true),
+    /** The admins' daily digest at 08:00 in settings.time_zone. */
+    digestEnabled: boolean().notNull().default(true),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("reminder_settings_single_row", sql`${t.id} = 1`)],
+);
+
+/**
+ * The reminder ledger: one row per (record, kind, step) the sweep (or "Send reminder now") handled,
+ * `sent` (with its outbox mail) or `skipped` (an earlier step passed over after downtime, or an
+ * empty digest). The unique index makes each (record, kind, step) happen at most once.
+ */
+export const remindersSent = pgTable(
+  "reminders_sent",
+  {
+    id: serial().primaryKey(),
+    recordKind: text().$type<ReminderRecordKind>().notNull(),
+    recordId: integer().notNull(),
+    /** `invoice-due` · `proposal-waiting` · `meeting-24h` · `admin-digest` · `manual`. */
+    kind: text().notNull(),
+    /** The step: days (`-3`, `0`, `7`), `24h`, the digest's agency-local date, or the manual send's instant. */
+    step: text().notNull(),
+    status: text().$type<"sent" | "skipped">().notNull(),
+    /** When the step was due (UTC). */
+    dueAt: timestamp({ withTimezone: true }),
+    /** When the sweep (or the admin) handled it, from the injectable clock (UTC). */
+    sentAt: timestamp({ withTimezone: true }).notNull(),
+    /** The outbox mail (no foreign key: sent mails are purged after OUTBOX_RETENTION_DAYS). */
+    outboxId: integer(),
+    /** The admin who pressed "Send reminder now" (null for the sweep). */
+    sentById: text().references(() => user.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("reminders_sent_once").on(t.recordKind, t.recordId, t.kind, t.step),
+    check("reminders_sent_record_kind", sql`${t.recordKind} in ('invoice', 'proposal', 'meeting', 'agency')`),
+    check("reminders_sent_status", sql`${t.status} in ('sent', 'skipped')`),
+  ],
+);
+
+/** The sweep's watermark (one row, id 1): every moment up to `sweptUntil` has been handled. */
+export const reminderSweep = pgTable(
+  "reminder_sweep",
+  {
+    id: integer().primaryKey().default(1),
+    sweptUntil: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [check("reminder_sweep_single_row", sql`${t.id} = 1`)],
 );

@@ -68,6 +68,12 @@ const envSchema = z.object({
   S3_REGION: z.preprocess(emptyToUndefined, z.string().default("us-east-1")),
   S3_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   S3_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** Stripe secret key (docs/product.md#card-payments); with STRIPE_WEBHOOK_SECRET it turns on "Pay by card". */
+  STRIPE_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().min(8).optional()),
+  /** Signing secret of the Stripe webhook endpoint POST /webhooks/stripe (`whsec_…`). */
+  STRIPE_WEBHOOK_SECRET: z.preprocess(emptyToUndefined, z.string().min(8).optional()),
+  /** Another Stripe API base (stripe-mock, a test stand-in), e.g. http://localhost:12111; unset → api.stripe.com. */
+  STRIPE_API_URL: z.preprocess(emptyToUndefined, urlWithProtocol(["http", "https"]).optional()),
 });
 
 /** Variables whose values are secret or may carry a password: never printed, not even in an error. */
@@ -77,9 +83,11 @@ const SECRET_VARIABLES = new Set([
   "METRICS_TOKEN",
   "INBOUND_WEBHOOK_TOKEN",
   "S3_SECRET_ACCESS_KEY",
+  "STRIPE_SECRET_KEY",
+  "STRIPE_WEBHOOK_SECRET",
 ]);
 /** URL variables that may carry a password: an error shows the scheme and host only. */
-const URL_VARIABLES = new Set(["DATABASE_URL", "SMTP_URL", "BETTER_AUTH_URL", "S3_ENDPOINT"]);
+const URL_VARIABLES = new Set(["DATABASE_URL", "SMTP_URL", "BETTER_AUTH_URL", "S3_ENDPOINT", "STRIPE_API_URL"]);
 
 /**
  * How a refused value is shown in a configuration error: secrets never, URLs without their

@@ -1,7 +1,7 @@
 import { RouterContextProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { requestInfoContext } from "#app/context";
+import { requestInfoContext } from "#app/lib/request-info";
 import { AppError, fieldError, rateLimited } from "./errors";
 import { conformIntent, formAction, formId, formUserId, parseInput, requireConfirmation, runIntent } from "./form-action.server";
 import { logger } from "./logger.server";

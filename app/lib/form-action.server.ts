@@ -20,7 +20,7 @@
 import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider } from "react-router";
-import { requestInfoContext } from "#app/context";
+import { requestInfoContext } from "./request-info";
 import type { z } from "zod";
 import { AppError, invalidInput } from "./errors";
 import { schemaFields } from "./form-constraints.server";

@@ -1,10 +1,9 @@
 /**
- * Shortcuts for route modules: the services and request facts a use-case needs.
+ * Request facts a use-case needs (account rate limits, sessions), taken from the request
+ * and the router context.
  */
 import type { RouterContextProvider } from "react-router";
-import { requestInfoContext, servicesContext } from "#app/context";
-
-type Ctx = Readonly<RouterContextProvider>;
+import { requestInfoContext } from "./request-info";
 
 /** Request facts use-cases need (account rate limits, sessions). */
 export interface RequestMeta {
@@ -14,13 +13,7 @@ export interface RequestMeta {
   ip: string;
 }
 
-/** `{ db, auth }` for account use-cases. */
-export function accountDeps(context: Ctx) {
-  const { db, auth } = context.get(servicesContext);
-  return { db, auth };
-}
-
 /** Request headers and the client IP (rate-limit key). */
-export function requestMeta(request: Request, context: Ctx): RequestMeta {
+export function requestMeta(request: Request, context: Readonly<RouterContextProvider>): RequestMeta {
   return { headers: request.headers, ip: context.get(requestInfoContext).ip };
 }

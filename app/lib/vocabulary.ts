@@ -33,11 +33,14 @@ export type InvoiceStatusWord = "unpaid" | "overdue" | "paid";
  * An invoice's shown status, one label everywhere (the PDF writes it in capitals). `pending` is
  * the list filter's and the derived status's key for "unpaid, not yet due": it reads "Unpaid".
  */
-export const INVOICE_STATUS_LABELS: Record<InvoiceStatusWord | "pending", string> = {
+export const INVOICE_STATUS_LABELS: Record<InvoiceStatusWord | "pending" | "partial" | "partial-overdue" | "refunded", string> = {
   unpaid: "Unpaid",
   pending: "Unpaid",
+  partial: "Partially paid",
   overdue: "Overdue",
+  "partial-overdue": "Partially paid · Overdue",
   paid: "Paid",
+  refunded: "Refunded",
 };
 
 /** A meeting request's status. */

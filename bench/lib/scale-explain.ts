@@ -15,7 +15,7 @@ const FULL_PLAN_MS = 2;
 export async function explainPageQueries(url: string, pages: ScalePage[]): Promise<string> {
   const handle = await openDatabase({ url });
   const actors = await demoActors(handle.db);
-  const ids = await seededIds(handle.db, actors.client);
+  const ids = await seededIds(handle.db, actors.client, actors.ambassador);
   await handle.close();
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -18,10 +18,22 @@ import { listMeetingRequests, listPendingMeetingRequests } from "../../app/featu
 import { getProposalForAdmin, getProposalForClient } from "../../app/features/proposals/proposal-detail.server";
 import { proposalListFiltersFrom } from "../../app/features/proposals/proposals.admin.schema";
 import { countProposals, listProposalsForAdmin } from "../../app/features/proposals/proposals.admin.server";
-import { listAwaitingApproval, listClientProposals } from "../../app/features/proposals/proposals.server";
+import { listAwaitingApproval, listClientProjectNames, listClientProposals } from "../../app/features/proposals/proposals.server";
 import { listAmbassadorsForAdmin } from "../../app/features/referrals/commissions.admin.server";
-import { getAmbassadorDashboard, getAmbassadorEarnings, getReferringAmbassador } from "../../app/features/referrals/referrals.server";
+import {
+  getAmbassadorCommissionTotals,
+  getAmbassadorDashboard,
+  getAmbassadorEarnings,
+  getReferringAmbassador,
+} from "../../app/features/referrals/referrals.server";
 import { getSettings } from "../../app/features/settings/settings.server";
+import { adminNextSteps, clientNextSteps } from "../../app/features/dashboard/next-steps.server";
+import { listClientConversations } from "../../app/features/conversations/client-conversations.server";
+import { listConversations } from "../../app/features/conversations/inbox.server";
+import { getStatusEventsForAmbassador, getThread } from "../../app/features/conversations/timeline.server";
+import { getAvailability, slotPickerView } from "../../app/features/meetings/availability.server";
+import { listUpcomingMeetings } from "../../app/features/meetings/meetings.admin.server";
+import { storageUsed } from "../../app/features/files/uploads.server";
 import type { Actor } from "../../app/features/users/actor";
 import { countUsers, listUsersForAdmin, userListFiltersFrom } from "../../app/features/users/users.server";
 import { pageRequestFrom } from "../../app/lib/pagination";
@@ -34,6 +46,7 @@ interface Ids {
   clientProposal: number;
   clientInvoice: number;
   anyProposal: number;
+  ambassadorProposal: number;
 }
 
 /** One measured page. */
@@ -59,28 +72,54 @@ export const PORTAL_SCALE_PAGES: ScalePage[] = [
         listClientMeetings(db, a),
         clientBalance(db, a),
         getSettings(db),
+        clientNextSteps(db, a),
+        listClientConversations(db, a),
       ]),
   },
+  { role: "client", path: "/messages", load: (db, a) => listClientConversations(db, a, 100) },
+  {
+    role: "client",
+    path: "/meetings",
+    load: (db, a) => Promise.all([listClientMeetings(db, a), getSettings(db)]),
+  },
+  {
+    role: "client",
+    path: "/meetings/book",
+    load: async (db, a) => {
+      const { timeZone } = await getAvailability(db);
+      return Promise.all([slotPickerView(db, timeZone, null), listClientProjectNames(db, a)]);
+    },
+  },
   { role: "client", path: "/project-status", load: (db, a) => listClientProposals(db, a, { includeCompleted: false, page: 1 }) },
-  { role: "client", path: "/proposals/{clientProposal}", load: (db, a, ids) => getProposalForClient(db, a, ids.clientProposal) },
+  {
+    role: "client",
+    path: "/proposals/{clientProposal}",
+    load: (db, a, ids) => Promise.all([getProposalForClient(db, a, ids.clientProposal), getThread(db, a, ids.clientProposal)]),
+  },
   { role: "client", path: "/invoices", load: (db, a) => listClientInvoices(db, a, { page: 1 }) },
   { role: "client", path: "/view-invoice/{clientInvoice}", load: (db, a, ids) => getInvoiceForClient(db, a, ids.clientInvoice) },
   {
     role: "ambassador",
     path: "/ambassador/dashboard",
-    load: (db, a) => Promise.all([getAmbassadorDashboard(db, a, 1), getAmbassadorEarnings(db, a)]),
+    load: (db, a) => Promise.all([getAmbassadorDashboard(db, a, 1), getAmbassadorCommissionTotals(db, a)]),
   },
   { role: "ambassador", path: "/ambassador/earnings", load: (db, a) => getAmbassadorEarnings(db, a) },
+  {
+    role: "ambassador",
+    path: "/ambassador/proposals/{ambassadorProposal}",
+    load: (db, a, ids) => getStatusEventsForAmbassador(db, a, ids.ambassadorProposal),
+  },
   {
     role: "admin",
     path: "/admin",
     load: async (db, a) => [
+      await adminNextSteps(db, a),
       await countProposals(db, a),
       await countUsers(db, a),
       await invoiceSummary(db, a),
-      await listPendingMeetingRequests(db, a),
-      await listMeetingRequests(db, a, pageRequestFrom(params("/"), { size: 10 })),
-      await countUnreadMessages(db, a),
+      await listUpcomingMeetings(db, a, "pending"),
+      await listUpcomingMeetings(db, a, "accepted"),
+      await storageUsed(db, a),
     ],
   },
   {
@@ -88,7 +127,23 @@ export const PORTAL_SCALE_PAGES: ScalePage[] = [
     path: "/admin/proposals",
     load: (db, a) => listProposalsForAdmin(db, a, proposalListFiltersFrom(params("/")), pageRequestFrom(params("/"))),
   },
-  { role: "admin", path: "/admin/proposals/{anyProposal}", load: (db, a, ids) => getProposalForAdmin(db, a, ids.anyProposal) },
+  {
+    role: "admin",
+    path: "/admin/proposals/{anyProposal}",
+    load: (db, a, ids) =>
+      Promise.all([getProposalForAdmin(db, a, ids.anyProposal), getThread(db, a, ids.anyProposal, { markAsRead: false })]),
+  },
+  {
+    role: "admin",
+    path: "/admin/conversations",
+    load: (db, a) => listConversations(db, a, {}, pageRequestFrom(params("/"))),
+  },
+  {
+    role: "admin",
+    path: "/admin/meetings",
+    load: (db, a) =>
+      Promise.all([listPendingMeetingRequests(db, a), listMeetingRequests(db, a, pageRequestFrom(params("/"), { size: 10 }))]),
+  },
   {
     role: "admin",
     path: "/admin/invoices",
@@ -112,7 +167,8 @@ export const PORTAL_SCALE_PAGES: ScalePage[] = [
   {
     role: "admin",
     path: "/admin/messages",
-    load: (db, a) => listContactMessages(db, a, inboxFiltersFrom(params("/")), pageRequestFrom(params("/"))),
+    load: (db, a) =>
+      Promise.all([listContactMessages(db, a, inboxFiltersFrom(params("/")), pageRequestFrom(params("/"))), countUnreadMessages(db, a)]),
   },
   { role: "admin", path: "/admin/audit", load: (db, a) => listAuditEvents(db, a) },
 ];
@@ -128,8 +184,8 @@ export async function demoActors(db: Database): Promise<Record<ScaleRole, Actor>
   return actors;
 }
 
-/** The seeded ids the page paths name: the demo client's newest proposal and invoice, the newest proposal. */
-export async function seededIds(db: Database, client: Actor): Promise<Ids> {
+/** The seeded ids the page paths name: the demo client's newest proposal and invoice, the newest proposal, the demo ambassador's newest proposal. */
+export async function seededIds(db: Database, client: Actor, ambassador?: Actor): Promise<Ids> {
   const newest = async (table: typeof proposal | typeof invoice, where?: SQL) =>
     Number(
       (
@@ -143,6 +199,7 @@ export async function seededIds(db: Database, client: Actor): Promise<Ids> {
     clientProposal: await newest(proposal, eq(proposal.clientId, client.id)),
     clientInvoice: await newest(invoice, eq(invoice.clientId, client.id)),
     anyProposal: await newest(proposal),
+    ambassadorProposal: ambassador ? await newest(proposal, eq(proposal.ambassadorId, ambassador.id)) : 0,
   };
 }
 

@@ -23,7 +23,10 @@ const guarded = configuredRoutes
       .replace(/:invoiceId/g, "1")
       .replace(/:meetingId/g, "1")
       .replace(/:fileId/g, "1")
-      .replace(/:certificateId/g, "unknown-certificate"),
+      .replace(/:certificateId/g, "unknown-certificate")
+      // docs/product.md#reminders-admin: a record's reminders and "Send reminder now".
+      .replace(/:recordKind/g, "invoice")
+      .replace(/:recordId/g, "1"),
   }));
 
 const HOME: Record<Exclude<Area, "account">, string> = {

@@ -177,8 +177,10 @@ test.describe("client money view and agency brand", () => {
     const other = await newPage(browser, app);
     await registerClient(other, { businessName: "Other Co" });
     await other.goto("/client-dashboard");
-    await expect(other.getByTestId("balance-outstanding")).toContainText("$0.00");
-    await expect(other.getByTestId("balance-overdue")).toHaveText("Nothing overdue");
+    // A new client's dashboard leads with their first step; it shows no balance of anyone's (#27).
+    await expect(other.getByRole("heading", { name: "Your first step" })).toBeVisible();
+    await expect(other.getByRole("region", { name: "Your balance" })).toHaveCount(0);
+    await expect(other.getByText("$650.50")).toHaveCount(0);
     await other.goto("/invoices");
     await expect(other.getByText("No invoices yet.")).toBeVisible();
     for (const invoice of [paid, unpaid, overdue]) {
@@ -267,7 +269,7 @@ test.describe("client money view and agency brand", () => {
     const adminBrand = admin.getByTestId("portal-brand");
     await expect(adminBrand).toHaveAttribute("href", "/admin");
     await expect(adminBrand.locator("img")).toHaveAttribute("src", logoPath);
-    await expect(admin.locator(".portal-root")).toHaveAttribute("style", /--accent:\s*#0f5132/);
+    await expect(admin.locator(".portal-root")).toHaveAttribute("style", /--accent:\s*light-dark\(#0f5132/);
     await expect(admin.getByRole("button", { name: "Save settings" })).toHaveCSS("background-color", "rgb(15, 81, 50)");
 
     // Served with a long cache and a policy that runs nothing.

@@ -13,6 +13,8 @@ test("a failing database gives the friendly 500 page, a 503 health check and a l
   consoleErrors.allow(/\/client-dashboard: document answered 500$/);
   // The error page's live-update stream cannot read the session either: 503, tried again later.
   consoleErrors.allow(/\/events: eventsource answered 503$/);
+  // A live update that arrives while the database is down reloads the page's data: 500 as well.
+  consoleErrors.allow(/\/client-dashboard\.data: fetch answered 500$/);
   const adminUrl = runPgUrl();
   const database = await createPgDatabase(adminUrl, "e2e_err", { empty: true });
   const name = database.name;

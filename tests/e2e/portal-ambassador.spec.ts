@@ -117,7 +117,6 @@ test.describe("ambassador portal", () => {
 
     // The link from the verification mail.
     await page.goto(verificationPath(await verificationMail(clientEmail)));
-    // The link asks to confirm the address first (issue #28's "Not you?" step).
     await page.getByRole("button", { name: `Yes, verify ${clientEmail}` }).click();
     await expect(page.getByRole("status").filter({ hasText: "verified" })).toHaveText("Your e-mail address is verified. Thank you!");
     await page.getByRole("link", { name: "Go to your dashboard" }).click();

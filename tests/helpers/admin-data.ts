@@ -8,11 +8,14 @@ import { asc, type sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
 import {
   auditEvent,
+  commissionEntries,
   invoice,
   invoiceCounter,
   invoiceItem,
   mailOutbox,
   meeting,
+  payouts,
+  payments,
   proposal,
   session,
   settings,
@@ -77,9 +80,12 @@ export async function snapshot(db: Database): Promise<unknown> {
     invoice: await db.select().from(invoice).orderBy(asc(invoice.id)),
     invoiceItem: await db.select().from(invoiceItem).orderBy(asc(invoiceItem.id)),
     invoiceCounter: await db.select().from(invoiceCounter).orderBy(asc(invoiceCounter.year)),
+    payments: await db.select().from(payments).orderBy(asc(payments.id)),
     settings: await db.select().from(settings),
     auditEvent: await db.select().from(auditEvent).orderBy(asc(auditEvent.id)),
     mailOutbox: await db.select().from(mailOutbox).orderBy(asc(mailOutbox.id)),
+    commissionEntries: await db.select().from(commissionEntries).orderBy(asc(commissionEntries.id)),
+    payouts: await db.select().from(payouts).orderBy(asc(payouts.id)),
   };
 }
 

@@ -6,7 +6,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "#app/db/client.server";
-import { invoice, invoiceItem, proposal, type ProposalStatus } from "#app/db/schema";
+import { invoice, invoiceItem, payments, proposal, type ProposalStatus } from "#app/db/schema";
 import { AppError } from "#app/lib/errors";
 
 /** @returns the {@link AppError} the promise rejects with; fails when it resolves or throws anything else. */
@@ -72,6 +72,10 @@ export async function insertInvoice(
   await db
     .insert(invoiceItem)
     .values(opts.items.map(([description, amountCents], position) => ({ invoiceId: row!.id, position, description, amountCents })));
+  // A paid invoice is one whose payments cover it (ADR 013): one payment of the total.
+  const total = opts.items.reduce((sum, [, cents]) => sum + cents, 0);
+  if (opts.status === "paid" && total > 0)
+    await db.insert(payments).values({ invoiceId: row!.id, amountCents: total, currency: "USD", method: "other", receivedAt: new Date() });
   return row!.id;
 }
 

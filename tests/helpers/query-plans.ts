@@ -70,3 +70,27 @@ export function seqScansOn(plan: PlanNode, tables: readonly string[]): string[] 
     .filter((n) => n["Node Type"] === "Seq Scan" && n["Relation Name"] && tables.includes(n["Relation Name"]))
     .map((n) => n["Relation Name"]!);
 }
+
+/**
+ * @returns the tables of `tables` that the plan reads whole: a sequential scan, or an index scan
+ *   without an index condition (with `enable_seqscan = off` the planner walks a whole index instead
+ *   of the table — the same cost). An index walked in order right under a `Limit` is not counted:
+ *   it stops after a page of matching rows, and the planner picks it only when it expects them early.
+ */
+export function wholeTableReadsOf(plan: PlanNode, tables: readonly string[]): string[] {
+  const found: string[] = [];
+  const visit = (node: PlanNode, parent: PlanNode | null) => {
+    const table = node["Relation Name"];
+    const walk = (node["Node Type"] === "Index Scan" || node["Node Type"] === "Index Only Scan") && node["Index Cond"] === undefined;
+    if (
+      table !== undefined &&
+      tables.includes(table) &&
+      (node["Node Type"] === "Seq Scan" || (walk && parent?.["Node Type"] !== "Limit"))
+    ) {
+      found.push(`${node["Node Type"]} on ${table}`);
+    }
+    for (const child of node.Plans ?? []) visit(child, node);
+  };
+  visit(plan, null);
+  return found;
+}

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { mailOutbox, proposalAcceptance, proposalVersion } from "#app/db/schema";
+import { invoice, mailOutbox, proposalAcceptance, proposalVersion } from "#app/db/schema";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal, proposalRow, refusalOf } from "../../../tests/helpers/portal";
 import { makeAdmin, makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
@@ -13,6 +13,8 @@ import { getAgreementForClient, getOfferForAdmin, saveOffer } from "./offers.ser
 import { acceptOffer, getCertificatePdf, verifyCertificate } from "./acceptance.server";
 import { getOfferForInvoice } from "./offer-deposit.server";
 import { getThread } from "#app/features/conversations/timeline.server";
+import { generateInvoice } from "#app/features/invoices/generate-invoice.server";
+import { depositFromPercent } from "#app/features/payments/invoice-money";
 import { offerFormSchema, acceptFormSchema } from "./offer.schema";
 import { lineDiff } from "./terms-diff.server";
 import type { OfferTermsInput } from "./versions.server";
@@ -224,6 +226,15 @@ describe.each(testDatabases())("offers, versions and acceptance on %s", (_name, 
     expect(stale.message).toContain("the current one is version 2");
     expect((await acceptOffer(t.db, client, id, { typedName: "Ann Baker", version: 2 }, META)).changed).toBe(true);
     expect(await t.db.select().from(proposalVersion).where(eq(proposalVersion.proposalId, id))).toHaveLength(2);
+
+    // The invoice generated from it asks for the accepted version's deposit: 30 % of its total (#25).
+    const offered = (await getOfferForInvoice(t.db, id))!;
+    const generated = await generateInvoice(t.db, admin, id, {
+      items: offered.items.map((item) => ({ description: item.description, amountCents: item.quantity * item.unitPriceCents })),
+      dueDate: "2099-01-31",
+    });
+    const [stored] = await t.db.select({ depositCents: invoice.depositCents }).from(invoice).where(eq(invoice.id, generated.id));
+    expect(stored!.depositCents).toBe(depositFromPercent(generated.totalCents, 30));
   });
 
   it("refuses a blank name, a deposit over the total, and accepting after a decline", async () => {

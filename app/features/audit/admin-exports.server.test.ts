@@ -4,7 +4,7 @@
  */
 import { desc, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { invoice } from "#app/db/schema";
+import { invoice, settings } from "#app/db/schema";
 import {
   exportInvoicesForAdmin,
   generateInvoice,
@@ -12,7 +12,8 @@ import {
   markInvoicePaid,
 } from "#app/features/invoices/invoices.admin.server";
 import { exportProposalsForAdmin, listProposalsForAdmin } from "#app/features/proposals/proposals.admin.server";
-import { exportCommissionsForAdmin, markCommissionPaid } from "#app/features/referrals/commissions.admin.server";
+import { createPayout, exportCommissionsForAdmin } from "#app/features/referrals/commissions.admin.server";
+import { insertInvoice, recordTestPayment } from "../../../tests/helpers/payments";
 import { exportUsersForAdmin, listUsersForAdmin } from "#app/features/users/users.server";
 import { keysetBatches } from "#app/lib/csv.server";
 import { cursorKeySql } from "#app/lib/pagination";
@@ -76,23 +77,34 @@ describe.each(testDatabases())("admin CSV exports on %s", (_name, open) => {
     ]);
   });
 
-  it("exports ambassadors with their commission owed and paid", async () => {
+  it("exports ambassadors with their commission pending, payable and paid out", async () => {
     const { t, s, admin } = ctx;
     const ann = await makeAmbassador(s, { referralCode: "ann-code" });
     const bob = await makeAmbassador(s, { referralCode: "bob-code" });
     const client = await makeClient(s);
+    await t.db.insert(settings).values({ id: 1, commissionHoldDays: 0 });
     const approved = await insertProposal(t.db, {
       ambassadorId: ann.id,
       clientId: client.id,
       budgetCents: 100_000,
       clientApprovedAt: new Date(),
+      commissionRateBps: 1500,
     });
-    await insertProposal(t.db, { ambassadorId: ann.id, clientId: client.id, budgetCents: 200_000, clientApprovedAt: new Date() });
-    await markCommissionPaid(t.db, admin, approved);
+    const other = await insertProposal(t.db, {
+      ambassadorId: ann.id,
+      clientId: client.id,
+      budgetCents: 200_000,
+      clientApprovedAt: new Date(),
+      commissionRateBps: 1500,
+    });
+    await recordTestPayment(t.db, { invoiceId: await insertInvoice(t.db, approved, 100_000, client.id), amountCents: 100_000 });
+    await createPayout(t.db, admin, ann.id, { reference: "R1", method: "cash", paidAt: new Date() });
+    await t.db.update(settings).set({ commissionHoldDays: 30 });
+    await recordTestPayment(t.db, { invoiceId: await insertInvoice(t.db, other, 200_000, client.id), amountCents: 200_000 });
     const rows = await all(await exportCommissionsForAdmin(t.db, admin, {}));
     expect(rows.map((r) => r.referralCode)).toEqual(["bob-code", "ann-code"]);
-    expect(rows[1]).toMatchObject({ proposals: 2, approvedProposals: 2, paidCents: 15_000, owedCents: 30_000 });
-    expect(rows[0]).toMatchObject({ proposals: 0, paidCents: 0, owedCents: 0 });
+    expect(rows[1]).toMatchObject({ proposals: 2, approvedProposals: 2, paidOutCents: 15_000, pendingCents: 30_000, payableCents: 0 });
+    expect(rows[0]).toMatchObject({ proposals: 0, paidOutCents: 0, pendingCents: 0, payableCents: 0 });
     expect((await all(await exportCommissionsForAdmin(t.db, admin, { q: "ann-code" }))).map((r) => r.id)).toEqual([ann.id]);
     expect(rows[0]!.id).toBe(bob.id);
   });

@@ -6,18 +6,19 @@
 import { asc, eq, notLike } from "drizzle-orm";
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import { auditEvent, invoice, mailOutbox, proposal, user } from "#app/db/schema";
+import { auditEvent, invoice, mailOutbox, proposal, settings, user } from "#app/db/schema";
 import { generateInvoice, deleteInvoice, markInvoicePaid, updateInvoice } from "#app/features/invoices/invoices.admin.server";
 import { ORIGIN_TOKEN } from "#app/features/mail/notifications.server";
 import { processOutboxOnce, type MailSender } from "#app/features/mail/outbox.server";
 import { acceptMeeting, deleteMeeting, MEETING_ICS_CONTENT_TYPE } from "#app/features/meetings/meetings.admin.server";
 import { setProposalStatus } from "#app/features/proposals/proposals.admin.server";
-import { markCommissionPaid } from "#app/features/referrals/commissions.admin.server";
+import { createPayout } from "#app/features/referrals/commissions.admin.server";
 import { saveSettings } from "#app/features/settings/settings.server";
 import { deleteUser, setUserActive } from "#app/features/users/users.server";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertMeeting, insertProposal, insertReferredProposal, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
 import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
+import { insertInvoice, recordTestPayment } from "../../../tests/helpers/payments";
 import { listAuditEvents } from "./audit.server";
 
 const SETTINGS = {
@@ -27,6 +28,7 @@ const SETTINGS = {
   allowNewClients: true,
   commissionRateBps: 1500,
 };
+const PAYOUT = { reference: "SEPA-42", method: "bank_transfer" as const, paidAt: new Date("2026-03-01T00:00:00Z") };
 const ITEMS = { items: [{ description: "Design", amountCents: 100_000 }], dueDate: "2031-02-01" };
 
 describe.each(testDatabases())("admin audit trail and notifications on %s", (_name, open) => {
@@ -50,6 +52,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
     return insertReferredProposal(ctx.s, {
       budgetCents: 200_000,
       clientApprovedAt: new Date(),
+      commissionRateBps: 1500,
       status: "pending",
       projectName: "Gym site",
     });
@@ -158,7 +161,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
       expect(mail!.text).toContain(`${ORIGIN_TOKEN}/view-invoice/${id}`);
     });
 
-    it("mark paid: one event status unpaid → paid; again is a no-op; refusals record nothing", async () => {
+    it("record full payment (was Mark paid): one event with the balance before/after; again is a no-op; refusals record nothing", async () => {
       const { t, s, admin } = ctx;
       const client = await makeClient(s);
       const { id } = await generateInvoice(t.db, admin, await insertProposal(t.db, { clientId: client.id }), ITEMS);
@@ -174,15 +177,16 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
       expect(event).toMatchObject({
         entity: "invoice",
         entityId: String(id),
-        action: "marked-paid",
-        before: { status: "unpaid", paidAt: null },
-        after: { status: "paid" },
+        action: "payment-recorded",
+        before: { paidCents: 0, balanceCents: 100_000 },
+        after: { status: "paid", balanceCents: 0, method: "other" },
       });
-      const [{ paidAt }] = (await t.db.select({ paidAt: invoice.paidAt }).from(invoice).where(eq(invoice.id, id))) as [{ paidAt: Date }];
-      expect((event.after as { paidAt: string }).paidAt).toBe(paidAt.toISOString());
+      const [{ status }] = (await t.db.select({ status: invoice.status }).from(invoice).where(eq(invoice.id, id))) as [{ status: string }];
+      expect(status).toBe("paid");
+      expect(await mails()).toHaveLength(1); // the client's receipt
       expect(await markInvoicePaid(t.db, admin, id)).toMatchObject({ changed: false });
       expect(await events()).toHaveLength(1);
-      expect(await mails()).toEqual([]);
+      expect(await mails()).toHaveLength(1);
       // A paid invoice cannot be edited: refused, nothing recorded.
       expect((await rejectionOf(updateInvoice(t.db, admin, id, { ...ITEMS, dueDate: "2031-03-01" }))).status).toBe(409);
       expect(await events()).toHaveLength(1);
@@ -262,41 +266,34 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
     });
   });
 
-  describe("commissions", () => {
-    it("mark paid: one event with the amount, and a mail to the ambassador with /ambassador/earnings", async () => {
+  describe("payouts", () => {
+    it("create payout: one event with the amount, and a statement to the ambassador (essential) with /ambassador/earnings", async () => {
       const { t, admin } = ctx;
-      const { ambassador, id } = await approvedAmbassadorProposal();
-      await markCommissionPaid(t.db, admin, id);
+      await t.db.insert(settings).values({ id: 1, commissionHoldDays: 0 });
+      const { ambassador, client, id } = await approvedAmbassadorProposal();
+      await optOut(ambassador.id); // a statement is sent anyway
+      const invoiceId = await insertInvoice(t.db, id, 200_000, client.id);
+      await recordTestPayment(t.db, { invoiceId, amountCents: 200_000 });
+      const before = await snapshot(t.db);
+      expect((await rejectionOf(createPayout(t.db, ambassador, ambassador.id, PAYOUT))).status).toBe(403);
+      expect(await snapshot(t.db)).toEqual(before);
+      const { payoutId } = await createPayout(t.db, admin, ambassador.id, PAYOUT);
       const event = await onlyEvent();
       expect(event).toMatchObject({
-        entity: "commission",
-        entityId: String(id),
-        action: "marked-paid",
-        before: { commissionPaidAt: null, commissionPaidCents: null },
-        after: { commissionPaidCents: 30_000 },
+        entity: "payout",
+        entityId: String(payoutId),
+        action: "created",
+        after: { ambassadorId: ambassador.id, totalCents: 30_000, entries: 1, reference: "SEPA-42", method: "bank_transfer" },
       });
-      expect((event.after as { commissionPaidAt: string }).commissionPaidAt).toMatch(/^\d{4}-\d\d-\d\dT/);
       const [mail, ...rest] = await mails();
       expect(rest).toEqual([]);
-      expect(mail).toMatchObject({ to: ambassador.email, subject: "Commission paid: $300.00 — Client Portal" });
+      expect(mail).toMatchObject({ to: ambassador.email, subject: "Commission payout: $300.00 — Client Portal" });
       expect(mail!.text).toContain(`${ORIGIN_TOKEN}/ambassador/earnings`);
-      expect(mail!.text).toContain("Gym site");
-    });
-
-    it("refused (not approved, already paid, non-admin) records and queues nothing; opted-out ambassadors get no mail", async () => {
-      const { t, admin } = ctx;
-      const { ambassador, client, id } = await approvedAmbassadorProposal();
-      const notApproved = await insertProposal(t.db, { ambassadorId: ambassador.id, clientId: client.id, budgetCents: 1_000 });
-      const before = await snapshot(t.db);
-      expect((await rejectionOf(markCommissionPaid(t.db, admin, notApproved))).status).toBe(409);
-      expect((await rejectionOf(markCommissionPaid(t.db, ambassador, id))).status).toBe(403);
-      expect(await snapshot(t.db)).toEqual(before);
-      await optOut(ambassador.id);
-      await markCommissionPaid(t.db, admin, id);
+      expect(mail!.text).toContain("SEPA-42");
+      // Nothing payable any more: refused, nothing recorded or queued.
+      expect((await rejectionOf(createPayout(t.db, admin, ambassador.id, PAYOUT))).status).toBe(409);
       expect(await events()).toHaveLength(1);
-      expect(await mails()).toEqual([]);
-      expect((await rejectionOf(markCommissionPaid(t.db, admin, id))).status).toBe(409);
-      expect(await events()).toHaveLength(1);
+      expect(await mails()).toHaveLength(1);
     });
   });
 

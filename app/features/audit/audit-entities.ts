@@ -5,6 +5,7 @@ export const AUDIT_ENTITIES = [
   "user",
   "meeting",
   "commission",
+  "payout",
   "settings",
   "mail",
   "contact",

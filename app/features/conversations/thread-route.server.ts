@@ -11,6 +11,7 @@ import { formId, runIntent, type FormReply, type RequestRef } from "#app/lib/for
 import { logger } from "#app/lib/logger.server";
 import { requireUser } from "#app/features/users/session.server";
 import { INLINE_TYPES } from "#app/features/files/file-kinds";
+import { filesContext } from "#app/features/files/files-context";
 import { CONVERSATION_MESSAGES, visibilitySchema } from "./conversations.schema";
 import { deleteMessage, editMessage } from "./edit-message.server";
 import { readMessageForm } from "./message-form.server";
@@ -29,7 +30,7 @@ export interface ComposerReply extends FormReply {
 /** @returns the services posting needs, from the router context. */
 export function conversationServices(context: Readonly<RouterContextProvider>): ConversationServices {
   const services = context.get(servicesContext);
-  return { db: services.db, files: services.files, maxUploadMb: services.env.MAX_UPLOAD_MB };
+  return { db: services.db, files: context.get(filesContext), maxUploadMb: services.env.MAX_UPLOAD_MB };
 }
 
 /** True for a browser prefetch (the reader has not seen the page: nothing is marked read). */

@@ -18,6 +18,9 @@ export const CLIENT_TIMELINE_EVENTS = [
   "proposal:declined",
   "invoice:created",
   "invoice:marked-paid",
+  // #25 payments (docs/product.md#payments): what was received and refunded, never the dispute.
+  "invoice:payment-recorded",
+  "invoice:refund-recorded",
   "meeting:created",
   "meeting:requested",
   "meeting:accepted",
@@ -48,6 +51,10 @@ const FIELD_LABELS: Record<string, string> = {
   numberOfPages: "number of pages",
   websiteGoal: "website goal",
 };
+
+/** An amount in cents as a plain number with two decimals ("1,125.00"): the event does not carry the currency. */
+const amount = (cents: unknown) =>
+  (Math.abs(Number(cents) || 0) / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 const status = (value: unknown) => PROPOSAL_STATUS_LABELS[value as ProposalStatus] ?? String(value ?? "—");
 
@@ -83,6 +90,12 @@ export function describeEvent(event: { entity: string; action: string; before: u
       return { text: `generated invoice ${String(after.number ?? "")}`.trim() };
     case "invoice:marked-paid":
       return { text: "marked the invoice paid" };
+    case "invoice:payment-recorded":
+      return { text: `recorded a payment of ${amount(after.amountCents)} on invoice ${String(after.number ?? "")}`.trim() };
+    case "invoice:refund-recorded":
+      return { text: `recorded a refund of ${amount(after.amountCents)} on invoice ${String(after.number ?? "")}`.trim() };
+    case "invoice:disputed":
+      return { text: "was told the card payment is disputed" };
     case "invoice:marked-unpaid":
       return { text: "marked the invoice unpaid" };
     case "invoice:deleted":
@@ -114,6 +127,13 @@ export function describeEvent(event: { entity: string; action: string; before: u
       return {
         text: `voided the acceptance: Acceptance of version ${String(before.acceptedVersion ?? "")} voided by version ${String(after.version ?? "")}`,
       };
+    // "Send reminder now" (docs/product.md#reminders-admin): the agency's side only.
+    case "invoice:reminder-sent":
+      return { text: "sent a payment reminder" };
+    case "proposal:reminder-sent":
+      return { text: "sent a reminder to the client" };
+    case "meeting:reminder-sent":
+      return { text: "sent a meeting reminder" };
     default:
       return { text: `${event.entity} ${event.action.replace(/-/g, " ")}` };
   }

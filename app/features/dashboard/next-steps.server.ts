@@ -71,16 +71,19 @@ export async function clientNextSteps(db: Database, actor: Actor, now: Date = ne
   const items: NextStep[] = [];
 
   // Invoices: overdue first, then the ones still due (earliest due date first).
+  const isOverdue = (s: string) => s === "overdue" || s === "partial-overdue";
   const unpaid = invoices.items
-    .filter((i) => i.displayStatus !== "paid")
-    .sort((a, b) => (a.displayStatus === b.displayStatus ? a.dueDate.localeCompare(b.dueDate) : a.displayStatus === "overdue" ? -1 : 1));
+    .filter((i) => i.balanceCents > 0)
+    .sort((a, b) =>
+      isOverdue(a.displayStatus) === isOverdue(b.displayStatus) ? a.dueDate.localeCompare(b.dueDate) : isOverdue(a.displayStatus) ? -1 : 1,
+    );
   for (const inv of unpaid) {
-    const overdue = inv.displayStatus === "overdue";
+    const overdue = isOverdue(inv.displayStatus);
     items.push({
       key: `invoice-${inv.id}`,
       kind: "action",
       title: overdue ? `Invoice ${inv.number} is overdue` : `Invoice ${inv.number} is due ${formatDate(inv.dueDate)}`,
-      text: `${formatMoney(inv.totalCents)}${inv.projectName ? ` for ${inv.projectName}` : ""}${overdue ? `, due ${formatDate(inv.dueDate)}` : ""}.`,
+      text: `${formatMoney(inv.balanceCents)}${inv.balanceCents < inv.totalCents ? " left to pay" : ""}${inv.projectName ? ` for ${inv.projectName}` : ""}${overdue ? `, due ${formatDate(inv.dueDate)}` : ""}.`,
       href: `/view-invoice/${inv.id}`,
       cta: "View invoice",
     });

@@ -1,3 +1,4 @@
+import { rerunMigration } from "../../../tests/helpers/migration-sql";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { invoice, proposal } from "#app/db/schema";
@@ -52,7 +53,7 @@ describe.each(testDatabases())("client balance and invoice list on %s", (_name, 
     expect(nextDay).toMatchObject({ outstandingCents: 90_000, overdueCount: 2, overdueCents: 50_000, nextDueDate: "2026-06-30" });
   });
 
-  it("drops the invoice of a deleted proposal, counts an invoice without clientId through its proposal, never another client's", async () => {
+  it("drops the invoice of a deleted proposal, counts an older invoice without clientId once migrated to its proposal's client, never another client's", async () => {
     const { t, s } = ctx;
     const { client, overdue, later } = await clientWithInvoices();
     const other = await makeClient(s);
@@ -70,9 +71,11 @@ describe.each(testDatabases())("client balance and invoice list on %s", (_name, 
       overdueCents: 0,
       nextDueDate: "2026-05-10",
     });
-    // An invoice without clientId is its proposal's client's.
+    // An older invoice without clientId is its proposal's client's once migration 0020 has run (issue #30).
     const orphanProposal = await insertProposal(t.db, { clientId: client.id });
     await insertInvoice(t.db, { proposalId: orphanProposal, clientId: null, items: [["Legacy", 5_000]], dueDate: "2026-05-01" });
+    expect(await clientBalance(t.db, client, NOW)).toMatchObject({ outstandingCount: 2, outstandingCents: 60_000 });
+    await rerunMigration(t.db, "0020_invoice_owner");
     expect(await clientBalance(t.db, client, NOW)).toMatchObject({ outstandingCount: 3, outstandingCents: 65_000, overdueCents: 5_000 });
     // Paying the later invoice takes it out of the balance.
     await t.db.update(invoice).set({ status: "paid", paidAt: NOW }).where(eq(invoice.id, later.id));

@@ -19,6 +19,9 @@ import { AppError, notFound } from "#app/lib/errors";
 import { clientEmailSql, clientNameSql } from "./invoice-admin-row.server";
 import { checkedItems } from "./invoice-items.server";
 import { currencyOf, invoiceNotice } from "./invoice-notice.server";
+import { syncInvoiceStatus } from "#app/features/payments/balance.server";
+import { defaultDepositCents } from "#app/features/payments/deposit.server";
+import { getOfferForInvoice } from "#app/features/agreements/offer-deposit.server";
 import { type InvoiceInput } from "./invoices.schema";
 import { INVOICE_MESSAGES } from "./invoices.messages";
 
@@ -112,11 +115,14 @@ export async function generateInvoice(
           dueDate: input.dueDate,
           status: "unpaid",
           totalCents,
+          // The accepted offer's deposit (#26), else Settings' default (docs/product.md#deposits).
+          depositCents: await defaultDepositCents(tx, totalCents, (await getOfferForInvoice(tx, proposalId))?.deposit ?? null),
           createdAt: now,
           updatedAt: now,
         })
         .returning({ id: invoice.id });
       await tx.insert(invoiceItem).values(items.map((item, position) => ({ invoiceId: created!.id, position, ...item })));
+      await syncInvoiceStatus(tx, created!.id);
       await recordAudit(tx, actor, {
         entity: "invoice",
         entityId: created!.id,

@@ -45,6 +45,8 @@ export async function getInvoiceForAdmin(db: Queryable, actor: Actor, invoiceId:
     ...row,
     paidAt: toIsoOrNull(row.paidAt),
     createdAt: toIsoOrNull(row.createdAt),
+    disputedAt: toIsoOrNull(row.disputedAt),
+    balanceCents: Math.max(0, row.totalCents - row.paidCents),
     displayStatus: invoiceDisplayStatus(row, now),
     items,
   };

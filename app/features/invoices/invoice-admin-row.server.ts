@@ -4,6 +4,7 @@
  * page, and the row type they return.
  */
 import { invoice, proposal } from "#app/db/schema";
+import { invoiceMoneyColumns } from "#app/features/payments/balance.server";
 import { clientEmailSql as clientEmailOf, clientNameSql as clientNameOf } from "#app/features/users/client-name.server";
 import type { InvoiceDisplayStatus } from "./invoice-status";
 
@@ -23,6 +24,7 @@ export const adminInvoiceColumns = {
   status: invoice.status,
   totalCents: invoice.totalCents,
   paidAt: invoice.paidAt,
+  ...invoiceMoneyColumns,
   version: invoice.version,
   createdAt: invoice.createdAt,
 };
@@ -39,6 +41,14 @@ export interface AdminInvoiceRow {
   status: "unpaid" | "paid";
   displayStatus: InvoiceDisplayStatus;
   totalCents: number;
+  /** Sum of the payments, cents. */
+  paidCents: number;
+  /** Sum of the refunds (positive), cents. */
+  refundedCents: number;
+  /** max(0, total − paid), cents. */
+  balanceCents: number;
+  depositCents: number | null;
+  disputedAt: string | null;
   createdAt: string | null;
   paidAt: string | null;
 }

@@ -1,26 +1,18 @@
 /**
- * Invoice status as people see it (docs/product.md#invoice-statuses): stored `unpaid` |
- * `paid`; `overdue` is derived — unpaid and the due date (a calendar date) is before today
- * in UTC. No job is needed. Used by the client's invoice page and the admin list alike.
+ * Invoice status as people see it (docs/product.md#invoice-statuses), derived from the invoice's
+ * payments by `app/features/payments/invoice-money.ts` (ADR 013): Unpaid (`pending`), Partially paid,
+ * Overdue, Partially paid · Overdue, Paid, Refunded. Overdue needs no job: balance due and the due
+ * date before today in UTC. Used by the client's invoice page, the admin list, the PDF and the CSV alike.
  */
+import { deriveInvoiceStatus, todayUtc, type InvoiceDisplayStatus, type InvoiceMoneyInput } from "#app/features/payments/invoice-money";
 
-export type InvoiceDisplayStatus = "paid" | "pending" | "overdue";
-
-/** Today's calendar date in UTC, `YYYY-MM-DD`. */
-export function todayUtc(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
+export { todayUtc, type InvoiceDisplayStatus };
 
 /**
- * @param invoice.status - stored status.
- * @param invoice.dueDate - `YYYY-MM-DD`.
+ * @param invoice - total, paid and refunded cents (select `invoiceMoneyColumns`) and the due date `YYYY-MM-DD`.
  * @param now - the current instant (tests pass a fixed one).
- * @returns `paid`, `overdue` (unpaid, due date before today UTC) or `pending` (unpaid, due today or later).
+ * @returns the derived status.
  */
-export function invoiceDisplayStatus(
-  invoice: { status: "unpaid" | "paid"; dueDate: string },
-  now: Date = new Date(),
-): InvoiceDisplayStatus {
-  if (invoice.status === "paid") return "paid";
-  return invoice.dueDate < todayUtc(now) ? "overdue" : "pending";
+export function invoiceDisplayStatus(invoice: InvoiceMoneyInput, now: Date = new Date()): InvoiceDisplayStatus {
+  return deriveInvoiceStatus(invoice, now);
 }

@@ -83,10 +83,11 @@ describe("invoice form schema", () => {
 
   it("derives overdue from the due date against today in UTC", () => {
     const lateEvening = new Date("2026-03-10T23:59:59Z");
-    expect(invoiceDisplayStatus({ status: "unpaid", dueDate: "2026-03-09" }, lateEvening)).toBe("overdue");
-    expect(invoiceDisplayStatus({ status: "unpaid", dueDate: "2026-03-10" }, lateEvening)).toBe("pending");
-    expect(invoiceDisplayStatus({ status: "unpaid", dueDate: "2026-03-10" }, new Date("2026-03-11T00:00:00Z"))).toBe("overdue");
-    expect(invoiceDisplayStatus({ status: "paid", dueDate: "2020-01-01" }, lateEvening)).toBe("paid");
+    const unpaid = { totalCents: 100, paidCents: 0, refundedCents: 0 };
+    expect(invoiceDisplayStatus({ ...unpaid, dueDate: "2026-03-09" }, lateEvening)).toBe("overdue");
+    expect(invoiceDisplayStatus({ ...unpaid, dueDate: "2026-03-10" }, lateEvening)).toBe("pending");
+    expect(invoiceDisplayStatus({ ...unpaid, dueDate: "2026-03-10" }, new Date("2026-03-11T00:00:00Z"))).toBe("overdue");
+    expect(invoiceDisplayStatus({ ...unpaid, paidCents: 100, dueDate: "2020-01-01" }, lateEvening)).toBe("paid");
   });
 });
 
@@ -280,8 +281,14 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
 
     // Just before midnight UTC, and just after (the day changes by UTC, not local time).
     for (const [now, expected] of [
-      [new Date("2026-03-10T23:59:59Z"), { paid: ["paidLate"], pending: ["today", "tomorrow"], overdue: ["yesterday"] }],
-      [new Date("2026-03-11T00:00:00Z"), { paid: ["paidLate"], pending: ["tomorrow"], overdue: ["today", "yesterday"] }],
+      [
+        new Date("2026-03-10T23:59:59Z"),
+        { paid: ["paidLate"], pending: ["today", "tomorrow"], overdue: ["yesterday"], partial: [], refunded: [] },
+      ],
+      [
+        new Date("2026-03-11T00:00:00Z"),
+        { paid: ["paidLate"], pending: ["tomorrow"], overdue: ["today", "yesterday"], partial: [], refunded: [] },
+      ],
     ] as const) {
       for (const filter of INVOICE_FILTERS) {
         const page = await listInvoicesForAdmin(t.db, admin, { filter }, { size: 25 }, now);

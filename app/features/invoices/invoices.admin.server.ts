@@ -8,7 +8,7 @@ export { invoiceFilterSql } from "./invoice-filter.server";
 export { formatInvoiceNumber, generateInvoice, getProposalToInvoice, type ProposalToInvoice } from "./generate-invoice.server";
 export { getInvoiceForAdmin, type AdminInvoice } from "./get-invoice-for-admin.server";
 export { updateInvoice } from "./update-invoice.server";
-export { markInvoicePaid, markInvoiceUnpaid } from "./mark-invoice-paid.server";
+export { markInvoicePaid } from "./mark-invoice-paid.server";
 export { deleteInvoice } from "./delete-invoice.server";
 export { exportInvoicesForAdmin, listInvoicesForAdmin, toAdminInvoiceRow, type InvoiceListFilters } from "./list-invoices-for-admin.server";
 export { invoiceSummary, type InvoiceSummary } from "./invoice-summary.server";

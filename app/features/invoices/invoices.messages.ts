@@ -10,6 +10,7 @@ export const INVOICE_MESSAGES = {
   alreadyInvoiced: "This proposal already has an invoice.",
   noClientAccount: "This proposal's client has not registered yet. An invoice can be generated once they have an account.",
   paidLocked: "A paid invoice cannot be edited.",
+  belowPaid: (paid: string) => `The total cannot be less than what was already paid (${paid}).`,
   generationFailed: "The invoice could not be generated. Nothing was saved; please try again.",
   totalTooLarge: "The total must be at most $10,000,000.00.",
   /** A save made from a page older than the invoice's last change (docs/product.md#invoices). */

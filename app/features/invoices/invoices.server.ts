@@ -7,7 +7,9 @@
  */
 import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
-import { invoice, invoiceItem, proposal, user } from "#app/db/schema";
+import { invoice, invoiceItem, payments, proposal, user } from "#app/db/schema";
+import { invoiceBalanceSql, invoiceMoneyColumns } from "#app/features/payments/balance.server";
+import { deriveInvoiceMoney, type InvoiceMoney } from "#app/features/payments/invoice-money";
 import { clientEmailSql, clientNameSql } from "#app/features/users/client-name.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
@@ -18,11 +20,12 @@ import { invoiceDisplayStatus, todayUtc, type InvoiceDisplayStatus } from "./inv
 import { INVOICE_MESSAGES } from "./invoices.messages";
 
 /**
- * The invoices that are the client's: the invoice's `clientId`, or, for an invoice without
- * one, its proposal's (the query must join the proposal).
+ * The invoices that are the client's: the invoice's `clientId`, set when it is generated (older
+ * rows without one got their proposal's client in migration 0020), so that a client's page reads
+ * through the owner index `invoice_client_idx` only (issue #30).
  */
 function ownedByClient(clientId: string): SQL {
-  return sql`coalesce(${invoice.clientId}, ${proposal.clientId}) = ${clientId}`;
+  return eq(invoice.clientId, clientId);
 }
 
 /** An invoice as its client sees it. Money in cents; `dueDate` a calendar date `YYYY-MM-DD`. */
@@ -36,11 +39,27 @@ export interface ClientInvoice {
   /** paid, pending, or overdue (unpaid and due before today, UTC). */
   displayStatus: InvoiceDisplayStatus;
   totalCents: number;
+  /** Paid, refunded, balance, deposit and the amount due now, derived from the payments. */
+  money: InvoiceMoney;
+  /** Set while a card dispute is open. */
+  disputedAt: Date | null;
+  /** Payments and refunds, oldest first (refunds negative). */
+  payments: ClientPayment[];
   paidAt: Date | null;
   createdAt: Date;
   items: { description: string; amountCents: number }[];
   /** The client's business name (else name), e-mail, phone and website from their account. */
   billTo: BillTo;
+}
+
+/** A payment or refund as the client sees it (cents; refunds negative). */
+export interface ClientPayment {
+  id: number;
+  amountCents: number;
+  method: "card" | "bank_transfer" | "cash" | "other";
+  receivedAt: Date;
+  reference: string | null;
+  refundOf: number | null;
 }
 
 /**
@@ -64,6 +83,7 @@ export async function getInvoiceForClient(db: Database, actor: Actor, invoiceId:
       dueDate: invoice.dueDate,
       status: invoice.status,
       totalCents: invoice.totalCents,
+      ...invoiceMoneyColumns,
       paidAt: invoice.paidAt,
       createdAt: invoice.createdAt,
       billTo: {
@@ -83,7 +103,24 @@ export async function getInvoiceForClient(db: Database, actor: Actor, invoiceId:
     .from(invoiceItem)
     .where(eq(invoiceItem.invoiceId, row.id))
     .orderBy(asc(invoiceItem.position), asc(invoiceItem.id));
-  return { ...row, displayStatus: invoiceDisplayStatus(row, now), items };
+  const paid = await listPaymentsOf(db, row.id);
+  return { ...row, displayStatus: invoiceDisplayStatus(row, now), money: deriveInvoiceMoney(row, now), payments: paid, items };
+}
+
+/** The payments and refunds of one invoice, oldest first (the caller has checked the rights). */
+export async function listPaymentsOf(db: Queryable, invoiceId: number): Promise<ClientPayment[]> {
+  return db
+    .select({
+      id: payments.id,
+      amountCents: payments.amountCents,
+      method: payments.method,
+      receivedAt: payments.receivedAt,
+      reference: payments.reference,
+      refundOf: payments.refundOf,
+    })
+    .from(payments)
+    .where(eq(payments.invoiceId, invoiceId))
+    .orderBy(asc(payments.receivedAt), asc(payments.id));
 }
 
 /** Invoices per page of the client's invoice list. */
@@ -97,8 +134,12 @@ export interface ClientInvoiceRow {
   createdAt: Date;
   dueDate: string;
   totalCents: number;
+  /** Paid so far and the balance due, cents (derived from the payments). */
+  paidCents: number;
+  refundedCents: number;
+  balanceCents: number;
   status: "unpaid" | "paid";
-  /** paid, pending (shown "Unpaid") or overdue. */
+  /** The derived status (invoice-money.ts). */
   displayStatus: InvoiceDisplayStatus;
 }
 
@@ -131,6 +172,8 @@ export async function listClientInvoices(
       createdAt: invoice.createdAt,
       dueDate: invoice.dueDate,
       totalCents: invoice.totalCents,
+      paidCents: invoiceMoneyColumns.paidCents,
+      refundedCents: invoiceMoneyColumns.refundedCents,
       status: invoice.status,
     })
     .from(invoice)
@@ -139,15 +182,25 @@ export async function listClientInvoices(
     .orderBy(desc(invoice.createdAt), desc(invoice.id))
     .limit(pageSize)
     .offset((page - 1) * pageSize);
-  return { items: rows.map((row) => ({ ...row, displayStatus: invoiceDisplayStatus(row, now) })), page, pageSize, total, pageCount };
+  return {
+    items: rows.map((row) => ({
+      ...row,
+      balanceCents: Math.max(0, row.totalCents - row.paidCents),
+      displayStatus: invoiceDisplayStatus(row, now),
+    })),
+    page,
+    pageSize,
+    total,
+    pageCount,
+  };
 }
 
 /** The client's balance (docs/product.md#client-dashboard). Money in cents. */
 export interface ClientBalance {
-  /** Unpaid invoices, overdue or not: how many and their sum. */
+  /** Invoices with a balance due, overdue or not: how many and the sum of their balances. */
   outstandingCount: number;
   outstandingCents: number;
-  /** Of those, the overdue ones (unpaid, due before today UTC): how many and their sum. */
+  /** Of those, the overdue ones (balance due, due before today UTC): how many and the sum of their balances. */
   overdueCount: number;
   overdueCents: number;
   /** Earliest due date (`YYYY-MM-DD`) of the unpaid invoices not yet overdue, or null. */
@@ -155,9 +208,9 @@ export interface ClientBalance {
 }
 
 /**
- * Sums the client's unpaid and overdue invoices with the admin list's own status conditions
- * ({@link invoiceFilterSql}: overdue = unpaid and due before today, UTC; due today is not
- * overdue). Invoices of a deleted proposal are gone with it (the foreign key cascades), so
+ * Sums the balances due of the client's invoices with the admin list's own status conditions
+ * ({@link invoiceFilterSql}: overdue = a balance due and due before today, UTC; due today is not
+ * overdue; a partly paid invoice counts with what is left of it). Invoices of a deleted proposal are gone with it (the foreign key cascades), so
  * they never count.
  *
  * @param now - the current instant (tests pass a fixed one).
@@ -166,15 +219,15 @@ export interface ClientBalance {
 export async function clientBalance(db: Queryable, actor: Actor, now: Date = new Date()): Promise<ClientBalance> {
   assertRole(actor, "client");
   const today = todayUtc(now);
-  const unpaid = sql`${invoiceFilterSql("pending", today)} or ${invoiceFilterSql("overdue", today)}`;
+  const unpaid = sql`${invoice.status} = 'unpaid'`;
   const overdue = invoiceFilterSql("overdue", today)!;
-  const pending = invoiceFilterSql("pending", today)!;
+  const pending = sql`${unpaid} and ${invoice.dueDate} >= ${today}`;
   const [row] = await db
     .select({
       outstandingCount: sql<number>`count(*) filter (where ${unpaid})`.mapWith(Number),
-      outstandingCents: sql<number>`coalesce(sum(${invoice.totalCents}) filter (where ${unpaid}), 0)`.mapWith(Number),
+      outstandingCents: sql<number>`coalesce(sum(${invoiceBalanceSql}) filter (where ${unpaid}), 0)`.mapWith(Number),
       overdueCount: sql<number>`count(*) filter (where ${overdue})`.mapWith(Number),
-      overdueCents: sql<number>`coalesce(sum(${invoice.totalCents}) filter (where ${overdue}), 0)`.mapWith(Number),
+      overdueCents: sql<number>`coalesce(sum(${invoiceBalanceSql}) filter (where ${overdue}), 0)`.mapWith(Number),
       nextDueDate: sql<string | null>`(min(${invoice.dueDate}) filter (where ${pending}))::text`,
     })
     .from(invoice)

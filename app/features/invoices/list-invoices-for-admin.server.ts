@@ -27,8 +27,8 @@ import type { InvoiceFilter } from "./invoices.schema";
 const ordering = { sort: invoice.createdAt, id: invoice.id };
 
 /**
- * Lists invoices, newest first (docs/product.md#admin-invoices), filtered by all / paid / pending /
- * overdue (docs/product.md#admin-lists) against today in UTC, and searched by number, project or client.
+ * Lists invoices, newest first (docs/product.md#admin-invoices), filtered by all / Unpaid / Partially paid /
+ * Overdue / Paid / Refunded (docs/product.md#admin-lists) against today in UTC, and searched by number, project or client.
  *
  * @param filters.q - case-insensitive substring of the number, project name, client e-mail or business.
  * @param now - the current instant (tests pass a fixed one).
@@ -43,9 +43,9 @@ export async function listInvoicesForAdmin(
 ): Promise<Page<AdminInvoiceRow>> {
   assertRole(actor, "admin");
   const where = await invoiceListWhere(db, filters, now);
-  // Without a search, "all" and "paid" totals are tally buckets (pending and overdue depend on today: counted).
-  const buckets = filters.q || (filters.filter !== "all" && filters.filter !== "paid") ? undefined : await readTally(db, "invoice");
-  const total = buckets && tallyCount(buckets, (status) => filters.filter === "all" || status === "paid");
+  // Without a search, the "all" total is the tally (the other filters depend on today or on payments: counted).
+  const buckets = filters.q || filters.filter !== "all" ? undefined : await readTally(db, "invoice");
+  const total = buckets && tallyCount(buckets);
   const result = await keysetPage(
     db,
     { order: ordering, request: page, table: invoice, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined, total },
@@ -102,7 +102,14 @@ export function toAdminInvoiceRow(
   row: Omit<Awaited<ReturnType<typeof fetchInvoiceRows>>[number], "cursorKey">,
   now: Date,
 ): AdminInvoiceRow {
-  return { ...row, displayStatus: invoiceDisplayStatus(row, now), createdAt: toIsoOrNull(row.createdAt), paidAt: toIsoOrNull(row.paidAt) };
+  return {
+    ...row,
+    displayStatus: invoiceDisplayStatus(row, now),
+    balanceCents: Math.max(0, row.totalCents - row.paidCents),
+    disputedAt: toIsoOrNull(row.disputedAt),
+    createdAt: toIsoOrNull(row.createdAt),
+    paidAt: toIsoOrNull(row.paidAt),
+  };
 }
 
 /**

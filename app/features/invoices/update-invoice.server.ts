@@ -9,10 +9,12 @@ import { changedFields, recordAudit } from "#app/features/audit/audit.server";
 import { queueUserNotice } from "#app/features/mail/notifications.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
-import { AppError, notFound } from "#app/lib/errors";
+import { AppError, fieldError, notFound } from "#app/lib/errors";
 import { checkedItems } from "./invoice-items.server";
 import { lockProposalOfInvoice } from "./invoice-locks.server";
 import { currencyOf, invoiceNotice } from "./invoice-notice.server";
+import { getInvoiceMoney, syncInvoiceStatus } from "#app/features/payments/balance.server";
+import { formatCents } from "#app/lib/money";
 import { type InvoiceInput } from "./invoices.schema";
 import { INVOICE_MESSAGES } from "./invoices.messages";
 
@@ -62,12 +64,17 @@ export async function updateInvoice(db: Database, actor: Actor, invoiceId: numbe
       { dueDate: input.dueDate, totalCents, items },
     );
     if (!after) return { totalCents };
+    // A partly paid invoice may be edited, but not below what was paid (docs/product.md#payments).
+    const { paidCents } = await getInvoiceMoney(tx, invoiceId);
+    if (totalCents < paidCents)
+      throw fieldError("items", INVOICE_MESSAGES.belowPaid(formatCents(paidCents, currencyOf(await getSettings(tx)))));
     await tx.delete(invoiceItem).where(eq(invoiceItem.invoiceId, invoiceId));
     await tx.insert(invoiceItem).values(items.map((item, position) => ({ invoiceId, position, ...item })));
     await tx
       .update(invoice)
       .set({ dueDate: input.dueDate, totalCents, version: sql`${invoice.version} + 1`, updatedAt: sql`now()` })
       .where(eq(invoice.id, invoiceId));
+    await syncInvoiceStatus(tx, invoiceId);
     await recordAudit(tx, actor, { entity: "invoice", entityId: invoiceId, action: "updated", before, after });
     if (current.clientId)
       await queueUserNotice(

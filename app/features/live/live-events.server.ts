@@ -18,6 +18,7 @@
  * | invoice | every admin; the invoice's client |
  * | meeting | every admin; the meeting's client |
  * | commission | every admin; the proposal's ambassador |
+ * | payout | every admin; the ambassador paid |
  * | message (issue #23's conversation) | every admin; the proposal's client — an internal note: admins only |
  * | anything else (user, settings, mail, contact, …) | every admin |
  */
@@ -196,6 +197,16 @@ export async function publishAudit(q: Queryable, write: AuditedWrite, actor?: { 
       const proposalId = write.proposalId ?? null;
       if (proposalId === null) break;
       return publishMessageEvent(q, { ...write, proposalId }, actor);
+    }
+    case "payout": {
+      // A payout (issue #25): every admin and the ambassador paid.
+      return publishLive(q, {
+        kind,
+        entityId: id,
+        admins: true,
+        userIds: [text(field(write.after, "ambassadorId"))],
+        actorId: actor?.id,
+      });
     }
     case "commission": {
       const proposalId = Number(id);

@@ -65,13 +65,25 @@ export interface Notification {
  * @param q - the transaction of the change that causes it.
  * @returns the outbox id.
  */
-export async function queueNotification(q: Queryable, n: Notification): Promise<number> {
-  return enqueueMail(q, await renderNotification(q, n));
+export async function queueNotification(q: Queryable, n: Notification, layout?: MailLayout): Promise<number> {
+  return enqueueMail(q, await renderNotification(q, n, layout));
+}
+
+/** What the layout reads from settings: pass it to {@link queueNotification} when queueing many mails at once (e.g. reminders). */
+export interface MailLayout {
+  settings: Awaited<ReturnType<typeof getSettings>>;
+  brand: Awaited<ReturnType<typeof getBrand>>;
+}
+
+/** @returns the settings and brand the layout reads (two small queries). */
+export async function loadMailLayout(q: Queryable): Promise<MailLayout> {
+  const settings = await getSettings(q);
+  return { settings, brand: await getBrand(q) };
 }
 
 /** A notification in the one layout: subject with the company name, plain text, HTML. */
-async function renderNotification(q: Queryable, n: Notification): Promise<OutgoingMail> {
-  const [settings, brand] = await Promise.all([getSettings(q), getBrand(q)]);
+async function renderNotification(q: Queryable, n: Notification, layout?: MailLayout): Promise<OutgoingMail> {
+  const { settings, brand } = layout ?? (await loadMailLayout(q));
   const company = companyNameOf(settings);
   const url = `${ORIGIN_TOKEN}${n.link.path}`;
   const footer = settings.supportEmail ? `Questions? Write to ${settings.supportEmail}.` : "";

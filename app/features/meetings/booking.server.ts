@@ -22,6 +22,7 @@ import { formatDateTime } from "#app/lib/dates";
 import { freeSlots, getAvailability } from "./availability.server";
 import { type BookingInput } from "./meetings.schema";
 import { BOOKING_MESSAGES } from "./meetings.messages";
+import { clientChangeState } from "./change-state";
 import { inviteFor } from "./meetings.server";
 
 /** The content type of a meeting invite attached to a mail. */
@@ -29,21 +30,6 @@ export const ICS_CONTENT_TYPE = {
   PUBLISH: "text/calendar; method=PUBLISH; charset=utf-8",
   CANCEL: "text/calendar; method=CANCEL; charset=utf-8",
 };
-
-/** What a meeting's client may do with it now (docs/product.md#meeting-changes). */
-export type ChangeState = "changeable" | "past-cutoff" | "closed";
-
-/**
- * @param row - the meeting's status and start.
- * @param cutoffHours - the settings' change cutoff.
- * @returns `changeable` for a pending or accepted meeting more than the cutoff ahead,
- *   `past-cutoff` inside the cutoff (the client writes to the agency), else `closed`.
- */
-export function clientChangeState(row: { status: string; startsAt: Date }, cutoffHours: number, now: Date = new Date()): ChangeState {
-  const start = row.startsAt.getTime();
-  if (!(row.status === "pending" || row.status === "accepted") || !Number.isFinite(start) || start <= now.getTime()) return "closed";
-  return start - now.getTime() > cutoffHours * 3_600_000 ? "changeable" : "past-cutoff";
-}
 
 /** @returns whether `error` (or one of its causes) is PostgreSQL's exclusion violation (23P01). */
 function isExclusionViolation(error: unknown): boolean {

@@ -15,7 +15,8 @@ import { inviteFor, meetingColumns } from "./meetings.server";
 import { AppError, notFound } from "#app/lib/errors";
 import { cursorKeySql, keysetPage, type Page, type PageRequest } from "#app/lib/pagination";
 import { formId, type IntentHandler } from "#app/lib/form-action.server";
-import { cancelMeeting, clientChangeState } from "./booking.server";
+import { cancelMeeting } from "./booking.server";
+import { clientChangeState } from "./change-state";
 
 /** One meeting request as the admin dashboard lists it. */
 export interface AdminMeetingRow {

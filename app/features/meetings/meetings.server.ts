@@ -13,7 +13,7 @@ import { notFound } from "#app/lib/errors";
 import { ORIGIN_TOKEN } from "#app/features/mail/notifications.server";
 import { replaceInIcs } from "#app/lib/ics-text";
 import { getAvailability } from "./availability.server";
-import { clientChangeState, type ChangeState } from "./booking.server";
+import { clientChangeState, type ChangeState } from "./change-state";
 import { BOOKING_MESSAGES } from "./meetings.messages";
 
 /** A meeting as the client's pages list it. */

@@ -428,7 +428,7 @@ describe.each(testDatabases())("proposals on %s", (_name, open) => {
         clientEmail: "newco@example.com",
         budgetCents: 250_000,
         clientApprovedAt: null,
-        commissionPaidAt: null,
+        commissionRateBps: null,
       });
       const client = await makeClient(s, { email: "newco@example.com", referralCode: ambassador.referralCode });
       expect((await proposalRow(t.db, id))!.clientId).toBeNull();

@@ -31,6 +31,7 @@ import {
 import { makeAmbassadorFirstVersion } from "#app/features/agreements/offers.server";
 import { type AmbassadorProposalInput, type ProposalRequestInput } from "./proposals.schema";
 import { AMBASSADOR_DAILY_LIMITS, PROPOSAL_MESSAGES } from "./proposals.messages";
+import { currentCommissionRateSql, syncProposalCommissions } from "#app/features/referrals/ledger.server";
 
 /** Rows per page of the project-status list. */
 export const PROJECT_STATUS_PAGE_SIZE = 20;
@@ -408,8 +409,10 @@ export async function approveProposal(db: Database, actor: Actor, proposalId: nu
     refuseIf(approvalRefusal(row));
     await tx
       .update(proposal)
-      .set({ clientApprovedAt: sql`now()`, updatedAt: sql`now()` })
+      .set({ clientApprovedAt: sql`now()`, commissionRateBps: currentCommissionRateSql(), updatedAt: sql`now()` })
       .where(eq(proposal.id, row.id));
+    // The rate is frozen now; payments recorded before the approval earn their entries now.
+    await syncProposalCommissions(tx, row.id);
     await recordAudit(tx, actor, { entity: "proposal", entityId: row.id, action: "approved", after: { approved: true } });
     await notifyAdmin(tx, {
       subject: `Proposal approved: ${proposalLabel(row)}`,
@@ -518,7 +521,6 @@ export async function submitAmbassadorProposal(
         projectDetails: input.projectDetails,
         budgetCents: input.budget,
         clientApprovedAt: null,
-        commissionPaidAt: null,
       })
       .returning();
     await recordAudit(tx, actor, {

@@ -1,27 +1,28 @@
 /**
- * Admin ambassador commission tracking (docs/product.md#commissions,
- * docs/product.md#commissions).
+ * Admin view of ambassadors' commissions and payouts (docs/product.md#commissions-ledger,
+ * docs/product.md#admin-ambassadors, ADR 017).
  *
- * A proposal earns its ambassador a commission once the client approved it: rate (settings,
- * default 15 %) × base (the invoice total when there is one, else the budget), rounded half
- * up to the cent per proposal (`commission.ts`). "Owed" is the commission of approved
- * proposals not yet paid, at today's rate; "paid" is what was recorded when the admin
- * marked it paid (`commission_paid_cents`), so a later rate change does not rewrite history.
+ * Each ambassador's balance comes from the commission ledger (`ledger.server.ts` writes it):
+ * pending (within the hold), payable (past the hold, not paid out; negative after a refund that
+ * followed a payout) and paid out. "Create payout" takes all payable entries of one ambassador
+ * whose sum is positive into one payout. The grand totals read the trigger-kept tally (entity
+ * `commission`, buckets `unpaid` / `paid`, migration 0021) plus the pending entries, which are
+ * few (those of the last hold period), through `commission_entries_open_payable_idx`.
  *
  * Every function checks that the actor is an admin before reading or writing anything.
  */
-import { and, count, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { and, count, desc, eq, gt, ilike, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
-import { readTally, type TallyBucket } from "#app/db/tally.server";
-import { invoice, proposal, user, type ProposalStatus } from "#app/db/schema";
+import { readTally } from "#app/db/tally.server";
+import { commissionEntries, payouts, proposal, user, type PayoutMethod } from "#app/db/schema";
 import { clientNameSql } from "#app/features/users/client-name.server";
 import { recordAudit } from "#app/features/audit/audit.server";
-import { queueUserUpdate } from "#app/features/mail/notifications.server";
+import { queueUserNotice } from "#app/features/mail/notifications.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
+import { now } from "#app/lib/clock.server";
 import { toIsoOrNull } from "#app/lib/dates";
-import { AppError, notFound } from "#app/lib/errors";
+import { conflict, notFound } from "#app/lib/errors";
 import { DEFAULT_CURRENCY, formatCents } from "#app/lib/money";
 import { EXPORT_BATCH_SIZE, keysetBatches } from "#app/lib/csv.server";
 import {
@@ -33,71 +34,36 @@ import {
   type Page,
   type PageRequest,
 } from "#app/lib/pagination";
-import { commissionBaseCents, commissionCents } from "./commission";
+import { COMMISSION_STATE_LABELS, payoutTotalCents, type CommissionTotals } from "./commission";
+import {
+  fetchLedgerRows,
+  ledgerOrdering,
+  ledgerPage,
+  ledgerTotals,
+  ledgerTotalsByAmbassador,
+  toLedgerRow,
+  type LedgerRow,
+} from "./ledger-queries.server";
+import { PAYOUT_MESSAGES, PAYOUT_METHOD_LABELS } from "./payouts.messages";
 
-export const COMMISSION_MESSAGES = {
-  notApproved: "Only client-approved proposals earn a commission. This proposal has not been approved by its client.",
-  alreadyPaid: "This commission has already been marked as paid.",
-  noBase: "This proposal has neither an invoice nor a budget, so there is no commission to pay.",
-  notAmbassadorProposal: "This proposal has no ambassador.",
-} as const;
-
-/**
- * Commission of one proposal in SQL, the same arithmetic as {@link commissionCents}:
- * floor((base × rateBps + 5000) / 10000) with base = invoice total, else budget (bigint, so
- * large amounts cannot overflow).
- */
-function commissionSql(rateBps: number): SQL<number> {
-  return sql<number>`((coalesce(${invoice.totalCents}, ${proposal.budgetCents})::bigint * ${rateBps}::bigint + 5000) / 10000)`;
-}
-
-/** Owed and paid totals, in cents. */
-export interface CommissionTotals {
-  /** Approved, not yet paid: at the current rate. */
-  owedCents: number;
-  /** Marked paid: the amounts recorded at payment. */
-  paidCents: number;
-}
-
-/** Aggregates owed and paid commission over the proposals matching `where`. */
-function totalsSelection(rateBps: number) {
-  const approved = sql`${proposal.clientApprovedAt} is not null`;
-  return {
-    owedCents:
-      sql<number>`coalesce(sum(${commissionSql(rateBps)}) filter (where ${approved} and ${proposal.commissionPaidAt} is null), 0)`.mapWith(
-        Number,
-      ),
-    paidCents:
-      sql<number>`coalesce(sum(coalesce(${proposal.commissionPaidCents}, ${commissionSql(rateBps)})) filter (where ${proposal.commissionPaidAt} is not null), 0)`.mapWith(
-        Number,
-      ),
-  };
-}
+export type { CommissionTotals };
 
 /**
- * The owed and paid totals over all ambassadors from the trigger-kept commission tally
- * (migration `0004_commission_tally.sql`), equal to summing {@link commissionSql} per proposal:
- * bucket `paid` holds the amounts recorded at payment; bucket `owed:<m>` the approved, unpaid
- * proposals whose base has base mod 10000 = m, with `cents` = Σ (base div 10000). Since
- * floor((base·r + 5000) / 10000) = (base div 10000)·r + floor((m·r + 5000) / 10000), the
- * owed total at rate r is Σ cents·r + n·floor((m·r + 5000) / 10000).
- *
- * @param buckets - `readTally(db, "commission")`.
- * @param rateBps - today's rate in basis points.
- * @returns totals in cents.
+ * The grand totals over all ambassadors at `at`: paid out and not yet paid out from the tally,
+ * split into pending and payable by the (few) entries still within their hold.
  */
-export function commissionTotalsFromTally(buckets: TallyBucket[], rateBps: number): CommissionTotals {
-  let owedCents = 0;
-  let paidCents = 0;
-  for (const { bucket, n, cents } of buckets) {
-    if (bucket === "paid") paidCents += cents;
-    else if (bucket.startsWith("owed:"))
-      owedCents += cents * rateBps + n * Math.floor((Number(bucket.slice(5)) * rateBps + 5_000) / 10_000);
-  }
-  return { owedCents, paidCents };
+export async function grandCommissionTotals(q: Queryable, at: Date): Promise<CommissionTotals> {
+  const buckets = await readTally(q, "commission");
+  const cents = (bucket: string) => buckets.find((b) => b.bucket === bucket)?.cents ?? 0;
+  const [pending] = await q
+    .select({ cents: sql<number>`coalesce(sum(${commissionEntries.amountCents}), 0)`.mapWith(Number) })
+    .from(commissionEntries)
+    .where(and(isNull(commissionEntries.payoutId), gt(commissionEntries.payableAt, at)));
+  const pendingCents = pending?.cents ?? 0;
+  return { pendingCents, payableCents: cents("unpaid") - pendingCents, paidOutCents: cents("paid") };
 }
 
-/** One ambassador in the admin list, with their commission totals (cents). */
+/** One ambassador in the admin list, with their ledger totals (cents). */
 export interface AdminAmbassadorRow extends CommissionTotals {
   id: string;
   name: string;
@@ -112,12 +78,17 @@ export interface AdminAmbassadorRow extends CommissionTotals {
 
 const ambassadorOrdering = { sort: user.createdAt, id: user.id };
 
+/** Filters of the admin ambassador (commission) list and its CSV export. */
+export interface AmbassadorListFilters {
+  /** Case-insensitive substring of name, e-mail or referral code. */
+  q?: string;
+}
+
 /**
- * Lists ambassadors, newest first, with referral code, referred clients, proposals and
- * commission owed and paid (docs/product.md#commissions).
+ * Lists ambassadors, newest first, with referral code, referred clients, proposals and their
+ * commission balances: pending, payable and paid out (docs/product.md#admin-ambassadors).
  *
- * @param filters.q - case-insensitive substring of name, e-mail or referral code.
- * @returns the page, plus totals over all ambassadors and the rate used (basis points).
+ * @returns the page, plus the grand totals, today's rate (basis points) and hold (days).
  * @throws {AppError} 403 unless the actor is an admin.
  */
 export async function listAmbassadorsForAdmin(
@@ -125,27 +96,28 @@ export async function listAmbassadorsForAdmin(
   actor: Actor,
   filters: AmbassadorListFilters,
   page: PageRequest,
-): Promise<Page<AdminAmbassadorRow> & { totals: CommissionTotals; rateBps: number }> {
+): Promise<Page<AdminAmbassadorRow> & { totals: CommissionTotals; rateBps: number; holdDays: number }> {
   assertRole(actor, "admin");
-  const { commissionRateBps: rateBps } = await getSettings(db);
-  const where = ambassadorListWhere(filters);
+  const { commissionRateBps: rateBps, commissionHoldDays: holdDays } = await getSettings(db);
+  const at = now();
   const result = await keysetPage(
     db,
-    { order: ambassadorOrdering, request: page, table: user, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined },
+    {
+      order: ambassadorOrdering,
+      request: page,
+      table: user,
+      where: ambassadorListWhere(filters),
+      countCap: filters.q ? SEARCH_COUNT_CAP : undefined,
+    },
     (keyset) => fetchAmbassadorRows(db, keyset),
   );
   return {
     ...result,
     rateBps,
-    totals: commissionTotalsFromTally(await readTally(db, "commission"), rateBps),
-    items: await withCommissionStats(db, result.items, rateBps),
+    holdDays,
+    totals: await grandCommissionTotals(db, at),
+    items: await withCommissionStats(db, result.items, at),
   };
-}
-
-/** Filters of the admin ambassador (commission) list and its CSV export. */
-export interface AmbassadorListFilters {
-  /** Case-insensitive substring of name, e-mail or referral code. */
-  q?: string;
 }
 
 /** The list's WHERE clause (filters only, no keyset predicate), shared by pages and export. */
@@ -178,8 +150,8 @@ function fetchAmbassadorRows(db: Queryable, keyset: KeysetQuery) {
 
 type AmbassadorBaseRow = Omit<Awaited<ReturnType<typeof fetchAmbassadorRows>>[number], "cursorKey">;
 
-/** Adds referred clients, proposals and commission owed/paid to a page or batch of ambassadors (two grouped queries). */
-async function withCommissionStats(db: Queryable, rows: AmbassadorBaseRow[], rateBps: number): Promise<AdminAmbassadorRow[]> {
+/** Adds referred clients, proposals and ledger totals to a page or batch of ambassadors (three grouped queries). */
+async function withCommissionStats(db: Queryable, rows: AmbassadorBaseRow[], at: Date): Promise<AdminAmbassadorRow[]> {
   const ids = rows.map((row) => row.id);
   const stats = ids.length
     ? await db
@@ -187,10 +159,8 @@ async function withCommissionStats(db: Queryable, rows: AmbassadorBaseRow[], rat
           ambassadorId: proposal.ambassadorId,
           proposals: count(),
           approved: sql<number>`count(*) filter (where ${proposal.clientApprovedAt} is not null)`.mapWith(Number),
-          ...totalsSelection(rateBps),
         })
         .from(proposal)
-        .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
         .where(inArray(proposal.ambassadorId, ids))
         .groupBy(proposal.ambassadorId)
     : [];
@@ -201,10 +171,12 @@ async function withCommissionStats(db: Queryable, rows: AmbassadorBaseRow[], rat
         .where(inArray(user.referredById, ids))
         .groupBy(user.referredById)
     : [];
+  const totals = await ledgerTotalsByAmbassador(db, ids, at);
   const statsById = new Map(stats.map((x) => [x.ambassadorId, x]));
   const referredById = new Map(referred.map((x) => [x.ambassadorId, x.n]));
   return rows.map(({ banned, createdAt, ...row }) => {
     const s = statsById.get(row.id);
+    const t = totals.get(row.id);
     return {
       ...row,
       active: !banned,
@@ -212,18 +184,17 @@ async function withCommissionStats(db: Queryable, rows: AmbassadorBaseRow[], rat
       referredClients: referredById.get(row.id) ?? 0,
       proposals: s?.proposals ?? 0,
       approvedProposals: s?.approved ?? 0,
-      owedCents: s?.owedCents ?? 0,
-      paidCents: s?.paidCents ?? 0,
+      pendingCents: t?.pendingCents ?? 0,
+      payableCents: t?.payableCents ?? 0,
+      paidOutCents: t?.paidOutCents ?? 0,
     };
   });
 }
 
 /**
- * Every ambassador matching the list's filters with their commission owed and paid, newest
- * first, for the CSV export: the same filters, select and statistics as
- * {@link listAmbassadorsForAdmin}, read in keyset batches of 1,000 ambassadors.
+ * Every ambassador matching the list's filters with their balances, newest first, for the CSV
+ * export (the list's filters, select and statistics), in keyset batches of 1,000 ambassadors.
  *
- * @returns an async iterable of rows (money in cents; one batch in memory at a time).
  * @throws {AppError} 403 unless the actor is an admin (before anything is read).
  */
 export async function exportCommissionsForAdmin(
@@ -232,37 +203,76 @@ export async function exportCommissionsForAdmin(
   filters: AmbassadorListFilters,
 ): Promise<AsyncIterable<AdminAmbassadorRow>> {
   assertRole(actor, "admin");
-  const { commissionRateBps: rateBps } = await getSettings(db);
+  const at = now();
   const rows = keysetBatches(ambassadorOrdering, ambassadorListWhere(filters), (keyset) => fetchAmbassadorRows(db, keyset));
   return (async function* () {
     let batch: AmbassadorBaseRow[] = [];
     for await (const row of rows) {
       batch.push(row);
       if (batch.length === EXPORT_BATCH_SIZE) {
-        yield* await withCommissionStats(db, batch, rateBps);
+        yield* await withCommissionStats(db, batch, at);
         batch = [];
       }
     }
-    if (batch.length) yield* await withCommissionStats(db, batch, rateBps);
+    if (batch.length) yield* await withCommissionStats(db, batch, at);
   })();
 }
 
-/** One proposal of an ambassador with its commission (cents). */
-export interface AmbassadorProposalRow {
+/** One payout in a list. */
+export interface PayoutRow {
   id: number;
-  projectName: string | null;
-  clientName: string | null;
-  clientEmail: string | null;
-  status: ProposalStatus;
-  clientApproved: boolean;
-  budgetCents: number | null;
-  invoiceTotalCents: number | null;
-  /** Invoice total when there is one, else the budget. */
-  baseCents: number | null;
-  /** Paid amount when paid, else rate × base for approved proposals, else 0. */
-  commissionCents: number;
-  commissionPaidAt: string | null;
-  createdAt: string | null;
+  ambassadorId: string;
+  ambassadorName: string;
+  ambassadorEmail: string;
+  totalCents: number;
+  currency: string;
+  reference: string;
+  method: PayoutMethod;
+  /** ISO instant (UTC). */
+  paidAt: string;
+  entries: number;
+  createdByEmail: string | null;
+}
+
+const payoutOrdering = { sort: payouts.paidAt, id: payouts.id };
+
+function fetchPayoutRows(db: Queryable, keyset: KeysetQuery) {
+  const creator = sql<string | null>`(select ${user.email} from ${user} where ${user.id} = ${payouts.createdBy})`;
+  return db
+    .select({
+      id: payouts.id,
+      cursorKey: cursorKeySql(payoutOrdering),
+      ambassadorId: payouts.ambassadorId,
+      ambassadorName: user.name,
+      ambassadorEmail: user.email,
+      totalCents: payouts.totalCents,
+      currency: payouts.currency,
+      reference: payouts.reference,
+      method: payouts.method,
+      paidAt: payouts.paidAt,
+      entries: sql<number>`(select count(*) from ${commissionEntries} where ${commissionEntries.payoutId} = ${payouts.id})`.mapWith(Number),
+      createdByEmail: creator,
+    })
+    .from(payouts)
+    .innerJoin(user, eq(user.id, payouts.ambassadorId))
+    .where(keyset.where)
+    .orderBy(...keyset.orderBy)
+    .limit(keyset.limit);
+}
+
+function toPayoutRow(row: Omit<Awaited<ReturnType<typeof fetchPayoutRows>>[number], "cursorKey">): PayoutRow {
+  return { ...row, paidAt: row.paidAt.toISOString() };
+}
+
+/** The detail view of one ambassador (docs/product.md#admin-ambassadors). */
+export interface AmbassadorCommissions {
+  ambassador: { id: string; name: string; email: string; referralCode: string | null; active: boolean };
+  totals: CommissionTotals;
+  /** The payout "Create payout" would make now (cents), or null when the payable balance is not positive. */
+  payoutCents: number | null;
+  entries: Page<LedgerRow>;
+  payouts: Page<PayoutRow>;
+  referredClients: Page<ReferredClientRow>;
 }
 
 /** One client the ambassador referred. */
@@ -273,72 +283,31 @@ export interface ReferredClientRow {
   createdAt: string | null;
 }
 
-/** The detail view of one ambassador (docs/product.md#commissions). */
-export interface AmbassadorCommissions {
-  ambassador: { id: string; name: string; email: string; referralCode: string | null; active: boolean };
-  rateBps: number;
-  totals: CommissionTotals;
-  proposals: Page<AmbassadorProposalRow>;
-  referredClients: Page<ReferredClientRow>;
-}
-
-const proposalOrdering = { sort: proposal.createdAt, id: proposal.id };
-
 /**
- * One ambassador's referred clients and proposals, with the commission of each
- * client-approved proposal and the totals owed and paid.
+ * One ambassador's ledger, payouts and referred clients, with their totals.
  *
- * @param pages.proposals / pages.clients - keyset page requests of the two lists.
+ * @param pages - keyset page requests of the three lists.
  * @throws {AppError} 403 unless the actor is an admin; 404 unless `ambassadorId` is an ambassador.
  */
 export async function getAmbassadorCommissions(
   db: Queryable,
   actor: Actor,
   ambassadorId: string,
-  pages: { proposals: PageRequest; clients: PageRequest },
+  pages: { entries: PageRequest; payouts: PageRequest; clients: PageRequest },
 ): Promise<AmbassadorCommissions> {
   assertRole(actor, "admin");
-  const [ambassador] = await db
-    .select({ id: user.id, name: user.name, email: user.email, referralCode: user.referralCode, banned: user.banned })
-    .from(user)
-    .where(and(eq(user.id, ambassadorId), eq(user.role, "ambassador")));
-  if (!ambassador) throw notFound("Ambassador not found");
-  const { commissionRateBps: rateBps } = await getSettings(db);
-  const client = alias(user, "client");
-  const byAmbassador = eq(proposal.ambassadorId, ambassadorId);
-
-  const proposals = await keysetPage(
+  const ambassador = await findAmbassador(db, ambassadorId);
+  const at = now();
+  const entries = await ledgerPage(db, ambassadorId, pages.entries, at);
+  const payoutPage = await keysetPage(
     db,
-    { order: proposalOrdering, request: pages.proposals, table: proposal, where: byAmbassador },
-    (keyset) =>
-      db
-        .select({
-          id: proposal.id,
-          cursorKey: cursorKeySql(proposalOrdering),
-          projectName: proposal.projectName,
-          clientName: sql<string | null>`coalesce(${client.businessName}, ${client.name}, ${proposal.clientName})`,
-          clientEmail: sql<string | null>`coalesce(${client.email}, ${proposal.clientEmail})`,
-          status: proposal.status,
-          clientApprovedAt: proposal.clientApprovedAt,
-          budgetCents: proposal.budgetCents,
-          invoiceTotalCents: invoice.totalCents,
-          commissionPaidAt: proposal.commissionPaidAt,
-          commissionPaidCents: proposal.commissionPaidCents,
-          createdAt: proposal.createdAt,
-        })
-        .from(proposal)
-        .leftJoin(client, eq(client.id, proposal.clientId))
-        .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
-        .where(keyset.where)
-        .orderBy(...keyset.orderBy)
-        .limit(keyset.limit),
+    { order: payoutOrdering, request: pages.payouts, table: payouts, where: eq(payouts.ambassadorId, ambassadorId) },
+    (keyset) => fetchPayoutRows(db, keyset),
   );
-
-  const referredWhere = eq(user.referredById, ambassadorId);
   const clientOrdering = { sort: user.createdAt, id: user.id };
   const referredClients = await keysetPage(
     db,
-    { order: clientOrdering, request: pages.clients, table: user, where: referredWhere },
+    { order: clientOrdering, request: pages.clients, table: user, where: eq(user.referredById, ambassadorId) },
     (keyset) =>
       db
         .select({
@@ -353,135 +322,180 @@ export async function getAmbassadorCommissions(
         .orderBy(...keyset.orderBy)
         .limit(keyset.limit),
   );
-
-  const [totals] = await db
-    .select(totalsSelection(rateBps))
-    .from(proposal)
-    .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
-    .where(byAmbassador);
-
+  const totals = await ledgerTotals(db, ambassadorId, at);
   return {
-    ambassador: {
-      id: ambassador.id,
-      name: ambassador.name,
-      email: ambassador.email,
-      referralCode: ambassador.referralCode,
-      active: !ambassador.banned,
-    },
-    rateBps,
-    totals: { owedCents: totals?.owedCents ?? 0, paidCents: totals?.paidCents ?? 0 },
-    proposals: {
-      ...proposals,
-      items: proposals.items.map(({ clientApprovedAt, commissionPaidCents, ...row }) => {
-        const baseCents = commissionBaseCents(row);
-        const approved = clientApprovedAt !== null;
-        return {
-          ...row,
-          clientApproved: approved,
-          baseCents,
-          commissionCents: row.commissionPaidAt
-            ? (commissionPaidCents ?? commissionCents(baseCents, rateBps))
-            : approved
-              ? commissionCents(baseCents, rateBps)
-              : 0,
-          commissionPaidAt: toIsoOrNull(row.commissionPaidAt),
-          createdAt: toIsoOrNull(row.createdAt),
-        };
-      }),
-    },
+    ambassador,
+    totals,
+    payoutCents: totals.payableCents > 0 ? totals.payableCents : null,
+    entries,
+    payouts: { ...payoutPage, items: payoutPage.items.map(toPayoutRow) },
     referredClients: { ...referredClients, items: referredClients.items.map((row) => ({ ...row, createdAt: toIsoOrNull(row.createdAt) })) },
   };
 }
 
+async function findAmbassador(q: Queryable, ambassadorId: string) {
+  const [row] = await q
+    .select({ id: user.id, name: user.name, email: user.email, referralCode: user.referralCode, banned: user.banned })
+    .from(user)
+    .where(and(eq(user.id, ambassadorId), eq(user.role, "ambassador")));
+  if (!row) throw notFound("Ambassador not found");
+  const { banned, ...rest } = row;
+  return { ...rest, active: !banned };
+}
+
+/** What "Create payout" takes (validated by `payoutSchema`). */
+export interface PayoutInput {
+  /** The bank or PayPal reference, 1–200 characters. */
+  reference: string;
+  method: PayoutMethod;
+  /** When the money was sent (UTC instant; a date's midnight UTC from the form). */
+  paidAt: Date;
+}
+
+/** Arbitrary constant for the per-ambassador payout advisory lock. */
+const PAYOUT_LOCK_ID = 727_274_025;
+
+/** Most entries listed one by one in the statement e-mail (the rest are summed in one line). */
+const STATEMENT_LINES = 50;
+
 /**
- * Mark as Paid (docs/product.md#commissions, only when the proposal is
- * client-approved). Records the amount paid (rate × base now) with the time and, in the same
- * transaction, one audit event `marked-paid` and a non-essential mail to the
- * ambassador (link /ambassador/earnings). Nothing is written or queued when refused.
+ * Create payout (docs/product.md#commissions-payouts): takes every payable entry of the
+ * ambassador (past its hold, not paid out — refunds included) into one payout when their sum is
+ * positive, marks them paid out, and in the same transaction records the audit event
+ * `payout/created`, and queues the ambassador's statement e-mail (every entry and the total). A
+ * negative or zero payable balance creates nothing: it carries over and is netted against the
+ * next payout. Two payouts of one ambassador at once are serialised (advisory lock), so an entry
+ * is never paid twice: the second finds nothing payable.
  *
- * @returns the amount recorded, in cents.
- * @throws {AppError} 403 unless the actor is an admin; 404 unknown proposal; 409 not
- *   client-approved, no ambassador, already paid, or nothing to base the commission on.
+ * @returns the payout's id, total (cents), number of entries and the ambassador's name.
+ * @throws {AppError} 403 unless an admin; 404 unknown ambassador; 409 when the payable balance is not positive.
  */
-export async function markCommissionPaid(db: Database, actor: Actor, proposalId: number): Promise<{ paidCents: number }> {
+export async function createPayout(
+  db: Database,
+  actor: Actor,
+  ambassadorId: string,
+  input: PayoutInput,
+): Promise<{ payoutId: number; totalCents: number; entries: number; ambassadorName: string }> {
   assertRole(actor, "admin");
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({
-        ambassadorId: proposal.ambassadorId,
-        clientApprovedAt: proposal.clientApprovedAt,
-        commissionPaidAt: proposal.commissionPaidAt,
-        budgetCents: proposal.budgetCents,
-      })
-      .from(proposal)
-      .where(eq(proposal.id, proposalId))
+    const ambassador = await findAmbassador(tx, ambassadorId);
+    await tx.execute(sql`select pg_advisory_xact_lock(${PAYOUT_LOCK_ID}, hashtext(${ambassadorId}))`);
+    const at = now();
+    const payable = await tx
+      .select({ id: commissionEntries.id, amountCents: commissionEntries.amountCents, currency: commissionEntries.currency })
+      .from(commissionEntries)
+      .where(
+        and(eq(commissionEntries.ambassadorId, ambassadorId), isNull(commissionEntries.payoutId), lte(commissionEntries.payableAt, at)),
+      )
       .for("update");
-    if (!row) throw notFound("Proposal not found");
-    if (!row.ambassadorId) throw new AppError("CONFLICT", COMMISSION_MESSAGES.notAmbassadorProposal);
-    if (!row.clientApprovedAt) throw new AppError("CONFLICT", COMMISSION_MESSAGES.notApproved);
-    if (row.commissionPaidAt) throw new AppError("CONFLICT", COMMISSION_MESSAGES.alreadyPaid);
-    const [inv] = await tx.select({ totalCents: invoice.totalCents }).from(invoice).where(eq(invoice.proposalId, proposalId));
-    const { commissionRateBps } = await getSettings(tx);
-    const base = commissionBaseCents({ invoiceTotalCents: inv?.totalCents, budgetCents: row.budgetCents });
-    if (!base) throw new AppError("CONFLICT", COMMISSION_MESSAGES.noBase);
-    const paidCents = commissionCents(base, commissionRateBps);
-    const [updated] = await tx
-      .update(proposal)
-      .set({ commissionPaidAt: sql`now()`, commissionPaidCents: paidCents, updatedAt: sql`now()` })
-      .where(eq(proposal.id, proposalId))
-      .returning({ commissionPaidAt: proposal.commissionPaidAt, projectName: proposal.projectName });
+    const totalCents = payoutTotalCents(payable);
+    if (totalCents === null) {
+      const balance = payable.reduce((sum, e) => sum + e.amountCents, 0);
+      const { currency } = await getSettings(tx);
+      throw conflict(PAYOUT_MESSAGES.nothingPayable(formatCents(balance, currency || DEFAULT_CURRENCY)));
+    }
+    const currency = payable[0]?.currency ?? DEFAULT_CURRENCY;
+    const [payout] = await tx
+      .insert(payouts)
+      .values({
+        ambassadorId,
+        totalCents,
+        currency,
+        reference: input.reference,
+        method: input.method,
+        paidAt: input.paidAt,
+        createdBy: actor.id,
+        createdAt: at,
+      })
+      .returning({ id: payouts.id });
+    const ids = payable.map((e) => e.id);
+    await tx.update(commissionEntries).set({ payoutId: payout!.id }).where(inArray(commissionEntries.id, ids));
     await recordAudit(tx, actor, {
-      entity: "commission",
-      entityId: proposalId,
-      action: "marked-paid",
-      before: { commissionPaidAt: null, commissionPaidCents: null },
-      after: { commissionPaidAt: updated!.commissionPaidAt, commissionPaidCents: paidCents },
+      entity: "payout",
+      entityId: payout!.id,
+      action: "created",
+      after: {
+        ambassadorId,
+        ambassadorEmail: ambassador.email,
+        totalCents,
+        currency,
+        entries: ids.length,
+        reference: input.reference,
+        method: input.method,
+        paidAt: input.paidAt,
+      },
     });
-    const { currency } = await getSettings(tx);
-    const project = updated!.projectName || `proposal #${proposalId}`;
-    await queueUserUpdate(tx, row.ambassadorId, {
-      subject: `Commission paid: ${formatCents(paidCents, currency || DEFAULT_CURRENCY)}`,
-      lines: [`Your commission of ${formatCents(paidCents, currency || DEFAULT_CURRENCY)} for ${project} was marked as paid.`],
-      link: { label: "View your earnings", path: "/ambassador/earnings" },
-    });
-    return { paidCents };
+    await queueUserNotice(tx, ambassadorId, await payoutStatement(tx, payout!.id, { totalCents, currency, ...input }));
+    return { payoutId: payout!.id, totalCents, entries: ids.length, ambassadorName: ambassador.name };
   });
 }
 
-/**
- * Mark unpaid (docs/product.md#commissions-paying): the reversal of {@link markCommissionPaid} —
- * the payment time and the amount recorded are cleared, so the commission follows today's rate
- * and base again; one audit event `marked-unpaid` (the values before and after). The proposal
- * row is locked, so two reversals at once change it once. An unpaid commission changes nothing.
- *
- * @returns whether it changed, and the amount that had been recorded (cents).
- * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown proposal.
- */
-export async function markCommissionUnpaid(
-  db: Database,
-  actor: Actor,
-  proposalId: number,
-): Promise<{ changed: boolean; paidCents: number | null }> {
-  assertRole(actor, "admin");
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ commissionPaidAt: proposal.commissionPaidAt, commissionPaidCents: proposal.commissionPaidCents })
-      .from(proposal)
-      .where(eq(proposal.id, proposalId))
-      .for("update");
-    if (!row) throw notFound("Proposal not found");
-    if (!row.commissionPaidAt) return { changed: false, paidCents: null };
-    await tx
-      .update(proposal)
-      .set({ commissionPaidAt: null, commissionPaidCents: null, updatedAt: sql`now()` })
-      .where(eq(proposal.id, proposalId));
-    await recordAudit(tx, actor, {
-      entity: "commission",
-      entityId: proposalId,
-      action: "marked-unpaid",
-      before: { commissionPaidAt: row.commissionPaidAt, commissionPaidCents: row.commissionPaidCents },
-      after: { commissionPaidAt: null, commissionPaidCents: null },
-    });
-    return { changed: true, paidCents: row.commissionPaidCents };
-  });
+/** The statement e-mail of a payout: every entry (up to {@link STATEMENT_LINES}) and the total. */
+async function payoutStatement(q: Queryable, payoutId: number, p: PayoutInput & { totalCents: number; currency: string }) {
+  const money = (cents: number) => formatCents(cents, p.currency);
+  const rows = (
+    await fetchLedgerRows(q, {
+      where: eq(commissionEntries.payoutId, payoutId),
+      orderBy: [desc(ledgerOrdering.sort), desc(ledgerOrdering.id)],
+      limit: STATEMENT_LINES + 1,
+    })
+  ).map((row) => toLedgerRow(row, now()));
+  const [counted] = await q.select({ n: count() }).from(commissionEntries).where(eq(commissionEntries.payoutId, payoutId));
+  const shown = rows.slice(0, STATEMENT_LINES);
+  const lines = [
+    `Your commission payout of ${money(p.totalCents)} was sent on ${p.paidAt.toISOString().slice(0, 10)} by ${PAYOUT_METHOD_LABELS[p.method].toLowerCase()}, reference ${p.reference}.`,
+    "Statement:",
+    ...shown.map(
+      (row) =>
+        `${row.createdAt.slice(0, 10)} · ${row.clientName ?? "—"} · ${row.invoiceNumber ?? "—"} · ${row.kind === "refund" ? "refund" : row.kind === "historical" ? "paid before the ledger" : "payment"} ${money(row.baseCents)} × ${row.rateBps / 100} % = ${money(row.amountCents)}`,
+    ),
+  ];
+  const more = (counted?.n ?? 0) - shown.length;
+  if (more > 0) lines.push(`…and ${more} more entries (see your earnings page).`);
+  lines.push(`Total: ${money(p.totalCents)}.`);
+  return {
+    subject: `Commission payout: ${money(p.totalCents)}`,
+    lines,
+    link: { label: "View your earnings", path: "/ambassador/earnings" },
+  };
 }
+
+/**
+ * Every payout, newest first, for the CSV of all payouts (keyset batches of 1,000).
+ *
+ * @throws {AppError} 403 unless an admin (before anything is read).
+ */
+export async function exportPayoutsForAdmin(db: Queryable, actor: Actor): Promise<AsyncIterable<PayoutRow>> {
+  assertRole(actor, "admin");
+  const rows = keysetBatches(payoutOrdering, undefined, (keyset) => fetchPayoutRows(db, keyset));
+  return (async function* () {
+    for await (const row of rows) yield toPayoutRow(row);
+  })();
+}
+
+/**
+ * One payout and its entries, for the CSV of one payout.
+ *
+ * @returns the payout and its entries (an async iterable, batches of 1,000).
+ * @throws {AppError} 403 unless an admin; 404 for an unknown payout.
+ */
+export async function exportPayoutForAdmin(
+  db: Queryable,
+  actor: Actor,
+  payoutId: number,
+): Promise<{ payout: PayoutRow; entries: AsyncIterable<LedgerRow & { payout: PayoutRow }> }> {
+  assertRole(actor, "admin");
+  const [row] = await fetchPayoutRows(db, { where: eq(payouts.id, payoutId), orderBy: [], limit: 1 });
+  if (!row) throw notFound(PAYOUT_MESSAGES.notFound);
+  const payout = toPayoutRow(row);
+  const at = now();
+  const rows = keysetBatches(ledgerOrdering, eq(commissionEntries.payoutId, payoutId), (keyset) => fetchLedgerRows(db, keyset));
+  return {
+    payout,
+    entries: (async function* () {
+      for await (const entry of rows) yield { ...toLedgerRow(entry, at), payout };
+    })(),
+  };
+}
+
+export { COMMISSION_STATE_LABELS };

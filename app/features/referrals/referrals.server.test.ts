@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 import { settings } from "#app/db/schema";
 import { submitAmbassadorProposal, approveProposal } from "#app/features/proposals/proposals.server";
 import { testDatabases } from "../../../tests/helpers/db";
-import { insertInvoice, insertProposal, refusalOf } from "../../../tests/helpers/portal";
+import { insertInvoice, refusalOf } from "../../../tests/helpers/portal";
 import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { referralLink } from "./referral-link";
-import { getAmbassadorDashboard, getAmbassadorEarnings, getReferringAmbassador } from "./referrals.server";
+import { decodeCursor } from "#app/lib/pagination";
+import { recordTestPayment } from "../../../tests/helpers/payments";
+import { getAmbassadorCommissionTotals, getAmbassadorDashboard, getAmbassadorEarnings, getReferringAmbassador } from "./referrals.server";
 
 describe("referral link", () => {
   it("is the origin + /register?ref=<code>", () => {
@@ -57,59 +59,55 @@ describe.each(testDatabases())("referrals on %s", (_name, open) => {
     expect((await refusalOf(getAmbassadorDashboard(t.db, referred))).status).toBe(403);
   });
 
-  it("computes commissions in cents on the invoice total or budget of approved proposals only; earned = pending + paid", async () => {
+  it("earnings: the ambassador's own ledger (date, client, invoice, payment, rate, commission, state), paged, and its totals", async () => {
     const { t, s } = ctx;
     const ambassador = await makeAmbassador(s);
-    const client = await makeClient(s);
-    const base = { clientId: client.id, source: "ambassador" as const, ambassadorId: ambassador.id, status: "submitted" as const };
-    const approved = new Date("2026-04-01T00:00:00Z");
-    // Budget $5,000.50 → 15 % = $750.075 → rounded half up to $750.08.
-    const onBudget = await insertProposal(t.db, { ...base, projectName: "budget", budgetCents: 500_050, clientApprovedAt: approved });
-    // Invoice total wins over the budget: $1,234.56 → $185.184 → $185.18; commission already paid.
-    const onInvoice = await insertProposal(t.db, {
-      ...base,
-      projectName: "invoice",
-      budgetCents: 999_999,
-      clientApprovedAt: new Date("2026-04-02T00:00:00Z"),
-      commissionPaidAt: new Date(),
-      commissionPaidCents: 18_518,
+    const client = await makeClient(s, { businessName: "Blue Cafe", verified: true, referralCode: ambassador.referralCode });
+    await t.db.insert(settings).values({ id: 1, commissionRateBps: 1250 });
+    const { id } = await submitAmbassadorProposal(t.db, ambassador, {
+      clientName: "Blue Cafe",
+      clientEmail: client.email,
+      projectName: "Cafe site",
+      projectDetails: "Menu",
+      budget: 100_000,
     });
-    await insertInvoice(t.db, {
-      proposalId: onInvoice,
-      clientId: client.id,
-      items: [
-        ["a", 100_000],
-        ["b", 23_456],
-      ],
-      dueDate: "2030-01-01",
-    });
-    // No amount known: listed with 0.
-    const noAmount = await insertProposal(t.db, {
-      ...base,
-      projectName: "none",
-      budgetCents: null,
-      clientApprovedAt: new Date("2026-04-03T00:00:00Z"),
-    });
-    // Not approved, declined, or another ambassador's: not listed.
-    await insertProposal(t.db, { ...base, budgetCents: 1_000_000 });
-    await insertProposal(t.db, { ...base, budgetCents: 1_000_000, clientDeclinedAt: new Date(), declineReason: "no" });
+    await approveProposal(t.db, client, id);
+    const invoiceId = await insertInvoice(t.db, { proposalId: id, clientId: client.id, items: [["Site", 123_456]], dueDate: "2030-01-01" });
+    const first = await recordTestPayment(t.db, { invoiceId, amountCents: 100_000 });
+    await recordTestPayment(t.db, { invoiceId, amountCents: 23_456 }); // 2932 cents exactly
+    await recordTestPayment(t.db, { invoiceId, amountCents: -5, refundOf: first }); // -0.625 → -1
+    // Another ambassador's commissions are not listed.
     const other = await makeAmbassador(s);
-    await insertProposal(t.db, { ...base, ambassadorId: other.id, budgetCents: 1_000_000, clientApprovedAt: approved });
+    const otherClient = await makeClient(s, { verified: true, referralCode: other.referralCode });
+    const { id: otherId } = await submitAmbassadorProposal(t.db, other, {
+      clientName: "Green Cafe",
+      clientEmail: otherClient.email,
+      projectName: "Other",
+      projectDetails: "x",
+      budget: null,
+    });
+    await approveProposal(t.db, otherClient, otherId);
+    await recordTestPayment(t.db, {
+      invoiceId: await insertInvoice(t.db, { proposalId: otherId, clientId: otherClient.id, items: [["x", 1_000]], dueDate: "2030-01-01" }),
+      amountCents: 1_000,
+    });
 
-    const earnings = await getAmbassadorEarnings(t.db, ambassador);
-    expect(earnings.rateBps).toBe(1500);
-    expect(earnings.rows.map((r) => [r.proposalId, r.baseCents, r.baseSource, r.commissionCents, r.paidAt !== null])).toEqual([
-      [noAmount, null, null, 0, false],
-      [onInvoice, 123_456, "invoice", 18_518, true],
-      [onBudget, 500_050, "budget", 75_008, false],
+    const earnings = await getAmbassadorEarnings(t.db, ambassador, { size: 2 });
+    expect(earnings).toMatchObject({ rateBps: 1250, holdDays: 30, currency: "USD" });
+    expect(earnings.entries.total).toBe(3);
+    expect(earnings.entries.items.map((e) => [e.kind, e.baseCents, e.rateBps, e.amountCents, e.state, e.clientName])).toEqual([
+      ["refund", -5, 1250, -1, "pending", "Blue Cafe"],
+      ["payment", 23_456, 1250, 2_932, "pending", "Blue Cafe"],
     ]);
-    expect(earnings.totals).toEqual({ earnedCents: 93_526, pendingCents: 75_008, paidCents: 18_518 });
-
-    // The rate comes from settings; a commission already paid keeps the amount that was paid.
-    await t.db.insert(settings).values({ id: 1, commissionRateBps: 1000 });
-    const ten = await getAmbassadorEarnings(t.db, ambassador);
-    expect(ten.totals).toEqual({ earnedCents: 50_005 + 18_518, pendingCents: 50_005, paidCents: 18_518 });
+    expect(earnings.totals).toEqual({ pendingCents: 12_500 + 2_932 - 1, payableCents: 0, paidOutCents: 0 });
+    const next = await getAmbassadorEarnings(t.db, ambassador, {
+      size: 2,
+      after: decodeCursor(earnings.entries.next)!,
+    });
+    expect(next.entries.items.map((e) => e.amountCents)).toEqual([12_500]);
+    expect(await getAmbassadorCommissionTotals(t.db, ambassador)).toEqual({ ...earnings.totals, currency: "USD" });
     expect((await refusalOf(getAmbassadorEarnings(t.db, client))).status).toBe(403);
+    expect((await refusalOf(getAmbassadorCommissionTotals(t.db, client))).status).toBe(403);
   });
 
   it("names the client's referring ambassador, or none", async () => {

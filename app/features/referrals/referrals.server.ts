@@ -3,14 +3,17 @@
  * ambassador users and proposals, docs/product.md#commissions), and the client's
  * referring ambassador (dashboard info card). Commission arithmetic is in `commission.ts`.
  */
-import { and, count, desc, eq, isNotNull } from "drizzle-orm";
+import { and, count, desc, eq } from "drizzle-orm";
 import { notFound } from "#app/lib/errors";
 import { alias } from "drizzle-orm/pg-core";
-import type { Database } from "#app/db/client.server";
-import { invoice, proposal, user, type ProposalStatus } from "#app/db/schema";
+import type { Database, Queryable } from "#app/db/client.server";
+import { proposal, user, type ProposalStatus } from "#app/db/schema";
 import { getSettings } from "#app/features/settings/settings.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
-import { commissionBaseCents, commissionCents } from "./commission";
+import { now } from "#app/lib/clock.server";
+import type { Page, PageRequest } from "#app/lib/pagination";
+import type { CommissionTotals } from "./commission";
+import { ledgerPage, ledgerTotals, type LedgerRow } from "./ledger-queries.server";
 
 /** Most rows one dashboard list shows (newest first). */
 const DASHBOARD_LIST_LIMIT = 200;
@@ -100,80 +103,57 @@ export async function getAmbassadorDashboard(db: Database, actor: Actor, page = 
   };
 }
 
-/** One commission line of the earnings page. Money in cents. */
-export interface EarningRow {
-  proposalId: number;
-  clientName: string | null;
-  projectName: string | null;
-  /** UTC instant the client approved it. */
-  approvedAt: Date;
-  /** The invoice total when there is an invoice, else the budget (null: neither known). */
-  baseCents: number | null;
-  /** `"invoice"` or `"budget"`: what the base is. */
-  baseSource: "invoice" | "budget" | null;
-  commissionCents: number;
-  paidAt: Date | null;
-}
-
-/** The earnings page: lines and totals in cents, and the rate used. */
+/** The earnings page: the ledger (one page), its totals in cents, today's rate and hold. */
 export interface AmbassadorEarnings {
+  /** Today's rate for new approvals (basis points); each entry shows the rate frozen on its proposal. */
   rateBps: number;
+  holdDays: number;
   currency: string;
-  rows: EarningRow[];
-  totals: { earnedCents: number; pendingCents: number; paidCents: number };
+  entries: Page<LedgerRow>;
+  totals: CommissionTotals;
 }
 
 /**
- * Earnings (docs/product.md#earnings): for every proposal of the ambassador that
- * the client approved, commission = commissionCents(commissionBaseCents({ invoice total,
- * budget }), settings.commissionRateBps) — or, once paid, the amount the admin paid
- * (`commissionPaidCents`, frozen at payment, so a later rate change does not rewrite it).
- * Earned = all of them; pending payment = those with commissionPaidAt null; paid = those
- * with commissionPaidAt set (earned = pending + paid).
+ * Earnings (docs/product.md#earnings, docs/product.md#commissions-ledger): the ambassador's
+ * commission ledger, newest first — one entry per payment or refund on the invoice of a proposal
+ * they submitted and the client approved: date, client, invoice, payment, rate, commission and
+ * state (Pending until the hold passes, then Payable, then Paid out) — and the totals pending,
+ * payable and paid out. Only the actor's own entries are read.
+ *
+ * @param page - keyset page request of the ledger (25 per page by default).
+ * @throws {AppError} 403 unless an ambassador.
+ */
+export async function getAmbassadorEarnings(
+  db: Queryable,
+  actor: Actor,
+  page: PageRequest = { size: EARNINGS_PAGE_SIZE },
+): Promise<AmbassadorEarnings> {
+  assertRole(actor, "ambassador");
+  const settings = await getSettings(db);
+  const at = now();
+  return {
+    rateBps: settings.commissionRateBps,
+    holdDays: settings.commissionHoldDays,
+    currency: settings.currency,
+    entries: await ledgerPage(db, actor.id, page, at),
+    totals: await ledgerTotals(db, actor.id, at),
+  };
+}
+
+/**
+ * The dashboard's commission totals (docs/product.md#ambassador-dashboard): pending, payable and
+ * paid out, in cents.
  *
  * @throws {AppError} 403 unless an ambassador.
  */
-export async function getAmbassadorEarnings(db: Database, actor: Actor): Promise<AmbassadorEarnings> {
+export async function getAmbassadorCommissionTotals(db: Queryable, actor: Actor): Promise<CommissionTotals & { currency: string }> {
   assertRole(actor, "ambassador");
-  const settings = await getSettings(db);
-  const rows = await db
-    .select({
-      proposalId: proposal.id,
-      clientName: proposal.clientName,
-      projectName: proposal.projectName,
-      approvedAt: proposal.clientApprovedAt,
-      budgetCents: proposal.budgetCents,
-      invoiceTotalCents: invoice.totalCents,
-      paidAt: proposal.commissionPaidAt,
-      paidCents: proposal.commissionPaidCents,
-    })
-    .from(proposal)
-    .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
-    .where(and(eq(proposal.ambassadorId, actor.id), isNotNull(proposal.clientApprovedAt)))
-    .orderBy(desc(proposal.clientApprovedAt), desc(proposal.id));
-  const lines: EarningRow[] = rows.map((row) => {
-    const baseCents = commissionBaseCents(row);
-    return {
-      proposalId: row.proposalId,
-      clientName: row.clientName,
-      projectName: row.projectName,
-      approvedAt: row.approvedAt!,
-      baseCents,
-      baseSource: row.invoiceTotalCents != null ? "invoice" : row.budgetCents != null ? "budget" : null,
-      commissionCents: row.paidAt && row.paidCents != null ? row.paidCents : commissionCents(baseCents, settings.commissionRateBps),
-      paidAt: row.paidAt,
-    };
-  });
-  const sum = (list: EarningRow[]) => list.reduce((total, line) => total + line.commissionCents, 0);
-  const paidCents = sum(lines.filter((line) => line.paidAt));
-  const pendingCents = sum(lines.filter((line) => !line.paidAt));
-  return {
-    rateBps: settings.commissionRateBps,
-    currency: settings.currency,
-    rows: lines,
-    totals: { earnedCents: paidCents + pendingCents, pendingCents, paidCents },
-  };
+  const { currency } = await getSettings(db);
+  return { ...(await ledgerTotals(db, actor.id, now())), currency };
 }
+
+/** Ledger entries per page of the earnings page. */
+export const EARNINGS_PAGE_SIZE = 25;
 
 /**
  * The ambassador who referred a client (docs/product.md#client-dashboard), or null.

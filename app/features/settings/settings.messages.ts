@@ -13,3 +13,10 @@ export const SETTINGS_MESSAGE_MS = 3_000;
 
 /** Limits of the billing fields (characters). */
 export const BILLING_LIMITS = { companyAddress: 500, taxId: 50, paymentInstructions: 2_000, paymentLinkTemplate: 2_048 } as const;
+
+/** The commission hold field (docs/product.md#commissions-ledger). */
+export const COMMISSION_HOLD_MESSAGES = {
+  required: "Commission hold is required.",
+  format: "Enter the hold as a whole number of days, e.g. 30.",
+  range: "The hold must be between 0 and 365 days.",
+} as const;

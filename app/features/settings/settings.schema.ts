@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { optionalEmail, optionalText } from "#app/lib/text-fields";
-import { BILLING_LIMITS } from "./settings.messages";
+import { BILLING_LIMITS, COMMISSION_HOLD_MESSAGES } from "./settings.messages";
 import { TERMS_MAX } from "#app/features/agreements/agreements.messages";
 import { MIN_ACCENT_CONTRAST, normalizeHexColor, contrastRatio, accentContrastMessage, isHttpsTemplate } from "./settings-rules";
 /** Re-exported for server code; browser code imports the messages module (no zod in the browser). */
@@ -60,6 +60,36 @@ export const settingsSchema = z.object({
     .regex(/^\d{1,3}(\.\d{1,2})?$/, { error: "Enter the rate as a percent, e.g. 15 or 12.5.", abort: true })
     .transform((v) => percentToBps(v))
     .refine((bps) => bps <= 10_000, "The rate must be between 0 and 100 %."),
+  /** docs/product.md#commissions-ledger: whole days, 0–365 (absent = unchanged). */
+  commissionHoldDays: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      if (v === "") {
+        ctx.addIssue({ code: "custom", message: COMMISSION_HOLD_MESSAGES.required });
+        return z.NEVER;
+      }
+      if (!/^\d{1,3}$/.test(v)) {
+        ctx.addIssue({ code: "custom", message: COMMISSION_HOLD_MESSAGES.format });
+        return z.NEVER;
+      }
+      const days = Number(v);
+      if (days > 365) {
+        ctx.addIssue({ code: "custom", message: COMMISSION_HOLD_MESSAGES.range });
+        return z.NEVER;
+      }
+      return days;
+    }),
+  /** #25a (docs/product.md#deposits): whole percent 0–100 asked as a deposit on new invoices; absent = unchanged. */
+  defaultDepositPercent: z
+    .string()
+    .trim()
+    .regex(/^\d{1,3}$/, { error: "Enter the deposit as a whole percent from 0 to 100." })
+    .transform(Number)
+    .refine((v) => v <= 100, "Enter the deposit as a whole percent from 0 to 100.")
+    .optional(),
   companyAddress: text("Company address", BILLING_LIMITS.companyAddress, true),
   taxId: text("Tax ID", BILLING_LIMITS.taxId),
   paymentInstructions: text("Payment instructions", BILLING_LIMITS.paymentInstructions, true),
@@ -125,6 +155,10 @@ export interface SettingsInput {
   /** "Require a phone number at client registration"; absent = unchanged. */
   requireClientPhone?: boolean;
   commissionRateBps: number;
+  /** Days a commission entry stays Pending (0–365); absent = unchanged. */
+  commissionHoldDays?: number;
+  /** Deposit asked on new invoices, whole percent 0–100; absent = unchanged. */
+  defaultDepositPercent?: number;
   /** The billing and brand fields: left as they are when undefined. */
   companyAddress?: string;
   taxId?: string;

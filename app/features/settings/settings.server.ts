@@ -11,6 +11,7 @@ import { changedFields, recordAudit } from "#app/features/audit/audit.server";
 import { brandLogo, DEFAULT_WEEKLY_HOURS, settings } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { fieldError } from "#app/lib/errors";
+import { COMMISSION_HOLD_MESSAGES } from "./settings.messages";
 import { checkLogo, LOGO_MESSAGES, type StoredLogoType } from "./logo";
 import { rasterizeSvg } from "./logo-raster.server";
 import {
@@ -51,6 +52,8 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   datesOff: [],
   changeCutoffHours: 12,
   requireClientPhone: false,
+  commissionHoldDays: 30,
+  defaultDepositPercent: 0,
   termsAndConditions: "",
 };
 
@@ -100,11 +103,20 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
   if (!Number.isInteger(input.commissionRateBps) || input.commissionRateBps < 0 || input.commissionRateBps > 10_000) {
     throw fieldError("commissionRatePercent", "The rate must be between 0 and 100 %.");
   }
+  if (
+    input.commissionHoldDays !== undefined &&
+    (!Number.isInteger(input.commissionHoldDays) || input.commissionHoldDays < 0 || input.commissionHoldDays > 365)
+  ) {
+    throw fieldError("commissionHoldDays", COMMISSION_HOLD_MESSAGES.range);
+  }
   if (input.paymentLinkTemplate && !isHttpsTemplate(input.paymentLinkTemplate)) {
     throw fieldError("paymentLinkTemplate", SETTINGS_FIELD_MESSAGES.paymentLinkHttps);
   }
   const accent = input.accentColor ? normalizeHexColor(input.accentColor) : input.accentColor;
   if (accent === null) throw fieldError("accentColor", SETTINGS_FIELD_MESSAGES.accentFormat);
+  const deposit = input.defaultDepositPercent;
+  if (deposit !== undefined && (!Number.isInteger(deposit) || deposit < 0 || deposit > 100))
+    throw fieldError("defaultDepositPercent", "Enter the deposit as a whole percent from 0 to 100.");
   if (accent && contrastRatio(accent, "#ffffff") < MIN_ACCENT_CONTRAST) throw fieldError("accentColor", accentContrastMessage(accent));
   return db.transaction(async (tx) => {
     // Serialises concurrent saves so each audit event's "before" is what it replaced.
@@ -119,11 +131,13 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
       requireEmailVerification: input.requireEmailVerification ?? current.requireEmailVerification,
       requireClientPhone: input.requireClientPhone ?? current.requireClientPhone,
       commissionRateBps: input.commissionRateBps,
+      commissionHoldDays: input.commissionHoldDays ?? current.commissionHoldDays,
       companyAddress: (input.companyAddress ?? current.companyAddress).slice(0, 500),
       taxId: (input.taxId ?? current.taxId).slice(0, 50),
       paymentInstructions: (input.paymentInstructions ?? current.paymentInstructions).slice(0, 2_000),
       paymentLinkTemplate: (input.paymentLinkTemplate ?? current.paymentLinkTemplate).slice(0, 2_048),
       accentColor: accent ?? current.accentColor,
+      defaultDepositPercent: input.defaultDepositPercent ?? current.defaultDepositPercent,
       termsAndConditions: (input.termsAndConditions ?? current.termsAndConditions).slice(0, TERMS_MAX),
     };
     const { before, after } = changedFields(
@@ -136,11 +150,13 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
         requireEmailVerification: current.requireEmailVerification,
         requireClientPhone: current.requireClientPhone,
         commissionRateBps: current.commissionRateBps,
+        commissionHoldDays: current.commissionHoldDays,
         companyAddress: current.companyAddress,
         taxId: current.taxId,
         paymentInstructions: current.paymentInstructions,
         paymentLinkTemplate: current.paymentLinkTemplate,
         accentColor: current.accentColor,
+        defaultDepositPercent: current.defaultDepositPercent,
         termsAndConditions: current.termsAndConditions,
       },
       values,

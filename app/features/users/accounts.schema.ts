@@ -140,10 +140,14 @@ export const preferencesSchema = z
     // Message mails (docs/product.md#conversations-mail): only on forms that show the checkbox (clients, admins).
     notifyMessages: z.literal("on").optional(),
     messagesShown: z.literal("1").optional(),
+    // Automatic reminders (docs/product.md#reminders): only on forms that show the checkbox (clients, ambassadors).
+    notifyReminders: z.literal("on").optional(),
+    remindersShown: z.literal("1").optional(),
   })
   .transform((v) => ({
     notifyUpdates: v.notifyUpdates === "on",
     ...(v.messagesShown ? { notifyMessages: v.notifyMessages === "on" } : {}),
+    ...(v.remindersShown ? { notifyReminders: v.notifyReminders === "on" } : {}),
   }));
 
 /** Registration's phone rule, shared by the account page's profile forms (docs/product.md#account-page). */

@@ -8,9 +8,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { APIError } from "better-auth/api";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
-import { proposal, session, user } from "#app/db/schema";
+import { session, user } from "#app/db/schema";
 import { getSettings } from "#app/features/settings/settings.server";
 import type { Auth } from "#app/features/users/auth.server";
 import type { RequestMeta } from "#app/lib/request.server";
@@ -138,32 +138,6 @@ async function signedUp(
   if (!(await getSettings(db)).requireEmailVerification) return { headers: result.headers, userId, home: homeFor(role) };
   if (result.response.token) await db.delete(session).where(eq(session.token, result.response.token));
   return { headers: new Headers(), userId, home: "/login?verify=sent" };
-}
-
-/**
- * Ambassador proposals addressed to `email` that have no client yet become this client's,
- * once the client has verified that address (docs/product.md#ambassador-proposals: called
- * by better-auth's `afterEmailVerification`, never at registration — whoever registers an
- * address first must not see what was addressed to it before proving it is theirs).
- *
- * @returns how many proposals were claimed.
- */
-export async function claimAddressedProposals(db: Database, userId: string, email: string): Promise<number> {
-  // Only a client account receives proposals; never the ambassador who made one.
-  const [owner] = await db.select({ role: user.role }).from(user).where(eq(user.id, userId));
-  if (!owner || roleOf(owner.role) !== "client") return 0;
-  const rows = await db
-    .update(proposal)
-    .set({ clientId: userId, updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(proposal.clientEmail, email.toLowerCase()),
-        isNull(proposal.clientId),
-        sql`${proposal.ambassadorId} is distinct from ${userId}`,
-      ),
-    )
-    .returning({ id: proposal.id });
-  return rows.length;
 }
 
 /**

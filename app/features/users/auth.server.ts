@@ -22,7 +22,7 @@ import { DEFAULT_COMPANY_NAME, getSettings } from "#app/features/settings/settin
 import type { Env } from "#app/lib/env.server";
 import { logger as appLogger } from "#app/lib/logger.server";
 import { AUTH_MESSAGES } from "./accounts.schema";
-import { claimAddressedProposals } from "./accounts.server";
+import { claimAddressedProposals } from "./claim-proposals.server";
 import { EMAIL_NOT_VERIFIED, PASSKEY_ADD_AGAIN, PASSKEY_USER_NOT_VERIFIED } from "./auth-glue.server";
 
 /** Session lifetime: 7 days, refreshed when used after a day. */

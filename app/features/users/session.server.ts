@@ -4,11 +4,13 @@
  * area's layout adds `requireRole(...)`, which runs before its loaders AND actions.
  */
 import { createContext, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { requestInfoContext, servicesContext } from "#app/context";
+import { servicesContext } from "#app/context";
+import { requestInfoContext } from "#app/lib/request-info";
 import type { Database } from "#app/db/client.server";
 import type { Role } from "#app/db/schema";
 import { getSettings } from "#app/features/settings/settings.server";
 import { touchSession } from "./account/sessions.server";
+import { authContext } from "./auth-context.server";
 import { pageRequestFrom, type PageRequest } from "#app/lib/pagination";
 import { homeFor, roleOf, type Actor, type SessionUser } from "./actor";
 
@@ -20,7 +22,7 @@ export const sessionUserContext = createContext<SessionUser | null>(null);
  * (sliding expiry) is forwarded as Set-Cookie on the response.
  */
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  const { auth } = context.get(servicesContext);
+  const auth = context.get(authContext);
   if (!request.headers.get("cookie")?.includes("session_token")) {
     context.set(sessionUserContext, null);
     return next();

@@ -1,9 +1,10 @@
 import { count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { account, invoice, invoiceItem, meeting, proposal, session, user, verification } from "#app/db/schema";
+import { account, commissionEntries, invoice, invoiceItem, meeting, proposal, session, user, verification } from "#app/db/schema";
 import { testDatabases, type TestDb } from "../../../tests/helpers/db";
 import { insertMeeting, insertProposal, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
 import { freshMeta, makeAdmin, makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
+import { recordTestPayment } from "../../../tests/helpers/payments";
 import { generateInvoice } from "../invoices/invoices.admin.server";
 import { requestPasswordReset, signIn } from "./accounts.server";
 import { countUsers, deleteUser, getUserDeletionImpact, listUsersForAdmin, setUserActive } from "./users.server";
@@ -130,11 +131,15 @@ describe.each(testDatabases())("admin users on %s", (_name, open) => {
       ambassadorId: ambassador.id,
       clientId: referred.id,
       clientApprovedAt: new Date(),
-      commissionPaidAt: new Date(),
-      commissionPaidCents: 1500,
+      commissionRateBps: 1500,
     });
     const addressed = await insertProposal(t.db, { ambassadorId: ambassador.id, clientName: "Not yet", clientEmail: "notyet@example.com" });
-    await generateInvoice(t.db, admin, forReferred, { dueDate: "2026-04-01", items: [{ description: "x", amountCents: 10_000 }] });
+    const { id: invoiceId } = await generateInvoice(t.db, admin, forReferred, {
+      dueDate: "2026-04-01",
+      items: [{ description: "x", amountCents: 10_000 }],
+    });
+    await recordTestPayment(t.db, { invoiceId, amountCents: 10_000 });
+    expect(await t.db.select().from(commissionEntries)).toHaveLength(1);
 
     expect(await getUserDeletionImpact(t.db, admin, ambassador.id)).toMatchObject({
       role: "ambassador",
@@ -147,13 +152,15 @@ describe.each(testDatabases())("admin users on %s", (_name, open) => {
     expect(impact.ambassadorProposals).toBe(2);
 
     const rows = await t.db
-      .select({ id: proposal.id, ambassadorId: proposal.ambassadorId, source: proposal.source, paid: proposal.commissionPaidCents })
+      .select({ id: proposal.id, ambassadorId: proposal.ambassadorId, source: proposal.source, rate: proposal.commissionRateBps })
       .from(proposal)
       .orderBy(proposal.id);
     expect(rows).toEqual([
-      { id: forReferred, ambassadorId: null, source: "ambassador", paid: 1500 },
-      { id: addressed, ambassadorId: null, source: "ambassador", paid: null },
+      { id: forReferred, ambassadorId: null, source: "ambassador", rate: 1500 },
+      { id: addressed, ambassadorId: null, source: "ambassador", rate: null },
     ]);
+    // Their commission ledger goes with their account (there is no one left to pay).
+    expect(await t.db.select().from(commissionEntries)).toEqual([]);
     const [client] = await t.db.select({ referredById: user.referredById }).from(user).where(eq(user.id, referred.id));
     expect(client!.referredById).toBeNull();
     expect(await t.db.select().from(invoice)).toHaveLength(1);

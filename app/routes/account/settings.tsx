@@ -16,7 +16,8 @@ import { TwoFactorSection } from "#app/features/users/components/account/two-fac
 import { navItemsFor } from "#app/features/users/navigation";
 import { requireRole, requireUser } from "#app/features/users/session.server";
 import { runIntent, type FormReply } from "#app/lib/form-action.server";
-import { accountDeps, requestMeta } from "#app/lib/request.server";
+import { accountDeps } from "#app/features/users/auth-context.server";
+import { requestMeta } from "#app/lib/request.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Account settings" }, { name: "robots", content: "noindex" }];
 

@@ -1,37 +1,43 @@
-import { Link } from "react-router";
+import { Form, Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/ambassadors";
 import { PageHeading } from "#app/components/page-heading";
 import { buttonClass } from "#app/components/ui/button";
-import { DataTable, ExportCsvLink, Pager, SearchBar, useHrefWith, type Column } from "#app/components/ui/data-table";
+import { DataTable, ExportCsvLink, Pager, SearchBar, useActionHref, useHrefWith, type Column } from "#app/components/ui/data-table";
 import { LocalTime } from "#app/components/local-time";
+import { SubmitButton } from "#app/components/ui/field";
+import { FormMessage, getFormProps, SelectInput, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import {
+  createPayout,
   getAmbassadorCommissions,
   listAmbassadorsForAdmin,
-  markCommissionPaid,
-  markCommissionUnpaid,
   type AdminAmbassadorRow,
-  type AmbassadorProposalRow,
+  type PayoutRow,
   type ReferredClientRow,
 } from "#app/features/referrals/commissions.admin.server";
-import { getSettings } from "#app/features/settings/settings.server";
+import { LedgerTable, LedgerTotals } from "#app/features/referrals/components/ledger-table";
+import { PAYOUT_MESSAGES, PAYOUT_METHOD_LABELS } from "#app/features/referrals/payouts.messages";
+import { payoutSchema } from "#app/features/referrals/payouts.schema";
+import { PAYOUT_METHODS } from "#app/db/enums";
 import { formatMoney, formatPercent } from "#app/lib/vocabulary";
 import { useFormatMoney } from "#app/components/money";
-import { ConfirmLink, ConfirmPanel, useIsConfirming } from "#app/components/ui/confirm";
+import { ConfirmLink, useIsConfirming } from "#app/components/ui/confirm";
 import { Toast } from "#app/components/ui/toast";
 import { BreakableText } from "#app/components/ui/breakable-text";
-import { ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
-import { CommissionStatusBadge } from "#app/features/referrals/components/commission-status-badge";
 import { unlessNotFound } from "#app/lib/errors";
-import { formId, runIntent } from "#app/lib/form-action.server";
+import { conformIntent, runIntent } from "#app/lib/form-action.server";
+import { formConstraints } from "#app/lib/form-constraints.server";
 import { parseUserId } from "#app/lib/ids";
+import { now } from "#app/lib/clock.server";
 import { pageRequestFrom, searchFiltersFrom } from "#app/lib/pagination";
 import { actorAndDb, loadListPage } from "#app/features/users/session.server";
+import { getSettings } from "#app/features/settings/settings.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Ambassador Dashboard | Admin Console" }, { name: "robots", content: "noindex" }];
 
 /**
- * Ambassadors with referral code, referred clients, proposals and commission owed and paid
- * (docs/product.md#commissions); `?ambassador=<id>` opens one ambassador's detail.
+ * Ambassadors with referral code, referred clients, proposals and commission balances (pending,
+ * payable, paid out; docs/product.md#admin-ambassadors); `?ambassador=<id>` opens one
+ * ambassador's ledger, payouts and referred clients, where a payout is created.
  */
 export async function loader(args: Route.LoaderArgs) {
   const { page: list, filters, actor, db, params } = await loadListPage(args, searchFiltersFrom, listAmbassadorsForAdmin, { size: 20 });
@@ -39,42 +45,36 @@ export async function loader(args: Route.LoaderArgs) {
   const detail = selected
     ? await unlessNotFound(
         getAmbassadorCommissions(db, actor, selected, {
-          proposals: pageRequestFrom(params, { prefix: "p", size: 20 }),
+          entries: pageRequestFrom(params, { prefix: "e", size: 20 }),
+          payouts: pageRequestFrom(params, { prefix: "o", size: 10 }),
           clients: pageRequestFrom(params, { prefix: "c", size: 20 }),
         }),
       )
     : null;
-  return { list, detail, q: filters.q ?? "" };
+  return { list, detail, q: filters.q ?? "", payoutForm: formConstraints(payoutSchema), today: now().toISOString().slice(0, 10) };
 }
 
 /**
- * `mark-commission-paid` (only client-approved proposals; refused otherwise) and its reversal
- * `mark-commission-unpaid`, each after a confirmation naming the commission and its amount
- * (docs/product.md#commissions-paying). The row lock makes a double submission pay once.
+ * `create-payout` (docs/product.md#commissions-payouts): posted from the confirmation that names
+ * the amount, with the reference, method and date; every payable entry of the ambassador goes
+ * into one payout (refused when the payable balance is not positive).
  */
 export async function action(args: Route.ActionArgs) {
   const { actor, db } = actorAndDb(args.context);
   return runIntent(
     args,
     {
-      "mark-commission-paid": async (form) => {
-        const id = formId(form, "proposalId");
-        const { paidCents } = await markCommissionPaid(db, actor, id);
-        return `Commission of ${formatMoney(paidCents, (await getSettings(db)).currency)} for proposal #${id} is marked paid.`;
-      },
-      "mark-commission-unpaid": async (form) => {
-        const id = formId(form, "proposalId");
-        const { changed, paidCents } = await markCommissionUnpaid(db, actor, id);
-        return changed
-          ? `The payment of ${formatMoney(paidCents, (await getSettings(db)).currency)} for proposal #${id} is removed; the commission is unpaid again.`
-          : `The commission for proposal #${id} was not paid. Nothing changed.`;
-      },
+      "create-payout": conformIntent(payoutSchema, async ({ ambassadorId, reference, method, paidAt }) => {
+        const made = await createPayout(db, actor, ambassadorId, { reference, method, paidAt });
+        const { currency } = await getSettings(db);
+        return PAYOUT_MESSAGES.created(formatMoney(made.totalCents, currency), made.ambassadorName);
+      }),
     },
-    { target: "proposalId" },
+    { target: "ambassadorId" },
   );
 }
 
-/** /admin/ambassadors: totals owed and paid, the ambassador list, and one ambassador's detail. */
+/** /admin/ambassadors: grand totals, the ambassador list, and one ambassador's detail. */
 export default function AdminAmbassadors({ loaderData, actionData }: Route.ComponentProps) {
   const { list, detail, q } = loaderData;
   const money = useFormatMoney();
@@ -97,14 +97,16 @@ export default function AdminAmbassadors({ loaderData, actionData }: Route.Compo
       className: "text-right whitespace-nowrap",
       cell: (a) => `${a.proposals.toLocaleString("en-US")} (${a.approvedProposals.toLocaleString("en-US")})`,
     },
-    { header: "Owed", className: "text-right whitespace-nowrap", cell: (a) => money(a.owedCents) },
-    { header: "Paid", className: "text-right whitespace-nowrap", cell: (a) => money(a.paidCents) },
+    { header: "Pending", className: "text-right whitespace-nowrap", cell: (a) => money(a.pendingCents) },
+    { header: "Payable", className: "text-right whitespace-nowrap font-semibold", cell: (a) => money(a.payableCents) },
+    { header: "Paid out", className: "text-right whitespace-nowrap", cell: (a) => money(a.paidOutCents) },
     {
       header: <span className="sr-only">Details</span>,
+      label: "Details",
       cell: (a) => (
         <Link
           className={buttonClass("secondary")}
-          to={hrefWith({ ambassador: a.id, pAfter: null, pBefore: null, cAfter: null, cBefore: null })}
+          to={hrefWith({ ambassador: a.id, eAfter: null, eBefore: null, oAfter: null, oBefore: null, cAfter: null, cBefore: null })}
           aria-label={`Details of ${a.name}`}
         >
           Details
@@ -116,26 +118,16 @@ export default function AdminAmbassadors({ loaderData, actionData }: Route.Compo
     <>
       <PageHeading
         title="Ambassador Dashboard"
-        lead={`Commission: ${formatPercent(list.rateBps)} of the invoice total, or of the budget when there is no invoice, for client-approved proposals.`}
+        lead={`Commission: ${formatPercent(list.rateBps)} of each payment on the invoice of a proposal its client approved (the rate frozen at approval), payable ${list.holdDays} days after the payment.`}
       >
         <ExportCsvLink to="/admin/ambassadors/export.csv" noun="commissions" />
+        <ExportCsvLink to="/admin/ambassadors/payouts.csv" noun="payouts" />
       </PageHeading>
-      <dl className="mb-6 grid gap-4 sm:grid-cols-2">
-        <div className="rounded-lg border border-slate-200 p-4">
-          <dt className="text-sm font-medium text-slate-600">Owed to ambassadors</dt>
-          <dd className="text-2xl font-bold" data-testid="total-owed">
-            {money(list.totals.owedCents)}
-          </dd>
-        </div>
-        <div className="rounded-lg border border-slate-200 p-4">
-          <dt className="text-sm font-medium text-slate-600">Paid to ambassadors</dt>
-          <dd className="text-2xl font-bold" data-testid="total-paid">
-            {money(list.totals.paidCents)}
-          </dd>
-        </div>
-      </dl>
+      <div className="mb-6">
+        <LedgerTotals totals={list.totals} testIdPrefix="total" />
+      </div>
       <Toast message={actionData?.message || null} messageKey={actionData ?? null} tone={actionData?.ok === false ? "error" : "success"} />
-      {detail ? <AmbassadorDetail detail={detail} /> : null}
+      {detail ? <AmbassadorDetail detail={detail} reply={actionData} /> : null}
       <h2 className="mt-8 mb-3 text-xl font-semibold">Ambassadors</h2>
       <SearchBar label="Search by name, e-mail or referral code" defaultValue={q} />
       <DataTable
@@ -151,45 +143,40 @@ export default function AdminAmbassadors({ loaderData, actionData }: Route.Compo
 }
 
 type Detail = NonNullable<Route.ComponentProps["loaderData"]["detail"]>;
+type Reply = Route.ComponentProps["actionData"];
 
-function AmbassadorDetail({ detail }: { detail: Detail }) {
+function AmbassadorDetail({ detail, reply }: { detail: Detail; reply: Reply }) {
   const money = useFormatMoney();
   const hrefWith = useHrefWith();
-  const proposalColumns: Column<AmbassadorProposalRow>[] = [
-    { header: "Project", cell: (p) => <span className="wrap-text block max-w-xs min-w-32">{p.projectName || `Proposal #${p.id}`}</span> },
+  const isConfirming = useIsConfirming();
+  const { ambassador } = detail;
+  const payoutColumns: Column<PayoutRow>[] = [
+    { header: "Paid", cell: (p) => <LocalTime value={p.paidAt} /> },
+    { header: "Total", className: "text-right whitespace-nowrap tabular-nums", cell: (p) => money(p.totalCents) },
+    { header: "Method", cell: (p) => PAYOUT_METHOD_LABELS[p.method] },
+    { header: "Reference", cell: (p) => <BreakableText text={p.reference} /> },
+    { header: "Entries", className: "text-right", cell: (p) => p.entries.toLocaleString("en-US") },
     {
-      header: "Client",
+      header: <span className="sr-only">CSV</span>,
+      label: "CSV",
       cell: (p) => (
-        <span className="min-w-40">
-          {p.clientName ?? "—"}
-          <BreakableText className="block text-xs text-slate-600" text={p.clientEmail ?? ""} />
-        </span>
+        <a className="text-brand-700 underline" href={`/admin/ambassadors/payouts/${p.id}/export.csv`} download>
+          CSV<span className="sr-only"> of payout #{p.id}</span>
+        </a>
       ),
     },
-    { header: "Status", cell: (p) => <ProposalStatusBadge status={p.status} /> },
-    { header: "Client approved", cell: (p) => (p.clientApproved ? "Yes" : "No") },
-    {
-      header: "Base",
-      className: "text-right whitespace-nowrap",
-      cell: (p) => (p.baseCents === null ? "—" : `${money(p.baseCents)}${p.invoiceTotalCents !== null ? " (invoice)" : " (budget)"}`),
-    },
-    {
-      header: "Commission",
-      className: "text-right whitespace-nowrap",
-      cell: (p) => (p.clientApproved ? money(p.commissionCents) : "—"),
-    },
-    { header: "Payment", cell: (p) => <CommissionPayment proposal={p} /> },
   ];
   const clientColumns: Column<ReferredClientRow>[] = [
     { header: "Client", cell: (c) => c.name },
     { header: "E-mail", cell: (c) => <BreakableText text={c.email} /> },
     { header: "Registered", cell: (c) => <LocalTime value={c.createdAt} /> },
   ];
-  const { ambassador } = detail;
+  const failedPayout = reply && "intent" in reply && reply.intent === "create-payout" && !reply.ok && reply.target === ambassador.id;
+  const showPayout = isConfirming("create-payout", ambassador.id) || failedPayout;
   return (
     <section aria-labelledby="detail-heading" className="rounded-lg border border-brand-100 bg-brand-50/40 p-4">
       <div className="flex flex-wrap items-start justify-between gap-3">
-        <div>
+        <div className="min-w-0">
           <h2 id="detail-heading" className="text-xl font-semibold">
             {ambassador.name}
           </h2>
@@ -199,35 +186,49 @@ function AmbassadorDetail({ detail }: { detail: Detail }) {
         </div>
         <Link
           className="text-sm text-brand-700 underline"
-          to={hrefWith({ ambassador: null, pAfter: null, pBefore: null, cAfter: null, cBefore: null })}
+          to={hrefWith({ ambassador: null, eAfter: null, eBefore: null, oAfter: null, oBefore: null, cAfter: null, cBefore: null })}
         >
           Close
         </Link>
       </div>
-      <dl className="my-4 flex flex-wrap gap-6">
-        <div>
-          <dt className="text-sm text-slate-600">Owed</dt>
-          <dd className="text-lg font-semibold" data-testid="ambassador-owed">
-            {money(detail.totals.owedCents)}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-sm text-slate-600">Paid</dt>
-          <dd className="text-lg font-semibold" data-testid="ambassador-paid">
-            {money(detail.totals.paidCents)}
-          </dd>
-        </div>
-      </dl>
-      <h3 className="mb-2 font-semibold">Proposals</h3>
+      <div className="my-4">
+        <LedgerTotals totals={detail.totals} testIdPrefix="ambassador" />
+      </div>
+      {showPayout ? (
+        <PayoutPanel
+          ambassadorId={ambassador.id}
+          name={ambassador.name}
+          payoutCents={detail.payoutCents}
+          reply={failedPayout ? reply : undefined}
+        />
+      ) : detail.payoutCents !== null ? (
+        <ConfirmLink
+          kind="create-payout"
+          target={ambassador.id}
+          className={buttonClass("primary")}
+          label={`Create payout for ${ambassador.name}`}
+        >
+          Create payout
+        </ConfirmLink>
+      ) : (
+        <p className="text-sm text-slate-700">
+          {detail.totals.payableCents < 0
+            ? `Nothing to pay out: the payable balance is ${money(detail.totals.payableCents)} (a refund after a payout). It is netted against the next commissions.`
+            : "Nothing to pay out yet: no commission is payable."}
+        </p>
+      )}
+      <h3 className="mt-6 mb-2 font-semibold">Commission ledger</h3>
+      <LedgerTable caption={`Commission ledger of ${ambassador.name}`} lines={detail.entries.items} empty="No commission entries yet." />
+      <Pager page={detail.entries} noun="entries" one="entry" prefix="e" shown={detail.entries.items.length} />
+      <h3 className="mt-6 mb-2 font-semibold">Payouts</h3>
       <DataTable
-        caption={`Proposals of ${ambassador.name}`}
-        columns={proposalColumns}
-        rows={detail.proposals.items}
+        caption={`Payouts to ${ambassador.name}`}
+        columns={payoutColumns}
+        rows={detail.payouts.items}
         rowKey={(p) => p.id}
-        empty="No proposals submitted yet."
-        after={(p) => <CommissionConfirm proposal={p} />}
+        empty="No payouts yet."
       />
-      <Pager page={detail.proposals} noun="proposals" prefix="p" shown={detail.proposals.items.length} />
+      <Pager page={detail.payouts} noun="payouts" prefix="o" shown={detail.payouts.items.length} />
       <h3 className="mt-6 mb-2 font-semibold">Referred clients</h3>
       <DataTable
         caption={`Clients referred by ${ambassador.name}`}
@@ -241,61 +242,74 @@ function AmbassadorDetail({ detail }: { detail: Detail }) {
   );
 }
 
-/** The confirmation of Mark as paid / Mark unpaid for one commission, naming it and its amount. */
-function CommissionConfirm({ proposal }: { proposal: AmbassadorProposalRow }) {
-  const isConfirming = useIsConfirming();
+/**
+ * The confirmation of "Create payout" (docs/product.md#confirmations): it names the amount and
+ * asks for the reference, method and date; the server takes what is payable at that moment.
+ */
+function PayoutPanel({
+  ambassadorId,
+  name,
+  payoutCents,
+  reply,
+}: {
+  ambassadorId: string;
+  name: string;
+  payoutCents: number | null;
+  reply: Reply | undefined;
+}) {
   const money = useFormatMoney();
-  const name = proposal.projectName || `proposal #${proposal.id}`;
-  if (isConfirming("mark-commission-paid", proposal.id) && !proposal.commissionPaidAt && proposal.clientApproved) {
-    return (
-      <ConfirmPanel
-        title={`Mark the commission for ${name} as paid?`}
-        intent="mark-commission-paid"
-        fields={{ proposalId: proposal.id }}
-        confirmLabel="Yes, mark as paid"
-        pendingLabel="Saving…"
-        tone="primary"
+  const hrefWith = useHrefWith();
+  const actionHref = useActionHref();
+  const { payoutForm, today } = useLoaderDataOf();
+  const [form, fields] = useAppForm({
+    id: "create-payout",
+    constraint: payoutForm,
+    lastResult: reply && "result" in reply ? reply.result : undefined,
+    defaultValue: { method: "bank_transfer", paidAt: today },
+  });
+  const pending = useIsSubmitting();
+  return (
+    <div id="confirm" tabIndex={-1} className="scroll-mt-20 rounded-lg border border-slate-300 bg-white p-4 outline-none">
+      <h3 className="font-semibold text-slate-900" id="payout-title">
+        {payoutCents !== null ? `Pay out ${money(payoutCents)} to ${name}?` : `Create a payout for ${name}?`}
+      </h3>
+      <p className="mt-1 text-sm text-slate-700">
+        Every payable commission (refunds included) goes into this payout and is marked paid out; {name} is e-mailed a statement. Record it
+        once the money is sent.
+      </p>
+      <Form
+        method="post"
+        action={actionHref}
+        {...getFormProps(form)}
+        aria-labelledby="payout-title"
+        className="mt-3 flex flex-col gap-3"
+        preventScrollReset
       >
-        {money(proposal.commissionCents)} to the ambassador. The ambassador is notified. It can be marked unpaid again if this was a
-        mistake.
-      </ConfirmPanel>
-    );
-  }
-  if (isConfirming("mark-commission-unpaid", proposal.id) && proposal.commissionPaidAt) {
-    return (
-      <ConfirmPanel
-        title={`Mark the commission for ${name} unpaid?`}
-        intent="mark-commission-unpaid"
-        fields={{ proposalId: proposal.id }}
-        confirmLabel="Yes, mark unpaid"
-        pendingLabel="Saving…"
-        tone="primary"
-      >
-        The payment of {money(proposal.commissionCents)} recorded is removed; the commission follows today&apos;s rate and base again.
-      </ConfirmPanel>
-    );
-  }
-  return null;
+        <input type="hidden" name="intent" value="create-payout" />
+        <input type="hidden" name="ambassadorId" value={ambassadorId} />
+        <input type="hidden" name="confirm" value="yes" />
+        <FormMessage id={form.errorId} errors={form.errors ?? (reply && !reply.ok ? [reply.message] : undefined)} />
+        <TextInput field={fields.reference} label="Reference" placeholder="e.g. the bank transfer's reference" />
+        <SelectInput
+          field={fields.method}
+          label="Method"
+          options={PAYOUT_METHODS.map((m) => ({ value: m, label: PAYOUT_METHOD_LABELS[m] }))}
+        />
+        <TextInput field={fields.paidAt} label="Date sent" type="date" max={today} />
+        <div className="flex flex-wrap gap-2">
+          <SubmitButton pending={pending} pendingLabel="Creating payout…">
+            Yes, create payout
+          </SubmitButton>
+          <Link className={buttonClass("secondary")} to={hrefWith({})} preventScrollReset>
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </div>
+  );
 }
 
-/** Paid date and Mark unpaid, or Mark as paid for an approved, unpaid commission (both confirmed; the server checks again). */
-function CommissionPayment({ proposal }: { proposal: AmbassadorProposalRow }) {
-  const name = proposal.projectName || `proposal #${proposal.id}`;
-  if (proposal.commissionPaidAt) {
-    return (
-      <span className="flex flex-wrap items-center gap-2">
-        <CommissionStatusBadge clientApproved paid />
-        <LocalTime value={proposal.commissionPaidAt} />
-        <ConfirmLink kind="mark-commission-unpaid" target={proposal.id} className={buttonClass("secondary")} label={`Mark unpaid: ${name}`}>
-          Mark unpaid
-        </ConfirmLink>
-      </span>
-    );
-  }
-  if (!proposal.clientApproved) return <CommissionStatusBadge clientApproved={false} paid={false} />;
-  return (
-    <ConfirmLink kind="mark-commission-paid" target={proposal.id} className={buttonClass("secondary")} label={`Mark as paid: ${name}`}>
-      Mark as paid
-    </ConfirmLink>
-  );
+/** The route's loader data (the payout form's constraints and today's date). */
+function useLoaderDataOf() {
+  return useLoaderData<typeof loader>();
 }

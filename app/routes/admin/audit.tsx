@@ -81,6 +81,7 @@ const ENTITY_LABELS: Record<AuditEntity, string> = {
   user: "Users",
   meeting: "Meetings",
   commission: "Commissions",
+  payout: "Payouts",
   settings: "Settings",
   mail: "Mail outbox",
   contact: "Contact messages",

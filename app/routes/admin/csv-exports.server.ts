@@ -9,7 +9,14 @@ import { exportInvoicesForAdmin, type AdminInvoiceRow } from "#app/features/invo
 import { invoiceListFiltersFrom } from "#app/features/invoices/invoices.schema";
 import { exportProposalsForAdmin, type AdminProposalRow } from "#app/features/proposals/proposals.admin.server";
 import { proposalListFiltersFrom } from "#app/features/proposals/proposals.admin.schema";
-import { exportCommissionsForAdmin, type AdminAmbassadorRow } from "#app/features/referrals/commissions.admin.server";
+import {
+  exportCommissionsForAdmin,
+  exportPayoutsForAdmin,
+  type AdminAmbassadorRow,
+  type PayoutRow,
+} from "#app/features/referrals/commissions.admin.server";
+import type { LedgerRow } from "#app/features/referrals/ledger-queries.server";
+import { PAYOUT_METHOD_LABELS } from "#app/features/referrals/payouts.messages";
 import type { Actor } from "#app/features/users/actor";
 import { listQuery } from "#app/features/users/session.server";
 import { exportUsersForAdmin, userListFiltersFrom, type AdminUserRow } from "#app/features/users/users.server";
@@ -98,11 +105,50 @@ export const COMMISSIONS_EXPORT: CsvExport<ReturnType<typeof searchFiltersFrom>,
     { header: "Referred clients", value: (a) => a.referredClients },
     { header: "Proposals", value: (a) => a.proposals },
     { header: "Client-approved proposals", value: (a) => a.approvedProposals },
-    { header: "Commission owed (cents)", value: (a) => a.owedCents },
-    { header: "Commission paid (cents)", value: (a) => a.paidCents },
+    { header: "Commission pending (cents)", value: (a) => a.pendingCents },
+    { header: "Commission payable (cents)", value: (a) => a.payableCents },
+    { header: "Commission paid out (cents)", value: (a) => a.paidOutCents },
     { header: "Joined at (UTC)", value: (a) => a.createdAt },
   ],
 };
+
+/** `/admin/ambassadors/payouts.csv`: every payout, newest first. */
+export const PAYOUTS_EXPORT: CsvExport<Record<string, never>, PayoutRow> = {
+  name: "payouts",
+  filtersFrom: () => ({}),
+  rows: (db, actor) => exportPayoutsForAdmin(db, actor),
+  columns: [
+    { header: "Payout ID", value: (p) => p.id },
+    { header: "Ambassador ID", value: (p) => p.ambassadorId },
+    { header: "Ambassador", value: (p) => p.ambassadorName },
+    { header: "Ambassador e-mail", value: (p) => p.ambassadorEmail },
+    { header: "Paid at (UTC)", value: (p) => p.paidAt },
+    { header: "Method", value: (p) => PAYOUT_METHOD_LABELS[p.method] },
+    { header: "Reference", value: (p) => p.reference },
+    { header: "Entries", value: (p) => p.entries },
+    { header: "Total (cents)", value: (p) => p.totalCents },
+    { header: "Currency", value: (p) => p.currency },
+    { header: "Created by", value: (p) => p.createdByEmail },
+  ],
+};
+
+/** The columns of `/admin/ambassadors/payouts/:payoutId/export.csv`: one payout's entries. */
+export const PAYOUT_ENTRY_COLUMNS: CsvColumn<LedgerRow & { payout: PayoutRow }>[] = [
+  { header: "Payout ID", value: (e) => e.payout.id },
+  { header: "Ambassador", value: (e) => e.payout.ambassadorName },
+  { header: "Payout reference", value: (e) => e.payout.reference },
+  { header: "Entry ID", value: (e) => e.id },
+  { header: "Date (UTC)", value: (e) => e.createdAt },
+  { header: "Client", value: (e) => e.clientName },
+  { header: "Project", value: (e) => e.projectName },
+  { header: "Invoice", value: (e) => e.invoiceNumber },
+  { header: "Payment ID", value: (e) => e.paymentId },
+  { header: "Kind", value: (e) => e.kind },
+  { header: "Payment (cents)", value: (e) => e.baseCents },
+  { header: "Rate (%)", value: (e) => e.rateBps / 100 },
+  { header: "Commission (cents)", value: (e) => e.amountCents },
+  { header: "Currency", value: (e) => e.currency },
+];
 
 /**
  * The loader of an export route: reads the list's filters from the query string, streams the rows the

@@ -14,7 +14,7 @@ import { countUsers } from "#app/features/users/users.server";
 import { runIntent } from "#app/lib/form-action.server";
 import { storageUsed } from "#app/features/files/uploads.server";
 import { formatBytes } from "#app/features/files/file-kinds";
-import { servicesContext } from "#app/context";
+import { filesContext } from "#app/features/files/files-context";
 import { actorAndDb } from "#app/features/users/session.server";
 import { countOf } from "#app/lib/vocabulary";
 
@@ -32,7 +32,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const invoices = await invoiceSummary(db, actor);
   const pending = await listUpcomingMeetings(db, actor, "pending");
   const upcoming = await listUpcomingMeetings(db, actor, "accepted");
-  const storage = { ...(await storageUsed(db, actor)), kind: context.get(servicesContext).files.kind };
+  const storage = { ...(await storageUsed(db, actor)), kind: context.get(filesContext).kind };
   return { next, proposals, users, invoices, pending, upcoming, storage };
 }
 

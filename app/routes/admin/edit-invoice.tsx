@@ -17,6 +17,8 @@ import { formatMoney } from "#app/lib/vocabulary";
 import { getSettings } from "#app/features/settings/settings.server";
 import { InvoiceStatusBadge } from "#app/features/invoices/components/invoice-status-badge";
 import { actorAndDb } from "#app/features/users/session.server";
+import { listRemindersFor } from "#app/features/reminders/admin-reminders.server";
+import { RemindersPanel } from "#app/features/reminders/components/reminders-panel";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `Edit ${data?.invoice.number ?? "Invoice"} | Admin Console` },
@@ -26,9 +28,12 @@ export const meta: Route.MetaFunction = ({ data }) => [
 /** One invoice with its items (docs/product.md#invoices-editing). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
+  const invoice = await getInvoiceForAdmin(db, actor, paramId(params.invoiceId, INVOICE_MESSAGES.notFound));
   return {
     form: formConstraints(invoiceEditSchema),
-    invoice: await getInvoiceForAdmin(db, actor, paramId(params.invoiceId, INVOICE_MESSAGES.notFound)),
+    invoice,
+    // docs/product.md#reminders-admin
+    reminders: await listRemindersFor(db, actor, "invoice", invoice.id),
   };
 }
 
@@ -57,7 +62,10 @@ export default function EditInvoice({ loaderData, actionData }: Route.ComponentP
   return (
     <>
       <PageHeading title={`Invoice ${invoice.number}`} lead={invoice.projectName || `Proposal #${invoice.proposalId}`}>
-        <div className="flex gap-4">
+        <div className="flex flex-wrap gap-4">
+          <Link to={`/admin/invoices/${invoice.id}/payments`} className="text-brand-700 underline">
+            Payments
+          </Link>
           <a href={`/admin/invoices/${invoice.id}/pdf`} className="text-brand-700 underline" target="_blank" rel="noopener">
             Download PDF
           </a>
@@ -77,6 +85,13 @@ export default function EditInvoice({ loaderData, actionData }: Route.ComponentP
         </dd>
         <dt className="font-medium text-slate-600">Total</dt>
         <dd>{money(invoice.totalCents)}</dd>
+        <dt className="font-medium text-slate-600">Paid</dt>
+        <dd>
+          {money(invoice.paidCents)}
+          {invoice.refundedCents ? ` (refunded ${money(invoice.refundedCents)})` : ""}
+        </dd>
+        <dt className="font-medium text-slate-600">Balance due</dt>
+        <dd>{money(invoice.balanceCents)}</dd>
         <dt className="font-medium text-slate-600">Due</dt>
         <dd>{formatCalendarDate(invoice.dueDate)}</dd>
         <dt className="font-medium text-slate-600">Client link</dt>
@@ -114,6 +129,7 @@ export default function EditInvoice({ loaderData, actionData }: Route.ComponentP
           pendingLabel="Saving…"
         />
       )}
+      <RemindersPanel kind="invoice" id={invoice.id} history={loaderData.reminders} />
     </>
   );
 }

@@ -40,7 +40,7 @@ const PROPOSAL_NOT_FOUND = "Proposal not found";
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
   const proposal = await getProposalToInvoice(db, actor, paramId(params.proposalId, PROPOSAL_NOT_FOUND));
-  // An accepted offer proposes its line items (docs/product.md#offers); its deposit is wired by the payments issue.
+  // An accepted offer proposes its line items (docs/product.md#offers); the invoice asks for its deposit (docs/product.md#deposits).
   const offer = await getOfferForInvoice(db, proposal.id);
   const currency = currencyOf(await getSettings(db));
   return {

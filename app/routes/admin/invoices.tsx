@@ -9,16 +9,13 @@ import { Toast } from "#app/components/ui/toast";
 import { BreakableText } from "#app/components/ui/breakable-text";
 import { useFormatMoney } from "#app/components/money";
 import { InvoiceStatusBadge } from "#app/features/invoices/components/invoice-status-badge";
-import {
-  deleteInvoice,
-  listInvoicesForAdmin,
-  markInvoicePaid,
-  markInvoiceUnpaid,
-  type AdminInvoiceRow,
-} from "#app/features/invoices/invoices.admin.server";
+import { deleteInvoice, listInvoicesForAdmin, markInvoicePaid, type AdminInvoiceRow } from "#app/features/invoices/invoices.admin.server";
 import { INVOICE_FILTERS, invoiceListFiltersFrom, type InvoiceFilter } from "#app/features/invoices/invoice-filters";
 import { formatDate, INVOICE_STATUS_LABELS } from "#app/lib/vocabulary";
 import { formId, runIntent } from "#app/lib/form-action.server";
+import { currencyOf, formatCents } from "#app/lib/money";
+import { getSettings } from "#app/features/settings/settings.server";
+import { Badge } from "#app/components/ui/badge";
 import { actorAndDb, loadListPage } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Invoices | Admin Console" }, { name: "robots", content: "noindex" }];
@@ -31,21 +28,20 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 /**
- * `mark-paid` and `mark-unpaid` (after a confirmation naming the invoice and amount; the row lock
- * makes a double submission pay once, docs/product.md#invoices-paying) and `delete-invoice`.
+ * `record-full-payment` (was Mark paid: after a confirmation naming the invoice, the amount and the
+ * new balance; the row lock makes a double submission pay once, docs/product.md#payments) and `delete-invoice`.
  */
 export async function action(args: Route.ActionArgs) {
   const { actor, db } = actorAndDb(args.context);
   return runIntent(
     args,
     {
-      "mark-paid": async (form) => {
-        const { number, changed } = await markInvoicePaid(db, actor, formId(form, "invoiceId"));
-        return changed ? `${number} is marked paid.` : `${number} was already paid. Nothing changed.`;
-      },
-      "mark-unpaid": async (form) => {
-        const { number, changed } = await markInvoiceUnpaid(db, actor, formId(form, "invoiceId"));
-        return changed ? `${number} is marked unpaid.` : `${number} was already unpaid. Nothing changed.`;
+      "record-full-payment": async (form) => {
+        const { number, changed, amountCents } = await markInvoicePaid(db, actor, formId(form, "invoiceId"));
+        const currency = currencyOf(await getSettings(db));
+        return changed
+          ? `Payment of ${formatCents(amountCents, currency)} recorded on ${number}. New balance: ${formatCents(0, currency)}.`
+          : `${number} has nothing due. Nothing changed.`;
       },
       "delete-invoice": async (form) => {
         const { number } = await deleteInvoice(db, actor, formId(form, "invoiceId"));
@@ -58,9 +54,11 @@ export async function action(args: Route.ActionArgs) {
 
 const FILTER_LABELS: Record<InvoiceFilter, string> = {
   all: "All",
-  paid: INVOICE_STATUS_LABELS.paid,
   pending: `${INVOICE_STATUS_LABELS.unpaid} (not yet due)`,
-  overdue: INVOICE_STATUS_LABELS.overdue,
+  partial: `${INVOICE_STATUS_LABELS.partial} (not yet due)`,
+  overdue: `${INVOICE_STATUS_LABELS.overdue} (incl. partially paid)`,
+  paid: INVOICE_STATUS_LABELS.paid,
+  refunded: INVOICE_STATUS_LABELS.refunded,
 };
 
 /** /admin/invoices: filter, search, and per row Edit, Mark paid / Mark unpaid and Delete (each after a confirmation). */
@@ -85,12 +83,22 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
     },
     { header: "Due", cell: (i) => <span className="whitespace-nowrap">{formatDate(i.dueDate)}</span> },
     { header: "Total", className: "sm:text-right whitespace-nowrap", cell: (i) => money(i.totalCents) },
-    { header: "Status", cell: (i) => <InvoiceStatusBadge status={i.displayStatus} /> },
+    { header: "Paid", className: "sm:text-right whitespace-nowrap", cell: (i) => money(i.paidCents - i.refundedCents) },
+    { header: "Balance", className: "sm:text-right whitespace-nowrap", cell: (i) => money(i.balanceCents) },
+    {
+      header: "Status",
+      cell: (i) => (
+        <span className="flex flex-wrap gap-1">
+          <InvoiceStatusBadge status={i.displayStatus} />
+          {i.disputedAt ? <Badge tone="red">Disputed</Badge> : null}
+        </span>
+      ),
+    },
     { header: <span className="sr-only">Actions</span>, label: "", cell: (i) => <InvoiceActions invoice={i} /> },
   ];
   return (
     <>
-      <PageHeading title="Invoices" lead="Overdue means unpaid with a due date before today (UTC).">
+      <PageHeading title="Invoices" lead="Overdue means a balance due with a due date before today (UTC).">
         <ExportCsvLink to="/admin/invoices/export.csv" noun="invoices" />
       </PageHeading>
       <SearchBar label="Search by number, project or client" defaultValue={q} placeholder="e.g. INV-2026-0001 or bakery">
@@ -114,29 +122,18 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
         rowKey={(i) => i.id}
         empty={q || filter !== "all" ? "No invoice matches this filter." : "No invoices yet. Generate one from a proposal."}
         after={(i) =>
-          isConfirming("mark-paid", i.id) && i.status === "unpaid" ? (
+          isConfirming("record-full-payment", i.id) && i.balanceCents > 0 ? (
             <ConfirmPanel
-              title={`Mark invoice ${i.number} paid?`}
-              intent="mark-paid"
+              title={`Record full payment of ${i.number}?`}
+              intent="record-full-payment"
               fields={{ invoiceId: i.id }}
-              confirmLabel="Yes, mark paid"
+              confirmLabel="Yes, record full payment"
               pendingLabel="Saving…"
               tone="primary"
             >
-              {money(i.totalCents)} from {i.clientName ?? "the client"} for {i.projectName || `proposal #${i.proposalId}`}. It can be marked
-              unpaid again if this was a mistake.
-            </ConfirmPanel>
-          ) : isConfirming("mark-unpaid", i.id) && i.status === "paid" ? (
-            <ConfirmPanel
-              title={`Mark invoice ${i.number} unpaid?`}
-              intent="mark-unpaid"
-              fields={{ invoiceId: i.id }}
-              confirmLabel="Yes, mark unpaid"
-              pendingLabel="Saving…"
-              tone="primary"
-            >
-              The payment of {money(i.totalCents)} recorded for {i.projectName || `proposal #${i.proposalId}`} is removed; the invoice is
-              due again.
+              A payment of {money(i.balanceCents)} from {i.clientName ?? "the client"} for {i.projectName || `proposal #${i.proposalId}`}{" "}
+              (method Other, received today). New balance: {money(0)}. The client gets a receipt. A mistake is reversed with a refund on the
+              invoice&apos;s payments page.
             </ConfirmPanel>
           ) : isConfirming("delete-invoice", i.id) ? (
             <ConfirmPanel
@@ -156,7 +153,7 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
   );
 }
 
-/** A row's actions, folded into one Actions menu (more than two): Edit/View, Mark paid/unpaid, PDF, Delete. */
+/** A row's actions, folded into one Actions menu (more than two): Edit/View, Payments, Record full payment, PDF, Delete. */
 function InvoiceActions({ invoice }: { invoice: AdminInvoiceRow }) {
   return (
     <RowMenu name={invoice.number}>
@@ -166,16 +163,17 @@ function InvoiceActions({ invoice }: { invoice: AdminInvoiceRow }) {
         </Link>
       </li>
       <li>
-        {invoice.status === "unpaid" ? (
-          <ConfirmLink kind="mark-paid" target={invoice.id} className={ROW_MENU_ITEM}>
-            Mark paid
-          </ConfirmLink>
-        ) : (
-          <ConfirmLink kind="mark-unpaid" target={invoice.id} className={ROW_MENU_ITEM}>
-            Mark unpaid
-          </ConfirmLink>
-        )}
+        <Link to={`/admin/invoices/${invoice.id}/payments`} className={ROW_MENU_ITEM}>
+          Payments
+        </Link>
       </li>
+      {invoice.balanceCents > 0 ? (
+        <li>
+          <ConfirmLink kind="record-full-payment" target={invoice.id} className={ROW_MENU_ITEM}>
+            Record full payment
+          </ConfirmLink>
+        </li>
+      ) : null}
       <li>
         <a href={`/admin/invoices/${invoice.id}/pdf`} className={ROW_MENU_ITEM} target="_blank" rel="noopener">
           PDF

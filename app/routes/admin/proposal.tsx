@@ -13,6 +13,8 @@ import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { runIntent } from "#app/lib/form-action.server";
 import { paramId } from "#app/lib/ids";
 import { actorAndDb } from "#app/features/users/session.server";
+import { listRemindersFor } from "#app/features/reminders/admin-reminders.server";
+import { RemindersPanel } from "#app/features/reminders/components/reminders-panel";
 import { Conversation } from "#app/features/conversations/components/conversation";
 import { loadConversation } from "#app/features/conversations/conversation-page.server";
 import { conversationAction } from "#app/features/conversations/thread-route.server";
@@ -43,6 +45,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     offerForm: formConstraints(offerFormSchema),
     currency: currencyOf(await getSettings(db)),
     ...(await loadConversation({ request, context }, id)),
+    // docs/product.md#reminders-admin
+    reminders: await listRemindersFor(db, actor, "proposal", id),
   };
 }
 
@@ -186,6 +190,7 @@ export default function AdminProposal({ loaderData, actionData }: Route.Componen
       </section>
       <VersionHistory history={offer.history} headingId="history-title" />
       <Conversation thread={loaderData.thread} reply={actionData} maxUploadMb={loaderData.maxUploadMb} />
+      <RemindersPanel kind="proposal" id={p.id} history={loaderData.reminders} />
     </div>
   );
 }

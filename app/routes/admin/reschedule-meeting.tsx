@@ -16,6 +16,8 @@ import { firstValidTimeZone, timeZoneFromCookie } from "#app/lib/dates";
 import { formAction } from "#app/lib/form-action.server";
 import { paramId } from "#app/lib/ids";
 import { timeZoneNames } from "#app/lib/time-zones";
+import { listRemindersFor } from "#app/features/reminders/admin-reminders.server";
+import { RemindersPanel } from "#app/features/reminders/components/reminders-panel";
 
 export const meta: Route.MetaFunction = () => [{ title: "Reschedule a meeting | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -27,7 +29,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const zone = firstValidTimeZone(url.searchParams.get("tz"), timeZoneFromCookie(request.headers.get("cookie")));
   const view = await slotPickerView(db, zone, url.searchParams.get("day"), { exceptMeetingId: meetingId, ignoreNotice: true });
-  return { meeting, view, zones: timeZoneNames() };
+  // docs/product.md#reminders-admin: the meeting's reminders.
+  return { meeting, view, zones: timeZoneNames(), reminders: await listRemindersFor(db, actor, "meeting", meetingId) };
 }
 
 /** Moves the meeting (docs/product.md#meeting-changes); the client is mailed the updated invite. */
@@ -85,6 +88,7 @@ export default function AdminRescheduleMeeting({ loaderData, actionData }: Route
       ) : (
         <Notice tone="info">{BOOKING_MESSAGES.notChangeable}</Notice>
       )}
+      <RemindersPanel kind="meeting" id={meeting.id} history={loaderData.reminders} />
     </div>
   );
 }

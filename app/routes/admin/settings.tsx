@@ -12,11 +12,16 @@ import { bpsToPercent, settingsSchema } from "#app/features/settings/settings.sc
 import { SETTINGS_MESSAGE_MS, SETTINGS_MESSAGES } from "#app/features/settings/settings.messages";
 import { getBrand, getSettingsForAdmin, removeLogo, saveLogo, saveSettings } from "#app/features/settings/settings.server";
 import { fieldError } from "#app/lib/errors";
-import { formAction, readForm, requireConfirmation, runIntent } from "#app/lib/form-action.server";
+import { conformIntent, formAction, readForm, requireConfirmation, runIntent } from "#app/lib/form-action.server";
 import { formConstraints } from "#app/lib/form-constraints.server";
 import { requireUser } from "#app/features/users/session.server";
 import { SettingsSections } from "#app/features/settings/components/settings-sections";
+import { DepositSettingsField } from "#app/features/payments/components/deposit-settings-field";
 import { AccentColorField } from "#app/features/settings/components/accent-color-field";
+import { CommissionHoldField } from "#app/features/settings/components/commission-hold-field";
+import { ReminderSettingsForm, SAVE_REMINDERS_INTENT } from "#app/features/reminders/components/reminder-settings-form";
+import { getReminderSettings, saveReminderSettings } from "#app/features/reminders/reminder-settings.server";
+import { formatDays, reminderSettingsSchema, REMINDER_MESSAGES } from "#app/features/reminders/reminders.schema";
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -26,9 +31,20 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const settings = await getSettingsForAdmin(db, actor);
   const brand = await getBrand(db);
+  const reminders = await getReminderSettings(db);
   return {
     form: formConstraints(settingsSchema),
     logoPath: brand.logoPath,
+    // docs/product.md#reminders: a form of its own.
+    reminders: {
+      form: formConstraints(reminderSettingsSchema),
+      timeZone: settings.timeZone,
+      values: {
+        ...reminders,
+        invoiceDays: formatDays(reminders.invoiceDays),
+        proposalDays: formatDays(reminders.proposalDays),
+      },
+    },
     settings: {
       companyName: settings.companyName,
       supportEmail: settings.supportEmail,
@@ -38,11 +54,13 @@ export async function loader({ context }: Route.LoaderArgs) {
       requireEmailVerification: settings.requireEmailVerification,
       requireClientPhone: settings.requireClientPhone,
       commissionRatePercent: bpsToPercent(settings.commissionRateBps),
+      commissionHoldDays: String(settings.commissionHoldDays),
       companyAddress: settings.companyAddress,
       taxId: settings.taxId,
       paymentInstructions: settings.paymentInstructions,
       paymentLinkTemplate: settings.paymentLinkTemplate,
       accentColor: settings.accentColor,
+      defaultDepositPercent: String(settings.defaultDepositPercent),
       termsAndConditions: settings.termsAndConditions,
     },
   };
@@ -73,6 +91,14 @@ export async function action(args: Route.ActionArgs) {
         await removeLogo(db, actor);
         return LOGO_MESSAGES.removed;
       },
+    });
+  }
+  if (intent === SAVE_REMINDERS_INTENT) {
+    return runIntent(args, {
+      [SAVE_REMINDERS_INTENT]: conformIntent(reminderSettingsSchema, async (value) => {
+        await saveReminderSettings(db, actor, value);
+        return REMINDER_MESSAGES.saved;
+      }),
     });
   }
   return formAction(
@@ -118,8 +144,9 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           field={fields.commissionRatePercent}
           label="Ambassador commission (%)"
           inputMode="decimal"
-          hint="Of the invoice total, or of the budget when there is no invoice."
+          hint="Of each payment on the invoice of a proposal the client approved; frozen when the client approves."
         />
+        <CommissionHoldField field={fields.commissionHoldDays} />
         <fieldset className="flex flex-col gap-4 rounded-lg border border-slate-200 p-4">
           <legend className="px-1 font-semibold">Billing details on invoices</legend>
           <TextArea field={fields.companyAddress} label="Company address" rows={3} autoComplete="street-address" />
@@ -138,6 +165,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
             hint="An https:// address. {number} becomes the invoice number, {amount} the total (e.g. 1234.50), {currency} the currency. When set, invoices show a Pay now button."
           />
         </fieldset>
+        <DepositSettingsField field={fields.defaultDepositPercent} />
         <AccentColorField field={fields.accentColor} />
         <TermsSettingsField field={fields.termsAndConditions} />
         <div className="flex items-start gap-3">
@@ -193,10 +221,21 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           </div>
         </div>
       </Form>
-      <LogoForm logoPath={loaderData.logoPath} reply={actionData && "intent" in actionData && actionData.intent ? actionData : undefined} />
+      <LogoForm
+        logoPath={loaderData.logoPath}
+        reply={actionData && "intent" in actionData && LOGO_INTENTS.includes(actionData.intent ?? "") ? actionData : undefined}
+      />
+      <ReminderSettingsForm
+        constraint={loaderData.reminders.form}
+        values={loaderData.reminders.values}
+        timeZone={loaderData.reminders.timeZone}
+        reply={actionData && "intent" in actionData ? actionData : undefined}
+      />
     </>
   );
 }
+
+const LOGO_INTENTS = ["upload-logo", "remove-logo"];
 
 /** Upload (multipart) or remove the logo; the file's size is checked in the browser first when JavaScript runs. */
 function LogoForm({

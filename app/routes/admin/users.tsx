@@ -21,6 +21,8 @@ import { unlessNotFound } from "#app/lib/errors";
 import { formUserId, runIntent } from "#app/lib/form-action.server";
 import { parseUserId } from "#app/lib/ids";
 import { actorAndDb, loadListPage } from "#app/features/users/session.server";
+import { pausedUserIds, setRemindersPaused } from "#app/features/reminders/admin-reminders.server";
+import { REMINDER_MESSAGES } from "#app/features/reminders/reminders.messages";
 
 export const meta: Route.MetaFunction = () => [{ title: "Users | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -33,10 +35,15 @@ export async function loader(args: Route.LoaderArgs) {
   let impact: UserDeletionImpact | null = null;
   const target = parseUserId(params.get("target"));
   if (params.get("confirm") === "delete-user" && target) impact = await unlessNotFound(getUserDeletionImpact(db, actor, target));
-  return { page, q: filters.q ?? "", role: filters.role ?? "", impact };
+  // docs/product.md#reminders-admin: who has reminders paused.
+  const remindersPaused = await pausedUserIds(
+    db,
+    page.items.map((u) => u.id),
+  );
+  return { page, q: filters.q ?? "", role: filters.role ?? "", impact, remindersPaused };
 }
 
-/** `deactivate`, `reactivate` (sessions end at once) and `delete-user` (ADR 004). */
+/** `deactivate`, `reactivate` (sessions end at once), `pause-reminders` / `resume-reminders` and `delete-user` (ADR 004). */
 export async function action(args: Route.ActionArgs) {
   const { actor, db } = actorAndDb(args.context);
   return runIntent(
@@ -50,6 +57,8 @@ export async function action(args: Route.ActionArgs) {
         await setUserActive(db, actor, formUserId(form), true);
         return `${String(form.get("email") ?? "The user")} is active again and can sign in.`;
       },
+      "pause-reminders": async (form) => REMINDER_MESSAGES.paused((await setRemindersPaused(db, actor, formUserId(form), true)).email),
+      "resume-reminders": async (form) => REMINDER_MESSAGES.resumed((await setRemindersPaused(db, actor, formUserId(form), false)).email),
       "delete-user": async (form) => {
         const removed = await deleteUser(db, actor, formUserId(form));
         return `${removed.email} was deleted${removedSummary(removed)}.`;
@@ -78,7 +87,7 @@ const roleOptions = [
 
 /** /admin/users: search, role filter, Deactivate/Reactivate and Delete (after confirmation with what it removes). */
 export default function AdminUsers({ loaderData, actionData }: Route.ComponentProps) {
-  const { page, q, role, impact } = loaderData;
+  const { page, q, role, impact, remindersPaused } = loaderData;
   const isConfirming = useIsConfirming();
   const columns: Column<AdminUserRow>[] = [
     {
@@ -103,6 +112,10 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
         ) : (
           <Badge tone="red">Deactivated</Badge>
         ),
+    },
+    {
+      header: "Reminders",
+      cell: (u) => (u.closedAt ? null : <ReminderPauseSwitch user={u} paused={remindersPaused.includes(u.id)} />),
     },
     { header: <span className="sr-only">Actions</span>, cell: (u) => <UserActions user={u} /> },
   ];
@@ -178,5 +191,33 @@ function UserActions({ user }: { user: AdminUserRow }) {
         Delete
       </ConfirmLink>
     </div>
+  );
+}
+
+/** docs/product.md#reminders-admin: the per-client "Pause reminders" switch (a toggle button, audited). */
+function ReminderPauseSwitch({ user, paused }: { user: AdminUserRow; paused: boolean }) {
+  const navigation = useNavigation();
+  const actionHref = useActionHref();
+  const intent = paused ? "resume-reminders" : "pause-reminders";
+  const pending =
+    navigation.state === "submitting" && navigation.formData?.get("userId") === user.id && navigation.formData?.get("intent") === intent;
+  return (
+    <Form method="post" action={actionHref} preventScrollReset>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="userId" value={user.id} />
+      <button
+        type="submit"
+        role="switch"
+        aria-checked={paused}
+        className={`${buttonClass("secondary")} ${paused ? "border-amber-700 bg-amber-50 text-amber-900" : ""}`}
+        disabled={pending}
+      >
+        <span aria-hidden="true" className="mr-1">
+          {paused ? "⏸" : "▶"}
+        </span>
+        {pending ? "Saving…" : "Pause reminders"}
+        <span className="sr-only"> for {user.email}</span>
+      </button>
+    </Form>
   );
 }

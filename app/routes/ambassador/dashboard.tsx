@@ -9,7 +9,7 @@ import { ApprovalBadge, ProposalStatusBadge } from "#app/features/proposals/comp
 import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { CopyLink } from "#app/features/referrals/components/copy-link";
 import { referralLink } from "#app/features/referrals/referral-link";
-import { getAmbassadorDashboard, getAmbassadorEarnings } from "#app/features/referrals/referrals.server";
+import { getAmbassadorCommissionTotals, getAmbassadorDashboard } from "#app/features/referrals/referrals.server";
 import { useFormatMoney } from "#app/components/money";
 import { buttonClass } from "#app/components/ui/button";
 import { PROPOSAL_STATUSES } from "#app/db/enums";
@@ -20,7 +20,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Ambassador Dashboard | 
 
 /**
  * Ambassador dashboard (docs/product.md#ambassador-dashboard): a summary (referred clients,
- * proposals by status, owed, paid), the link, the clients who registered through it, and the
+ * proposals by status, commission payable, pending and paid out), the link, the clients who registered through it, and the
  * ambassador's proposals, 10 per page (`?page=`), each with "Submit another proposal for this client". `?submitted=1` shows the
  * success message after a proposal was submitted without JavaScript.
  */
@@ -30,12 +30,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const pageParam = new URL(request.url).searchParams.get("page");
   const page = pageParam && /^\d{1,5}$/.test(pageParam) ? Number(pageParam) : 1;
   const dashboard = await getAmbassadorDashboard(db, actor, page);
-  const earnings = await getAmbassadorEarnings(db, actor);
+  const commissions = await getAmbassadorCommissionTotals(db, actor);
   return {
     ...dashboard,
-    owedCents: earnings.totals.pendingCents,
-    paidCents: earnings.totals.paidCents,
-    currency: earnings.currency,
+    commissions,
+    currency: commissions.currency,
     link: dashboard.referralCode ? referralLink(env.origin, dashboard.referralCode) : null,
     submitted: new URL(request.url).searchParams.get("submitted") === "1",
   };
@@ -43,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** Referral link with copy button, referred clients, proposals. */
 export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps) {
-  const { link, referredClients, proposals, submitted, summary, page, owedCents, paidCents } = loaderData;
+  const { link, referredClients, proposals, submitted, summary, page, commissions } = loaderData;
   const money = useFormatMoney();
   return (
     <>
@@ -62,7 +61,7 @@ export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps
         <h2 id="summary-title" className="sr-only">
           Summary
         </h2>
-        <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <dl className="grid grid-cols-2 gap-3 lg:grid-cols-5">
           <SummaryStat label="Referred clients" value={summary.referredClients.toLocaleString("en-US")} />
           <SummaryStat
             label="Proposals"
@@ -71,8 +70,9 @@ export default function AmbassadorDashboard({ loaderData }: Route.ComponentProps
               .map((s) => `${summary.byStatus[s]} ${PROPOSAL_STATUS_LABELS[s].toLowerCase()}`)
               .join(" · ")}
           />
-          <SummaryStat label="Owed to you" value={money(owedCents)} />
-          <SummaryStat label="Paid to you" value={money(paidCents)} />
+          <SummaryStat label="Commission pending" value={money(commissions.pendingCents)} />
+          <SummaryStat label="Commission payable" value={money(commissions.payableCents)} />
+          <SummaryStat label="Commission paid out" value={money(commissions.paidOutCents)} />
         </dl>
       </section>
 

@@ -10,7 +10,7 @@ import { confirmEmailChange, findEmailChange } from "#app/features/users/account
 import { navItemsFor } from "#app/features/users/navigation";
 import { sessionUserContext } from "#app/features/users/session.server";
 import { formAction } from "#app/lib/form-action.server";
-import { accountDeps } from "#app/lib/request.server";
+import { accountDeps } from "#app/features/users/auth-context.server";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Confirm your new e-mail | Client Portal" },

@@ -11,7 +11,8 @@ import { passkeySignInOptions, signInWithPasskey } from "#app/features/users/acc
 import { passkeyRegistrationOptions, registerPasskey, type PasskeyStep } from "#app/features/users/account/passkeys.server";
 import { sessionUserContext } from "#app/features/users/session.server";
 import { AppError, forbidden } from "#app/lib/errors";
-import { accountDeps, requestMeta } from "#app/lib/request.server";
+import { accountDeps } from "#app/features/users/auth-context.server";
+import { requestMeta } from "#app/lib/request.server";
 
 export async function loader() {
   throw new AppError("NOT_FOUND", "Not found.");

@@ -9,7 +9,8 @@ import { clientRegistrationSchema } from "#app/features/users/accounts.schema";
 import { registerClient } from "#app/features/users/accounts.server";
 import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
 import { formConstraints } from "#app/lib/form-constraints.server";
-import { accountDeps, requestMeta } from "#app/lib/request.server";
+import { accountDeps } from "#app/features/users/auth-context.server";
+import { requestMeta } from "#app/lib/request.server";
 import { redirectSignedIn } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Create a client account | Client Portal" }];

@@ -7,7 +7,7 @@ import { resetPasswordSchema } from "#app/features/users/accounts.schema";
 import { resetPassword } from "#app/features/users/accounts.server";
 import { formAction } from "#app/lib/form-action.server";
 import { formConstraints } from "#app/lib/form-constraints.server";
-import { accountDeps } from "#app/lib/request.server";
+import { accountDeps } from "#app/features/users/auth-context.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Choose a new password | Client Portal" }, { name: "robots", content: "noindex" }];
 

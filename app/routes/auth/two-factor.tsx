@@ -8,7 +8,8 @@ import { safeRedirect } from "#app/features/users/accounts.schema";
 import { redirectSignedIn } from "#app/features/users/session.server";
 import { formAction } from "#app/lib/form-action.server";
 import { formConstraints } from "#app/lib/form-constraints.server";
-import { accountDeps, requestMeta } from "#app/lib/request.server";
+import { accountDeps } from "#app/features/users/auth-context.server";
+import { requestMeta } from "#app/lib/request.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Two-factor sign-in | Client Portal" }, { name: "robots", content: "noindex" }];
 

@@ -8,9 +8,11 @@
 import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { requestInfoContext, servicesContext, type AppServices } from "#app/context";
+import { servicesContext, type AppServices } from "#app/context";
+import { requestInfoContext } from "#app/lib/request-info";
 import { proposal, session, user } from "#app/db/schema";
 import { AUTH_MESSAGES } from "#app/features/users/accounts.schema";
+import { authContext } from "#app/features/users/auth-context.server";
 import { sessionUserContext } from "#app/features/users/session.server";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal } from "../../../tests/helpers/portal";
@@ -19,7 +21,8 @@ import { action, loader } from "./verify-email";
 
 function contextFor(s: TestServices) {
   const context = new RouterContextProvider();
-  context.set(servicesContext, { db: s.db, auth: s.auth, env: { origin: "http://localhost:3000" } } as unknown as AppServices);
+  context.set(servicesContext, { db: s.db, env: { origin: "http://localhost:3000" } } as unknown as AppServices);
+  context.set(authContext, s.auth);
   context.set(requestInfoContext, { ip: "198.51.100.44", nonce: "n", requestId: "r", log: {} });
   context.set(sessionUserContext, null);
   return context;

@@ -17,7 +17,8 @@ import { sessionUserContext } from "#app/features/users/session.server";
 import { AppError, fieldError } from "#app/lib/errors";
 import { conformIntent, requireConfirmation, runIntent, type FormReply } from "#app/lib/form-action.server";
 import { formConstraints } from "#app/lib/form-constraints.server";
-import { accountDeps, requestMeta } from "#app/lib/request.server";
+import { accountDeps } from "#app/features/users/auth-context.server";
+import { requestMeta } from "#app/lib/request.server";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Verify your e-mail address | Client Portal" },

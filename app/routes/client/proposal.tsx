@@ -13,7 +13,7 @@ import { Conversation } from "#app/features/conversations/components/conversatio
 import { loadConversation } from "#app/features/conversations/conversation-page.server";
 import { conversationAction } from "#app/features/conversations/thread-route.server";
 import { conformIntent, runIntent } from "#app/lib/form-action.server";
-import { requestInfoContext } from "#app/context";
+import { requestInfoContext } from "#app/lib/request-info";
 import { formConstraints } from "#app/lib/form-constraints.server";
 import { timeZoneFromCookie } from "#app/lib/dates";
 import { ensureAmbassadorVersion, getAgreementForClient } from "#app/features/agreements/offers.server";

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/verify";
 import type { RouteHandle } from "#app/root";
-import { requestInfoContext, servicesContext } from "#app/context";
+import { servicesContext } from "#app/context";
+import { requestInfoContext } from "#app/lib/request-info";
 import { verifyCertificate } from "#app/features/agreements/acceptance.server";
 import { retryAfterHeaders } from "#app/lib/form-action.server";
 

@@ -8,6 +8,7 @@ import { useState } from "react";
 import { Form } from "react-router";
 import { buttonClass } from "#app/components/ui/button";
 import { SubmitButton } from "#app/components/ui/field";
+import { useLiveUpdate } from "#app/features/live/components/live-updates";
 import { FormMessage, getFormProps, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import type { FormConstraints, FormResult } from "#app/lib/forms";
 import { useHydrated } from "#app/lib/use-hydrated";
@@ -79,6 +80,9 @@ export function InvoiceForm({
   success?: string | null;
 }) {
   const [form, fields] = useAppForm({ id, constraint, lastResult, defaultValue: { ...defaultValue } });
+  // An open edit keeps what the admin typed when another admin saves meanwhile: no live reload
+  // here (it would re-key the form with the new version); the stale version is refused on save.
+  useLiveUpdate(() => version !== undefined);
   const pending = useIsSubmitting();
   const hydrated = useHydrated();
   const posted = lastResult?.initialValue?.items;

@@ -137,6 +137,14 @@ function MeetingActions({ meeting }: { meeting: AdminMeetingItem }) {
           Reschedule
         </Link>
       </li>
+      {meeting.status === "accepted" ? (
+        <li>
+          {/* docs/product.md#reminders-admin: the meeting's reminders and "Send reminder now". */}
+          <Link to={`/admin/reminders/meeting/${meeting.id}`} className={ROW_MENU_ITEM}>
+            Reminders
+          </Link>
+        </li>
+      ) : null}
       <li>
         <ConfirmLink
           kind="cancel-meeting"

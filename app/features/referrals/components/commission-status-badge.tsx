@@ -1,10 +1,9 @@
 import { Badge, type BadgeTone } from "#app/components/ui/badge";
-import { COMMISSION_STATUS_LABELS, commissionStatus, type CommissionStatusWord } from "#app/lib/vocabulary";
+import { COMMISSION_STATE_LABELS, type CommissionEntryState } from "../commission";
 
-const TONE: Record<CommissionStatusWord, BadgeTone> = { "awaiting-approval": "gray", unpaid: "amber", paid: "green" };
+const TONE: Record<CommissionEntryState, BadgeTone> = { pending: "amber", payable: "blue", paid_out: "green" };
 
-/** A commission's status (docs/product.md#status-words): Awaiting client approval, Unpaid or Paid. */
-export function CommissionStatusBadge({ clientApproved, paid }: { clientApproved: boolean; paid: boolean }) {
-  const status = commissionStatus({ clientApproved, paid });
-  return <Badge tone={TONE[status]}>{COMMISSION_STATUS_LABELS[status]}</Badge>;
+/** A commission entry's state (docs/product.md#commissions-ledger): Pending, Payable or Paid out. */
+export function CommissionStateBadge({ state }: { state: CommissionEntryState }) {
+  return <Badge tone={TONE[state]}>{COMMISSION_STATE_LABELS[state]}</Badge>;
 }

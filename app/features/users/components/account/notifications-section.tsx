@@ -42,6 +42,19 @@ export function NotificationsSection({
             </span>
           </label>
         )}
+        {role === "client" || role === "ambassador" ? (
+          <label className="flex items-start gap-3">
+            <input type="hidden" name="remindersShown" value="1" />
+            <input type="checkbox" name="notifyReminders" defaultChecked={preferences.notifyReminders} className="mt-1 h-4 w-4" />
+            <span>
+              <span className="font-medium">E-mail me reminders</span>
+              <span className="block text-sm text-slate-700">
+                Automatic reminders before and after an invoice&apos;s due date, about proposals waiting for your answer and the day before
+                a meeting.
+              </span>
+            </span>
+          </label>
+        ) : null}
         <Submit intent="preferences" pendingLabel="Saving…">
           Save preferences
         </Submit>

@@ -1,0 +1,334 @@
+/**
+ * Card payments with Stripe (docs/product.md#card-payments, issue #25, ADR 013), through the official
+ * `stripe` package:
+ * - {@link startCardCheckout}: the client's "Pay {amount} by card" creates a Checkout Session (mode
+ *   `payment`, the amount due now, the invoice's currency, the client's e-mail, the invoice id in its
+ *   metadata and its payment intent's, one idempotency key per invoice and amount) and answers its URL.
+ * - {@link stripeWebhook}: `POST /webhooks/stripe` reads the raw body, verifies the signature with
+ *   `stripe.webhooks.constructEvent` (default tolerance: 300 s), and records what happened —
+ *   `checkout.session.completed` (paid) → a card payment; `charge.refunded` → refunds up to the
+ *   charge's `amount_refunded` so far; `charge.dispute.created` → the invoice is marked Disputed and the
+ *   admins are mailed. Each payment is recorded once per payment intent (a unique column) and each
+ *   refund event once per event id, all under the invoice's row lock, so duplicated, replayed,
+ *   concurrent or out-of-order deliveries change nothing twice. Unknown invoices and event types
+ *   answer 200 and are logged; a bad, missing or stale signature answers 400 and writes nothing.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { and, eq, sql } from "drizzle-orm";
+import Stripe from "stripe";
+import type { Database, Queryable } from "#app/db/client.server";
+import { auditEvent, invoice, payments } from "#app/db/schema";
+import { notifyAdmin } from "#app/features/mail/notifications.server";
+import { getSettings } from "#app/features/settings/settings.server";
+import { conflict } from "#app/lib/errors";
+import { logger } from "#app/lib/logger.server";
+import { currencyOf, formatCents } from "#app/lib/money";
+import { getInvoiceMoney } from "./balance.server";
+import { lockInvoice, writePayment } from "./record-payment.server";
+
+/** The webhook's path. */
+export const STRIPE_WEBHOOK_PATH = "/webhooks/stripe";
+
+/** Largest webhook body read (Stripe events are a few KB). */
+const MAX_BODY_BYTES = 512 * 1024;
+
+/** What card payments need from the configuration. */
+export interface StripeConfig {
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  STRIPE_API_URL?: string;
+}
+
+/** Card payments are on when both the secret key and the webhook secret are set. */
+export function cardPaymentsEnabled(env: StripeConfig): boolean {
+  return Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET);
+}
+
+/**
+ * The SDK's connection options from STRIPE_API_URL (`http://localhost:12111` → host, port, protocol).
+ */
+export function stripeApiOptions(apiUrl: string | undefined): { host?: string; port?: number; protocol?: "http" | "https" } {
+  if (!apiUrl) return {};
+  const url = new URL(apiUrl);
+  const protocol = url.protocol === "http:" ? "http" : "https";
+  return { host: url.hostname, port: url.port ? Number(url.port) : protocol === "http" ? 80 : 443, protocol };
+}
+
+const clients = new Map<string, Stripe>();
+
+/** @returns the Stripe client for this configuration (one per key and base), or null when card payments are off. */
+export function stripeClient(env: StripeConfig): Stripe | null {
+  if (!cardPaymentsEnabled(env)) return null;
+  const key = `${env.STRIPE_SECRET_KEY}|${env.STRIPE_API_URL ?? ""}`;
+  let client = clients.get(key);
+  if (!client) {
+    client = new Stripe(env.STRIPE_SECRET_KEY!, { ...stripeApiOptions(env.STRIPE_API_URL), maxNetworkRetries: 1, timeout: 10_000 });
+    clients.set(key, client);
+  }
+  return client;
+}
+
+/**
+ * Creates the Checkout Session for the amount due now (the rest of the deposit while it is due,
+ * else the balance). The caller has checked the invoice is the client's.
+ *
+ * @param origin - the site's public origin, for the return URLs.
+ * @param returnPath - the invoice page the client comes back to (the signed link's when opened by one).
+ * @returns the session's URL to redirect to.
+ * @throws {AppError} 409 when nothing is due.
+ */
+export async function startCardCheckout(
+  db: Database,
+  env: StripeConfig,
+  input: { invoiceId: number; clientEmail: string | null; origin: string; returnPath: string },
+): Promise<string> {
+  const stripe = stripeClient(env);
+  if (!stripe) throw conflict("Card payments are not set up.");
+  const money = await getInvoiceMoney(db, input.invoiceId);
+  if (money.dueNowCents <= 0) throw conflict("Nothing is due on this invoice.");
+  const currency = currencyOf(await getSettings(db)).toLowerCase();
+  const metadata = { invoice_id: String(input.invoiceId), invoice_number: money.number };
+  const session = await stripe.checkout.sessions.create(
+    {
+      mode: "payment",
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency,
+            unit_amount: money.dueNowCents,
+            product_data: { name: `${money.depositDue ? "Deposit on invoice" : "Invoice"} ${money.number}` },
+          },
+        },
+      ],
+      customer_email: input.clientEmail ?? undefined,
+      client_reference_id: String(input.invoiceId),
+      metadata,
+      payment_intent_data: { metadata },
+      success_url: `${input.origin}${input.returnPath}?payment=processing`,
+      cancel_url: `${input.origin}${input.returnPath}`,
+    },
+    // A double click (or a reload) makes one session for this invoice and amount.
+    { idempotencyKey: `checkout-invoice-${input.invoiceId}-${money.dueNowCents}-${currency}` },
+  );
+  if (!session.url) throw new Error("Stripe answered a Checkout Session without a URL");
+  return session.url;
+}
+
+/** What {@link handleStripeEvent} did, for the log and the tests. */
+export type StripeOutcome = "recorded" | "duplicate" | "ignored" | "unknown-invoice" | "disputed" | "nothing-due";
+
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  typeof value === "string" ? value : (value?.id ?? null);
+
+/** Reads the invoice id of an event's metadata. @returns null when missing or not an id. */
+function invoiceIdOf(metadata: Record<string, string> | null | undefined): number | null {
+  const raw = metadata?.invoice_id ?? "";
+  return /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : null;
+}
+
+async function invoiceExists(db: Queryable, id: number): Promise<boolean> {
+  return (await db.select({ id: invoice.id }).from(invoice).where(eq(invoice.id, id))).length > 0;
+}
+
+/** Whether an event id has already recorded something (a payment or refund row, or a dispute audit entry). */
+async function eventSeen(tx: Queryable, eventId: string): Promise<boolean> {
+  const [row] = await tx.select({ id: payments.id }).from(payments).where(eq(payments.processorEventId, eventId)).limit(1);
+  if (row) return true;
+  const [audit] = await tx
+    .select({ id: auditEvent.id })
+    .from(auditEvent)
+    .where(and(eq(auditEvent.action, "disputed"), sql`${auditEvent.after}->>'eventId' = ${eventId}`))
+    .limit(1);
+  return Boolean(audit);
+}
+
+/**
+ * Applies one verified event.
+ *
+ * @throws {Error} when a refund arrives before its payment (the webhook answers 503: Stripe sends it again later).
+ */
+export async function handleStripeEvent(db: Database, event: Stripe.Event): Promise<StripeOutcome> {
+  switch (event.type) {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded": {
+      const session = event.data.object;
+      if (session.payment_status !== "paid") return "ignored";
+      const invoiceId = invoiceIdOf(session.metadata);
+      const intent = idOf(session.payment_intent) ?? `session:${session.id}`;
+      if (invoiceId === null || !(await invoiceExists(db, invoiceId))) return "unknown-invoice";
+      return db.transaction(async (tx) => {
+        await lockInvoice(tx, invoiceId);
+        const [existing] = await tx.select({ id: payments.id }).from(payments).where(eq(payments.processorPaymentIntent, intent));
+        if (existing || (await eventSeen(tx, event.id))) return "duplicate";
+        const money = await getInvoiceMoney(tx, invoiceId);
+        const amount = session.amount_total ?? 0;
+        const currency = (session.currency ?? "").toUpperCase();
+        if (money.balanceCents === 0 || amount <= 0) {
+          await notifyAdmin(tx, {
+            subject: `Card payment on ${money.number} with nothing due`,
+            lines: [
+              `Stripe reports a card payment of ${formatCents(amount, currency || "USD")} on invoice ${money.number}, which has nothing due.`,
+              `Refund it in the Stripe dashboard (payment intent ${intent}).`,
+            ],
+            link: { label: "Open the invoice's payments", path: `/admin/invoices/${invoiceId}/payments` },
+          });
+          return "nothing-due";
+        }
+        // Never beyond the balance (an admin may have recorded a payment meanwhile): the rest is the admin's to refund.
+        const recorded = Math.min(amount, money.balanceCents);
+        await writePayment(tx, {
+          invoiceId,
+          amountCents: recorded,
+          currency,
+          method: "card",
+          receivedAt: new Date(event.created * 1000),
+          reference: `Stripe ${intent}`,
+          recordedBy: null,
+          refundOf: null,
+          processorPaymentIntent: intent,
+          processorEventId: event.id,
+        });
+        if (recorded < amount) {
+          await notifyAdmin(tx, {
+            subject: `Card payment on ${money.number} above its balance`,
+            lines: [`${formatCents(amount - recorded, currency)} more than the balance was paid by card; refund the difference in Stripe.`],
+            link: { label: "Open the invoice's payments", path: `/admin/invoices/${invoiceId}/payments` },
+          });
+        }
+        return "recorded";
+      });
+    }
+    case "charge.refunded": {
+      const charge = event.data.object;
+      const intent = idOf(charge.payment_intent);
+      if (!intent) return "ignored";
+      const [paid] = await db
+        .select({ id: payments.id, invoiceId: payments.invoiceId })
+        .from(payments)
+        .where(eq(payments.processorPaymentIntent, intent));
+      if (!paid) {
+        const invoiceId = invoiceIdOf(charge.metadata);
+        if (invoiceId !== null && (await invoiceExists(db, invoiceId))) throw new Error("refund before its payment was recorded");
+        return "unknown-invoice";
+      }
+      return db.transaction(async (tx) => {
+        await lockInvoice(tx, paid.invoiceId);
+        if (await eventSeen(tx, event.id)) return "duplicate";
+        const [sofar] = await tx
+          .select({ refunded: sql<number>`coalesce(-sum(${payments.amountCents}), 0)::int`.mapWith(Number) })
+          .from(payments)
+          .where(eq(payments.refundOf, paid.id));
+        // amount_refunded is what the charge has had refunded so far: record only what is new.
+        const fresh = charge.amount_refunded - (sofar?.refunded ?? 0);
+        if (fresh <= 0) return "duplicate";
+        await writePayment(tx, {
+          invoiceId: paid.invoiceId,
+          amountCents: fresh,
+          currency: charge.currency.toUpperCase(),
+          method: "card",
+          receivedAt: new Date(event.created * 1000),
+          reference: `Stripe refund ${charge.id}`,
+          recordedBy: null,
+          refundOf: paid.id,
+          processorEventId: event.id,
+        });
+        return "recorded";
+      });
+    }
+    case "charge.dispute.created": {
+      const dispute = event.data.object;
+      const intent = idOf(dispute.payment_intent);
+      const [paid] = intent
+        ? await db.select({ invoiceId: payments.invoiceId }).from(payments).where(eq(payments.processorPaymentIntent, intent))
+        : [];
+      if (!paid) return "unknown-invoice";
+      return db.transaction(async (tx) => {
+        const locked = await lockInvoice(tx, paid.invoiceId);
+        if (await eventSeen(tx, event.id)) return "duplicate";
+        await tx
+          .update(invoice)
+          .set({ disputedAt: new Date(event.created * 1000) })
+          .where(eq(invoice.id, paid.invoiceId));
+        await tx.insert(auditEvent).values({
+          actorId: null,
+          actorEmail: "Stripe",
+          entity: "invoice",
+          entityId: String(paid.invoiceId),
+          action: "disputed",
+          before: null,
+          after: { eventId: event.id, paymentIntent: intent, amountCents: dispute.amount, reason: dispute.reason },
+          proposalId: locked.proposalId,
+        });
+        await notifyAdmin(tx, {
+          subject: `Card payment disputed on ${locked.number}`,
+          lines: [
+            `The client disputed a card payment of ${formatCents(dispute.amount, dispute.currency.toUpperCase())} on invoice ${locked.number} (reason: ${dispute.reason}).`,
+            "Answer the dispute in the Stripe dashboard.",
+          ],
+          link: { label: "Open the invoice's payments", path: `/admin/invoices/${paid.invoiceId}/payments` },
+        });
+        return "disputed";
+      });
+    }
+    default:
+      return "ignored";
+  }
+}
+
+function answer(res: ServerResponse, status: number, body: Record<string, unknown>) {
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+  res.end(JSON.stringify(body));
+}
+
+/** Reads the raw body. @returns null above `max` bytes. */
+function readRaw(req: IncomingMessage, max: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        req.removeAllListeners("data");
+        req.resume();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+/**
+ * @returns the handler of `POST /webhooks/stripe` (mounted before anything reads the body). 404 while
+ *   card payments are off; 400 for a missing, wrong or stale signature; 200 otherwise (503 when a
+ *   refund arrives before its payment or the database fails, so Stripe retries).
+ */
+export function stripeWebhook(options: { db: Database; env: StripeConfig }) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const stripe = stripeClient(options.env);
+    if (!stripe) return answer(res, 404, { error: "Not found" });
+    const raw = await readRaw(req, MAX_BODY_BYTES);
+    if (raw === null) return answer(res, 413, { error: "Too large" });
+    const signature = req.headers["stripe-signature"];
+    let event: Stripe.Event;
+    try {
+      if (typeof signature !== "string" || !signature) throw new Error("no Stripe-Signature header");
+      event = stripe.webhooks.constructEvent(raw, signature, options.env.STRIPE_WEBHOOK_SECRET!);
+    } catch (error) {
+      logger.warn({ err: error }, "stripe webhook: refused (signature)");
+      return answer(res, 400, { error: "Invalid signature" });
+    }
+    try {
+      const outcome = await handleStripeEvent(options.db, event);
+      const level = outcome === "unknown-invoice" || outcome === "ignored" || outcome === "nothing-due" ? "warn" : "info";
+      logger[level]({ eventId: event.id, type: event.type, outcome }, "stripe webhook");
+      return answer(res, 200, { received: true, outcome });
+    } catch (error) {
+      logger.error({ err: error, eventId: event.id, type: event.type }, "stripe webhook: failed, Stripe will retry");
+      return answer(res, 503, { error: "Try again later" });
+    }
+  };
+}

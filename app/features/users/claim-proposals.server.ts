@@ -1,0 +1,30 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Database } from "#app/db/client.server";
+import { proposal, user } from "#app/db/schema";
+import { roleOf } from "./actor";
+
+/**
+ * Ambassador proposals addressed to `email` that have no client yet become this client's,
+ * once the client has verified that address (docs/product.md#ambassador-proposals: called
+ * by better-auth's `afterEmailVerification`, never at registration — whoever registers an
+ * address first must not see what was addressed to it before proving it is theirs).
+ *
+ * @returns how many proposals were claimed.
+ */
+export async function claimAddressedProposals(db: Database, userId: string, email: string): Promise<number> {
+  // Only a client account receives proposals; never the ambassador who made one.
+  const [owner] = await db.select({ role: user.role }).from(user).where(eq(user.id, userId));
+  if (!owner || roleOf(owner.role) !== "client") return 0;
+  const rows = await db
+    .update(proposal)
+    .set({ clientId: userId, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(proposal.clientEmail, email.toLowerCase()),
+        isNull(proposal.clientId),
+        sql`${proposal.ambassadorId} is distinct from ${userId}`,
+      ),
+    )
+    .returning({ id: proposal.id });
+  return rows.length;
+}
