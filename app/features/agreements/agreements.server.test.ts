@@ -12,6 +12,7 @@ import { canonicalJson } from "./canonical";
 import { getAgreementForClient, getOfferForAdmin, saveOffer } from "./offers.server";
 import { acceptOffer, getCertificatePdf, verifyCertificate } from "./acceptance.server";
 import { getOfferForInvoice } from "./offer-deposit.server";
+import { getThread } from "#app/features/conversations/timeline.server";
 import { generateInvoice } from "#app/features/invoices/generate-invoice.server";
 import { depositFromPercent } from "#app/features/payments/invoice-money";
 import { offerFormSchema, acceptFormSchema } from "./offer.schema";
@@ -281,6 +282,30 @@ describe.each(testDatabases())("offers, versions and acceptance on %s", (_name, 
     const p = (await proposalRow(t.db, id))!;
     expect(p.clientApprovedAt).toBeInstanceOf(Date);
     expect(p.status).toBe("submitted");
+  });
+
+  it("puts offer sent, version made, accepted and acceptance voided in the thread; draft saves reach admins only", async () => {
+    const { t, s } = ctx;
+    const admin = await makeAdmin(s);
+    const client = await makeClient(s);
+    const id = await insertProposal(t.db, { clientId: client.id, projectDetails: "x", status: "pending" });
+    await saveOffer(t.db, admin, id, OFFER, "draft");
+    await saveOffer(t.db, admin, id, OFFER, "send");
+    await acceptOffer(t.db, client, id, { typedName: "Ann", version: 1 }, META);
+    await saveOffer(t.db, admin, id, { ...OFFER, timeline: "9 weeks" }, "send");
+    const texts = async (actor: typeof admin) =>
+      (await getThread(t.db, actor, id, { markAsRead: false })).entries.flatMap((e) => (e.kind === "event" ? [e.text] : []));
+    const forClient = await texts(client);
+    expect(forClient).toEqual(
+      expect.arrayContaining([
+        "sent the offer (version 1)",
+        "accepted and signed version 1",
+        "made version 2 of the terms",
+        "voided the acceptance: Acceptance of version 1 voided by version 2",
+      ]),
+    );
+    expect(forClient.some((text) => text.includes("draft"))).toBe(false);
+    expect((await texts(admin)).some((text) => text.includes("saved a draft of the offer"))).toBe(true);
   });
 
   it("refuses one of two concurrent acceptances of different versions (the stale one)", async () => {

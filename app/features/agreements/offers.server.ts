@@ -203,7 +203,7 @@ export async function getAgreementForClient(q: Queryable, actor: Actor, proposal
 }
 
 /** Why the client may not accept now (declined, closed), or null. */
-export function acceptRefusal(p: { clientDeclinedAt: Date | null; status: ProposalStatus; ambassadorId: string | null }): string | null {
+export function acceptRefusal(p: { clientDeclinedAt: Date | null; status: ProposalStatus }): string | null {
   if (p.clientDeclinedAt) return AGREEMENT_MESSAGES.declinedAlready;
   if (isCompletedStatus(p.status)) return AGREEMENT_MESSAGES.closed;
   return null;

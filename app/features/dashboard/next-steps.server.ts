@@ -109,7 +109,12 @@ export async function clientNextSteps(db: Database, actor: Actor, now: Date = ne
     items.push({
       key: `proposal-${p.id}`,
       kind: "action",
-      title: p.status === "review" ? `Review “${name}”` : `Approve or decline “${name}”`,
+      title:
+        p.status === "review"
+          ? `Review “${name}”`
+          : p.status === "awaiting_acceptance"
+            ? `Accept or decline the offer for “${name}”`
+            : `Approve or decline “${name}”`,
       text: step.text,
       href: proposalHref(p.id),
       cta: p.status === "review" ? "Open the project" : "Read the proposal",

@@ -394,7 +394,9 @@ export async function submitRevision(db: Database, actor: Actor, proposalId: num
 
 /**
  * Approves an ambassador proposal addressed to the client (docs/product.md#proposals): sets clientApprovedAt
- * once; approving again changes nothing.
+ * once; approving again changes nothing. No page calls it since issue #26: clients approve by accepting and
+ * signing the offer's version (`acceptOffer`, app/features/agreements/acceptance.server.ts), which sets the
+ * same field; kept for the tests and scripts that set up approved proposals.
  *
  * @returns `changed: false` when it was already approved.
  * @throws {AppError} 403 unless a client, or when the actor made the proposal; 404 "Proposal

@@ -90,9 +90,11 @@ export default function ClientProposal({ loaderData, actionData }: Route.Compone
   const { proposal: p, allowed, agreement } = loaderData;
   const acceptReply = actionData && "intent" in actionData && actionData.intent === "accept-offer" ? actionData : null;
   const declineReply = actionData && "intent" in actionData && actionData.intent === "decline-offer" ? actionData : null;
+  // A refused acceptance of a version older than the current one: show what changed since (docs/product.md#accept-and-sign).
+  const postedVersion = Number((acceptReply?.result?.initialValue as { version?: string } | undefined)?.version ?? 0);
   const staleFrom =
-    acceptReply && !acceptReply.ok && acceptReply.message.startsWith("The terms changed")
-      ? Number((acceptReply.result?.initialValue as { version?: string } | undefined)?.version ?? 0) || undefined
+    acceptReply && !acceptReply.ok && agreement.current && postedVersion > 0 && postedVersion < agreement.current.number
+      ? postedVersion
       : undefined;
   const title = p.projectName || "Untitled project";
   return (
