@@ -34,6 +34,11 @@ import { getStatusEventsForAmbassador, getThread } from "../../app/features/conv
 import { getAvailability, slotPickerView } from "../../app/features/meetings/availability.server";
 import { listUpcomingMeetings } from "../../app/features/meetings/meetings.admin.server";
 import { storageUsed } from "../../app/features/files/uploads.server";
+import { getAgreementForClient, getOfferForAdmin } from "../../app/features/agreements/offers.server";
+import { getInvoiceForAdmin } from "../../app/features/invoices/get-invoice-for-admin.server";
+import { getInvoiceMoney } from "../../app/features/payments/balance.server";
+import { listPaymentsForAdmin } from "../../app/features/payments/record-payment.server";
+import { listRemindersFor } from "../../app/features/reminders/admin-reminders.server";
 import type { Actor } from "../../app/features/users/actor";
 import { countUsers, listUsersForAdmin, userListFiltersFrom } from "../../app/features/users/users.server";
 import { pageRequestFrom } from "../../app/lib/pagination";
@@ -94,7 +99,12 @@ export const PORTAL_SCALE_PAGES: ScalePage[] = [
   {
     role: "client",
     path: "/proposals/{clientProposal}",
-    load: (db, a, ids) => Promise.all([getProposalForClient(db, a, ids.clientProposal), getThread(db, a, ids.clientProposal)]),
+    load: (db, a, ids) =>
+      Promise.all([
+        getProposalForClient(db, a, ids.clientProposal),
+        getAgreementForClient(db, a, ids.clientProposal),
+        getThread(db, a, ids.clientProposal),
+      ]),
   },
   { role: "client", path: "/invoices", load: (db, a) => listClientInvoices(db, a, { page: 1 }) },
   { role: "client", path: "/view-invoice/{clientInvoice}", load: (db, a, ids) => getInvoiceForClient(db, a, ids.clientInvoice) },
@@ -131,7 +141,22 @@ export const PORTAL_SCALE_PAGES: ScalePage[] = [
     role: "admin",
     path: "/admin/proposals/{anyProposal}",
     load: (db, a, ids) =>
-      Promise.all([getProposalForAdmin(db, a, ids.anyProposal), getThread(db, a, ids.anyProposal, { markAsRead: false })]),
+      Promise.all([
+        getProposalForAdmin(db, a, ids.anyProposal),
+        getOfferForAdmin(db, a, ids.anyProposal),
+        getThread(db, a, ids.anyProposal, { markAsRead: false }),
+        listRemindersFor(db, a, "proposal", ids.anyProposal),
+      ]),
+  },
+  {
+    role: "admin",
+    path: "/admin/invoices/{clientInvoice}/payments",
+    load: (db, a, ids) =>
+      Promise.all([
+        getInvoiceForAdmin(db, a, ids.clientInvoice),
+        getInvoiceMoney(db, ids.clientInvoice),
+        listPaymentsForAdmin(db, a, ids.clientInvoice),
+      ]),
   },
   {
     role: "admin",
