@@ -22,7 +22,8 @@ const guarded = configuredRoutes
       .replace(/:proposalId/g, "1")
       .replace(/:invoiceId/g, "1")
       .replace(/:meetingId/g, "1")
-      .replace(/:fileId/g, "1"),
+      .replace(/:fileId/g, "1")
+      .replace(/:payoutId/g, "1"),
   }));
 
 const HOME: Record<Exclude<Area, "account">, string> = {
@@ -125,7 +126,19 @@ test.describe("access matrix", () => {
   test("POST: a wrong role is redirected by the guard and nothing is written", async () => {
     const sql = app.sql;
     const snapshot = async () => {
-      const tables = ["user", "account", "proposal", "meeting", "invoice", "invoice_item", "settings", "contact_message", "mail_outbox"];
+      const tables = [
+        "user",
+        "account",
+        "proposal",
+        "meeting",
+        "invoice",
+        "invoice_item",
+        "settings",
+        "contact_message",
+        "mail_outbox",
+        "commission_entries",
+        "payouts",
+      ];
       const parts: string[] = [];
       for (const table of tables) {
         const { rows } = await sql.query(
@@ -137,7 +150,7 @@ test.describe("access matrix", () => {
     };
     const before = await snapshot();
     const failures: string[] = [];
-    const intents = ["delete", "approve", "save"];
+    const intents = ["delete", "approve", "save", "create-payout"];
     for (const { area, path } of guarded) {
       for (const persona of Object.keys(contexts) as Persona[]) {
         const want = expected(persona, area, path);
@@ -153,6 +166,11 @@ test.describe("access matrix", () => {
               status: "completed",
               projectDetails: "hack",
               allowNewClients: "off",
+              ambassadorId: "x",
+              reference: "hack",
+              method: "cash",
+              paidAt: "2026-01-01",
+              confirm: "yes",
             },
             maxRedirects: 0,
           });
