@@ -117,6 +117,7 @@ test.describe("ambassador portal", () => {
 
     // The link from the verification mail.
     await page.goto(verificationPath(await verificationMail(clientEmail)));
+    await page.getByRole("button", { name: `Yes, verify ${clientEmail}` }).click();
     await expect(page.getByRole("status").filter({ hasText: "verified" })).toHaveText("Your e-mail address is verified. Thank you!");
     await page.getByRole("link", { name: "Go to your dashboard" }).click();
     await expect(page).toHaveURL(/\/client-dashboard$/);
@@ -186,6 +187,7 @@ test.describe("ambassador portal", () => {
       await clientContext.clearCookies();
       const referred = await registerClient(clientPage, { businessName: "Existing Co", referralCode: ambassador.referralCode });
       await clientPage.goto(verificationPath(await verificationMail(referred.email)));
+      await clientPage.getByRole("button", { name: `Yes, verify ${referred.email}` }).click();
       await expect(clientPage.getByRole("status").filter({ hasText: "verified" })).toBeVisible();
 
       const refusal =
