@@ -9,8 +9,11 @@ export default [
     route("contact", "routes/site/contact.tsx"),
     // One case-study template, one explicit route per project (/project1 … /project4).
     ...[1, 2, 3, 4].map((n) => route(`project${n}`, "routes/site/project.tsx", { id: `project${n}` })),
+    // docs/product.md#invoice-link: one invoice through a signed link, without signing in.
+    route("i/:token", "routes/site/invoice-link.tsx"),
     route("*", "routes/site/not-found.tsx"),
   ]),
+  route("i/:token/pdf", "routes/site/invoice-link-pdf.ts"),
 
   // Authentication screens (docs/product.md#accounts).
   layout("routes/auth/_layout.tsx", [

@@ -102,7 +102,7 @@ test.describe("access matrix", () => {
     expect(failures).toEqual([]);
   });
 
-  test("the live-update stream and the inbound-mail webhook (outside the route config)", async () => {
+  test("the live-update stream and the inbound-mail and Stripe webhooks (outside the route config)", async () => {
     // docs/product.md#live-updates: a signed-in, active user gets a stream; anyone else 204 (do not reconnect).
     const failures: string[] = [];
     for (const persona of Object.keys(contexts) as Persona[]) {
@@ -119,6 +119,9 @@ test.describe("access matrix", () => {
       // docs/product.md#email-replies: off without INBOUND_WEBHOOK_TOKEN, whatever the session.
       const webhook = await contexts[persona].post("/webhooks/inbound-mail", { data: "From: a@b.c\r\n\r\nhi", maxRedirects: 0 });
       if (webhook.status() !== 404) failures.push(`${persona} POST /webhooks/inbound-mail: ${webhook.status()}, want 404`);
+      // docs/product.md#card-payments: off without STRIPE_SECRET_KEY + STRIPE_WEBHOOK_SECRET, whatever the session.
+      const stripeHook = await contexts[persona].post("/webhooks/stripe", { data: "{}", maxRedirects: 0 });
+      if (stripeHook.status() !== 404) failures.push(`${persona} POST /webhooks/stripe: ${stripeHook.status()}, want 404`);
     }
     expect(failures).toEqual([]);
   });
@@ -133,6 +136,7 @@ test.describe("access matrix", () => {
         "meeting",
         "invoice",
         "invoice_item",
+        "payments",
         "settings",
         "contact_message",
         "mail_outbox",

@@ -177,15 +177,15 @@ test.describe("admin console", () => {
       false,
     ]);
 
-    // Mark Paid.
+    // Record full payment (was Mark Paid, issue #25).
     await admin.goto(`/admin/invoices?q=${invoice.number}`);
     await admin.locator(`summary[aria-label="Actions for ${invoice.number}"]`).click();
-    await admin.getByRole("link", { name: "Mark paid" }).click();
+    await admin.getByRole("link", { name: "Record full payment" }).click();
     await admin
-      .getByRole("alertdialog", { name: `Mark invoice ${invoice.number} paid?` })
-      .getByRole("button", { name: "Yes, mark paid" })
+      .getByRole("alertdialog", { name: `Record full payment of ${invoice.number}?` })
+      .getByRole("button", { name: "Yes, record full payment" })
       .click();
-    await expect(admin.getByText(`${invoice.number} is marked paid.`)).toBeVisible();
+    await expect(admin.getByText(`Payment of $3,800.49 recorded on ${invoice.number}. New balance: $0.00.`)).toBeVisible();
     const { rows: paid } = await sql.query("select status, paid_at is not null as has_paid_at from invoice where id = $1", [invoice.id]);
     expect(paid[0]).toEqual({ status: "paid", has_paid_at: true });
     expect([await listed("all"), await listed("overdue"), await listed("pending"), await listed("paid")]).toEqual([

@@ -77,6 +77,12 @@ async function insertInvoice(
     rows[0].id,
     opts.cents,
   ]);
+  // A paid invoice is one whose payments cover it (ADR 013).
+  if (opts.status === "paid")
+    await app.sql.query(
+      "insert into payments (invoice_id, amount_cents, currency, method, received_at) values ($1, $2, 'USD', 'other', now())",
+      [rows[0].id, opts.cents],
+    );
   return { id: rows[0].id as number, number };
 }
 

@@ -48,7 +48,11 @@ export function startAppServer(env: Record<string, string>): Promise<AppProcess>
  *
  * @returns its base URL, a pool on its database, and `stop()` (stops it, drops the database).
  */
-export async function startIsolatedApp(label: string): Promise<{
+export async function startIsolatedApp(
+  label: string,
+  /** Extra environment variables of this instance (e.g. STRIPE_* for the payments spec). */
+  extraEnv: Record<string, string> = {},
+): Promise<{
   baseUrl: string;
   databaseUrl: string;
   sql: pg.Pool;
@@ -62,6 +66,7 @@ export async function startIsolatedApp(label: string): Promise<{
     DATA_DIR: path.join(process.env.E2E_TMP ?? os.tmpdir(), database.name),
     DATABASE_URL: database.url,
     SMTP_URL: process.env.E2E_SMTP_URL ?? "",
+    ...extraEnv,
   });
   const sql = new pg.Pool({ connectionString: database.url, max: 2 });
   return {

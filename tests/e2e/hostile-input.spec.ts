@@ -288,7 +288,7 @@ test.describe("hostile input", () => {
       expect(res.bytes).toBeLessThan(MAX_REPLY);
     }
     for (const [path, body] of [
-      ["/admin/invoices", `intent=mark-paid&invoiceId=${huge}`],
+      ["/admin/invoices", `intent=record-full-payment&invoiceId=${huge}`],
       ["/admin/invoices", `intent=delete-invoice&invoiceId=${huge}&confirm=yes`],
       ["/admin/ambassadors", `intent=create-payout&ambassadorId=${huge}&reference=r&method=cash&paidAt=2026-01-01&confirm=yes`],
       ["/admin/ambassadors", `intent=create-payout&ambassadorId=x&reference=${"r".repeat(5_000)}&method=cash&paidAt=1e20&confirm=yes`],

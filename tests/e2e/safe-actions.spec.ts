@@ -2,9 +2,8 @@
  * Safe admin actions (docs/product.md#proposals-admin-status, #invoices-paying; payouts: commissions.spec.ts):
  * - the status dropdown only selects: ArrowDown on it changes nothing in the database; Save
  *   applies the choice; Undo (in a toast that moves nothing) restores it; the audit trail holds both;
- * - Mark paid asks for a confirmation naming the invoice and amount; Cancel changes nothing; two
- *   confirmations at once record one payment; Mark unpaid reverses it (audited) — for invoices
- *   (invoices).
+ * - Record full payment asks for a confirmation naming the invoice, amount and new balance; Cancel
+ *   changes nothing; two confirmations at once record one payment (audited) — for invoices.
  */
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import type pg from "pg";
@@ -124,7 +123,7 @@ test.describe("safe admin actions", () => {
     expect(await statusOf(sql, id)).toBe("planning");
   });
 
-  test("Mark paid: confirmation names the invoice and amount; Cancel changes nothing; two confirmations at once pay once; Mark unpaid reverses it", async ({
+  test("Record full payment (was Mark paid): confirmation names the invoice, amount and new balance; Cancel changes nothing; two confirmations at once pay once", async ({
     browser,
     page,
     sql,
@@ -143,47 +142,37 @@ test.describe("safe admin actions", () => {
       )
     ).rows[0].id as number;
     const paidState = async () =>
-      (await sql.query("select status, paid_at is not null as has_paid_at from invoice where id = $1", [invoice])).rows[0];
+      (
+        await sql.query(
+          "select status, paid_at is not null as has_paid_at, (select count(*)::int from payments where invoice_id = $1) as payments from invoice where id = $1",
+          [invoice],
+        )
+      ).rows[0];
 
     const admin = await adminPage(browser);
     await admin.goto(`/admin/invoices?q=${number}`);
     await hydrated(admin);
     await admin.locator(`summary[aria-label="Actions for ${number}"]`).click();
-    await admin.getByRole("link", { name: "Mark paid" }).click();
-    const dialog = admin.getByRole("alertdialog", { name: `Mark invoice ${number} paid?` });
+    await admin.getByRole("link", { name: "Record full payment" }).click();
+    const dialog = admin.getByRole("alertdialog", { name: `Record full payment of ${number}?` });
     await expect(dialog).toContainText("$1,234.56");
+    await expect(dialog).toContainText("New balance: $0.00");
     await dialog.getByRole("link", { name: "Cancel" }).click();
     await expect(dialog).toHaveCount(0);
-    expect(await paidState()).toEqual({ status: "unpaid", has_paid_at: false });
+    expect(await paidState()).toEqual({ status: "unpaid", has_paid_at: false, payments: 0 });
 
     // Two confirmations at once (double submission): one payment, one audit event.
-    const confirm = () => admin.request.post(`/admin/invoices?q=${number}`, { form: { intent: "mark-paid", invoiceId: String(invoice) } });
+    const confirm = () =>
+      admin.request.post(`/admin/invoices?q=${number}`, { form: { intent: "record-full-payment", invoiceId: String(invoice) } });
     const answers = await Promise.all([confirm(), confirm()]);
     expect(answers.map((a) => a.status())).toEqual([200, 200]);
-    expect(await paidState()).toEqual({ status: "paid", has_paid_at: true });
-    expect((await auditOf(sql, "invoice", invoice)).map((e) => e.action)).toEqual(["marked-paid"]);
-
-    // Mark unpaid, after its own confirmation.
-    await admin.goto(`/admin/invoices?q=${number}`);
-    await hydrated(admin);
-    await admin.locator(`summary[aria-label="Actions for ${number}"]`).click();
-    await admin.getByRole("link", { name: "Mark unpaid" }).click();
-    await admin
-      .getByRole("alertdialog", { name: `Mark invoice ${number} unpaid?` })
-      .getByRole("button", { name: "Yes, mark unpaid" })
-      .click();
-    await expect(admin.getByRole("status").filter({ hasText: `${number} is marked unpaid.` })).toBeVisible();
-    expect(await paidState()).toEqual({ status: "unpaid", has_paid_at: false });
+    expect(await paidState()).toEqual({ status: "paid", has_paid_at: true, payments: 1 });
     const events = await auditOf(sql, "invoice", invoice);
-    expect(events.map((e) => [e.action, e.before.status, e.after.status])).toEqual([
-      ["marked-paid", "unpaid", "paid"],
-      ["marked-unpaid", "paid", "unpaid"],
-    ]);
+    expect(events.map((e) => [e.action, e.before.status, e.after.status])).toEqual([["payment-recorded", "pending", "paid"]]);
 
-    // The audit trail writes the values with the vocabulary, not as raw ISO text.
+    // The audit trail writes the values with the vocabulary, not as raw keys.
     await admin.goto("/admin/audit?entity=invoice");
-    const row = admin.getByRole("row", { name: new RegExp(`invoice #${invoice} marked-unpaid`) });
-    await expect(row).toContainText("status: Paid → Unpaid");
-    await expect(row).not.toContainText("T0");
+    const row = admin.getByRole("row", { name: new RegExp(`invoice #${invoice} payment-recorded`) });
+    await expect(row).toContainText("status: Unpaid → Paid");
   });
 });

@@ -105,7 +105,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
   });
 
   describe("invoices", () => {
-    it("create: one event with the invoice as created, and an essential notice with /view-invoice/:id", async () => {
+    it("create: one event with the invoice as created, and an essential notice with the signed invoice link", async () => {
       const { t, s, admin } = ctx;
       const client = await makeClient(s);
       await optOut(client.id); // essential: sent anyway
@@ -129,7 +129,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
       const [mail, ...rest] = await mails();
       expect(rest).toEqual([]);
       expect(mail).toMatchObject({ to: client.email, subject: "New invoice INV-2030-0001 — Client Portal" });
-      expect(mail!.text).toContain(`${ORIGIN_TOKEN}/view-invoice/${created.id}`);
+      expect(mail!.text).toContain(`${ORIGIN_TOKEN}/i/${created.id}.`); // the signed invoice link (docs/product.md#invoice-link)
       expect(mail!.text).toContain("$1,000.00");
     });
 
@@ -158,7 +158,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
       expect(rest).toEqual([]);
       expect(mail!.to).toBe(client.email);
       expect(mail!.subject).toMatch(/^Invoice INV-\d{4}-0001 was updated/);
-      expect(mail!.text).toContain(`${ORIGIN_TOKEN}/view-invoice/${id}`);
+      expect(mail!.text).toContain(`${ORIGIN_TOKEN}/i/${id}.`);
     });
 
     it("record full payment (was Mark paid): one event with the balance before/after; again is a no-op; refusals record nothing", async () => {

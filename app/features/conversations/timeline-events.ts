@@ -5,6 +5,7 @@
  * acceptance, meetings, payments) add their `entity:action` here.
  */
 import { PROPOSAL_STATUS_LABELS } from "#app/lib/vocabulary";
+import { formatCents } from "#app/lib/money";
 import type { ProposalStatus } from "#app/db/enums";
 
 /** Events a client sees, as `entity:action`. */
@@ -18,6 +19,8 @@ export const CLIENT_TIMELINE_EVENTS = [
   "proposal:declined",
   "invoice:created",
   "invoice:marked-paid",
+  "invoice:payment-recorded",
+  "invoice:refund-recorded",
   "meeting:created",
   "meeting:requested",
   "meeting:accepted",
@@ -43,6 +46,10 @@ const FIELD_LABELS: Record<string, string> = {
   numberOfPages: "number of pages",
   websiteGoal: "website goal",
 };
+
+/** A payment event's amount in its own currency (recorded in the event). */
+const paid = (after: Record<string, unknown>, sign = 1) =>
+  formatCents(sign * Number(after.amountCents ?? 0), typeof after.currency === "string" ? after.currency : undefined);
 
 const status = (value: unknown) => PROPOSAL_STATUS_LABELS[value as ProposalStatus] ?? String(value ?? "—");
 
@@ -78,6 +85,10 @@ export function describeEvent(event: { entity: string; action: string; before: u
       return { text: `generated invoice ${String(after.number ?? "")}`.trim() };
     case "invoice:marked-paid":
       return { text: "marked the invoice paid" };
+    case "invoice:payment-recorded":
+      return { text: `recorded a payment of ${paid(after)} on invoice ${String(after.number ?? "")}`.trim() };
+    case "invoice:refund-recorded":
+      return { text: `recorded a refund of ${paid(after, -1)} on invoice ${String(after.number ?? "")}`.trim() };
     case "invoice:marked-unpaid":
       return { text: "marked the invoice unpaid" };
     case "invoice:deleted":

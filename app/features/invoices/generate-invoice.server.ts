@@ -21,6 +21,7 @@ import { checkedItems } from "./invoice-items.server";
 import { currencyOf, invoiceNotice } from "./invoice-notice.server";
 import { syncInvoiceStatus } from "#app/features/payments/balance.server";
 import { defaultDepositCents } from "#app/features/payments/deposit.server";
+import { signedInvoicePath } from "#app/features/payments/invoice-link.server";
 import { type InvoiceInput } from "./invoices.schema";
 import { INVOICE_MESSAGES } from "./invoices.messages";
 
@@ -132,7 +133,15 @@ export async function generateInvoice(
       await queueUserNotice(
         tx,
         target.clientId,
-        invoiceNotice(created!.id, number, totalCents, input.dueDate, currencyOf(await getSettings(tx)), "issued"),
+        invoiceNotice(
+          created!.id,
+          number,
+          totalCents,
+          input.dueDate,
+          currencyOf(await getSettings(tx)),
+          "issued",
+          await signedInvoicePath(tx, created!.id, target.clientId, now),
+        ),
       );
       return { id: created!.id, number, totalCents };
     });

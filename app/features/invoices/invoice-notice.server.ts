@@ -20,6 +20,8 @@ export function invoiceNotice(
   dueDate: string,
   currencyCode: string,
   kind: "issued" | "updated",
+  /** The link's path: the signed invoice link (docs/product.md#invoice-link), else `/view-invoice/:id`. */
+  path = `/view-invoice/${id}`,
 ) {
   const amount = formatCents(totalCents, currencyCode);
   return {
@@ -30,6 +32,6 @@ export function invoiceNotice(
         : `Invoice ${number} was updated. The new total is ${amount}.`,
       `It is due on ${formatCalendarDate(dueDate)}.`,
     ],
-    link: { label: "View your invoice", path: `/view-invoice/${id}` },
+    link: { label: "View and pay your invoice", path },
   };
 }

@@ -23,6 +23,10 @@ export interface InvoiceDocument {
   projectName: string | null;
   items: { description: string; amountCents: number }[];
   totalCents: number;
+  /** Derived money (docs/product.md#payments): deposit, paid, refunded, balance; absent = nothing paid yet. */
+  money?: { depositCents: number; paidCents: number; refundedCents: number; balanceCents: number };
+  /** Payments (positive) and refunds (negative), oldest first. */
+  payments?: { receivedAt: Date | string; amountCents: number; method: string }[];
 }
 
 /**
@@ -115,8 +119,25 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer
       .font("Helvetica-Bold")
       .fontSize(12)
       .text(`Total ${money(invoice.totalCents)}`, left, y, { width, align: "right" });
-    doc.fontSize(10);
-    if (invoice.payment.instructions || invoice.payment.payLink) {
+    doc.fontSize(10).font("Helvetica");
+    const m = invoice.money;
+    if (m) {
+      const line = (label: string, value: string, bold = false) => {
+        doc.font(bold ? "Helvetica-Bold" : "Helvetica").text(`${label} ${value}`, left, doc.y + 4, { width, align: "right" });
+      };
+      if (m.depositCents) line("Deposit asked", money(m.depositCents));
+      for (const p of invoice.payments ?? []) {
+        const day = (typeof p.receivedAt === "string" ? p.receivedAt : p.receivedAt.toISOString()).slice(0, 10);
+        line(
+          p.amountCents < 0 ? `Refunded ${formatDate(day)}` : `Paid ${formatDate(day)} (${p.method.replace("_", " ")})`,
+          money(-p.amountCents),
+        );
+      }
+      line("Balance due", money(m.balanceCents), true);
+      doc.font("Helvetica");
+    }
+    const stillDue = !m || m.balanceCents > 0;
+    if (stillDue && (invoice.payment.instructions || invoice.payment.payLink)) {
       doc.moveDown(2);
       if (doc.y > doc.page.height - doc.page.margins.bottom - 80) doc.addPage();
       doc.font("Helvetica-Bold").text("How to pay", left, doc.y, { width });

@@ -14,6 +14,7 @@ import { checkedItems } from "./invoice-items.server";
 import { lockProposalOfInvoice } from "./invoice-locks.server";
 import { currencyOf, invoiceNotice } from "./invoice-notice.server";
 import { getInvoiceMoney, syncInvoiceStatus } from "#app/features/payments/balance.server";
+import { signedInvoicePath } from "#app/features/payments/invoice-link.server";
 import { formatCents } from "#app/lib/money";
 import { type InvoiceInput } from "./invoices.schema";
 import { INVOICE_MESSAGES } from "./invoices.messages";
@@ -80,7 +81,15 @@ export async function updateInvoice(db: Database, actor: Actor, invoiceId: numbe
       await queueUserNotice(
         tx,
         current.clientId,
-        invoiceNotice(invoiceId, current.number, totalCents, input.dueDate, currencyOf(await getSettings(tx)), "updated"),
+        invoiceNotice(
+          invoiceId,
+          current.number,
+          totalCents,
+          input.dueDate,
+          currencyOf(await getSettings(tx)),
+          "updated",
+          await signedInvoicePath(tx, invoiceId, current.clientId),
+        ),
       );
     return { totalCents };
   });

@@ -30,3 +30,6 @@ export const PAYMENT_MESSAGES = {
   invoiceNotFound: "Invoice not found.",
   saveFailed: "The payment could not be recorded. Nothing was saved; please try again.",
 } as const;
+
+/** What a refused signed invoice link says (404, docs/product.md#invoice-link). */
+export const INVOICE_LINK_INVALID = "This invoice link is invalid or has expired. Sign in to see your invoices.";

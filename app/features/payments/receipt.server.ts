@@ -10,6 +10,7 @@ import { formatCents } from "#app/lib/money";
 import { INVOICE_STATUS_LABELS } from "#app/lib/vocabulary";
 import type { InvoiceMoneyRow } from "./balance.server";
 import type { PaymentRow } from "./payment-hooks.server";
+import { signedInvoicePath } from "./invoice-link.server";
 import { PAYMENT_METHOD_LABELS } from "./payments.messages";
 
 /** What a receipt prints. Money in cents. */
@@ -89,7 +90,7 @@ export async function queuePaymentReceipt(
       `Balance due: ${balance}.`,
       "The receipt is attached as a PDF.",
     ],
-    link: { label: "View your invoice", path: `/view-invoice/${input.invoiceId}` },
+    link: { label: "View your invoice", path: await signedInvoicePath(tx, input.invoiceId, input.clientId) },
     attachments: [
       {
         filename: `${refund ? "refund" : "receipt"}-${input.money.number}-${input.payment.id}.pdf`,

@@ -153,6 +153,7 @@ export async function writePayment(tx: Queryable, write: PaymentWrite): Promise<
     after: {
       paymentId: payment.id,
       amountCents: payment.amountCents,
+      currency: payment.currency,
       method: payment.method,
       reference: payment.reference,
       refundOf: payment.refundOf,

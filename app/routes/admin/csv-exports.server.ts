@@ -19,6 +19,7 @@ import type { LedgerRow } from "#app/features/referrals/ledger-queries.server";
 import { PAYOUT_METHOD_LABELS } from "#app/features/referrals/payouts.messages";
 import type { Actor } from "#app/features/users/actor";
 import { listQuery } from "#app/features/users/session.server";
+import { INVOICE_STATUS_LABELS } from "#app/lib/vocabulary";
 import { exportUsersForAdmin, userListFiltersFrom, type AdminUserRow } from "#app/features/users/users.server";
 import { csvResponse, type CsvColumn } from "#app/lib/csv.server";
 import { searchFiltersFrom } from "#app/lib/pagination";
@@ -46,8 +47,11 @@ export const INVOICES_EXPORT: CsvExport<ReturnType<typeof invoiceListFiltersFrom
     { header: "Client", value: (i) => i.clientName },
     { header: "Client e-mail", value: (i) => i.clientEmail },
     { header: "Due date", value: (i) => i.dueDate },
-    { header: "Status", value: (i) => i.displayStatus },
+    { header: "Status", value: (i) => INVOICE_STATUS_LABELS[i.displayStatus] },
     { header: "Total (cents)", value: (i) => i.totalCents },
+    { header: "Paid (cents)", value: (i) => i.paidCents },
+    { header: "Refunded (cents)", value: (i) => i.refundedCents },
+    { header: "Balance (cents)", value: (i) => i.balanceCents },
     { header: "Created at (UTC)", value: (i) => i.createdAt },
     { header: "Paid at (UTC)", value: (i) => i.paidAt },
   ],

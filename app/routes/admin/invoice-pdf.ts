@@ -5,6 +5,7 @@ import { getInvoiceForAdmin } from "#app/features/invoices/invoices.admin.server
 import { getSettings } from "#app/features/settings/settings.server";
 import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.messages";
 import { paramId } from "#app/lib/ids";
+import { listPaymentsForAdmin } from "#app/features/payments/record-payment.server";
 import { actorAndDb } from "#app/features/users/session.server";
 
 /** `/admin/invoices/:invoiceId/pdf`: any invoice as a PDF, read as the admin (else 403/404). */
@@ -29,5 +30,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     projectName: invoice.projectName,
     items: invoice.items,
     totalCents: invoice.totalCents,
+    money: {
+      depositCents: invoice.depositCents ?? 0,
+      paidCents: invoice.paidCents,
+      refundedCents: invoice.refundedCents,
+      balanceCents: invoice.balanceCents,
+    },
+    payments: await listPaymentsForAdmin(db, actor, invoice.id),
   });
 }

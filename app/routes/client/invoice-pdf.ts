@@ -24,5 +24,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     projectName: invoice.projectName,
     items: invoice.items,
     totalCents: invoice.totalCents,
+    money: invoice.money,
+    payments: invoice.payments,
   });
 }

@@ -1,0 +1,73 @@
+/**
+ * Signed invoice links (docs/product.md#invoice-link, issue #25): each invoice mail carries
+ * `/i/<token>`, which opens that one invoice — its page, its PDF and its pay action — without
+ * signing in, and nothing else. The token names the invoice and when it expires (60 days after the
+ * mail), signed with HMAC-SHA-256 over the invoice, its client and the expiry under a key kept in
+ * `app_meta` (made on first use). Nothing else is stored: a link is checked by recomputing its
+ * signature against the invoice's current client, so it stops working when the invoice is deleted,
+ * moves to another client, or the client is deactivated or closed. A forged or expired link is a 404.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Queryable } from "#app/db/client.server";
+import { appMeta, invoice, user } from "#app/db/schema";
+import type { Actor } from "#app/features/users/actor";
+import { notFound } from "#app/lib/errors";
+
+/** How long a link works after the mail: 60 days. */
+export const INVOICE_LINK_TTL_MS = 60 * 24 * 3600 * 1000;
+import { INVOICE_LINK_INVALID } from "./payments.messages";
+
+export { INVOICE_LINK_INVALID };
+const KEY_NAME = "invoice_link_secret";
+
+async function linkKey(q: Queryable): Promise<string> {
+  const read = async () => (await q.select({ value: appMeta.value }).from(appMeta).where(eq(appMeta.key, KEY_NAME)))[0]?.value;
+  const existing = await read();
+  if (existing) return existing;
+  await q
+    .insert(appMeta)
+    .values({ key: KEY_NAME, value: randomBytes(32).toString("hex") })
+    .onConflictDoNothing();
+  return (await read())!;
+}
+
+function mac(key: string, invoiceId: number, clientId: string, expires: number): string {
+  return createHmac("sha256", key).update(`invoice-link:${invoiceId}:${clientId}:${expires}`).digest("base64url").slice(0, 32);
+}
+
+/**
+ * @returns the path `/i/<token>` of a link to one invoice for its client, valid 60 days from `now`.
+ */
+export async function signedInvoicePath(q: Queryable, invoiceId: number, clientId: string, now: Date = new Date()): Promise<string> {
+  const expires = Math.floor((now.getTime() + INVOICE_LINK_TTL_MS) / 1000);
+  return `/i/${invoiceId}.${expires}.${mac(await linkKey(q), invoiceId, clientId, expires)}`;
+}
+
+/**
+ * Checks a link's token.
+ *
+ * @returns the invoice id and the client it is for, as an actor (role client) for the invoice's reads.
+ * @throws {AppError} 404 {@link INVOICE_LINK_INVALID} when malformed, forged, expired, the invoice gone, or its client deactivated/closed.
+ */
+export async function openSignedInvoice(
+  q: Queryable,
+  token: string | undefined,
+  now: Date = new Date(),
+): Promise<{ invoiceId: number; client: Actor }> {
+  const match = /^([1-9]\d{0,9})\.(\d{1,12})\.([A-Za-z0-9_-]{32})$/.exec(token ?? "");
+  if (!match) throw notFound(INVOICE_LINK_INVALID);
+  const invoiceId = Number(match[1]);
+  const expires = Number(match[2]);
+  if (invoiceId > 2_147_483_647 || expires * 1000 <= now.getTime()) throw notFound(INVOICE_LINK_INVALID);
+  const [row] = await q
+    .select({ clientId: invoice.clientId, email: user.email, banned: user.banned, closedAt: user.closedAt, role: user.role })
+    .from(invoice)
+    .innerJoin(user, eq(user.id, invoice.clientId))
+    .where(eq(invoice.id, invoiceId));
+  if (!row?.clientId || row.banned || row.closedAt) throw notFound(INVOICE_LINK_INVALID);
+  const expected = Buffer.from(mac(await linkKey(q), invoiceId, row.clientId, expires));
+  const given = Buffer.from(match[3]!);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw notFound(INVOICE_LINK_INVALID);
+  return { invoiceId, client: { id: row.clientId, role: "client", email: row.email } };
+}
