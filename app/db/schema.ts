@@ -27,7 +27,12 @@ import {
   DEFAULT_WEEKLY_HOURS,
   type CommissionEntryKind,
   type PayoutMethod,
-  type MeetingStatus, type ProposalStatus, type Role, type WebsiteGoal, type WeeklyHours } from "./enums";
+  type MeetingStatus,
+  type ProposalStatus,
+  type Role,
+  type WebsiteGoal,
+  type WeeklyHours,
+} from "./enums";
 
 export * from "./enums";
 

@@ -27,7 +27,13 @@ export async function insertInvoice(db: Database, proposalId: number, totalCents
  */
 export async function recordTestPayment(
   db: Database,
-  values: { invoiceId: number; amountCents: number; refundOf?: number; receivedAt?: Date; method?: "card" | "bank_transfer" | "cash" | "other" },
+  values: {
+    invoiceId: number;
+    amountCents: number;
+    refundOf?: number;
+    receivedAt?: Date;
+    method?: "card" | "bank_transfer" | "cash" | "other";
+  },
 ): Promise<number> {
   return db.transaction(async (tx) => {
     const [inv] = await tx.select({ id: invoice.id }).from(invoice).where(eq(invoice.id, values.invoiceId));

@@ -1,3 +1,14 @@
 /** What an audit event is about; shared by the server and the /admin/audit filter. */
-export const AUDIT_ENTITIES = ["proposal", "invoice", "user", "meeting", "commission", "payout", "settings", "mail", "contact", "message"] as const;
+export const AUDIT_ENTITIES = [
+  "proposal",
+  "invoice",
+  "user",
+  "meeting",
+  "commission",
+  "payout",
+  "settings",
+  "mail",
+  "contact",
+  "message",
+] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];

@@ -80,7 +80,12 @@ export function createMailSender(options: { smtpUrl?: string; outboxDir: string;
       subject: message.subject,
       text: message.text,
       html: message.html ?? undefined,
-      attachments: message.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, encoding: a.encoding })),
+      attachments: message.attachments?.map((a) => ({
+        filename: a.filename,
+        contentType: a.contentType,
+        content: a.content,
+        encoding: a.encoding,
+      })),
       headers: message.headers ?? undefined,
       messageId: message.messageId,
     });
