@@ -50,6 +50,14 @@ describe.each(testDatabases())("seed:demo on %s", (_name, open) => {
       ),
     ).toEqual({ n: 0 });
     expect((await one<{ n: number }>(t, sql`select count(*)::int as n from payouts`)).n).toBeGreaterThan(0);
+    // Payments (ADR 013): a paid invoice's payments cover it, an unpaid one's do not.
+    expect(
+      await one(
+        t,
+        sql`select count(*)::int as n from invoice i
+            where (i.status = 'paid') <> (i.total_cents <= (select coalesce(sum(amount_cents) filter (where amount_cents > 0), 0) from payments where invoice_id = i.id))`,
+      ),
+    ).toEqual({ n: 0 });
     // The next generated invoice continues its year's sequence.
     const [admin] = (
       (await t.db.execute(sql`select id from "user" where email = ${DEMO_ACCOUNTS.admin}`)) as unknown as { rows: { id: string }[] }

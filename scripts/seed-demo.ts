@@ -384,6 +384,28 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
     }
     log(`invoices: ${invoiceRows.length} with ${items} items`);
 
+    // ---- payments (docs/product.md#payments): each paid invoice has a payment of its total (some by card),
+    // every fifth unpaid one a 30 % deposit paid, every tenth paid one a 10 % refund. Deterministic by id.
+    await tx.execute(sql`
+      insert into payments (invoice_id, amount_cents, currency, method, received_at, reference)
+      select i.id, i.total_cents, coalesce((select currency from settings where id = 1), 'USD'),
+             case when i.id % 3 = 0 then 'card' else 'bank_transfer' end, coalesce(i.paid_at, i.created_at), 'Demo payment'
+      from invoice i where i.status = 'paid' and i.total_cents > 0
+        and not exists (select 1 from payments p where p.invoice_id = i.id)`);
+    await tx.execute(sql`
+      insert into payments (invoice_id, amount_cents, currency, method, received_at, reference)
+      select i.id, (i.total_cents * 3) / 10, coalesce((select currency from settings where id = 1), 'USD'), 'bank_transfer',
+             i.created_at + interval '2 days', 'Demo deposit'
+      from invoice i where i.status = 'unpaid' and i.id % 5 = 0 and (i.total_cents * 3) / 10 > 0
+        and not exists (select 1 from payments p where p.invoice_id = i.id)`);
+    await tx.execute(sql`
+      insert into payments (invoice_id, amount_cents, currency, method, received_at, reference, refund_of)
+      select p.invoice_id, -(p.amount_cents / 10), p.currency, p.method, p.received_at + interval '5 days', 'Demo refund', p.id
+      from payments p join invoice i on i.id = p.invoice_id
+      where i.status = 'paid' and i.id % 10 = 0 and p.amount_cents >= 10 and p.reference = 'Demo payment'
+        and not exists (select 1 from payments r where r.refund_of = p.id)`);
+    log("payments: one per paid invoice, deposits on some unpaid ones, a few partial refunds");
+
     // ---- meetings: booked on the agency's free slots (docs/product.md#availability) -------
     // Past ones on the weekly hours of the last 120 days, upcoming ones in the 60 days ahead,
     // every slot used once (30 minutes, no buffer), so the exclusion constraint holds. Should a
@@ -472,11 +494,9 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
     await insertBatches([...threads.values()], 1_000, (batch) => tx.insert(proposalThread).values(batch));
     log(`conversations: ${threads.size} with ${messageRows.length} messages`);
 
-    // ---- payments, the commission ledger and payouts (issue #25) ----------------------------
+    // ---- the commission ledger and payouts of the payments above (issue #25) ------------------
     const ledger = await seedCommissionLedger(tx, now);
-    log(
-      `commissions: ${ledger.entries} ledger entries (${ledger.payments} payments, ${ledger.refunds} refunds), ${ledger.payouts} payouts`,
-    );
+    log(`commissions: ${ledger.entries} ledger entries, ${ledger.payouts} payouts`);
 
     await tx
       .insert(settings)

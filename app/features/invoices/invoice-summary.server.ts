@@ -1,10 +1,11 @@
 /**
  * Invoice counts and sums for the admin dashboard (docs/product.md#admin-dashboard).
  */
-import { count, sum } from "drizzle-orm";
+import { and, count, eq, gt, sql, sum } from "drizzle-orm";
+import { invoiceBalanceSql } from "#app/features/payments/balance.server";
 import type { Queryable } from "#app/db/client.server";
 import { readTally, tallyCount } from "#app/db/tally.server";
-import { invoice } from "#app/db/schema";
+import { invoice, payments } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { invoiceFilterSql } from "./invoice-filter.server";
 import { todayUtc } from "./invoice-status";
@@ -15,9 +16,9 @@ export interface InvoiceSummary {
   paidCount: number;
   unpaidCount: number;
   overdueCount: number;
-  /** Sum of unpaid invoices (pending and overdue). */
+  /** Balance due of the invoices with something due (pending, partially paid and overdue). */
   unpaidCents: number;
-  /** Sum of overdue invoices (unpaid, due before today UTC). */
+  /** Balance due of the overdue invoices (due before today UTC). */
   overdueCents: number;
   paidCents: number;
 }
@@ -33,9 +34,15 @@ export async function invoiceSummary(db: Queryable, actor: Actor, now: Date = ne
   const buckets = await readTally(db, "invoice");
   // Overdue depends on today's date, so it is counted from the partial index invoice_unpaid_due_idx.
   const [overdue] = await db
-    .select({ n: count(), cents: sum(invoice.totalCents).mapWith(Number) })
+    .select({ n: count(), cents: sum(invoiceBalanceSql).mapWith(Number) })
     .from(invoice)
     .where(invoiceFilterSql("overdue", todayUtc(now)));
+  // What was paid on invoices still due (partial payments), through the status index: the tally holds their totals.
+  const [partly] = await db
+    .select({ cents: sql<number>`coalesce(sum(${payments.amountCents}), 0)`.mapWith(Number) })
+    .from(payments)
+    .innerJoin(invoice, eq(invoice.id, payments.invoiceId))
+    .where(and(eq(invoice.status, "unpaid"), gt(payments.amountCents, 0)));
   const paid = buckets.find((b) => b.bucket === "paid");
   const unpaid = buckets.filter((b) => b.bucket !== "paid");
   return {
@@ -43,7 +50,7 @@ export async function invoiceSummary(db: Queryable, actor: Actor, now: Date = ne
     paidCount: paid?.n ?? 0,
     paidCents: paid?.cents ?? 0,
     unpaidCount: tallyCount(unpaid),
-    unpaidCents: unpaid.reduce((total, b) => total + b.cents, 0),
+    unpaidCents: unpaid.reduce((total, b) => total + b.cents, 0) - (partly?.cents ?? 0),
     overdueCount: overdue?.n ?? 0,
     overdueCents: overdue?.cents ?? 0,
   };

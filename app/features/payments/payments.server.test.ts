@@ -115,6 +115,8 @@ describe.each(testDatabases())("payments on %s", (_name, open) => {
     const overdue = await listInvoicesForAdmin(t.db, admin, { filter: "overdue" }, { size: 20 }, tomorrow);
     expect(overdue.items.map((i) => [i.id, i.displayStatus, i.balanceCents])).toEqual([[invoiceId, "partial-overdue", 70_000]]);
     expect(await clientBalance(t.db, client, NOW)).toMatchObject({ outstandingCount: 1, outstandingCents: 70_000, overdueCents: 0 });
+    expect(await invoiceSummary(t.db, admin, NOW)).toMatchObject({ unpaidCount: 1, unpaidCents: 70_000, overdueCents: 0 });
+    expect(await invoiceSummary(t.db, admin, tomorrow)).toMatchObject({ overdueCount: 1, overdueCents: 70_000 });
     expect(await clientBalance(t.db, client, tomorrow)).toMatchObject({ overdueCount: 1, overdueCents: 70_000 });
     expect((await listClientInvoices(t.db, client, { page: 1 }, NOW)).items[0]).toMatchObject({
       balanceCents: 70_000,

@@ -2,6 +2,7 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/invoice-payments";
 import { PageHeading } from "#app/components/page-heading";
 import { Badge } from "#app/components/ui/badge";
+import { Notice } from "#app/components/ui/notice";
 import { DataTable } from "#app/components/ui/data-table";
 import { SubmitButton } from "#app/components/ui/field";
 import { FormMessage, getFormProps, SelectInput, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
@@ -104,6 +105,12 @@ export default function InvoicePayments({ loaderData, actionData }: Route.Compon
           ← Back to the invoice
         </Link>
       </PageHeading>
+      {reply?.ok ? (
+        // Outside the forms: "Record payment" leaves the page once nothing is due.
+        <Notice tone="success" className="mb-4">
+          {reply.message}
+        </Notice>
+      ) : null}
       <dl className="mb-6 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 rounded-lg border border-slate-200 p-4 text-sm">
         <dt className="font-medium text-slate-600">Status</dt>
         <dd className="flex flex-wrap gap-2">
@@ -198,7 +205,7 @@ function PaymentForm({ constraint, reply, balance, today }: { constraint: Constr
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4 rounded-lg border border-slate-200 p-4">
       <h2 className="text-lg font-semibold">Record payment</h2>
       <input type="hidden" name="intent" value="record-payment" />
-      <FormMessage id={form.errorId} errors={form.errors} success={reply?.ok ? reply.message : null} />
+      <FormMessage id={form.errorId} errors={form.errors} success={null} />
       <TextInput
         field={fields.amount}
         label="Amount"
@@ -241,7 +248,7 @@ function RefundForm({
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4 rounded-lg border border-slate-200 p-4">
       <h2 className="text-lg font-semibold">Record refund</h2>
       <input type="hidden" name="intent" value="record-refund" />
-      <FormMessage id={form.errorId} errors={form.errors} success={reply?.ok ? reply.message : null} />
+      <FormMessage id={form.errorId} errors={form.errors} success={null} />
       <SelectInput field={fields.paymentId} label="Payment refunded" options={payments} />
       <TextInput
         field={fields.amount}
@@ -270,7 +277,7 @@ function DepositForm({ constraint, reply, depositCents }: { constraint: Constrai
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4 rounded-lg border border-slate-200 p-4">
       <h2 className="text-lg font-semibold">Deposit</h2>
       <input type="hidden" name="intent" value="set-deposit" />
-      <FormMessage id={form.errorId} errors={form.errors} success={reply?.ok ? reply.message : null} />
+      <FormMessage id={form.errorId} errors={form.errors} success={null} />
       <SelectInput
         field={fields.kind}
         label="Deposit asked"
