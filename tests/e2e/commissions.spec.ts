@@ -29,7 +29,7 @@ test.describe("commission ledger and payouts", () => {
     const form = admin.locator(kind === "payment" ? "#record-payment" : "#record-refund");
     await form.getByLabel(kind === "payment" ? "Amount" : "Refund amount").fill(amount);
     await form.getByRole("button", { name: kind === "payment" ? "Record payment" : "Record refund" }).click();
-    await expect(form.getByText(kind === "payment" ? /^Payment of .* recorded\./ : /^Refund of .* recorded\./)).toBeVisible();
+    await expect(admin.getByText(kind === "payment" ? /^Payment of .* recorded\./ : /^Refund of .* recorded\./).first()).toBeVisible();
   }
 
   test("payments earn Pending then Payable entries; Create payout pays them once; the ambassador sees them Paid out", async ({
