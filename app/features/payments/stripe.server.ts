@@ -204,7 +204,7 @@ export async function handleStripeEvent(db: Database, event: Stripe.Event): Prom
       const intent = idOf(charge.payment_intent);
       if (!intent) return "ignored";
       const [paid] = await db
-        .select({ id: payments.id, invoiceId: payments.invoiceId })
+        .select({ id: payments.id, invoiceId: payments.invoiceId, amountCents: payments.amountCents })
         .from(payments)
         .where(eq(payments.processorPaymentIntent, intent));
       if (!paid) {
@@ -220,7 +220,8 @@ export async function handleStripeEvent(db: Database, event: Stripe.Event): Prom
           .from(payments)
           .where(eq(payments.refundOf, paid.id));
         // amount_refunded is what the charge has had refunded so far: record only what is new.
-        const fresh = charge.amount_refunded - (sofar?.refunded ?? 0);
+        // Never more than what is left of the recorded payment (a card payment above the balance was recorded up to it).
+        const fresh = Math.min(charge.amount_refunded - (sofar?.refunded ?? 0), paid.amountCents - (sofar?.refunded ?? 0));
         if (fresh <= 0) return "duplicate";
         await writePayment(tx, {
           invoiceId: paid.invoiceId,
