@@ -1,11 +1,9 @@
 /**
  * The demo data's commission ledger (issue #25, docs/product.md#commissions-ledger), in a few
- * set-based statements so `--scale` stays fast: approved ambassador proposals get the 15 % rate
- * frozen; paid invoices without payments get one bank-transfer payment (the payments feature's
- * own seed may have made them already: nothing is made twice); about one payment in 17 gets a
- * partial refund; every payment and refund on a commissionable invoice gets its ledger entry
- * (payable 30 days after it was received); and every ambassador whose entries became payable
- * more than 30 days ago has been paid them in one payout.
+ * set-based statements so `--scale` stays fast, after the demo payments and refunds are made:
+ * approved ambassador proposals get the 15 % rate frozen; every payment and refund on a
+ * commissionable invoice gets its ledger entry (payable 30 days after it was received); and every
+ * ambassador whose entries became payable more than 30 days ago has been paid them in one payout.
  */
 import { sql } from "drizzle-orm";
 import type { Transaction } from "../app/db/client.server";
@@ -13,28 +11,11 @@ import type { Transaction } from "../app/db/client.server";
 const DAY = 86_400_000;
 
 /** @returns counts of what was created. */
-export async function seedCommissionLedger(
-  tx: Transaction,
-  now: Date,
-): Promise<{ payments: number; refunds: number; entries: number; payouts: number }> {
+export async function seedCommissionLedger(tx: Transaction, now: Date): Promise<{ entries: number; payouts: number }> {
   const count = async (query: ReturnType<typeof sql>) => ((await tx.execute(query)) as unknown as { rows: unknown[] }).rows.length;
   await tx.execute(sql`
     update proposal set commission_rate_bps = 1500
     where ambassador_id is not null and client_approved_at is not null and commission_rate_bps is null`);
-  const payments = await count(sql`
-    insert into payments (invoice_id, amount_cents, currency, method, received_at, reference, created_at)
-    select i.id, i.total_cents, 'USD', 'bank_transfer', coalesce(i.paid_at, i.created_at), 'Demo transfer', coalesce(i.paid_at, i.created_at)
-    from invoice i
-    where i.status = 'paid' and i.total_cents > 0 and not exists (select 1 from payments p where p.invoice_id = i.id)
-    returning id`);
-  const refunds = await count(sql`
-    insert into payments (invoice_id, amount_cents, currency, method, received_at, reference, refund_of, created_at)
-    select p.invoice_id, -(p.amount_cents / 4), p.currency, p.method, p.received_at + interval '5 days', 'Demo partial refund', p.id,
-           p.received_at + interval '5 days'
-    from payments p
-    where p.amount_cents >= 400 and p.id % 17 = 0 and p.refund_of is null
-      and not exists (select 1 from payments r where r.refund_of = p.id)
-    returning id`);
   const entries = await count(sql`
     insert into commission_entries (ambassador_id, proposal_id, invoice_id, payment_id, kind, base_cents, rate_bps, amount_cents, currency, created_at, payable_at)
     select pr.ambassador_id, pr.id, i.id, pay.id, case when pay.amount_cents < 0 then 'refund' else 'payment' end, pay.amount_cents,
@@ -70,5 +51,5 @@ export async function seedCommissionLedger(
       returning e.id
     )
     select id from made`);
-  return { payments, refunds, entries, payouts };
+  return { entries, payouts };
 }

@@ -497,11 +497,9 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
     await insertBatches([...threads.values()], 1_000, (batch) => tx.insert(proposalThread).values(batch));
     log(`conversations: ${threads.size} with ${messageRows.length} messages`);
 
-    // ---- payments, the commission ledger and payouts (issue #25) ----------------------------
+    // ---- the commission ledger and payouts of the payments above (issue #25) ------------------
     const ledger = await seedCommissionLedger(tx, now);
-    log(
-      `commissions: ${ledger.entries} ledger entries (${ledger.payments} payments, ${ledger.refunds} refunds), ${ledger.payouts} payouts`,
-    );
+    log(`commissions: ${ledger.entries} ledger entries, ${ledger.payouts} payouts`);
 
     await tx
       .insert(settings)

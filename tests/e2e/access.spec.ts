@@ -26,7 +26,8 @@ const guarded = configuredRoutes
       .replace(/:certificateId/g, "unknown-certificate")
       // docs/product.md#reminders-admin: a record's reminders and "Send reminder now".
       .replace(/:recordKind/g, "invoice")
-      .replace(/:recordId/g, "1"),
+      .replace(/:recordId/g, "1")
+      .replace(/:payoutId/g, "1"),
   }));
 
 const HOME: Record<Exclude<Area, "account">, string> = {
@@ -151,6 +152,8 @@ test.describe("access matrix", () => {
         "settings",
         "contact_message",
         "mail_outbox",
+        "commission_entries",
+        "payouts",
       ];
       const parts: string[] = [];
       for (const table of tables) {
@@ -163,7 +166,7 @@ test.describe("access matrix", () => {
     };
     const before = await snapshot();
     const failures: string[] = [];
-    const intents = ["delete", "approve", "save"];
+    const intents = ["delete", "approve", "save", "create-payout"];
     for (const { area, path } of guarded) {
       for (const persona of Object.keys(contexts) as Persona[]) {
         const want = expected(persona, area, path);
@@ -179,6 +182,11 @@ test.describe("access matrix", () => {
               status: "completed",
               projectDetails: "hack",
               allowNewClients: "off",
+              ambassadorId: "x",
+              reference: "hack",
+              method: "cash",
+              paidAt: "2026-01-01",
+              confirm: "yes",
             },
             maxRedirects: 0,
           });

@@ -4,7 +4,7 @@
  * fixture sets up rows the other portals would create and checks what the database holds.
  */
 import type pg from "pg";
-import { ADMIN, adminPage, expect, hydrated, login, PASSWORD, registerAmbassador, registerClient, newUserPage, test } from "./fixtures";
+import { ADMIN, adminPage, expect, hydrated, login, PASSWORD, registerClient, newUserPage, test } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
 
 async function userId(sql: pg.Pool, email: string): Promise<string> {
@@ -389,71 +389,6 @@ test.describe("admin console", () => {
     ]) {
       expect((await sql.query(`select count(*)::int as n from ${table} where ${column} = $1`, [id])).rows[0].n, table).toBe(0);
     }
-  });
-
-  test("marks a commission paid: only for client-approved proposals, and the totals move from owed to paid", async ({
-    browser,
-    page,
-    sql,
-  }) => {
-    const ambassador = await registerAmbassador(page, { name: `Amb ${uid()}` });
-    const clientPage = await newUserPage(browser);
-    const client = await registerClient(clientPage, { referralCode: ambassador.referralCode, businessName: "Referred Shop" });
-    const ambassadorId = await userId(sql, ambassador.email);
-    const clientId = await userId(sql, client.email);
-    const approved = await insertProposal(sql, {
-      ambassador_id: ambassadorId,
-      client_id: clientId,
-      client_name: "Referred Shop",
-      client_email: client.email,
-      project_name: "Approved site",
-      budget_cents: 200_000,
-      client_approved_at: new Date(),
-      status: "pending",
-    });
-    const unapproved = await insertProposal(sql, {
-      ambassador_id: ambassadorId,
-      client_id: clientId,
-      client_name: "Referred Shop",
-      client_email: client.email,
-      project_name: "Unapproved site",
-      budget_cents: 500_000,
-    });
-
-    const admin = await adminPage(browser);
-    await admin.goto(`/admin/ambassadors?q=${ambassador.referralCode.toUpperCase()}`);
-    const row = admin.getByRole("row", { name: new RegExp(ambassador.referralCode) });
-    await expect(row).toContainText("$300.00"); // owed: 15 % of $2,000 (the unapproved one earns nothing)
-    const owedBefore = await admin.getByTestId("total-owed").textContent();
-    const paidBefore = await admin.getByTestId("total-paid").textContent();
-    await row.getByRole("link", { name: `Details of ${ambassador.name}` }).click();
-    await expect(admin.getByTestId("ambassador-owed")).toHaveText("$300.00");
-    await expect(admin.getByTestId("ambassador-paid")).toHaveText("$0.00");
-    await expect(admin.getByRole("row", { name: /Unapproved site/ })).toContainText("Awaiting client approval");
-    await expect(admin.getByRole("row", { name: /Unapproved site/ }).getByRole("button")).toHaveCount(0);
-    await expect(admin.getByRole("row", { name: /Referred Shop/ }).first()).toBeVisible();
-
-    // The server refuses Mark as Paid for the unapproved proposal, whatever the page shows.
-    const refused = await admin.request.post("/admin/ambassadors", {
-      form: { intent: "mark-commission-paid", proposalId: String(unapproved) },
-    });
-    expect(refused.status()).toBe(409);
-    expect((await sql.query("select commission_paid_at, commission_paid_cents from proposal where id = $1", [unapproved])).rows[0]).toEqual(
-      { commission_paid_at: null, commission_paid_cents: null },
-    );
-
-    await admin.getByRole("link", { name: "Mark as paid: Approved site" }).click();
-    await admin.getByRole("alertdialog").getByRole("button", { name: "Yes, mark as paid" }).click();
-    await expect(admin.getByText(`Commission of $300.00 for proposal #${approved} is marked paid.`)).toBeVisible();
-    await expect(admin.getByTestId("ambassador-owed")).toHaveText("$0.00");
-    await expect(admin.getByTestId("ambassador-paid")).toHaveText("$300.00");
-    const money = (text: string | null) => Math.round(Number((text ?? "").replace(/[$,]/g, "")) * 100);
-    expect(money(await admin.getByTestId("total-owed").textContent())).toBe(money(owedBefore) - 30_000);
-    expect(money(await admin.getByTestId("total-paid").textContent())).toBe(money(paidBefore) + 30_000);
-    const { rows } = await sql.query("select commission_paid_cents, commission_paid_at is not null as paid from proposal where id = $1", [
-      approved,
-    ]);
-    expect(rows[0]).toEqual({ commission_paid_cents: 30_000, paid: true });
   });
 
   test("non-admins are sent away from the admin pages and their posts change nothing", async ({ page, sql }) => {

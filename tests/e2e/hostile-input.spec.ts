@@ -14,7 +14,18 @@ import { startIsolatedApp } from "./global-setup";
 import { configuredRoutes } from "./route-config";
 
 const MAX_REPLY = 64 * 1024;
-const TABLES = ["user", "session", "proposal", "meeting", "invoice", "contact_message", "mail_outbox", "audit_event"];
+const TABLES = [
+  "user",
+  "session",
+  "proposal",
+  "meeting",
+  "invoice",
+  "contact_message",
+  "mail_outbox",
+  "audit_event",
+  "payouts",
+  "commission_entries",
+];
 
 interface Raw {
   status: number;
@@ -279,7 +290,8 @@ test.describe("hostile input", () => {
     for (const [path, body] of [
       ["/admin/invoices", `intent=record-full-payment&invoiceId=${huge}`],
       ["/admin/invoices", `intent=delete-invoice&invoiceId=${huge}&confirm=yes`],
-      ["/admin/ambassadors", `intent=mark-commission-paid&proposalId=${huge}`],
+      ["/admin/ambassadors", `intent=create-payout&ambassadorId=${huge}&reference=r&method=cash&paidAt=2026-01-01&confirm=yes`],
+      ["/admin/ambassadors", `intent=create-payout&ambassadorId=x&reference=${"r".repeat(5_000)}&method=cash&paidAt=1e20&confirm=yes`],
       ["/admin?index", `intent=accept-meeting&meetingId=${huge}`],
       ["/admin?index", `intent=delete-meeting&meetingId=${huge}`],
       ["/admin/proposals", `intent=set-status&proposalId=${huge}&status=planning`],

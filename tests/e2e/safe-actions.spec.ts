@@ -1,14 +1,13 @@
 /**
- * Safe admin actions (docs/product.md#proposals-admin-status, #invoices-paying, #commissions-paying):
+ * Safe admin actions (docs/product.md#proposals-admin-status, #invoices-paying; payouts: commissions.spec.ts):
  * - the status dropdown only selects: ArrowDown on it changes nothing in the database; Save
  *   applies the choice; Undo (in a toast that moves nothing) restores it; the audit trail holds both;
  * - Record full payment asks for a confirmation naming the invoice, amount and new balance; Cancel
- *   changes nothing; two confirmations at once record one payment (audited) — for invoices
- *   and commissions.
+ *   changes nothing; two confirmations at once record one payment (audited) — for invoices.
  */
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import type pg from "pg";
-import { expect, hydrated, loginAsAdmin, registerAmbassador, registerClient, test, uniqueIp } from "./fixtures";
+import { expect, hydrated, loginAsAdmin, registerClient, test, uniqueIp } from "./fixtures";
 
 let adminState: Awaited<ReturnType<BrowserContext["storageState"]>> | undefined;
 
@@ -175,45 +174,5 @@ test.describe("safe admin actions", () => {
     await admin.goto("/admin/audit?entity=invoice");
     const row = admin.getByRole("row", { name: new RegExp(`invoice #${invoice} payment-recorded`) });
     await expect(row).toContainText("status: Unpaid → Paid");
-  });
-
-  test("Mark as paid for a commission: confirmation with the amount; parallel confirmations pay once; Mark unpaid reverses it", async ({
-    browser,
-    page,
-    sql,
-  }) => {
-    const ambassador = await registerAmbassador(page, { name: `Safe Amb ${uid()}` });
-    const ambassadorId = await userId(sql, ambassador.email);
-    const project = `Commission site ${uid()}`;
-    const { rows } = await sql.query(
-      `insert into proposal (source, status, project_details, ambassador_id, client_name, client_email, project_name, budget_cents, client_approved_at)
-       values ('ambassador', 'pending', 'x', $1, 'Someone', 'someone@example.com', $2, 200000, now()) returning id`,
-      [ambassadorId, project],
-    );
-    const id = rows[0].id as number;
-    const paid = async () =>
-      (await sql.query("select commission_paid_cents, commission_paid_at is not null as paid from proposal where id = $1", [id])).rows[0];
-
-    const admin = await adminPage(browser);
-    await admin.goto(`/admin/ambassadors?ambassador=${ambassadorId}`);
-    await hydrated(admin);
-    await admin.getByRole("link", { name: `Mark as paid: ${project}` }).click();
-    const dialog = admin.getByRole("alertdialog", { name: `Mark the commission for ${project} as paid?` });
-    await expect(dialog).toContainText("$300.00");
-    await dialog.getByRole("link", { name: "Cancel" }).click();
-    expect(await paid()).toEqual({ commission_paid_cents: null, paid: false });
-
-    const confirm = () => admin.request.post("/admin/ambassadors", { form: { intent: "mark-commission-paid", proposalId: String(id) } });
-    const answers = await Promise.all([confirm(), confirm()]);
-    expect(answers.map((a) => a.status()).sort()).toEqual([200, 409]);
-    expect(await paid()).toEqual({ commission_paid_cents: 30_000, paid: true });
-    expect((await auditOf(sql, "commission", id)).map((e) => e.action)).toEqual(["marked-paid"]);
-
-    await admin.reload();
-    await admin.getByRole("link", { name: `Mark unpaid: ${project}` }).click();
-    await admin.getByRole("alertdialog").getByRole("button", { name: "Yes, mark unpaid" }).click();
-    await expect(admin.getByRole("status").filter({ hasText: "the commission is unpaid again" })).toBeVisible();
-    expect(await paid()).toEqual({ commission_paid_cents: null, paid: false });
-    expect((await auditOf(sql, "commission", id)).map((e) => e.action)).toEqual(["marked-paid", "marked-unpaid"]);
   });
 });

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { auditEvent, commissionEntries, mailOutbox, payments, payouts, proposal, settings } from "#app/db/schema";
+import { auditEvent, commissionEntries, liveEvent, mailOutbox, payments, payouts, proposal, settings } from "#app/db/schema";
 import { recordPayment, recordRefund } from "#app/features/payments/record-payment.server";
 import { approveProposal } from "#app/features/proposals/proposals.server";
 import { advanceClock, now, resetClock } from "#app/lib/clock.server";
@@ -64,6 +64,10 @@ describe.each(testDatabases())("commission ledger and payouts on %s", (_name, op
     expect(earnings.entries.items[0]).toMatchObject({ kind: "refund", amountCents: -2, clientName: "Acme Bakery" });
     expect(earnings.entries.items[0]!.invoiceNumber).toMatch(/^INV-T-/);
     expect((await getAmbassadorCommissions(t.db, admin, ambassador.id, pages)).payoutCents).toBeNull();
+    // Each entry is told to the ambassador's open pages (live updates), to nobody else.
+    const live = await t.db.select().from(liveEvent).where(eq(liveEvent.kind, "commission.entry-created"));
+    expect(live).toHaveLength(3);
+    for (const event of live) expect(event).toMatchObject({ userIds: [ambassador.id], admins: false });
   });
 
   it("is written by the payments use-cases in the payment's transaction: record payment, refund; a refused payment writes none", async () => {

@@ -16,6 +16,7 @@
 import { and, eq, notExists, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { commissionEntries, invoice, payments, proposal, settings } from "#app/db/schema";
+import { publishLive } from "#app/features/live/live-events.server";
 import { now } from "#app/lib/clock.server";
 import { commissionEntryCents, payableAtFor } from "./commission";
 
@@ -81,7 +82,10 @@ export async function recordCommissionForPayment(q: Queryable, payment: LedgerPa
     })
     .onConflictDoNothing({ target: commissionEntries.paymentId })
     .returning({ id: commissionEntries.id });
-  return inserted.length ? amountCents : null;
+  if (!inserted.length) return null;
+  // Live update (docs/product.md#live-updates): the ambassador's earnings page and dashboard.
+  await publishLive(q, { kind: "commission.entry-created", entityId: inserted[0]!.id, userIds: [target.ambassadorId] });
+  return amountCents;
 }
 
 /**
