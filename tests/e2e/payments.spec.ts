@@ -5,15 +5,19 @@
  * Session request, the test posts `checkout.session.completed` signed with
  * `stripe.webhooks.generateTestHeaderString` twice and once more out of order — Partially paid with
  * the right balance and one payment; the admin records a bank transfer for the rest (Paid), then a
- * partial refund of it (still Paid, a "Refunded" line, balance 0). A wrongly signed webhook answers
- * 400 and changes nothing. (The ambassador ledger part of the scenario comes with #25b.)
+ * partial refund of it (still Paid, a "Refunded" line, balance 0). The proposal is an ambassador's
+ * (they submitted it and referred the client; approved at 15 %): their earnings show +15 % for each
+ * payment and −15 % for the refund (rounded half up per entry), Pending during the hold, Payable once
+ * it has passed, Paid out after the admin's payout (docs/product.md#commissions-ledger). A wrongly
+ * signed webhook answers 400 and changes nothing.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
 import Stripe from "stripe";
-import { expect, hydrated, loginAsAdmin, mailTo, newUserPage, registerClient, test } from "./fixtures";
+import { expect, hydrated, loginAsAdmin, mailTo, newUserPage, registerAmbassador, registerClient, test } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
+import { createPayout, passCommissionHold } from "./ledger";
 
 const WEBHOOK_SECRET = "whsec_e2e_payments_secret_0123456789";
 const SECRET_KEY = "sk_test_e2e_payments_0123456789";
@@ -73,7 +77,7 @@ async function startStripeStandIn() {
 }
 
 test.describe("payments with card checkout", () => {
-  test.describe.configure({ mode: "serial", timeout: 120_000 });
+  test.describe.configure({ mode: "serial", timeout: 180_000 });
   let standIn: Awaited<ReturnType<typeof startStripeStandIn>>;
   let app: Awaited<ReturnType<typeof startIsolatedApp>>;
 
@@ -108,18 +112,25 @@ test.describe("payments with card checkout", () => {
       refund_of: number | null;
     }[];
 
-  test("deposit by card through the stand-in and the signed webhook, bank transfer for the rest, partial refund", async ({ browser }) => {
+  test("deposit by card through the stand-in and the signed webhook, bank transfer for the rest, partial refund, the ambassador's commissions paid out", async ({
+    browser,
+  }) => {
+    const ambassadorPage = await newUserPage(browser, { baseURL: app.baseUrl });
+    const ambassador = await registerAmbassador(ambassadorPage, { name: "Carla Card" });
     const client = await newUserPage(browser, { baseURL: app.baseUrl });
-    const account = await registerClient(client, { businessName: "Card Bakery" });
-    const { rows: users } = await app.sql.query('select id from "user" where email = $1', [account.email]);
+    const account = await registerClient(client, { businessName: "Card Bakery", referralCode: ambassador.referralCode });
+    const userId = async (email: string) => (await app.sql.query('select id from "user" where email = $1', [email])).rows[0].id as string;
+    const ambassadorId = await userId(ambassador.email);
+    // The ambassador's proposal for the client they referred, approved by the client (rate frozen at 15 %).
     const { rows: proposals } = await app.sql.query(
-      "insert into proposal (client_id, source, status, project_name, project_details) values ($1, 'client', 'in_progress', 'Shop site', 'x') returning id",
-      [users[0].id],
+      `insert into proposal (client_id, source, status, project_name, project_details, ambassador_id, client_name, client_email, client_approved_at, commission_rate_bps)
+       values ($1, 'ambassador', 'in_progress', 'Shop site', 'x', $2, 'Card Bakery', $3, now(), 1500) returning id`,
+      [await userId(account.email), ambassadorId, account.email],
     );
     const { rows: invoices } = await app.sql.query(
       `insert into invoice (number, proposal_id, client_id, due_date, status, total_cents)
        values ('INV-2026-7001', $1, $2, current_date + 30, 'unpaid', 100000) returning id`,
-      [proposals[0].id, users[0].id],
+      [proposals[0].id, await userId(account.email)],
     );
     const invoiceId = invoices[0].id as number;
     await app.sql.query("insert into invoice_item (invoice_id, position, description, amount_cents) values ($1, 0, 'Shop', 100000)", [
@@ -206,19 +217,19 @@ test.describe("payments with card checkout", () => {
     await pay.getByRole("button", { name: "Record payment" }).click();
     await expect(admin.getByText("Payment of $700.00 recorded. New balance: $0.00.")).toBeVisible();
 
-    // A partial refund of the bank transfer: still Paid, balance 0, a "Refunded" line.
+    // A partial refund of the bank transfer ($200.10: its commission rounds half up): still Paid, balance 0, a "Refunded" line.
     const refund = admin.locator("form#record-refund");
     const { rows: transfer } = await app.sql.query("select id from payments where invoice_id = $1 and method = 'bank_transfer'", [
       invoiceId,
     ]);
     await refund.getByLabel("Payment refunded").selectOption(String(transfer[0].id));
-    await refund.getByLabel("Refund amount").fill("200");
+    await refund.getByLabel("Refund amount").fill("200.10");
     await refund.getByRole("button", { name: "Record refund" }).click();
-    await expect(admin.getByText("Refund of $200.00 recorded. New balance: $0.00.")).toBeVisible();
+    await expect(admin.getByText("Refund of $200.10 recorded. New balance: $0.00.")).toBeVisible();
     expect((await paymentRows(invoiceId)).map((p) => [p.amount_cents, p.method])).toEqual([
       [30_000, "card"],
       [70_000, "bank_transfer"],
-      [-20_000, "bank_transfer"],
+      [-20_010, "bank_transfer"],
     ]);
 
     await client.goto(`/view-invoice/${invoiceId}`);
@@ -248,5 +259,50 @@ test.describe("payments with card checkout", () => {
     const before = await paymentRows(invoiceId);
     expect((await postEvent(completed("evt_e2e_9", now), "whsec_wrong_secret_wrong_secret")).status).toBe(400);
     expect(await paymentRows(invoiceId)).toEqual(before);
+
+    // The ambassador's ledger, newest first: −15 % of the refund, +15 % of the transfer, +15 % of the card
+    // deposit (15 % × $200.10 = $30.015 → −$30.02, half up), each Pending during the 30-day hold.
+    const [cardId, transferId, refundId] = (
+      await app.sql.query("select id from payments where invoice_id = $1 order by id", [invoiceId])
+    ).rows.map((r) => r.id as number);
+    const expected: Array<[string, string]> = [
+      [`Refund #${refundId} · -$200.10`, "-$30.02"],
+      [`Payment #${transferId} · $700.00`, "$105.00"],
+      [`Payment #${cardId} · $300.00`, "$45.00"],
+    ];
+    const ledger = ambassadorPage.getByRole("table", { name: "Commission ledger" });
+    const expectLedger = async (state: "Pending" | "Payable" | "Paid out") => {
+      await expect(ledger.getByRole("row")).toHaveCount(expected.length + 1);
+      for (const [n, [payment, commission]] of expected.entries()) {
+        const row = ledger.getByRole("row").nth(n + 1);
+        await expect(row).toContainText("Card Bakery");
+        await expect(row).toContainText("INV-2026-7001");
+        await expect(row).toContainText(payment);
+        await expect(row).toContainText("15%");
+        await expect(row.getByRole("cell").nth(5)).toHaveText(commission);
+        await expect(row).toContainText(state);
+      }
+    };
+    await ambassadorPage.goto("/ambassador/earnings");
+    await expectLedger("Pending");
+    await expect(ambassadorPage.getByTestId("commission-pending")).toHaveText("$119.98");
+    await expect(ambassadorPage.getByTestId("commission-payable")).toHaveText("$0.00");
+    expect(
+      (await app.sql.query("select amount_cents from commission_entries where invoice_id = $1 order by id", [invoiceId])).rows,
+    ).toEqual([{ amount_cents: 4_500 }, { amount_cents: 10_500 }, { amount_cents: -3_002 }]);
+
+    // The hold passes (it is fixed when an entry is made, so the entries' payable date moves into the past): Payable.
+    await passCommissionHold(app.sql, ambassadorId);
+    await ambassadorPage.reload();
+    await expectLedger("Payable");
+    await expect(ambassadorPage.getByTestId("commission-pending")).toHaveText("$0.00");
+    await expect(ambassadorPage.getByTestId("commission-payable")).toHaveText("$119.98");
+
+    // The admin pays them out; the ambassador sees every entry Paid out.
+    await createPayout(admin, ambassador, "$119.98", "SEPA-CARD-1");
+    await ambassadorPage.reload();
+    await expectLedger("Paid out");
+    await expect(ambassadorPage.getByTestId("commission-payable")).toHaveText("$0.00");
+    await expect(ambassadorPage.getByTestId("commission-paid-out")).toHaveText("$119.98");
   });
 });
