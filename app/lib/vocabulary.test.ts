@@ -23,8 +23,19 @@ describe("vocabulary (docs/product.md#vocabulary)", () => {
       "Completed",
       "Submitted",
       "Closed",
+      // #26: an offer version sent, waiting for the client's acceptance.
+      "Awaiting acceptance",
     ]);
-    expect(INVOICE_STATUS_LABELS).toEqual({ unpaid: "Unpaid", pending: "Unpaid", overdue: "Overdue", paid: "Paid" });
+    expect(INVOICE_STATUS_LABELS).toEqual({
+      unpaid: "Unpaid",
+      pending: "Unpaid",
+      overdue: "Overdue",
+      paid: "Paid",
+      // #25: derived from the payments (docs/product.md#payments).
+      partial: "Partially paid",
+      "partial-overdue": "Partially paid · Overdue",
+      refunded: "Refunded",
+    });
     expect(MEETING_STATUS_LABELS).toEqual({ pending: "Pending", accepted: "Accepted", declined: "Declined", cancelled: "Cancelled" });
     expect(COMMISSION_STATUS_LABELS[commissionStatus({ clientApproved: true, paid: false })]).toBe("Unpaid");
     expect(COMMISSION_STATUS_LABELS[commissionStatus({ clientApproved: true, paid: true })]).toBe("Paid");

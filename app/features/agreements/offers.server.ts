@@ -14,7 +14,7 @@ import { recordAudit } from "#app/features/audit/audit.server";
 import { queueUserNotice } from "#app/features/mail/notifications.server";
 import { publishProposalEvent } from "#app/features/live/live-events.server";
 import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
-import { emailVerified, visibleToClient } from "#app/features/proposals/proposals.server";
+import { emailVerified, visibleToClient } from "#app/features/proposals/client-visibility.server";
 import { isCompletedStatus } from "#app/features/proposals/proposal-rules";
 import { AGREEMENT_MESSAGES } from "./agreements.messages";
 import { depositCents, priceItems, type VersionTerms } from "./terms";

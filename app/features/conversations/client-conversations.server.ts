@@ -5,7 +5,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { proposal, proposalThread } from "#app/db/schema";
-import { emailVerified, visibleToClient } from "#app/features/proposals/proposals.server";
+import { emailVerified, visibleToClient } from "#app/features/proposals/client-visibility.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { unreadByProposal } from "./unread.server";
 

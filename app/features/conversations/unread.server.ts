@@ -8,7 +8,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { proposal } from "#app/db/schema";
-import { emailVerified, visibleToClient } from "#app/features/proposals/proposals.server";
+import { emailVerified, visibleToClient } from "#app/features/proposals/client-visibility.server";
 import type { Actor } from "#app/features/users/actor";
 
 /** The unread condition for `m` (proposal_message) read by `actor`, with `r` their read row. */

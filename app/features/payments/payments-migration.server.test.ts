@@ -26,8 +26,9 @@ function foldersBeforePayments(): string {
   fs.cpSync("drizzle", dir, { recursive: true });
   const file = path.join(dir, "meta", "_journal.json");
   const journal = JSON.parse(fs.readFileSync(file, "utf8")) as Journal;
-  // 0021 (the commission ledger, #25b) reads payments: it runs after 0014, never before.
-  journal.entries = journal.entries.filter((e) => e.tag !== "0014_payments" && e.tag !== "0021_commission_ledger");
+  // The migrations before 0014, as a database of the previous release has them; the real folder
+  // then applies 0014 and everything after it, in journal order.
+  journal.entries = journal.entries.filter((e) => e.idx < 14);
   fs.writeFileSync(file, JSON.stringify(journal));
   return dir;
 }

@@ -13,7 +13,7 @@ import { assertRole, type Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
 import { clientActions, type ClientProposalActions } from "./proposal-rules";
 import { PROPOSAL_MESSAGES } from "./proposals.messages";
-import { emailVerified, visibleToClient } from "./proposals.server";
+import { emailVerified, visibleToClient } from "./client-visibility.server";
 
 /** Every field of a proposal's request and its state. Money in cents; instants UTC. */
 export interface ProposalDetail {

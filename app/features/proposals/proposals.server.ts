@@ -29,6 +29,7 @@ import {
   type ClientProposalActions,
 } from "./proposal-rules";
 import { makeAmbassadorFirstVersion } from "#app/features/agreements/offers.server";
+import { emailVerified, visibleToClient } from "./client-visibility.server";
 import { type AmbassadorProposalInput, type ProposalRequestInput } from "./proposals.schema";
 import { AMBASSADOR_DAILY_LIMITS, PROPOSAL_MESSAGES } from "./proposals.messages";
 import { currentCommissionRateSql, syncProposalCommissions } from "#app/features/referrals/ledger.server";
@@ -60,21 +61,6 @@ export interface ClientProposalRow {
 }
 
 const ambassadorUser = alias(user, "ambassador_user");
-
-/**
- * Whether the client's e-mail address is verified. Ambassador proposals are addressed to an
- * e-mail, so a client sees and answers them only once that address is proven theirs
- * (docs/product.md#email-verification); their own requests are theirs regardless.
- */
-export async function emailVerified(q: Queryable, userId: string): Promise<boolean> {
-  const [row] = await q.select({ verified: user.emailVerified }).from(user).where(eq(user.id, userId));
-  return row?.verified === true;
-}
-
-/** The client's proposals they may see: all their own requests, ambassador ones once verified. */
-export function visibleToClient(actor: Actor, verified: boolean): SQL {
-  return verified ? eq(proposal.clientId, actor.id) : and(eq(proposal.clientId, actor.id), eq(proposal.source, "client"))!;
-}
 
 /** The one query behind every client list: own proposals + ambassador name + invoice id. */
 function clientProposalQuery(q: Queryable, where: SQL | undefined) {
