@@ -5,8 +5,9 @@
  * a certificate (docs/product.md#certificates) — mailed to the client and the admins, downloadable
  * by them, checkable by anyone at `/verify/<certificate id>`.
  */
+import { currentCommissionRateSql, syncProposalCommissions } from "#app/features/referrals/ledger.server";
 import { randomBytes } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database, Queryable, Transaction } from "#app/db/client.server";
 import { brandLogo, proposal, proposalAcceptance, proposalVersion, user } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
@@ -104,7 +105,17 @@ export async function acceptOffer(
       })
       .returning();
     const nextStatus = row.status === "awaiting_acceptance" ? "planning" : row.status;
-    await tx.update(proposal).set({ clientApprovedAt: acceptance!.acceptedAt, status: nextStatus }).where(eq(proposal.id, proposalId));
+    // Accepting is the client's approval: the ambassador's commission rate is frozen now (kept from a
+    // first acceptance a later version voided) and payments already made earn their entries (#25).
+    await tx
+      .update(proposal)
+      .set({
+        clientApprovedAt: acceptance!.acceptedAt,
+        status: nextStatus,
+        commissionRateBps: sql`coalesce(${proposal.commissionRateBps}, ${currentCommissionRateSql()})`,
+      })
+      .where(eq(proposal.id, proposalId));
+    await syncProposalCommissions(tx, proposalId);
     await recordAudit(tx, actor, {
       entity: "offer",
       entityId: proposalId,

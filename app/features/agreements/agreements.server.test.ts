@@ -12,6 +12,7 @@ import { canonicalJson } from "./canonical";
 import { getAgreementForClient, getOfferForAdmin, saveOffer } from "./offers.server";
 import { acceptOffer, getCertificatePdf, verifyCertificate } from "./acceptance.server";
 import { getOfferForInvoice } from "./offer-deposit.server";
+import { getSettings } from "#app/features/settings/settings.server";
 import { getThread } from "#app/features/conversations/timeline.server";
 import { generateInvoice } from "#app/features/invoices/generate-invoice.server";
 import { depositFromPercent } from "#app/features/payments/invoice-money";
@@ -282,6 +283,8 @@ describe.each(testDatabases())("offers, versions and acceptance on %s", (_name, 
     const p = (await proposalRow(t.db, id))!;
     expect(p.clientApprovedAt).toBeInstanceOf(Date);
     expect(p.status).toBe("submitted");
+    // Accepting is the approval that earns the ambassador's commission: the rate is frozen (#25).
+    expect(p.commissionRateBps).toBe((await getSettings(t.db)).commissionRateBps);
   });
 
   it("puts offer sent, version made, accepted and acceptance voided in the thread; draft saves reach admins only", async () => {
