@@ -26,7 +26,7 @@ test.beforeAll(async ({}, testInfo) => {
 test.afterAll(async () => app?.stop());
 
 /** Every page (not resource) route of a role area, its parameters filled from `ids`. */
-function areaPages(area: "client" | "ambassador" | "admin" | "account", ids: Record<string, number>): string[] {
+function areaPages(area: "client" | "ambassador" | "admin" | "account", ids: Record<string, number | string>): string[] {
   return configuredRoutes
     .filter((r) => r.area === area && r.file.endsWith(".tsx"))
     .map((r) => r.path.replace(/:(\w+)/g, (_, name: string) => String(ids[name] ?? `missing-${name}`)));
@@ -91,7 +91,15 @@ test("with a logo and an accent colour every portal page keeps its stylesheet; R
      select client_id, now() + interval '20 days', now() + interval '20 days 30 minutes', 'UTC', 'pending' from proposal where id = $1 returning id`,
     [open!.id],
   );
-  const ids = { proposalId: open!.id, invoiceId, messageId: message.rows[0].id as number, meetingId: meeting.rows[0].id as number };
+  const ids = {
+    proposalId: open!.id,
+    invoiceId,
+    messageId: message.rows[0].id as number,
+    meetingId: meeting.rows[0].id as number,
+    // The reminders of a record (/admin/reminders/:recordKind/:recordId, #26).
+    recordKind: "invoice",
+    recordId: invoiceId,
+  };
   const ambassador = await pageFor(browser);
   const ambassadorAccount = await registerAmbassador(ambassador);
   // The ambassador's own proposal (their proposal page).

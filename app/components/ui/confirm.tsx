@@ -19,7 +19,7 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { Form, Link, useLocation, useNavigation, useSearchParams } from "react-router";
 import { buttonClass } from "./button";
-import { useActionHref, useHrefWith } from "./data-table";
+import { useActionHref, useHrefWith } from "./action-href";
 
 /** The anchor of the open confirmation (one at a time: the URL names one). */
 const PANEL_ID = "confirm";

@@ -5,9 +5,10 @@
  */
 import { nounFor } from "#app/lib/vocabulary";
 import { Fragment, type ReactNode } from "react";
-import { Form, Link, useFormAction, useLocation, useNavigation } from "react-router";
+import { Form, Link, useLocation, useNavigation } from "react-router";
 import { cursorParamNames } from "#app/lib/pagination";
 import { buttonClass } from "./button";
+import { TRANSIENT_PARAMS, useHrefWith } from "./action-href";
 
 /** A column: its header and how to render a row's cell. */
 export interface Column<T> {
@@ -91,39 +92,7 @@ export function DataTable<T>({
   );
 }
 
-/** Query parameters that belong to one visit only (confirmation steps) and are dropped from links. */
-export const TRANSIENT_PARAMS = ["confirm", "target"];
-
-/**
- * The current URL with some parameters set or removed (null removes), transient ones dropped.
- */
-export function useHrefWith(): (changes: Record<string, string | null>) => string {
-  const location = useLocation();
-  return (changes) => {
-    const params = new URLSearchParams(location.search);
-    for (const name of TRANSIENT_PARAMS) params.delete(name);
-    params.delete("index");
-    for (const [name, value] of Object.entries(changes)) {
-      if (value === null) params.delete(name);
-      else params.set(name, value);
-    }
-    const search = params.toString();
-    return `${location.pathname}${search ? `?${search}` : ""}`;
-  };
-}
-
-/**
- * Where this page's forms post: the route's action URL (with `?index` for an index route)
- * and the current filters and cursor, without transient parameters — so after a POST
- * without JavaScript the same list is shown again.
- */
-export function useActionHref(): string {
-  const formAction = useFormAction();
-  const url = new URL(formAction, "http://local");
-  for (const name of TRANSIENT_PARAMS) url.searchParams.delete(name);
-  const search = url.searchParams.toString().replace(/(^|&)index=(&|$)/, "$1index$2");
-  return `${url.pathname}${search ? `?${search}` : ""}`;
-}
+export { TRANSIENT_PARAMS, useActionHref, useHrefWith } from "./action-href";
 
 /**
  * Previous/next links of a keyset-paginated list and its row count.

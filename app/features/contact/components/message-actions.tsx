@@ -6,7 +6,7 @@
 import { Form, useNavigation } from "react-router";
 import { buttonClass } from "#app/components/ui/button";
 import { ConfirmLink, ConfirmPanel } from "#app/components/ui/confirm";
-import { useActionHref } from "#app/components/ui/data-table";
+import { useActionHref } from "#app/components/ui/action-href";
 
 /** What the actions need to know about the message. */
 export interface MessageActionTarget {

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Link } from "react-router";
 import type { FormReply } from "#app/lib/form-action.server";
 import { filesPath, threadPath } from "../thread-paths";
@@ -20,6 +21,7 @@ export function Conversation({
   maxUploadMb: number;
 }) {
   const agency = thread.side === "agency";
+  const firstUnreadId = useStickyDivider(thread);
   return (
     <section id="conversation" aria-labelledby="conversation-title" className="flex scroll-mt-20 flex-col gap-4">
       <div className="flex flex-wrap items-end justify-between gap-2 border-b border-slate-200">
@@ -30,7 +32,7 @@ export function Conversation({
       </div>
       <Timeline
         entries={thread.entries}
-        firstUnreadId={thread.firstUnreadId}
+        firstUnreadId={firstUnreadId}
         reply={reply}
         empty={
           agency ? "No messages yet. Write to the client below." : "No messages yet. Ask the agency anything about this project below."
@@ -74,4 +76,17 @@ export function ThreadTabs({
       </Link>
     </nav>
   );
+}
+
+/**
+ * Where the "New" divider stays while the page is open: opening the thread marks it read, so the
+ * next reload of the page's data (a live update, a message sent) reports nothing unread — the
+ * divider keeps the place it had when the reader arrived (or the first unread message seen since),
+ * and starts again with another thread.
+ */
+function useStickyDivider(thread: ThreadView): number | null {
+  const [kept, setKept] = useState({ proposalId: thread.proposalId, id: thread.firstUnreadId });
+  const same = kept.proposalId === thread.proposalId;
+  if (!same || (kept.id === null && thread.firstUnreadId !== null)) setKept({ proposalId: thread.proposalId, id: thread.firstUnreadId });
+  return same ? (kept.id ?? thread.firstUnreadId) : thread.firstUnreadId;
 }

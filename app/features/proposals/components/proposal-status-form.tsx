@@ -5,7 +5,7 @@
  */
 import { Form, useNavigation } from "react-router";
 import { buttonClass } from "#app/components/ui/button";
-import { useActionHref } from "#app/components/ui/data-table";
+import { useActionHref } from "#app/components/ui/action-href";
 import { Toast } from "#app/components/ui/toast";
 import type { ProposalStatus } from "#app/db/enums";
 import type { FormReply } from "#app/lib/form-action.server";
