@@ -1,4 +1,4 @@
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal, refusalOf } from "../../../tests/helpers/portal";
@@ -15,7 +15,7 @@ import { listConversations } from "./inbox.server";
 import { flushDueMessageMails } from "./message-mail.server";
 import { postMessage, type ConversationServices } from "./post-message.server";
 import { getStatusEventsForAmbassador, getThread, listThreadFiles } from "./timeline.server";
-import { countUnread, unreadByProposal } from "./unread.server";
+import { countUnread, UNREAD_CAP, unreadByProposal } from "./unread.server";
 
 const services = (db: Database): ConversationServices => ({ db, files: createDatabaseFileStore(db), maxUploadMb: 1 });
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
@@ -166,6 +166,23 @@ describe.each(testDatabases())("conversations on %s", (_name, open) => {
     expect(await countUnread(t.db, client)).toBe(1);
     await getThread(t.db, client, a);
     expect(await countUnread(t.db, client)).toBe(0);
+  });
+
+  it("counts a badge up to UNREAD_CAP (the header shows 99+), so an admin's pages never sum every conversation", async () => {
+    const { t, s } = ctx;
+    const admin = await makeAdmin(s);
+    const client = await makeClient(s, { businessName: "Chatty Co" });
+    for (const n of [1, 2]) {
+      const id = await insertProposal(t.db, { clientId: client.id, projectName: `Chatty ${n}`, status: "pending" });
+      await t.db.execute(sql`
+        insert into proposal_message (proposal_id, author_id, author_name, author_role, body)
+        select ${id}, ${client.id}, 'Chatty Co', 'client', 'message ' || g from generate_series(1, 70) g`);
+      await t.db.execute(sql`
+        insert into proposal_thread (proposal_id, last_activity_at, last_message_id, last_client_message_id)
+        select ${id}, now(), max(id), max(id) from proposal_message where proposal_id = ${id}`);
+    }
+    expect(await countUnread(t.db, admin)).toBe(UNREAD_CAP);
+    expect(await unreadByProposal(t.db, admin, [])).toEqual({});
   });
 
   it("mails one message at once, then at most one mail per 10 minutes with the messages of the window", async () => {

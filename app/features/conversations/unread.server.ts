@@ -18,32 +18,44 @@ function unreadBy(actor: Actor): SQL {
     : sql`m.author_role = 'agency' and m.visibility = 'shared' and m.deleted_at is null`;
 }
 
+/** The most a badge counts: it shows "99+" from here on, so counting further is wasted work. */
+export const UNREAD_CAP = 100;
+
 /**
- * The header badge: unread messages over all the actor's conversations.
+ * The header badge: unread messages over all the actor's conversations, counted up to
+ * {@link UNREAD_CAP} (issue #30: an admin who has not read the agency's thousands of conversations
+ * must not make every admin page sum them all).
  *
- * @returns 0 for an ambassador (no conversations).
+ * @returns 0 for an ambassador (no conversations); at most {@link UNREAD_CAP}.
  */
 export async function countUnread(q: Queryable, actor: Actor): Promise<number> {
   if (actor.role === "admin") {
     const rows = await q.execute<{ n: string }>(sql`
-      select coalesce(sum(u.n), 0)::int as n
-      from proposal_thread t
-      left join proposal_read r on r.proposal_id = t.proposal_id and r.user_id = ${actor.id}
-      cross join lateral (
-        select count(*) as n from proposal_message m
-        where m.proposal_id = t.proposal_id and m.id > coalesce(r.last_read_message_id, 0) and ${unreadBy(actor)}
-      ) u
-      where t.last_client_message_id > coalesce(r.last_read_message_id, 0)`);
+      select count(*)::int as n from (
+        select 1
+        from proposal_thread t
+        left join proposal_read r on r.proposal_id = t.proposal_id and r.user_id = ${actor.id}
+        cross join lateral (
+          select 1 from proposal_message m
+          where m.proposal_id = t.proposal_id and m.id > coalesce(r.last_read_message_id, 0) and ${unreadBy(actor)}
+          limit ${UNREAD_CAP}
+        ) u
+        where t.last_client_message_id > coalesce(r.last_read_message_id, 0)
+        limit ${UNREAD_CAP}
+      ) capped`);
     return Number(rowsOf<{ n: number }>(rows)[0]?.n ?? 0);
   }
   if (actor.role !== "client") return 0;
   const visible = visibleToClient(actor, await emailVerified(q, actor.id));
   const ids = q.select({ id: proposal.id }).from(proposal).where(visible);
   const rows = await q.execute<{ n: string }>(sql`
-    select count(*)::int as n
-    from proposal_message m
-    left join proposal_read r on r.proposal_id = m.proposal_id and r.user_id = ${actor.id}
-    where m.proposal_id in (${ids}) and m.id > coalesce(r.last_read_message_id, 0) and ${unreadBy(actor)}`);
+    select count(*)::int as n from (
+      select 1
+      from proposal_message m
+      left join proposal_read r on r.proposal_id = m.proposal_id and r.user_id = ${actor.id}
+      where m.proposal_id in (${ids}) and m.id > coalesce(r.last_read_message_id, 0) and ${unreadBy(actor)}
+      limit ${UNREAD_CAP}
+    ) capped`);
   return Number(rowsOf<{ n: number }>(rows)[0]?.n ?? 0);
 }
 

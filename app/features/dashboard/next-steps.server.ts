@@ -12,7 +12,7 @@ import { and, count, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { meeting, proposal } from "#app/db/schema";
 import { countUnreadMessages } from "#app/features/contact/inbox.server";
-import { countUnread } from "#app/features/conversations/unread.server";
+import { countUnread, UNREAD_CAP } from "#app/features/conversations/unread.server";
 import { invoiceSummary } from "#app/features/invoices/invoices.admin.server";
 import { listClientInvoices } from "#app/features/invoices/invoices.server";
 import { listClientMeetings } from "#app/features/meetings/meetings.server";
@@ -94,7 +94,7 @@ export async function clientNextSteps(db: Database, actor: Actor, now: Date = ne
     items.push({
       key: "unread-messages",
       kind: "action",
-      title: countOf(unreadMessages, "unread message"),
+      title: unreadMessages >= UNREAD_CAP ? "99+ unread messages" : countOf(unreadMessages, "unread message"),
       text: "From the agency, in your projects' conversations.",
       href: "/messages",
       cta: "Read",
@@ -249,7 +249,7 @@ export async function adminNextSteps(db: Queryable, actor: Actor, now: Date = ne
       n: unreadConversations,
       key: "unread-conversations",
       kind: "action",
-      title: countOf(unreadConversations, "unread client message"),
+      title: unreadConversations >= UNREAD_CAP ? "99+ unread client messages" : countOf(unreadConversations, "unread client message"),
       text: "In the proposals' conversations.",
       href: "/admin/conversations",
       cta: "Open",
