@@ -46,10 +46,15 @@ export async function startDemoApp(label: string): Promise<DemoApp> {
     [LONG_NAME, client!.id],
   );
   const clientInvoice = await one(`select id from invoice where client_id = $1 order by id limit 1`, [client!.id]);
-  const editable = await one(
-    `select id from proposal where client_id = $1 and source = 'client' and status = 'pending' order by id limit 1`,
-    [client!.id],
-  );
+  // A request the client can still edit (the seed's random statuses may leave the demo client none).
+  const editable =
+    (await one(`select id from proposal where client_id = $1 and source = 'client' and status = 'pending' order by id limit 1`, [
+      client!.id,
+    ])) ??
+    (await one(
+      `insert into proposal (client_id, source, status, project_details, project_name) values ($1, 'client', 'pending', 'A new site for the demo client', 'Demo request') returning id`,
+      [client!.id],
+    ));
   const uninvoiced = await one(
     `select p.id from proposal p left join invoice i on i.proposal_id = p.id where i.id is null and p.client_id is not null order by p.id limit 1`,
   );

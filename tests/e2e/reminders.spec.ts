@@ -107,9 +107,10 @@ test("without JavaScript: Send reminder now on a proposal waiting for the client
     email,
   ]);
   const { rows } = await sql.query(
-    `insert into proposal (client_id, client_email, source, status, project_details, project_name) values ($1, $2, 'ambassador', 'submitted', 'An offer', 'Nora site') returning id`,
+    `insert into proposal (client_id, client_email, source, status, project_details, project_name) values ($1, $2, 'client', 'awaiting_acceptance', 'An offer', 'Nora site') returning id`,
     [userId, email],
   );
+  // An offer the agency sent (#26): the proposal waits for the client's acceptance.
   const proposalId = rows[0].id as number;
   const page = await adminPage(browser, { javaScriptEnabled: false });
   await page.goto(`/admin/proposals/${proposalId}`);
