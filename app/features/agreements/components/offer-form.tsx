@@ -13,19 +13,9 @@ import type { FormConstraints, FormResult } from "#app/lib/forms";
 import { useHydrated } from "#app/lib/use-hydrated";
 import { formatCents, parseMoneyToCents } from "#app/lib/money";
 import { MAX_OFFER_ITEMS } from "../agreements.messages";
+import type { OfferFormDefaults } from "../offers.server";
 
-/** The form's values as text. */
-export interface OfferFormValues {
-  projectName: string;
-  scope: string;
-  items: { description: string; quantity: string; unitPrice: string }[];
-  timeline: string;
-  depositKind: "none" | "amount" | "percent";
-  depositValue: string;
-  validUntil: string;
-}
-
-type ItemText = OfferFormValues["items"][number];
+type ItemText = OfferFormDefaults["items"][number];
 
 interface Row {
   key: number;
@@ -74,7 +64,7 @@ export function OfferForm({
   nextVersion,
 }: {
   constraint: FormConstraints;
-  defaultValue: OfferFormValues;
+  defaultValue: OfferFormDefaults;
   lastResult?: FormResult | null;
   success?: string | null;
   currency: string;
