@@ -71,6 +71,8 @@ test.describe("default installation on PGlite", () => {
       expect(second.status).toBe(1);
       expect(second.stderr).toContain("is in use by another process");
     } finally {
+      // Leave the page first: an open page would fetch route manifests from a stopped server.
+      await page.goto("about:blank");
       app.child.kill("SIGTERM");
       await new Promise((r) => (app.child.exitCode !== null ? r(null) : app.child.once("exit", r)));
     }
@@ -110,6 +112,7 @@ test.describe("default installation on PGlite", () => {
       await page.getByRole("button", { name: "Sign in" }).click();
       await expect(page).toHaveURL(`${again.baseUrl}/admin`);
     } finally {
+      await page.goto("about:blank");
       again.child.kill("SIGTERM");
       await new Promise((r) => (again.child.exitCode !== null ? r(null) : again.child.once("exit", r)));
       fs.rmSync(dataDir, { recursive: true, force: true });
