@@ -220,7 +220,9 @@ test.describe("hostile input", () => {
     const before = await counts();
     for (const mode of ["declared", "streamed"] as const) {
       // Sent by another process, so that this one only measures /healthz.
-      const { result, slowestMs, medianMs, probes } = await healthDuring(app.baseUrl, () => sendHundredMegabytes(app.baseUrl, "/contact", mode));
+      const { result, slowestMs, medianMs, probes } = await healthDuring(app.baseUrl, () =>
+        sendHundredMegabytes(app.baseUrl, "/contact", mode),
+      );
       expect(result.status, mode).toBe(413);
       expect(result.bytes, mode).toBeLessThan(MAX_REPLY);
       expect(slowestMs, `${mode} (${probes} probes)`).toBeLessThan(STALL_MS);
