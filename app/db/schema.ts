@@ -122,13 +122,17 @@ export const rateWindow = pgTable("rate_window", {
  * (migration 0004, see ADR 006). Writers never wait on a shared counter row; readers sum the
  * deltas, and `compactTally` folds them into one row per bucket. See `app/db/tally.server.ts`.
  */
-export const tally = pgTable("tally", {
-  id: bigserial({ mode: "number" }).primaryKey(),
-  entity: text().notNull(),
-  bucket: text().notNull(),
-  n: bigint({ mode: "number" }).notNull(),
-  cents: bigint({ mode: "number" }).notNull().default(0),
-});
+export const tally = pgTable(
+  "tally",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    entity: text().notNull(),
+    bucket: text().notNull(),
+    n: bigint({ mode: "number" }).notNull(),
+    cents: bigint({ mode: "number" }).notNull().default(0),
+  },
+  (t) => [index("tally_entity_idx").on(t.entity)],
+);
 
 /** Instance-wide generated values (e.g. the auth secret when BETTER_AUTH_SECRET is unset). */
 export const appMeta = pgTable("app_meta", {
@@ -335,6 +339,10 @@ export const proposal = pgTable(
     index("proposal_awaiting_client_idx")
       .on(t.createdAt)
       .where(sql`${t.status} in ('awaiting_acceptance', 'submitted') and ${t.clientApprovedAt} is null and ${t.clientDeclinedAt} is null`),
+    // Revision requests on the admin dashboard (migration 0023): in review with a comment.
+    index("proposal_revision_requested_idx")
+      .on(t.id)
+      .where(sql`${t.status} = 'review' and ${t.revisionComment} <> ''`),
     // Admin search (ILIKE '%…%') with pg_trgm (see ADR 005).
     index("proposal_project_name_trgm_idx").using("gin", t.projectName.op("gin_trgm_ops")),
     index("proposal_client_name_trgm_idx").using("gin", t.clientName.op("gin_trgm_ops")),
@@ -398,6 +406,12 @@ export const invoice = pgTable(
     dueDate: date({ mode: "string" }).notNull(),
     status: text().$type<"unpaid" | "paid">().notNull().default("unpaid"),
     totalCents: integer().notNull(),
+    /**
+     * Sum of the invoice's payments (positive rows; refunds not subtracted), in cents — kept by the
+     * `payments_paid_*` triggers (migration 0023) in the transaction that writes a payment. Read it
+     * where a sum over many invoices is needed; one invoice's money derives from `payments` (ADR 013).
+     */
+    paidCents: integer().notNull().default(0),
     paidAt: timestamp({ withTimezone: true }),
     /** Deposit asked for, in cents (docs/product.md#deposits); null = no deposit. */
     depositCents: integer(),

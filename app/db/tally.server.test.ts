@@ -8,11 +8,16 @@ import { COMPACT_ABOVE, foldTallies, readTally, type TallyEntity } from "./tally
 /** The same buckets counted the slow way, straight from the tables. */
 async function countedDirectly(t: TestDb, entity: TallyEntity) {
   const query =
-    entity === "proposal"
-      ? sql`select status as bucket, count(*)::int as n, 0 as cents from proposal group by 1`
-      : entity === "invoice"
-        ? sql`select status as bucket, count(*)::int as n, coalesce(sum(total_cents), 0)::bigint as cents from invoice group by 1`
-        : sql`select coalesce(role, 'client') || case when banned then ':inactive' else ':active' end as bucket, count(*)::int as n, 0 as cents from "user" group by 1`;
+    entity === "invoice_due"
+      ? // From the payments themselves, not from the kept invoice.paid_cents (migration 0023).
+        sql`select case when status = 'unpaid' then due_date::text else 'paid' end as bucket, count(*)::int as n,
+              coalesce(sum(greatest(0, total_cents - (select coalesce(sum(p.amount_cents) filter (where p.amount_cents > 0), 0) from payments p where p.invoice_id = invoice.id))), 0)::bigint as cents
+            from invoice group by 1`
+      : entity === "proposal"
+        ? sql`select status as bucket, count(*)::int as n, 0 as cents from proposal group by 1`
+        : entity === "invoice"
+          ? sql`select status as bucket, count(*)::int as n, coalesce(sum(total_cents), 0)::bigint as cents from invoice group by 1`
+          : sql`select coalesce(role, 'client') || case when banned then ':inactive' else ':active' end as bucket, count(*)::int as n, 0 as cents from "user" group by 1`;
   const result = (await t.db.execute(query)) as unknown as { rows: { bucket: string; n: number; cents: number | string }[] };
   return sortBuckets(result.rows.map((r) => ({ bucket: r.bucket, n: Number(r.n), cents: Number(r.cents) })));
 }
@@ -30,7 +35,7 @@ async function commissionsDirectly(t: TestDb) {
 }
 
 async function expectTallyMatches(t: TestDb) {
-  for (const entity of ["proposal", "invoice", "user"] as const) {
+  for (const entity of ["proposal", "invoice", "invoice_due", "user"] as const) {
     expect(sortBuckets(await readTally(t.db, entity)), entity).toEqual(await countedDirectly(t, entity));
   }
   expect(sortBuckets(await readTally(t.db, "commission")), "commission").toEqual(await commissionsDirectly(t));
@@ -153,6 +158,30 @@ describe.each(testDatabases())("tally (trigger-kept counts) on %s", (_name, open
       .from(tally)
       .where(eq(tally.entity, "proposal"));
     expect(rows).toBe((await readTally(t.db, "proposal")).length);
+
+    // Payments, refunds, a changed amount and deleted payments move the kept paid sums (migration 0023).
+    const unpaid = (await t.db.select({ id: invoice.id }).from(invoice).where(eq(invoice.status, "unpaid")).limit(6)).map((r) => r.id);
+    expect(unpaid.length).toBeGreaterThan(3);
+    await t.db.execute(sql`
+      insert into payments (invoice_id, amount_cents, currency, method, received_at)
+      select id, 1000 + id, 'USD', 'other', now() from invoice where id = any(${sql.param(unpaid)}::integer[])
+      union all select id, 250, 'USD', 'other', now() from invoice where id = any(${sql.param(unpaid)}::integer[])`);
+    await t.db.execute(
+      sql`insert into payments (invoice_id, amount_cents, currency, method, received_at) values (${unpaid[0]}, -300, 'USD', 'other', now())`,
+    );
+    await expectTallyMatches(t);
+    await t.db.execute(sql`update payments set amount_cents = amount_cents + 77 where invoice_id = ${unpaid[1]} and amount_cents > 0`);
+    await t.db.execute(sql`update payments set invoice_id = ${unpaid[3]} where invoice_id = ${unpaid[2]}`);
+    await t.db.execute(sql`delete from payments where invoice_id = ${unpaid[0]} and amount_cents = 250`);
+    await expectTallyMatches(t);
+    const drift = (await t.db.execute(sql`
+      select count(*)::int as n from invoice
+      where paid_cents <> (select coalesce(sum(p.amount_cents) filter (where p.amount_cents > 0), 0) from payments p where p.invoice_id = invoice.id)`)) as unknown as {
+      rows: { n: number }[];
+    };
+    expect(drift.rows[0]!.n).toBe(0);
+    await t.db.execute(sql`truncate payments cascade`);
+    await expectTallyMatches(t);
 
     await t.db.execute(sql`truncate invoice cascade`);
     await expectTallyMatches(t);

@@ -5,7 +5,8 @@
  * Triggers from migration `drizzle/0002_tally_triggers.sql` append one delta row to `tally`
  * per bucket each write statement changes (proposal by status, invoice by status with the
  * sum of totals in cents, user by `role:active|inactive`; migration `0004_commission_tally.sql`
- * adds ambassador commissions, see `commissionTotalsFromTally`). Reading sums the deltas of
+ * adds ambassador commissions, see `commissionTotalsFromTally`; `0023_dashboard_tallies.sql` adds
+ * `invoice_due`: unpaid invoices per due date `YYYY-MM-DD` with their balance due, paid ones in `paid`). Reading sums the deltas of
  * one entity; once an entity has more than {@link COMPACT_ABOVE} delta rows beyond one per
  * bucket, the read also folds them into one row per bucket (as does {@link startTallyFolding}
  * every minute). Folding is one statement (delete … returning → insert), so rows of
@@ -18,7 +19,7 @@ import { tally } from "#app/db/schema";
 import { logger } from "#app/lib/logger.server";
 
 /** Entities counted by triggers. */
-export type TallyEntity = "proposal" | "invoice" | "user" | "commission";
+export type TallyEntity = "proposal" | "invoice" | "invoice_due" | "user" | "commission";
 
 /**
  * One bucket's totals: `n` rows, `cents` the sum of their amounts (invoice totals; for
@@ -71,7 +72,7 @@ export function tallyCount(buckets: TallyBucket[], keep: (bucket: string) => boo
   return buckets.reduce((total, b) => (keep(b.bucket) ? total + b.n : total), 0);
 }
 
-const ENTITIES: TallyEntity[] = ["proposal", "invoice", "user", "commission"];
+const ENTITIES: TallyEntity[] = ["proposal", "invoice", "invoice_due", "user", "commission"];
 
 /**
  * Folds every entity whose delta rows exceed the threshold (what a read does), so the tally

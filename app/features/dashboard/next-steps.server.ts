@@ -8,8 +8,9 @@
  * meeting requests, overdue invoices and unread contact messages; unread conversation messages on
  * both sides (docs/product.md#conversations).
  */
-import { and, count, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, count, eq, gt, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
+import { readTally, tallyCount } from "#app/db/tally.server";
 import { meeting, proposal } from "#app/db/schema";
 import { countUnreadMessages } from "#app/features/contact/inbox.server";
 import { countUnread, UNREAD_CAP } from "#app/features/conversations/unread.server";
@@ -181,15 +182,12 @@ function proposalHref(id: number): string {
 export async function adminNextSteps(db: Queryable, actor: Actor, now: Date = new Date()): Promise<NextStep[]> {
   assertRole(actor, "admin");
   const [byStatus, revisions, meetingRequests, invoices, unread, unreadConversations] = await Promise.all([
-    db
-      .select({ status: proposal.status, n: count() })
-      .from(proposal)
-      .where(inArray(proposal.status, ["pending", "submitted"]))
-      .groupBy(proposal.status),
+    readTally(db, "proposal"),
+    // Through the partial index proposal_revision_requested_idx (its predicate, written out).
     db
       .select({ n: count() })
       .from(proposal)
-      .where(and(eq(proposal.status, "review"), isNotNull(proposal.revisionComment), sql`${proposal.revisionComment} <> ''`)),
+      .where(sql`${proposal.status} = 'review' and ${proposal.revisionComment} <> ''`),
     db
       .select({ n: count() })
       .from(meeting)
@@ -198,7 +196,7 @@ export async function adminNextSteps(db: Queryable, actor: Actor, now: Date = ne
     countUnreadMessages(db, actor),
     countUnread(db, actor),
   ]);
-  const statusCount = (s: string) => byStatus.find((r) => r.status === s)?.n ?? 0;
+  const statusCount = (s: string) => tallyCount(byStatus, (bucket) => bucket === s);
   const steps: (NextStep & { n: number })[] = [
     {
       n: statusCount("pending"),
