@@ -1,205 +1,253 @@
 /**
- * Access matrix: every guarded route of the route config × {anonymous, client,
- * ambassador, admin, deactivated user} → the spec's redirect or the page; and a POST to each
- * guarded route as a wrong role is refused with no change in the database.
+ * Access matrix (issues #23, #25): every route of the route config and every URL outside it ×
+ * seven identities — anonymous, client A (the owner of the records), client B (another client),
+ * ambassador A (who referred A and submitted A's proposal), ambassador B (another ambassador),
+ * the admin, and a deactivated user — against the product rules (docs/product.md#roles,
+ * #conversations, #files, #invoice-link, #commissions-ledger, #certificates, #download-my-data):
  *
- * Routes are enumerated from app/routes.ts, so a new guarded route cannot escape the matrix.
+ * - Routes without a parameter: the page for the route's role (any role for /account), the
+ *   identity's home for another role, /login?redirectTo=… for anonymous and deactivated users.
+ * - Routes with a parameter: one row of {@link RECORD_MATRIX} each, opened with REAL ids of client
+ *   A's records seeded in `beforeAll` (a conversation with a shared message, a file uploaded
+ *   through the upload endpoint, an agency reply and an internal note, status events, an accepted
+ *   offer and its certificate, an invoice with a payment, ambassador A's commission entries and
+ *   payout, meetings, a contact message, the logo, a data export, a signed invoice link made by
+ *   the app's own `signedInvoicePath`). Every parameterised route of app/routes.ts must have a row
+ *   and every parameter a real-id provider, or the first test fails: a new route cannot escape.
+ *   Besides the status or redirect, no response but the owner's and the admin's may carry A's
+ *   messages or files, and none but the admin's the internal note.
+ * - Outside the route config: the signed link /i/:token (and /pdf) opens its one invoice and
+ *   nothing else (another id, another MAC → 404; no session cookie), /events, the webhooks.
+ *   Receipts have no URL of their own: they are mail attachments, and their link is /i/:token.
+ * - Writes: a POST of each wrong role to each guarded route is redirected by the guard; posting a
+ *   message, uploading a file, writing an internal note, recording a payment or creating a payout
+ *   as a non-admin, accepting or declining A's offer as anyone but A are refused — and the
+ *   database is unchanged (whole-table snapshots).
+ *
+ * Routes are enumerated from app/routes.ts (tests/e2e/route-config.ts).
  */
+import crypto from "node:crypto";
 import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
+import { openDatabase } from "../../app/db/client.server";
+import { signedInvoicePath } from "../../app/features/payments/invoice-link.server";
 import { ADMIN, PASSWORD, expect, test, uniqueEmail, uniqueIp } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
 import { configuredRoutes, type ConfiguredRoute } from "./route-config";
 import { openSse } from "../helpers/sse";
 
 type Area = "client" | "ambassador" | "admin" | "account";
-type Persona = "anonymous" | "client" | "ambassador" | "admin" | "deactivated";
-
-const guarded = configuredRoutes
-  .filter((r): r is ConfiguredRoute & { area: Area } => r.area !== undefined)
-  .map(({ area, path }) => ({
-    area,
-    path: path
-      .replace(/:proposalId/g, "1")
-      .replace(/:invoiceId/g, "1")
-      .replace(/:meetingId/g, "1")
-      .replace(/:fileId/g, "1")
-      .replace(/:certificateId/g, "unknown-certificate")
-      // docs/product.md#reminders-admin: a record's reminders and "Send reminder now".
-      .replace(/:recordKind/g, "invoice")
-      .replace(/:recordId/g, "1")
-      .replace(/:payoutId/g, "1"),
-  }));
-
-const HOME: Record<Exclude<Area, "account">, string> = {
+type Role = Exclude<Area, "account">;
+/** The seven identities, in the order of the matrix's columns. */
+const IDENTITIES = ["anonymous", "clientA", "clientB", "ambassadorA", "ambassadorB", "admin", "deactivated"] as const;
+type Identity = (typeof IDENTITIES)[number];
+/** The role an identity is signed in with (null: not signed in, or deactivated — the guard treats both as signed out). */
+const ROLE: Record<Identity, Role | null> = {
+  anonymous: null,
+  clientA: "client",
+  clientB: "client",
+  ambassadorA: "ambassador",
+  ambassadorB: "ambassador",
+  admin: "admin",
+  deactivated: null,
+};
+const HOME: Record<Role, string> = {
   admin: "/admin",
   ambassador: "/ambassador/dashboard",
   client: "/client-dashboard",
 };
 
-function expected(persona: Persona, area: Area, path: string): { redirect: string } | { allowed: true } {
-  if (persona === "anonymous" || persona === "deactivated") return { redirect: `/login?redirectTo=${encodeURIComponent(path)}` };
-  if (persona === area || area === "account") return { allowed: true };
-  return { redirect: HOME[persona] };
+/** A guarded route without a parameter: the page, or the guard's redirect. */
+function expected(identity: Identity, area: Area, path: string): { redirect: string } | { allowed: true } {
+  const role = ROLE[identity];
+  if (role === null) return { redirect: `/login?redirectTo=${encodeURIComponent(path)}` };
+  if (role === area || area === "account") return { allowed: true };
+  return { redirect: HOME[role] };
 }
 
-test.describe("access matrix", () => {
-  test.describe.configure({ mode: "serial", timeout: 120_000 });
-  const contexts = {} as Record<Persona, APIRequestContext>;
-  // An instance of its own: the write check compares whole tables, which other tests change.
-  let app: Awaited<ReturnType<typeof startIsolatedApp>>;
+/** Texts of client A's records (unique per run): where each may appear is what the matrix checks. */
+const stamp = Date.now().toString(36);
+const SECRET = {
+  project: `A-PROJECT-${stamp}`,
+  message: `A-MESSAGE-${stamp}`,
+  reply: `A-AGENCY-REPLY-${stamp}`,
+  note: `A-INTERNAL-NOTE-${stamp}`,
+  file: `a-brief-${stamp}.pdf`,
+  line: `A-INVOICE-LINE-${stamp}`,
+  invoice: `INV-A-${stamp}`,
+  payout: `A-PAYOUT-${stamp}`,
+  contact: `A-CONTACT-${stamp}`,
+};
+const PDF = Buffer.from(
+  "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n",
+);
+/** A valid 1×1 PNG (the PDFs draw the logo: a PNG whose zlib data is corrupt must not be seeded, see the report). */
+const PNG = Buffer.from(
+  "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63304e9bf91f00043402325b2d0ae00000000049454e44ae426082",
+  "hex",
+);
 
-  test.beforeAll(async () => {
-    app = await startIsolatedApp("access");
-    const baseURL = app.baseUrl;
-    const make = async () => playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
-    for (const persona of ["anonymous", "client", "ambassador", "admin", "deactivated"] as Persona[]) contexts[persona] = await make();
-    const ok = (r: { url(): string }) => expect(new URL(r.url()).pathname).not.toBe("/login");
-    ok(
-      await contexts.client.post("/register", {
-        form: { businessName: "Matrix Co", email: uniqueEmail("mx-client"), phone: "1", password: PASSWORD },
-      }),
-    );
-    ok(
-      await contexts.deactivated.post("/register", {
-        form: { businessName: "Gone Co", email: uniqueEmail("mx-gone"), phone: "1", password: PASSWORD },
-      }),
-    );
-    ok(
-      await contexts.ambassador.post("/register/ambassador", {
-        form: { name: "Mx", email: uniqueEmail("mx-amb"), phone: "1", password: PASSWORD, referralCode: `mx-${Date.now()}` },
-      }),
-    );
-    ok(await contexts.admin.post("/login", { form: { email: ADMIN.email, password: ADMIN.password } }));
+/** The real ids of the seeded records, filled in `beforeAll`. */
+interface Ids {
+  /** A's proposal, submitted by ambassador A: conversation, files, accepted offer, invoice, payment. */
+  proposal: number;
+  /** A's own request, still pending (editable). */
+  request: number;
+  /** A's proposal awaiting acceptance of its offer version 1 (no invoice yet). */
+  offered: number;
+  invoice: number;
+  file: number;
+  message: number;
+  meeting: number;
+  certificate: string;
+  payout: number;
+  contactMessage: number;
+  logoVersion: string;
+  /** The token of A's data export (/account/my-data/:token). */
+  exportToken: string;
+  /** The token of the signed link to A's invoice (/i/:token). */
+  linkToken: string;
+  /** Another invoice of A, and one of B (for the link's id swap). */
+  secondInvoice: number;
+  invoiceB: number;
+  /** Client B's own proposal (for ids mixed across owners). */
+  proposalB: number;
+}
+
+/**
+ * Each parameter's real-id provider: the value a route's parameter takes (a row may name another
+ * record of the same kind). A route whose parameter has no provider fails the coverage test.
+ */
+const PARAM: Record<string, (ids: Ids) => string> = {
+  proposalId: (ids) => String(ids.proposal),
+  invoiceId: (ids) => String(ids.invoice),
+  meetingId: (ids) => String(ids.meeting),
+  fileId: (ids) => String(ids.file),
+  certificateId: (ids) => ids.certificate,
+  recordKind: () => "invoice",
+  recordId: (ids) => String(ids.invoice),
+  payoutId: (ids) => String(ids.payout),
+  messageId: (ids) => String(ids.contactMessage),
+  version: (ids) => ids.logoVersion,
+  // /passkey/:step: a step name, not a record; its GET is a 404 for everyone (the steps are JSON posts).
+  step: () => "sign-in-options",
+  "*": () => `no-such-page-${stamp}`,
+};
+
+/**
+ * The record matrix: one row per parameterised route of app/routes.ts (path pattern), the outcome
+ * per identity in the order of {@link IDENTITIES}, and the parameters that name another record
+ * than {@link PARAM}'s. Outcomes: a status (200, 404); `L` a 302 to /login?redirectTo=<path>;
+ * `H` a 302 to the identity's home (its role's area guard).
+ */
+// prettier-ignore
+const RECORD_MATRIX: [pattern: string, outcomes: string, params?: Partial<Record<string, (ids: Ids) => string>>][] = [
+  //                                                           anon A    B    ambA ambB admin gone
+  // Public site: a certificate is checked by anyone holding it; a signed link opens its invoice for anyone.
+  ["/verify/:certificateId",                                  "200  200  200  200  200  200  200"],
+  ["/i/:token",                                               "200  200  200  200  200  200  200", { token: (ids) => ids.linkToken }],
+  ["/i/:token/pdf",                                           "200  200  200  200  200  200  200", { token: (ids) => ids.linkToken }],
+  ["/*",                                                      "404  404  404  404  404  404  404"],
+  ["/passkey/:step",                                          "404  404  404  404  404  404  404"],
+  ["/brand/logo/:version",                                    "200  200  200  200  200  200  200"],
+  // Client area: the owner; another client 404; other roles home. The upload endpoint has no GET (404).
+  ["/proposals/:proposalId",                                  "L    200  404  H    H    H    L"],
+  ["/proposals/:proposalId/messages",                         "L    404  404  H    H    H    L"],
+  ["/proposals/:proposalId/files",                            "L    200  404  H    H    H    L"],
+  ["/proposals/:proposalId/files/:fileId",                    "L    200  404  H    H    H    L"],
+  ["/proposals/:proposalId/certificate/:certificateId",       "L    200  404  H    H    H    L"],
+  ["/edit-proposal/:proposalId",                              "L    200  404  H    H    H    L", { proposalId: (ids) => String(ids.request) }],
+  ["/view-invoice/:invoiceId",                                "L    200  404  H    H    H    L"],
+  ["/view-invoice/:invoiceId/pdf",                            "L    200  404  H    H    H    L"],
+  ["/client-dashboard/meetings/:meetingId/ics",               "L    200  404  H    H    H    L"],
+  ["/meetings/:meetingId/reschedule",                         "L    200  404  H    H    H    L"],
+  // Ambassador area: the status events of a proposal the ambassador submitted; another ambassador 404.
+  ["/ambassador/proposals/:proposalId",                       "L    H    H    200  404  H    L"],
+  // Admin console: the admin; every other role home.
+  ["/admin/proposals/:proposalId",                            "L    H    H    H    H    200  L"],
+  ["/admin/proposals/:proposalId/messages",                   "L    H    H    H    H    404  L"],
+  ["/admin/proposals/:proposalId/files",                      "L    H    H    H    H    200  L"],
+  ["/admin/proposals/:proposalId/files/:fileId",              "L    H    H    H    H    200  L"],
+  ["/admin/proposals/:proposalId/certificate/:certificateId", "L    H    H    H    H    200  L"],
+  ["/admin/invoices/edit/:invoiceId",                         "L    H    H    H    H    200  L"],
+  ["/admin/invoices/:invoiceId/payments",                     "L    H    H    H    H    200  L"],
+  ["/admin/invoices/:invoiceId/pdf",                          "L    H    H    H    H    200  L"],
+  ["/admin/generate-invoice/:proposalId",                     "L    H    H    H    H    200  L", { proposalId: (ids) => String(ids.offered) }],
+  ["/admin/meetings/:meetingId/reschedule",                   "L    H    H    H    H    200  L"],
+  ["/admin/ambassadors/payouts/:payoutId/export.csv",         "L    H    H    H    H    200  L"],
+  ["/admin/messages/:messageId",                              "L    H    H    H    H    200  L"],
+  ["/admin/reminders/:recordKind/:recordId",                  "L    H    H    H    H    200  L"],
+  // Any signed-in user's data export: its owner only (everyone else, the admin too, 404).
+  ["/account/my-data/:token",                                 "L    200  404  404  404  404  L", { token: (ids) => ids.exportToken }],
+];
+
+/** What a 200 response of a row must show (the record itself), besides what it must not. */
+const SHOWS: Record<string, string> = {
+  "/verify/:certificateId": "This acceptance stands.",
+  "/i/:token": SECRET.invoice,
+  "/i/:token/pdf": "%PDF",
+  "/proposals/:proposalId": SECRET.message,
+  "/proposals/:proposalId/files": SECRET.file,
+  "/proposals/:proposalId/files/:fileId": "%PDF",
+  "/view-invoice/:invoiceId": SECRET.line,
+  "/client-dashboard/meetings/:meetingId/ics": "BEGIN:VCALENDAR",
+  "/ambassador/proposals/:proposalId": "changed the status from Submitted to Planning",
+  "/admin/proposals/:proposalId": SECRET.note,
+  "/admin/proposals/:proposalId/files": SECRET.file,
+  "/admin/ambassadors/payouts/:payoutId/export.csv": SECRET.payout,
+  "/admin/messages/:messageId": SECRET.contact,
+};
+
+/** The parameter names of a path pattern (`*` for a splat). */
+function paramsOf(pattern: string): string[] {
+  return [...pattern.matchAll(/:(\w+)|(\*)/g)].map((m) => m[1] ?? "*");
+}
+
+/** A pattern with its parameters replaced by real ids; throws when a parameter has no provider. */
+function fill(pattern: string, ids: Ids, overrides: Partial<Record<string, (ids: Ids) => string>> = {}): string {
+  return pattern.replace(/:(\w+)|\*/g, (whole, name: string | undefined) => {
+    const provider = overrides[name ?? "*"] ?? PARAM[name ?? "*"];
+    if (!provider) throw new Error(`no real-id provider for ${whole} in ${pattern}`);
+    return encodeURIComponent(provider(ids));
   });
+}
 
-  test.afterAll(async () => {
-    for (const context of Object.values(contexts)) await context.dispose();
-    await app.stop();
-  });
-
-  test("the route config has guarded routes in every area", () => {
-    expect(guarded.filter((r) => r.area === "client").length).toBeGreaterThanOrEqual(5);
-    expect(guarded.filter((r) => r.area === "ambassador").length).toBeGreaterThanOrEqual(3);
-    expect(guarded.filter((r) => r.area === "admin").length).toBeGreaterThanOrEqual(8);
-    expect(guarded.filter((r) => r.area === "account").length).toBeGreaterThanOrEqual(1);
-  });
-
-  test("GET: each persona gets the page or the spec's redirect", async () => {
-    await app.sql.query(`update "user" set banned = true where email like 'mx-gone-%'`);
-    const failures: string[] = [];
-    for (const { area, path } of guarded) {
-      for (const persona of Object.keys(contexts) as Persona[]) {
-        const response = await contexts[persona].get(path, { maxRedirects: 0 });
-        const want = expected(persona, area, path);
-        const status = response.status();
-        if ("redirect" in want) {
-          if (status !== 302 || response.headers()["location"] !== want.redirect) {
-            failures.push(`${persona} GET ${path}: ${status} ${response.headers()["location"] ?? ""}, want 302 ${want.redirect}`);
-          }
-        } else if (![200, 302, 404].includes(status) || (status === 302 && /^\/login/.test(response.headers()["location"] ?? ""))) {
-          failures.push(`${persona} GET ${path}: ${status} ${response.headers()["location"] ?? ""}, want the page`);
-        } else if (status === 302 && path !== "/ambassador") {
-          failures.push(`${persona} GET ${path}: unexpected redirect to ${response.headers()["location"]}`);
-        }
+/**
+ * Checks one answer against its outcome and the leak rules.
+ * @returns the failures (empty when it is as expected).
+ */
+function judge(
+  identity: Identity,
+  path: string,
+  want: string,
+  answer: { status: number; location: string; body: string },
+  shows?: string,
+): string[] {
+  const failures: string[] = [];
+  const got = `${answer.status}${answer.location ? ` → ${answer.location}` : ""}`;
+  if (want === "L" || want === "H") {
+    const role = ROLE[identity];
+    const target = want === "L" ? `/login?redirectTo=${encodeURIComponent(path)}` : role ? HOME[role] : "(no home)";
+    if (answer.status !== 302 || answer.location !== target) failures.push(`${identity} GET ${path}: ${got}, want 302 → ${target}`);
+  } else if (answer.status !== Number(want)) {
+    failures.push(`${identity} GET ${path}: ${got}, want ${want}`);
+  } else if (answer.status === 200 && shows && !answer.body.includes(shows)) {
+    failures.push(`${identity} GET ${path}: 200 without "${shows}"`);
+  }
+  // Leaks: the note is the agency's; A's messages and files are A's and the agency's.
+  if (identity !== "admin" && answer.body.includes(SECRET.note)) failures.push(`${identity} GET ${path}: shows the internal note`);
+  if (identity !== "admin" && identity !== "clientA") {
+    for (const secret of [SECRET.message, SECRET.reply, SECRET.file]) {
+      if (answer.body.includes(secret)) failures.push(`${identity} GET ${path}: shows ${secret}`);
+    }
+    // A refusal shows nothing of A's at all.
+    if (answer.status !== 200) {
+      for (const secret of Object.values(SECRET)) {
+        if (answer.body.includes(secret)) failures.push(`${identity} GET ${path} (${answer.status}): shows ${secret}`);
       }
     }
-    expect(failures).toEqual([]);
-  });
-
-  test("the public certificate check: every persona gets the same 404 for an unknown id, never a redirect", async () => {
-    // docs/product.md#certificates: /verify/:certificateId is public; a real one is checked in the next describe.
-    for (const persona of Object.keys(contexts) as Persona[]) {
-      const response = await contexts[persona].get("/verify/unknown-certificate-id", { maxRedirects: 0 });
-      expect(response.status(), persona).toBe(404);
-    }
-  });
-
-  test("the live-update stream and the inbound-mail and Stripe webhooks (outside the route config)", async () => {
-    // docs/product.md#live-updates: a signed-in, active user gets a stream; anyone else 204 (do not reconnect).
-    const failures: string[] = [];
-    for (const persona of Object.keys(contexts) as Persona[]) {
-      const cookie = (await contexts[persona].storageState()).cookies.map((c) => `${c.name}=${c.value}`).join("; ");
-      const stream = openSse(`${app.baseUrl}/events`, cookie ? { cookie } : {});
-      const { status, headers } = await stream.status;
-      stream.close();
-      const want = persona === "anonymous" || persona === "deactivated" ? 204 : 200;
-      if (status !== want) failures.push(`${persona} GET /events: ${status}, want ${want}`);
-      if (want === 200 && headers["content-type"] !== "text/event-stream; charset=utf-8")
-        failures.push(`${persona}: ${headers["content-type"]}`);
-      const post = await contexts[persona].post("/events", { form: { x: "1" }, maxRedirects: 0 });
-      if (post.status() !== 405) failures.push(`${persona} POST /events: ${post.status()}, want 405`);
-      // docs/product.md#email-replies: off without INBOUND_WEBHOOK_TOKEN, whatever the session.
-      const webhook = await contexts[persona].post("/webhooks/inbound-mail", { data: "From: a@b.c\r\n\r\nhi", maxRedirects: 0 });
-      if (webhook.status() !== 404) failures.push(`${persona} POST /webhooks/inbound-mail: ${webhook.status()}, want 404`);
-      // docs/product.md#card-payments: off without STRIPE_SECRET_KEY + STRIPE_WEBHOOK_SECRET, whatever the session.
-      const stripeHook = await contexts[persona].post("/webhooks/stripe", { data: "{}", maxRedirects: 0 });
-      if (stripeHook.status() !== 404) failures.push(`${persona} POST /webhooks/stripe: ${stripeHook.status()}, want 404`);
-    }
-    expect(failures).toEqual([]);
-  });
-
-  test("POST: a wrong role is redirected by the guard and nothing is written", async () => {
-    const sql = app.sql;
-    const snapshot = async () => {
-      const tables = [
-        "user",
-        "account",
-        "proposal",
-        "meeting",
-        "invoice",
-        "invoice_item",
-        "payments",
-        "settings",
-        "contact_message",
-        "mail_outbox",
-        "commission_entries",
-        "payouts",
-      ];
-      const parts: string[] = [];
-      for (const table of tables) {
-        const { rows } = await sql.query(
-          `select count(*)::int as n, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as h from ${rowsOf(table)} t`,
-        );
-        parts.push(`${table}:${rows[0].n}:${rows[0].h}`);
-      }
-      return parts;
-    };
-    const before = await snapshot();
-    const failures: string[] = [];
-    const intents = ["delete", "approve", "save", "create-payout"];
-    for (const { area, path } of guarded) {
-      for (const persona of Object.keys(contexts) as Persona[]) {
-        const want = expected(persona, area, path);
-        if (!("redirect" in want)) continue;
-        for (const intent of intents) {
-          const response = await contexts[persona].post(path, {
-            form: {
-              intent,
-              proposalId: "1",
-              invoiceId: "1",
-              meetingId: "1",
-              userId: "x",
-              status: "completed",
-              projectDetails: "hack",
-              allowNewClients: "off",
-              ambassadorId: "x",
-              reference: "hack",
-              method: "cash",
-              paidAt: "2026-01-01",
-              confirm: "yes",
-            },
-            maxRedirects: 0,
-          });
-          if (response.status() !== 302 || response.headers()["location"] !== want.redirect) {
-            failures.push(`${persona} POST ${path} (${intent}): ${response.status()} ${response.headers()["location"] ?? ""}`);
-          }
-        }
-      }
-    }
-    expect(failures).toEqual([]);
-    expect(await snapshot()).toEqual(before);
-  });
-});
+  }
+  return failures;
+}
 
 /**
  * The rows a snapshot compares: the whole table, except the mail outbox, whose delivery columns
@@ -209,6 +257,518 @@ test.describe("access matrix", () => {
 function rowsOf(table: string): string {
   return table === "mail_outbox" ? `(select id, "to", reply_to, subject, text, html, created_at from mail_outbox)` : `"${table}"`;
 }
+
+/** Tables a refused write must leave as they were. */
+const WRITTEN_TABLES = [
+  "user",
+  "account",
+  "proposal",
+  "proposal_message",
+  "proposal_thread",
+  "file",
+  "file_object",
+  "meeting",
+  "invoice",
+  "invoice_item",
+  "payments",
+  "settings",
+  "contact_message",
+  "mail_outbox",
+  "commission_entries",
+  "payouts",
+  "proposal_version",
+  "proposal_acceptance",
+  "audit_event",
+  "reminders_sent",
+];
+
+/** One hash per table (row count and an MD5 of its rows in order). */
+async function snapshot(sql: import("pg").Pool, tables: string[]): Promise<string[]> {
+  const parts: string[] = [];
+  for (const table of tables) {
+    const { rows } = await sql.query(
+      `select count(*)::int as n, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as h from ${rowsOf(table)} t`,
+    );
+    parts.push(`${table}:${rows[0].n}:${rows[0].h}`);
+  }
+  return parts;
+}
+
+test.describe("access matrix", () => {
+  test.describe.configure({ mode: "serial", timeout: 180_000 });
+  const contexts = {} as Record<Identity, APIRequestContext>;
+  const ids = {} as Ids;
+  const emails = {} as Record<Identity, string>;
+  const userIds = {} as Record<Identity, string>;
+  // An instance of its own: the write check compares whole tables, which other tests change.
+  let app: Awaited<ReturnType<typeof startIsolatedApp>>;
+
+  const guarded = () =>
+    configuredRoutes
+      .filter((r): r is ConfiguredRoute & { area: Area } => r.area !== undefined)
+      .map(({ area, path }) => ({
+        area,
+        pattern: path,
+        path: fill(path, ids, path.startsWith("/account/my-data/") ? { token: (i) => i.exportToken } : {}),
+      }));
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    app = await startIsolatedApp("access");
+    const q = (text: string, values: unknown[] = []) => app.sql.query(text, values).then((r) => r.rows);
+    for (const identity of IDENTITIES) {
+      contexts[identity] = await playwrightRequest.newContext({
+        baseURL: app.baseUrl,
+        extraHTTPHeaders: { "x-forwarded-for": uniqueIp() },
+      });
+    }
+    const ok = (r: { url(): string }) => expect(new URL(r.url()).pathname).not.toBe("/login");
+    const referralA = `mx-a-${stamp}`;
+    const register = async (identity: Identity, path: string, form: Record<string, string>) => {
+      emails[identity] = uniqueEmail(`mx-${identity.toLowerCase()}`);
+      ok(await contexts[identity].post(path, { form: { phone: "1", password: PASSWORD, ...form, email: emails[identity] } }));
+    };
+    await register("ambassadorA", "/register/ambassador", { name: "Amb A", referralCode: referralA });
+    await register("ambassadorB", "/register/ambassador", { name: "Amb B", referralCode: `mx-b-${stamp}` });
+    await register("clientA", "/register", { businessName: "Matrix A Co", referralCode: referralA });
+    await register("clientB", "/register", { businessName: "Matrix B Co" });
+    await register("deactivated", "/register", { businessName: "Gone Co" });
+    ok(await contexts.admin.post("/login", { form: { email: ADMIN.email, password: ADMIN.password } }));
+    emails.admin = ADMIN.email;
+    for (const identity of ["clientA", "clientB", "ambassadorA", "ambassadorB", "deactivated", "admin"] as const) {
+      userIds[identity] = (await q(`select id from "user" where email = $1`, [emails[identity]]))[0].id;
+    }
+    const a = userIds.clientA;
+    const ambA = userIds.ambassadorA;
+    await q(`update "user" set email_verified = true where id = $1`, [a]);
+
+    // A's proposal, submitted by ambassador A (approved at 10 %), now Planning; A's pending request; an offer awaiting A.
+    const proposal = async (values: string, params: unknown[]) =>
+      (
+        await q(
+          `insert into proposal (client_id, ambassador_id, client_email, source, status, project_name, project_details, commission_rate_bps, client_approved_at)
+           values ${values} returning id`,
+          params,
+        )
+      )[0].id as number;
+    ids.proposal = await proposal(`($1, $2, $3, 'ambassador', 'planning', $4, 'A brief', 1000, now())`, [
+      a,
+      ambA,
+      emails.clientA,
+      SECRET.project,
+    ]);
+    ids.request = await proposal(`($1, null, null, 'client', 'pending', $2, 'A request', null, null)`, [a, `${SECRET.project} request`]);
+    ids.offered = await proposal(`($1, null, null, 'client', 'awaiting_acceptance', $2, 'A offer', null, null)`, [
+      a,
+      `${SECRET.project} offer`,
+    ]);
+    await q(
+      `insert into audit_event (actor_id, actor_email, entity, entity_id, action, before, after, proposal_id)
+       values ($1, $2, 'proposal', $3, 'status-changed', '{"status":"submitted"}', '{"status":"planning"}', $4)`,
+      [userIds.admin, ADMIN.email, String(ids.proposal), ids.proposal],
+    );
+    // The conversation: A posts a message with a file through the upload endpoint; the agency replies and writes a note.
+    const form = new FormData();
+    form.append("text", SECRET.message);
+    form.append("files", new Blob([new Uint8Array(PDF)], { type: "application/pdf" }), SECRET.file);
+    const posted = await contexts.clientA.post(`/proposals/${ids.proposal}/messages`, { multipart: form });
+    expect(posted.status(), await posted.text()).toBe(200);
+    ids.message = (await q(`select id from proposal_message where proposal_id = $1`, [ids.proposal]))[0].id;
+    ids.file = (await q(`select id from file where proposal_id = $1`, [ids.proposal]))[0].id;
+    await q(
+      `insert into proposal_message (proposal_id, author_id, author_name, author_role, body, visibility)
+       values ($1, $2, 'Agency', 'agency', $3, 'shared'), ($1, $2, 'Agency', 'agency', $4, 'internal')`,
+      [ids.proposal, userIds.admin, SECRET.reply, SECRET.note],
+    );
+    // Offer version 1 of both proposals; A accepted the first (its certificate).
+    const terms = (proposalId: number) =>
+      JSON.stringify({
+        proposalId,
+        version: 1,
+        projectName: SECRET.project,
+        scope: "A scope",
+        items: [{ description: SECRET.line, quantity: 1, unitPriceCents: 100_000, lineTotalCents: 100_000 }],
+        totalCents: 100_000,
+        currency: "USD",
+        timeline: "",
+        deposit: null,
+        validUntil: null,
+        termsAndConditions: null,
+      });
+    const version = async (proposalId: number) =>
+      (
+        await q(`insert into proposal_version (proposal_id, number, terms, sha256) values ($1, 1, $2, $3) returning id`, [
+          proposalId,
+          terms(proposalId),
+          "a".repeat(64),
+        ])
+      )[0].id as number;
+    const versionId = await version(ids.proposal);
+    await version(ids.offered);
+    ids.certificate = `mxCertificate${stamp}`;
+    await q(
+      `insert into proposal_acceptance (proposal_id, version_id, version_number, user_id, typed_name, email, sha256, ip, user_agent, certificate_id)
+       values ($1, $2, 1, $3, 'A Signer', $4, $5, '203.0.113.1', 'UA', $6)`,
+      [ids.proposal, versionId, a, emails.clientA, "a".repeat(64), ids.certificate],
+    );
+    // The invoice, its line and a payment; ambassador A's commission on it, paid out, and one more payable entry.
+    const invoice = async (number: string, proposalId: number, clientId: string) =>
+      (
+        await q(
+          `insert into invoice (number, proposal_id, client_id, due_date, total_cents) values ($1, $2, $3, '2031-01-01', 100000) returning id`,
+          [number, proposalId, clientId],
+        )
+      )[0].id as number;
+    ids.invoice = await invoice(SECRET.invoice, ids.proposal, a);
+    await q(`insert into invoice_item (invoice_id, position, description, amount_cents) values ($1, 0, $2, 100000)`, [
+      ids.invoice,
+      SECRET.line,
+    ]);
+    ids.secondInvoice = await invoice(`${SECRET.invoice}-2`, ids.request, a);
+    ids.proposalB = await proposal(`($1, null, null, 'client', 'planning', 'B project', 'B brief', null, null)`, [userIds.clientB]);
+    ids.invoiceB = await invoice(`INV-B-${stamp}`, ids.proposalB, userIds.clientB);
+    const [{ id: paymentId }] = await q(
+      `insert into payments (invoice_id, amount_cents, currency, method, received_at, recorded_by) values ($1, 10000, 'USD', 'bank_transfer', now(), $2) returning id`,
+      [ids.invoice, userIds.admin],
+    );
+    ids.payout = (
+      await q(
+        `insert into payouts (ambassador_id, total_cents, currency, reference, method, paid_at, created_by) values ($1, 1000, 'USD', $2, 'bank_transfer', now(), $3) returning id`,
+        [ambA, SECRET.payout, userIds.admin],
+      )
+    )[0].id;
+    await q(
+      `insert into commission_entries (ambassador_id, proposal_id, invoice_id, payment_id, kind, base_cents, rate_bps, amount_cents, currency, payable_at, payout_id)
+       values ($1, $2, $3, $4, 'payment', 10000, 1000, 1000, 'USD', now() - interval '1 day', $5),
+              ($1, $2, $3, null, 'historical', 5000, 1000, 500, 'USD', now() - interval '1 day', null)`,
+      [ambA, ids.proposal, ids.invoice, paymentId, ids.payout],
+    );
+    // A's meeting, a contact message, the agency's logo, A's data export.
+    ids.meeting = (
+      await q(
+        `insert into meeting (user_id, starts_at, ends_at, time_zone, status, proposal_id)
+         values ($1, now() + interval '3 days', now() + interval '3 days 1 hour', 'UTC', 'accepted', $2) returning id`,
+        [a, ids.proposal],
+      )
+    )[0].id;
+    ids.contactMessage = (
+      await q(`insert into contact_message (user_name, user_email, message) values ('A', $1, $2) returning id`, [
+        emails.clientA,
+        SECRET.contact,
+      ])
+    )[0].id;
+    ids.logoVersion = crypto.createHash("sha256").update(PNG).digest("hex").slice(0, 20);
+    await q(`insert into brand_logo (id, content_type, data_base64, version) values (1, 'image/png', $1, $2)`, [
+      PNG.toString("base64"),
+      ids.logoVersion,
+    ]);
+    ids.exportToken = crypto.randomBytes(24).toString("base64url");
+    await q(
+      `insert into data_export (user_id, status, token_hash, archive, size_bytes, ready_at, expires_at)
+       values ($1, 'ready', $2, $3, 4, now(), now() + interval '1 day')`,
+      [a, crypto.createHash("sha256").update(ids.exportToken).digest("hex"), Buffer.from("PK\u0005\u0006")],
+    );
+    // The signed link of A's invoice, made by the app's own code (as the invoice and receipt mails do).
+    const handle = await openDatabase({ url: app.databaseUrl });
+    try {
+      ids.linkToken = (await signedInvoicePath(handle.db, ids.invoice, a)).slice("/i/".length);
+    } finally {
+      await handle.close();
+    }
+    // The deactivated user: signed in before, deactivated since.
+    await q(`update "user" set banned = true where id = $1`, [userIds.deactivated]);
+  });
+
+  test.afterAll(async () => {
+    for (const context of Object.values(contexts)) await context.dispose();
+    await app.stop();
+  });
+
+  test("every parameterised route has a row and every parameter a real-id provider", () => {
+    const parameterised = configuredRoutes.filter((r) => paramsOf(r.path).length > 0).map((r) => r.path);
+    const rows = RECORD_MATRIX.map(([pattern]) => pattern);
+    expect(
+      parameterised.filter((p) => !rows.includes(p)),
+      "parameterised routes without a row in RECORD_MATRIX",
+    ).toEqual([]);
+    expect(
+      rows.filter((p) => !parameterised.includes(p)),
+      "rows of routes no longer in app/routes.ts",
+    ).toEqual([]);
+    const missing = RECORD_MATRIX.flatMap(([pattern, , overrides]) =>
+      paramsOf(pattern)
+        .filter((name) => !(overrides ?? {})[name] && !PARAM[name])
+        .map((name) => `${pattern}: ${name}`),
+    );
+    expect(missing, "parameters without a real-id provider").toEqual([]);
+    for (const [pattern, outcomes] of RECORD_MATRIX) {
+      expect(outcomes.trim().split(/\s+/), pattern).toHaveLength(IDENTITIES.length);
+    }
+    expect(guarded().filter((r) => r.area === "client").length).toBeGreaterThanOrEqual(5);
+    expect(guarded().filter((r) => r.area === "ambassador").length).toBeGreaterThanOrEqual(3);
+    expect(guarded().filter((r) => r.area === "admin").length).toBeGreaterThanOrEqual(8);
+    expect(guarded().filter((r) => r.area === "account").length).toBeGreaterThanOrEqual(1);
+  });
+
+  test("GET, routes without a parameter: each identity gets the page or the spec's redirect", async () => {
+    const failures: string[] = [];
+    for (const { area, path } of guarded().filter((r) => paramsOf(r.pattern).length === 0)) {
+      for (const identity of IDENTITIES) {
+        const response = await contexts[identity].get(path, { maxRedirects: 0 });
+        const want = expected(identity, area, path);
+        const status = response.status();
+        const location = response.headers()["location"] ?? "";
+        if ("redirect" in want) {
+          if (status !== 302 || location !== want.redirect)
+            failures.push(`${identity} GET ${path}: ${status} ${location}, want 302 ${want.redirect}`);
+        } else if (status !== 200 && !(status === 302 && path === "/ambassador" && location === HOME.ambassador)) {
+          failures.push(`${identity} GET ${path}: ${status} ${location}, want the page`);
+        } else {
+          failures.push(...judge(identity, path, String(status), { status, location, body: await response.text() }));
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  test("GET, routes with a parameter: the record matrix with real ids of A's records", async () => {
+    const failures: string[] = [];
+    for (const [pattern, outcomes, overrides] of RECORD_MATRIX) {
+      const path = fill(pattern, ids, overrides);
+      const wants = outcomes.trim().split(/\s+/);
+      for (const [n, identity] of IDENTITIES.entries()) {
+        const response = await contexts[identity].get(path, { maxRedirects: 0 });
+        const answer = { status: response.status(), location: response.headers()["location"] ?? "", body: await response.text() };
+        failures.push(...judge(identity, path, wants[n]!, answer, SHOWS[pattern]));
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  test("ledger and payouts: ambassador A sees its own commission and payout, ambassador B nothing of them", async () => {
+    const earningsA = await (await contexts.ambassadorA.get("/ambassador/earnings")).text();
+    expect(earningsA).toContain(SECRET.invoice);
+    expect(earningsA).toContain("Paid out");
+    for (const identity of ["ambassadorB"] as const) {
+      for (const path of ["/ambassador/earnings", "/ambassador/dashboard"]) {
+        const body = await (await contexts[identity].get(path)).text();
+        for (const secret of Object.values(SECRET)) expect(body, `${identity} ${path}`).not.toContain(secret);
+      }
+    }
+    // Ambassador A's dashboard names its client's proposal, never the conversation.
+    const dashboardA = await (await contexts.ambassadorA.get("/ambassador/dashboard")).text();
+    for (const secret of [SECRET.message, SECRET.reply, SECRET.note, SECRET.file]) expect(dashboardA).not.toContain(secret);
+    // Client B's own pages name nothing of A's.
+    for (const path of ["/client-dashboard", "/project-status?completed=1", "/invoices", "/messages", "/meetings"]) {
+      const body = await (await contexts.clientB.get(path)).text();
+      for (const secret of Object.values(SECRET)) expect(body, `clientB ${path}`).not.toContain(secret);
+    }
+  });
+
+  test("ids mixed across owners: B's own proposal with A's file or certificate, A's request for ambassador A, are 404s", async () => {
+    const b = ids.proposalB;
+    // prettier-ignore
+    const mixed: [Identity, string][] = [
+      ["clientB",     `/proposals/${b}/files/${ids.file}`],
+      ["clientB",     `/proposals/${b}/certificate/${ids.certificate}`],
+      ["clientA",     `/proposals/${b}/files/${ids.file}`],
+      ["clientA",     `/proposals/${ids.request}/files/${ids.file}`],
+      ["clientA",     `/proposals/${ids.request}/certificate/${ids.certificate}`],
+      ["admin",       `/admin/proposals/${b}/files/${ids.file}`],
+      ["admin",       `/admin/proposals/${b}/certificate/${ids.certificate}`],
+      // Ambassador A referred A, but did not submit A's own request: no view of it.
+      ["ambassadorA", `/ambassador/proposals/${ids.request}`],
+      ["ambassadorA", `/ambassador/proposals/${b}`],
+    ];
+    const failures: string[] = [];
+    for (const [identity, path] of mixed) {
+      const response = await contexts[identity].get(path, { maxRedirects: 0 });
+      failures.push(...judge(identity, path, "404", { status: response.status(), location: "", body: await response.text() }));
+    }
+    expect(failures).toEqual([]);
+  });
+
+  test("the signed invoice link opens its one invoice: another id or MAC is a 404, no session, no other page", async () => {
+    const [id, expires, mac] = ids.linkToken.split(".") as [string, string, string];
+    expect(Number(id)).toBe(ids.invoice);
+    const otherMac = `${mac.slice(0, -1)}${mac.endsWith("A") ? "B" : "A"}`;
+    const forged = [
+      `/i/${ids.secondInvoice}.${expires}.${mac}`,
+      `/i/${ids.invoiceB}.${expires}.${mac}`,
+      `/i/${id}.${Number(expires) + 1}.${mac}`,
+      `/i/${id}.${expires}.${otherMac}`,
+      `/i/${ids.secondInvoice}.${expires}.${mac}/pdf`,
+      `/i/${ids.invoiceB}.${expires}.${mac}/pdf`,
+      `/i/${id}.${expires}.${otherMac}/pdf`,
+      `/i/${id}`,
+      `/i/${ids.linkToken}.x`,
+    ];
+    const failures: string[] = [];
+    for (const identity of IDENTITIES) {
+      for (const path of forged) {
+        const response = await contexts[identity].get(path, { maxRedirects: 0 });
+        failures.push(...judge(identity, path, "404", { status: response.status(), location: "", body: await response.text() }));
+      }
+    }
+    expect(failures).toEqual([]);
+    // The link signs no one in: a visitor holding it is still anonymous everywhere else.
+    const visitor = await playwrightRequest.newContext({ baseURL: app.baseUrl, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
+    try {
+      const page = await visitor.get(`/i/${ids.linkToken}`);
+      expect(page.status()).toBe(200);
+      expect(page.headers()["set-cookie"] ?? "").not.toMatch(/session/i);
+      const body = await page.text();
+      expect(body).toContain(SECRET.invoice);
+      expect(body).not.toContain(`${SECRET.invoice}-2`);
+      // The invoice names its project (as on /view-invoice), never the conversation.
+      for (const secret of [SECRET.message, SECRET.reply, SECRET.note, SECRET.file]) expect(body).not.toContain(secret);
+      for (const path of [
+        `/view-invoice/${ids.invoice}`,
+        `/view-invoice/${ids.secondInvoice}`,
+        "/invoices",
+        `/proposals/${ids.proposal}`,
+      ]) {
+        const response = await visitor.get(path, { maxRedirects: 0 });
+        expect(response.status(), path).toBe(302);
+        expect(response.headers()["location"], path).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+      }
+    } finally {
+      await visitor.dispose();
+    }
+  });
+
+  test("the live-update stream and the inbound-mail and Stripe webhooks (outside the route config)", async () => {
+    // docs/product.md#live-updates: a signed-in, active user gets a stream; anyone else 204 (do not reconnect).
+    const failures: string[] = [];
+    for (const identity of IDENTITIES) {
+      const cookie = (await contexts[identity].storageState()).cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+      const stream = openSse(`${app.baseUrl}/events`, cookie ? { cookie } : {});
+      const { status, headers } = await stream.status;
+      stream.close();
+      const want = ROLE[identity] === null ? 204 : 200;
+      if (status !== want) failures.push(`${identity} GET /events: ${status}, want ${want}`);
+      if (want === 200 && headers["content-type"] !== "text/event-stream; charset=utf-8")
+        failures.push(`${identity}: ${headers["content-type"]}`);
+      const post = await contexts[identity].post("/events", { form: { x: "1" }, maxRedirects: 0 });
+      if (post.status() !== 405) failures.push(`${identity} POST /events: ${post.status()}, want 405`);
+      // docs/product.md#email-replies: off without INBOUND_WEBHOOK_TOKEN, whatever the session.
+      const webhook = await contexts[identity].post("/webhooks/inbound-mail", { data: "From: a@b.c\r\n\r\nhi", maxRedirects: 0 });
+      if (webhook.status() !== 404) failures.push(`${identity} POST /webhooks/inbound-mail: ${webhook.status()}, want 404`);
+      // docs/product.md#card-payments: off without STRIPE_SECRET_KEY + STRIPE_WEBHOOK_SECRET, whatever the session.
+      const stripeHook = await contexts[identity].post("/webhooks/stripe", { data: "{}", maxRedirects: 0 });
+      if (stripeHook.status() !== 404) failures.push(`${identity} POST /webhooks/stripe: ${stripeHook.status()}, want 404`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  test("POST: a wrong role is redirected by the guard and nothing is written", async () => {
+    const before = await snapshot(app.sql, WRITTEN_TABLES);
+    const failures: string[] = [];
+    const intents = ["delete", "approve", "save", "create-payout", "record-payment", "accept-offer", "send-now"];
+    for (const { area, path } of guarded()) {
+      for (const identity of IDENTITIES) {
+        const want = expected(identity, area, path);
+        if (!("redirect" in want)) continue;
+        for (const intent of intents) {
+          const response = await contexts[identity].post(path, {
+            form: {
+              intent,
+              proposalId: String(ids.proposal),
+              invoiceId: String(ids.invoice),
+              meetingId: String(ids.meeting),
+              id: String(ids.proposal),
+              userId: userIds.clientA,
+              status: "completed",
+              projectDetails: "hack",
+              allowNewClients: "off",
+              ambassadorId: userIds.ambassadorA,
+              reference: "hack",
+              method: "cash",
+              amount: "10.00",
+              receivedOn: "2026-01-01",
+              paidAt: "2026-01-01",
+              typedName: "Hijacker",
+              agree: "on",
+              version: "1",
+              confirm: "yes",
+            },
+            maxRedirects: 0,
+          });
+          if (response.status() !== 302 || response.headers()["location"] !== want.redirect) {
+            failures.push(`${identity} POST ${path} (${intent}): ${response.status()} ${response.headers()["location"] ?? ""}`);
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(await snapshot(app.sql, WRITTEN_TABLES)).toEqual(before);
+  });
+
+  test("POST: messages, files, notes, payments, payouts and A's offer by the wrong identities are refused", async () => {
+    const before = await snapshot(app.sql, WRITTEN_TABLES);
+    const message =
+      (fields: Record<string, string>, file = true) =>
+      () => {
+        const form = new FormData();
+        for (const [name, value] of Object.entries(fields)) form.append(name, value);
+        if (file) form.append("files", new Blob([new Uint8Array(PDF)], { type: "application/pdf" }), "hijack.pdf");
+        return form;
+      };
+    const today = new Date().toISOString().slice(0, 10);
+    const p = ids.proposal;
+    const note = message({ text: "Hijacked", visibility: "internal" }, false);
+    const accept = { intent: "accept-offer", typedName: "Hijacker", agree: "on", version: "1", sha256: "a".repeat(64) };
+    const payment = { intent: "record-payment", amount: "10.00", method: "cash", receivedOn: today };
+    const refund = { intent: "record-refund", paymentId: "1", amount: "1.00", receivedOn: today };
+    const payout = { intent: "create-payout", ambassadorId: userIds.ambassadorA, reference: "Hijack", method: "cash", paidAt: today };
+    const edit = { intent: "edit-message", messageId: String(ids.message), text: "Hijacked" };
+    const remove = { intent: "delete-message", messageId: String(ids.message), confirm: "yes" };
+    const decline = { intent: "decline-offer", reason: "Hijacked" };
+    /** What, where, the body (a form, or a multipart builder), the outcome per identity as in RECORD_MATRIX (`-`: not tried). */
+    // prettier-ignore
+    const writes: [string, string, Record<string, string> | (() => FormData), string][] = [
+      //                                                                                                                   anon A    B    ambA ambB admin gone
+      ["post a message",                  `/proposals/${p}/messages`,               message({ text: "Hijacked" }, false), "L    -    404  H    H    H    L"],
+      ["upload a file",                   `/proposals/${p}/messages`,               message({ text: "Hijacked" }),        "L    -    404  H    H    H    L"],
+      ["upload a file, no JavaScript",    `/proposals/${p}`,                        message({ text: "Hijacked" }),        "L    -    404  H    H    H    L"],
+      ["edit A's message",                `/proposals/${p}`,                        edit,                                 "L    -    404  H    H    H    L"],
+      ["delete A's message",              `/proposals/${p}`,                        remove,                               "L    -    404  H    H    H    L"],
+      ["accept A's offer",                `/proposals/${ids.offered}`,              accept,                               "L    -    404  H    H    H    L"],
+      ["decline A's offer",               `/proposals/${ids.offered}`,              decline,                              "L    -    404  H    H    H    L"],
+      ["agency message with a file",      `/admin/proposals/${p}/messages`,         message({ text: "Hijacked" }),        "L    H    H    H    H    -    L"],
+      ["internal note",                   `/admin/proposals/${p}`,                  note,                                 "L    H    H    H    H    -    L"],
+      ["record a payment",                `/admin/invoices/${ids.invoice}/payments`, payment,                             "L    H    H    H    H    -    L"],
+      ["record a refund",                 `/admin/invoices/${ids.invoice}/payments`, refund,                              "L    H    H    H    H    -    L"],
+      ["create a payout",                 "/admin/ambassadors",                     payout,                               "L    H    H    H    H    -    L"],
+      ["send a reminder",                 `/admin/reminders/invoice/${ids.invoice}`, { intent: "send-now" },              "L    H    H    H    H    -    L"],
+      ["post to the ambassador's view",   `/ambassador/proposals/${p}`,             { text: "Hijacked" },                 "L    H    H    405  405  H    L"],
+    ];
+
+    const failures: string[] = [];
+    for (const [what, path, body, outcomes] of writes) {
+      const wants = outcomes.trim().split(/\s+/);
+      for (const [n, identity] of IDENTITIES.entries()) {
+        const want = wants[n]!;
+        if (want === "-") continue;
+        const response = await contexts[identity].post(path, {
+          ...(typeof body === "function" ? { multipart: body() } : { form: body }),
+          maxRedirects: 0,
+        });
+        const status = response.status();
+        const location = response.headers()["location"] ?? "";
+        const role = ROLE[identity];
+        const target = want === "L" ? `/login?redirectTo=${encodeURIComponent(path)}` : want === "H" && role ? HOME[role] : null;
+        const good = target ? status === 302 && location === target : status === Number(want);
+        if (!good) failures.push(`${identity} ${what} (POST ${path}): ${status} ${location}, want ${target ? `302 → ${target}` : want}`);
+        const text = await response.text();
+        for (const secret of Object.values(SECRET))
+          if (text.includes(secret)) failures.push(`${identity} ${what}: the answer shows ${secret}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(await snapshot(app.sql, WRITTEN_TABLES)).toEqual(before);
+  });
+});
 
 /**
  * Records of one client or ambassador are out of reach of another: client B asks
