@@ -4,6 +4,7 @@
  * typed name and account e-mail, the time in UTC and in the signer's zone, IP, user agent, the
  * SHA-256 of the version's canonical form and the certificate id.
  */
+import { pngDecodes } from "#app/features/settings/png-check.server";
 import { formatCents } from "#app/lib/money";
 import { formatDateTime } from "#app/lib/dates";
 import { depositText, itemsText } from "./terms-diff.server";
@@ -54,7 +55,9 @@ export async function renderCertificatePdf(cert: CertificateDocument): Promise<B
     const money = (cents: number) => formatCents(cents, t.currency);
 
     let top = 56;
-    if (cert.logo) {
+    // A damaged PNG would crash the process inside pdfkit's asynchronous decoder: checked first.
+    const pngSignature = cert.logo?.subarray(0, 4).toString("latin1") === "\x89PNG";
+    if (cert.logo && (!pngSignature || pngDecodes(cert.logo))) {
       try {
         doc.image(cert.logo, left, top, { height: 40 });
         top += 52;

@@ -9,7 +9,12 @@ import { checkLogo, isPlainSvg, LOGO_MESSAGES, MAX_LOGO_BYTES } from "./logo";
 import { buildPaymentLink, contrastRatio, isHttpsTemplate, normalizeHexColor, settingsSchema } from "./settings.schema";
 import { getBrand, getSettings, readLogo, removeLogo, saveLogo, saveSettings } from "./settings.server";
 
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+/** The PNG signature and the start of a header: passes the type check, but no image can be drawn from it. */
+const PNG_HEAD = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+/** A real 1×1 PNG. */
+const PNG = new Uint8Array(
+  Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64"),
+);
 const svg = (inner: string) => new TextEncoder().encode(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">${inner}</svg>`);
 
 function form(entries: Record<string, string>) {
@@ -81,6 +86,7 @@ describe("brand and billing settings form", () => {
 describe("logo check", () => {
   it("recognises PNG, JPEG and plain SVG by their content; refuses other files and anything over 200 KB", () => {
     expect(checkLogo(PNG)).toEqual({ type: "image/png" });
+    expect(checkLogo(PNG_HEAD)).toEqual({ type: "image/png" }); // the whole image is checked on save
     expect(checkLogo(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16]))).toEqual({ type: "image/jpeg" });
     expect(checkLogo(svg('<title>Acme</title><circle cx="5" cy="5" r="4" fill="#1d3fa3"/>'))).toEqual({ type: "image/svg+xml" });
     expect(checkLogo(new TextEncoder().encode('<?xml version="1.0"?>\n<svg><rect width="1" height="1"/></svg>'))).toEqual({
@@ -172,6 +178,8 @@ describe.each(testDatabases())("brand settings on %s", (_name, open) => {
     expect((await rejectionOf(saveLogo(t.db, admin, new Uint8Array(MAX_LOGO_BYTES + 10)))).fieldErrors).toEqual({
       logo: [LOGO_MESSAGES.tooLarge],
     });
+    // A damaged PNG would crash the PDF decoder later (png-check.server.ts): refused on save.
+    expect((await rejectionOf(saveLogo(t.db, admin, PNG_HEAD))).fieldErrors).toEqual({ logo: [LOGO_MESSAGES.pngDamaged] });
     expect(await t.db.select().from(brandLogo)).toEqual([]);
     expect(await snapshot(t.db)).toEqual(before);
     expect((await rejectionOf(saveLogo(t.db, await makeClient(s), PNG))).status).toBe(403);

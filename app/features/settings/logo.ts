@@ -21,6 +21,7 @@ export const LOGO_MESSAGES = {
   tooLarge: "The logo is larger than 200 KB. Export a smaller image and try again.",
   wrongType: "The logo must be a PNG, JPEG or SVG image.",
   unsafeSvg: "This SVG contains scripts, event handlers, external links or other active content and was refused. Export a plain SVG.",
+  pngDamaged: "This PNG is damaged and cannot be drawn. Export it again, or upload a JPEG or SVG.",
   svgUnreadable: "This SVG could not be drawn (it may be damaged or declare a huge size). Export it again, or upload a PNG.",
   saved: "Logo saved.",
   removed: "Logo removed.",

@@ -13,6 +13,7 @@ import { assertRole, type Actor } from "#app/features/users/actor";
 import { fieldError } from "#app/lib/errors";
 import { COMMISSION_HOLD_MESSAGES } from "./settings.messages";
 import { checkLogo, LOGO_MESSAGES, type StoredLogoType } from "./logo";
+import { pngDecodes } from "./png-check.server";
 import { rasterizeSvg } from "./logo-raster.server";
 import {
   accentContrastMessage,
@@ -212,12 +213,13 @@ export function logoPath(version: string): string {
  * @param upload - the whole uploaded file.
  * @returns the new logo's path.
  * @throws {AppError} 403 unless the actor is an admin; 400 on `logo` when the file is
- *   empty, over 200 KB, not a PNG/JPEG/SVG, an SVG with active content, or one that cannot be drawn.
+ *   empty, over 200 KB, not a PNG/JPEG/SVG, a damaged PNG, an SVG with active content, or one that cannot be drawn.
  */
 export async function saveLogo(db: Database, actor: Actor, upload: Uint8Array): Promise<string> {
   assertRole(actor, "admin");
   const found = checkLogo(upload);
   if ("error" in found) throw fieldError("logo", found.error);
+  if (found.type === "image/png" && !pngDecodes(upload)) throw fieldError("logo", LOGO_MESSAGES.pngDamaged);
   const bytes = found.type === "image/svg+xml" ? await rasterizeSvg(upload).catch(() => null) : upload;
   if (!bytes) throw fieldError("logo", LOGO_MESSAGES.svgUnreadable);
   const checked = { type: found.type === "image/svg+xml" ? ("image/png" as const) : found.type };
