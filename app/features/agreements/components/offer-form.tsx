@@ -8,6 +8,7 @@
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { buttonClass } from "#app/components/ui/button";
+import { LineItems } from "#app/components/ui/line-items";
 import { FormMessage, getFormProps, SelectInput, TextArea, TextInput, useAppForm } from "#app/components/ui/form";
 import type { FormConstraints, FormResult } from "#app/lib/forms";
 import { useHydrated } from "#app/lib/use-hydrated";
@@ -25,13 +26,6 @@ interface Row {
 }
 
 let rowKeys = 0;
-
-function listIntent(
-  intent:
-    { type: "insert"; payload: { name: string; defaultValue: unknown } } | { type: "remove"; payload: { name: string; index: number } },
-) {
-  return JSON.stringify(intent);
-}
 
 function previewTotal(rows: Row[]): number | null {
   let total = 0;
@@ -93,10 +87,25 @@ export function OfferForm({
       <FormMessage id={form.errorId} errors={form.errors} success={success} />
       <TextInput field={fields.projectName} label="Project name" />
       <TextArea field={fields.scope} label="Scope of the work" rows={8} hint="What the agency will do, in full. Up to 20,000 characters." />
-      <fieldset className="flex min-w-0 flex-col gap-3 rounded-lg border border-slate-200 p-3 sm:p-4">
-        <legend className="px-1 font-semibold">Line items</legend>
-        {rows.map((row, index) => (
-          <div key={row.key} className="grid min-w-0 items-start gap-3 border-b border-slate-100 pb-3 sm:grid-cols-[1fr_6rem_9rem_auto]">
+      <LineItems
+        name="items"
+        rows={rows}
+        rowClass="grid min-w-0 items-start gap-3 border-b border-slate-100 pb-3 sm:grid-cols-[1fr_6rem_9rem_auto]"
+        fieldsetClass="flex min-w-0 flex-col gap-3 rounded-lg border border-slate-200 p-3 sm:p-4"
+        emptyRow={{ description: "", quantity: "1", unitPrice: "" }}
+        max={MAX_OFFER_ITEMS}
+        hydrated={hydrated}
+        onAdd={() =>
+          setRows((current) => [
+            ...current,
+            { key: ++rowKeys, initial: { description: "", quantity: "1", unitPrice: "" }, quantity: "1", unitPrice: "" },
+          ])
+        }
+        onRemove={(key) => setRows((current) => current.filter((r) => r.key !== key))}
+        errors={fields.items.errors}
+        errorId={fields.items.errorId}
+        renderRow={(row, index) => (
+          <>
             <TextInput
               field={fields[`items[${index}].description`]}
               label={`Item ${index + 1} description`}
@@ -117,57 +126,14 @@ export function OfferForm({
               placeholder="e.g. 1,200.00"
               onInput={(event) => update(row.key, { unitPrice: event.currentTarget.value })}
             />
-            <div className="sm:pt-6">
-              <button
-                type="submit"
-                name="__intent__"
-                value={listIntent({ type: "remove", payload: { name: "items", index } })}
-                formNoValidate
-                onClick={(event) => {
-                  if (!hydrated) return;
-                  event.preventDefault();
-                  setRows((current) => current.filter((r) => r.key !== row.key));
-                }}
-                className={buttonClass("danger")}
-                aria-label={`Remove item ${index + 1}`}
-                disabled={rows.length <= 1}
-              >
-                Remove
-              </button>
-            </div>
-          </div>
-        ))}
-        {fields.items.errors?.length ? (
-          <p id={fields.items.errorId} className="text-sm text-red-700">
-            {fields.items.errors.join(" ")}
-          </p>
-        ) : null}
-        <div>
-          <button
-            type="submit"
-            name="__intent__"
-            value={listIntent({
-              type: "insert",
-              payload: { name: "items", defaultValue: { description: "", quantity: "1", unitPrice: "" } },
-            })}
-            formNoValidate
-            onClick={(event) => {
-              if (!hydrated) return;
-              event.preventDefault();
-              const initial = { description: "", quantity: "1", unitPrice: "" };
-              setRows((current) => [...current, { key: ++rowKeys, initial, quantity: "1", unitPrice: "" }]);
-            }}
-            className={buttonClass("secondary")}
-            disabled={rows.length >= MAX_OFFER_ITEMS}
-          >
-            + Add item
-          </button>
-        </div>
+          </>
+        )}
+      >
         <p>
           Total: <strong data-testid="offer-total">{total === null ? "—" : formatCents(total, currency)}</strong>
           <span className="block text-sm text-slate-600">Quantity × unit price, summed; computed again on the server.</span>
         </p>
-      </fieldset>
+      </LineItems>
       <TextInput field={fields.timeline} label="Estimated timeline" placeholder="e.g. 6 weeks" />
       <div className="grid gap-3 sm:grid-cols-2">
         <SelectInput

@@ -6,7 +6,7 @@
  */
 import { useState } from "react";
 import { Form } from "react-router";
-import { buttonClass } from "#app/components/ui/button";
+import { LineItems } from "#app/components/ui/line-items";
 import { SubmitButton } from "#app/components/ui/field";
 import { useLiveUpdate } from "#app/features/live/components/live-updates";
 import { FormMessage, getFormProps, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
@@ -31,14 +31,6 @@ function previewTotal(amounts: (string | undefined)[]): number | null {
     }
   }
   return total;
-}
-
-/** A conform list intent, posted by Add / Remove without JavaScript (parsed on the server by conform). */
-function listIntent(
-  intent:
-    { type: "insert"; payload: { name: string; defaultValue: unknown } } | { type: "remove"; payload: { name: string; index: number } },
-) {
-  return JSON.stringify(intent);
 }
 
 interface Row {
@@ -98,10 +90,20 @@ export function InvoiceForm({
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
       <FormMessage id={form.errorId} errors={form.errors} success={success} />
       {version === undefined ? null : <input type="hidden" name="version" value={version} />}
-      <fieldset className="flex flex-col gap-3 rounded-lg border border-slate-200 p-4">
-        <legend className="px-1 font-semibold">Line items</legend>
-        {rows.map((row, index) => (
-          <div key={row.key} className="grid items-start gap-3 sm:grid-cols-[1fr_11rem_auto]">
+      <LineItems
+        name="items"
+        rows={rows}
+        rowClass="grid items-start gap-3 sm:grid-cols-[1fr_11rem_auto]"
+        fieldsetClass="flex flex-col gap-3 rounded-lg border border-slate-200 p-4"
+        emptyRow={{ description: "", amount: "" }}
+        max={MAX_INVOICE_ITEMS}
+        hydrated={hydrated}
+        onAdd={() => setRows((current) => [...current, { key: ++rowKeys, initial: { description: "", amount: "" }, amount: "" }])}
+        onRemove={(key) => setRows((current) => current.filter((r) => r.key !== key))}
+        errors={itemErrors}
+        errorId={fields.items.errorId}
+        renderRow={(row, index) => (
+          <>
             <TextInput
               field={fields[`items[${index}].description`]}
               label={`Item ${index + 1} description`}
@@ -118,49 +120,9 @@ export function InvoiceForm({
                 setRows((current) => current.map((r) => (r.key === row.key ? { ...r, amount } : r)));
               }}
             />
-            <div className="sm:pt-6">
-              <button
-                type="submit"
-                name="__intent__"
-                value={listIntent({ type: "remove", payload: { name: "items", index } })}
-                formNoValidate
-                onClick={(event) => {
-                  if (!hydrated) return;
-                  event.preventDefault();
-                  setRows((current) => current.filter((r) => r.key !== row.key));
-                }}
-                className={buttonClass("danger")}
-                aria-label={`Remove item ${index + 1}`}
-                disabled={rows.length <= 1}
-              >
-                Remove
-              </button>
-            </div>
-          </div>
-        ))}
-        {itemErrors?.length ? (
-          <p id={fields.items.errorId} className="text-sm text-red-700">
-            {itemErrors.join(" ")}
-          </p>
-        ) : null}
-        <div>
-          <button
-            type="submit"
-            name="__intent__"
-            value={listIntent({ type: "insert", payload: { name: "items", defaultValue: { description: "", amount: "" } } })}
-            formNoValidate
-            onClick={(event) => {
-              if (!hydrated) return;
-              event.preventDefault();
-              setRows((current) => [...current, { key: ++rowKeys, initial: { description: "", amount: "" }, amount: "" }]);
-            }}
-            className={buttonClass("secondary")}
-            disabled={rows.length >= MAX_INVOICE_ITEMS}
-          >
-            + Add item
-          </button>
-        </div>
-      </fieldset>
+          </>
+        )}
+      />
       <div className="max-w-xs">
         <TextInput field={fields.dueDate} label="Due date" type="date" />
       </div>
