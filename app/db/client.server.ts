@@ -154,8 +154,9 @@ export function useBinaryBytea(client: PGlite): void {
   binaryByteaClients.add(client);
   const textSerializer = client.serializers[pgliteTypes.BYTEA]!;
   // PGlite types serializers as returning text; its protocol writer sends an ArrayBufferView as binary.
-  client.serializers[pgliteTypes.BYTEA] = ((value: unknown) =>
-    value instanceof Uint8Array ? value : textSerializer(value)) as (value: unknown) => string;
+  client.serializers[pgliteTypes.BYTEA] = ((value: unknown) => (value instanceof Uint8Array ? value : textSerializer(value))) as (
+    value: unknown,
+  ) => string;
   client.parsers[pgliteTypes.BYTEA] = (text: string) => {
     const bytes = Buffer.from(text.slice(2), "hex");
     return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
