@@ -9,7 +9,10 @@
  *
  * The load generator is this process: its CPU time over each run is reported next to the figures.
  *
- * Run: `npm run build && TEST_DATABASE_URL=postgres://… npx tsx bench/conversations.ts`
+ * Run: `npm run build && TEST_DATABASE_URL=postgres://… npx tsx bench/conversations.ts
+ * [--only=latency|memory] [--drivers=postgres,pglite]` (`--only=memory`: the upload run alone;
+ * `--drivers=pglite`: one database). The results file is rewritten with the tables of this run only.
+ * Where PGlite's upload memory goes: bench/pglite-upload-memory.ts.
  */
 import fs from "node:fs";
 import { performance } from "node:perf_hooks";

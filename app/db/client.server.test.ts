@@ -33,3 +33,32 @@ describe("PGlite data directory lock", () => {
     expect(fs.existsSync(`${dir}.lock`)).toBe(false);
   });
 });
+
+describe("PGlite bytea (issue #23: binary parameters, hex results decoded by Node)", () => {
+  it("round-trips every byte value, empty values, views at an offset and Buffers, in drizzle and raw queries", async () => {
+    const handle = await openDatabase({ memory: true });
+    try {
+      const { sql } = await import("drizzle-orm");
+      const all = Uint8Array.from({ length: 256 * 3 }, (_, i) => i % 256);
+      const backing = Buffer.from(all);
+      const cases: Uint8Array[] = [
+        all,
+        new Uint8Array(0),
+        backing.subarray(5, 300),
+        Buffer.from("small pooled buffer"),
+        new Uint8Array(300_000).fill(0xab),
+      ];
+      for (const value of cases) {
+        const result = (await handle.db.execute(sql`select ${value}::bytea as v, length(${value}::bytea) as n`)) as unknown as {
+          rows: { v: Uint8Array; n: number }[];
+        };
+        const row = result.rows[0]!;
+        expect(row.n).toBe(value.length);
+        expect(row.v).toBeInstanceOf(Uint8Array);
+        expect(Buffer.compare(Buffer.from(row.v), Buffer.from(value))).toBe(0);
+      }
+    } finally {
+      await handle.close();
+    }
+  });
+});

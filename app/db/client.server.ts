@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -117,6 +117,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<DbHand
   } else {
     client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   }
+  useBinaryBytea(client);
   const db = drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Database;
   return {
     db,
@@ -132,6 +133,33 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<DbHand
       await client.close();
       releaseLock();
     },
+  };
+}
+
+/** Clients {@link useBinaryBytea} already changed (tests lease the same client several times). */
+const binaryByteaClients = new WeakSet<PGlite>();
+
+/**
+ * Makes a PGlite client pass `bytea` parameters as binary and read `bytea` results with Node's
+ * hex decoder (issue #23, ADR 011). PGlite's own serializer turns a value into hex text through a
+ * JavaScript array of one string per byte (≈ 30 bytes of garbage per byte: ~8 MB for one 256 KB
+ * file chunk), which let the heap grow by 100+ MB while four 25 MB uploads were written; its parser
+ * calls `parseInt` per byte. A `Uint8Array` returned by the serializer is sent in the binary
+ * format (one copy into the protocol message); anything else keeps PGlite's text serializer.
+ *
+ * @param client - the PGlite client; its `serializers` / `parsers` tables are changed in place.
+ */
+export function useBinaryBytea(client: PGlite): void {
+  if (binaryByteaClients.has(client)) return;
+  binaryByteaClients.add(client);
+  const textSerializer = client.serializers[pgliteTypes.BYTEA]!;
+  // PGlite types serializers as returning text; its protocol writer sends an ArrayBufferView as binary.
+  client.serializers[pgliteTypes.BYTEA] = ((value: unknown) => (value instanceof Uint8Array ? value : textSerializer(value))) as (
+    value: unknown,
+  ) => string;
+  client.parsers[pgliteTypes.BYTEA] = (text: string) => {
+    const bytes = Buffer.from(text.slice(2), "hex");
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
   };
 }
 

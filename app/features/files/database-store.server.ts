@@ -20,7 +20,10 @@ export function createDatabaseFileStore(db: Database): FileStore {
 
     async put(key, body) {
       await db.insert(fileObject).values({ key });
-      let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+      // One buffer per upload, refilled only once the insert of its bytes has finished (both
+      // drivers copy a parameter into their protocol message before the query resolves): no
+      // 256 KB garbage per chunk for the garbage collector to catch up with (issue #23).
+      const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
       let filled = 0;
       let seq = 0;
       let size = 0;
@@ -28,8 +31,6 @@ export function createDatabaseFileStore(db: Database): FileStore {
         if (filled === 0) return;
         await db.insert(fileObjectChunk).values({ key, seq: seq++, data: buffer.subarray(0, filled) });
         size += filled;
-        // The driver may still hold the old buffer's bytes: start a fresh one.
-        buffer = Buffer.allocUnsafe(CHUNK_BYTES);
         filled = 0;
       };
       for await (const piece of body) {
