@@ -13,7 +13,15 @@ import type { Queryable } from "#app/db/client.server";
 import { inboxEntry, proposal, proposalMessage, proposalThread, user } from "#app/db/schema";
 import { readTally, tallyCount } from "#app/db/tally.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
-import { containsPattern, cursorKeySql, keysetPage, matchingIdsCondition, SEARCH_COUNT_CAP, type Page, type PageRequest } from "#app/lib/pagination";
+import {
+  containsPattern,
+  cursorKeySql,
+  keysetPage,
+  matchingIdsCondition,
+  SEARCH_COUNT_CAP,
+  type Page,
+  type PageRequest,
+} from "#app/lib/pagination";
 import { unreadByProposal } from "./unread.server";
 
 /** Characters of the latest message shown in a row. */
@@ -58,7 +66,12 @@ export async function listConversations(q: Queryable, actor: Actor, filters: { q
         .from(user)
         .where(or(ilike(user.email, pattern), ilike(user.businessName, pattern), ilike(user.name, pattern))),
     );
-    search = or(ilike(proposal.projectName, pattern), ilike(proposal.clientName, pattern), ilike(proposal.clientEmail, pattern), ofMatchingClients);
+    search = or(
+      ilike(proposal.projectName, pattern),
+      ilike(proposal.clientName, pattern),
+      ilike(proposal.clientEmail, pattern),
+      ofMatchingClients,
+    );
   }
   const joins = {
     thread: eq(proposalThread.proposalId, inboxEntry.proposalId),
