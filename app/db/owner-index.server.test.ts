@@ -11,10 +11,16 @@
  * read whole (a `Seq Scan`, or an index walked without a condition) means no index can drive that
  * read (a `coalesce` over two tables' owner columns, a filter on an unindexed column) — the
  * regression this test catches.
+ *
+ * The admin's conversation inbox is checked the same way: its pages read the admin's kept sort
+ * key (`inbox_entry`, migration 0024) instead of sorting every conversation per request.
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "#app/db/client.server";
+import { listConversations } from "#app/features/conversations/inbox.server";
+import { countUnread } from "#app/features/conversations/unread.server";
+import { decodeCursor } from "#app/lib/pagination";
 import { DEMO_SIZE, seedDemo } from "../../scripts/seed-demo";
 import { demoActors, pagePath, PORTAL_SCALE_PAGES, seededIds } from "../../bench/lib/scale-pages";
 import { startTestPgServer, type TestPgServer } from "../../tests/helpers/embedded-postgres";
@@ -94,4 +100,31 @@ describe("per-owner pages read through the owner's indexes (PostgreSQL)", () => 
     },
     120_000,
   );
+
+  it("admin /admin/conversations: the inbox's pages and the header badge read no big table whole (kept sort key, migration 0024)", async () => {
+    const handle = await openDatabase({ url: database.url });
+    const { admin } = await demoActors(handle.db);
+    const first = await listConversations(handle.db, admin, {}, { size: 25 });
+    await handle.close();
+    expect(first.items.length).toBeGreaterThan(0);
+    const after = decodeCursor(first.next);
+    const queries = await captureQueries(database.url, async (db) => {
+      await listConversations(db, admin, {}, { size: 25 });
+      if (after) await listConversations(db, admin, {}, { size: 25, after });
+      await countUnread(db, admin);
+    });
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      await client.query("set enable_seqscan = off; set enable_hashjoin = off; set enable_mergejoin = off");
+      const scans: string[] = [];
+      for (const query of queries) {
+        const tables = wholeTableReadsOf(await explainJson(client, query), [...BIG_TABLES, "inbox_entry"]);
+        if (tables.length) scans.push(`${tables.join(", ")} ← ${query.sql.replace(/\s+/g, " ").slice(0, 200)}`);
+      }
+      expect(scans, "/admin/conversations: statements that scan a whole table").toEqual([]);
+    } finally {
+      await client.end();
+    }
+  }, 120_000);
 });

@@ -659,6 +659,29 @@ export const proposalRead = pgTable(
 );
 
 /**
+ * The admin's inbox order (docs/product.md#conversations-inbox, issue #30): one row per (admin,
+ * conversation), kept by the triggers of `drizzle/0024_inbox_sort.sql`. `inboxSort` is the
+ * conversation's last activity, moved 1,000 years ahead while it has a client message after that
+ * admin's read position (`inbox_sort_of`), so "unread first, then newest activity" is one index range.
+ */
+export const inboxEntry = pgTable(
+  "inbox_entry",
+  {
+    proposalId: integer()
+      .notNull()
+      .references(() => proposalThread.proposalId, { onDelete: "cascade" }),
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    inboxSort: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.proposalId, t.userId] }),
+    index("inbox_entry_user_sort_idx").on(t.userId, t.inboxSort.desc(), t.proposalId.desc()),
+  ],
+);
+
+/**
  * Message mails per conversation and recipient (docs/product.md#conversations-mail): at most one
  * mail per 10 minutes; messages posted meanwhile wait (`pendingFromMessageId`) until `dueAt`.
  */

@@ -38,6 +38,11 @@ async function expectTallyMatches(t: TestDb) {
   for (const entity of ["proposal", "invoice", "invoice_due", "user"] as const) {
     expect(sortBuckets(await readTally(t.db, entity)), entity).toEqual(await countedDirectly(t, entity));
   }
+  // The conversation inbox's total (migration 0024): proposal_thread rows.
+  const threads = Number(
+    ((await t.db.execute(sql`select count(*)::int as n from proposal_thread`)) as unknown as { rows: { n: number }[] }).rows[0]!.n,
+  );
+  expect(await readTally(t.db, "conversation"), "conversation").toEqual(threads ? [{ bucket: "all", n: threads, cents: 0 }] : []);
   expect(sortBuckets(await readTally(t.db, "commission")), "commission").toEqual(await commissionsDirectly(t));
 }
 

@@ -18,8 +18,8 @@ import type { Queryable } from "#app/db/client.server";
 import { tally } from "#app/db/schema";
 import { logger } from "#app/lib/logger.server";
 
-/** Entities counted by triggers. */
-export type TallyEntity = "proposal" | "invoice" | "invoice_due" | "user" | "commission";
+/** Entities counted by triggers ("conversation": `proposal_thread` rows, bucket "all", migration 0024). */
+export type TallyEntity = "proposal" | "invoice" | "invoice_due" | "user" | "commission" | "conversation";
 
 /**
  * One bucket's totals: `n` rows, `cents` the sum of their amounts (invoice totals; for
@@ -72,7 +72,7 @@ export function tallyCount(buckets: TallyBucket[], keep: (bucket: string) => boo
   return buckets.reduce((total, b) => (keep(b.bucket) ? total + b.n : total), 0);
 }
 
-const ENTITIES: TallyEntity[] = ["proposal", "invoice", "invoice_due", "user", "commission"];
+const ENTITIES: TallyEntity[] = ["proposal", "invoice", "invoice_due", "user", "commission", "conversation"];
 
 /**
  * Folds every entity whose delta rows exceed the threshold (what a read does), so the tally

@@ -15,7 +15,9 @@ import { listConversations } from "./inbox.server";
 import { flushDueMessageMails } from "./message-mail.server";
 import { postMessage, type ConversationServices } from "./post-message.server";
 import { getStatusEventsForAmbassador, getThread, listThreadFiles } from "./timeline.server";
-import { countUnread, UNREAD_CAP, unreadByProposal } from "./unread.server";
+import { countUnread, rowsOf, UNREAD_CAP, unreadByProposal } from "./unread.server";
+import { decodeCursor } from "#app/lib/pagination";
+import type { Actor } from "#app/features/users/actor";
 
 const services = (db: Database): ConversationServices => ({ db, files: createDatabaseFileStore(db), maxUploadMb: 1 });
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
@@ -166,6 +168,122 @@ describe.each(testDatabases())("conversations on %s", (_name, open) => {
     expect(await countUnread(t.db, client)).toBe(1);
     await getThread(t.db, client, a);
     expect(await countUnread(t.db, client)).toBe(0);
+  });
+
+  it("keeps the inbox's sort key per admin (issue #30): new client message first for every admin, read drops back, new admin sees all", async () => {
+    const { t, s } = ctx;
+    const c = services(t.db);
+    /** Every (admin, conversation) has one row whose key is what the inbox rule computes from scratch. */
+    const expectKeptKeys = async () => {
+      const rows = await t.db.execute(sql`
+        select
+          (select count(*)::int from inbox_entry) as kept,
+          (select count(*)::int from proposal_thread t cross join "user" a where a.role = 'admin') as expected,
+          (select count(*)::int from inbox_entry i
+             join proposal_thread t on t.proposal_id = i.proposal_id
+             join "user" a on a.id = i.user_id and a.role = 'admin'
+             left join proposal_read r on r.user_id = i.user_id and r.proposal_id = i.proposal_id
+             where i.inbox_sort = case when t.last_client_message_id > coalesce(r.last_read_message_id, 0)
+               then t.last_activity_at + interval '1000 years' else t.last_activity_at end) as right_keys`);
+      const [row] = rowsOf<{ kept: number; expected: number; right_keys: number }>(rows);
+      expect(row).toEqual({ kept: row!.expected, expected: row!.expected, right_keys: row!.expected });
+    };
+    const order = async (actor: Actor) => (await listConversations(t.db, actor, {}, page)).items.map((r) => [r.id, r.unread]);
+    const admin = await makeAdmin(s);
+    const client = await makeClient(s, { businessName: "Sorted Co" });
+    const [a, b, quiet] = [
+      await insertProposal(t.db, { clientId: client.id, projectName: "Sort A" }),
+      await insertProposal(t.db, { clientId: client.id, projectName: "Sort B" }),
+      await insertProposal(t.db, { clientId: client.id, projectName: "No messages" }),
+    ];
+    const t0 = new Date("2031-03-01T10:00:00Z");
+    const at = (minutes: number) => new Date(t0.getTime() + minutes * 60_000);
+    await postMessage(c, { author: client, proposalId: a, text: "a1", now: at(0) });
+    await postMessage(c, { author: admin, proposalId: b, text: "b1", now: at(1) });
+    // b has no client message: unread a first although b is newer; no row for a conversation without messages.
+    expect(await order(admin)).toEqual([
+      [a, 1],
+      [b, 0],
+    ]);
+    expect((await listConversations(t.db, admin, {}, page)).total).toBe(2);
+    expect((await listConversations(t.db, admin, {}, page)).items.map((r) => r.id)).not.toContain(quiet);
+
+    // A new admin sees every conversation, unread by them.
+    const admin2 = await makeAdmin(s);
+    expect(await order(admin2)).toEqual([
+      [a, 1],
+      [b, 0],
+    ]);
+    await expectKeptKeys();
+
+    // Reading drops a conversation back among the read ones (newest activity first), for that admin only.
+    await getThread(t.db, admin, a);
+    expect(await order(admin)).toEqual([
+      [b, 0],
+      [a, 0],
+    ]);
+    expect(await order(admin2)).toEqual([
+      [a, 1],
+      [b, 0],
+    ]);
+    expect(await countUnread(t.db, admin)).toBe(0);
+    await expectKeptKeys();
+
+    // A new client message puts its conversation first for every admin.
+    await postMessage(c, { author: client, proposalId: b, text: "b2", now: at(2) });
+    expect(await order(admin)).toEqual([
+      [b, 1],
+      [a, 0],
+    ]);
+    expect(await order(admin2)).toEqual([
+      [b, 1],
+      [a, 1],
+    ]);
+    // An admin's reply marks it read for that admin only and moves its activity.
+    await postMessage(c, { author: admin2, proposalId: a, text: "a2", now: at(3) });
+    expect(await order(admin2)).toEqual([
+      [b, 1],
+      [a, 0],
+    ]);
+    expect(await order(admin)).toEqual([
+      [b, 1],
+      [a, 0],
+    ]);
+    await expectKeptKeys();
+
+    // Pages follow the kept key: one row per page, both directions.
+    const first = await listConversations(t.db, admin2, {}, { size: 1 });
+    const second = await listConversations(t.db, admin2, {}, { size: 1, after: decodeCursor(first.next)! });
+    expect([first.items[0]!.id, second.items[0]!.id]).toEqual([b, a]);
+    expect((await listConversations(t.db, admin2, {}, { size: 1, before: decodeCursor(second.prev)! })).items[0]!.id).toBe(b);
+
+    // No longer an admin: their rows go; an admin again: they come back. Deleting a proposal removes its row.
+    await t.db.update(user).set({ role: "client" }).where(eq(user.id, admin2.id));
+    await expectKeptKeys();
+    await t.db.update(user).set({ role: "admin" }).where(eq(user.id, admin2.id));
+    await expectKeptKeys();
+    await deleteProposal(t.db, client, a);
+    await expectKeptKeys();
+    expect((await listConversations(t.db, admin, {}, page)).total).toBe(1);
+
+    // Threads written in bulk (one statement, as the demo seed does) get their rows set-based.
+    const bulk = [
+      await insertProposal(t.db, { clientId: client.id, projectName: "Bulk 1" }),
+      await insertProposal(t.db, { clientId: client.id, projectName: "Bulk 2" }),
+    ];
+    await t.db.execute(sql`
+      insert into proposal_message (proposal_id, author_id, author_name, author_role, body)
+      select p, ${client.id}, 'Sorted Co', 'client', 'bulk' from unnest(${sql.param(bulk)}::integer[]) p`);
+    await t.db.execute(sql`
+      insert into proposal_thread (proposal_id, last_activity_at, last_message_id, last_client_message_id)
+      select proposal_id, now(), max(id), max(id) from proposal_message where proposal_id = any(${sql.param(bulk)}::integer[]) group by proposal_id`);
+    await expectKeptKeys();
+    expect((await listConversations(t.db, admin, {}, page)).total).toBe(3);
+    expect(await order(admin)).toEqual([
+      [b, 1], // its client message (2031) is newer than the bulk's (now)
+      [bulk[1], 1],
+      [bulk[0], 1],
+    ]);
   });
 
   it("counts a badge up to UNREAD_CAP (the header shows 99+), so an admin's pages never sum every conversation", async () => {

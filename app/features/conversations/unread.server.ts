@@ -2,8 +2,9 @@
  * Unread counts (docs/product.md#conversations-read): what a participant has not read yet —
  * for a client the agency's shared messages, for an admin the client's messages — after their read
  * position, deleted messages excepted. Each count is an index range per conversation
- * (`proposal_message_unread_by_*_idx`); the admin's total starts from `proposal_thread`, so it
- * reads only conversations with a client message after the admin's position.
+ * (`proposal_message_unread_by_*_idx`); the admin's total starts from the admin's `inbox_entry`
+ * rows (migration 0024) whose sort key is in the unread range, so it reads only conversations
+ * with a client message after the admin's position.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
@@ -30,17 +31,19 @@ export const UNREAD_CAP = 100;
  */
 export async function countUnread(q: Queryable, actor: Actor): Promise<number> {
   if (actor.role === "admin") {
+    // An unread conversation's inbox_sort is its last activity + 1,000 years (inbox_sort_of), a
+    // read one's is its last activity: 500 years from now separates them for any real activity.
     const rows = await q.execute<{ n: string }>(sql`
       select count(*)::int as n from (
         select 1
-        from proposal_thread t
-        left join proposal_read r on r.proposal_id = t.proposal_id and r.user_id = ${actor.id}
+        from inbox_entry i
+        left join proposal_read r on r.proposal_id = i.proposal_id and r.user_id = ${actor.id}
         cross join lateral (
           select 1 from proposal_message m
-          where m.proposal_id = t.proposal_id and m.id > coalesce(r.last_read_message_id, 0) and ${unreadBy(actor)}
+          where m.proposal_id = i.proposal_id and m.id > coalesce(r.last_read_message_id, 0) and ${unreadBy(actor)}
           limit ${UNREAD_CAP}
         ) u
-        where t.last_client_message_id > coalesce(r.last_read_message_id, 0)
+        where i.user_id = ${actor.id} and i.inbox_sort > now() + interval '500 years'
         limit ${UNREAD_CAP}
       ) capped`);
     return Number(rowsOf<{ n: number }>(rows)[0]?.n ?? 0);
