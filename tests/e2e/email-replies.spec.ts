@@ -8,9 +8,8 @@
  */
 import path from "node:path";
 import nodemailer from "nodemailer";
-import pg from "pg";
 import { freePort } from "../helpers/app-server";
-import { createPgDatabase } from "../helpers/test-database";
+import { createPgDatabase, testPool } from "../helpers/test-database";
 import { addressesOf, expect, newUserPage, registerClient, test, waitForMail } from "./fixtures";
 import { runPgUrl, startAppServer } from "./global-setup";
 
@@ -26,7 +25,7 @@ test("the app's SMTP listener and webhook: reply addresses in mails, no relay, f
   // A database of its own: the reply address is made by the instance that sends the mail, and the
   // run's shared instance (no INBOUND_DOMAIN) would send this one's mails from a shared outbox.
   const database = await createPgDatabase(runPgUrl(), "e2e_replies");
-  const sql = new pg.Pool({ connectionString: database.url, max: 2 });
+  const sql = testPool(database.url);
   const app = await startAppServer({
     DATA_DIR: path.join(process.env.E2E_TMP!, `replies-${uid()}`),
     DATABASE_URL: database.url,

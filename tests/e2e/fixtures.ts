@@ -7,7 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { test as base, expect, type Browser, type BrowserContext, type Locator } from "@playwright/test";
 import { simpleParser, type ParsedMail } from "mailparser";
-import pg from "pg";
+import type pg from "pg";
+import { testPool } from "../helpers/test-database";
 
 export { expect };
 
@@ -18,15 +19,34 @@ export function uniqueIp(): string {
   return `10.${process.pid % 250}.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`;
 }
 
-/** Reads mails received by the SMTP server during the run. */
-export async function waitForMail(predicate: (mail: ParsedMail) => boolean, timeoutMs = 15_000): Promise<ParsedMail> {
+/**
+ * Mails of this worker's run parsed once each: a late test of a full run looks through hundreds of
+ * them every 200 ms, which parsed afresh took longer than the wait on a busy machine.
+ */
+const parsedMails = new Map<string, ParsedMail>();
+
+/** Every mail the SMTP test server has received so far in the run, oldest first. */
+export async function receivedMails(): Promise<ParsedMail[]> {
   const dir = process.env.E2E_MAIL_DIR!;
+  const mails: ParsedMail[] = [];
+  for (const file of fs.readdirSync(dir).sort()) {
+    if (!file.endsWith(".eml")) continue; // still being written (global-setup renames it when complete)
+    let mail = parsedMails.get(file);
+    if (!mail) {
+      mail = await simpleParser(fs.readFileSync(path.join(dir, file)));
+      parsedMails.set(file, mail);
+    }
+    mails.push(mail);
+  }
+  return mails;
+}
+
+/** Waits for a mail received by the SMTP server during the run that passes `predicate`. */
+export async function waitForMail(predicate: (mail: ParsedMail) => boolean, timeoutMs = 30_000): Promise<ParsedMail> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    for (const file of fs.readdirSync(dir).sort()) {
-      const mail = await simpleParser(fs.readFileSync(path.join(dir, file)));
-      if (predicate(mail)) return mail;
-    }
+    const found = (await receivedMails()).find(predicate);
+    if (found) return found;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error("expected mail did not arrive");
@@ -142,7 +162,7 @@ export const test = base.extend<Fixtures, { sqlPool: pg.Pool; watchContexts: voi
   baseURL: async ({}, use) => use(process.env.E2E_BASE_URL),
   sqlPool: [
     async ({}, use) => {
-      const pool = new pg.Pool({ connectionString: process.env.E2E_DATABASE_URL, max: 2 });
+      const pool = testPool(process.env.E2E_DATABASE_URL!);
       await use(pool);
       await pool.end();
     },

@@ -12,11 +12,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
+import type pg from "pg";
 import { freePort, spawnApp, type AppProcess } from "../helpers/app-server";
 import { startTestPgServer } from "../helpers/embedded-postgres";
 import { startSmtpCapture } from "../helpers/smtp";
-import { createPgDatabase } from "../helpers/test-database";
+import { createPgDatabase, testPool } from "../helpers/test-database";
 
 export { freePort };
 
@@ -68,7 +68,7 @@ export async function startIsolatedApp(
     SMTP_URL: process.env.E2E_SMTP_URL ?? "",
     ...extraEnv,
   });
-  const sql = new pg.Pool({ connectionString: database.url, max: 2 });
+  const sql = testPool(database.url);
   return {
     baseUrl: app.baseUrl,
     databaseUrl: database.url,
@@ -91,7 +91,12 @@ export default async function globalSetup() {
   fs.mkdirSync(mailDir);
   let n = 0;
   const smtp = await startSmtpCapture({
-    onMessage: (mail) => fs.writeFileSync(path.join(mailDir, `${String(++n).padStart(5, "0")}.eml`), mail.raw),
+    // Written under another name, then renamed: a reader never sees half a mail.
+    onMessage: (mail) => {
+      const file = path.join(mailDir, `${String(++n).padStart(5, "0")}.eml`);
+      fs.writeFileSync(`${file}.part`, mail.raw);
+      fs.renameSync(`${file}.part`, file);
+    },
   });
 
   const server = await startTestPgServer();

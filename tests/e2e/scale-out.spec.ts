@@ -7,9 +7,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { request as playwrightRequest } from "@playwright/test";
-import { simpleParser } from "mailparser";
 import { startAppServer } from "./global-setup";
-import { PASSWORD, expect, test, uniqueEmail, uniqueIp } from "./fixtures";
+import { PASSWORD, expect, receivedMails, test, uniqueEmail, uniqueIp } from "./fixtures";
 
 test.describe("two instances on one PostgreSQL server", () => {
   test("share sessions, the outbox and rate limits", async () => {
@@ -68,15 +67,7 @@ test.describe("two instances on one PostgreSQL server", () => {
       await owner.dispose();
 
       // Both outbox workers poll the same table: each mail is delivered exactly once.
-      const mailDir = process.env.E2E_MAIL_DIR!;
-      const count = async () => {
-        let n = 0;
-        for (const file of fs.readdirSync(mailDir)) {
-          const mail = await simpleParser(fs.readFileSync(path.join(mailDir, file)));
-          if ((mail.text ?? "").includes(marker)) n++;
-        }
-        return n;
-      };
+      const count = async () => (await receivedMails()).filter((mail) => (mail.text ?? "").includes(marker)).length;
       await expect.poll(count, { timeout: 15_000 }).toBe(5);
       await new Promise((r) => setTimeout(r, 2_500)); // several more polling rounds on both instances
       expect(await count()).toBe(5);

@@ -320,3 +320,15 @@ export async function openPgliteClone(): Promise<DbHandle> {
     },
   };
 }
+
+/**
+ * A small pool for a test's own queries on `url`. An idle connection the server ends (the database
+ * dropped `with (force)` at the end of a test, a restart) would make the pool emit an `error` with
+ * no listener — an uncaught exception that fails whatever test runs then; here it only closes that
+ * connection (the next query opens another).
+ */
+export function testPool(url: string, max = 2): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max });
+  pool.on("error", () => {});
+  return pool;
+}
