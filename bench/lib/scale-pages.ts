@@ -13,7 +13,7 @@ import { countUnreadMessages, inboxFiltersFrom, listContactMessages } from "../.
 import { invoiceListFiltersFrom } from "../../app/features/invoices/invoices.schema";
 import { getInvoiceForClient, clientBalance, listClientInvoices } from "../../app/features/invoices/invoices.server";
 import { invoiceSummary, listInvoicesForAdmin } from "../../app/features/invoices/invoices.admin.server";
-import { listClientMeetings } from "../../app/features/meetings/meetings.server";
+import { listClientMeetings, listUpcomingClientMeetings } from "../../app/features/meetings/meetings.server";
 import { listMeetingRequests, listPendingMeetingRequests } from "../../app/features/meetings/meetings.admin.server";
 import { getProposalForAdmin, getProposalForClient } from "../../app/features/proposals/proposal-detail.server";
 import { proposalListFiltersFrom } from "../../app/features/proposals/proposals.admin.schema";
@@ -74,7 +74,7 @@ export const PORTAL_SCALE_PAGES: ScalePage[] = [
       Promise.all([
         getReferringAmbassador(db, a),
         listAwaitingApproval(db, a),
-        listClientMeetings(db, a),
+        listUpcomingClientMeetings(db, a),
         clientBalance(db, a),
         getSettings(db),
         clientNextSteps(db, a),

@@ -190,7 +190,7 @@ export async function getAgreementForClient(q: Queryable, actor: Actor, proposal
   const [p] = await q
     .select()
     .from(proposal)
-    .where(and(eq(proposal.id, proposalId), visibleToClient(actor, await emailVerified(q, actor.id))));
+    .where(and(eq(proposal.id, proposalId), visibleToClient(actor, await emailVerified(q, actor))));
   if (!p) throw notFound(PROPOSAL_MESSAGES.notFound);
   const current = currentView(await currentVersion(q, proposalId));
   const acceptance = await acceptanceOf(q, proposalId, current);

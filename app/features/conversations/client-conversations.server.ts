@@ -32,7 +32,7 @@ export async function listClientConversations(q: Queryable, actor: Actor, limit 
     })
     .from(proposal)
     .leftJoin(proposalThread, eq(proposalThread.proposalId, proposal.id))
-    .where(and(visibleToClient(actor, await emailVerified(q, actor.id))))
+    .where(and(visibleToClient(actor, await emailVerified(q, actor))))
     .orderBy(desc(sql`coalesce(${proposalThread.lastActivityAt}, ${proposal.createdAt})`), desc(proposal.id))
     .limit(limit);
   const unread = await unreadByProposal(

@@ -8,6 +8,7 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
+import { memoRead } from "#app/db/request-memo.server";
 import { proposal } from "#app/db/schema";
 import { emailVerified, visibleToClient } from "#app/features/proposals/client-visibility.server";
 import type { Actor } from "#app/features/users/actor";
@@ -27,9 +28,16 @@ export const UNREAD_CAP = 100;
  * {@link UNREAD_CAP} (issue #30: an admin who has not read the agency's thousands of conversations
  * must not make every admin page sum them all).
  *
+ * Counted once per request on a request view of the database (the layout's badge and the
+ * dashboard's next steps share it, app/db/request-memo.server.ts).
+ *
  * @returns 0 for an ambassador (no conversations); at most {@link UNREAD_CAP}.
  */
-export async function countUnread(q: Queryable, actor: Actor): Promise<number> {
+export function countUnread(q: Queryable, actor: Actor): Promise<number> {
+  return memoRead(q, `unread:${actor.id}`, () => countUnreadNow(q, actor));
+}
+
+async function countUnreadNow(q: Queryable, actor: Actor): Promise<number> {
   if (actor.role === "admin") {
     // An unread conversation's inbox_sort is its last activity + 1,000 years (inbox_sort_of), a
     // read one's is its last activity: 500 years from now separates them for any real activity.
@@ -49,7 +57,7 @@ export async function countUnread(q: Queryable, actor: Actor): Promise<number> {
     return Number(rowsOf<{ n: number }>(rows)[0]?.n ?? 0);
   }
   if (actor.role !== "client") return 0;
-  const visible = visibleToClient(actor, await emailVerified(q, actor.id));
+  const visible = visibleToClient(actor, await emailVerified(q, actor));
   const ids = q.select({ id: proposal.id }).from(proposal).where(visible);
   const rows = await q.execute<{ n: string }>(sql`
     select count(*)::int as n from (

@@ -15,12 +15,11 @@ import { meeting, proposal } from "#app/db/schema";
 import { countUnreadMessages } from "#app/features/contact/inbox.server";
 import { countUnread, UNREAD_CAP } from "#app/features/conversations/unread.server";
 import { invoiceSummary } from "#app/features/invoices/invoices.admin.server";
-import { listClientInvoices } from "#app/features/invoices/invoices.server";
-import { listClientMeetings } from "#app/features/meetings/meetings.server";
-import { listClientProposals } from "#app/features/proposals/proposals.server";
+import { listClientInvoiceRows } from "#app/features/invoices/invoices.server";
+import { listUpcomingClientMeetings, type ClientMeetingRow } from "#app/features/meetings/meetings.server";
+import { listClientProposalRows } from "#app/features/proposals/proposals.server";
 import { proposalNextStep } from "#app/features/proposals/status-next-step";
 import { assertRole, type Actor } from "#app/features/users/actor";
-import type { Database } from "#app/db/client.server";
 import { countOf, formatDate, formatMoney, formatTime, MEETING_STATUS_LABELS } from "#app/lib/vocabulary";
 
 /** One thing that waits for someone. */
@@ -55,25 +54,32 @@ const CLIENT_STEP_LIMIT = 6;
  * next meeting; when nothing waits for them, what the agency does next on their newest project.
  *
  * @param now - the current instant.
+ * @param upcomingMeetings - the caller's own read of {@link listUpcomingClientMeetings} at `now`,
+ *   when it has one (the dashboard lists them too: one statement, not two).
  * @throws {AppError} 403 unless a client.
  */
-export async function clientNextSteps(db: Database, actor: Actor, now: Date = new Date()): Promise<ClientNextSteps> {
+export async function clientNextSteps(
+  db: Queryable,
+  actor: Actor,
+  now: Date = new Date(),
+  upcomingMeetings?: Promise<{ upcoming: ClientMeetingRow[] }>,
+): Promise<ClientNextSteps> {
   assertRole(actor, "client");
   const [proposals, invoices, meetings, unreadMessages] = await Promise.all([
-    listClientProposals(db, actor, { includeCompleted: false, page: 1, pageSize: 50 }),
-    listClientInvoices(db, actor, { page: 1, pageSize: 50 }, now),
-    listClientMeetings(db, actor, now),
+    listClientProposalRows(db, actor, { includeCompleted: false, limit: 50 }),
+    listClientInvoiceRows(db, actor, { limit: 50 }, now),
+    upcomingMeetings ?? listUpcomingClientMeetings(db, actor, now),
     countUnread(db, actor),
   ]);
-  if (proposals.total === 0) {
-    const anyEver = await listClientProposals(db, actor, { includeCompleted: true, page: 1, pageSize: 1 });
-    if (anyEver.total === 0) return { firstTime: true, items: [] };
+  if (proposals.length === 0) {
+    const anyEver = await listClientProposalRows(db, actor, { includeCompleted: true, limit: 1 });
+    if (anyEver.length === 0) return { firstTime: true, items: [] };
   }
   const items: NextStep[] = [];
 
   // Invoices: overdue first, then the ones still due (earliest due date first).
   const isOverdue = (s: string) => s === "overdue" || s === "partial-overdue";
-  const unpaid = invoices.items
+  const unpaid = invoices
     .filter((i) => i.balanceCents > 0)
     .sort((a, b) =>
       isOverdue(a.displayStatus) === isOverdue(b.displayStatus) ? a.dueDate.localeCompare(b.dueDate) : isOverdue(a.displayStatus) ? -1 : 1,
@@ -103,7 +109,7 @@ export async function clientNextSteps(db: Database, actor: Actor, now: Date = ne
   }
 
   // Proposals that wait for the client: approve an ambassador's, review the work.
-  for (const p of proposals.items) {
+  for (const p of proposals) {
     const step = proposalNextStep(p);
     if (step.waitsFor !== "client") continue;
     const name = p.projectName ?? "Untitled project";
@@ -151,7 +157,7 @@ export async function clientNextSteps(db: Database, actor: Actor, now: Date = ne
 
   // Nothing waits for the client: say what the agency does next on the newest open project.
   if (!items.some((i) => i.kind === "action")) {
-    const newest = proposals.items[0];
+    const newest = proposals[0];
     if (newest) {
       items.push({
         key: `proposal-${newest.id}`,

@@ -164,6 +164,24 @@ export async function listClientInvoices(
   const total = counted?.total ?? 0;
   const pageCount = pageCountOf(total, pageSize);
   const page = Math.min(Math.max(1, options.page), pageCount);
+  const items = await listClientInvoiceRows(db, actor, { limit: pageSize, offset: (page - 1) * pageSize }, now);
+  return { items, page, pageSize, total, pageCount };
+}
+
+/**
+ * The client's invoices as {@link listClientInvoices} lists them (newest first), `limit` of them
+ * from `offset`, without counting them all (one statement; the dashboard's next steps).
+ *
+ * @param now - the current instant, for the overdue status.
+ * @throws {AppError} 403 unless a client.
+ */
+export async function listClientInvoiceRows(
+  db: Queryable,
+  actor: Actor,
+  options: { limit: number; offset?: number },
+  now: Date = new Date(),
+): Promise<ClientInvoiceRow[]> {
+  assertRole(actor, "client");
   const rows = await db
     .select({
       id: invoice.id,
@@ -178,21 +196,15 @@ export async function listClientInvoices(
     })
     .from(invoice)
     .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
-    .where(owned)
+    .where(ownedByClient(actor.id))
     .orderBy(desc(invoice.createdAt), desc(invoice.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
-  return {
-    items: rows.map((row) => ({
-      ...row,
-      balanceCents: Math.max(0, row.totalCents - row.paidCents),
-      displayStatus: invoiceDisplayStatus(row, now),
-    })),
-    page,
-    pageSize,
-    total,
-    pageCount,
-  };
+    .limit(options.limit)
+    .offset(options.offset ?? 0);
+  return rows.map((row) => ({
+    ...row,
+    balanceCents: Math.max(0, row.totalCents - row.paidCents),
+    displayStatus: invoiceDisplayStatus(row, now),
+  }));
 }
 
 /** The client's balance (docs/product.md#client-dashboard). Money in cents. */

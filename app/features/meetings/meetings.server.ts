@@ -63,25 +63,52 @@ export async function listClientMeetings(
   now: Date = new Date(),
 ): Promise<{ upcoming: ClientMeetingRow[]; past: ClientMeetingRow[]; changeCutoffHours: number }> {
   assertRole(actor, "client");
-  const { changeCutoffHours } = await getAvailability(db);
-  const query = () =>
-    db
-      .select({ ...meetingColumns, projectName: proposal.projectName })
-      .from(meeting)
-      .leftJoin(proposal, eq(proposal.id, meeting.proposalId))
-      .$dynamic();
-  const [upcoming, past] = await Promise.all([
-    query()
-      .where(and(eq(meeting.userId, actor.id), gt(meeting.startsAt, now)))
-      .orderBy(asc(meeting.startsAt), asc(meeting.id))
-      .limit(MEETING_LIST_LIMIT),
-    query()
+  const [{ changeCutoffHours }, upcoming, past] = await Promise.all([
+    getAvailability(db),
+    upcomingQuery(db, actor, now, MEETING_LIST_LIMIT),
+    clientMeetingQuery(db)
       .where(and(eq(meeting.userId, actor.id), lte(meeting.startsAt, now)))
       .orderBy(desc(meeting.startsAt), desc(meeting.id))
       .limit(MEETING_LIST_LIMIT),
   ]);
-  const row = (m: (typeof upcoming)[number]): ClientMeetingRow => ({ ...m, change: clientChangeState(m, changeCutoffHours, now) });
+  const row = (m: MeetingRead): ClientMeetingRow => ({ ...m, change: clientChangeState(m, changeCutoffHours, now) });
   return { upcoming: upcoming.map(row), past: past.map(row), changeCutoffHours };
+}
+
+/**
+ * The client's upcoming meetings only (start still ahead), soonest first, at most `limit`: the
+ * dashboard's list and next steps (docs/product.md#client-dashboard), one statement.
+ *
+ * @param now - the current instant.
+ * @returns the list and the change cutoff in hours.
+ * @throws {AppError} 403 unless a client.
+ */
+export async function listUpcomingClientMeetings(
+  db: Queryable,
+  actor: Actor,
+  now: Date = new Date(),
+  limit = MEETING_LIST_LIMIT,
+): Promise<{ upcoming: ClientMeetingRow[]; changeCutoffHours: number }> {
+  assertRole(actor, "client");
+  const [{ changeCutoffHours }, upcoming] = await Promise.all([getAvailability(db), upcomingQuery(db, actor, now, limit)]);
+  return { upcoming: upcoming.map((m) => ({ ...m, change: clientChangeState(m, changeCutoffHours, now) })), changeCutoffHours };
+}
+
+function clientMeetingQuery(db: Queryable) {
+  return db
+    .select({ ...meetingColumns, projectName: proposal.projectName })
+    .from(meeting)
+    .leftJoin(proposal, eq(proposal.id, meeting.proposalId))
+    .$dynamic();
+}
+
+type MeetingRead = Awaited<ReturnType<typeof upcomingQuery>>[number];
+
+function upcomingQuery(db: Queryable, actor: Actor, now: Date, limit: number) {
+  return clientMeetingQuery(db)
+    .where(and(eq(meeting.userId, actor.id), gt(meeting.startsAt, now)))
+    .orderBy(asc(meeting.startsAt), asc(meeting.id))
+    .limit(limit);
 }
 
 /**

@@ -8,8 +8,8 @@
  * after now and at most the horizon ahead, and does not overlap a pending or accepted meeting with
  * the buffer on both sides.
  */
-import { TZDate, tz } from "@date-fns/tz";
-import { addDays, format, getISODay, parseISO } from "date-fns";
+import { TZDate, tz, tzOffset } from "@date-fns/tz";
+import { addDays, format, parseISO } from "date-fns";
 import { WEEKDAYS, type WeeklyHours } from "#app/db/enums";
 
 /** The availability settings the slots depend on (a subset of the settings row). */
@@ -42,43 +42,92 @@ export function minutesOf(time: string): number {
 /**
  * Every free slot start between now + notice and now + horizon, earliest first.
  *
+ * Cheap on every booking page (issue #30): a day whose zone offset does not change is laid out
+ * with integer arithmetic from one offset (two `Intl` look-ups per day); only a day with a
+ * daylight-saving change falls back to resolving each wall time in the zone. Overlap with the held
+ * time is a binary search, not a scan of every meeting.
+ *
  * @param availability - the agency's settings.
  * @param busy - meetings holding time (any order).
  * @param now - the current instant.
  * @returns slot starts (UTC instants); each slot lasts `meetingMinutes`.
  */
 export function openSlots(availability: Availability, busy: BusyRange[], now: Date): Date[] {
-  const zone = tz(availability.timeZone);
+  const zoneName = availability.timeZone;
+  const zone = tz(zoneName);
   const length = availability.meetingMinutes;
   const buffer = availability.meetingBufferMinutes * 60_000;
   const earliest = now.getTime() + availability.minNoticeHours * 3_600_000;
   const latest = now.getTime() + availability.bookingHorizonDays * 86_400_000;
   const off = new Set(availability.datesOff);
-  const held = busy.map((b) => ({ start: b.start.getTime() - buffer, end: b.end.getTime() + buffer })).sort((a, b) => a.start - b.start);
+  const overlapsHeld = heldTime(busy, buffer);
   const slots: Date[] = [];
   const seen = new Set<number>();
   // Agency dates from the one holding `earliest` to the one holding `latest`.
-  const last = dateIn(new Date(latest), availability.timeZone);
-  for (let date = dateIn(new Date(earliest), availability.timeZone); date <= last; date = addCalendarDays(date, 1)) {
+  const last = dateIn(new Date(latest), zoneName);
+  for (let date = dateIn(new Date(earliest), zoneName); date <= last; date = addCalendarDays(date, 1)) {
     const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-    const weekday = WEEKDAYS[getISODay(new TZDate(y, m - 1, d, availability.timeZone)) - 1]!;
+    // The weekday of a calendar date does not depend on the zone.
+    const weekday = WEEKDAYS[(new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7]!;
     const ranges = off.has(date) ? [] : availability.weeklyHours[weekday];
+    if (ranges.length === 0) continue;
+    const midnight = Date.UTC(y, m - 1, d); // the date's wall clock read as UTC
+    const offset = steadyOffset(zoneName, midnight);
     for (const range of ranges) {
       const end = minutesOf(range.end);
       for (let minute = minutesOf(range.start); minute + length <= end; minute += length) {
-        const start = new TZDate(y, m - 1, d, Math.floor(minute / 60), minute % 60, availability.timeZone);
-        // A wall time skipped by a daylight-saving jump does not exist: no slot there.
-        if (format(start, "yyyy-MM-dd HH:mm", { in: zone }) !== `${date} ${clock(minute)}`) continue;
-        const t = start.getTime();
+        let t: number;
+        if (offset !== null) t = midnight + minute * 60_000 - offset * 60_000;
+        else {
+          const start = new TZDate(y, m - 1, d, Math.floor(minute / 60), minute % 60, zoneName);
+          // A wall time skipped by a daylight-saving jump does not exist: no slot there.
+          if (format(start, "yyyy-MM-dd HH:mm", { in: zone }) !== `${date} ${clock(minute)}`) continue;
+          t = start.getTime();
+        }
         if (t < earliest || t > latest || seen.has(t)) continue;
-        const slotEnd = t + length * 60_000;
-        if (held.some((h) => t < h.end && slotEnd > h.start)) continue;
+        if (overlapsHeld(t, t + length * 60_000)) continue;
         seen.add(t);
         slots.push(new Date(t));
       }
     }
   }
   return slots.sort((a, b) => a.getTime() - b.getTime());
+}
+
+/**
+ * The zone's UTC offset (minutes) over the whole of one calendar date, or null when it changes on
+ * or near that date. `midnight` is the date's wall-clock midnight read as UTC; the probes, 14 h
+ * before it and 36 h after it, enclose the date's every instant in any zone (offsets span
+ * −12 h…+14 h). Equal offsets at both ends mean no change in between, as no zone changes its
+ * offset twice within 50 hours.
+ */
+function steadyOffset(zone: string, midnight: number): number | null {
+  const before = tzOffset(zone, new Date(midnight - 14 * 3_600_000));
+  const after = tzOffset(zone, new Date(midnight + 36 * 3_600_000));
+  return before === after && Number.isFinite(before) ? before : null;
+}
+
+/**
+ * @returns a test whether [start, end) overlaps a held range widened by `buffer` ms on both sides:
+ *   the ranges sorted by start with the running maximum of their ends, so one binary search finds
+ *   whether any range starting before `end` ends after `start`.
+ */
+function heldTime(busy: BusyRange[], buffer: number): (start: number, end: number) => boolean {
+  const held = busy.map((b) => ({ start: b.start.getTime() - buffer, end: b.end.getTime() + buffer })).sort((a, b) => a.start - b.start);
+  const starts = held.map((h) => h.start);
+  const maxEnd: number[] = [];
+  for (const [i, h] of held.entries()) maxEnd.push(Math.max(h.end, i ? maxEnd[i - 1]! : -Infinity));
+  return (start, end) => {
+    // The number of ranges starting before `end`.
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid]! < end) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && maxEnd[lo - 1]! > start;
+  };
 }
 
 /** @returns `HH:MM` of minutes since midnight. */
@@ -89,13 +138,32 @@ function clock(minutes: number): string {
 /**
  * Groups slot starts by their calendar date in the viewer's zone.
  *
+ * A few `Intl` look-ups per day of slots, not per slot: a date whose offset is steady (see
+ * {@link steadyOffset}) runs from its midnight to the next, so its slots need no look-up.
+ *
  * @returns `YYYY-MM-DD` (viewer's zone) → the slots of that day, in order; the map keeps date order.
  */
 export function slotsByDay(slots: Date[], viewerZone: string): Map<string, Date[]> {
-  const zone = tz(viewerZone);
   const days = new Map<string, Date[]>();
+  // [from, to): the instants of the date `key` when its offset is steady.
+  let from = Infinity;
+  let to = -Infinity;
+  let key = "";
   for (const slot of slots) {
-    const key = format(slot, "yyyy-MM-dd", { in: zone });
+    const t = slot.getTime();
+    if (t < from || t >= to) {
+      key = dateIn(slot, viewerZone);
+      const [y, m, d] = key.split("-").map(Number) as [number, number, number];
+      const steady = steadyOffset(viewerZone, Date.UTC(y, m - 1, d));
+      if (steady !== null) {
+        // The whole date has this offset: it runs from its midnight to the next one.
+        from = Date.UTC(y, m - 1, d) - steady * 60_000;
+        to = from + 86_400_000;
+      } else {
+        from = Infinity;
+        to = -Infinity;
+      }
+    }
     const list = days.get(key);
     if (list) list.push(slot);
     else days.set(key, [slot]);

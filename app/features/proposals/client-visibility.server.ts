@@ -8,9 +8,14 @@ import type { Queryable } from "#app/db/client.server";
 import { proposal, user } from "#app/db/schema";
 import type { Actor } from "#app/features/users/actor";
 
-/** @returns whether the user's e-mail address is verified (false for an unknown id). */
-export async function emailVerified(q: Queryable, userId: string): Promise<boolean> {
-  const [row] = await q.select({ verified: user.emailVerified }).from(user).where(eq(user.id, userId));
+/**
+ * @returns whether the actor's e-mail address is verified: the actor's own `emailVerified` when it
+ *   carries one (the session read the user row this request, so no second statement), else read
+ *   from the user row (false for an unknown id).
+ */
+export async function emailVerified(q: Queryable, actor: Actor): Promise<boolean> {
+  if (typeof actor.emailVerified === "boolean") return actor.emailVerified;
+  const [row] = await q.select({ verified: user.emailVerified }).from(user).where(eq(user.id, actor.id));
   return row?.verified === true;
 }
 

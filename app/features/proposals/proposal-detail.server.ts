@@ -121,7 +121,7 @@ export async function getProposalForClient(
   proposalId: number,
 ): Promise<{ proposal: ProposalDetail; allowed: ClientProposalActions }> {
   assertRole(actor, "client");
-  const detail = await readDetail(q, and(eq(proposal.id, proposalId), visibleToClient(actor, await emailVerified(q, actor.id))));
+  const detail = await readDetail(q, and(eq(proposal.id, proposalId), visibleToClient(actor, await emailVerified(q, actor))));
   if (!detail) throw notFound(PROPOSAL_MESSAGES.notFound);
   return {
     proposal: { ...detail, ambassador: detail.ambassador ? { ...detail.ambassador, email: "" } : null },

@@ -173,10 +173,7 @@ export async function listClientProposals(
 ): Promise<NumberedPage<ClientProposalRow>> {
   assertRole(actor, "client");
   const pageSize = options.pageSize ?? PROJECT_STATUS_PAGE_SIZE;
-  const where = and(
-    visibleToClient(actor, await emailVerified(db, actor.id)),
-    options.includeCompleted ? undefined : notInArray(proposal.status, [...COMPLETED_STATUSES]),
-  );
+  const where = await clientListWhere(db, actor, options.includeCompleted);
   const [{ total }] = (await db.select({ total: count() }).from(proposal).where(where)) as [{ total: number }];
   const pageCount = pageCountOf(total, pageSize);
   const page = Math.min(Math.max(1, options.page), pageCount);
@@ -184,6 +181,30 @@ export async function listClientProposals(
     .limit(pageSize)
     .offset((page - 1) * pageSize);
   return { items: rows.map(withAllowed), page, pageSize, total, pageCount };
+}
+
+/**
+ * The first `limit` of the client's proposals as {@link listClientProposals} lists them, without
+ * counting them all (one statement; the dashboard's next steps, docs/product.md#client-dashboard).
+ *
+ * @throws {AppError} 403 unless a client.
+ */
+export async function listClientProposalRows(
+  q: Queryable,
+  actor: Actor,
+  options: { includeCompleted: boolean; limit: number },
+): Promise<ClientProposalRow[]> {
+  assertRole(actor, "client");
+  const rows = await clientProposalQuery(q, await clientListWhere(q, actor, options.includeCompleted)).limit(options.limit);
+  return rows.map(withAllowed);
+}
+
+/** Which of the client's proposals a list shows: the visible ones, without the completed and closed unless asked. */
+async function clientListWhere(q: Queryable, actor: Actor, includeCompleted: boolean): Promise<SQL | undefined> {
+  return and(
+    visibleToClient(actor, await emailVerified(q, actor)),
+    includeCompleted ? undefined : notInArray(proposal.status, [...COMPLETED_STATUSES]),
+  );
 }
 
 /**
@@ -203,7 +224,7 @@ export async function listClientProjectNames(
   return q
     .select({ id: proposal.id, projectName: proposal.projectName })
     .from(proposal)
-    .where(and(visibleToClient(actor, await emailVerified(q, actor.id)), onlyId === undefined ? undefined : eq(proposal.id, onlyId)))
+    .where(and(visibleToClient(actor, await emailVerified(q, actor)), onlyId === undefined ? undefined : eq(proposal.id, onlyId)))
     .orderBy(desc(proposal.createdAt), desc(proposal.id))
     .limit(100);
 }
@@ -217,7 +238,7 @@ export async function listClientProjectNames(
  */
 export async function listAwaitingApproval(db: Database, actor: Actor): Promise<ClientProposalRow[]> {
   assertRole(actor, "client");
-  if (!(await emailVerified(db, actor.id))) return [];
+  if (!(await emailVerified(db, actor))) return [];
   const rows = await clientProposalQuery(
     db,
     and(
@@ -255,7 +276,7 @@ export async function lockOwnProposal(tx: Transaction, actor: Actor, proposalId:
   const [row] = await tx
     .select()
     .from(proposal)
-    .where(and(eq(proposal.id, id), visibleToClient(actor, await emailVerified(tx, actor.id))))
+    .where(and(eq(proposal.id, id), visibleToClient(actor, await emailVerified(tx, actor))))
     .for("update");
   if (!row) throw notFound(PROPOSAL_MESSAGES.notFound);
   if (row.ambassadorId === actor.id) throw new AppError("FORBIDDEN", PROPOSAL_MESSAGES.ownProposal);
@@ -291,7 +312,7 @@ export async function getProposalForEdit(db: Database, actor: Actor, proposalId:
   const [row] = await db
     .select()
     .from(proposal)
-    .where(and(eq(proposal.id, id), visibleToClient(actor, await emailVerified(db, actor.id))));
+    .where(and(eq(proposal.id, id), visibleToClient(actor, await emailVerified(db, actor))));
   if (!row) throw notFound(PROPOSAL_MESSAGES.notFound);
   refuseIf(editRefusal(row));
   return {

@@ -6,6 +6,7 @@ import { TERMS_MAX } from "#app/features/agreements/agreements.messages";
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
+import { hasRequestMemo, memoRead } from "#app/db/request-memo.server";
 import { DEFAULT_CURRENCY } from "#app/lib/money";
 import { changedFields, recordAudit } from "#app/features/audit/audit.server";
 import { brandLogo, DEFAULT_WEEKLY_HOURS, settings } from "#app/db/schema";
@@ -66,10 +67,16 @@ export function companyNameOf(s: Pick<Settings, "companyName">): string {
   return s.companyName || DEFAULT_COMPANY_NAME;
 }
 
-/** @returns the settings row, or the defaults when none was saved. */
-export async function getSettings(q: Queryable): Promise<Settings> {
-  const [row] = await q.select().from(settings).limit(1);
-  return row ?? { ...DEFAULT_SETTINGS, updatedAt: new Date(0) };
+/**
+ * @returns the settings row, or the defaults when none was saved; read once per request on a
+ *   request view of the database (app/db/request-memo.server.ts), every time otherwise. Treat it as
+ *   read-only: the request's other readers share it.
+ */
+export function getSettings(q: Queryable): Promise<Settings> {
+  return memoRead(q, "settings", async () => {
+    const [row] = await q.select().from(settings).limit(1);
+    return row ?? { ...DEFAULT_SETTINGS, updatedAt: new Date(0) };
+  });
 }
 
 /**
@@ -185,12 +192,14 @@ export interface Brand {
   accentColor: string;
 }
 
-/** @returns the agency's name, logo path and accent colour (one small query, no logo bytes). */
+/**
+ * @returns the agency's name, logo path and accent colour (one small query, no logo bytes); on a
+ *   request view of the database, the name and colour come from the request's settings row.
+ */
 export async function getBrand(q: Queryable): Promise<Brand> {
-  const [row] = await q
-    .select({ companyName: settings.companyName, accentColor: settings.accentColor })
-    .from(settings)
-    .where(eq(settings.id, 1));
+  const [row] = hasRequestMemo(q)
+    ? [await getSettings(q)]
+    : await q.select({ companyName: settings.companyName, accentColor: settings.accentColor }).from(settings).where(eq(settings.id, 1));
   const [logo] = await q.select({ version: brandLogo.version }).from(brandLogo).where(eq(brandLogo.id, 1));
   return {
     companyName: row?.companyName ?? "",

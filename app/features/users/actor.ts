@@ -9,6 +9,11 @@ export interface Actor {
   id: string;
   role: Role;
   email: string;
+  /**
+   * Whether the e-mail address is verified (docs/product.md#email-verification), when the caller
+   * read it this request (the session's user row); absent, the use-case reads it itself.
+   */
+  emailVerified?: boolean;
 }
 
 /** The signed-in user as the UI needs it (header, info card). */

@@ -15,7 +15,7 @@ import { clientBalance, type ClientBalance } from "#app/features/invoices/invoic
 import { getSettings } from "#app/features/settings/settings.server";
 import { CommentForm } from "#app/features/proposals/components/comment-form";
 import { ClientMeetingList } from "#app/features/meetings/components/client-meeting-list";
-import { listClientMeetings } from "#app/features/meetings/meetings.server";
+import { listUpcomingClientMeetings } from "#app/features/meetings/meetings.server";
 import { clientNextSteps } from "#app/features/dashboard/next-steps.server";
 import { FirstSteps, NextSteps } from "#app/features/dashboard/components/next-steps";
 import { declineSchema } from "#app/features/proposals/proposals.schema";
@@ -38,13 +38,16 @@ export const meta: Route.MetaFunction = () => [{ title: "Client Dashboard | Clie
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const actor = requireUser(context);
+  const now = new Date();
+  // One read of the upcoming meetings for the list and the next steps.
+  const upcomingMeetings = listUpcomingClientMeetings(db, actor, now);
   const [ambassador, awaiting, meetings, balance, settings, next, conversations] = await Promise.all([
     getReferringAmbassador(db, actor),
     listAwaitingApproval(db, actor),
-    listClientMeetings(db, actor),
-    clientBalance(db, actor),
+    upcomingMeetings,
+    clientBalance(db, actor, now),
     getSettings(db),
-    clientNextSteps(db, actor),
+    clientNextSteps(db, actor, now, upcomingMeetings),
     listClientConversations(db, actor),
   ]);
   return {

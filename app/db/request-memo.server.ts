@@ -1,0 +1,45 @@
+/**
+ * A request-scoped memo of reads (issue #30): a page's loaders often call several use-cases that
+ * each read the same small fact (the settings row, the unread badge). {@link withRequestMemo} gives
+ * one request its own view of the database; {@link memoRead} on that view runs a read once and
+ * shares its answer with the rest of the request. Nothing outlives the request (no process-wide
+ * cache: several processes serve the same database), and a transaction is never memoised, so a
+ * read inside a write sees the write.
+ */
+import type { Database, Queryable } from "./client.server";
+
+const memos = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+/**
+ * @returns a view of `db` for one request: the same database and pool (every method is `db`'s),
+ *   with its own empty memo. Use it for reads that may be shared — a GET's loaders — not across
+ *   an action and the loaders after it.
+ */
+export function withRequestMemo(db: Database): Database {
+  const view = Object.create(db) as Database;
+  memos.set(view, new Map());
+  return view;
+}
+
+/**
+ * Runs `read` once per request view and key: later calls with the same key get the first call's
+ * answer (a failed read is forgotten, so the next call reads again). Without a request view
+ * (plain database, transaction, tests), it simply runs `read`.
+ *
+ * @param key - what is read, including every argument that changes the answer (e.g. the user id).
+ */
+export function memoRead<T>(q: Queryable, key: string, read: () => Promise<T>): Promise<T> {
+  const memo = memos.get(q);
+  if (!memo) return read();
+  const known = memo.get(key) as Promise<T> | undefined;
+  if (known) return known;
+  const promise = read();
+  memo.set(key, promise);
+  promise.catch(() => memo.delete(key));
+  return promise;
+}
+
+/** @returns whether `q` is a request view with a memo (see {@link withRequestMemo}). */
+export function hasRequestMemo(q: Queryable): boolean {
+  return memos.has(q);
+}
