@@ -151,6 +151,17 @@ function watch(context: BrowserContext) {
   });
 }
 
+/**
+ * Sends every page this test opened on `origin` to about:blank: call it before stopping a server
+ * of the test's own, or an open page's route discovery would fetch from the stopped server and
+ * fail the test with console errors.
+ */
+export async function leaveServer(origin: string): Promise<void> {
+  for (const context of testContexts ?? []) {
+    for (const page of context.pages()) if (page.url().startsWith(origin)) await page.goto("about:blank").catch(() => {});
+  }
+}
+
 interface Fixtures {
   ip: string;
   sql: pg.Pool;

@@ -10,7 +10,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import type pg from "pg";
 import { openSse, type SseStream } from "../helpers/sse";
-import { ADMIN, bookFreeSlot, expect, hydrated, login, newUserPage, registerClient, test } from "./fixtures";
+import { ADMIN, bookFreeSlot, expect, hydrated, leaveServer, login, newUserPage, registerClient, test } from "./fixtures";
 import { startAppServer } from "./global-setup";
 
 const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -161,6 +161,7 @@ test.describe("live updates across two server processes", () => {
       await expect(tab2).toHaveURL(/\/login/, { timeout: 10_000 });
     } finally {
       for (const stream of raw) stream.close();
+      await leaveServer(app.baseUrl);
       await app.stop("SIGTERM");
     }
   });
