@@ -382,6 +382,8 @@ export const meeting = pgTable(
   (t) => [
     index("meeting_user_idx").on(t.userId, t.startsAt),
     index("meeting_created_idx").on(t.createdAt, t.id),
+    // Admin's past meetings, newest first (migration 0025).
+    index("meeting_starts_idx").on(t.startsAt, t.id),
     index("meeting_proposal_idx").on(t.proposalId),
     index("meeting_active_starts_idx")
       .on(t.startsAt)
@@ -891,6 +893,8 @@ export const payments = pgTable(
   },
   (t) => [
     index("payments_invoice_idx").on(t.invoiceId),
+    // A payment's refunds (migration 0025).
+    index("payments_refund_of_idx").on(t.refundOf),
     check("payments_amount_nonzero", sql`${t.amountCents} <> 0`),
     check("payments_method_check", sql`${t.method} in ('card','bank_transfer','cash','other')`),
   ],
