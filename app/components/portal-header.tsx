@@ -2,6 +2,7 @@ import { useRef, type ReactNode } from "react";
 import { Form, NavLink, useLocation, useNavigation } from "react-router";
 import { accentStyle, BrandLink, useBrand } from "./brand";
 import { ThemeToggle } from "./theme-toggle";
+import { cappedCount } from "#app/lib/vocabulary";
 
 /** One link of a header bar. */
 export type NavItem = { to: string; label: string; end?: boolean; /** An unread count shown as a badge ("3 unread"). */ badge?: number };
@@ -77,7 +78,7 @@ export function HeaderBar({
               data-testid="nav-unread"
               className="ml-1 inline-flex min-w-5 items-center justify-center rounded-full bg-red-700 px-1.5 text-xs font-semibold text-white no-underline"
             >
-              {item.badge > 99 ? "99+" : item.badge}
+              {cappedCount(item.badge)}
               <span className="sr-only"> unread</span>
             </span>
           ) : null}

@@ -155,6 +155,19 @@ export function countOf(n: number, one: string, other = `${one}s`): string {
   return `${n.toLocaleString("en-US")} ${pluralRules.select(n) === "one" ? one : other}`;
 }
 
+/** The largest count a badge or a "n unread" line shows; above it they say "99+". */
+export const SHOWN_COUNT_MAX = 99;
+
+/** A badge's count: "99+" above {@link SHOWN_COUNT_MAX}. */
+export function cappedCount(n: number): string {
+  return n > SHOWN_COUNT_MAX ? `${SHOWN_COUNT_MAX}+` : n.toLocaleString("en-US");
+}
+
+/** {@link countOf} with the count capped like a badge ("99+ unread messages"). */
+export function cappedCountOf(n: number, one: string, other = `${one}s`): string {
+  return n > SHOWN_COUNT_MAX ? `${cappedCount(n)} ${other}` : countOf(n, one, other);
+}
+
 /** The noun alone in the form `n` asks for ("invoice" / "invoices"). */
 export function nounFor(n: number, one: string, other = `${one}s`): string {
   return pluralRules.select(n) === "one" ? one : other;

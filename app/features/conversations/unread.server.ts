@@ -12,6 +12,7 @@ import { memoRead } from "#app/db/request-memo.server";
 import { proposal } from "#app/db/schema";
 import { emailVerified, visibleToClient } from "#app/features/proposals/client-visibility.server";
 import type { Actor } from "#app/features/users/actor";
+import { SHOWN_COUNT_MAX } from "#app/lib/vocabulary";
 
 /** The unread condition for `m` (proposal_message) read by `actor`, with `r` their read row. */
 function unreadBy(actor: Actor): SQL {
@@ -20,8 +21,8 @@ function unreadBy(actor: Actor): SQL {
     : sql`m.author_role = 'agency' and m.visibility = 'shared' and m.deleted_at is null`;
 }
 
-/** The most a badge counts: it shows "99+" from here on, so counting further is wasted work. */
-export const UNREAD_CAP = 100;
+/** The most a badge counts: one past what it shows ("99+" from here on), so counting further is wasted work. */
+export const UNREAD_CAP = SHOWN_COUNT_MAX + 1;
 
 /**
  * The header badge: unread messages over all the actor's conversations, counted up to

@@ -13,14 +13,14 @@ import type { Queryable } from "#app/db/client.server";
 import { readTally, tallyCount } from "#app/db/tally.server";
 import { meeting, proposal } from "#app/db/schema";
 import { countUnreadMessages } from "#app/features/contact/inbox.server";
-import { countUnread, UNREAD_CAP } from "#app/features/conversations/unread.server";
+import { countUnread } from "#app/features/conversations/unread.server";
 import { invoiceSummary } from "#app/features/invoices/invoices.admin.server";
 import { listClientInvoiceRows } from "#app/features/invoices/invoices.server";
 import { listUpcomingClientMeetings, type ClientMeetingRow } from "#app/features/meetings/meetings.server";
 import { listClientProposalRows } from "#app/features/proposals/proposals.server";
 import { proposalNextStep } from "#app/features/proposals/status-next-step";
 import { assertRole, type Actor } from "#app/features/users/actor";
-import { countOf, formatDate, formatMoney, formatTime, MEETING_STATUS_LABELS } from "#app/lib/vocabulary";
+import { cappedCountOf, countOf, formatDate, formatMoney, formatTime, MEETING_STATUS_LABELS } from "#app/lib/vocabulary";
 
 /** One thing that waits for someone. */
 export interface NextStep {
@@ -101,7 +101,7 @@ export async function clientNextSteps(
     items.push({
       key: "unread-messages",
       kind: "action",
-      title: unreadMessages >= UNREAD_CAP ? "99+ unread messages" : countOf(unreadMessages, "unread message"),
+      title: cappedCountOf(unreadMessages, "unread message"),
       text: "From the agency, in your projects' conversations.",
       href: "/messages",
       cta: "Read",
@@ -253,7 +253,7 @@ export async function adminNextSteps(db: Queryable, actor: Actor, now: Date = ne
       n: unreadConversations,
       key: "unread-conversations",
       kind: "action",
-      title: unreadConversations >= UNREAD_CAP ? "99+ unread client messages" : countOf(unreadConversations, "unread client message"),
+      title: cappedCountOf(unreadConversations, "unread client message"),
       text: "In the proposals' conversations.",
       href: "/admin/conversations",
       cta: "Open",

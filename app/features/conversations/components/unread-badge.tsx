@@ -1,3 +1,5 @@
+import { cappedCount } from "#app/lib/vocabulary";
+
 /** An unread count: a small red pill whose text says what it counts ("3 unread"); nothing at 0. */
 export function UnreadBadge({ count, testId }: { count: number; testId?: string }) {
   if (count <= 0) return null;
@@ -6,7 +8,7 @@ export function UnreadBadge({ count, testId }: { count: number; testId?: string 
       data-testid={testId}
       className="ml-1 inline-flex min-w-5 items-center justify-center rounded-full bg-red-700 px-1.5 text-xs font-semibold text-white"
     >
-      {count > 99 ? "99+" : count}
+      {cappedCount(count)}
       <span className="sr-only"> unread</span>
     </span>
   );
