@@ -127,16 +127,15 @@ async function healthDuring<T>(
       await new Promise((r) => setTimeout(r, 20));
     }
   })();
+  let result: T;
   try {
-    const result = await work();
-    done = true;
-    await poller;
-    const sorted = [...times].sort((a, b) => a - b);
-    return { result, slowestMs: sorted.at(-1) ?? 0, medianMs: sorted[Math.floor(sorted.length / 2)] ?? 0, probes: times.length };
+    result = await work();
   } finally {
     done = true;
     await poller;
   }
+  const sorted = [...times].sort((a, b) => a - b);
+  return { result, slowestMs: sorted.at(-1) ?? 0, medianMs: sorted[Math.floor(sorted.length / 2)] ?? 0, probes: times.length };
 }
 
 test.describe("hostile input", () => {
