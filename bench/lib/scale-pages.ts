@@ -122,15 +122,18 @@ export const PORTAL_SCALE_PAGES: ScalePage[] = [
   {
     role: "admin",
     path: "/admin",
-    load: async (db, a) => [
-      await adminNextSteps(db, a),
-      await countProposals(db, a),
-      await countUsers(db, a),
-      await invoiceSummary(db, a),
-      await listUpcomingMeetings(db, a, "pending"),
-      await listUpcomingMeetings(db, a, "accepted"),
-      await storageUsed(db, a),
-    ],
+    load: async (db, a) => {
+      const invoices = await invoiceSummary(db, a);
+      return [
+        invoices,
+        await adminNextSteps(db, a, new Date(), invoices),
+        await countProposals(db, a),
+        await countUsers(db, a),
+        await listUpcomingMeetings(db, a, "pending"),
+        await listUpcomingMeetings(db, a, "accepted"),
+        await storageUsed(db, a),
+      ];
+    },
   },
   {
     role: "admin",

@@ -14,7 +14,7 @@ import { readTally, tallyCount } from "#app/db/tally.server";
 import { meeting, proposal } from "#app/db/schema";
 import { countUnreadMessages } from "#app/features/contact/inbox.server";
 import { countUnread } from "#app/features/conversations/unread.server";
-import { invoiceSummary } from "#app/features/invoices/invoices.admin.server";
+import { invoiceSummary, type InvoiceSummary } from "#app/features/invoices/invoices.admin.server";
 import { listClientInvoiceRows } from "#app/features/invoices/invoices.server";
 import { listUpcomingClientMeetings, type ClientMeetingRow } from "#app/features/meetings/meetings.server";
 import { listClientProposalRows } from "#app/features/proposals/proposals.server";
@@ -183,9 +183,16 @@ function proposalHref(id: number): string {
  * (in review with a revision comment), meeting requests awaiting an answer, overdue invoices,
  * unread contact messages. Items with a zero count are left out.
  *
+ * @param invoiceTotals - the caller's own {@link invoiceSummary} at `now`, when it has one (the
+ *   dashboard shows the totals too: one read, not two).
  * @throws {AppError} 403 unless the actor is an admin.
  */
-export async function adminNextSteps(db: Queryable, actor: Actor, now: Date = new Date()): Promise<NextStep[]> {
+export async function adminNextSteps(
+  db: Queryable,
+  actor: Actor,
+  now: Date = new Date(),
+  invoiceTotals?: InvoiceSummary,
+): Promise<NextStep[]> {
   assertRole(actor, "admin");
   const [byStatus, revisions, meetingRequests, invoices, unread, unreadConversations] = await Promise.all([
     readTally(db, "proposal"),
@@ -198,7 +205,7 @@ export async function adminNextSteps(db: Queryable, actor: Actor, now: Date = ne
       .select({ n: count() })
       .from(meeting)
       .where(and(eq(meeting.status, "pending"), gt(meeting.startsAt, now))),
-    invoiceSummary(db, actor),
+    invoiceTotals ?? invoiceSummary(db, actor, now),
     countUnreadMessages(db, actor),
     countUnread(db, actor),
   ]);

@@ -26,10 +26,12 @@ export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard | Admin
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
-  const next = await adminNextSteps(db, actor);
+  const now = new Date();
+  // One read of the invoice totals for the next steps and the money cards.
+  const invoices = await invoiceSummary(db, actor, now);
+  const next = await adminNextSteps(db, actor, now, invoices);
   const proposals = await countProposals(db, actor);
   const users = await countUsers(db, actor);
-  const invoices = await invoiceSummary(db, actor);
   const pending = await listUpcomingMeetings(db, actor, "pending");
   const upcoming = await listUpcomingMeetings(db, actor, "accepted");
   const storage = { ...(await storageUsed(db, actor)), kind: context.get(filesContext).kind };
