@@ -39,6 +39,7 @@ export default [
     route("proposal-request", "routes/client/proposal-request.tsx"),
     route("invoices", "routes/client/invoices.tsx"),
     route("proposals/:proposalId", "routes/client/proposal.tsx"),
+    route("proposals/:proposalId/accept", "routes/client/proposal-accept.tsx"),
     // The proposal's conversation (docs/product.md#conversations): upload endpoint, Files tab, downloads.
     route("messages", "routes/client/messages.tsx"),
     route("proposals/:proposalId/messages", "routes/client/proposal-messages.ts"),
@@ -70,6 +71,7 @@ export default [
     index("routes/admin/dashboard.tsx"),
     route("proposals", "routes/admin/proposals.tsx"),
     route("proposals/:proposalId", "routes/admin/proposal.tsx"),
+    route("proposals/:proposalId/offer", "routes/admin/proposal-offer.tsx"),
     route("proposals/:proposalId/messages", "routes/admin/proposal-messages.ts"),
     route("proposals/:proposalId/files", "routes/admin/proposal-files.tsx"),
     route("proposals/:proposalId/files/:fileId", "routes/admin/proposal-file.ts"),

@@ -106,19 +106,9 @@ export const SIGN_IN_PAGES = ["/login", "/register", "/forgot-password", "/reset
 export const SIGNED_OUT_PAGES = [...SIGN_IN_PAGES, "/register/ambassador"];
 
 /**
- * The two proposal pages (client and admin), which since issue #26 carry the offer editor or the
- * accept-and-sign form and the version History beside the conversation: 133.1 and 134.2 KB when
- * #26 landed, over issue #29's 130 KB. Their own budget until that code is split (see
- * bench/results/portal-js.md, "Over budget"); every other page keeps 130 KB.
- */
-export const PROPOSAL_DETAIL_BUDGET_KB = 135;
-
-/**
  * The portal JavaScript budget of a page, in bytes (gzip -9): 125 KB for /login, /register,
- * /forgot-password and /reset-password, 130 KB for every other portal page (ADR 010), and
- * {@link PROPOSAL_DETAIL_BUDGET_KB} for the proposal pages `/proposals/:id` and `/admin/proposals/:id`.
+ * /forgot-password and /reset-password, 130 KB for every other portal page (ADR 010).
  */
 export function portalBudget(url: string): number {
-  if (/^\/(admin\/)?proposals\/\d+$/.test(url)) return PROPOSAL_DETAIL_BUDGET_KB * 1024;
   return (SIGN_IN_PAGES.includes(url) ? 125 : 130) * 1024;
 }

@@ -84,6 +84,9 @@ test("offer → draft hidden → send → accept and sign → certificate → ve
   ]) {
     await expect(request).toContainText(text);
   }
+  await expect(admin.getByTestId("offer-state")).toHaveText("No offer sent yet: the client sees nothing until you send one.");
+  await admin.getByRole("link", { name: "Write the offer" }).click();
+  await expect(admin).toHaveURL(new RegExp(`/admin/proposals/${id}/offer$`));
   await hydrated(admin);
 
   // The offer: three items, a 30 % deposit, a validity date.
@@ -118,9 +121,11 @@ test("offer → draft hidden → send → accept and sign → certificate → ve
   const link = /(\/proposals\/\d+)/.exec(offerMail.text ?? "")![1]!;
   expect(link).toBe(`/proposals/${id}`);
 
-  // The client reads it in full on a phone.
+  // The client reads it in full on a phone, on the proposal page and on the signing page it links to.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(link);
+  await page.getByRole("link", { name: "Review and accept version 1" }).click();
+  await expect(page).toHaveURL(new RegExp(`/proposals/${id}/accept$`));
   const offer = page.getByRole("region", { name: /The agency's offer — version 1/ });
   await expect(offer).toContainText("design, build and launch.");
   await expect(offer).toContainText("Training included.");
@@ -132,7 +137,7 @@ test("offer → draft hidden → send → accept and sign → certificate → ve
   // Accept and sign: the name and the tick are both required.
   await hydrated(page);
   // Without the tick, the server refuses (the browser's own check is bypassed by a direct post).
-  const unticked = await page.request.post(link, {
+  const unticked = await page.request.post(`${link}/accept`, {
     form: { intent: "accept-offer", typedName: "Ann Pancake", version: "1" },
   });
   expect(unticked.status()).toBe(400);
@@ -199,7 +204,7 @@ test("offer → draft hidden → send → accept and sign → certificate → ve
     viewport: { width: 390, height: 844 },
   });
   const secondTab = await staleContext.newPage();
-  await secondTab.goto(link);
+  await secondTab.goto(`${link}/accept`);
   await expect(secondTab.getByRole("button", { name: "Accept version 2 and sign" })).toBeVisible();
   await admin.getByLabel("Estimated timeline").fill("8 weeks");
   await admin.getByRole("button", { name: "Send to client (version 3)" }).click();
@@ -243,7 +248,7 @@ test("accepting works without JavaScript", async ({ browser, sql }) => {
   await requestProposal(page, name);
   const id = (await sql.query(`select id from proposal where project_name = $1`, [name])).rows[0].id as number;
   const admin = await adminPage(browser);
-  await admin.goto(`/admin/proposals/${id}`);
+  await admin.goto(`/admin/proposals/${id}/offer`);
   await hydrated(admin);
   await admin.getByLabel("Scope of the work").fill("Everything, without scripts.");
   await admin.getByRole("button", { name: "Send to client (version 1)" }).click();
@@ -251,6 +256,7 @@ test("accepting works without JavaScript", async ({ browser, sql }) => {
   await mailTo(client.email, /^Your offer is ready/);
 
   await page.goto(`/proposals/${id}`);
+  await page.getByRole("link", { name: "Review and accept version 1" }).click();
   await page.getByLabel("Your full name").fill("Nora Script");
   await page.getByLabel("I have read and agree to these terms").check();
   await page.getByRole("button", { name: "Accept version 1 and sign" }).click();
@@ -286,7 +292,7 @@ test("an ambassador's proposal is version 1 at submission and is accepted the sa
   const awaiting = clientPage.getByRole("region", { name: "Proposals awaiting your approval" });
   await expect(awaiting).toContainText(name);
   await awaiting.getByRole("listitem").filter({ hasText: name }).getByRole("link", { name: "Review and accept" }).click();
-  await expect(clientPage).toHaveURL(new RegExp(`/proposals/${id}#offer-title$`));
+  await expect(clientPage).toHaveURL(new RegExp(`/proposals/${id}/accept$`));
   const offer = clientPage.getByRole("region", { name: /The agency's offer — version 1/ });
   await expect(offer).toContainText("A cafe website with a menu.");
   await expect(offer).toContainText("$3,000.00");

@@ -153,7 +153,7 @@ test.describe("bad input", () => {
     {
       name: "offer",
       role: "admin",
-      path: () => `/admin/proposals/${proposalId}`,
+      path: () => `/admin/proposals/${proposalId}/offer`,
       fixed: { form: "offer", intent: "save-offer" },
       valid: {
         scope: "Work",
@@ -170,7 +170,7 @@ test.describe("bad input", () => {
     {
       name: "accept and sign",
       role: "client",
-      path: () => `/proposals/${proposalId}`,
+      path: () => `/proposals/${proposalId}/accept`,
       fixed: { intent: "accept-offer" },
       valid: { typedName: "Ann Baker", agree: "on", version: "1" },
     },

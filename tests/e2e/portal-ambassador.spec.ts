@@ -128,7 +128,7 @@ test.describe("ambassador portal", () => {
     await expect(item).toContainText("$2,000.00");
     // Approval is an acceptance and signature of the offer's version 1 (docs/product.md#accept-and-sign).
     await item.getByRole("link", { name: "Review and accept" }).click();
-    await expect(page).toHaveURL(new RegExp(`/proposals/${rows[0].id}#offer-title$`));
+    await expect(page).toHaveURL(new RegExp(`/proposals/${rows[0].id}/accept$`));
     await hydrated(page);
     await page.getByLabel("Your full name").fill("Prospect Owner");
     await page.getByLabel("I have read and agree to these terms").check();

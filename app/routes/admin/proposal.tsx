@@ -11,6 +11,7 @@ import { getProposalForAdmin } from "#app/features/proposals/proposal-detail.ser
 import { proposalStatusIntents } from "#app/features/proposals/proposal-status-intents.server";
 import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { runIntent } from "#app/lib/form-action.server";
+import { getOfferForAdmin } from "#app/features/agreements/offers.server";
 import { paramId } from "#app/lib/ids";
 import { actorAndDb } from "#app/features/users/session.server";
 import { listRemindersFor } from "#app/features/reminders/admin-reminders.server";
@@ -18,16 +19,7 @@ import { RemindersPanel } from "#app/features/reminders/components/reminders-pan
 import { Conversation } from "#app/features/conversations/components/conversation";
 import { loadConversation } from "#app/features/conversations/conversation-page.server";
 import { conversationAction } from "#app/features/conversations/thread-route.server";
-import { data } from "react-router";
-import { getOfferForAdmin, saveOffer } from "#app/features/agreements/offers.server";
-import { offerFormSchema } from "#app/features/agreements/offer.schema";
-import { OfferForm } from "#app/features/agreements/components/offer-form";
 import { OfferTerms } from "#app/features/agreements/components/offer-terms";
-import { VersionHistory } from "#app/features/agreements/components/version-history";
-import { formAction, readForm, type FormReply } from "#app/lib/form-action.server";
-import { formConstraints } from "#app/lib/form-constraints.server";
-import { getSettings } from "#app/features/settings/settings.server";
-import { currencyOf } from "#app/lib/money";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `${data?.proposal.projectName || "Proposal"} | Admin Console` },
@@ -42,8 +34,6 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   return {
     proposal,
     offer: await getOfferForAdmin(db, actor, id),
-    offerForm: formConstraints(offerFormSchema),
-    currency: currencyOf(await getSettings(db)),
     ...(await loadConversation({ request, context }, id)),
     // docs/product.md#reminders-admin
     reminders: await listRemindersFor(db, actor, "proposal", id),
@@ -52,28 +42,17 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
 
 /**
  * `set-status` / `undo-status`, as on the proposal list (docs/product.md#proposals-admin-status), and
- * the offer form (`form=offer`: `save-offer` / `send-offer`, or a list change without JavaScript;
- * docs/product.md#offers).
+ * the conversation's posts. The offer is written on `/admin/proposals/:id/offer`.
  */
 export async function action(args: Route.ActionArgs) {
   const { actor, db } = actorAndDb(args.context);
   const id = paramId(args.params.proposalId, PROPOSAL_MESSAGES.notFound);
-  const peek = await readForm(args.request.clone());
-  if (peek.get("form") === "offer") {
-    const reply = await formAction(args, offerFormSchema, async (value, form) => {
-      const mode = form.get("intent") === "send-offer" ? "send" : "draft";
-      return (await saveOffer(db, actor, id, value, mode)).message;
-    });
-    if (reply instanceof Response) return reply;
-    return data<FormReply>({ ...reply.data, intent: "offer" }, reply.init ?? undefined);
-  }
   return (await conversationAction(args, id)) ?? runIntent(args, proposalStatusIntents(db, actor), { target: "proposalId" });
 }
 
 /** Heading with status, the parties and invoice, then the request in full. */
 export default function AdminProposal({ loaderData, actionData }: Route.ComponentProps) {
   const { proposal: p, offer } = loaderData;
-  const offerReply = actionData && "intent" in actionData && actionData.intent === "offer" ? actionData : null;
   const title = p.projectName || `Proposal #${p.id}`;
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-6">
@@ -95,7 +74,7 @@ export default function AdminProposal({ loaderData, actionData }: Route.Componen
           {p.source === "ambassador" ? <ApprovalBadge approvedAt={p.clientApprovedAt} declinedAt={p.clientDeclinedAt} /> : null}
         </div>
       </header>
-      <StatusToast reply={offerReply ? undefined : actionData} />
+      <StatusToast reply={actionData} />
 
       <section aria-labelledby="overview-title" className="rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
         <h2 id="overview-title" className="sr-only">
@@ -167,28 +146,21 @@ export default function AdminProposal({ loaderData, actionData }: Route.Componen
           </p>
         </OfferTerms>
       ) : null}
-      <section aria-labelledby="offer-form-title" className="min-w-0 rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
-        <h2 id="offer-form-title" className="text-xl font-semibold">
-          {offer.current ? "Change the offer" : "Write the offer"}
+      <section aria-labelledby="offer-title" className="min-w-0 rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
+        <h2 id="offer-title" className="text-xl font-semibold">
+          Offer
         </h2>
-        <p className="mt-1 mb-4 text-sm text-slate-600">
+        <p className="mt-1 text-sm text-slate-600" data-testid="offer-state">
           {offer.current
             ? offer.unsentChanges
-              ? "The draft below differs from the version the client has: send it to make a new version."
-              : `The client has version ${offer.current.number}. Any change you send makes version ${offer.current.number + 1}${offer.acceptance ? " and voids the client's acceptance" : ""}.`
-            : "Save a draft as often as you like: the client sees nothing until you send it."}
+              ? `The client has version ${offer.current.number}; a draft with changes is not sent yet.`
+              : `The client has version ${offer.current.number}${offer.history.versions.length > 1 ? ` (${offer.history.versions.length} versions sent)` : ""}.`
+            : "No offer sent yet: the client sees nothing until you send one."}
         </p>
-        <OfferForm
-          key={JSON.stringify(offer.form)}
-          constraint={loaderData.offerForm}
-          defaultValue={offer.form}
-          lastResult={offerReply?.result}
-          success={offerReply?.ok ? offerReply.message : null}
-          currency={loaderData.currency}
-          nextVersion={(offer.current?.number ?? 0) + 1}
-        />
+        <Link className={`${buttonClass("secondary")} mt-3`} to={`/admin/proposals/${p.id}/offer`}>
+          {offer.current ? "Change the offer" : "Write the offer"}
+        </Link>
       </section>
-      <VersionHistory history={offer.history} headingId="history-title" />
       <Conversation thread={loaderData.thread} reply={actionData} maxUploadMb={loaderData.maxUploadMb} />
       <RemindersPanel kind="proposal" id={p.id} history={loaderData.reminders} />
     </div>

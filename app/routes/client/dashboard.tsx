@@ -227,7 +227,7 @@ function AwaitingProposal({ proposal: p, reply }: { proposal: ClientProposalRow;
       <p className="mt-2 wrap-anywhere whitespace-pre-line text-slate-800">{p.projectDetails}</p>
       <div className="mt-3 flex flex-wrap items-start gap-2">
         <Link
-          to={`/proposals/${p.id}#offer-title`}
+          to={`/proposals/${p.id}/accept`}
           className="rounded-md bg-green-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-green-800"
         >
           Review and accept

@@ -12,19 +12,10 @@ import { requireUser } from "#app/features/users/session.server";
 import { Conversation } from "#app/features/conversations/components/conversation";
 import { loadConversation } from "#app/features/conversations/conversation-page.server";
 import { conversationAction } from "#app/features/conversations/thread-route.server";
-import { conformIntent, runIntent } from "#app/lib/form-action.server";
-import { requestInfoContext } from "#app/lib/request-info";
-import { formConstraints } from "#app/lib/form-constraints.server";
-import { timeZoneFromCookie } from "#app/lib/dates";
+import { runIntent } from "#app/lib/form-action.server";
 import { ensureAmbassadorVersion, getAgreementForClient } from "#app/features/agreements/offers.server";
-import { acceptOffer } from "#app/features/agreements/acceptance.server";
-import { acceptFormSchema, declineFormSchema } from "#app/features/agreements/offer.schema";
-import { AGREEMENT_MESSAGES } from "#app/features/agreements/agreements.messages";
-import { declineProposal } from "#app/features/proposals/proposals.server";
-import { AcceptForm } from "#app/features/agreements/components/accept-form";
 import { OfferTerms } from "#app/features/agreements/components/offer-terms";
-import { VersionChanges, VersionHistory } from "#app/features/agreements/components/version-history";
-import { CommentForm } from "#app/features/proposals/components/comment-form";
+import { VersionHistory } from "#app/features/agreements/components/version-history";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `${data?.proposal.projectName || "Proposal"} | Client Portal` },
@@ -45,57 +36,22 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   return {
     ...found,
     agreement: await getAgreementForClient(db, actor, id),
-    acceptForm: formConstraints(acceptFormSchema),
     ...(await loadConversation({ request, context }, id)),
   };
 }
 
 /**
- * The conversation's post, edit and delete (docs/product.md#conversations); `accept-offer` (accept
- * and sign, docs/product.md#accept-and-sign) and `decline-offer` (with a reason).
+ * The conversation's post, edit and delete (docs/product.md#conversations). Accepting and declining
+ * the offer post to `/proposals/:id/accept`.
  */
 export async function action(args: Route.ActionArgs) {
   const id = paramId(args.params.proposalId, PROPOSAL_MESSAGES.notFound);
-  const { db } = args.context.get(servicesContext);
-  const actor = requireUser(args.context);
-  const { request } = args;
-  return (
-    (await conversationAction(args, id)) ??
-    runIntent(args, {
-      "accept-offer": conformIntent(acceptFormSchema, async (value) => {
-        const result = await acceptOffer(
-          db,
-          actor,
-          id,
-          { typedName: value.typedName, version: value.version, sha256: value.sha256 },
-          {
-            ip: args.context.get(requestInfoContext).ip,
-            userAgent: request.headers.get("user-agent"),
-            timeZone: timeZoneFromCookie(request.headers.get("cookie")),
-            origin: new URL(request.url).origin,
-          },
-        );
-        return result.changed ? AGREEMENT_MESSAGES.accepted(result.version) : AGREEMENT_MESSAGES.alreadyAccepted(result.version);
-      }),
-      "decline-offer": conformIntent(declineFormSchema, async (value) => {
-        const { changed } = await declineProposal(db, actor, id, value.reason);
-        return changed ? "Proposal declined." : "You had already declined this proposal.";
-      }),
-    })
-  );
+  return (await conversationAction(args, id)) ?? runIntent(args, {});
 }
 
 /** Heading with status, what the client can do next, then the request in full. */
 export default function ClientProposal({ loaderData, actionData }: Route.ComponentProps) {
   const { proposal: p, allowed, agreement } = loaderData;
-  const acceptReply = actionData && "intent" in actionData && actionData.intent === "accept-offer" ? actionData : null;
-  const declineReply = actionData && "intent" in actionData && actionData.intent === "decline-offer" ? actionData : null;
-  // A refused acceptance of a version older than the current one: show what changed since (docs/product.md#accept-and-sign).
-  const postedVersion = Number((acceptReply?.result?.initialValue as { version?: string } | undefined)?.version ?? 0);
-  const staleFrom =
-    acceptReply && !acceptReply.ok && agreement.current && postedVersion > 0 && postedVersion < agreement.current.number
-      ? postedVersion
-      : undefined;
   const title = p.projectName || "Untitled project";
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6">
@@ -137,12 +93,12 @@ export default function ClientProposal({ loaderData, actionData }: Route.Compone
             </Link>
           ) : null}
           {allowed.approve ? (
-            <a
-              href="#offer-title"
+            <Link
+              to={`/proposals/${p.id}/accept`}
               className="rounded-md border border-brand-700 px-3 py-1.5 text-sm font-medium text-brand-800 hover:bg-brand-50"
             >
               Review and accept
-            </a>
+            </Link>
           ) : null}
         </div>
       ) : null}
@@ -151,25 +107,6 @@ export default function ClientProposal({ loaderData, actionData }: Route.Compone
           Book a meeting about this project
         </Link>
       </p>
-      {acceptReply?.ok || declineReply?.ok ? (
-        <p role="status" className="rounded-md border border-green-300 bg-green-50 px-3 py-2 font-medium text-green-900">
-          {(acceptReply ?? declineReply)!.message}
-        </p>
-      ) : null}
-      {staleFrom !== undefined ? (
-        <div role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950" data-testid="stale-version">
-          <p className="font-medium">{acceptReply!.message}</p>
-          {agreement.history.versions
-            .filter((v) => v.number > staleFrom)
-            .reverse()
-            .map((v) => (
-              <div key={v.number} className="mt-2">
-                <p className="text-sm font-semibold">What changed in version {v.number}</p>
-                <VersionChanges changes={v.changes} />
-              </div>
-            ))}
-        </div>
-      ) : null}
       {agreement.current ? (
         <OfferTerms version={agreement.current} headingId="offer-title" title="The agency's offer">
           {agreement.acceptance ? (
@@ -181,35 +118,17 @@ export default function ClientProposal({ loaderData, actionData }: Route.Compone
               </a>
             </p>
           ) : agreement.canAccept ? (
-            <>
-              <AcceptForm
-                key={agreement.current.number}
-                version={agreement.current.number}
-                sha256={agreement.current.sha256}
-                constraint={loaderData.acceptForm}
-                lastResult={acceptReply && staleFrom === undefined ? acceptReply.result : null}
-              />
-              {!p.clientDeclinedAt ? (
-                <CommentForm
-                  intent="decline-offer"
-                  proposalId={p.id}
-                  summary="Decline instead"
-                  summaryClassName="mt-3 inline-flex cursor-pointer list-none rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 [&::-webkit-details-marker]:hidden"
-                  field={{ id: "decline-reason", label: "Why are you declining?", name: "reason", rows: 2, maxLength: 1_000 }}
-                  error={declineReply && !declineReply.ok ? (declineReply.fieldErrors?.reason?.join(" ") ?? declineReply.message) : null}
-                  submit={{
-                    label: "Decline proposal",
-                    pendingLabel: "Declining…",
-                    className: "rounded-md bg-red-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-70",
-                  }}
-                />
-              ) : null}
-            </>
+            <Link
+              to={`/proposals/${p.id}/accept`}
+              className="mt-4 inline-flex rounded-md bg-green-700 px-4 py-2 font-semibold text-white hover:bg-green-800"
+            >
+              Review and accept version {agreement.current.number}
+            </Link>
           ) : null}
         </OfferTerms>
       ) : null}
       <ProposalRequestDetails request={p} headingId="request-title" title={p.source === "ambassador" ? "The proposal" : "Your request"} />
-      <VersionHistory history={agreement.history} headingId="history-title" openFrom={staleFrom} />
+      <VersionHistory history={agreement.history} headingId="history-title" />
       <Conversation thread={loaderData.thread} reply={actionData} maxUploadMb={loaderData.maxUploadMb} />
     </div>
   );
