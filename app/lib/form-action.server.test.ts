@@ -192,6 +192,18 @@ describe("formAction", () => {
     }
   });
 
+  it("answers a list change without JavaScript (add a row) with the values and no field errors", async () => {
+    const insert = JSON.stringify({ type: "insert", payload: { name: "items", defaultValue: { amount: "" } } });
+    const answer = await reply(formAction(post({ __intent__: insert, "items[0].amount": "5" }), schema, async () => "never"));
+    expect(answer).toMatchObject({ status: 200, ok: false, message: "" });
+    expect(answer.result?.status).toBeUndefined();
+    const items = (answer.result?.initialValue as { items: unknown[] }).items;
+    expect(items).toHaveLength(2);
+    expect(items[0]).toEqual({ amount: "5" });
+    // "Name is required." would show next to a field the user has not reached yet.
+    expect(answer.result?.error).toBeUndefined();
+  });
+
   it("answers a body that is not a form with 400", async () => {
     const request = new Request("http://localhost/page", { method: "POST", headers: { "content-type": "text/plain" }, body: "hi" });
     const context = new RouterContextProvider();

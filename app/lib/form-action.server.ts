@@ -166,7 +166,9 @@ export function safeReply(
     initialValue: initialValue ? (keepFields(initialValue, "", fieldsOf(schema)) as FormValues) : initialValue,
   };
   if (status) result.status = status;
-  if (error) result.error = error;
+  // A list change (add / remove a row without JavaScript) is not a submit: its values come back,
+  // not the checks of fields the user has not filled in yet.
+  if (error && (status || options.formErrors || options.fieldErrors)) result.error = error;
   return result;
 }
 

@@ -176,3 +176,26 @@ test("the sign-in page says whose portal it is", async ({ page }) => {
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByTestId("portal-owner")).toContainText(/client portal, run by Alex Rivera/i);
 });
+
+test("without JavaScript, '+ Add item' adds a row and shows no 'required' error for fields not filled in yet", async ({
+  browser,
+  page,
+  sql,
+}) => {
+  const { email } = await registerClient(page);
+  const project = `Rows ${uid()}`;
+  const { rows } = await sql.query(
+    `insert into proposal (source, status, project_details, client_id, project_name) select 'client', 'pending', 'x', id, $2 from "user" where email = $1 returning id`,
+    [email, project],
+  );
+  const admin = await adminPage(browser, { javaScriptEnabled: false });
+  await admin.goto(`/admin/proposals/${rows[0].id}/offer`);
+  await admin.getByLabel("Scope of the work").fill("");
+  await admin.getByLabel("Item 1 description").fill("Design");
+  await admin.getByRole("button", { name: "+ Add item" }).click();
+  await expect(admin.getByLabel("Item 2 description")).toBeVisible();
+  await expect(admin.getByLabel("Item 1 description")).toHaveValue("Design");
+  await expect(admin.getByText(/required|Describe the scope/i)).toHaveCount(0);
+  await expect(admin.locator('[aria-invalid="true"]')).toHaveCount(0);
+  await admin.context().close();
+});
