@@ -17,47 +17,61 @@ import { threadPath } from "./thread-paths";
 /**
  * The people a new shared message of `side` is mailed to: for a client's message every active
  * admin, for the agency's the proposal's client (when they can see the conversation) — each only
- * with message mails on.
+ * with message mails on. A query for {@link queueMessageMails} to insert from.
  */
-async function recipients(q: Queryable, proposalId: number, side: MessageAuthorRole): Promise<string[]> {
+function recipients(q: Queryable, proposalId: number, side: MessageAuthorRole) {
   const active = and(eq(user.notifyMessages, true), or(isNull(user.banned), eq(user.banned, false)));
   if (side === "client") {
-    const rows = await q
-      .select({ id: user.id })
+    return q
+      .select({ userId: sql<string>`${user.id}`.as("user_id") })
       .from(user)
       .where(and(eq(user.role, "admin"), active));
-    return rows.map((r) => r.id);
   }
-  const rows = await q
-    .select({ id: user.id })
+  return q
+    .select({ userId: sql<string>`${user.id}`.as("user_id") })
     .from(proposal)
     .innerJoin(user, eq(user.id, proposal.clientId))
     .where(and(eq(proposal.id, proposalId), active, or(eq(proposal.source, "client"), eq(user.emailVerified, true))));
-  return rows.map((r) => r.id);
 }
 
 /**
- * Called by `postMessage` inside its transaction for a shared message: notes each recipient's
- * waiting message and mails at once those whose window is over.
+ * Called by `postMessage` inside its transaction for a shared message: notes the waiting message
+ * for every recipient (one statement) and mails at once those whose window is over.
+ *
+ * @param tx - the posting transaction.
+ * @param message - the new message and the side that wrote it.
+ * @param now - the message's time: a window that ended by then is mailed now, otherwise it ends
+ *   {@link MAIL_WINDOW_MS} after the last mail.
  */
 export async function queueMessageMails(
   tx: Queryable,
   message: { id: number; proposalId: number; side: MessageAuthorRole },
   now: Date,
 ): Promise<void> {
-  for (const userId of await recipients(tx, message.proposalId, message.side)) {
-    const [state] = await tx
-      .insert(messageMail)
-      .values({ proposalId: message.proposalId, userId, pendingFromMessageId: message.id, dueAt: now })
-      .onConflictDoUpdate({
-        target: [messageMail.proposalId, messageMail.userId],
-        set: {
-          pendingFromMessageId: sql`coalesce(${messageMail.pendingFromMessageId}, excluded.pending_from_message_id)`,
-          dueAt: sql`coalesce(${messageMail.dueAt}, greatest(${now.toISOString()}::timestamptz, ${messageMail.lastSentAt} + ${`${MAIL_WINDOW_MS} milliseconds`}::interval, ${now.toISOString()}::timestamptz))`,
-        },
-      })
-      .returning({ dueAt: messageMail.dueAt });
-    if (state?.dueAt && state.dueAt.getTime() <= now.getTime()) await sendWaiting(tx, message.proposalId, userId, now);
+  const to = recipients(tx, message.proposalId, message.side).as("recipient");
+  const states = await tx
+    .insert(messageMail)
+    .select(
+      tx
+        .select({
+          proposalId: sql<number>`${message.proposalId}::int`.as("proposal_id"),
+          userId: to.userId,
+          lastSentAt: sql<Date | null>`null::timestamptz`.as("last_sent_at"),
+          pendingFromMessageId: sql<number>`${message.id}::int`.as("pending_from_message_id"),
+          dueAt: sql<Date>`${now.toISOString()}::timestamptz`.as("due_at"),
+        })
+        .from(to),
+    )
+    .onConflictDoUpdate({
+      target: [messageMail.proposalId, messageMail.userId],
+      set: {
+        pendingFromMessageId: sql`coalesce(${messageMail.pendingFromMessageId}, excluded.pending_from_message_id)`,
+        dueAt: sql`coalesce(${messageMail.dueAt}, greatest(${now.toISOString()}::timestamptz, ${messageMail.lastSentAt} + ${`${MAIL_WINDOW_MS} milliseconds`}::interval, ${now.toISOString()}::timestamptz))`,
+      },
+    })
+    .returning({ userId: messageMail.userId, dueAt: messageMail.dueAt });
+  for (const state of states) {
+    if (state.dueAt && state.dueAt.getTime() <= now.getTime()) await sendWaiting(tx, message.proposalId, state.userId, now);
   }
 }
 

@@ -229,6 +229,8 @@ export async function publishAudit(q: Queryable, write: AuditedWrite, actor?: { 
  * A conversation's message event (issue #23's `message` audit entity: `posted`, `note-posted`,
  * `edited`, `deleted`): `message.<action>` to every admin and the proposal's client, or
  * `note.<action>` to admins only for an internal note. It names the message and its author.
+ * One statement: the author's name and the proposal's audience ({@link proposalAudience}'s rule)
+ * are read by the insert itself.
  */
 async function publishMessageEvent(q: Queryable, write: AuditedWrite & { proposalId: number }, actor?: { id: string }): Promise<void> {
   const messageId = Number(write.entityId);
@@ -240,20 +242,26 @@ async function publishMessageEvent(q: Queryable, write: AuditedWrite & { proposa
   }
   const internal = write.action.startsWith("note-") || visibility !== "shared";
   const action = write.action.replace(/^note-/, "");
-  const [author] = actor
-    ? await q.select({ name: user.name, businessName: user.businessName, role: user.role }).from(user).where(eq(user.id, actor.id))
-    : [];
-  const authorName = (author?.role === "admin" ? author.name : author?.businessName || author?.name) ?? undefined;
-  const audience = internal ? null : await proposalAudience(q, write.proposalId);
-  await publishLive(q, {
-    kind: `${internal ? "note" : "message"}.${action}`,
-    entityId: write.entityId,
-    proposalId: write.proposalId,
-    admins: true,
-    userIds: [audience?.clientId],
-    data: { messageId, authorName, internal, projectName: audience?.projectName },
-    actorId: actor?.id,
-  });
+  const actorId = actor?.id ?? null;
+  // Absent labels are left out of `data` (jsonb_strip_nulls), as publishLive leaves out undefined ones.
+  await q.execute(sql`
+    insert into live_event (kind, entity_id, proposal_id, data, user_ids, admins)
+    select ${`${internal ? "note" : "message"}.${action}`}, ${String(write.entityId)}, ${write.proposalId}::int,
+      jsonb_strip_nulls(jsonb_build_object(
+        'messageId', ${Number.isSafeInteger(messageId) ? messageId : null}::int,
+        'authorName', case when author.role = 'admin' then author.name else coalesce(nullif(author.business_name, ''), author.name) end,
+        'internal', ${internal}::boolean,
+        'projectName', ${internal ? sql`null::text` : sql`p.project_name`},
+        'actorId', ${actorId}::text
+      )),
+      ${internal ? sql`'{}'::text[]` : sql`case when p.client_id is not null and (p.source = 'client' or client.email_verified) then array[p.client_id] else '{}'::text[] end`},
+      true
+    from (select 1) as one
+    left join proposal p on p.id = ${write.proposalId}::int
+    left join "user" client on client.id = p.client_id
+    left join "user" author on author.id = ${actorId}::text
+    on conflict do nothing
+  `);
 }
 
 /** A stored event as the hub reads it. */
