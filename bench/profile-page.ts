@@ -1,8 +1,9 @@
 /**
  * Where one portal page's time goes at agency scale: starts the built app on the `--scale`
  * database (PORTAL_SCALE_DB, seeded by bench/portal-scale.ts), signs the page's role in, asks for
- * each page a few times and prints the median wall time next to the statements PostgreSQL ran for
- * the last request (from `log_min_duration_statement = 0` in the server's log, when readable).
+ * each page a few times (uncompressed, as wrk asks) and prints the median wall time and the size of
+ * its HTML. The statements of a page: `alter database … set log_min_duration_statement = 0` and
+ * PostgreSQL's log.
  *
  *   npm run build && PORTAL_SCALE_DB=portal_scale_keep npx tsx bench/profile-page.ts [/admin …]
  *   CPU_PROF=/tmp/prof REPEAT=200 …   # and a V8 CPU profile of the server
@@ -37,20 +38,25 @@ async function main() {
   };
   const time = async (path: string, cookie: string | null) => {
     const runs: number[] = [];
+    let bytes = 0;
     for (let i = 0; i < Number(process.env.REPEAT ?? 15); i++) {
       const t0 = performance.now();
-      const res = await fetch(`${app.baseUrl}${path}`, { headers: cookie ? { cookie } : {}, redirect: "manual" });
-      await res.arrayBuffer();
+      // Uncompressed, as wrk asks for it (bench/portal-scale.ts).
+      const res = await fetch(`${app.baseUrl}${path}`, {
+        headers: { "accept-encoding": "identity", ...(cookie ? { cookie } : {}) },
+        redirect: "manual",
+      });
+      bytes = (await res.arrayBuffer()).byteLength;
       runs.push(performance.now() - t0);
       if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
     }
     runs.sort((a, b) => a - b);
-    return runs[Math.floor(runs.length / 2)]!;
+    return `${runs[Math.floor(runs.length / 2)]!.toFixed(1)} ms, ${(bytes / 1024).toFixed(1)} KB of HTML`;
   };
-  console.log(`/login: ${(await time("/login", null)).toFixed(1)} ms`);
+  console.log(`/login: ${await time("/login", null)}`);
   for (const page of pages) {
     const path = pagePath(page, ids);
-    console.log(`${page.role} ${path}: ${(await time(path, cookies[page.role])).toFixed(1)} ms`);
+    console.log(`${page.role} ${path}: ${await time(path, cookies[page.role])}`);
   }
   await app.stop();
 }

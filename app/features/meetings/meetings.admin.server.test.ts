@@ -13,6 +13,7 @@ import {
   deleteMeeting,
   listMeetingRequests,
   listPendingMeetingRequests,
+  listUpcomingMeetings,
 } from "./meetings.admin.server";
 
 describe.each(testDatabases())("admin meetings on %s", (_name, open) => {
@@ -83,6 +84,22 @@ describe.each(testDatabases())("admin meetings on %s", (_name, open) => {
     expect((await rejectionOf(acceptMeeting(t.db, admin, ahead))).status).toBe(409);
     const pending = await listPendingMeetingRequests(t.db, admin);
     expect(pending.items.map((m) => m.id)).not.toContain(ahead);
+  });
+
+  it("lists upcoming requests soonest first, at most the limit asked, with how many there are in all", async () => {
+    const { t, s, admin } = ctx;
+    const client = await makeClient(s);
+    const day = 86_400_000;
+    const ids: number[] = [];
+    for (const days of [30, 10, 20])
+      ids.push(await insertMeeting(t.db, { userId: client.id, startsAt: new Date(Date.now() + days * day) }));
+    const all = await listUpcomingMeetings(t.db, admin, "pending");
+    const mine = all.items.filter((m) => ids.includes(m.id)).map((m) => m.id);
+    expect(mine).toEqual([ids[1], ids[2], ids[0]]);
+    const two = await listUpcomingMeetings(t.db, admin, "pending", 2);
+    expect(two.items).toHaveLength(2);
+    expect(two.total).toBe(all.total);
+    expect(two.items.map((m) => m.id)).toEqual(all.items.slice(0, 2).map((m) => m.id));
   });
 
   it("refuses clients and ambassadors without writing", async () => {

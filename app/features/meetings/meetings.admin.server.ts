@@ -51,8 +51,9 @@ const rowSelect = () => ({
 
 /**
  * Upcoming meetings of one status — `pending` (the requests awaiting an answer) or `accepted` —
- * soonest first, at most {@link AWAITING_LIMIT} (docs/product.md#meetings-admin).
+ * soonest first, at most `limit` (docs/product.md#meetings-admin).
  *
+ * @param limit - how many rows: {@link AWAITING_LIMIT} on /admin/meetings, fewer on the dashboard.
  * @returns the rows and how many there are in all.
  * @throws {AppError} 403 unless the actor is an admin.
  */
@@ -60,6 +61,7 @@ export async function listUpcomingMeetings(
   db: Queryable,
   actor: Actor,
   status: "pending" | "accepted" = "pending",
+  limit = AWAITING_LIMIT,
 ): Promise<{ items: AdminMeetingRow[]; total: number }> {
   assertRole(actor, "admin");
   const where = sql`${meeting.status} = ${status} and ${meeting.startsAt} > now() and ${meeting.startsAt} <> 'infinity'::timestamptz`;
@@ -69,7 +71,7 @@ export async function listUpcomingMeetings(
     .innerJoin(user, eq(user.id, meeting.userId))
     .where(where)
     .orderBy(asc(meeting.startsAt), asc(meeting.id))
-    .limit(AWAITING_LIMIT);
+    .limit(limit);
   const [counted] = await db.select({ n: count() }).from(meeting).where(where);
   return { items: rows.map(isoRow), total: counted!.n };
 }

@@ -21,6 +21,12 @@ import { countOf } from "#app/lib/vocabulary";
 export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard | Admin Console" }, { name: "robots", content: "noindex" }];
 
 /**
+ * How many meeting requests and upcoming meetings the dashboard lists, soonest first (each list in
+ * full on /admin/meetings): ten rows with their actions keep the page light at agency scale.
+ */
+const DASHBOARD_MEETINGS = 10;
+
+/**
  * What waits for the agency first, then counts and money totals, the meeting requests awaiting an
  * answer and the upcoming meetings (docs/product.md#admin-dashboard).
  */
@@ -32,8 +38,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   const next = await adminNextSteps(db, actor, now, invoices);
   const proposals = await countProposals(db, actor);
   const users = await countUsers(db, actor);
-  const pending = await listUpcomingMeetings(db, actor, "pending");
-  const upcoming = await listUpcomingMeetings(db, actor, "accepted");
+  const pending = await listUpcomingMeetings(db, actor, "pending", DASHBOARD_MEETINGS);
+  const upcoming = await listUpcomingMeetings(db, actor, "accepted", DASHBOARD_MEETINGS);
   const storage = { ...(await storageUsed(db, actor)), kind: context.get(filesContext).kind };
   return { next, proposals, users, invoices, pending, upcoming, storage };
 }
@@ -108,17 +114,16 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
         />
         {pending.total > pending.items.length ? (
           <p className="mt-2 text-sm text-slate-700">
-            Showing the {pending.items.length} soonest of {pending.total.toLocaleString("en-US")}.
+            Showing the {pending.items.length} soonest of {pending.total.toLocaleString("en-US")}.{" "}
+            <Link to="/admin/meetings?show=awaiting" className="text-brand-700 underline">
+              All meeting requests
+            </Link>
           </p>
         ) : null}
       </DashboardSection>
 
       <DashboardSection id="upcoming-heading" title="Upcoming meetings">
-        <AdminMeetingTable
-          caption="Accepted meetings still ahead, soonest first"
-          rows={upcoming.items.slice(0, UPCOMING_SHOWN)}
-          empty="No upcoming meetings."
-        />
+        <AdminMeetingTable caption="Accepted meetings still ahead, soonest first" rows={upcoming.items} empty="No upcoming meetings." />
         <p className="mt-2 text-sm">
           <Link to="/admin/meetings?show=upcoming" className="text-brand-700 underline">
             All upcoming meetings
@@ -149,9 +154,6 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
     </>
   );
 }
-
-/** How many upcoming meetings the dashboard lists (all of them on /admin/meetings). */
-const UPCOMING_SHOWN = 10;
 
 /** A count: compact on a phone (two per row), four in a row from 1024 px. */
 function Stat({ label, value, detail }: { label: string; value: string; detail: string }) {
