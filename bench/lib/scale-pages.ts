@@ -106,6 +106,11 @@ export const PORTAL_SCALE_PAGES: ScalePage[] = [
         getThread(db, a, ids.clientProposal),
       ]),
   },
+  {
+    role: "client",
+    path: "/proposals/{clientProposal}/accept",
+    load: (db, a, ids) => Promise.all([getProposalForClient(db, a, ids.clientProposal), getAgreementForClient(db, a, ids.clientProposal)]),
+  },
   { role: "client", path: "/invoices", load: (db, a) => listClientInvoices(db, a, { page: 1 }) },
   { role: "client", path: "/view-invoice/{clientInvoice}", load: (db, a, ids) => getInvoiceForClient(db, a, ids.clientInvoice) },
   {
@@ -129,8 +134,8 @@ export const PORTAL_SCALE_PAGES: ScalePage[] = [
         await adminNextSteps(db, a, new Date(), invoices),
         await countProposals(db, a),
         await countUsers(db, a),
-        await listUpcomingMeetings(db, a, "pending"),
-        await listUpcomingMeetings(db, a, "accepted"),
+        await listUpcomingMeetings(db, a, "pending", 10),
+        await listUpcomingMeetings(db, a, "accepted", 10),
         await storageUsed(db, a),
       ];
     },
@@ -150,6 +155,11 @@ export const PORTAL_SCALE_PAGES: ScalePage[] = [
         getThread(db, a, ids.anyProposal, { markAsRead: false }),
         listRemindersFor(db, a, "proposal", ids.anyProposal),
       ]),
+  },
+  {
+    role: "admin",
+    path: "/admin/proposals/{anyProposal}/offer",
+    load: (db, a, ids) => Promise.all([getProposalForAdmin(db, a, ids.anyProposal), getOfferForAdmin(db, a, ids.anyProposal)]),
   },
   {
     role: "admin",
