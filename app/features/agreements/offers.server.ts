@@ -16,6 +16,7 @@ import { publishProposalEvent } from "#app/features/live/live-events.server";
 import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { emailVerified, visibleToClient } from "#app/features/proposals/client-visibility.server";
 import { isCompletedStatus } from "#app/features/proposals/proposal-rules";
+import { getProposalForClient } from "#app/features/proposals/proposal-detail.server";
 import { AGREEMENT_MESSAGES } from "./agreements.messages";
 import { depositCents, priceItems, type VersionTerms } from "./terms";
 import {
@@ -330,6 +331,20 @@ export async function makeAmbassadorFirstVersion(tx: Transaction, actor: Actor, 
   const input = fromRequest(row);
   await upsertDraft(tx, actor, row.id, input);
   await makeVersion(tx, actor, row, input, { event: "version-made" });
+}
+
+/**
+ * A client's proposal with its agreement, as the proposal page and the signing page load them
+ * (docs/product.md#proposal-pages, #accept-and-sign): an ambassador proposal from before offers
+ * existed gets its version 1 first ({@link ensureAmbassadorVersion}).
+ *
+ * @returns the proposal as {@link getProposalForClient} gives it, and `agreement`.
+ * @throws {AppError} 403 unless a client; 404 "Proposal not found" for a proposal they may not see.
+ */
+export async function getClientProposalWithAgreement(db: Database, actor: Actor, proposalId: number) {
+  const found = await getProposalForClient(db, actor, proposalId);
+  if (found.proposal.source === "ambassador") await ensureAmbassadorVersion(db, proposalId);
+  return { ...found, agreement: await getAgreementForClient(db, actor, proposalId) };
 }
 
 /**

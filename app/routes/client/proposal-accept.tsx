@@ -7,9 +7,7 @@
  */
 import { Link } from "react-router";
 import type { Route } from "./+types/proposal-accept";
-import { LocalDateTime } from "#app/components/local-time";
 import { servicesContext } from "#app/context";
-import { getProposalForClient } from "#app/features/proposals/proposal-detail.server";
 import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { paramId } from "#app/lib/ids";
 import { requireUser } from "#app/features/users/session.server";
@@ -17,13 +15,14 @@ import { conformIntent, runIntent } from "#app/lib/form-action.server";
 import { requestInfoContext } from "#app/lib/request-info";
 import { formConstraints } from "#app/lib/form-constraints.server";
 import { timeZoneFromCookie } from "#app/lib/dates";
-import { ensureAmbassadorVersion, getAgreementForClient } from "#app/features/agreements/offers.server";
+import { getClientProposalWithAgreement } from "#app/features/agreements/offers.server";
 import { acceptOffer } from "#app/features/agreements/acceptance.server";
 import { acceptFormSchema, declineFormSchema } from "#app/features/agreements/offer.schema";
 import { AGREEMENT_MESSAGES } from "#app/features/agreements/agreements.messages";
 import { declineProposal } from "#app/features/proposals/proposals.server";
 import { AcceptForm } from "#app/features/agreements/components/accept-form";
 import { OfferTerms } from "#app/features/agreements/components/offer-terms";
+import { AcceptanceNotice } from "#app/features/agreements/components/acceptance-notice";
 import { VersionChanges, VersionHistory } from "#app/features/agreements/components/version-history";
 import { CommentForm } from "#app/features/proposals/components/comment-form";
 
@@ -40,14 +39,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const actor = requireUser(context);
   const id = paramId(params.proposalId, PROPOSAL_MESSAGES.notFound);
-  const found = await getProposalForClient(db, actor, id);
-  // An ambassador proposal from before offers existed gets its version 1 now (docs/product.md#offers).
-  if (found.proposal.source === "ambassador") await ensureAmbassadorVersion(db, id);
-  return {
-    proposal: found.proposal,
-    agreement: await getAgreementForClient(db, actor, id),
-    acceptForm: formConstraints(acceptFormSchema),
-  };
+  const { proposal, agreement } = await getClientProposalWithAgreement(db, actor, id);
+  return { proposal, agreement, acceptForm: formConstraints(acceptFormSchema) };
 }
 
 /** `accept-offer` (accept and sign, docs/product.md#accept-and-sign) and `decline-offer` (with a reason). */
@@ -124,13 +117,7 @@ export default function ClientProposalAccept({ loaderData, actionData }: Route.C
       {agreement.current ? (
         <OfferTerms version={agreement.current} headingId="offer-title" title="The agency's offer">
           {agreement.acceptance ? (
-            <p className="mt-4 rounded-md border border-green-300 bg-green-50 px-3 py-2 text-green-900" data-testid="offer-acceptance">
-              You accepted version {agreement.acceptance.versionNumber} as {agreement.acceptance.typedName} on{" "}
-              <LocalDateTime value={agreement.acceptance.acceptedAt} />.{" "}
-              <a className="font-medium underline" href={`/proposals/${p.id}/certificate/${agreement.acceptance.certificateId}`} download>
-                Download the certificate of acceptance (PDF)
-              </a>
-            </p>
+            <AcceptanceNotice proposalId={p.id} acceptance={agreement.acceptance} />
           ) : agreement.canAccept ? (
             <>
               <AcceptForm

@@ -5,7 +5,6 @@ import { servicesContext } from "#app/context";
 import { ProposalRequestDetails } from "#app/features/proposals/components/proposal-request-details";
 import { ApprovalBadge, ProposalStatusBadge } from "#app/features/proposals/components/proposal-status-badge";
 import { ProposalNextStep } from "#app/features/proposals/components/proposal-next-step";
-import { getProposalForClient } from "#app/features/proposals/proposal-detail.server";
 import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
 import { paramId } from "#app/lib/ids";
 import { requireUser } from "#app/features/users/session.server";
@@ -13,8 +12,9 @@ import { Conversation } from "#app/features/conversations/components/conversatio
 import { loadConversation } from "#app/features/conversations/conversation-page.server";
 import { conversationAction } from "#app/features/conversations/thread-route.server";
 import { runIntent } from "#app/lib/form-action.server";
-import { ensureAmbassadorVersion, getAgreementForClient } from "#app/features/agreements/offers.server";
+import { getClientProposalWithAgreement } from "#app/features/agreements/offers.server";
 import { OfferTerms } from "#app/features/agreements/components/offer-terms";
+import { AcceptanceNotice } from "#app/features/agreements/components/acceptance-notice";
 import { VersionHistory } from "#app/features/agreements/components/version-history";
 
 export const meta: Route.MetaFunction = ({ data }) => [
@@ -30,12 +30,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const actor = requireUser(context);
   const id = paramId(params.proposalId, PROPOSAL_MESSAGES.notFound);
-  const found = await getProposalForClient(db, actor, id);
-  // An ambassador proposal from before offers existed gets its version 1 now (docs/product.md#offers).
-  if (found.proposal.source === "ambassador") await ensureAmbassadorVersion(db, id);
   return {
-    ...found,
-    agreement: await getAgreementForClient(db, actor, id),
+    ...(await getClientProposalWithAgreement(db, actor, id)),
     ...(await loadConversation({ request, context }, id)),
   };
 }
@@ -110,13 +106,7 @@ export default function ClientProposal({ loaderData, actionData }: Route.Compone
       {agreement.current ? (
         <OfferTerms version={agreement.current} headingId="offer-title" title="The agency's offer">
           {agreement.acceptance ? (
-            <p className="mt-4 rounded-md border border-green-300 bg-green-50 px-3 py-2 text-green-900" data-testid="offer-acceptance">
-              You accepted version {agreement.acceptance.versionNumber} as {agreement.acceptance.typedName} on{" "}
-              <LocalDateTime value={agreement.acceptance.acceptedAt} />.{" "}
-              <a className="font-medium underline" href={`/proposals/${p.id}/certificate/${agreement.acceptance.certificateId}`} download>
-                Download the certificate of acceptance (PDF)
-              </a>
-            </p>
+            <AcceptanceNotice proposalId={p.id} acceptance={agreement.acceptance} />
           ) : agreement.canAccept ? (
             <Link
               to={`/proposals/${p.id}/accept`}
