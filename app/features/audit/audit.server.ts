@@ -3,7 +3,7 @@
  * values, in the same transaction as the write itself. Each recorded write is also published
  * as a live update to the users allowed to see it (app/features/live/live-events.server.ts).
  */
-import { and, count, desc, eq, lt } from "drizzle-orm";
+import { and, count, desc, eq, lt, sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { auditEvent } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
@@ -58,6 +58,26 @@ export async function recordAudit(q: Queryable, actor: Actor, input: AuditInput)
     .returning({ id: auditEvent.id });
   await publishAudit(q, input, actor);
   return row!.id;
+}
+
+/**
+ * The audit row of a write made in the same statement (`postMessage` writes a message, its audit
+ * event and its live event at once): one `audit_event` row per row of `source`, whose `id` is the
+ * entity's id. The caller writes the live event itself ({@link recordAudit} does it for the rest).
+ *
+ * @param source - a relation with the entity's `id` column (a CTE name); no row, no event.
+ * @returns SQL for the `insert` (no `returning`).
+ */
+export function auditInsert(actor: Actor, input: Omit<AuditInput, "entityId">, source: SQL): SQL {
+  const json = (value: unknown) => {
+    const v = plain(value);
+    return v === null ? null : JSON.stringify(v);
+  };
+  return sql`
+    insert into audit_event (actor_id, actor_email, entity, entity_id, action, before, after, proposal_id)
+    select ${actor.id}, ${actor.email}, ${input.entity}, e.id::text, ${input.action},
+      ${json(input.before)}::jsonb, ${json(input.after)}::jsonb, ${input.proposalId ?? null}::int
+    from ${source} e`;
 }
 
 /**

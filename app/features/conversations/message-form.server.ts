@@ -24,7 +24,8 @@ const fileRefusal = (message: string) => new AppError("INVALID_INPUT", message, 
 
 /**
  * @param request - a `multipart/form-data` request (the body guard let it through unread, bounded).
- * @param uploader - who uploads, into which conversation (already checked to take part in it).
+ * @param uploader - who uploads, into which conversation: called before the first file is stored
+ *   (it checks that they take part in it, and throws otherwise — that refusal is the form's).
  * @returns the text fields and the pending files.
  * @throws {AppError} INVALID_INPUT on `files` with the first refusal (nothing stays stored), or
  *   "malformed" when the body is not a form.
@@ -32,7 +33,7 @@ const fileRefusal = (message: string) => new AppError("INVALID_INPUT", message, 
 export async function readMessageForm(
   s: ConversationServices,
   request: Request,
-  uploader: { id: string; name: string; proposalId: number },
+  uploader: () => Promise<{ id: string; name: string; proposalId: number }>,
 ): Promise<MessageForm> {
   const fields: Record<string, string> = {};
   const files: PendingFile[] = [];
@@ -80,7 +81,8 @@ export async function readMessageForm(
           if (refusal) return void stream.resume();
           current = stream;
           try {
-            files.push(await storePendingFile(s, { proposalId: uploader.proposalId, uploader, name: info.filename, content: stream }));
+            const who = await uploader();
+            files.push(await storePendingFile(s, { proposalId: who.proposalId, uploader: who, name: info.filename, content: stream }));
           } catch (error) {
             refusal ??= error instanceof AppError ? error : fileRefusal(FILE_MESSAGES.cut);
           } finally {

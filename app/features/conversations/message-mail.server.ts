@@ -7,7 +7,7 @@
  * when the window ends ({@link flushDueMessageMails}, run every 30 s by the conversation jobs).
  * Users who switched message mails off (account page) or are deactivated get none.
  */
-import { and, asc, eq, gte, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { messageMail, proposal, proposalMessage, storedFile, user, type MessageAuthorRole } from "#app/db/schema";
 import { queueNotification } from "#app/features/mail/notifications.server";
@@ -17,7 +17,7 @@ import { threadPath } from "./thread-paths";
 /**
  * The people a new shared message of `side` is mailed to: for a client's message every active
  * admin, for the agency's the proposal's client (when they can see the conversation) — each only
- * with message mails on. A query for {@link queueMessageMails} to insert from.
+ * with message mails on. A query for {@link messageMailUpsert} to insert from.
  */
 function recipients(q: Queryable, proposalId: number, side: MessageAuthorRole) {
   const active = and(eq(user.notifyMessages, true), or(isNull(user.banned), eq(user.banned, false)));
@@ -35,44 +35,49 @@ function recipients(q: Queryable, proposalId: number, side: MessageAuthorRole) {
 }
 
 /**
- * Called by `postMessage` inside its transaction for a shared message: notes the waiting message
- * for every recipient (one statement) and mails at once those whose window is over.
+ * The statement part that notes a new shared message for every recipient, for `postMessage` to
+ * write in the same statement as the message: one `message_mail` row per recipient, its window
+ * kept — a recipient with nothing waiting and no mail in the last {@link MAIL_WINDOW_MS} is due
+ * `now` (mailed at once, {@link mailDueNow}); otherwise the message waits for the window's end.
  *
- * @param tx - the posting transaction.
- * @param message - the new message and the side that wrote it.
- * @param now - the message's time: a window that ended by then is mailed now, otherwise it ends
- *   {@link MAIL_WINDOW_MS} after the last mail.
+ * @param source - the new message as a relation with an `id` column (a CTE name); no row, no write.
+ * @param message - the proposal and the side that wrote it.
+ * @param now - the message's time (UTC).
+ * @returns SQL for `insert … returning user_id, due_at` (due_at: timestamptz).
  */
-export async function queueMessageMails(
-  tx: Queryable,
-  message: { id: number; proposalId: number; side: MessageAuthorRole },
-  now: Date,
-): Promise<void> {
-  const to = recipients(tx, message.proposalId, message.side).as("recipient");
-  const states = await tx
-    .insert(messageMail)
-    .select(
-      tx
-        .select({
-          proposalId: sql<number>`${message.proposalId}::int`.as("proposal_id"),
-          userId: to.userId,
-          lastSentAt: sql<Date | null>`null::timestamptz`.as("last_sent_at"),
-          pendingFromMessageId: sql<number>`${message.id}::int`.as("pending_from_message_id"),
-          dueAt: sql<Date>`${now.toISOString()}::timestamptz`.as("due_at"),
-        })
-        .from(to),
-    )
-    .onConflictDoUpdate({
-      target: [messageMail.proposalId, messageMail.userId],
-      set: {
-        pendingFromMessageId: sql`coalesce(${messageMail.pendingFromMessageId}, excluded.pending_from_message_id)`,
-        dueAt: sql`coalesce(${messageMail.dueAt}, greatest(${now.toISOString()}::timestamptz, ${messageMail.lastSentAt} + ${`${MAIL_WINDOW_MS} milliseconds`}::interval, ${now.toISOString()}::timestamptz))`,
-      },
-    })
-    .returning({ userId: messageMail.userId, dueAt: messageMail.dueAt });
-  for (const state of states) {
-    if (state.dueAt && state.dueAt.getTime() <= now.getTime()) await sendWaiting(tx, message.proposalId, state.userId, now);
-  }
+export function messageMailUpsert(q: Queryable, source: SQL, message: { proposalId: number; side: MessageAuthorRole }, now: Date): SQL {
+  const at = now.toISOString();
+  return sql`
+    insert into message_mail (proposal_id, user_id, last_sent_at, pending_from_message_id, due_at)
+    select ${message.proposalId}::int, recipient.user_id, null, m.id, ${at}::timestamptz
+    from (${recipients(q, message.proposalId, message.side)}) recipient, ${source} m
+    where true
+    on conflict (proposal_id, user_id) do update set
+      pending_from_message_id = coalesce(message_mail.pending_from_message_id, excluded.pending_from_message_id),
+      due_at = coalesce(message_mail.due_at, greatest(${at}::timestamptz, message_mail.last_sent_at + ${`${MAIL_WINDOW_MS} milliseconds`}::interval))
+    returning user_id, due_at`;
+}
+
+/**
+ * Mails the waiting messages of one conversation now to those of `userIds` who are due by `now`
+ * (the first message of a quiet conversation, after `postMessage` wrote it). Rows another pass
+ * is mailing are skipped (`FOR UPDATE SKIP LOCKED`); whatever is not mailed here is mailed by
+ * {@link flushDueMessageMails} at its next pass, so a failure delays a mail, never loses it.
+ *
+ * @returns how many mails were queued in the outbox.
+ */
+export async function mailDueNow(db: Database, proposalId: number, userIds: string[], now: Date): Promise<number> {
+  if (userIds.length === 0) return 0;
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({ userId: messageMail.userId })
+      .from(messageMail)
+      .where(and(eq(messageMail.proposalId, proposalId), inArray(messageMail.userId, userIds), lte(messageMail.dueAt, now)))
+      .for("update", { skipLocked: true });
+    let sent = 0;
+    for (const row of due) if (await sendWaiting(tx, proposalId, row.userId, now)) sent++;
+    return sent;
+  });
 }
 
 /**

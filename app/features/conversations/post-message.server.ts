@@ -1,22 +1,24 @@
 /**
  * Posting a message (docs/product.md#conversations): the ONE path that writes a conversation
  * message — the web composer (with or without JavaScript) and replies by e-mail (docs/product.md#email-replies)
- * both call {@link postMessage}. In one transaction it writes the message, attaches its files,
- * moves the thread summary and the author's read position, records the audit event and queues the
- * message mails; a refusal at any point stores nothing (pending uploads are discarded).
+ * both call {@link postMessage}. In one statement it writes the message, attaches its files,
+ * moves the thread summary and the author's read position, records the audit and live events and
+ * queues the message mails; a refusal at any point stores nothing (pending uploads are discarded).
  */
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { Database, Transaction } from "#app/db/client.server";
-import { proposalMessage, storedFile, type MessageAuthorRole, type MessageVisibility } from "#app/db/schema";
-import { recordAudit } from "#app/features/audit/audit.server";
+import { eq, sql, type SQL } from "drizzle-orm";
+import type { Database, Queryable } from "#app/db/client.server";
+import { proposalMessage, type MessageVisibility } from "#app/db/schema";
+import { auditInsert } from "#app/features/audit/audit.server";
+import { messageEventInsert } from "#app/features/live/live-events.server";
 import { FILE_MESSAGES, MAX_FILES_PER_MESSAGE } from "#app/features/files/file-kinds";
 import type { FileStore } from "#app/features/files/file-store";
 import { discardFiles, storePendingFile, type PendingFile } from "#app/features/files/uploads.server";
 import type { Actor } from "#app/features/users/actor";
-import { AppError, fieldError } from "#app/lib/errors";
+import { AppError, fieldError, notFound } from "#app/lib/errors";
+import { logger } from "#app/lib/logger.server";
 import { CONVERSATION_MESSAGES, messageText } from "./conversations.schema";
-import { queueMessageMails } from "./message-mail.server";
-import { threadAccess } from "./thread-access.server";
+import { mailDueNow, messageMailUpsert } from "./message-mail.server";
+import { sideOf, threadAccess, threadAccessQuery } from "./thread-access.server";
 
 /** What posting needs: the database, the file store and the upload limit (from `AppServices`). */
 export interface ConversationServices {
@@ -59,62 +61,108 @@ async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes;
 }
 
-/** The row {@link insertMessage} writes. */
-interface NewMessage {
-  proposalId: number;
-  authorId: string;
-  authorName: string;
-  side: MessageAuthorRole;
-  body: string;
-  visibility: MessageVisibility;
-  via: "web" | "email";
-  mailMessageId: string | null;
-  createdAt: Date;
-}
-
 /**
- * Writes a message and what moves with it, in one statement (docs/product.md#conversations,
- * #conversations-read): the message row; the thread summary (last activity, last message, last
- * client message, last shared agency message — each only ever moved forward; its triggers keep the
- * admins' inbox order, docs/product.md#conversations-inbox); and the author's read position, moved
- * to the new message.
+ * The posting statement (docs/product.md#conversations, #conversations-read, #conversations-mail):
+ * in ONE statement — the participation check with the proposal row locked (`FOR SHARE`, so it
+ * cannot be deleted meanwhile; no row for a non-participant, and then nothing below is written);
+ * the message; the thread summary (last activity, last message, last client message, last shared
+ * agency message — each only ever moved forward; its triggers keep the admins' inbox order,
+ * docs/product.md#conversations-inbox); the author's read position, moved to the new message; the
+ * pending files attached; the audit event; the live event; and, for a shared message, every
+ * recipient's mail state.
  *
- * @param tx - the posting transaction (the proposal row is locked already).
- * @returns the new message's id and creation time.
+ * @returns SQL whose one row (none without access) is `id`, `created_at`, `attached` (files
+ *   attached) and `due` (JSON array of the recipients to mail now).
  */
-async function insertMessage(tx: Transaction, m: NewMessage): Promise<{ id: number; createdAt: Date }> {
-  const createdAt = m.createdAt.toISOString();
-  const result = await tx.execute(sql`
-    with new_message as (
+function postStatement(
+  q: Queryable,
+  input: {
+    author: Actor;
+    proposalId: number;
+    body: string;
+    visibility: MessageVisibility;
+    via: "web" | "email";
+    mailMessageId: string | null;
+    fileIds: number[];
+    fileNames: string[];
+    now: Date;
+  },
+): SQL | null {
+  const { author, proposalId, visibility, now } = input;
+  const access = threadAccessQuery(q, author, proposalId, { lock: true });
+  if (!access) return null;
+  const side = sideOf(author);
+  const at = now.toISOString();
+  const message = sql`new_message`;
+  const parts: SQL[] = [
+    sql`access as (${access})`,
+    sql`new_message as (
       insert into proposal_message (proposal_id, author_id, author_name, author_role, body, visibility, via, mail_message_id, created_at)
-      values (${m.proposalId}, ${m.authorId}, ${m.authorName}, ${m.side}, ${m.body}, ${m.visibility}, ${m.via}, ${m.mailMessageId}, ${createdAt}::timestamptz)
+      select access.id, ${author.id}, access.actor_name, ${side}, ${input.body}, ${visibility}, ${input.via}, ${input.mailMessageId}, ${at}::timestamptz
+      from access
       returning id, created_at
-    ), thread_summary as (
+    )`,
+    sql`thread_summary as (
       insert into proposal_thread (proposal_id, last_activity_at, last_message_id, last_client_message_id, last_agency_message_id)
-      select ${m.proposalId}, ${createdAt}::timestamptz, id,
-        ${m.side === "client" ? sql`id` : sql`0`},
-        ${m.side === "agency" && m.visibility === "shared" ? sql`id` : sql`0`}
+      select ${proposalId}::int, ${at}::timestamptz, id,
+        ${side === "client" ? sql`id` : sql`0`},
+        ${side === "agency" && visibility === "shared" ? sql`id` : sql`0`}
       from new_message
       on conflict (proposal_id) do update set
         last_activity_at = greatest(proposal_thread.last_activity_at, excluded.last_activity_at),
         last_message_id = greatest(proposal_thread.last_message_id, excluded.last_message_id),
         last_client_message_id = greatest(proposal_thread.last_client_message_id, excluded.last_client_message_id),
         last_agency_message_id = greatest(proposal_thread.last_agency_message_id, excluded.last_agency_message_id)
-    ), read_position as (
+    )`,
+    sql`read_position as (
       insert into proposal_read (user_id, proposal_id, last_read_message_id)
-      select ${m.authorId}, ${m.proposalId}, id from new_message
+      select ${author.id}, ${proposalId}::int, id from new_message
       on conflict (user_id, proposal_id) do update set
         last_read_message_id = greatest(proposal_read.last_read_message_id, excluded.last_read_message_id),
         updated_at = now()
-    )
-    select id, created_at from new_message
-  `);
-  const [row] = (result as unknown as { rows: Array<{ id: number | string; created_at: Date | string }> }).rows;
-  return { id: Number(row!.id), createdAt: new Date(row!.created_at) };
+    )`,
+    sql`audit as (${auditInsert(
+      author,
+      {
+        entity: "message",
+        action: visibility === "internal" ? "note-posted" : "posted",
+        proposalId,
+        after: { body: input.body, visibility, via: input.via, files: input.fileNames },
+      },
+      message,
+    )})`,
+    sql`live as (${messageEventInsert({ action: "posted", internal: visibility !== "shared", proposalId, actorId: author.id }, message)})`,
+  ];
+  if (input.fileIds.length)
+    parts.push(
+      sql`attached as (
+      update file set message_id = new_message.id
+      from new_message
+      where file.id in (${sql.join(
+        input.fileIds.map((id) => sql`${id}::int`),
+        sql`, `,
+      )})
+        and file.message_id is null
+        and file.proposal_id = ${proposalId}::int
+        and file.uploaded_by_id = ${author.id}
+      returning file.id
+    )`,
+    );
+  if (visibility === "shared") parts.push(sql`mail as (${messageMailUpsert(q, message, { proposalId, side }, now)})`);
+  const due =
+    visibility === "shared"
+      ? sql`(select coalesce(json_agg(user_id), '[]'::json) from mail where due_at <= ${at}::timestamptz)`
+      : sql`'[]'::json`;
+  return sql`with ${sql.join(parts, sql`, `)}
+    select new_message.id, new_message.created_at, ${input.fileIds.length ? sql`(select count(*) from attached)::int` : sql`0`} as attached, ${due} as due
+    from new_message`;
 }
 
 /**
- * Posts a message to a proposal's conversation.
+ * Posts a message to a proposal's conversation: one statement ({@link postStatement}), inside a
+ * transaction only when files are attached or an e-mail is posted (their checks can refuse after
+ * it). Then the recipients due now are mailed (the first message of a quiet conversation); a
+ * mail that fails there is mailed by the conversation jobs' next pass — the post stands.
  *
  * @returns the message's id, visibility, time and files.
  * @throws {AppError} 400 on `text` (empty, over 10,000 characters) or `files` (more than 10, or a
@@ -131,8 +179,8 @@ export async function postMessage(s: ConversationServices, input: PostMessageInp
     const visibility = input.visibility ?? "shared";
     if (visibility === "internal" && input.author.role !== "admin") throw new AppError("FORBIDDEN", CONVERSATION_MESSAGES.notesAdminsOnly);
     if (attachments.length > MAX_FILES_PER_MESSAGE) throw fieldError("files", FILE_MESSAGES.tooMany);
-    // Bytes to store before the transaction (a mail's attachments) need the uploader's name, so
-    // access is checked first for them; a post without such files is checked inside it.
+    // Bytes to store first (a mail's attachments) need the uploader's name, so access is checked
+    // first for them; otherwise the posting statement checks it.
     const early = attachments.some((a) => !isPending(a)) ? await threadAccess(s.db, input.author, input.proposalId) : null;
     for (const raw of attachments) {
       if (isPending(raw)) continue;
@@ -146,58 +194,40 @@ export async function postMessage(s: ConversationServices, input: PostMessageInp
       );
     }
     const now = input.now ?? new Date();
-    const posted = await s.db.transaction(async (tx) => {
-      // Access checked (404 otherwise) and the proposal row locked, so that it cannot be deleted
-      // meanwhile, in one statement.
-      const access = await threadAccess(tx, input.author, input.proposalId, { lock: true });
+    const via = input.via ?? "web";
+    const write = async (q: Queryable) => {
       if (input.inboundMessageId) {
-        const [seen] = await tx
+        const [seen] = await q
           .select({ id: proposalMessage.id })
           .from(proposalMessage)
           .where(eq(proposalMessage.mailMessageId, input.inboundMessageId));
         if (seen) throw new AppError("CONFLICT", CONVERSATION_MESSAGES.duplicateMail);
       }
-      const message = await insertMessage(tx, {
-        proposalId: access.proposalId,
-        authorId: input.author.id,
-        authorName: access.actorName,
-        side: access.side,
+      const statement = postStatement(q, {
+        author: input.author,
+        proposalId: input.proposalId,
         body: parsed.data,
         visibility,
-        via: input.via ?? "web",
+        via,
         mailMessageId: input.inboundMessageId ?? null,
-        createdAt: now,
+        fileIds: pending.map((f) => f.id),
+        fileNames: pending.map((f) => f.name),
+        now,
       });
-      const id = message.id;
-      if (pending.length) {
-        const attached = await tx
-          .update(storedFile)
-          .set({ messageId: id })
-          .where(
-            and(
-              inArray(
-                storedFile.id,
-                pending.map((f) => f.id),
-              ),
-              isNull(storedFile.messageId),
-              eq(storedFile.proposalId, access.proposalId),
-              eq(storedFile.uploadedById, input.author.id),
-            ),
-          )
-          .returning({ id: storedFile.id });
-        if (attached.length !== pending.length) throw fieldError("files", FILE_MESSAGES.cut);
-      }
-      await recordAudit(tx, input.author, {
-        entity: "message",
-        entityId: id,
-        action: visibility === "internal" ? "note-posted" : "posted",
-        proposalId: access.proposalId,
-        after: { body: parsed.data, visibility, via: input.via ?? "web", files: pending.map((f) => f.name) },
-      });
-      if (visibility === "shared") await queueMessageMails(tx, { id, proposalId: access.proposalId, side: access.side }, now);
-      return { id, proposalId: access.proposalId, visibility, createdAt: message.createdAt, files: pending };
-    });
-    return posted;
+      const result = statement ? await q.execute(statement) : { rows: [] };
+      const [row] = (result as unknown as { rows: PostedRow[] }).rows;
+      if (!row) throw notFound(CONVERSATION_MESSAGES.notFound);
+      if (Number(row.attached) !== pending.length) throw fieldError("files", FILE_MESSAGES.cut);
+      return row;
+    };
+    const row = pending.length || input.inboundMessageId ? await s.db.transaction(write) : await write(s.db);
+    const due = (typeof row.due === "string" ? JSON.parse(row.due) : row.due) as string[];
+    if (due.length) {
+      await mailDueNow(s.db, input.proposalId, due, now).catch((error: unknown) =>
+        logger.error({ err: error, proposalId: input.proposalId }, "mailing a new message failed; the conversation jobs retry"),
+      );
+    }
+    return { id: Number(row.id), proposalId: input.proposalId, visibility, createdAt: new Date(row.created_at), files: pending };
   } catch (error) {
     await discardFiles(
       s,
@@ -205,4 +235,12 @@ export async function postMessage(s: ConversationServices, input: PostMessageInp
     );
     throw error;
   }
+}
+
+/** The posting statement's row, as the drivers return it. */
+interface PostedRow {
+  id: number | string;
+  created_at: Date | string;
+  attached: number | string;
+  due: string[] | string;
 }

@@ -5,7 +5,7 @@
  * same 404 "Proposal not found". Ambassadors never take part: they read the status events of the
  * proposals they submitted through `getStatusEventsForAmbassador`.
  */
-import { and, eq, or } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { proposal, user, type MessageAuthorRole } from "#app/db/schema";
 import type { Actor } from "#app/features/users/actor";
@@ -24,6 +24,43 @@ export interface ThreadAccess {
   actorName: string;
 }
 
+/** The side an actor writes for: `client`, or `agency` for an admin. */
+export const sideOf = (actor: Actor): MessageAuthorRole => (actor.role === "admin" ? "agency" : "client");
+
+/**
+ * The participation check as one unexecuted query, for {@link threadAccess} and for statements
+ * that embed it (posting writes a message in the same statement, post-message.server.ts): the
+ * proposal's id, project name and client, and the actor's display name (a client's business name,
+ * else their name; an admin's name; else their e-mail). No row unless the actor takes part.
+ *
+ * @param proposalId - a valid serial id (the route parses it: app/lib/ids.ts).
+ * @param options.lock - lock the proposal row (`FOR SHARE`) so it cannot be deleted meanwhile.
+ * @returns the query (columns `id`, `project_name`, `client_id`, `actor_name`), or null for an
+ *   ambassador (never a participant).
+ */
+export function threadAccessQuery(q: Queryable, actor: Actor, proposalId: number, options: { lock?: boolean } = {}) {
+  if (actor.role !== "admin" && actor.role !== "client") return null;
+  // The proposal page's rule for a client: their own requests; ambassador proposals once their
+  // address is verified.
+  const where =
+    actor.role === "admin"
+      ? eq(proposal.id, proposalId)
+      : and(eq(proposal.id, proposalId), eq(proposal.clientId, actor.id), or(eq(proposal.source, "client"), eq(user.emailVerified, true)));
+  const name =
+    actor.role === "client" ? sql`coalesce(nullif(${user.businessName}, ''), nullif(${user.name}, ''))` : sql`nullif(${user.name}, '')`;
+  const query = q
+    .select({
+      id: proposal.id,
+      projectName: proposal.projectName,
+      clientId: proposal.clientId,
+      actorName: sql<string>`coalesce(${name}, ${actor.email}::text)`.as("actor_name"),
+    })
+    .from(proposal)
+    .innerJoin(user, eq(user.id, actor.id))
+    .where(where);
+  return options.lock ? query.for("share", { of: proposal }) : query;
+}
+
 /**
  * @param proposalId - a valid serial id (the route parses it: app/lib/ids.ts).
  * @param options.lock - lock the proposal row (`FOR SHARE`) so it cannot be deleted meanwhile.
@@ -36,31 +73,14 @@ export async function threadAccess(
   proposalId: number,
   options: { lock?: boolean } = {},
 ): Promise<ThreadAccess> {
-  if (actor.role !== "admin" && actor.role !== "client") throw notFound(CONVERSATION_MESSAGES.notFound);
-  // One query: the proposal, the actor's name and, for a client, the proposal page's rule
-  // (their own requests; ambassador proposals once their address is verified).
-  const where =
-    actor.role === "admin"
-      ? eq(proposal.id, proposalId)
-      : and(eq(proposal.id, proposalId), eq(proposal.clientId, actor.id), or(eq(proposal.source, "client"), eq(user.emailVerified, true)));
-  const query = q
-    .select({
-      id: proposal.id,
-      projectName: proposal.projectName,
-      clientId: proposal.clientId,
-      name: user.name,
-      businessName: user.businessName,
-    })
-    .from(proposal)
-    .innerJoin(user, eq(user.id, actor.id))
-    .where(where);
-  const [row] = options.lock ? await query.for("share", { of: proposal }) : await query;
+  const query = threadAccessQuery(q, actor, proposalId, options);
+  const [row] = query ? await query : [];
   if (!row) throw notFound(CONVERSATION_MESSAGES.notFound);
   return {
     proposalId: row.id,
     label: row.projectName || `Proposal #${row.id}`,
     clientId: row.clientId,
-    side: actor.role === "admin" ? "agency" : "client",
-    actorName: (actor.role === "client" ? row.businessName || row.name : row.name) || actor.email,
+    side: sideOf(actor),
+    actorName: row.actorName,
   };
 }

@@ -12,11 +12,11 @@ import { logger } from "#app/lib/logger.server";
 import { requireUser } from "#app/features/users/session.server";
 import { INLINE_TYPES } from "#app/features/files/file-kinds";
 import { filesContext } from "#app/features/files/files-context";
-import { CONVERSATION_MESSAGES, visibilitySchema } from "./conversations.schema";
+import { CONVERSATION_MESSAGES, MAX_MESSAGE_LENGTH, visibilitySchema } from "./conversations.schema";
 import { deleteMessage, editMessage } from "./edit-message.server";
 import { readMessageForm } from "./message-form.server";
 import { postMessage, type ConversationServices } from "./post-message.server";
-import { threadAccess } from "./thread-access.server";
+import { threadAccess, type ThreadAccess } from "./thread-access.server";
 import { threadPath } from "./thread-paths";
 import { getFileForDownload } from "./timeline.server";
 
@@ -38,6 +38,15 @@ export function isPrefetch(request: Request): boolean {
   return /prefetch/i.test(request.headers.get("sec-purpose") ?? request.headers.get("purpose") ?? "");
 }
 
+/**
+ * True when the body declares a length that only text fits in (a message's 10,000 characters as
+ * UTF-8, with the form's boundaries): no file worth checking access for before reading it.
+ */
+function smallBody(request: Request): boolean {
+  const length = Number(request.headers.get("content-length") ?? NaN);
+  return Number.isSafeInteger(length) && length <= MAX_MESSAGE_LENGTH * 4 + 4096;
+}
+
 function isMultipart(request: Request): boolean {
   return /^multipart\/form-data/i.test(request.headers.get("content-type") ?? "");
 }
@@ -50,14 +59,21 @@ function isMultipart(request: Request): boolean {
 export async function postFromRequest(ref: RequestRef, proposalId: number): Promise<{ reply: ComposerReply; status: number }> {
   const actor = requireUser(ref.context);
   const s = conversationServices(ref.context);
-  // Who may post is checked before a byte of the upload is read (404 for anyone else).
-  const access = await threadAccess(s.db, actor, proposalId);
+  // Who may post is checked before a byte of an upload is stored (404 for anyone else): before
+  // the body is read when it may hold a file, else at its first file; a text-only post is checked
+  // by the posting statement itself.
+  let access: Promise<ThreadAccess> | undefined;
+  const checkAccess = () => (access ??= threadAccess(s.db, actor, proposalId));
+  if (!smallBody(ref.request)) await checkAccess();
   let text = "";
   try {
-    const form = await readMessageForm(s, ref.request, { id: actor.id, name: access.actorName, proposalId: access.proposalId });
+    const form = await readMessageForm(s, ref.request, async () => {
+      const { actorName, proposalId: id } = await checkAccess();
+      return { id: actor.id, name: actorName, proposalId: id };
+    });
     text = form.fields.text ?? "";
     const visibility = visibilitySchema.parse(form.fields.visibility);
-    const posted = await postMessage(s, { author: actor, proposalId: access.proposalId, text, attachments: form.files, visibility });
+    const posted = await postMessage(s, { author: actor, proposalId, text, attachments: form.files, visibility });
     return {
       reply: {
         ok: true,

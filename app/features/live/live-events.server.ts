@@ -22,7 +22,7 @@
  * | message (issue #23's conversation) | every admin; the proposal's client — an internal note: admins only |
  * | anything else (user, settings, mail, contact, …) | every admin |
  */
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { invoice, liveEvent, meeting, proposal, user } from "#app/db/schema";
 import type { LiveData } from "./live-kinds";
@@ -241,14 +241,35 @@ async function publishMessageEvent(q: Queryable, write: AuditedWrite & { proposa
     visibility = text((result as unknown as { rows: Array<{ visibility?: unknown }> }).rows[0]?.visibility);
   }
   const internal = write.action.startsWith("note-") || visibility !== "shared";
-  const action = write.action.replace(/^note-/, "");
-  const actorId = actor?.id ?? null;
+  const id = Number.isSafeInteger(messageId) ? messageId : null;
+  await q.execute(
+    messageEventInsert(
+      { action: write.action.replace(/^note-/, ""), internal, proposalId: write.proposalId, actorId: actor?.id ?? null },
+      sql`(select ${id}::int as id)`,
+    ),
+  );
+}
+
+/**
+ * The message event's insert ({@link publishMessageEvent}), also written by `postMessage` in the
+ * same statement as the message: one event per row of `source`, naming the message
+ * (`source.id`) and its author, to every admin and — unless `internal` — the proposal's client.
+ *
+ * @param event.action - `posted`, `edited`, `deleted`.
+ * @param source - a relation with the message's `id` (int) column; no row, no event.
+ * @returns SQL for the `insert` (no `returning`).
+ */
+export function messageEventInsert(
+  event: { action: string; internal: boolean; proposalId: number; actorId: string | null },
+  source: SQL,
+): SQL {
+  const { internal, actorId } = event;
   // Absent labels are left out of `data` (jsonb_strip_nulls), as publishLive leaves out undefined ones.
-  await q.execute(sql`
+  return sql`
     insert into live_event (kind, entity_id, proposal_id, data, user_ids, admins)
-    select ${`${internal ? "note" : "message"}.${action}`}, ${String(write.entityId)}, ${write.proposalId}::int,
+    select ${`${internal ? "note" : "message"}.${event.action}`}, coalesce(m.id::text, ''), ${event.proposalId}::int,
       jsonb_strip_nulls(jsonb_build_object(
-        'messageId', ${Number.isSafeInteger(messageId) ? messageId : null}::int,
+        'messageId', m.id,
         'authorName', case when author.role = 'admin' then author.name else coalesce(nullif(author.business_name, ''), author.name) end,
         'internal', ${internal}::boolean,
         'projectName', ${internal ? sql`null::text` : sql`p.project_name`},
@@ -256,12 +277,11 @@ async function publishMessageEvent(q: Queryable, write: AuditedWrite & { proposa
       )),
       ${internal ? sql`'{}'::text[]` : sql`case when p.client_id is not null and (p.source = 'client' or client.email_verified) then array[p.client_id] else '{}'::text[] end`},
       true
-    from (select 1) as one
-    left join proposal p on p.id = ${write.proposalId}::int
+    from ${source} as m
+    left join proposal p on p.id = ${event.proposalId}::int
     left join "user" client on client.id = p.client_id
     left join "user" author on author.id = ${actorId}::text
-    on conflict do nothing
-  `);
+    on conflict do nothing`;
 }
 
 /** A stored event as the hub reads it. */

@@ -149,6 +149,8 @@ export function createAuth({
       useSecureCookies: env.origin.startsWith("https://"),
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
       ipAddress: { ipAddressHeaders: ["x-portal-client-ip"] },
+      // One statement for a session and its user (schema.ts `sessionRelations`).
+      database: { joins: true },
     },
     databaseHooks: {
       user: {
