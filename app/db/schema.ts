@@ -214,7 +214,6 @@ export const session = pgTable(
   (t) => [index("session_user_id_idx").on(t.userId)],
 );
 
-
 export const account = pgTable(
   "account",
   {
