@@ -172,7 +172,11 @@ async function run(driver: "postgres" | "pglite") {
     for (let i = 0; i < CLIENTS; i++) clients.push(await registerClient(app, i));
     const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7);
     // The clients open their conversations first (the server's database connections open here).
-    await Promise.all(clients.map((c) => fetch(`${app.baseUrl}/proposals/${c.proposalId}`, { headers: { cookie: c.cookie, "x-forwarded-for": c.ip } }).then((r) => r.text())));
+    await Promise.all(
+      clients.map((c) =>
+        fetch(`${app.baseUrl}/proposals/${c.proposalId}`, { headers: { cookie: c.cookie, "x-forwarded-for": c.ip } }).then((r) => r.text()),
+      ),
+    );
     await new Promise((r) => setTimeout(r, 1000));
     const first = only === "memory" ? null : await firstMessages(app, clients);
     const sequential = only === "memory" ? null : await sequentialLatency(app, clients[1]!);
