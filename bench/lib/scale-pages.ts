@@ -15,7 +15,7 @@ import { getInvoiceForClient, clientBalance, listClientInvoices } from "../../ap
 import { invoiceSummary, listInvoicesForAdmin } from "../../app/features/invoices/invoices.admin.server";
 import { listClientMeetings, listUpcomingClientMeetings } from "../../app/features/meetings/meetings.server";
 import { listMeetingRequests, listPendingMeetingRequests } from "../../app/features/meetings/meetings.admin.server";
-import { getProposalForAdmin, getProposalForClient } from "../../app/features/proposals/proposal-detail.server";
+import { getProposalForAdmin } from "../../app/features/proposals/proposal-detail.server";
 import { proposalListFiltersFrom } from "../../app/features/proposals/proposals.admin.schema";
 import { countProposals, listProposalsForAdmin } from "../../app/features/proposals/proposals.admin.server";
 import { listAwaitingApproval, listClientProjectNames, listClientProposals } from "../../app/features/proposals/proposals.server";
@@ -34,7 +34,7 @@ import { getStatusEventsForAmbassador, getThread } from "../../app/features/conv
 import { getAvailability, slotPickerView } from "../../app/features/meetings/availability.server";
 import { listUpcomingMeetings } from "../../app/features/meetings/meetings.admin.server";
 import { storageUsed } from "../../app/features/files/uploads.server";
-import { getAgreementForClient, getOfferForAdmin } from "../../app/features/agreements/offers.server";
+import { getClientProposalWithAgreement, getOfferForAdmin } from "../../app/features/agreements/offers.server";
 import { getInvoiceForAdmin } from "../../app/features/invoices/get-invoice-for-admin.server";
 import { getInvoiceMoney } from "../../app/features/payments/balance.server";
 import { listPaymentsForAdmin } from "../../app/features/payments/record-payment.server";
@@ -99,17 +99,12 @@ export const PORTAL_SCALE_PAGES: ScalePage[] = [
   {
     role: "client",
     path: "/proposals/{clientProposal}",
-    load: (db, a, ids) =>
-      Promise.all([
-        getProposalForClient(db, a, ids.clientProposal),
-        getAgreementForClient(db, a, ids.clientProposal),
-        getThread(db, a, ids.clientProposal),
-      ]),
+    load: (db, a, ids) => Promise.all([getClientProposalWithAgreement(db, a, ids.clientProposal), getThread(db, a, ids.clientProposal)]),
   },
   {
     role: "client",
     path: "/proposals/{clientProposal}/accept",
-    load: (db, a, ids) => Promise.all([getProposalForClient(db, a, ids.clientProposal), getAgreementForClient(db, a, ids.clientProposal)]),
+    load: (db, a, ids) => getClientProposalWithAgreement(db, a, ids.clientProposal),
   },
   { role: "client", path: "/invoices", load: (db, a) => listClientInvoices(db, a, { page: 1 }) },
   { role: "client", path: "/view-invoice/{clientInvoice}", load: (db, a, ids) => getInvoiceForClient(db, a, ids.clientInvoice) },

@@ -61,23 +61,14 @@ export function messageMailUpsert(q: Queryable, source: SQL, message: { proposal
 /**
  * Mails the waiting messages of one conversation now to those of `userIds` who are due by `now`
  * (the first message of a quiet conversation, after `postMessage` wrote it). Rows another pass
- * is mailing are skipped (`FOR UPDATE SKIP LOCKED`); whatever is not mailed here is mailed by
- * {@link flushDueMessageMails} at its next pass, so a failure delays a mail, never loses it.
+ * is mailing are skipped; whatever is not mailed here is mailed by {@link flushDueMessageMails}
+ * at its next pass, so a failure delays a mail, never loses it.
  *
  * @returns how many mails were queued in the outbox.
  */
 export async function mailDueNow(db: Database, proposalId: number, userIds: string[], now: Date): Promise<number> {
   if (userIds.length === 0) return 0;
-  return db.transaction(async (tx) => {
-    const due = await tx
-      .select({ userId: messageMail.userId })
-      .from(messageMail)
-      .where(and(eq(messageMail.proposalId, proposalId), inArray(messageMail.userId, userIds), lte(messageMail.dueAt, now)))
-      .for("update", { skipLocked: true });
-    let sent = 0;
-    for (const row of due) if (await sendWaiting(tx, proposalId, row.userId, now)) sent++;
-    return sent;
-  });
+  return mailDue(db, now, and(eq(messageMail.proposalId, proposalId), inArray(messageMail.userId, userIds)));
 }
 
 /**
@@ -86,12 +77,17 @@ export async function mailDueNow(db: Database, proposalId: number, userIds: stri
  *
  * @returns how many mails were queued.
  */
-export async function flushDueMessageMails(db: Database, now: Date = new Date()): Promise<number> {
+export function flushDueMessageMails(db: Database, now: Date = new Date()): Promise<number> {
+  return mailDue(db, now);
+}
+
+/** Claims up to 100 due mail states (`FOR UPDATE SKIP LOCKED`), among `only` when given, and mails them. @returns how many mails were queued. */
+async function mailDue(db: Database, now: Date, only?: SQL): Promise<number> {
   return db.transaction(async (tx) => {
     const due = await tx
       .select({ proposalId: messageMail.proposalId, userId: messageMail.userId })
       .from(messageMail)
-      .where(lte(messageMail.dueAt, now))
+      .where(and(lte(messageMail.dueAt, now), only))
       .limit(100)
       .for("update", { skipLocked: true });
     let sent = 0;

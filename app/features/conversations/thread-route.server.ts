@@ -16,7 +16,7 @@ import { CONVERSATION_MESSAGES, MAX_MESSAGE_LENGTH, visibilitySchema } from "./c
 import { deleteMessage, editMessage } from "./edit-message.server";
 import { readMessageForm } from "./message-form.server";
 import { postMessage, type ConversationServices } from "./post-message.server";
-import { threadAccess, type ThreadAccess } from "./thread-access.server";
+import { sideOf, threadAccess, type ThreadAccess } from "./thread-access.server";
 import { threadPath } from "./thread-paths";
 import { getFileForDownload } from "./timeline.server";
 
@@ -109,8 +109,7 @@ export async function conversationAction(ref: RequestRef, proposalId: number) {
   if (isMultipart(ref.request)) {
     const { reply, status } = await postFromRequest(ref, proposalId);
     if (reply.ok) {
-      const side = requireUser(ref.context).role === "admin" ? "agency" : "client";
-      return redirect(`${threadPath(side, proposalId)}#message-${reply.messageId}`, 303);
+      return redirect(`${threadPath(sideOf(requireUser(ref.context)), proposalId)}#message-${reply.messageId}`, 303);
     }
     return data<ComposerReply>(reply, status);
   }
