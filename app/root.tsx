@@ -6,6 +6,7 @@ import { servicesContext } from "./context";
 import { requestInfoContext } from "#app/lib/request-info";
 import { SPECULATION_RULES } from "./lib/speculation";
 import { sessionMiddleware, sessionUserContext } from "./features/users/session.server";
+import { withRequestMemo } from "./db/request-memo.server";
 import { getBrand } from "./features/settings/settings.server";
 import { homeFor } from "./features/users/actor";
 import type { PortalBrand } from "./components/brand";
@@ -31,8 +32,20 @@ export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
 ];
 
-/** Loads the signed-in user for every request (app/lib/session.server.ts). */
-export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
+/**
+ * Every request: a page read (GET) gets its own view of the database, so that its loaders read
+ * the settings, the brand, the tallies and the unread badge once (issue #30,
+ * app/db/request-memo.server.ts; an action and the loaders after it read afresh); then the
+ * signed-in user is loaded (app/features/users/session.server.ts).
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+  ({ request, context }) => {
+    if (request.method !== "GET" && request.method !== "HEAD") return;
+    const services = context.get(servicesContext);
+    context.set(servicesContext, { ...services, db: withRequestMemo(services.db) });
+  },
+  sessionMiddleware,
+];
 
 /**
  * Every page: the origin, the CSP nonce, the visitor's light/dark choice (rendered on <html>,

@@ -7,7 +7,10 @@
  *
  *   npm run build && PORTAL_SCALE_DB=portal_scale_keep npx tsx bench/profile-page.ts [/admin …]
  *   CPU_PROF=/tmp/prof REPEAT=200 …   # and a V8 CPU profile of the server
+ *   HTML_DIR=/tmp/html …                # and each page's HTML written there
  */
+import fs from "node:fs";
+import nodePath from "node:path";
 import { startApp } from "./lib/server";
 import { signIn } from "./lib/sign-in";
 import { DEMO_ACCOUNTS } from "../scripts/seed-demo";
@@ -46,7 +49,9 @@ async function main() {
         headers: { "accept-encoding": "identity", ...(cookie ? { cookie } : {}) },
         redirect: "manual",
       });
-      bytes = (await res.arrayBuffer()).byteLength;
+      const body = Buffer.from(await res.arrayBuffer());
+      bytes = body.byteLength;
+      if (process.env.HTML_DIR) fs.writeFileSync(nodePath.join(process.env.HTML_DIR, `${path.replace(/[^a-z0-9]+/gi, "_")}.html`), body);
       runs.push(performance.now() - t0);
       if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
     }

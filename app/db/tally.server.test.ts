@@ -1,9 +1,10 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { invoice, proposal, tally, user } from "#app/db/schema";
 import { seedDemo } from "../../scripts/seed-demo";
 import { testDatabases, type TestDb } from "../../tests/helpers/db";
-import { COMPACT_ABOVE, foldTallies, readTally, type TallyEntity } from "./tally.server";
+import { COMPACT_ABOVE, foldTallies, readTallies, readTally, tallyCount, type TallyBucket, type TallyEntity } from "./tally.server";
+import { withRequestMemo } from "./request-memo.server";
 
 /** The same buckets counted the slow way, straight from the tables. */
 async function countedDirectly(t: TestDb, entity: TallyEntity) {
@@ -313,5 +314,31 @@ describe.each(testDatabases())("tally (trigger-kept counts) on %s", (_name, open
       })(),
     ]);
     await expectTallyMatches(t);
+  });
+
+  it("reads several entities in one statement, once per request on a request view", async () => {
+    const entities = ["proposal", "invoice", "invoice_due", "user"] as const;
+    // On the plain database: the same buckets as one read per entity, each time afresh.
+    const together = await readTallies(t.db, entities);
+    for (const entity of entities) expect(sortBuckets(together[entity]), entity).toEqual(sortBuckets(await readTally(t.db, entity)));
+
+    const view = withRequestMemo(t.db);
+    const selects = vi.spyOn(view, "select");
+    await readTallies(view, entities);
+    expect(selects).toHaveBeenCalledTimes(1);
+    // Later reads in the same request are answered from the first one, even after a write…
+    const closed = (buckets: TallyBucket[]) => tallyCount(buckets, (status) => status === "closed");
+    const before = closed(together.proposal);
+    const changed = await t.db
+      .update(proposal)
+      .set({ status: "closed" })
+      .where(inArray(proposal.id, sql`(select id from proposal where status <> 'closed' limit 1)`))
+      .returning({ id: proposal.id });
+    expect(changed).toHaveLength(1);
+    expect(closed(await readTally(view, "proposal"))).toBe(before);
+    // …only the entities not read yet are read (one statement), and a new request sees the write.
+    await readTallies(view, ["proposal", "commission"]);
+    expect(selects).toHaveBeenCalledTimes(2);
+    expect(closed(await readTally(withRequestMemo(t.db), "proposal"))).toBe(before + 1);
   });
 });

@@ -13,10 +13,11 @@
  * transactions that have not committed yet are untouched and nothing is counted twice, even
  * when two instances fold at once.
  */
-import { count, eq, sql } from "drizzle-orm";
+import { count, eq, inArray, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { tally } from "#app/db/schema";
 import { logger } from "#app/lib/logger.server";
+import { memoRead } from "#app/db/request-memo.server";
 
 /** Entities counted by triggers ("conversation": `proposal_thread` rows, bucket "all", migration 0024). */
 export type TallyEntity = "proposal" | "invoice" | "invoice_due" | "user" | "commission" | "conversation";
@@ -35,23 +36,61 @@ export interface TallyBucket {
 export const COMPACT_ABOVE = 64;
 
 /**
- * @param db - database or transaction.
+ * @param db - database or transaction; on a request view (app/db/request-memo.server.ts) each
+ *   entity is read once per request.
  * @param entity - which table's counts.
  * @returns the non-empty buckets of that entity (order unspecified).
  */
 export async function readTally(db: Queryable, entity: TallyEntity): Promise<TallyBucket[]> {
+  return (await readTallies(db, [entity]))[entity];
+}
+
+/**
+ * Reads several entities' buckets in one statement (a page that shows several counts: one round
+ * trip); on a request view, only the entities this request has not read yet are read, and each is
+ * then kept for the rest of the request. An entity with more than {@link COMPACT_ABOVE} delta rows
+ * beyond one per bucket is folded after the read.
+ *
+ * @param db - database or transaction.
+ * @param entities - which tables' counts.
+ * @returns each entity's non-empty buckets (order unspecified).
+ */
+export async function readTallies<E extends TallyEntity>(db: Queryable, entities: readonly E[]): Promise<Record<E, TallyBucket[]>> {
+  const missing: E[] = [];
+  let answer!: { resolve: (read: Map<string, TallyBucket[]>) => void; reject: (error: unknown) => void };
+  const batch = new Promise<Map<string, TallyBucket[]>>((resolve, reject) => (answer = { resolve, reject }));
+  // memoRead calls the read at once for an entity it does not hold: those are collected, then read together.
+  const lists = entities.map((entity) =>
+    memoRead(db, `tally:${entity}`, () => {
+      missing.push(entity);
+      return batch.then((read) => read.get(entity) ?? []);
+    }),
+  );
+  if (missing.length) readTalliesNow(db, missing).then(answer.resolve, answer.reject);
+  const read = await Promise.all(lists);
+  return Object.fromEntries(entities.map((entity, i) => [entity, read[i]])) as Record<E, TallyBucket[]>;
+}
+
+async function readTalliesNow(db: Queryable, entities: TallyEntity[]): Promise<Map<string, TallyBucket[]>> {
   const rows = await db
     .select({
+      entity: tally.entity,
       bucket: tally.bucket,
       n: sql<number>`sum(${tally.n})`.mapWith(Number),
       cents: sql<number>`sum(${tally.cents})`.mapWith(Number),
       deltas: count(),
     })
     .from(tally)
-    .where(eq(tally.entity, entity))
-    .groupBy(tally.bucket);
-  if (rows.reduce((total, r) => total + r.deltas, 0) - rows.length > COMPACT_ABOVE) await compactTally(db, entity);
-  return rows.filter((r) => r.n !== 0 || r.cents !== 0).map(({ bucket, n, cents }) => ({ bucket, n, cents }));
+    .where(entities.length === 1 ? eq(tally.entity, entities[0]!) : inArray(tally.entity, entities))
+    .groupBy(tally.entity, tally.bucket);
+  const byEntity = new Map<string, TallyBucket[]>(entities.map((entity) => [entity, []]));
+  const deltas = new Map<string, number>();
+  for (const { entity, bucket, n, cents, deltas: d } of rows) {
+    deltas.set(entity, (deltas.get(entity) ?? 0) + d - 1);
+    if (n !== 0 || cents !== 0) byEntity.get(entity)?.push({ bucket, n, cents });
+  }
+  for (const entity of entities) if ((deltas.get(entity) ?? 0) > COMPACT_ABOVE) await compactTally(db, entity);
+  return byEntity;
 }
 
 /**

@@ -2,7 +2,7 @@
  * Invoice counts and sums for the admin dashboard (docs/product.md#admin-dashboard).
  */
 import type { Queryable } from "#app/db/client.server";
-import { readTally, tallyCount } from "#app/db/tally.server";
+import { readTallies, tallyCount } from "#app/db/tally.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { todayUtc } from "./invoice-status";
 
@@ -22,13 +22,13 @@ export interface InvoiceSummary {
 /**
  * Counts and sums invoices by display status (docs/product.md#admin-dashboard; unpaid and
  * overdue totals in money), against today in UTC — from the trigger-kept tallies only (issue #30:
- * two small reads, whatever the number of invoices).
+ * one small read, whatever the number of invoices).
  *
  * @throws {AppError} 403 unless the actor is an admin.
  */
 export async function invoiceSummary(db: Queryable, actor: Actor, now: Date = new Date()): Promise<InvoiceSummary> {
   assertRole(actor, "admin");
-  const [buckets, due] = await Promise.all([readTally(db, "invoice"), readTally(db, "invoice_due")]);
+  const { invoice: buckets, invoice_due: due } = await readTallies(db, ["invoice", "invoice_due"]);
   // 'invoice_due' buckets: each unpaid invoice under its due date with its balance due (total − paid,
   // kept by the payments triggers); overdue = due before today (UTC). ISO dates compare as text.
   const today = todayUtc(now);

@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { withRequestMemo } from "#app/db/request-memo.server";
 import { auditEvent, brandLogo, mailOutbox, settings } from "#app/db/schema";
 import { queueNotification, ORIGIN_TOKEN } from "#app/features/mail/notifications.server";
 import { testDatabases } from "../../../tests/helpers/db";
@@ -195,6 +196,13 @@ describe.each(testDatabases())("brand settings on %s", (_name, open) => {
 
     // Notifications show the logo (hosted on the site's origin) and the accent colour; the text part stays.
     await saveSettings(t.db, admin, { ...base, accentColor: "#0f5132" });
+    // With a settings row the logo comes with it: on a page's request view, the header's brand and
+    // the settings are one statement.
+    const view = withRequestMemo(t.db);
+    const selects = vi.spyOn(view, "select");
+    expect(await getBrand(view)).toEqual({ companyName: "Acme Web", accentColor: "#0f5132", logoPath: path });
+    expect(await getSettings(view)).toMatchObject({ companyName: "Acme Web", accentColor: "#0f5132" });
+    expect(selects).toHaveBeenCalledTimes(1);
     await queueNotification(t.db, {
       to: "x@example.com",
       subject: "Hello",

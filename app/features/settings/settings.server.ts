@@ -6,7 +6,7 @@ import { TERMS_MAX } from "#app/features/agreements/agreements.messages";
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
-import { hasRequestMemo, memoRead } from "#app/db/request-memo.server";
+import { memoRead } from "#app/db/request-memo.server";
 import { DEFAULT_CURRENCY } from "#app/lib/money";
 import { changedFields, recordAudit } from "#app/features/audit/audit.server";
 import { brandLogo, DEFAULT_WEEKLY_HOURS, settings } from "#app/db/schema";
@@ -67,16 +67,36 @@ export function companyNameOf(s: Pick<Settings, "companyName">): string {
   return s.companyName || DEFAULT_COMPANY_NAME;
 }
 
+/** The settings row (or the defaults) and the logo's version (null without a logo). */
+interface SettingsAndLogo {
+  settings: Settings;
+  logoVersion: string | null;
+}
+
+/**
+ * Reads the settings row and the logo's version in one statement (every page shows both: the
+ * portal header's brand), once per request on a request view (app/db/request-memo.server.ts).
+ * Before the first save there is no settings row: the logo is then read on its own.
+ */
+function readSettingsAndLogo(q: Queryable): Promise<SettingsAndLogo> {
+  return memoRead(q, "settings", async () => {
+    const [row] = await q
+      .select({ settings, logoVersion: sql<string | null>`(select ${brandLogo.version} from ${brandLogo} where ${brandLogo.id} = 1)` })
+      .from(settings)
+      .limit(1);
+    if (row) return row;
+    const [logo] = await q.select({ version: brandLogo.version }).from(brandLogo).where(eq(brandLogo.id, 1));
+    return { settings: { ...DEFAULT_SETTINGS, updatedAt: new Date(0) }, logoVersion: logo?.version ?? null };
+  });
+}
+
 /**
  * @returns the settings row, or the defaults when none was saved; read once per request on a
  *   request view of the database (app/db/request-memo.server.ts), every time otherwise. Treat it as
  *   read-only: the request's other readers share it.
  */
-export function getSettings(q: Queryable): Promise<Settings> {
-  return memoRead(q, "settings", async () => {
-    const [row] = await q.select().from(settings).limit(1);
-    return row ?? { ...DEFAULT_SETTINGS, updatedAt: new Date(0) };
-  });
+export async function getSettings(q: Queryable): Promise<Settings> {
+  return (await readSettingsAndLogo(q)).settings;
 }
 
 /**
@@ -193,19 +213,12 @@ export interface Brand {
 }
 
 /**
- * @returns the agency's name, logo path and accent colour (one small query, no logo bytes); on a
- *   request view of the database, the name and colour come from the request's settings row.
+ * @returns the agency's name, logo path and accent colour (no logo bytes), read with the settings
+ *   row in one statement (once per request on a request view of the database).
  */
 export async function getBrand(q: Queryable): Promise<Brand> {
-  const [row] = hasRequestMemo(q)
-    ? [await getSettings(q)]
-    : await q.select({ companyName: settings.companyName, accentColor: settings.accentColor }).from(settings).where(eq(settings.id, 1));
-  const [logo] = await q.select({ version: brandLogo.version }).from(brandLogo).where(eq(brandLogo.id, 1));
-  return {
-    companyName: row?.companyName ?? "",
-    accentColor: row?.accentColor ?? "",
-    logoPath: logo ? logoPath(logo.version) : null,
-  };
+  const { settings: row, logoVersion } = await readSettingsAndLogo(q);
+  return { companyName: row.companyName, accentColor: row.accentColor, logoPath: logoVersion ? logoPath(logoVersion) : null };
 }
 
 /** @returns the served path of a logo version. */

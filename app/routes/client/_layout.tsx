@@ -5,22 +5,9 @@ import { requireRole, requireUser } from "#app/features/users/session.server";
 import { VerifyEmailBanner } from "#app/features/users/components/verify-email-banner";
 import { servicesContext } from "#app/context";
 import { countUnread } from "#app/features/conversations/unread.server";
-import { withRequestMemo } from "#app/db/request-memo.server";
 
-/**
- * Guard for the client area: runs before every loader and action below it (docs/product.md#access-guard).
- * A page read (GET) then gets its own view of the database, so that its loaders read the settings
- * and the unread badge once (issue #30, app/db/request-memo.server.ts); an action and the loaders
- * after it read afresh.
- */
-export const middleware: Route.MiddlewareFunction[] = [
-  requireRole("client"),
-  ({ request, context }) => {
-    if (request.method !== "GET" && request.method !== "HEAD") return;
-    const services = context.get(servicesContext);
-    context.set(servicesContext, { ...services, db: withRequestMemo(services.db) });
-  },
-];
+/** Guard for the client area: runs before every loader and action below it (docs/product.md#access-guard). */
+export const middleware: Route.MiddlewareFunction[] = [requireRole("client")];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);
