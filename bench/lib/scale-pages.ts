@@ -129,8 +129,8 @@ export const PORTAL_SCALE_PAGES: ScalePage[] = [
         await adminNextSteps(db, a, new Date(), invoices),
         await countProposals(db, a),
         await countUsers(db, a),
-        await listUpcomingMeetings(db, a, "pending", 10),
-        await listUpcomingMeetings(db, a, "accepted", 10),
+        await listUpcomingMeetings(db, a, "pending", { pageSize: 10 }),
+        await listUpcomingMeetings(db, a, "accepted", { pageSize: 10 }),
         await storageUsed(db, a),
       ];
     },

@@ -86,7 +86,7 @@ describe.each(testDatabases())("admin meetings on %s", (_name, open) => {
     expect(pending.items.map((m) => m.id)).not.toContain(ahead);
   });
 
-  it("lists upcoming requests soonest first, at most the limit asked, with how many there are in all", async () => {
+  it("lists upcoming requests soonest first, a page at a time, with how many there are in all", async () => {
     const { t, s, admin } = ctx;
     const client = await makeClient(s);
     const day = 86_400_000;
@@ -96,10 +96,16 @@ describe.each(testDatabases())("admin meetings on %s", (_name, open) => {
     const all = await listUpcomingMeetings(t.db, admin, "pending");
     const mine = all.items.filter((m) => ids.includes(m.id)).map((m) => m.id);
     expect(mine).toEqual([ids[1], ids[2], ids[0]]);
-    const two = await listUpcomingMeetings(t.db, admin, "pending", 2);
-    expect(two.items).toHaveLength(2);
-    expect(two.total).toBe(all.total);
+    const two = await listUpcomingMeetings(t.db, admin, "pending", { pageSize: 2 });
+    expect(two).toMatchObject({ page: 1, pageSize: 2, total: all.total, pageCount: Math.ceil(all.total / 2) });
     expect(two.items.map((m) => m.id)).toEqual(all.items.slice(0, 2).map((m) => m.id));
+    const second = await listUpcomingMeetings(t.db, admin, "pending", { page: 2, pageSize: 2 });
+    expect(second.items.map((m) => m.id)).toEqual(all.items.slice(2, 4).map((m) => m.id));
+    // A page past the end serves the last one.
+    const beyond = await listUpcomingMeetings(t.db, admin, "pending", { page: 1_000, pageSize: 2 });
+    expect(beyond.page).toBe(two.pageCount);
+    expect(beyond.items.map((m) => m.id)).toEqual(all.items.slice((two.pageCount - 1) * 2).map((m) => m.id));
+    expect(beyond.total).toBe(all.total);
   });
 
   it("refuses clients and ambassadors without writing", async () => {

@@ -13,7 +13,7 @@ import { assertRole, type Actor } from "#app/features/users/actor";
 import { formatDateTime, toIsoOrNull, toValidDate } from "#app/lib/dates";
 import { inviteFor, meetingColumns } from "./meetings.server";
 import { AppError, notFound } from "#app/lib/errors";
-import { cursorKeySql, keysetPage, type Page, type PageRequest } from "#app/lib/pagination";
+import { cursorKeySql, keysetPage, pageCountOf, type NumberedPage, type Page, type PageRequest } from "#app/lib/pagination";
 import { formId, type IntentHandler } from "#app/lib/form-action.server";
 import { cancelMeeting } from "./booking.server";
 import { clientChangeState } from "./change-state";
@@ -35,8 +35,8 @@ export interface AdminMeetingRow {
   clientEmail: string;
 }
 
-/** At most this many requests awaiting an answer are listed at once (soonest first). */
-export const AWAITING_LIMIT = 50;
+/** Upcoming meetings per page on /admin/meetings (soonest first), as the admin's other lists. */
+export const UPCOMING_PAGE_SIZE = 25;
 
 /** Refusals of Accept / Decline (409). */
 export const MEETING_ADMIN_MESSAGES = {
@@ -51,34 +51,53 @@ const rowSelect = () => ({
 
 /**
  * Upcoming meetings of one status — `pending` (the requests awaiting an answer) or `accepted` —
- * soonest first, at most `limit` (docs/product.md#meetings-admin).
+ * soonest first, one numbered page (docs/product.md#meetings-admin). The page's rows and the
+ * total are one statement (the total an uncorrelated sub-select, computed once; the rows still
+ * come from the start-time index, stopping at the page's end).
  *
- * @param limit - how many rows: {@link AWAITING_LIMIT} on /admin/meetings, fewer on the dashboard.
- * @returns the rows and how many there are in all.
+ * @param options.page - 1-based, clamped to the last page; `pageSize` defaults to
+ *   {@link UPCOMING_PAGE_SIZE} (the dashboard shows fewer).
+ * @returns the page's rows, how many there are in all and the page actually served.
  * @throws {AppError} 403 unless the actor is an admin.
  */
 export async function listUpcomingMeetings(
   db: Queryable,
   actor: Actor,
   status: "pending" | "accepted" = "pending",
-  limit = AWAITING_LIMIT,
-): Promise<{ items: AdminMeetingRow[]; total: number }> {
+  options: { page?: number; pageSize?: number } = {},
+): Promise<NumberedPage<AdminMeetingRow>> {
   assertRole(actor, "admin");
+  const pageSize = options.pageSize ?? UPCOMING_PAGE_SIZE;
   const where = sql`${meeting.status} = ${status} and ${meeting.startsAt} > now() and ${meeting.startsAt} <> 'infinity'::timestamptz`;
-  // The total rides along as an uncorrelated sub-select (computed once): one statement, and the
-  // rows still come from the index in start order, stopping at the limit.
-  const rows = await db
-    .select({ ...rowSelect(), total: sql<number>`(select count(*) from ${meeting} where ${where})`.mapWith(Number) })
-    .from(meeting)
-    .innerJoin(user, eq(user.id, meeting.userId))
-    .where(where)
-    .orderBy(asc(meeting.startsAt), asc(meeting.id))
-    .limit(limit);
-  return { items: rows.map(({ total: _, ...row }) => isoRow(row)), total: rows[0]?.total ?? 0 };
+  const read = (page: number) =>
+    db
+      .select({ ...rowSelect(), total: sql<number>`(select count(*) from ${meeting} where ${where})`.mapWith(Number) })
+      .from(meeting)
+      .innerJoin(user, eq(user.id, meeting.userId))
+      .where(where)
+      .orderBy(asc(meeting.startsAt), asc(meeting.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize);
+  let page = Math.max(1, options.page ?? 1);
+  let rows = await read(page);
+  if (rows.length === 0 && page > 1) {
+    // Past the last page (a stale link, or the list got shorter): serve the last one.
+    const [counted] = await db.select({ n: count() }).from(meeting).where(where);
+    page = pageCountOf(counted!.n, pageSize);
+    rows = await read(page);
+  }
+  const total = rows[0]?.total ?? 0;
+  return {
+    items: rows.map(({ total: _, ...row }) => isoRow(row)),
+    page,
+    pageSize,
+    total,
+    pageCount: pageCountOf(total, pageSize),
+  };
 }
 
-/** The requests awaiting an answer (pending, still ahead), soonest first: {@link listUpcomingMeetings} `pending`. */
-export function listPendingMeetingRequests(db: Queryable, actor: Actor): Promise<{ items: AdminMeetingRow[]; total: number }> {
+/** The requests awaiting an answer (pending, still ahead), soonest first: the first page of {@link listUpcomingMeetings} `pending`. */
+export function listPendingMeetingRequests(db: Queryable, actor: Actor): Promise<NumberedPage<AdminMeetingRow>> {
   return listUpcomingMeetings(db, actor, "pending");
 }
 

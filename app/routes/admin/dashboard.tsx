@@ -41,8 +41,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   const next = await adminNextSteps(db, actor, now, invoices);
   const proposals = await countProposals(db, actor);
   const users = await countUsers(db, actor);
-  const pending = await listUpcomingMeetings(db, actor, "pending", DASHBOARD_MEETINGS);
-  const upcoming = await listUpcomingMeetings(db, actor, "accepted", DASHBOARD_MEETINGS);
+  const pending = await listUpcomingMeetings(db, actor, "pending", { pageSize: DASHBOARD_MEETINGS });
+  const upcoming = await listUpcomingMeetings(db, actor, "accepted", { pageSize: DASHBOARD_MEETINGS });
   const storage = { ...(await storageUsed(db, actor)), kind: context.get(filesContext).kind };
   return { next, proposals, users, invoices, pending, upcoming, storage };
 }

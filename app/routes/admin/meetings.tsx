@@ -12,7 +12,8 @@ import {
 } from "#app/features/meetings/meetings.admin.server";
 import { actorAndDb } from "#app/features/users/session.server";
 import { runIntent } from "#app/lib/form-action.server";
-import { pageRequestFrom } from "#app/lib/pagination";
+import { pageRequestFrom, parsePageParam } from "#app/lib/pagination";
+import { PageNav } from "#app/components/ui/page-nav";
 
 export const meta: Route.MetaFunction = () => [{ title: "Meetings | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -32,11 +33,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const asked = params.get("show");
   const show: Show = VIEWS.some((v) => v.show === asked) ? (asked as Show) : "awaiting";
   if (show === "awaiting" || show === "upcoming") {
-    const list = await listUpcomingMeetings(db, actor, show === "awaiting" ? "pending" : "accepted");
-    return { show, items: list.items, total: list.total, page: null };
+    const list = await listUpcomingMeetings(db, actor, show === "awaiting" ? "pending" : "accepted", {
+      page: parsePageParam(params.get("page")),
+    });
+    return { show, items: list.items, page: null, numbered: { page: list.page, pageCount: list.pageCount } };
   }
   const page = await listMeetingRequests(db, actor, pageRequestFrom(params, { size: 25 }), show as MeetingArchive);
-  return { show, items: page.items, total: page.total, page };
+  return { show, items: page.items, page, numbered: null };
 }
 
 /** `accept-meeting`, `decline-meeting`, `cancel-meeting`, `delete-meeting` (docs/product.md#meetings-admin). */
@@ -46,7 +49,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function AdminMeetings({ loaderData, actionData }: Route.ComponentProps) {
-  const { show, items, total, page } = loaderData;
+  const { show, items, page, numbered } = loaderData;
   const view = VIEWS.find((v) => v.show === show)!;
   return (
     <>
@@ -74,10 +77,14 @@ export default function AdminMeetings({ loaderData, actionData }: Route.Componen
       <AdminMeetingTable caption={view.label} rows={items} empty="No meetings in this list." />
       {page ? (
         <Pager page={page} noun="meetings" shown={items.length} />
-      ) : total > items.length ? (
-        <p className="mt-2 text-sm text-slate-700">
-          Showing the {items.length} soonest of {total.toLocaleString("en-US")}.
-        </p>
+      ) : numbered ? (
+        <PageNav
+          page={numbered.page}
+          pageCount={numbered.pageCount}
+          href={(n) => `?show=${show}${n > 1 ? `&page=${n}` : ""}`}
+          linkClassName="btn btn-secondary btn-md"
+          order="soonest"
+        />
       ) : null}
     </>
   );
