@@ -22,11 +22,12 @@ import { depositCents, priceItems, type VersionTerms } from "./terms";
 import {
   currentVersion,
   makeVersion,
-  readHistory,
+  readAgreement,
   sameTerms,
-  standingAcceptance,
   termsFor,
+  type HistoryAcceptance,
   type OfferTermsInput,
+  type StoredVersion,
   type TermsHistory,
 } from "./versions.server";
 import { depositText } from "./terms-diff.server";
@@ -133,7 +134,7 @@ async function readDraft(q: Queryable, proposalId: number): Promise<OfferTermsIn
   };
 }
 
-function currentView(v: Awaited<ReturnType<typeof currentVersion>>): CurrentVersionView | null {
+function currentView(v: StoredVersion | null): CurrentVersionView | null {
   if (!v) return null;
   return {
     number: v.number,
@@ -146,8 +147,8 @@ function currentView(v: Awaited<ReturnType<typeof currentVersion>>): CurrentVers
   };
 }
 
-async function acceptanceOf(q: Queryable, proposalId: number, current: CurrentVersionView | null): Promise<AcceptanceView | null> {
-  const standing = await standingAcceptance(q, proposalId);
+/** The standing acceptance when it is of the current version (an older one is shown in the History only). */
+function acceptanceOf(standing: HistoryAcceptance | null, current: CurrentVersionView | null): AcceptanceView | null {
   if (!standing || !current || standing.versionNumber !== current.number) return null;
   return {
     versionNumber: standing.versionNumber,
@@ -167,17 +168,11 @@ export async function getOfferForAdmin(q: Queryable, actor: Actor, proposalId: n
   assertRole(actor, "admin");
   const [p] = await q.select().from(proposal).where(eq(proposal.id, proposalId));
   if (!p) throw notFound(PROPOSAL_MESSAGES.notFound);
-  const [draft, version] = await Promise.all([readDraft(q, proposalId), currentVersion(q, proposalId)]);
+  const [draft, { current: version, standing, history }] = await Promise.all([readDraft(q, proposalId), readAgreement(q, proposalId)]);
   const current = currentView(version);
   const formInput = draft ?? (version ? inputFromTerms(version.terms) : fromRequest(p));
   const unsentChanges = !version || sameTerms(version.terms, await termsFor(q, proposalId, formInput, version.number)) === false;
-  return {
-    form: toForm(formInput),
-    unsentChanges,
-    current,
-    acceptance: await acceptanceOf(q, proposalId, current),
-    history: await readHistory(q, proposalId),
-  };
+  return { form: toForm(formInput), unsentChanges, current, acceptance: acceptanceOf(standing, current), history };
 }
 
 /**
@@ -193,14 +188,10 @@ export async function getAgreementForClient(q: Queryable, actor: Actor, proposal
     .from(proposal)
     .where(and(eq(proposal.id, proposalId), visibleToClient(actor, await emailVerified(q, actor))));
   if (!p) throw notFound(PROPOSAL_MESSAGES.notFound);
-  const current = currentView(await currentVersion(q, proposalId));
-  const acceptance = await acceptanceOf(q, proposalId, current);
-  return {
-    current,
-    acceptance,
-    canAccept: current !== null && acceptance === null && acceptRefusal(p) === null,
-    history: await readHistory(q, proposalId),
-  };
+  const { current: version, standing, history } = await readAgreement(q, proposalId);
+  const current = currentView(version);
+  const acceptance = acceptanceOf(standing, current);
+  return { current, acceptance, canAccept: current !== null && acceptance === null && acceptRefusal(p) === null, history };
 }
 
 /** Why the client may not accept now (declined, closed), or null. */

@@ -217,11 +217,21 @@ export interface TermsHistory {
   acceptances: HistoryAcceptance[];
 }
 
+/** A proposal's terms as its pages show them: the current version, the acceptance that stands, the History. */
+export interface AgreementState {
+  /** The newest version, or null before the first offer. */
+  current: StoredVersion | null;
+  /** The newest acceptance not voided (of whichever version), or null. */
+  standing: HistoryAcceptance | null;
+  history: TermsHistory;
+}
+
 /**
- * Reads the History (docs/product.md#offer-versions). The caller has checked the reader's right
- * to the proposal.
+ * Reads a proposal's versions and acceptances (two statements, whatever the page needs of them:
+ * the current version, the standing acceptance, the History — docs/product.md#offer-versions).
+ * The caller has checked the reader's right to the proposal.
  */
-export async function readHistory(q: Queryable, proposalId: number): Promise<TermsHistory> {
+export async function readAgreement(q: Queryable, proposalId: number): Promise<AgreementState> {
   const rows = (
     await q.select().from(proposalVersion).where(eq(proposalVersion.proposalId, proposalId)).orderBy(asc(proposalVersion.number))
   ).map(toStored);
@@ -247,5 +257,9 @@ export async function readHistory(q: Queryable, proposalId: number): Promise<Ter
     changes: index === 0 ? [] : diffTerms(rows[index - 1]!.terms, v.terms),
     voids: acceptances.filter((a) => a.voidedByVersion === v.number).map((a) => a.versionNumber),
   }));
-  return { versions: versions.reverse(), acceptances };
+  return {
+    current: rows.at(-1) ?? null,
+    standing: acceptances.find((a) => a.voidedAt === null) ?? null,
+    history: { versions: versions.reverse(), acceptances },
+  };
 }
