@@ -3,7 +3,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { invoice, proposal, tally, user } from "#app/db/schema";
 import { seedDemo } from "../../scripts/seed-demo";
 import { testDatabases, type TestDb } from "../../tests/helpers/db";
-import { COMPACT_ABOVE, foldTallies, readTallies, readTally, tallyCount, type TallyBucket, type TallyEntity } from "./tally.server";
+import {
+  COMPACT_ABOVE,
+  foldTallies,
+  readDueTotals,
+  readTallies,
+  readTally,
+  tallyCount,
+  type TallyBucket,
+  type TallyEntity,
+} from "./tally.server";
 import { withRequestMemo } from "./request-memo.server";
 
 /** The same buckets counted the slow way, straight from the tables. */
@@ -38,6 +47,18 @@ async function commissionsDirectly(t: TestDb) {
 async function expectTallyMatches(t: TestDb) {
   for (const entity of ["proposal", "invoice", "invoice_due", "user"] as const) {
     expect(sortBuckets(await readTally(t.db, entity)), entity).toEqual(await countedDirectly(t, entity));
+  }
+  // The balance due summed in the database: the same as summing the counted buckets, for a day
+  // before, inside and after the seeded due dates.
+  const due = (await countedDirectly(t, "invoice_due")).filter((b) => b.bucket !== "paid");
+  for (const today of ["2000-01-01", "2026-06-15", "2100-01-01"]) {
+    const overdue = due.filter((b) => b.bucket < today);
+    expect(await readDueTotals(t.db, today), today).toEqual({
+      dueCount: due.reduce((sum, b) => sum + b.n, 0),
+      dueCents: due.reduce((sum, b) => sum + b.cents, 0),
+      overdueCount: overdue.reduce((sum, b) => sum + b.n, 0),
+      overdueCents: overdue.reduce((sum, b) => sum + b.cents, 0),
+    });
   }
   // The conversation inbox's total (migration 0024): proposal_thread rows.
   const threads = Number(

@@ -93,6 +93,39 @@ async function readTalliesNow(db: Queryable, entities: TallyEntity[]): Promise<M
   return byEntity;
 }
 
+/** Unpaid invoices' count and balance due, in all and of those due before a date (cents). */
+export interface DueTotals {
+  dueCount: number;
+  dueCents: number;
+  overdueCount: number;
+  overdueCents: number;
+}
+
+/**
+ * Sums the `invoice_due` tally (unpaid invoices per due date `YYYY-MM-DD`, paid ones in `paid`) in
+ * the database: one row back, not one per due date (hundreds at agency scale). Folds the entity
+ * like {@link readTally} when its delta rows have grown.
+ *
+ * @param today - `YYYY-MM-DD` (UTC): invoices due before it are overdue.
+ */
+export async function readDueTotals(db: Queryable, today: string): Promise<DueTotals> {
+  const unpaid = sql`${tally.bucket} <> 'paid'`;
+  const overdue = sql`${tally.bucket} <> 'paid' and ${tally.bucket} < ${today}`;
+  const [row] = await db
+    .select({
+      dueCount: sql<number>`coalesce(sum(${tally.n}) filter (where ${unpaid}), 0)`.mapWith(Number),
+      dueCents: sql<number>`coalesce(sum(${tally.cents}) filter (where ${unpaid}), 0)`.mapWith(Number),
+      overdueCount: sql<number>`coalesce(sum(${tally.n}) filter (where ${overdue}), 0)`.mapWith(Number),
+      overdueCents: sql<number>`coalesce(sum(${tally.cents}) filter (where ${overdue}), 0)`.mapWith(Number),
+      extra: sql<number>`count(*) - count(distinct ${tally.bucket})`.mapWith(Number),
+    })
+    .from(tally)
+    .where(eq(tally.entity, "invoice_due"));
+  const { extra, ...totals } = row!;
+  if (extra > COMPACT_ABOVE) await compactTally(db, "invoice_due");
+  return totals;
+}
+
 /**
  * Folds an entity's delta rows into one row per bucket (dropping empty buckets).
  *

@@ -2,7 +2,7 @@
  * Invoice counts and sums for the admin dashboard (docs/product.md#admin-dashboard).
  */
 import type { Queryable } from "#app/db/client.server";
-import { readTallies, tallyCount } from "#app/db/tally.server";
+import { readDueTotals, readTallies, tallyCount } from "#app/db/tally.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { todayUtc } from "./invoice-status";
 
@@ -22,26 +22,23 @@ export interface InvoiceSummary {
 /**
  * Counts and sums invoices by display status (docs/product.md#admin-dashboard; unpaid and
  * overdue totals in money), against today in UTC — from the trigger-kept tallies only (issue #30:
- * one small read, whatever the number of invoices).
+ * two small reads, whatever the number of invoices).
  *
  * @throws {AppError} 403 unless the actor is an admin.
  */
 export async function invoiceSummary(db: Queryable, actor: Actor, now: Date = new Date()): Promise<InvoiceSummary> {
   assertRole(actor, "admin");
-  const { invoice: buckets, invoice_due: due } = await readTallies(db, ["invoice", "invoice_due"]);
-  // 'invoice_due' buckets: each unpaid invoice under its due date with its balance due (total − paid,
-  // kept by the payments triggers); overdue = due before today (UTC). ISO dates compare as text.
-  const today = todayUtc(now);
-  const unpaidDue = due.filter((b) => b.bucket !== "paid");
-  const overdue = unpaidDue.filter((b) => b.bucket < today);
+  // 'invoice_due': each unpaid invoice under its due date with its balance due (total − paid, kept
+  // by the payments triggers), summed in the database; overdue = due before today (UTC).
+  const [{ invoice: buckets }, due] = await Promise.all([readTallies(db, ["invoice"]), readDueTotals(db, todayUtc(now))]);
   const paid = buckets.find((b) => b.bucket === "paid");
   return {
     count: tallyCount(buckets),
     paidCount: paid?.n ?? 0,
     paidCents: paid?.cents ?? 0,
     unpaidCount: tallyCount(buckets, (bucket) => bucket !== "paid"),
-    unpaidCents: unpaidDue.reduce((total, b) => total + b.cents, 0),
-    overdueCount: tallyCount(overdue),
-    overdueCents: overdue.reduce((total, b) => total + b.cents, 0),
+    unpaidCents: due.dueCents,
+    overdueCount: due.overdueCount,
+    overdueCents: due.overdueCents,
   };
 }

@@ -34,8 +34,9 @@ const DASHBOARD_MEETINGS = 10;
 export async function loader({ context }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
   const now = new Date();
-  // Every count below comes from the tallies: one statement reads them all for this request.
-  await readTallies(db, ["invoice", "invoice_due", "proposal", "user"]);
+  // The counts below come from the tallies: one statement reads them all for this request (the
+  // invoices' balance due is summed apart, in invoiceSummary).
+  await readTallies(db, ["invoice", "proposal", "user"]);
   // One read of the invoice totals for the next steps and the money cards.
   const invoices = await invoiceSummary(db, actor, now);
   const next = await adminNextSteps(db, actor, now, invoices);
