@@ -4,9 +4,17 @@
  * the server and the browser render the same options.
  */
 
-/** @returns every zone name, sorted, "UTC" included. */
-export function timeZoneNames(): string[] {
-  const names = new Set(Intl.supportedValuesOf("timeZone"));
-  names.add("UTC");
-  return [...names].sort();
+let known: readonly string[] | undefined;
+
+/**
+ * @returns every zone name, sorted, "UTC" included — computed once per process (the runtime's list
+ *   does not change while it runs; the booking page asks on every request).
+ */
+export function timeZoneNames(): readonly string[] {
+  if (!known) {
+    const names = new Set(Intl.supportedValuesOf("timeZone"));
+    names.add("UTC");
+    known = Object.freeze([...names].sort());
+  }
+  return known;
 }

@@ -23,7 +23,7 @@ export interface SlotPickerData {
 const QUICK_DAYS = 10;
 
 /** The day (and zone) chooser: a GET form to the same page. */
-export function DayPicker({ view, zones }: { view: SlotPickerData; zones: string[] }) {
+export function DayPicker({ view, zones }: { view: SlotPickerData; zones: readonly string[] }) {
   const submit = useSubmit();
   const first = view.days[0]?.date;
   const last = view.days.at(-1)?.date;
