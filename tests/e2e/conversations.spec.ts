@@ -199,6 +199,46 @@ test("the same conversation without JavaScript: plain forms, redirects, the text
   for (const p of [admin, clientPage, ambassadorPage]) await p.context().close();
 });
 
+test("an update arriving while a conversation opens keeps its New divider (the opening is not restarted)", async ({ browser, sql }) => {
+  test.setTimeout(120_000);
+  const { clientPage, ambassadorPage, project, id } = await setUp(browser, sql);
+  const question = `Is the divider still there? ${Date.now()}`;
+  expect((await postMessage(clientPage.request, id, question, [])).status()).toBe(200);
+  const admin = await adminPage(browser);
+  await admin.goto("/admin/conversations");
+  await hydrated(admin);
+  await expect(admin.locator("html")).toHaveAttribute("data-live", "open", { timeout: 10_000 });
+  // The thread's data is computed (and its messages marked read) at once, but reaches the tab only
+  // after another update has arrived there: the client's next message, announced in the tab.
+  let held = false;
+  await admin.route(
+    (url) => url.pathname === `/admin/proposals/${id}.data`,
+    async (route) => {
+      if (held) return route.continue();
+      held = true;
+      const response = await route.fetch();
+      expect((await postMessage(clientPage.request, id, `And one more thing ${Date.now()}`, [])).status()).toBe(200);
+      await expect(admin.getByTestId("live-announcer")).toContainText("New message from", { timeout: 10_000 });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await route.fulfill({ response });
+    },
+  );
+  await admin.getByRole("link", { name: project }).click();
+  await expect(admin).toHaveURL(new RegExp(`/admin/proposals/${id}`));
+  await expect(admin.getByText(question)).toBeVisible();
+  // The divider stands before the message that was new when the thread was opened (a restarted
+  // opening would find it read, and put the divider before the later message, or nowhere).
+  const divided = admin
+    .getByRole("list", { name: "Timeline" })
+    .getByRole("listitem")
+    .filter({ has: admin.getByTestId("new-divider") });
+  await expect(divided).toHaveCount(1);
+  await expect(divided).toContainText(question);
+  await expect(admin.getByText("And one more thing")).toBeVisible();
+  await admin.context().close();
+  for (const p of [clientPage, ambassadorPage]) await p.context().close();
+});
+
 test("refused uploads store nothing; downloads are byte-identical with the right headers; Range answers 206", async ({
   browser,
   sql,

@@ -7,6 +7,8 @@
  *
  * - A hidden tab does not reload its data: it does so once when it is shown again (so an open
  *   thread marks messages read only when it is seen).
+ * - While the tab is moving to another page, a reload waits until that page has arrived (a reload
+ *   would restart the navigation and drop the answer already computed).
  * - A tab that just sent a form keeps the answer it shows (a "Saved." message, a form's errors):
  *   an update caused by its own user's write is neither reloaded nor announced there (the form's
  *   answer already brought the new state), and another update waits until
@@ -68,6 +70,11 @@ export function LiveUpdates() {
     if (submittingRef.current && !submitting) lastSubmitRef.current = Date.now();
     submittingRef.current = submitting;
   }, [submitting]);
+  // A navigation under way: a reload now would restart it (React Router runs the new page's loaders
+  // again, and the answer already computed is dropped — an opened thread's "New" divider with it, as
+  // that first answer marked the messages read). The reload waits until the page has arrived.
+  const navigatingRef = useRef(false);
+  navigatingRef.current = navigation.state !== "idle";
 
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
@@ -91,7 +98,7 @@ export function LiveUpdates() {
       stale = false;
       clearTimeout(reloadTimer);
       const wait = Math.max(RELOAD_DELAY_MS, quietLeft());
-      reloadTimer = setTimeout(() => (quietLeft() > 0 ? reload() : void revalidate.current()), wait);
+      reloadTimer = setTimeout(() => (quietLeft() > 0 || navigatingRef.current ? reload() : void revalidate.current()), wait);
     };
 
     // Reconnecting is ours, not the browser's (which retries every 3 s for ever): after a drop the
