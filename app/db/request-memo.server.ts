@@ -38,8 +38,3 @@ export function memoRead<T>(q: Queryable, key: string, read: () => Promise<T>): 
   promise.catch(() => memo.delete(key));
   return promise;
 }
-
-/** @returns whether `q` is a request view with a memo (see {@link withRequestMemo}). */
-export function hasRequestMemo(q: Queryable): boolean {
-  return memos.has(q);
-}

@@ -81,7 +81,7 @@ async function readTalliesNow(db: Queryable, entities: TallyEntity[]): Promise<M
       deltas: count(),
     })
     .from(tally)
-    .where(entities.length === 1 ? eq(tally.entity, entities[0]!) : inArray(tally.entity, entities))
+    .where(inArray(tally.entity, entities))
     .groupBy(tally.entity, tally.bucket);
   const byEntity = new Map<string, TallyBucket[]>(entities.map((entity) => [entity, []]));
   const deltas = new Map<string, number>();

@@ -13,7 +13,15 @@ import { assertRole, type Actor } from "#app/features/users/actor";
 import { formatDateTime, toIsoOrNull, toValidDate } from "#app/lib/dates";
 import { inviteFor, meetingColumns } from "./meetings.server";
 import { AppError, notFound } from "#app/lib/errors";
-import { cursorKeySql, keysetPage, pageCountOf, type NumberedPage, type Page, type PageRequest } from "#app/lib/pagination";
+import {
+  cursorKeySql,
+  DEFAULT_PAGE_SIZE,
+  keysetPage,
+  pageCountOf,
+  type NumberedPage,
+  type Page,
+  type PageRequest,
+} from "#app/lib/pagination";
 import { formId, type IntentHandler } from "#app/lib/form-action.server";
 import { cancelMeeting } from "./booking.server";
 import { clientChangeState } from "./change-state";
@@ -35,9 +43,6 @@ export interface AdminMeetingRow {
   clientEmail: string;
 }
 
-/** Upcoming meetings per page on /admin/meetings (soonest first), as the admin's other lists. */
-export const UPCOMING_PAGE_SIZE = 25;
-
 /** Refusals of Accept / Decline (409). */
 export const MEETING_ADMIN_MESSAGES = {
   notAnswerable: "Only pending requests for a time still ahead can be accepted or declined.",
@@ -56,7 +61,7 @@ const rowSelect = () => ({
  * come from the start-time index, stopping at the page's end).
  *
  * @param options.page - 1-based, clamped to the last page; `pageSize` defaults to
- *   {@link UPCOMING_PAGE_SIZE} (the dashboard shows fewer).
+ *   {@link DEFAULT_PAGE_SIZE}, as the admin's other lists (the dashboard shows fewer).
  * @returns the page's rows, how many there are in all and the page actually served.
  * @throws {AppError} 403 unless the actor is an admin.
  */
@@ -67,7 +72,7 @@ export async function listUpcomingMeetings(
   options: { page?: number; pageSize?: number } = {},
 ): Promise<NumberedPage<AdminMeetingRow>> {
   assertRole(actor, "admin");
-  const pageSize = options.pageSize ?? UPCOMING_PAGE_SIZE;
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   const where = sql`${meeting.status} = ${status} and ${meeting.startsAt} > now() and ${meeting.startsAt} <> 'infinity'::timestamptz`;
   const read = (page: number) =>
     db

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { servicesContext, type AppServices } from "#app/context";
 import { sessionUserContext } from "#app/features/users/session.server";
 import type { SessionUser } from "#app/features/users/actor";
-import { UPCOMING_PAGE_SIZE } from "#app/features/meetings/meetings.admin.server";
+import { DEFAULT_PAGE_SIZE } from "#app/lib/pagination";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertMeeting } from "../../../tests/helpers/admin-data";
 import { makeClient, useTestServices } from "../../../tests/helpers/services";
@@ -20,7 +20,7 @@ describe.each(testDatabases())("/admin/meetings on %s", (_name, open) => {
     const { t, s, admin } = ctx;
     const client = await makeClient(s);
     const ids: number[] = [];
-    for (let i = 0; i < UPCOMING_PAGE_SIZE + 2; i++)
+    for (let i = 0; i < DEFAULT_PAGE_SIZE + 2; i++)
       ids.push(await insertMeeting(t.db, { userId: client.id, startsAt: new Date(Date.now() + (i + 1) * 3_600_000) }));
     const context = new RouterContextProvider();
     context.set(servicesContext, { db: t.db } as unknown as AppServices);
@@ -28,10 +28,10 @@ describe.each(testDatabases())("/admin/meetings on %s", (_name, open) => {
     const load = (query: string) => loader({ request: new Request(`http://x/admin/meetings${query}`), context, params: {} } as never);
 
     const first = await load("?show=awaiting");
-    expect(first.items.map((m) => m.id)).toEqual(ids.slice(0, UPCOMING_PAGE_SIZE));
+    expect(first.items.map((m) => m.id)).toEqual(ids.slice(0, DEFAULT_PAGE_SIZE));
     expect(first.numbered).toEqual({ page: 1, pageCount: 2 });
     const second = await load("?show=awaiting&page=2");
-    expect(second.items.map((m) => m.id)).toEqual(ids.slice(UPCOMING_PAGE_SIZE));
+    expect(second.items.map((m) => m.id)).toEqual(ids.slice(DEFAULT_PAGE_SIZE));
     expect(second.numbered).toEqual({ page: 2, pageCount: 2 });
     // Nothing accepted yet; a page number that is not one is page 1.
     expect(await load("?show=upcoming&page=x")).toMatchObject({ items: [], numbered: { page: 1, pageCount: 1 } });
