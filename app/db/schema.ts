@@ -695,7 +695,7 @@ export const inboxEntry = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.proposalId, t.userId] }),
-    index("inbox_entry_user_sort_idx").on(t.userId, t.inboxSort.desc(), t.proposalId.desc()),
+    index("inbox_entry_user_sort_idx").on(t.userId, t.inboxSort.desc().nullsFirst(), t.proposalId.desc().nullsFirst()),
   ],
 );
 
@@ -965,7 +965,7 @@ export const commissionEntries = pgTable(
     invoiceId: integer().references(() => invoice.id, { onDelete: "set null" }),
     /** The payment or refund it is for: at most one entry per payment (null for historical entries). */
     paymentId: integer()
-      .unique()
+      .unique("commission_entries_payment_id_unique")
       .references(() => payments.id, { onDelete: "set null" }),
     kind: text().$type<CommissionEntryKind>().notNull(),
     /** The payment's amount (cents, negative for a refund); for a historical entry, the base it was paid on. */
