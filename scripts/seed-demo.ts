@@ -23,6 +23,8 @@ import {
   invoiceCounter,
   invoiceItem,
   meeting,
+  membership,
+  organisation,
   proposal,
   proposalMessage,
   proposalThread,
@@ -279,6 +281,22 @@ export async function seedDemo(db: Database, size: SeedSize, options: { now?: Da
       ),
     );
     log(`users: ${userRows.length} (${ambassadors.length} ambassadors, ${clients.length} clients)`);
+    // Each client's business is a one-person organisation, the client its owner (migration 0029);
+    // the proposals, invoices and meetings below take their client's organisation (its triggers).
+    const organisationIds: { id: number }[] = [];
+    await insertBatches(clients, 1_000, async (batch) =>
+      organisationIds.push(
+        ...(await tx
+          .insert(organisation)
+          .values(batch.map((c) => ({ name: c.name, referredById: c.ambassadorId })))
+          .returning({ id: organisation.id })),
+      ),
+    );
+    await insertBatches(
+      clients.map((c, i) => ({ organisationId: organisationIds[i]!.id, userId: c.id, role: "owner" as const })),
+      2_000,
+      (batch) => tx.insert(membership).values(batch),
+    );
 
     // ---- proposals: 70 % by clients, 30 % by ambassadors (some for unregistered clients)
     const proposalRows: (typeof proposal.$inferInsert)[] = [];

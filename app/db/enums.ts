@@ -55,3 +55,11 @@ export type PayoutMethod = (typeof PAYOUT_METHODS)[number];
 
 /** What a commission ledger entry is for (docs/product.md#commissions-ledger). */
 export type CommissionEntryKind = "payment" | "refund" | "historical";
+
+/**
+ * A person's role in a client organisation (docs/product.md#organisations): `owner` — everything,
+ * signing offers and managing people; `billing` — invoices, payments, receipts; `member` —
+ * projects, conversations, files, meetings.
+ */
+export const ORGANISATION_ROLES = ["owner", "billing", "member"] as const;
+export type OrganisationRole = (typeof ORGANISATION_ROLES)[number];

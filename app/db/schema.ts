@@ -28,6 +28,7 @@ import {
   type CommissionEntryKind,
   type PayoutMethod,
   type MeetingStatus,
+  type OrganisationRole,
   type ProposalStatus,
   type Role,
   type WebsiteGoal,
@@ -210,6 +211,12 @@ export const session = pgTable(
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
     impersonatedBy: text(),
+    /**
+     * The client organisation this session works in (docs/product.md#organisations, migration
+     * 0029), switched in the header; null = the person's first organisation. Never trusted alone:
+     * every read checks the membership (app/features/organisations/access.server.ts).
+     */
+    activeOrganisationId: integer().references((): AnyPgColumn => organisation.id, { onDelete: "set null" }),
   },
   (t) => [index("session_user_id_idx").on(t.userId)],
 );
@@ -308,6 +315,110 @@ export const passkey = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------
+// Client organisations (docs/product.md#organisations, migration 0029, ADR 022)
+// ---------------------------------------------------------------------------------------
+
+/**
+ * A client organisation: the business that proposals, offers, agreements, invoices, payments,
+ * meetings, conversations and files belong to. `name` is the spec's "business name".
+ */
+export const organisation = pgTable(
+  "organisation",
+  {
+    id: serial().primaryKey(),
+    name: text().notNull(),
+    address: text(),
+    taxId: text(),
+    website: text(),
+    /** The ambassador who referred the organisation (attribution and commissions are per organisation). */
+    referredById: text().references((): AnyPgColumn => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("organisation_created_idx").on(t.createdAt, t.id),
+    index("organisation_referred_by_idx").on(t.referredById),
+    index("organisation_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+  ],
+);
+
+/** A person's membership of an organisation, with their role there (one row per person and organisation). */
+export const membership = pgTable(
+  "membership",
+  {
+    organisationId: integer()
+      .notNull()
+      .references(() => organisation.id, { onDelete: "cascade" }),
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    role: text().$type<OrganisationRole>().notNull(),
+    /** Who invited them (null: the organisation's creator, or an account since erased). */
+    invitedById: text().references(() => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organisationId, t.userId] }),
+    index("membership_user_idx").on(t.userId, t.createdAt, t.organisationId),
+    check("membership_role_valid", sql`${t.role} in ('owner', 'billing', 'member')`),
+  ],
+);
+
+/**
+ * An invitation to join an organisation with a role, sent by e-mail. Only the SHA-256 of its token
+ * is kept; it can be used once, until `expiresAt` (7 days), unless revoked.
+ */
+export const invitation = pgTable(
+  "invitation",
+  {
+    id: serial().primaryKey(),
+    organisationId: integer()
+      .notNull()
+      .references(() => organisation.id, { onDelete: "cascade" }),
+    /** The invited address, lowercased. */
+    email: text().notNull(),
+    role: text().$type<OrganisationRole>().notNull(),
+    tokenHash: text().notNull(),
+    invitedById: text().references(() => user.id, { onDelete: "set null" }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    acceptedAt: timestamp({ withTimezone: true }),
+    acceptedById: text().references(() => user.id, { onDelete: "set null" }),
+    revokedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("invitation_token_hash_unique").on(t.tokenHash),
+    index("invitation_organisation_idx").on(t.organisationId, t.createdAt, t.id),
+    // One open invitation per address and organisation.
+    uniqueIndex("invitation_open_unique")
+      .on(t.organisationId, t.email)
+      .where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
+    check("invitation_role_valid", sql`${t.role} in ('owner', 'billing', 'member')`),
+  ],
+);
+
+/**
+ * A person's own settings for one conversation (docs/product.md#organisation-notifications):
+ * `mutedAt` — no thread mails for them; `addedAt` — a billing person added to the thread by an
+ * owner (billing people take part only then).
+ */
+export const conversationMember = pgTable(
+  "conversation_member",
+  {
+    proposalId: integer()
+      .notNull()
+      .references((): AnyPgColumn => proposal.id, { onDelete: "cascade" }),
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    mutedAt: timestamp({ withTimezone: true }),
+    addedAt: timestamp({ withTimezone: true }),
+    addedById: text().references(() => user.id, { onDelete: "set null" }),
+  },
+  (t) => [primaryKey({ columns: [t.proposalId, t.userId] }), index("conversation_member_user_idx").on(t.userId)],
+);
+
+// ---------------------------------------------------------------------------------------
 // Portal data (docs/product.md#proposals, meetings, invoices, settings)
 // ---------------------------------------------------------------------------------------
 
@@ -315,8 +426,14 @@ export const proposal = pgTable(
   "proposal",
   {
     id: serial().primaryKey(),
-    /** The client it belongs to; null until the addressed client has an account. */
+    /** The person who asked for it (or was addressed); null until the addressed client has an account. */
     clientId: text().references(() => user.id, { onDelete: "cascade" }),
+    /**
+     * The client organisation it belongs to (migration 0029): what decides who sees it. Null until
+     * the addressed client has an account; when a writer leaves it null, the trigger
+     * `proposal_default_organisation` takes the client's first organisation.
+     */
+    organisationId: integer().references(() => organisation.id, { onDelete: "restrict" }),
     clientName: text(),
     /** For ambassador proposals: the addressed e-mail, lowercased. */
     clientEmail: text(),
@@ -346,6 +463,7 @@ export const proposal = pgTable(
   (t) => [
     // Per-owner pages list newest first on (created_at, id): the owner's rows in order, no sort (issue #30).
     index("proposal_client_idx").on(t.clientId, t.createdAt, t.id),
+    index("proposal_organisation_idx").on(t.organisationId, t.createdAt, t.id),
     index("proposal_client_email_idx").on(t.clientEmail),
     index("proposal_ambassador_idx").on(t.ambassadorId, t.createdAt, t.id),
     // Admin list: newest first, keyset-paginated on (created_at, id), by status.
@@ -394,8 +512,11 @@ export const meeting = pgTable(
     /** The project the meeting is about (optional). */
     proposalId: integer().references(() => proposal.id, { onDelete: "set null" }),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** The client organisation it belongs to (migration 0029); `userId` is the person who booked it. */
+    organisationId: integer().references(() => organisation.id, { onDelete: "restrict" }),
   },
   (t) => [
+    index("meeting_organisation_idx").on(t.organisationId, t.startsAt),
     index("meeting_user_idx").on(t.userId, t.startsAt),
     index("meeting_created_idx").on(t.createdAt, t.id),
     // Admin's past meetings, newest first (migration 0025).
@@ -419,7 +540,13 @@ export const invoice = pgTable(
       .notNull()
       .unique()
       .references(() => proposal.id, { onDelete: "cascade" }),
+    /** The person it was issued to; its signed link (/i/…) is signed for them. */
     clientId: text().references(() => user.id, { onDelete: "cascade" }),
+    /**
+     * The client organisation it belongs to (migration 0029): what decides who sees it. A writer
+     * that leaves it null gets its proposal's (trigger `invoice_default_organisation`).
+     */
+    organisationId: integer().references(() => organisation.id, { onDelete: "restrict" }),
     /** Due date (a calendar date); overdue = unpaid and today (UTC) is after it. */
     dueDate: date({ mode: "string" }).notNull(),
     status: text().$type<"unpaid" | "paid">().notNull().default("unpaid"),
@@ -442,6 +569,7 @@ export const invoice = pgTable(
   },
   (t) => [
     index("invoice_client_idx").on(t.clientId),
+    index("invoice_organisation_idx").on(t.organisationId, t.createdAt, t.id),
     index("invoice_status_due_idx").on(t.status, t.dueDate),
     // Admin list: newest first, keyset-paginated on (created_at, id), by status.
     index("invoice_created_idx").on(t.createdAt, t.id),
@@ -1099,6 +1227,11 @@ export const proposalAcceptance = pgTable(
     voidedAt: timestamp({ withTimezone: true }),
     /** The version whose making voided this acceptance. */
     voidedByVersion: integer(),
+    /**
+     * The organisation the signer signed for, by name at that moment (migration 0029; the
+     * certificate names it). Null for acceptances from before organisations.
+     */
+    organisationName: text(),
   },
   (t) => [
     uniqueIndex("proposal_acceptance_certificate_unique").on(t.certificateId),

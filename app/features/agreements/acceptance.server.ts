@@ -9,7 +9,10 @@ import { currentCommissionRateSql, syncProposalCommissions } from "#app/features
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database, Queryable, Transaction } from "#app/db/client.server";
-import { brandLogo, proposal, proposalAcceptance, proposalVersion, user } from "#app/db/schema";
+import { brandLogo, organisation, proposal, proposalAcceptance, proposalVersion, user } from "#app/db/schema";
+import { lockMembership, OWNER_ROLES } from "#app/features/organisations/access.server";
+import { ORGANISATION_MESSAGES } from "#app/features/organisations/organisations.messages";
+import { emailVerified, visibleToClient } from "#app/features/proposals/client-visibility.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { AppError, notFound, rateLimited } from "#app/lib/errors";
 import { hitRateLimit } from "#app/lib/rate-limit.server";
@@ -54,8 +57,8 @@ export const VERIFY_LIMIT = { limit: 30, windowMs: 60_000 } as const;
  *
  * @param input - trimmed typed name (1–120 characters, checked again here), the version shown.
  * @returns `changed: false` when this version was already accepted; the certificate id.
- * @throws {AppError} 400 on `typedName`; 403 unless a client (or for the proposal's own
- *   ambassador); 404 "Proposal not found"; 409 when there is nothing to accept, the proposal was
+ * @throws {AppError} 400 on `typedName`; 403 unless a client owner of the proposal's organisation
+ *   (docs/product.md#organisations: only an owner signs; or for the proposal's own ambassador); 404 "Proposal not found"; 409 when there is nothing to accept, the proposal was
  *   declined or is closed, or the version shown is no longer current (`details.currentVersion`).
  */
 export async function acceptOffer(
@@ -71,8 +74,12 @@ export async function acceptOffer(
     throw new AppError("INVALID_INPUT", AGREEMENT_MESSAGES.nameRequired, { fieldErrors: { typedName: [AGREEMENT_MESSAGES.nameRequired] } });
   if (typedName.length > 120)
     throw new AppError("INVALID_INPUT", AGREEMENT_MESSAGES.nameTooLong, { fieldErrors: { typedName: [AGREEMENT_MESSAGES.nameTooLong] } });
+  // Only an owner signs for the organisation (docs/product.md#organisations).
+  if (actor.organisationRole && actor.organisationRole !== "owner") throw new AppError("FORBIDDEN", ORGANISATION_MESSAGES.ownersOnly);
   return db.transaction(async (tx) => {
     const row = await lockOwnProposal(tx, actor, proposalId);
+    const organisationId = await lockMembership(tx, actor, OWNER_ROLES, ORGANISATION_MESSAGES.ownersOnly);
+    const [signedFor] = await tx.select({ name: organisation.name }).from(organisation).where(eq(organisation.id, organisationId));
     const current = await currentVersion(tx, proposalId);
     if (!current) throw new AppError("CONFLICT", AGREEMENT_MESSAGES.nothingToAccept);
     const standing = await standingAcceptance(tx, proposalId);
@@ -102,6 +109,7 @@ export async function acceptOffer(
         userAgent: meta.userAgent?.slice(0, 1_000) ?? null,
         timeZone,
         certificateId,
+        organisationName: signedFor?.name ?? null,
       })
       .returning();
     const nextStatus = row.status === "awaiting_acceptance" ? "planning" : row.status;
@@ -145,7 +153,7 @@ export async function acceptOffer(
       },
     ];
     const lines = [
-      `${typedName} (${acceptance!.email}) accepted version ${current.number} of "${label}" on ${acceptance!.acceptedAt.toISOString()} (UTC).`,
+      `${typedName} (${acceptance!.email})${signedFor ? ` for ${signedFor.name}` : ""} accepted version ${current.number} of "${label}" on ${acceptance!.acceptedAt.toISOString()} (UTC).`,
       `SHA-256 of the terms: ${current.sha256}`,
       `Certificate id: ${certificateId}. The certificate of acceptance is attached.`,
     ];
@@ -189,6 +197,7 @@ async function certificateDocument(
     sha256: a.sha256,
     typedName: a.typedName,
     email: a.email,
+    organisationName: a.organisationName,
     acceptedAt: a.acceptedAt,
     timeZone: a.timeZone,
     ip: a.ip,
@@ -199,8 +208,8 @@ async function certificateDocument(
 }
 
 /**
- * The certificate PDF for download (docs/product.md#certificates): an admin, or the client of the
- * proposal (the proposal page's rule). Anyone else, a certificate of another proposal than
+ * The certificate PDF for download (docs/product.md#certificates): an admin, or a person of the
+ * proposal's organisation who may see it (the proposal page's rule). Anyone else, a certificate of another proposal than
  * `proposalId`, or an unknown id: the same 404.
  *
  * @returns the PDF bytes and its file name.
@@ -224,8 +233,12 @@ export async function getCertificatePdf(
   const allowed =
     actor.role === "admin" ||
     (actor.role === "client" &&
-      found.p.clientId === actor.id &&
-      (found.p.source === "client" || (await db.select({ v: user.emailVerified }).from(user).where(eq(user.id, actor.id)))[0]?.v === true));
+      (
+        await db
+          .select({ id: proposal.id })
+          .from(proposal)
+          .where(and(eq(proposal.id, proposalId), visibleToClient(actor, await emailVerified(db, actor))))
+      ).length > 0);
   if (!allowed) throw notFound(AGREEMENT_MESSAGES.certificateNotFound);
   const terms = found.terms as unknown as VersionTerms;
   const label = found.p.projectName || terms.projectName || `Proposal #${proposalId}`;

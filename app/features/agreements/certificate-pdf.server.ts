@@ -22,6 +22,8 @@ export interface CertificateDocument {
   sha256: string;
   typedName: string;
   email: string;
+  /** The organisation signed for (null: an acceptance from before organisations). */
+  organisationName?: string | null;
   acceptedAt: Date;
   timeZone: string;
   ip: string | null;
@@ -86,6 +88,7 @@ export async function renderCertificatePdf(cert: CertificateDocument): Promise<B
     row("Version", String(t.version));
     row("Accepted by (typed name)", cert.typedName);
     row("Account e-mail", cert.email);
+    if (cert.organisationName) row("On behalf of", cert.organisationName);
     row("Accepted at (UTC)", `${cert.acceptedAt.toISOString()}`);
     row(`Accepted at (${cert.timeZone})`, formatDateTime(cert.acceptedAt, cert.timeZone));
     row("IP address", cert.ip ?? "unknown");

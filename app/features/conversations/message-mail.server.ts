@@ -1,6 +1,7 @@
 /**
  * Message mails (docs/product.md#conversations-mail): a new message (never an internal note)
- * mails the other side — the proposal's client, or every admin — with the text, the proposal's
+ * mails the other side — the people of the proposal's organisation who take part and did not mute
+ * it (docs/product.md#organisation-notifications), or every admin — with the text, the proposal's
  * name and a link to the conversation, through the outbox. At most one mail per conversation and
  * recipient per {@link MAIL_WINDOW_MS}: the first message of a quiet conversation is mailed at
  * once; messages posted in the following 10 minutes wait in `message_mail` and go out together
@@ -9,7 +10,16 @@
  */
 import { and, asc, eq, gte, inArray, isNull, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
-import { messageMail, proposal, proposalMessage, storedFile, user, type MessageAuthorRole } from "#app/db/schema";
+import {
+  conversationMember,
+  membership,
+  messageMail,
+  proposal,
+  proposalMessage,
+  storedFile,
+  user,
+  type MessageAuthorRole,
+} from "#app/db/schema";
 import { queueNotification } from "#app/features/mail/notifications.server";
 import { MAIL_WINDOW_MS } from "./conversations.schema";
 import { threadPath } from "./thread-paths";
@@ -27,11 +37,24 @@ function recipients(q: Queryable, proposalId: number, side: MessageAuthorRole) {
       .from(user)
       .where(and(eq(user.role, "admin"), active));
   }
+  // The organisation's owners and members, and billing people added to the conversation, who did
+  // not mute it (docs/product.md#organisation-notifications).
   return q
     .select({ userId: sql<string>`${user.id}`.as("user_id") })
     .from(proposal)
-    .innerJoin(user, eq(user.id, proposal.clientId))
-    .where(and(eq(proposal.id, proposalId), active, or(eq(proposal.source, "client"), eq(user.emailVerified, true))));
+    .innerJoin(membership, eq(membership.organisationId, proposal.organisationId))
+    .innerJoin(user, eq(user.id, membership.userId))
+    .leftJoin(conversationMember, and(eq(conversationMember.proposalId, proposal.id), eq(conversationMember.userId, membership.userId)))
+    .where(
+      and(
+        eq(proposal.id, proposalId),
+        active,
+        isNull(user.closedAt),
+        isNull(conversationMember.mutedAt),
+        or(inArray(membership.role, ["owner", "member"]), and(eq(membership.role, "billing"), sql`${conversationMember.addedAt} is not null`)),
+        or(eq(proposal.source, "client"), eq(user.emailVerified, true)),
+      ),
+    );
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
- * Who takes part in a proposal's conversation (docs/product.md#conversations): the proposal's
- * client — their own requests, and ambassador proposals addressed to them once their address is
- * verified, as on the proposal page — and every admin. Anyone else, for any proposal id, gets the
+ * Who takes part in a proposal's conversation (docs/product.md#conversations): the people of the
+ * proposal's organisation whose role covers conversations (owners and members, and billing people
+ * an owner added to it — docs/product.md#organisations), ambassador proposals once the person's
+ * address is verified, as on the proposal page — and every admin. Anyone else, for any proposal id, gets the
  * same 404 "Proposal not found". Ambassadors never take part: they read the status events of the
  * proposals they submitted through `getStatusEventsForAmbassador`.
  */
@@ -9,6 +10,7 @@ import { and, eq, or, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { proposal, user, type MessageAuthorRole } from "#app/db/schema";
 import type { Actor } from "#app/features/users/actor";
+import { conversationParticipant } from "#app/features/organisations/access.server";
 import { notFound } from "#app/lib/errors";
 import { CONVERSATION_MESSAGES } from "./conversations.schema";
 
@@ -30,8 +32,7 @@ export const sideOf = (actor: Actor): MessageAuthorRole => (actor.role === "admi
 /**
  * The participation check as one unexecuted query, for {@link threadAccess} and for statements
  * that embed it (posting writes a message in the same statement, post-message.server.ts): the
- * proposal's id, project name and client, and the actor's display name (a client's business name,
- * else their name; an admin's name; else their e-mail). No row unless the actor takes part.
+ * proposal's id, project name and client, and the actor's display name (their name, else their e-mail). No row unless the actor takes part.
  *
  * @param proposalId - a valid serial id (the route parses it: app/lib/ids.ts).
  * @param options.lock - lock the proposal row (`FOR SHARE`) so it cannot be deleted meanwhile.
@@ -42,12 +43,19 @@ export function threadAccessQuery(q: Queryable, actor: Actor, proposalId: number
   if (actor.role !== "admin" && actor.role !== "client") return null;
   // The proposal page's rule for a client: their own requests; ambassador proposals once their
   // address is verified.
+  // A client: a person of the proposal's organisation who takes part in its conversation (owner,
+  // member, or a billing person added to it — membership checked here), and ambassador proposals
+  // only once their own address is verified.
   const where =
     actor.role === "admin"
       ? eq(proposal.id, proposalId)
-      : and(eq(proposal.id, proposalId), eq(proposal.clientId, actor.id), or(eq(proposal.source, "client"), eq(user.emailVerified, true)));
-  const name =
-    actor.role === "client" ? sql`coalesce(nullif(${user.businessName}, ''), nullif(${user.name}, ''))` : sql`nullif(${user.name}, '')`;
+      : and(
+          eq(proposal.id, proposalId),
+          conversationParticipant(proposal.id, proposal.organisationId, actor),
+          or(eq(proposal.source, "client"), eq(user.emailVerified, true)),
+        );
+  // The person who writes is named (docs/product.md#organisations): their name, else their e-mail.
+  const name = sql`nullif(${user.name}, '')`;
   const query = q
     .select({
       id: proposal.id,

@@ -6,6 +6,7 @@
  * rows (migration 0024) whose sort key is in the unread range, so it reads only conversations
  * with a client message after the admin's position.
  */
+import { rowsOf } from "#app/db/rows";
 import { sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { memoRead } from "#app/db/request-memo.server";
@@ -88,7 +89,4 @@ export async function unreadByProposal(q: Queryable, actor: Actor, proposalIds: 
   return Object.fromEntries(rowsOf<{ proposal_id: number; n: number }>(rows).map((r) => [Number(r.proposal_id), Number(r.n)]));
 }
 
-/** Rows of `execute` on either driver (node-postgres and PGlite both answer `{ rows }`). */
-export function rowsOf<T>(result: unknown): T[] {
-  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
-}
+export { rowsOf };

@@ -140,7 +140,7 @@ export async function receiveInboundMail(deps: InboundDeps, raw: Buffer, envelop
   if (!sender || sender !== account.email.toLowerCase()) return refuse("wrong-sender", context);
   const author: Actor = { id: account.id, email: account.email, role: roleOf(account.role) };
   const audience = await proposalAudience(deps.db, target.proposalId);
-  const takesPart = audience !== null && (author.role === "admin" || (author.role === "client" && audience.clientId === author.id));
+  const takesPart = audience !== null && (author.role === "admin" || (author.role === "client" && audience.clientIds.includes(author.id)));
   if (!takesPart) return refuse("not-allowed", context);
 
   const attachments = mail.attachments

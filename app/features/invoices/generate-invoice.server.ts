@@ -15,6 +15,8 @@ import { recordAudit } from "#app/features/audit/audit.server";
 import { queueUserNotice } from "#app/features/mail/notifications.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
+import { MONEY_ROLES } from "#app/features/organisations/access.server";
+import { organisationPeople } from "#app/features/organisations/recipients.server";
 import { AppError, notFound } from "#app/lib/errors";
 import { clientEmailSql, clientNameSql } from "./invoice-admin-row.server";
 import { checkedItems } from "./invoice-items.server";
@@ -121,7 +123,7 @@ export async function generateInvoice(
           createdAt: now,
           updatedAt: now,
         })
-        .returning({ id: invoice.id });
+        .returning({ id: invoice.id, organisationId: invoice.organisationId });
       await tx.insert(invoiceItem).values(items.map((item, position) => ({ invoiceId: created!.id, position, ...item })));
       await syncInvoiceStatus(tx, created!.id);
       await recordAudit(tx, actor, {
@@ -132,19 +134,22 @@ export async function generateInvoice(
         before: null,
         after: { number, proposalId, clientId: target.clientId, dueDate: input.dueDate, status: "unpaid", totalCents, items },
       });
-      await queueUserNotice(
-        tx,
-        target.clientId,
-        invoiceNotice(
-          created!.id,
-          number,
-          totalCents,
-          input.dueDate,
-          currencyOf(await getSettings(tx)),
-          "issued",
-          await signedInvoicePath(tx, created!.id, target.clientId, now),
-        ),
-      );
+      // To each owner and billing person of the organisation, with a link of their own.
+      const currency = currencyOf(await getSettings(tx));
+      for (const person of await organisationPeople(tx, created!.organisationId, MONEY_ROLES, target.clientId))
+        await queueUserNotice(
+          tx,
+          person,
+          invoiceNotice(
+            created!.id,
+            number,
+            totalCents,
+            input.dueDate,
+            currency,
+            "issued",
+            await signedInvoicePath(tx, created!.id, target.clientId, now, person),
+          ),
+        );
       return { id: created!.id, number, totalCents };
     });
   } catch (error) {

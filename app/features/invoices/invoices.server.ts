@@ -13,6 +13,7 @@ import { deriveInvoiceMoney, type InvoiceMoney } from "#app/features/payments/in
 import { clientEmailSql, clientNameSql } from "#app/features/users/client-name.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
+import { inOrganisation, MONEY_ROLES, requireOrganisationRole } from "#app/features/organisations/access.server";
 import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
 import { invoiceFilterSql } from "./invoice-filter.server";
 import type { BillTo } from "./invoice-billing";
@@ -20,12 +21,12 @@ import { invoiceDisplayStatus, todayUtc, type InvoiceDisplayStatus } from "./inv
 import { INVOICE_MESSAGES } from "./invoices.messages";
 
 /**
- * The invoices that are the client's: the invoice's `clientId`, set when it is generated (older
- * rows without one got their proposal's client in migration 0020), so that a client's page reads
- * through the owner index `invoice_client_idx` only (issue #30).
+ * The invoices a client may see: their current organisation's, when their role there covers money
+ * (owner, billing — docs/product.md#organisations), membership checked in the statement; read
+ * through the owner index `invoice_organisation_idx` only (issue #30).
  */
-function ownedByClient(clientId: string): SQL {
-  return eq(invoice.clientId, clientId);
+function ownedByClient(actor: Actor): SQL {
+  return inOrganisation(invoice.organisationId, actor, MONEY_ROLES);
 }
 
 /** An invoice as its client sees it. Money in cents; `dueDate` a calendar date `YYYY-MM-DD`. */
@@ -63,13 +64,13 @@ export interface ClientPayment {
 }
 
 /**
- * Reads one of the client's invoices with its items in order. The invoice is the client's
- * when its `clientId` is theirs (or, for an invoice without clientId, its proposal's).
+ * Reads one of the client's invoices with its items in order: an invoice of their current
+ * organisation, for an owner or a billing person there.
  *
  * @param invoiceId - a valid serial id (the route parses it: app/lib/ids.ts).
  * @param now - the current instant, for the derived overdue status.
- * @throws {AppError} 403 unless a client; 404 "Invoice not found" for an unknown id or
- *   another client's invoice (never revealing which).
+ * @throws {AppError} 403 unless a client; 404 "Invoice not found" for an unknown id, another
+ *   organisation's invoice, or a member whose role does not cover money (never revealing which).
  */
 export async function getInvoiceForClient(db: Database, actor: Actor, invoiceId: number, now: Date = new Date()): Promise<ClientInvoice> {
   assertRole(actor, "client");
@@ -96,7 +97,7 @@ export async function getInvoiceForClient(db: Database, actor: Actor, invoiceId:
     .from(invoice)
     .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
     .leftJoin(user, eq(user.id, actor.id))
-    .where(and(eq(invoice.id, id), ownedByClient(actor.id)));
+    .where(and(eq(invoice.id, id), ownedByClient(actor)));
   if (!row) throw notFound(INVOICE_MESSAGES.notFound);
   const items = await db
     .select({ description: invoiceItem.description, amountCents: invoiceItem.amountCents })
@@ -149,7 +150,7 @@ export interface ClientInvoiceRow {
  *
  * @param options.page - 1-based, clamped to the last page; `pageSize` defaults to {@link CLIENT_INVOICES_PAGE_SIZE}.
  * @param now - the current instant, for the derived overdue status.
- * @throws {AppError} 403 unless a client.
+ * @throws {AppError} 403 unless a client; 404 for a member whose role does not cover money.
  */
 export async function listClientInvoices(
   db: Queryable,
@@ -158,8 +159,9 @@ export async function listClientInvoices(
   now: Date = new Date(),
 ): Promise<NumberedPage<ClientInvoiceRow>> {
   assertRole(actor, "client");
+  requireOrganisationRole(actor, MONEY_ROLES, INVOICE_MESSAGES.notFound);
   const pageSize = options.pageSize ?? CLIENT_INVOICES_PAGE_SIZE;
-  const owned = ownedByClient(actor.id);
+  const owned = ownedByClient(actor);
   const [counted] = await db.select({ total: count() }).from(invoice).innerJoin(proposal, eq(proposal.id, invoice.proposalId)).where(owned);
   const total = counted?.total ?? 0;
   const pageCount = pageCountOf(total, pageSize);
@@ -196,7 +198,7 @@ export async function listClientInvoiceRows(
     })
     .from(invoice)
     .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
-    .where(ownedByClient(actor.id))
+    .where(ownedByClient(actor))
     .orderBy(desc(invoice.createdAt), desc(invoice.id))
     .limit(options.limit)
     .offset(options.offset ?? 0);
@@ -244,7 +246,7 @@ export async function clientBalance(db: Queryable, actor: Actor, now: Date = new
     })
     .from(invoice)
     .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
-    .where(ownedByClient(actor.id));
+    .where(ownedByClient(actor));
   return {
     outstandingCount: row?.outstandingCount ?? 0,
     outstandingCents: row?.outstandingCents ?? 0,

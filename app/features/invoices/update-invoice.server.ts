@@ -2,6 +2,8 @@
  * Editing an invoice (docs/product.md#invoices-editing): items and due date, with the version
  * check that refuses a save from a stale page.
  */
+import { MONEY_ROLES } from "#app/features/organisations/access.server";
+import { organisationPeople } from "#app/features/organisations/recipients.server";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
 import { invoice, invoiceItem } from "#app/db/schema";
@@ -44,6 +46,7 @@ export async function updateInvoice(db: Database, actor: Actor, invoiceId: numbe
         status: invoice.status,
         number: invoice.number,
         clientId: invoice.clientId,
+        organisationId: invoice.organisationId,
         dueDate: invoice.dueDate,
         totalCents: invoice.totalCents,
         version: invoice.version,
@@ -77,20 +80,24 @@ export async function updateInvoice(db: Database, actor: Actor, invoiceId: numbe
       .where(eq(invoice.id, invoiceId));
     await syncInvoiceStatus(tx, invoiceId);
     await recordAudit(tx, actor, { entity: "invoice", entityId: invoiceId, action: "updated", before, after });
-    if (current.clientId)
-      await queueUserNotice(
-        tx,
-        current.clientId,
-        invoiceNotice(
-          invoiceId,
-          current.number,
-          totalCents,
-          input.dueDate,
-          currencyOf(await getSettings(tx)),
-          "updated",
-          await signedInvoicePath(tx, invoiceId, current.clientId),
-        ),
-      );
+    const clientId = current.clientId;
+    if (clientId) {
+      const currency = currencyOf(await getSettings(tx));
+      for (const person of await organisationPeople(tx, current.organisationId, MONEY_ROLES, clientId))
+        await queueUserNotice(
+          tx,
+          person,
+          invoiceNotice(
+            invoiceId,
+            current.number,
+            totalCents,
+            input.dueDate,
+            currency,
+            "updated",
+            await signedInvoicePath(tx, invoiceId, clientId, undefined, person),
+          ),
+        );
+    }
     return { totalCents };
   });
 }

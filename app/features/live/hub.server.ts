@@ -6,7 +6,8 @@
  * - Authorised by the session cookie (better-auth); without a valid session it answers 204 (the
  *   SSE way to say "do not reconnect"). Every {@link LiveHubOptions.sessionCheckMs}
  *   the sessions of all open streams are checked in one query, and a stream whose session ended
- *   (sign-out, deactivation, password change, expiry) or whose user's role changed is ended.
+ *   (sign-out, deactivation, password change, expiry) or whose user's role changed is ended, and
+ *   so is a client's whose organisation or role there changed (removed from it, docs/product.md#organisations).
  * - Events arrive as ids from the {@link NotificationSource} (LISTEN/NOTIFY); their rows are read
  *   once per process and written to the matching streams. After the listening connection was
  *   lost, what was written meanwhile is replayed from the table (each event is sent once).
@@ -18,6 +19,7 @@
  * - The hub answers the raw node request before express (server/main.ts): a stream is never
  *   counted as a request in flight, and {@link LiveHub.closeAll} ends every stream at shutdown.
  */
+import { sessionMembershipSql } from "#app/features/organisations/access.server";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { and, asc, eq, gt, inArray, min, or, sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
@@ -67,6 +69,8 @@ interface Stream {
   userId: string;
   role: Role;
   sessionId: string;
+  /** A client's `organisation_id:role` when the stream opened ({@link sessionMembershipSql}). */
+  membership: string | null;
   opened: number;
   /** Events that arrived while the stream's missed events were being replayed. */
   queue: LiveEventRow[] | null;
@@ -257,6 +261,17 @@ export async function createLiveHub(options: LiveHubOptions): Promise<LiveHub> {
     const found = await auth.api.getSession({ headers });
     const u = found?.user as { id: string; role?: string | null; banned?: boolean | null } | undefined;
     if (!found?.session || !u || u.banned) return signedOut(res);
+    // A client's organisation and role (docs/product.md#organisations): when it changes (removed,
+    // another role, another organisation chosen) the stream ends and the page reloads.
+    const membership =
+      roleOf(u.role) === "client"
+        ? ((
+            await db
+              .select({ v: sessionMembershipSql(session.userId, session.activeOrganisationId) })
+              .from(session)
+              .where(eq(session.id, found.session.id))
+          )[0]?.v ?? null)
+        : null;
     if (res.destroyed || req.destroyed) return;
     if (stopping) return refuse(res, 503, "The server is restarting.", { "Retry-After": "5" });
 
@@ -280,6 +295,7 @@ export async function createLiveHub(options: LiveHubOptions): Promise<LiveHub> {
       userId: u.id,
       role: roleOf(u.role),
       sessionId: found.session.id,
+      membership,
       opened: Date.now(),
       queue: [],
       sent: new Set(),
@@ -310,20 +326,26 @@ export async function createLiveHub(options: LiveHubOptions): Promise<LiveHub> {
       // Only the streams open now are judged: one opened while the query runs is checked next time.
       const checked = [...streams];
       const ids = [...new Set(checked.map((s) => s.sessionId))];
-      const alive = new Map<string, Role>();
+      const alive = new Map<string, { role: Role; membership: string | null }>();
       for (let i = 0; i < ids.length; i += 1_000) {
         const rows = await db
-          .select({ id: session.id, role: user.role, banned: user.banned })
+          .select({
+            id: session.id,
+            role: user.role,
+            banned: user.banned,
+            membership: sessionMembershipSql(session.userId, session.activeOrganisationId),
+          })
           .from(session)
           .innerJoin(user, eq(user.id, session.userId))
           .where(and(inArray(session.id, ids.slice(i, i + 1_000)), sql`${session.expiresAt} > now()`));
-        for (const row of rows) if (!row.banned) alive.set(row.id, roleOf(row.role));
+        for (const row of rows) if (!row.banned) alive.set(row.id, { role: roleOf(row.role), membership: row.membership ?? null });
       }
       for (const stream of checked) {
         if (!streams.has(stream)) continue;
-        const role = alive.get(stream.sessionId);
-        if (role === undefined) end(stream, "signed-out");
-        else if (role !== stream.role) end(stream, "role-changed");
+        const now = alive.get(stream.sessionId);
+        if (now === undefined) end(stream, "signed-out");
+        else if (now.role !== stream.role) end(stream, "role-changed");
+        else if (stream.role === "client" && now.membership !== stream.membership) end(stream, "membership-changed");
       }
     } catch (error) {
       logger.error({ err: error }, "live updates: could not check the streams' sessions");

@@ -22,6 +22,8 @@
  * | message (issue #23's conversation) | every admin; the proposal's client — an internal note: admins only |
  * | anything else (user, settings, mail, contact, …) | every admin |
  */
+import { MONEY_ROLES, PROJECT_ROLES } from "#app/features/organisations/access.server";
+import { organisationPeople } from "#app/features/organisations/recipients.server";
 import { eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { invoice, liveEvent, meeting, proposal, user } from "#app/db/schema";
@@ -92,30 +94,41 @@ export async function publishProposalEvent(
     entityId: proposalId,
     proposalId,
     admins: true,
-    userIds: [audience?.clientId, AMBASSADOR_PROPOSAL_ACTIONS.has(action) ? audience?.ambassadorId : null],
+    userIds: [...(audience?.clientIds ?? []), AMBASSADOR_PROPOSAL_ACTIONS.has(action) ? audience?.ambassadorId : null],
     data: { status: audience?.status, projectName: audience?.projectName, ...extra },
     actorId,
   });
 }
 
 /**
- * A proposal's participants: its client when they may see it (a client's own proposal; an
- * ambassador's one once the client's address is verified, as in the client's lists), its
- * ambassador, and its labels. Null when the proposal does not exist (any more).
+ * SQL: the people of proposal `p`'s organisation who see it (owners and members; an ambassador's
+ * proposal only those whose address is verified, as in the client's lists — docs/product.md#organisations),
+ * with `conversation` also the billing people added to its conversation; a text[] (empty: none).
+ */
+export function proposalPeopleSql(p: SQL, options: { conversation?: boolean } = {}): SQL {
+  const billing = options.conversation
+    ? sql` or (pm.role = 'billing' and exists (select 1 from conversation_member pc where pc.proposal_id = ${p}.id and pc.user_id = pm.user_id and pc.added_at is not null))`
+    : sql``;
+  return sql`coalesce((select array_agg(pm.user_id order by pm.created_at, pm.user_id) from membership pm join "user" pu on pu.id = pm.user_id
+    where pm.organisation_id = ${p}.organisation_id and (pm.role in ('owner', 'member')${billing}) and (${p}.source = 'client' or pu.email_verified)), '{}'::text[])`;
+}
+
+/**
+ * A proposal's participants: the people of its organisation who may see it ({@link proposalPeopleSql}),
+ * its ambassador, and its labels. Null when the proposal does not exist (any more).
  */
 export async function proposalAudience(
   q: Queryable,
   proposalId: number,
-): Promise<{ clientId: string | null; ambassadorId: string | null; status: string; projectName: string | null } | null> {
+): Promise<{ clientIds: string[]; ambassadorId: string | null; status: string; projectName: string | null } | null> {
   const [row] = await q
     .select({
-      clientId: sql<string | null>`case when ${proposal.source} = 'client' or ${user.emailVerified} then ${proposal.clientId} end`,
+      clientIds: sql<string[]>`${proposalPeopleSql(sql`${proposal}`)}`,
       ambassadorId: proposal.ambassadorId,
       status: proposal.status,
       projectName: proposal.projectName,
     })
     .from(proposal)
-    .leftJoin(user, eq(user.id, proposal.clientId))
     .where(eq(proposal.id, proposalId));
   return row ?? null;
 }
@@ -153,42 +166,44 @@ export async function publishAudit(q: Queryable, write: AuditedWrite, actor?: { 
       break;
     }
     case "invoice": {
+      // The invoice's organisation's owners and billing people (else its client).
       let clientId = text(pick("clientId"));
       let number = text(pick("number"));
       let proposalId = pick("proposalId") as number | undefined;
-      if (!clientId || !number) {
-        const [row] = await q
-          .select({ clientId: invoice.clientId, number: invoice.number, proposalId: invoice.proposalId })
-          .from(invoice)
-          .where(eq(invoice.id, Number(id)));
-        clientId ??= row?.clientId ?? undefined;
-        number ??= row?.number;
-        proposalId ??= row?.proposalId;
-      }
+      const [row] = Number.isSafeInteger(Number(id))
+        ? await q
+            .select({ clientId: invoice.clientId, number: invoice.number, proposalId: invoice.proposalId, organisationId: invoice.organisationId })
+            .from(invoice)
+            .where(eq(invoice.id, Number(id)))
+        : [];
+      clientId ??= row?.clientId ?? undefined;
+      number ??= row?.number;
+      proposalId ??= row?.proposalId;
       return publishLive(q, {
         kind,
         entityId: id,
         proposalId: proposalId ?? null,
         admins: true,
-        userIds: [clientId],
+        userIds: await organisationPeople(q, row?.organisationId, MONEY_ROLES, clientId),
         data: { status: text(field(write.after, "status")), number },
         actorId: actor?.id,
       });
     }
     case "meeting": {
+      // The meeting's organisation's owners and members (else who booked it).
       let userId = text(pick("userId"));
-      if (!userId) {
-        const [row] = await q
-          .select({ userId: meeting.userId })
-          .from(meeting)
-          .where(eq(meeting.id, Number(id)));
-        userId = row?.userId;
-      }
+      const [row] = Number.isSafeInteger(Number(id))
+        ? await q
+            .select({ userId: meeting.userId, organisationId: meeting.organisationId })
+            .from(meeting)
+            .where(eq(meeting.id, Number(id)))
+        : [];
+      userId ??= row?.userId;
       return publishLive(q, {
         kind,
         entityId: id,
         admins: true,
-        userIds: [userId],
+        userIds: await organisationPeople(q, row?.organisationId, PROJECT_ROLES, userId),
         data: { status: text(field(write.after, "status")) },
         actorId: actor?.id,
       });
@@ -270,16 +285,15 @@ export function messageEventInsert(
     select ${`${internal ? "note" : "message"}.${event.action}`}, coalesce(m.id::text, ''), ${event.proposalId}::int,
       jsonb_strip_nulls(jsonb_build_object(
         'messageId', m.id,
-        'authorName', case when author.role = 'admin' then author.name else coalesce(nullif(author.business_name, ''), author.name) end,
+        'authorName', author.name,
         'internal', ${internal}::boolean,
         'projectName', ${internal ? sql`null::text` : sql`p.project_name`},
         'actorId', ${actorId}::text
       )),
-      ${internal ? sql`'{}'::text[]` : sql`case when p.client_id is not null and (p.source = 'client' or client.email_verified) then array[p.client_id] else '{}'::text[] end`},
+      ${internal ? sql`'{}'::text[]` : proposalPeopleSql(sql`p`, { conversation: true })},
       true
     from ${source} as m
     left join proposal p on p.id = ${event.proposalId}::int
-    left join "user" client on client.id = p.client_id
     left join "user" author on author.id = ${actorId}::text
     on conflict do nothing`;
 }

@@ -20,9 +20,10 @@ export const END_EVENT = "end";
 
 /**
  * Why a stream ended: the session ended (sign-out, deactivation, password change, expiry), the
- * user opened a seventh tab (the oldest stream is closed), or the user's role changed.
+ * user opened a seventh tab (the oldest stream is closed), the user's role changed, or a client's
+ * organisation or role in it changed (removed from it: the page reloads and is refused).
  */
-export type StreamEndReason = "signed-out" | "too-many-streams" | "role-changed";
+export type StreamEndReason = "signed-out" | "too-many-streams" | "role-changed" | "membership-changed";
 
 /** One update as sent in `data:` (the SSE `id:` is `id`). */
 export interface LiveUpdate {

@@ -10,6 +10,8 @@
  *   (settings, default 12 h before); the admin always can. Every change raises the invite's
  *   SEQUENCE and mails the other side an updated `.ics` (same UID; a cancellation is METHOD:CANCEL).
  */
+import { inOrganisation, lockMembership, PROJECT_ROLES } from "#app/features/organisations/access.server";
+import { ORGANISATION_MESSAGES } from "#app/features/organisations/organisations.messages";
 import { and, eq } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { meeting, user } from "#app/db/schema";
@@ -96,11 +98,13 @@ export async function bookMeeting(
   }
   return slotWrite(() =>
     db.transaction(async (tx) => {
+      const organisationId = await lockMembership(tx, actor, PROJECT_ROLES, ORGANISATION_MESSAGES.notMember);
       const times = await assertFree(tx, slot, {}, now);
       const [row] = await tx
         .insert(meeting)
         .values({
           userId: actor.id,
+          organisationId,
           startsAt: slot,
           ...times,
           timeZone: input.timeZone,
@@ -147,7 +151,8 @@ async function inviteAttachment(q: Queryable, row: typeof meeting.$inferSelect, 
  */
 async function lockChangeable(q: Queryable, actor: Actor, meetingId: number, now: Date): Promise<typeof meeting.$inferSelect> {
   assertRole(actor, "client", "admin");
-  const own = actor.role === "client" ? eq(meeting.userId, actor.id) : undefined;
+  // A client: a meeting of their organisation, for its owners and members (docs/product.md#organisations).
+  const own = actor.role === "client" ? inOrganisation(meeting.organisationId, actor, PROJECT_ROLES) : undefined;
   const [row] = await q
     .select()
     .from(meeting)

@@ -3,6 +3,7 @@
  * (docs/product.md#meeting-invites). A client sees only their own meetings. Booking, rescheduling
  * and cancelling live in `booking.server.ts`, the admin's use-cases in `meetings.admin.server.ts`.
  */
+import { inOrganisation, PROJECT_ROLES } from "#app/features/organisations/access.server";
 import { and, asc, desc, eq, gt, lte } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { meeting, proposal, user, type MeetingStatus } from "#app/db/schema";
@@ -67,7 +68,7 @@ export async function listClientMeetings(
     getAvailability(db),
     upcomingQuery(db, actor, now, MEETING_LIST_LIMIT),
     clientMeetingQuery(db)
-      .where(and(eq(meeting.userId, actor.id), lte(meeting.startsAt, now)))
+      .where(and(inOrganisation(meeting.organisationId, actor, PROJECT_ROLES), lte(meeting.startsAt, now)))
       .orderBy(desc(meeting.startsAt), desc(meeting.id))
       .limit(MEETING_LIST_LIMIT),
   ]);
@@ -106,7 +107,7 @@ type MeetingRead = Awaited<ReturnType<typeof upcomingQuery>>[number];
 
 function upcomingQuery(db: Queryable, actor: Actor, now: Date, limit: number) {
   return clientMeetingQuery(db)
-    .where(and(eq(meeting.userId, actor.id), gt(meeting.startsAt, now)))
+    .where(and(inOrganisation(meeting.organisationId, actor, PROJECT_ROLES), gt(meeting.startsAt, now)))
     .orderBy(asc(meeting.startsAt), asc(meeting.id))
     .limit(limit);
 }
@@ -132,7 +133,7 @@ export async function getMeetingInviteForClient(
   const [row] = await db
     .select()
     .from(meeting)
-    .where(and(eq(meeting.id, id), eq(meeting.userId, actor.id), eq(meeting.status, "accepted")));
+    .where(and(eq(meeting.id, id), inOrganisation(meeting.organisationId, actor, PROJECT_ROLES), eq(meeting.status, "accepted")));
   if (!row) throw notFound(BOOKING_MESSAGES.notFound);
   return { filename: `meeting-${row.id}.ics`, ics: await inviteFor(db, row, `${ctx.origin}/meetings`) };
 }
@@ -193,7 +194,7 @@ export async function getClientMeeting(
   const [row] = await db
     .select({ id: meeting.id, startsAt: meeting.startsAt, timeZone: meeting.timeZone, status: meeting.status })
     .from(meeting)
-    .where(and(eq(meeting.id, meetingId), eq(meeting.userId, actor.id)));
+    .where(and(eq(meeting.id, meetingId), inOrganisation(meeting.organisationId, actor, PROJECT_ROLES)));
   if (!row) throw notFound(BOOKING_MESSAGES.notFound);
   const { changeCutoffHours } = await getAvailability(db);
   return { ...row, change: clientChangeState(row, changeCutoffHours, now), changeCutoffHours };

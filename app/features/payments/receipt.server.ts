@@ -3,6 +3,8 @@
  * receipt through the outbox, in the transaction that recorded it, with a PDF receipt attached
  * (drawn with pdfkit like the invoice PDF).
  */
+import { MONEY_ROLES } from "#app/features/organisations/access.server";
+import { organisationPeople } from "#app/features/organisations/recipients.server";
 import type { Queryable } from "#app/db/client.server";
 import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
 import { queueUserNotice } from "#app/features/mail/notifications.server";
@@ -63,12 +65,20 @@ export async function renderReceiptPdf(receipt: ReceiptDocument): Promise<Buffer
 }
 
 /**
- * Queues the client's receipt of one payment or refund (essential mail: sent whatever their
- * preference), in the caller's transaction.
+ * Queues the receipt of one payment or refund (essential mail: sent whatever their preference) to
+ * each owner and billing person of the invoice's organisation (else the invoice's client), each
+ * with a link of their own, in the caller's transaction (docs/product.md#organisation-notifications).
  */
 export async function queuePaymentReceipt(
   tx: Queryable,
-  input: { clientId: string; invoiceId: number; payment: PaymentRow; money: InvoiceMoneyRow; currency: string },
+  input: {
+    clientId: string;
+    organisationId?: number | null;
+    invoiceId: number;
+    payment: PaymentRow;
+    money: InvoiceMoneyRow;
+    currency: string;
+  },
 ): Promise<void> {
   const settings = await getSettings(tx);
   const refund = input.payment.amountCents < 0;
@@ -81,23 +91,24 @@ export async function queuePaymentReceipt(
     money: input.money,
     currency: input.currency,
   });
-  await queueUserNotice(tx, input.clientId, {
-    subject: refund ? `Refund of ${amount} on invoice ${input.money.number}` : `Receipt: ${amount} paid on invoice ${input.money.number}`,
-    lines: [
-      refund
-        ? `We refunded ${amount} on invoice ${input.money.number}.`
-        : `Thank you: we received ${amount} for invoice ${input.money.number}.`,
-      `Balance due: ${balance}.`,
-      "The receipt is attached as a PDF.",
-    ],
-    link: { label: "View your invoice", path: await signedInvoicePath(tx, input.invoiceId, input.clientId) },
-    attachments: [
-      {
-        filename: `${refund ? "refund" : "receipt"}-${input.money.number}-${input.payment.id}.pdf`,
-        contentType: "application/pdf",
-        content: pdf.toString("base64"),
-        encoding: "base64",
-      },
-    ],
-  });
+  for (const person of await organisationPeople(tx, input.organisationId, MONEY_ROLES, input.clientId))
+    await queueUserNotice(tx, person, {
+      subject: refund ? `Refund of ${amount} on invoice ${input.money.number}` : `Receipt: ${amount} paid on invoice ${input.money.number}`,
+      lines: [
+        refund
+          ? `We refunded ${amount} on invoice ${input.money.number}.`
+          : `Thank you: we received ${amount} for invoice ${input.money.number}.`,
+        `Balance due: ${balance}.`,
+        "The receipt is attached as a PDF.",
+      ],
+      link: { label: "View your invoice", path: await signedInvoicePath(tx, input.invoiceId, input.clientId, undefined, person) },
+      attachments: [
+        {
+          filename: `${refund ? "refund" : "receipt"}-${input.money.number}-${input.payment.id}.pdf`,
+          contentType: "application/pdf",
+          content: pdf.toString("base64"),
+          encoding: "base64",
+        },
+      ],
+    });
 }

@@ -77,6 +77,7 @@ export async function lockInvoice(tx: Queryable, invoiceId: number) {
       number: invoice.number,
       totalCents: invoice.totalCents,
       clientId: invoice.clientId,
+      organisationId: invoice.organisationId,
       proposalId: invoice.proposalId,
     })
     .from(invoice)
@@ -165,7 +166,15 @@ export async function writePayment(tx: Queryable, write: PaymentWrite): Promise<
       clientId: locked.clientId,
     },
   });
-  if (locked.clientId) await queuePaymentReceipt(tx, { clientId: locked.clientId, invoiceId: write.invoiceId, payment, money, currency });
+  if (locked.clientId)
+    await queuePaymentReceipt(tx, {
+      clientId: locked.clientId,
+      organisationId: locked.organisationId,
+      invoiceId: write.invoiceId,
+      payment,
+      money,
+      currency,
+    });
   return { payment, money };
 }
 

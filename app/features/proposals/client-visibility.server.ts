@@ -1,12 +1,13 @@
 /**
- * Which proposals a client may see (docs/product.md#client-portal): all their own requests, and an
- * ambassador's proposals addressed to them once their e-mail address is verified. Shared by the
+ * Which proposals a client may see (docs/product.md#client-portal): their organisation's requests,
+ * and an ambassador's proposals addressed to it once the person's e-mail address is verified. Shared by the
  * client's lists, the proposal and agreement pages and the conversations.
  */
 import { and, eq, type SQL } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { proposal, user } from "#app/db/schema";
 import type { Actor } from "#app/features/users/actor";
+import { inOrganisation, PROJECT_ROLES } from "#app/features/organisations/access.server";
 
 /**
  * @returns whether the actor's e-mail address is verified: the actor's own `emailVerified` when it
@@ -19,7 +20,12 @@ export async function emailVerified(q: Queryable, actor: Actor): Promise<boolean
   return row?.verified === true;
 }
 
-/** The client's proposals they may see: all their own requests, ambassador ones once verified. */
+/**
+ * The proposals a client may see: those of their current organisation when their role there
+ * covers projects (owner, member — docs/product.md#organisations), membership checked in the
+ * statement; ambassador proposals only once the person's own address is verified.
+ */
 export function visibleToClient(actor: Actor, verified: boolean): SQL {
-  return verified ? eq(proposal.clientId, actor.id) : and(eq(proposal.clientId, actor.id), eq(proposal.source, "client"))!;
+  const inOrg = inOrganisation(proposal.organisationId, actor, PROJECT_ROLES);
+  return verified ? inOrg : and(inOrg, eq(proposal.source, "client"))!;
 }

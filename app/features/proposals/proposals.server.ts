@@ -30,6 +30,8 @@ import {
 } from "./proposal-rules";
 import { makeAmbassadorFirstVersion } from "#app/features/agreements/offers.server";
 import { emailVerified, visibleToClient } from "./client-visibility.server";
+import { lockMembership, PROJECT_ROLES } from "#app/features/organisations/access.server";
+import { ORGANISATION_MESSAGES } from "#app/features/organisations/organisations.messages";
 import { type AmbassadorProposalInput, type ProposalRequestInput } from "./proposals.schema";
 import { AMBASSADOR_DAILY_LIMITS, PROPOSAL_MESSAGES } from "./proposals.messages";
 import { currentCommissionRateSql, syncProposalCommissions } from "#app/features/referrals/ledger.server";
@@ -110,9 +112,11 @@ export async function requestProposal(db: Database, actor: Actor | null, input: 
   const allowed = await hitRateLimit(db, `proposal-requests:${actor.id}`, PROPOSAL_REQUEST_LIMIT);
   if (!allowed.allowed) throw rateLimited(PROPOSAL_MESSAGES.requestLimit, allowed.retryAfterSeconds);
   return db.transaction(async (tx) => {
+    // A request of the person's current organisation, for its owners and members (docs/product.md#organisations).
+    const organisationId = await lockMembership(tx, actor, PROJECT_ROLES, ORGANISATION_MESSAGES.notMember);
     const [row] = await tx
       .insert(proposal)
-      .values({ ...editableValues(input), clientId: actor.id, source: "client", status: "pending" })
+      .values({ ...editableValues(input), clientId: actor.id, organisationId, source: "client", status: "pending" })
       .returning({ id: proposal.id });
     await recordAudit(tx, actor, {
       entity: "proposal",
@@ -242,7 +246,7 @@ export async function listAwaitingApproval(db: Database, actor: Actor): Promise<
   const rows = await clientProposalQuery(
     db,
     and(
-      eq(proposal.clientId, actor.id),
+      visibleToClient(actor, true),
       eq(proposal.source, "ambassador"),
       isNull(proposal.clientApprovedAt),
       isNull(proposal.clientDeclinedAt),

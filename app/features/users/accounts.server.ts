@@ -19,6 +19,7 @@ import { AUTH_MESSAGES, REFERRAL_MESSAGES } from "./accounts.messages";
 import { homeFor, roleOf } from "./actor";
 import { authErrorCode, authHeaders, sessionRefusal } from "./auth-glue.server";
 import { assertPasswordAllowed } from "./password-policy.server";
+import { createOrganisation } from "#app/features/organisations/organisations.server";
 import { beginSignIn, limitPasswordReset, limitSignUp } from "./throttle.server";
 
 export interface AccountDeps {
@@ -79,8 +80,10 @@ export async function findAmbassadorByReferralCode(db: Database, code: string): 
 /**
  * Client registration (docs/product.md#registration): refused when allowNewClients is off; the phone
  * is optional unless Settings require it (400 "Phone is required." on `phone`); an optional referral
- * code must match an ambassador (case-insensitive) and links the client to them. Ambassador
- * proposals already addressed to this e-mail become the new client's.
+ * code must match an ambassador (case-insensitive) and links the client to them. The business
+ * name becomes an organisation with the new client as its owner (docs/product.md#organisations),
+ * referred by that ambassador. Ambassador proposals already addressed to this e-mail become the
+ * new client's (once verified).
  *
  * @param input - validated `clientRegistrationSchema` output (e-mail lowercased).
  * @throws {AppError} 403 registrations closed; 400 whitespace-only or common password on `password`
@@ -121,6 +124,14 @@ export async function registerClient(
   } catch (error) {
     toAppError(error, "email");
   }
+  // The business is an organisation and the new person its owner (docs/product.md#organisations);
+  // the ambassador's attribution is the organisation's.
+  await createOrganisation(db, {
+    name: input.businessName,
+    website: input.website,
+    referredById: referredById ?? null,
+    ownerId: result.response.user.id,
+  });
   return signedUp(db, result, "client");
 }
 

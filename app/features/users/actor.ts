@@ -2,7 +2,7 @@
  * The acting user, as every use-case receives it (docs/product.md#roles). Use-cases check the
  * actor's rights themselves; a route guard is only the first line.
  */
-import type { Role } from "#app/db/enums";
+import type { OrganisationRole, Role } from "#app/db/enums";
 import { forbidden } from "#app/lib/errors";
 
 export interface Actor {
@@ -14,6 +14,16 @@ export interface Actor {
    * read it this request (the session's user row); absent, the use-case reads it itself.
    */
   emailVerified?: boolean;
+  /**
+   * For a client: the organisation this request works in (docs/product.md#organisations) — the
+   * session's chosen one when the person is still a member there, else their first. Null: a client
+   * who belongs to no organisation (removed from their last one) — they see nothing. Absent (tests,
+   * jobs): the person's first organisation, resolved in SQL. Never trusted alone: every use-case's
+   * statement checks the membership again (`inOrganisation`, app/features/organisations/access.server.ts).
+   */
+  organisationId?: number | null;
+  /** The actor's role in {@link organisationId} (what the pages show; the statements check it again). */
+  organisationRole?: OrganisationRole | null;
 }
 
 /** The signed-in user as the UI needs it (header, info card). */
@@ -28,6 +38,8 @@ export interface SessionUser extends Actor {
   twoFactorEnabled?: boolean;
   /** The address was proven by the verification link (docs/product.md#email-verification). */
   emailVerified: boolean;
+  /** For a client: the current organisation's name (the header's switcher). */
+  organisationName?: string | null;
 }
 
 /** A user with no role is a client (docs/product.md#roles). */

@@ -10,6 +10,7 @@ import type { Database } from "#app/db/client.server";
 import type { Role } from "#app/db/schema";
 import { getSettings } from "#app/features/settings/settings.server";
 import { touchSession } from "./account/sessions.server";
+import { sessionOrganisation } from "#app/features/organisations/organisations.server";
 import { authContext } from "./auth-context.server";
 import { pageRequestFrom, type PageRequest } from "#app/lib/pagination";
 import { homeFor, roleOf, type Actor, type SessionUser } from "./actor";
@@ -29,14 +30,26 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   }
   const { headers, response: found } = await auth.api.getSession({ headers: request.headers, returnHeaders: true });
   const u = found?.user as (Record<string, unknown> & { id: string; email: string; name: string }) | undefined;
+  const role = roleOf(u?.role as string | null);
+  // A client works in one organisation per session (docs/product.md#organisations): read fresh on
+  // every request, so a removed member's next request no longer carries it.
+  const organisation =
+    u && !u.banned && role === "client" && found?.session ? await sessionOrganisation(context.get(servicesContext).db, found.session.id) : null;
   context.set(
     sessionUserContext,
     u && !u.banned
       ? {
+          ...(role === "client"
+            ? {
+                organisationId: organisation?.organisationId ?? null,
+                organisationRole: organisation?.organisationRole ?? null,
+                organisationName: organisation?.name ?? null,
+              }
+            : {}),
           id: u.id,
           email: u.email,
           name: u.name,
-          role: roleOf(u.role as string | null),
+          role,
           businessName: (u.businessName as string | null) ?? null,
           phone: (u.phone as string | null) ?? null,
           website: (u.website as string | null) ?? null,

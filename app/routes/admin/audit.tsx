@@ -80,6 +80,7 @@ const ENTITY_LABELS: Record<AuditEntity, string> = {
   invoice: "Invoices",
   user: "Users",
   meeting: "Meetings",
+  organisation: "Organisations",
   commission: "Commissions",
   payout: "Payouts",
   settings: "Settings",

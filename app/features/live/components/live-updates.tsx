@@ -159,7 +159,7 @@ export function LiveUpdates() {
         }
         // Signed out (the guard sends the tab to sign-in) or another role (the right area).
         void revalidate.current();
-        if (reason === "role-changed") open();
+        if (reason === "role-changed" || reason === "membership-changed") open();
       });
       es.onerror = () => {
         es.close();

@@ -1,0 +1,23 @@
+/** What the organisation pages and use-cases say (docs/product.md#organisations). */
+export const ORGANISATION_MESSAGES = {
+  notFound: "Organisation not found",
+  notMember: "You are not a member of this organisation any more.",
+  noOrganisation: "You are not a member of any organisation. Ask an owner to invite you again.",
+  ownersOnly: "Only an owner of the organisation can do this.",
+  lastOwner: "An organisation needs at least one owner: make someone else an owner first.",
+  alreadyMember: "This person is already a member of the organisation.",
+  alreadyInvited: "An invitation to this address is already open. Revoke it to send a new one.",
+  invitationNotFound: "This invitation link is invalid, expired, revoked or already used. Ask the owner for a new one.",
+  invitationOtherEmail: "This invitation was sent to another address. Sign in with that address to accept it.",
+  invitationUnverified: "Verify your e-mail address first: the invitation needs a verified address.",
+  invitationSignIn: "An account with this address exists. Sign in to accept the invitation.",
+  memberNotFound: "Member not found",
+  invited: "Invitation sent.",
+  revoked: "Invitation revoked.",
+  roleChanged: "Role changed.",
+  removed: "Member removed.",
+  left: "You left the organisation.",
+  saved: "Organisation details saved.",
+  switched: "Switched organisation.",
+  tooManyInvitations: "Too many invitations in a short time. Try again later.",
+} as const;
