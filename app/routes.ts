@@ -26,6 +26,8 @@ export default [
     route("forgot-password", "routes/auth/forgot-password.tsx"),
     route("reset-password", "routes/auth/reset-password.tsx"),
     route("verify-email", "routes/auth/verify-email.tsx"),
+    // An invitation to join a client organisation (docs/product.md#invitations).
+    route("invitations/:token", "routes/auth/invitation.tsx"),
   ]),
   route("logout", "routes/auth/logout.tsx"),
   // docs/product.md#account-page: sign-in second step, passkey steps (JSON), e-mail change link.
@@ -54,6 +56,9 @@ export default [
     route("meetings", "routes/client/meetings.tsx"),
     route("meetings/book", "routes/client/book-meeting.tsx"),
     route("meetings/:meetingId/reschedule", "routes/client/reschedule-meeting.tsx"),
+    // The client organisation, its people and invitations (docs/product.md#organisations); the header's switcher.
+    route("organisation", "routes/client/organisation.tsx"),
+    route("organisation/switch", "routes/client/switch-organisation.ts"),
   ]),
 
   // Ambassador area (docs/product.md#ambassadors).
@@ -88,6 +93,9 @@ export default [
     route("settings/availability", "routes/admin/settings-availability.tsx"),
     route("meetings", "routes/admin/meetings.tsx"),
     route("meetings/:meetingId/reschedule", "routes/admin/reschedule-meeting.tsx"),
+    // Client organisations and their people (docs/product.md#admin-organisations).
+    route("organisations", "routes/admin/organisations.tsx"),
+    route("organisations/:organisationId", "routes/admin/organisation.tsx"),
     // Issue #6: audit trail, invoice PDF, CSV exports (resource routes, guarded by the layout).
     route("audit", "routes/admin/audit.tsx"),
     route("outbox", "routes/admin/outbox.tsx"),

@@ -267,7 +267,7 @@ export async function createLiveHub(options: LiveHubOptions): Promise<LiveHub> {
       roleOf(u.role) === "client"
         ? ((
             await db
-              .select({ v: sessionMembershipSql(session.userId, session.activeOrganisationId) })
+              .select({ v: sessionMembershipSql(sql`"session"."user_id"`, sql`"session"."active_organisation_id"`) })
               .from(session)
               .where(eq(session.id, found.session.id))
           )[0]?.v ?? null)
@@ -333,7 +333,7 @@ export async function createLiveHub(options: LiveHubOptions): Promise<LiveHub> {
             id: session.id,
             role: user.role,
             banned: user.banned,
-            membership: sessionMembershipSql(session.userId, session.activeOrganisationId),
+            membership: sessionMembershipSql(sql`"session"."user_id"`, sql`"session"."active_organisation_id"`),
           })
           .from(session)
           .innerJoin(user, eq(user.id, session.userId))

@@ -172,7 +172,12 @@ export async function publishAudit(q: Queryable, write: AuditedWrite, actor?: { 
       let proposalId = pick("proposalId") as number | undefined;
       const [row] = Number.isSafeInteger(Number(id))
         ? await q
-            .select({ clientId: invoice.clientId, number: invoice.number, proposalId: invoice.proposalId, organisationId: invoice.organisationId })
+            .select({
+              clientId: invoice.clientId,
+              number: invoice.number,
+              proposalId: invoice.proposalId,
+              organisationId: invoice.organisationId,
+            })
             .from(invoice)
             .where(eq(invoice.id, Number(id)))
         : [];

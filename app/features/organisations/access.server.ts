@@ -51,11 +51,17 @@ export function currentOrganisation(actor: Actor): SQL {
 export function inOrganisation(column: AnyPgColumn | SQL, actor: Actor, roles: readonly OrganisationRole[]): SQL {
   if (actor.role !== "client" || actor.organisationId === null) return sql`false`;
   if (actor.organisationRole && !roles.includes(actor.organisationRole)) return sql`false`;
-  return sql`(${column} = ${currentOrganisation(actor)} and exists (select 1 from membership om where om.organisation_id = ${column} and om.user_id = ${actor.id} and om.role in (${sql.join(
+  // The subquery names no outer column: drizzle writes a selected column unqualified, which inside
+  // it would resolve to membership's own column of the same name.
+  const organisation = currentOrganisation(actor);
+  return sql`(${column} = ${organisation} and ${organisation} in (select om.organisation_id from membership om where om.user_id = ${actor.id} and om.role in (${roleList(roles)})))`;
+}
+
+const roleList = (roles: readonly OrganisationRole[]) =>
+  sql.join(
     roles.map((r) => sql`${r}`),
     sql`, `,
-  )})))`;
-}
+  );
 
 /**
  * Whether the actor may take part in proposal `proposalColumn`'s conversation: an owner or member
@@ -63,7 +69,8 @@ export function inOrganisation(column: AnyPgColumn | SQL, actor: Actor, roles: r
  */
 export function conversationParticipant(proposalColumn: AnyPgColumn | SQL, organisationColumn: AnyPgColumn | SQL, actor: Actor): SQL {
   if (actor.role !== "client" || actor.organisationId === null) return sql`false`;
-  return sql`(${organisationColumn} = ${currentOrganisation(actor)} and exists (select 1 from membership om where om.organisation_id = ${organisationColumn} and om.user_id = ${actor.id} and (om.role in ('owner', 'member') or (om.role = 'billing' and exists (select 1 from conversation_member ocm where ocm.proposal_id = ${proposalColumn} and ocm.user_id = ${actor.id} and ocm.added_at is not null)))))`;
+  const organisation = currentOrganisation(actor);
+  return sql`(${organisationColumn} = ${organisation} and exists (select 1 from membership om where om.organisation_id = ${organisation} and om.user_id = ${actor.id} and (om.role in ('owner', 'member') or (om.role = 'billing' and exists (select 1 from conversation_member ocm where ocm.proposal_id = ${proposalColumn} and ocm.user_id = ${actor.id} and ocm.added_at is not null)))))`;
 }
 
 /**
@@ -91,9 +98,11 @@ export function hasOrganisationRole(actor: Actor, roles: readonly OrganisationRo
  * The membership a session works in, as one SQL expression per session row: `organisation_id:role`
  * of the session's chosen organisation when the person is still a member there, else of their
  * oldest membership; null when they belong to none. The session middleware and the live hub read
- * it (so a stream whose membership changed is ended).
+ * it (so a stream whose membership changed is ended). Pass qualified SQL (`sql\`"session"."user_id"\``),
+ * never a drizzle column: in a selection drizzle writes it unqualified, and inside the subquery it
+ * would name membership's own `user_id`.
  */
-export function sessionMembershipSql(userId: AnyPgColumn | SQL, activeOrganisation: AnyPgColumn | SQL): SQL<string | null> {
+export function sessionMembershipSql(userId: SQL, activeOrganisation: SQL): SQL<string | null> {
   return sql<
     string | null
   >`(select om.organisation_id || ':' || om.role from membership om where om.user_id = ${userId} order by (om.organisation_id = ${activeOrganisation}) desc nulls last, om.created_at, om.organisation_id limit 1)`;
@@ -116,10 +125,9 @@ export function parseMembership(value: string | null | undefined): { organisatio
 export async function lockMembership(q: Queryable, actor: Actor, roles: readonly OrganisationRole[], message: string): Promise<number> {
   requireOrganisationRole(actor, roles, message);
   const rows = rowsOf<{ organisation_id: number }>(
-    await q.execute(sql`select organisation_id from membership where organisation_id = ${currentOrganisation(actor)} and user_id = ${actor.id} and role in (${sql.join(
-      roles.map((r) => sql`${r}`),
-      sql`, `,
-    )}) for share`),
+    await q.execute(
+      sql`select organisation_id from membership where organisation_id = ${currentOrganisation(actor)} and user_id = ${actor.id} and role in (${roleList(roles)}) for share`,
+    ),
   );
   if (!rows[0]) throw notFound(message);
   return Number(rows[0].organisation_id);

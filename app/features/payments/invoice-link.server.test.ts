@@ -38,7 +38,7 @@ describe.each(testDatabases())("signed invoice links on %s", (_name, open) => {
     expect(path).toMatch(new RegExp(`^/i/${ids[0]}\\.\\d+\\.[A-Za-z0-9_-]{32}$`));
     expect(await openSignedInvoice(t.db, token(path), now)).toEqual({
       invoiceId: ids[0],
-      client: { id: client.id, role: "client", email: client.email },
+      client: { id: client.id, role: "client", email: client.email, organisationId: expect.any(Number) },
     });
     const later = new Date(now.getTime() + INVOICE_LINK_TTL_MS - 1000);
     expect((await openSignedInvoice(t.db, token(path), later)).invoiceId).toBe(ids[0]);

@@ -3,6 +3,7 @@
  * the daily limits, the mail to a new address, and that a proposal reaches its client only once
  * the client's address is verified — on PGlite and on the PostgreSQL server.
  */
+import { createOrganisation } from "#app/features/organisations/organisations.server";
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { mailOutbox, proposal, user } from "#app/db/schema";
@@ -162,6 +163,7 @@ describe.each(testDatabases())("ambassador proposal rules on %s", (_name, open) 
     // …and should the account later act as a client (role changed), approving its own proposal is refused.
     const { id } = await submitAmbassadorProposal(t.db, ambassador, input("someone@example.com"));
     await t.db.update(user).set({ role: "client", emailVerified: true }).where(eq(user.id, ambassador.id));
+    await createOrganisation(t.db, { name: "Former ambassador", ownerId: ambassador.id });
     await t.db.update(proposal).set({ clientId: ambassador.id }).where(eq(proposal.id, id));
     const asClient = { ...ambassador, role: "client" as const };
     expect(await refusalOf(approveProposal(t.db, asClient, id))).toMatchObject({ status: 403, message: PROPOSAL_MESSAGES.ownProposal });

@@ -19,7 +19,8 @@ import { AUTH_MESSAGES, REFERRAL_MESSAGES } from "./accounts.messages";
 import { homeFor, roleOf } from "./actor";
 import { authErrorCode, authHeaders, sessionRefusal } from "./auth-glue.server";
 import { assertPasswordAllowed } from "./password-policy.server";
-import { createOrganisation } from "#app/features/organisations/organisations.server";
+import { acceptInvitation, createOrganisation, readInvitation } from "#app/features/organisations/organisations.server";
+import { ORGANISATION_MESSAGES } from "#app/features/organisations/organisations.messages";
 import { beginSignIn, limitPasswordReset, limitSignUp } from "./throttle.server";
 
 export interface AccountDeps {
@@ -133,6 +134,46 @@ export async function registerClient(
     ownerId: result.response.user.id,
   });
   return signedUp(db, result, "client");
+}
+
+/**
+ * Creates the account of an invited person from the invitation page (docs/product.md#invitations):
+ * the invitation's address, proven by the mail's link, so the account is verified at once; it joins
+ * the organisation with the invited role (no organisation of its own) and is signed in.
+ *
+ * @param token - the invitation token from the link.
+ * @throws {AppError} 404 invalid, expired, revoked or used invitation; 409 an account with that
+ *   address exists (sign in instead); 400 whitespace-only or common password on `password`;
+ *   429 too many sign-ups from this IP.
+ */
+export async function registerInvited(
+  { db, auth }: AccountDeps,
+  token: string,
+  input: { name: string; password: string },
+  meta: RequestMeta,
+): Promise<SignedIn> {
+  const invited = await readInvitation(db, token);
+  if (invited.accountExists) throw new AppError("CONFLICT", ORGANISATION_MESSAGES.invitationSignIn);
+  assertPasswordAllowed(input.password);
+  await limitSignUp(db, meta.ip);
+  let result;
+  try {
+    result = await auth.api.signUpEmail({
+      body: { name: input.name, email: invited.email, password: input.password },
+      headers: authHeaders(meta),
+      returnHeaders: true,
+    });
+  } catch (error) {
+    toAppError(error, "password");
+  }
+  const userId = result.response.user.id;
+  await db.update(user).set({ emailVerified: true }).where(eq(user.id, userId));
+  const [created] = await db
+    .select({ id: session.id })
+    .from(session)
+    .where(eq(session.token, result.response.token ?? ""));
+  await acceptInvitation(db, userId, token, created?.id);
+  return { headers: result.headers, userId, home: homeFor("client") };
 }
 
 /**

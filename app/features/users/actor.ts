@@ -40,6 +40,8 @@ export interface SessionUser extends Actor {
   emailVerified: boolean;
   /** For a client: the current organisation's name (the header's switcher). */
   organisationName?: string | null;
+  /** The session's id (the organisation switcher writes the session's choice). */
+  sessionId?: string;
 }
 
 /** A user with no role is a client (docs/product.md#roles). */

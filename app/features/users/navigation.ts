@@ -2,7 +2,7 @@
  * The portal's header bars per role and area (docs/product.md#header-bars).
  */
 import type { NavItem } from "#app/components/portal-header";
-import type { Role } from "#app/db/enums";
+import type { OrganisationRole, Role } from "#app/db/enums";
 import { homeFor } from "./actor";
 
 /** A portal area: which header bar a page shows. */
@@ -19,9 +19,16 @@ export const AREAS: Record<PortalArea, { title: string; home: string }> = {
  * @param role - the signed-in user's role, or null when signed out.
  * @param area - the area the page belongs to.
  * @param unreadMessages - the conversations' unread count for the "Messages" link's badge.
+ * @param organisationRole - a client's role in their current organisation: the links are those of
+ *   the areas the role covers (docs/product.md#organisations); absent, every link.
  * @returns the links of the header bar, in order (Logout is added by the header when signed in).
  */
-export function navItemsFor(role: Role | null, area: PortalArea, unreadMessages = 0): NavItem[] {
+export function navItemsFor(
+  role: Role | null,
+  area: PortalArea,
+  unreadMessages = 0,
+  organisationRole?: OrganisationRole | null,
+): NavItem[] {
   if (area === "admin") {
     return [
       { to: "/admin", label: "Dashboard", end: true },
@@ -29,6 +36,7 @@ export function navItemsFor(role: Role | null, area: PortalArea, unreadMessages 
       { to: "/admin/invoices", label: "Invoices" },
       { to: "/admin/ambassadors", label: "Ambassador Dashboard" },
       { to: "/admin/users", label: "Users" },
+      { to: "/admin/organisations", label: "Organisations" },
       { to: "/admin/meetings", label: "Meetings" },
       { to: "/admin/conversations", label: "Messages", badge: unreadMessages },
       { to: "/admin/messages", label: "Contact form" },
@@ -51,12 +59,16 @@ export function navItemsFor(role: Role | null, area: PortalArea, unreadMessages 
       { to: "/register/ambassador", label: "Become an Ambassador" },
     ];
   }
-  return [
+  const projects = organisationRole !== "billing";
+  const money = organisationRole !== "member";
+  const items: (NavItem | false)[] = [
     { to: homeFor(role), label: "Dashboard" },
-    { to: "/project-status", label: "Project Status" },
-    { to: "/proposal-request", label: "Proposal Request" },
-    { to: "/invoices", label: "Invoices" },
-    { to: "/meetings", label: "Meetings" },
-    { to: "/messages", label: "Messages", badge: unreadMessages },
+    projects && { to: "/project-status", label: "Project Status" },
+    projects && { to: "/proposal-request", label: "Proposal Request" },
+    money && { to: "/invoices", label: "Invoices" },
+    projects && { to: "/meetings", label: "Meetings" },
+    projects && { to: "/messages", label: "Messages", badge: unreadMessages },
+    role === "client" && { to: "/organisation", label: "Organisation" },
   ];
+  return items.filter((item): item is NavItem => item !== false);
 }

@@ -34,7 +34,9 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   // A client works in one organisation per session (docs/product.md#organisations): read fresh on
   // every request, so a removed member's next request no longer carries it.
   const organisation =
-    u && !u.banned && role === "client" && found?.session ? await sessionOrganisation(context.get(servicesContext).db, found.session.id) : null;
+    u && !u.banned && role === "client" && found?.session
+      ? await sessionOrganisation(context.get(servicesContext).db, found.session.id)
+      : null;
   context.set(
     sessionUserContext,
     u && !u.banned
@@ -50,6 +52,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
           email: u.email,
           name: u.name,
           role,
+          sessionId: found?.session?.id,
           businessName: (u.businessName as string | null) ?? null,
           phone: (u.phone as string | null) ?? null,
           website: (u.website as string | null) ?? null,

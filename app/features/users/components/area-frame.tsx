@@ -7,7 +7,7 @@ import type { ReactNode } from "react";
 import { useRouteLoaderData } from "react-router";
 import { PortalShell } from "#app/components/portal-header";
 import { RouteErrorMessage } from "#app/components/route-error";
-import type { Role } from "#app/db/enums";
+import type { OrganisationRole, Role } from "#app/db/enums";
 import { LiveUpdates } from "#app/features/live/components/live-updates";
 import { AREAS, navItemsFor, type PortalArea } from "../navigation";
 
@@ -19,16 +19,19 @@ export function AreaFrame({
   area,
   role,
   unreadMessages = 0,
+  organisationRole,
   children,
 }: {
   area: PortalArea;
   role: Role | null;
+  /** A client's role in their current organisation (which links the header shows). */
+  organisationRole?: OrganisationRole | null;
   /** The conversations' unread count (the "Messages" badge). */
   unreadMessages?: number;
   children: ReactNode;
 }) {
   return (
-    <PortalShell items={navItemsFor(role, area, unreadMessages)} title={AREAS[area].title} signedIn={role !== null}>
+    <PortalShell items={navItemsFor(role, area, unreadMessages, organisationRole)} title={AREAS[area].title} signedIn={role !== null}>
       {children}
       {role !== null ? <LiveUpdates /> : null}
     </PortalShell>
@@ -37,9 +40,11 @@ export function AreaFrame({
 
 /** The area layout's ErrorBoundary: the error message in the area's frame, with a way home. */
 export function AreaErrorBoundary({ area }: { area: PortalArea }) {
-  const layout = useRouteLoaderData<{ role: Role; unreadMessages?: number }>(`routes/${area}/_layout`);
+  const layout = useRouteLoaderData<{ role: Role; unreadMessages?: number; organisationRole?: OrganisationRole | null }>(
+    `routes/${area}/_layout`,
+  );
   return (
-    <AreaFrame area={area} role={layout?.role ?? null} unreadMessages={layout?.unreadMessages}>
+    <AreaFrame area={area} role={layout?.role ?? null} unreadMessages={layout?.unreadMessages} organisationRole={layout?.organisationRole}>
       <RouteErrorMessage backTo={AREAS[area].home} backLabel="Back to the dashboard" />
     </AreaFrame>
   );
