@@ -51,7 +51,10 @@ function recipients(q: Queryable, proposalId: number, side: MessageAuthorRole) {
         active,
         isNull(user.closedAt),
         isNull(conversationMember.mutedAt),
-        or(inArray(membership.role, ["owner", "member"]), and(eq(membership.role, "billing"), sql`${conversationMember.addedAt} is not null`)),
+        or(
+          inArray(membership.role, ["owner", "member"]),
+          and(eq(membership.role, "billing"), sql`${conversationMember.addedAt} is not null`),
+        ),
         or(eq(proposal.source, "client"), eq(user.emailVerified, true)),
       ),
     );

@@ -26,7 +26,7 @@ import { MONEY_ROLES, PROJECT_ROLES } from "#app/features/organisations/access.s
 import { organisationPeople } from "#app/features/organisations/recipients.server";
 import { eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
-import { invoice, liveEvent, meeting, proposal, user } from "#app/db/schema";
+import { invoice, liveEvent, meeting, proposal } from "#app/db/schema";
 import type { LiveData } from "./live-kinds";
 
 /** How long events are kept for browsers that reconnect (`Last-Event-ID`): 24 hours. */

@@ -13,12 +13,14 @@ import { checkSecondFactor } from "#app/features/users/account/two-factor.server
 import { AppError, fieldError } from "#app/lib/errors";
 import type { RequestMeta } from "#app/lib/request.server";
 import { eraseAccount } from "./erasure.server";
+import { organisationsNeedingOwner } from "#app/features/organisations/organisations.server";
 import { PRIVACY_MESSAGES } from "./privacy.messages";
 
 /**
  * @param input.code - required when two-factor is on (a TOTP code or a backup code).
  * @returns headers that clear the session cookie (the session is gone already).
- * @throws {AppError} 403 for an admin; 400 wrong password (`password`), missing or wrong code
+ * @throws {AppError} 403 for an admin; 409 the only owner of an organisation that has other people
+ *   (make one of them an owner first); 400 wrong password (`password`), missing or wrong code
  *   (`code`); 429 too many attempts.
  */
 export async function closeOwnAccount(
@@ -28,6 +30,9 @@ export async function closeOwnAccount(
   meta: RequestMeta,
 ): Promise<Headers> {
   if (actor.role !== "client" && actor.role !== "ambassador") throw new AppError("FORBIDDEN", PRIVACY_MESSAGES.closeAdmin);
+  // The last owner of an organisation with other people hands it over first (docs/product.md#closing-an-account).
+  const needOwner = await organisationsNeedingOwner(deps.db, actor.id);
+  if (needOwner.length) throw new AppError("CONFLICT", PRIVACY_MESSAGES.transferOwnership(needOwner.map((o) => o.name)));
   await checkPassword(deps, actor.id, input.password, "password");
   if (actor.twoFactorEnabled) {
     if (!input.code?.trim()) throw fieldError("code", PRIVACY_MESSAGES.closeNeedsCode);

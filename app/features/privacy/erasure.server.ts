@@ -5,16 +5,18 @@
  * in a small registry, so that a domain that stores personal data adds its own eraser next to its
  * export section (`export-sections.server.ts`).
  */
-import { and, eq, inArray, like, notInArray, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, like, notInArray, or, sql } from "drizzle-orm";
 import type { Transaction } from "#app/db/client.server";
 import { clientNameSql } from "#app/features/users/client-name.server";
 import {
   account,
   auditEvent,
   dataExport,
+  invitation,
   invoice,
   mailOutbox,
   meeting,
+  membership,
   messageMail,
   passkey,
   proposal,
@@ -41,6 +43,10 @@ export interface AccountEraser {
   domain: string;
   erase(tx: Transaction, closing: ClosingAccount): Promise<void>;
 }
+
+/** SQL: the proposal's organisation has no member but `id` (or none): its records go with the person. */
+const aloneInOrganisation = (id: string) =>
+  sql`(${proposal.organisationId} is null or not exists (select 1 from membership m where m.organisation_id = ${proposal.organisationId} and m.user_id <> ${id}))`;
 
 /** The name a closed account shows everywhere (admin lists, kept invoices' history). */
 export const CLOSED_ACCOUNT_NAME = "Closed account";
@@ -75,9 +81,10 @@ export const ACCOUNT_ERASERS: AccountEraser[] = [
           timeline: null,
           updatedAt: sql`now()`,
         })
-        .where(and(eq(proposal.clientId, id), inArray(proposal.id, invoiced)));
-      // Everything else they own as a client goes.
-      await tx.delete(proposal).where(and(eq(proposal.clientId, id), notInArray(proposal.id, invoiced)));
+        .where(and(eq(proposal.clientId, id), inArray(proposal.id, invoiced), aloneInOrganisation(id)));
+      // Everything else they own as a client goes — unless their organisation goes on without them:
+      // its records are the organisation's, and stay (docs/product.md#organisations).
+      await tx.delete(proposal).where(and(eq(proposal.clientId, id), notInArray(proposal.id, invoiced), aloneInOrganisation(id)));
       // Proposals an ambassador addressed to the e-mail address and nobody claimed stay: they wait
       // for whoever proves the address (the account closed may not have been its owner's).
     },
@@ -106,7 +113,23 @@ export const ACCOUNT_ERASERS: AccountEraser[] = [
   {
     domain: "meetings",
     async erase(tx, { id }) {
-      await tx.delete(meeting).where(eq(meeting.userId, id));
+      await tx
+        .delete(meeting)
+        .where(
+          and(
+            eq(meeting.userId, id),
+            sql`(${meeting.organisationId} is null or not exists (select 1 from membership m where m.organisation_id = ${meeting.organisationId} and m.user_id <> ${id}))`,
+          ),
+        );
+    },
+  },
+  {
+    domain: "organisations",
+    async erase(tx, { id, email }) {
+      // The person leaves their organisations, which keep their records (the last owner of an
+      // organisation with other people was asked to hand over first: closeOwnAccount).
+      await tx.delete(membership).where(eq(membership.userId, id));
+      await tx.delete(invitation).where(and(eq(invitation.email, email.toLowerCase()), isNull(invitation.acceptedAt)));
     },
   },
   {

@@ -13,6 +13,8 @@ import {
   invoiceItem,
   mailOutbox,
   meeting,
+  membership,
+  organisation,
   passkey,
   payments,
   payouts,
@@ -37,8 +39,31 @@ export interface ExportSection {
   count(q: Queryable, userId: string): Promise<number>;
 }
 
-/** The user's proposals: as the client, and as the ambassador who made them. */
-const ownProposals = (userId: string) => or(eq(proposal.clientId, userId), eq(proposal.ambassadorId, userId));
+/**
+ * The organisations where the user's role covers `roles` (docs/product.md#organisations): an export
+ * holds the person's own data and what they can see.
+ */
+const organisationsOf = (userId: string, roles: string[]) =>
+  sql`(select m.organisation_id from membership m where m.user_id = ${userId} and m.role in (${sql.join(
+    roles.map((r) => sql`${r}`),
+    sql`, `,
+  )}))`;
+
+/** The user's proposals: as the client, as the ambassador who made them, and those of their organisations' projects. */
+const ownProposals = (userId: string) =>
+  or(
+    eq(proposal.clientId, userId),
+    eq(proposal.ambassadorId, userId),
+    inArray(proposal.organisationId, organisationsOf(userId, ["owner", "member"])),
+  );
+
+/** The invoices the user sees: issued to them, and those of the organisations where they are owner or billing. */
+const ownInvoices = (userId: string) =>
+  or(eq(invoice.clientId, userId), inArray(invoice.organisationId, organisationsOf(userId, ["owner", "billing"])));
+
+/** The meetings the user booked, and those of the organisations where they are owner or member. */
+const ownMeetings = (userId: string) =>
+  or(eq(meeting.userId, userId), inArray(meeting.organisationId, organisationsOf(userId, ["owner", "member"])));
 
 async function proposalIds(q: Queryable, userId: string): Promise<number[]> {
   return (await q.select({ id: proposal.id }).from(proposal).where(ownProposals(userId))).map((r) => r.id);
@@ -56,7 +81,7 @@ const visibleMessages = (userId: string) =>
       eq(proposalMessage.authorId, userId),
       and(
         eq(proposalMessage.visibility, "shared"),
-        inArray(proposalMessage.proposalId, sql`(select ${proposal.id} from ${proposal} where ${proposal.clientId} = ${userId})`),
+        inArray(proposalMessage.proposalId, sql`(select ${proposal.id} from ${proposal} where ${ownProposals(userId)})`),
       ),
     ),
   );
@@ -93,6 +118,28 @@ export const EXPORT_SECTIONS: ExportSection[] = [
     count: async () => 1,
   },
   {
+    key: "organisations",
+    description: "The client organisations you belong to: their details, your role, who invited you and when you joined.",
+    collect: (q, userId) =>
+      q
+        .select({
+          organisationId: organisation.id,
+          name: organisation.name,
+          address: organisation.address,
+          taxId: organisation.taxId,
+          website: organisation.website,
+          role: membership.role,
+          invitedById: membership.invitedById,
+          joinedAt: membership.createdAt,
+        })
+        .from(membership)
+        .innerJoin(organisation, eq(organisation.id, membership.organisationId))
+        .where(eq(membership.userId, userId))
+        .orderBy(asc(membership.createdAt)),
+    count: async (q, userId) =>
+      (await q.select({ id: membership.organisationId }).from(membership).where(eq(membership.userId, userId))).length,
+  },
+  {
     key: "proposals",
     description: "Every proposal you requested, were offered, or made as an ambassador, with all its fields.",
     collect: (q, userId) => q.select().from(proposal).where(ownProposals(userId)).orderBy(asc(proposal.id)),
@@ -101,14 +148,14 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   {
     key: "meetings",
     description: "Your meeting requests: time, time zone, notes, status.",
-    collect: (q, userId) => q.select().from(meeting).where(eq(meeting.userId, userId)).orderBy(asc(meeting.id)),
-    count: async (q, userId) => (await q.select({ id: meeting.id }).from(meeting).where(eq(meeting.userId, userId))).length,
+    collect: (q, userId) => q.select().from(meeting).where(ownMeetings(userId)).orderBy(asc(meeting.id)),
+    count: async (q, userId) => (await q.select({ id: meeting.id }).from(meeting).where(ownMeetings(userId))).length,
   },
   {
     key: "invoices",
     description: "Your invoices and their lines (amounts in cents).",
     async collect(q, userId) {
-      const invoices = await q.select().from(invoice).where(eq(invoice.clientId, userId)).orderBy(asc(invoice.id));
+      const invoices = await q.select().from(invoice).where(ownInvoices(userId)).orderBy(asc(invoice.id));
       if (!invoices.length) return [];
       const items = await q
         .select()
@@ -122,7 +169,7 @@ export const EXPORT_SECTIONS: ExportSection[] = [
         .orderBy(asc(invoiceItem.invoiceId), asc(invoiceItem.position));
       return invoices.map((i) => ({ ...i, items: items.filter((item) => item.invoiceId === i.id) }));
     },
-    count: async (q, userId) => (await q.select({ id: invoice.id }).from(invoice).where(eq(invoice.clientId, userId))).length,
+    count: async (q, userId) => (await q.select({ id: invoice.id }).from(invoice).where(ownInvoices(userId))).length,
   },
   {
     key: "payments",
@@ -142,16 +189,11 @@ export const EXPORT_SECTIONS: ExportSection[] = [
         })
         .from(payments)
         .innerJoin(invoice, eq(invoice.id, payments.invoiceId))
-        .where(eq(invoice.clientId, userId))
+        .where(ownInvoices(userId))
         .orderBy(asc(payments.id)),
     count: async (q, userId) =>
-      (
-        await q
-          .select({ id: payments.id })
-          .from(payments)
-          .innerJoin(invoice, eq(invoice.id, payments.invoiceId))
-          .where(eq(invoice.clientId, userId))
-      ).length,
+      (await q.select({ id: payments.id }).from(payments).innerJoin(invoice, eq(invoice.id, payments.invoiceId)).where(ownInvoices(userId)))
+        .length,
   },
   {
     key: "agreements",
@@ -280,7 +322,7 @@ export const EXPORT_SECTIONS: ExportSection[] = [
     description: "What was recorded about you and your proposals and invoices, and what you did, with times.",
     async collect(q, userId) {
       const ids = (await proposalIds(q, userId)).map(String);
-      const invoiceIds = (await q.select({ id: invoice.id }).from(invoice).where(eq(invoice.clientId, userId))).map((r) => String(r.id));
+      const invoiceIds = (await q.select({ id: invoice.id }).from(invoice).where(ownInvoices(userId))).map((r) => String(r.id));
       return q
         .select({
           at: auditEvent.createdAt,

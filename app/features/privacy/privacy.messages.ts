@@ -1,5 +1,7 @@
 /** What the privacy forms say (docs/product.md#download-my-data, docs/product.md#closing-an-account). */
 export const PRIVACY_MESSAGES = {
+  transferOwnership: (names: string[]) =>
+    `You are the only owner of ${names.join(", ")}. Make another person an owner on the Organisation page first, then close your account.`,
   exportQueued: "Your file is being prepared. We will e-mail you a link to download it (it works for 24 hours).",
   exportPending: "Your file is being prepared already. We will e-mail you the link.",
   exportLimit: "You asked for your data several times in the last hour. Please try again later.",

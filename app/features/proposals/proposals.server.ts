@@ -7,10 +7,10 @@
  * transaction as the write, so two tabs or an admin's concurrent change cannot slip past).
  * Nothing is written on refusal. The admin's use-cases live in `proposals.admin.server.ts`.
  */
-import { and, count, desc, eq, isNull, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, notInArray, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database, Queryable, Transaction } from "#app/db/client.server";
-import { invoice, proposal, user, type ProposalStatus, type WebsiteGoal } from "#app/db/schema";
+import { invoice, membership, organisation, proposal, user, type ProposalStatus, type WebsiteGoal } from "#app/db/schema";
 import { assertRole, roleOf, type Actor } from "#app/features/users/actor";
 import { AppError, fieldError, notFound, rateLimited } from "#app/lib/errors";
 import { hitRateLimit } from "#app/lib/rate-limit.server";
@@ -508,7 +508,18 @@ export async function submitAmbassadorProposal(
       .select({ id: user.id, role: user.role, referredById: user.referredById })
       .from(user)
       .where(eq(user.email, email));
-    const referred = existing !== undefined && roleOf(existing.role) === "client" && existing.referredById === actor.id;
+    // A client the ambassador referred: the person's organisation that this ambassador referred
+    // (attribution is per organisation, docs/product.md#organisations) gets the proposal.
+    const [referredOrganisation] = existing
+      ? await tx
+          .select({ id: membership.organisationId })
+          .from(membership)
+          .innerJoin(organisation, eq(organisation.id, membership.organisationId))
+          .where(and(eq(membership.userId, existing.id), eq(organisation.referredById, actor.id)))
+          .orderBy(asc(membership.createdAt), asc(membership.organisationId))
+          .limit(1)
+      : [];
+    const referred = existing !== undefined && roleOf(existing.role) === "client" && referredOrganisation !== undefined;
     if (existing && !referred) throw fieldError("clientEmail", PROPOSAL_MESSAGES.addressRefused, "CONFLICT");
     await countAgainstDailyLimit(tx, `ambassador-proposals:${actor.id}`, AMBASSADOR_DAILY_LIMITS.proposals, PROPOSAL_MESSAGES.dailyLimit);
     if (!existing) {
@@ -526,6 +537,7 @@ export async function submitAmbassadorProposal(
         status: "submitted",
         ambassadorId: actor.id,
         clientId: existing?.id ?? null,
+        organisationId: referredOrganisation?.id ?? null,
         clientName: input.clientName,
         clientEmail: email,
         projectName: input.projectName,

@@ -3,11 +3,12 @@
  * ambassador users and proposals, docs/product.md#commissions), and the client's
  * referring ambassador (dashboard info card). Commission arithmetic is in `commission.ts`.
  */
-import { and, count, desc, eq } from "drizzle-orm";
+import { ANY_ROLE, inOrganisation } from "#app/features/organisations/access.server";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import { notFound } from "#app/lib/errors";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database, Queryable } from "#app/db/client.server";
-import { proposal, user, type ProposalStatus } from "#app/db/schema";
+import { organisation, proposal, user, type ProposalStatus } from "#app/db/schema";
 import { getSettings } from "#app/features/settings/settings.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { now } from "#app/lib/clock.server";
@@ -49,7 +50,7 @@ export interface AmbassadorDashboard {
 
 /**
  * Ambassador dashboard (docs/product.md#ambassador-dashboard): referral code, referred clients
- * (`user.referredById` = the ambassador), and the ambassador's proposals with status and
+ * (organisations whose `referredById` is the ambassador), and the ambassador's proposals with status and
  * client approval.
  *
  * @throws {AppError} 403 unless an ambassador.
@@ -58,11 +59,21 @@ export async function getAmbassadorDashboard(db: Database, actor: Actor, page = 
   assertRole(actor, "ambassador");
   const pageNumber = Number.isSafeInteger(page) && page >= 1 && page <= 10_000 ? page : 1;
   const [me] = await db.select({ referralCode: user.referralCode }).from(user).where(eq(user.id, actor.id));
+  // Attribution is per organisation (docs/product.md#organisations): the organisations referred,
+  // each named by its business name and its first owner's contact.
+  const firstOwner = (column: "name" | "email") =>
+    sql<string>`coalesce((select u.${sql.raw(column)} from membership m join "user" u on u.id = m.user_id where m.organisation_id = ${organisation.id} and m.role = 'owner' order by m.created_at, m.user_id limit 1), '')`;
   const referredClients = await db
-    .select({ id: user.id, businessName: user.businessName, name: user.name, email: user.email, createdAt: user.createdAt })
-    .from(user)
-    .where(eq(user.referredById, actor.id))
-    .orderBy(desc(user.createdAt))
+    .select({
+      id: sql<string>`${organisation.id}::text`,
+      businessName: organisation.name,
+      name: firstOwner("name"),
+      email: firstOwner("email"),
+      createdAt: organisation.createdAt,
+    })
+    .from(organisation)
+    .where(eq(organisation.referredById, actor.id))
+    .orderBy(desc(organisation.createdAt), desc(organisation.id))
     .limit(DASHBOARD_LIST_LIMIT);
   const rows = await db
     .select({
@@ -88,7 +99,7 @@ export async function getAmbassadorDashboard(db: Database, actor: Actor, page = 
     .from(proposal)
     .where(eq(proposal.ambassadorId, actor.id))
     .groupBy(proposal.status);
-  const [clients] = await db.select({ n: count() }).from(user).where(eq(user.referredById, actor.id));
+  const [clients] = await db.select({ n: count() }).from(organisation).where(eq(organisation.referredById, actor.id));
   const proposalCount = byStatus.reduce((sum, row) => sum + row.n, 0);
   return {
     summary: {
@@ -156,18 +167,19 @@ export async function getAmbassadorCommissionTotals(db: Queryable, actor: Actor)
 export const EARNINGS_PAGE_SIZE = 25;
 
 /**
- * The ambassador who referred a client (docs/product.md#client-dashboard), or null.
+ * The ambassador who referred the client's current organisation (docs/product.md#client-dashboard), or null.
  *
  * @throws {AppError} 403 unless a client.
  */
 export async function getReferringAmbassador(db: Database, actor: Actor): Promise<{ name: string } | null> {
   assertRole(actor, "client");
   const referrer = alias(user, "referrer");
+  // The ambassador who referred the person's current organisation (attribution is per organisation).
   const [row] = await db
     .select({ name: referrer.name })
-    .from(user)
-    .innerJoin(referrer, and(eq(referrer.id, user.referredById), eq(referrer.role, "ambassador")))
-    .where(eq(user.id, actor.id));
+    .from(organisation)
+    .innerJoin(referrer, and(eq(referrer.id, organisation.referredById), eq(referrer.role, "ambassador")))
+    .where(inOrganisation(organisation.id, actor, ANY_ROLE));
   return row ?? null;
 }
 

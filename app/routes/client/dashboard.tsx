@@ -50,8 +50,18 @@ export async function loader({ context }: Route.LoaderArgs) {
     clientNextSteps(db, actor, now, upcomingMeetings),
     listClientConversations(db, actor),
   ]);
+  // What the person's role in the organisation covers (docs/product.md#organisations): the use-cases
+  // return nothing outside it; the page leaves those cards out.
+  const role = actor.organisationRole ?? "owner";
   return {
-    profile: { businessName: actor.businessName ?? actor.name, email: actor.email, phone: actor.phone, website: actor.website },
+    projects: role !== "billing",
+    money: role !== "member",
+    profile: {
+      businessName: actor.organisationName ?? actor.businessName ?? actor.name,
+      email: actor.email,
+      phone: actor.phone,
+      website: actor.website,
+    },
     ambassador,
     awaiting,
     upcoming: meetings.upcoming.filter((m) => m.status !== "cancelled").slice(0, UPCOMING_SHOWN),
@@ -97,7 +107,7 @@ export async function action(args: Route.ActionArgs) {
 
 /** What is next first (a new client's first step), then balance, meetings, info card and proposals awaiting approval. */
 export default function ClientDashboard({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, ambassador, awaiting, upcoming, changeCutoffHours, supportEmail, balance, currency, next } = loaderData;
+  const { profile, ambassador, awaiting, upcoming, changeCutoffHours, supportEmail, balance, currency, next, projects, money } = loaderData;
   const pageReply = actionData && !actionData.fieldErrors ? actionData : null;
   return (
     <>
@@ -119,24 +129,26 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
       </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]">
         <div className="flex min-w-0 flex-col gap-6">
-          {next.firstTime ? null : <BalanceCard balance={balance} currency={currency} />}
-          <CardSection id="meetings-title" title="Your next meetings">
-            <ClientMeetingList
-              meetings={upcoming}
-              label="Your next meetings"
-              empty="No meetings booked."
-              changeCutoffHours={changeCutoffHours}
-              supportEmail={supportEmail}
-            />
-            <p className="mt-4 flex flex-wrap items-center gap-4">
-              <Link to="/meetings/book" className={buttonClass("secondary", "md")}>
-                Book a meeting
-              </Link>
-              <Link to="/meetings" className="text-brand-700 underline underline-offset-4">
-                All meetings
-              </Link>
-            </p>
-          </CardSection>
+          {next.firstTime || !money ? null : <BalanceCard balance={balance} currency={currency} />}
+          {projects ? (
+            <CardSection id="meetings-title" title="Your next meetings">
+              <ClientMeetingList
+                meetings={upcoming}
+                label="Your next meetings"
+                empty="No meetings booked."
+                changeCutoffHours={changeCutoffHours}
+                supportEmail={supportEmail}
+              />
+              <p className="mt-4 flex flex-wrap items-center gap-4">
+                <Link to="/meetings/book" className={buttonClass("secondary", "md")}>
+                  Book a meeting
+                </Link>
+                <Link to="/meetings" className="text-brand-700 underline underline-offset-4">
+                  All meetings
+                </Link>
+              </p>
+            </CardSection>
+          ) : null}
           <CardSection id="info-title" title="Your information">
             <dl className="mt-4 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
               <dt className="text-slate-600">Business</dt>
@@ -161,21 +173,23 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
           </CardSection>
         </div>
 
-        <div className="flex min-w-0 flex-col gap-6">
-          <CardSection id="awaiting-title" title="Proposals awaiting your approval">
-            {awaiting.length === 0 ? (
-              <p className="mt-3 text-slate-600">Nothing to approve right now.</p>
-            ) : (
-              <ul className="mt-4 space-y-4">
-                {awaiting.map((p) => (
-                  <AwaitingProposal key={p.id} proposal={p} reply={actionData?.target === String(p.id) ? actionData : null} />
-                ))}
-              </ul>
-            )}
-          </CardSection>
+        {projects ? (
+          <div className="flex min-w-0 flex-col gap-6">
+            <CardSection id="awaiting-title" title="Proposals awaiting your approval">
+              {awaiting.length === 0 ? (
+                <p className="mt-3 text-slate-600">Nothing to approve right now.</p>
+              ) : (
+                <ul className="mt-4 space-y-4">
+                  {awaiting.map((p) => (
+                    <AwaitingProposal key={p.id} proposal={p} reply={actionData?.target === String(p.id) ? actionData : null} />
+                  ))}
+                </ul>
+              )}
+            </CardSection>
 
-          <ClientConversationsCard rows={loaderData.conversations} />
-        </div>
+            <ClientConversationsCard rows={loaderData.conversations} />
+          </div>
+        ) : null}
       </div>
     </>
   );
