@@ -1,8 +1,10 @@
 /**
- * Access matrix (issues #23, #25): every route of the route config and every URL outside it ×
- * seven identities — anonymous, client A (the owner of the records), client B (another client),
- * ambassador A (who referred A and submitted A's proposal), ambassador B (another ambassador),
- * the admin, and a deactivated user — against the product rules (docs/product.md#roles,
+ * Access matrix (issues #23, #25, #38): every route of the route config and every URL outside it ×
+ * ten identities — anonymous, client A (the owner of the records' organisation), client B (another
+ * organisation's owner), ambassador A (who referred A and submitted A's proposal), ambassador B
+ * (another ambassador), the admin, a deactivated user, and the people A invited into A's
+ * organisation: a billing person, a member, and a member A removed since (docs/product.md#organisations)
+ * — against the product rules (docs/product.md#roles,
  * #conversations, #files, #invoice-link, #commissions-ledger, #certificates, #download-my-data):
  *
  * - Routes without a parameter: the page for the route's role (any role for /account), the
@@ -37,8 +39,19 @@ import { openSse } from "../helpers/sse";
 
 type Area = "client" | "ambassador" | "admin" | "account";
 type Role = Exclude<Area, "account">;
-/** The seven identities, in the order of the matrix's columns. */
-const IDENTITIES = ["anonymous", "clientA", "clientB", "ambassadorA", "ambassadorB", "admin", "deactivated"] as const;
+/** The ten identities, in the order of the matrix's columns. */
+const IDENTITIES = [
+  "anonymous",
+  "clientA",
+  "clientB",
+  "ambassadorA",
+  "ambassadorB",
+  "admin",
+  "deactivated",
+  "billingA",
+  "memberA",
+  "removedA",
+] as const;
 type Identity = (typeof IDENTITIES)[number];
 /** The role an identity is signed in with (null: not signed in, or deactivated — the guard treats both as signed out). */
 const ROLE: Record<Identity, Role | null> = {
@@ -49,7 +62,14 @@ const ROLE: Record<Identity, Role | null> = {
   ambassadorB: "ambassador",
   admin: "admin",
   deactivated: null,
+  billingA: "client",
+  memberA: "client",
+  removedA: "client",
 };
+
+/** Client pages a role in the organisation does not cover (docs/product.md#organisations): a 404. */
+const PROJECT_PAGES = ["/project-status", "/proposal-request", "/meetings", "/meetings/book", "/messages"];
+const MONEY_PAGES = ["/invoices"];
 const HOME: Record<Role, string> = {
   admin: "/admin",
   ambassador: "/ambassador/dashboard",
@@ -57,9 +77,12 @@ const HOME: Record<Role, string> = {
 };
 
 /** A guarded route without a parameter: the page, or the guard's redirect. */
-function expected(identity: Identity, area: Area, path: string): { redirect: string } | { allowed: true } {
+function expected(identity: Identity, area: Area, path: string): { redirect: string } | { allowed: true } | { status: number } {
   const role = ROLE[identity];
   if (role === null) return { redirect: `/login?redirectTo=${encodeURIComponent(path)}` };
+  if (area === "client" && identity === "removedA") return { status: 403 };
+  if (area === "client" && identity === "billingA" && PROJECT_PAGES.includes(path)) return { status: 404 };
+  if (area === "client" && identity === "memberA" && MONEY_PAGES.includes(path)) return { status: 404 };
   if (role === area || area === "account") return { allowed: true };
   return { redirect: HOME[role] };
 }
@@ -111,6 +134,9 @@ interface Ids {
   invoiceB: number;
   /** Client B's own proposal (for ids mixed across owners). */
   proposalB: number;
+  /** A's organisation, and the token of an invitation into it nobody accepted yet. */
+  organisation: number;
+  invitationToken: string;
 }
 
 /**
@@ -127,6 +153,7 @@ const PARAM: Record<string, (ids: Ids) => string> = {
   recordId: (ids) => String(ids.invoice),
   payoutId: (ids) => String(ids.payout),
   messageId: (ids) => String(ids.contactMessage),
+  organisationId: (ids) => String(ids.organisation),
   version: (ids) => ids.logoVersion,
   // /passkey/:step: a step name, not a record; its GET is a 404 for everyone (the steps are JSON posts).
   step: () => "sign-in-options",
@@ -141,45 +168,48 @@ const PARAM: Record<string, (ids: Ids) => string> = {
  */
 // prettier-ignore
 const RECORD_MATRIX: [pattern: string, outcomes: string, params?: Partial<Record<string, (ids: Ids) => string>>][] = [
-  //                                                           anon A    B    ambA ambB admin gone
+  //                                                           anon A    B    ambA ambB admin gone  bill mem  rem
   // Public site: a certificate is checked by anyone holding it; a signed link opens its invoice for anyone.
-  ["/verify/:certificateId",                                  "200  200  200  200  200  200  200"],
-  ["/i/:token",                                               "200  200  200  200  200  200  200", { token: (ids) => ids.linkToken }],
-  ["/i/:token/pdf",                                           "200  200  200  200  200  200  200", { token: (ids) => ids.linkToken }],
-  ["/*",                                                      "404  404  404  404  404  404  404"],
-  ["/passkey/:step",                                          "404  404  404  404  404  404  404"],
-  ["/brand/logo/:version",                                    "200  200  200  200  200  200  200"],
+  ["/verify/:certificateId",                                  "200  200  200  200  200  200  200  200  200  200"],
+  ["/i/:token",                                               "200  200  200  200  200  200  200  200  200  200", { token: (ids) => ids.linkToken }],
+  ["/i/:token/pdf",                                           "200  200  200  200  200  200  200  200  200  200", { token: (ids) => ids.linkToken }],
+  ["/*",                                                      "404  404  404  404  404  404  404  404  404  404"],
+  ["/passkey/:step",                                          "404  404  404  404  404  404  404  404  404  404"],
+  ["/brand/logo/:version",                                    "200  200  200  200  200  200  200  200  200  200"],
   // Client area: the owner; another client 404; other roles home. The upload endpoint has no GET (404).
-  ["/proposals/:proposalId",                                  "L    200  404  H    H    H    L"],
-  ["/proposals/:proposalId/accept",                           "L    200  404  H    H    H    L", { proposalId: (ids) => String(ids.offered) }],
-  ["/proposals/:proposalId/messages",                         "L    404  404  H    H    H    L"],
-  ["/proposals/:proposalId/files",                            "L    200  404  H    H    H    L"],
-  ["/proposals/:proposalId/files/:fileId",                    "L    200  404  H    H    H    L"],
-  ["/proposals/:proposalId/certificate/:certificateId",       "L    200  404  H    H    H    L"],
-  ["/edit-proposal/:proposalId",                              "L    200  404  H    H    H    L", { proposalId: (ids) => String(ids.request) }],
-  ["/view-invoice/:invoiceId",                                "L    200  404  H    H    H    L"],
-  ["/view-invoice/:invoiceId/pdf",                            "L    200  404  H    H    H    L"],
-  ["/client-dashboard/meetings/:meetingId/ics",               "L    200  404  H    H    H    L"],
-  ["/meetings/:meetingId/reschedule",                         "L    200  404  H    H    H    L"],
+  ["/proposals/:proposalId",                                  "L    200  404  H    H    H    L  404  200  403"],
+  ["/proposals/:proposalId/accept",                           "L    200  404  H    H    H    L  404  200  403", { proposalId: (ids) => String(ids.offered) }],
+  ["/proposals/:proposalId/messages",                         "L    404  404  H    H    H    L  404  404  403"],
+  ["/proposals/:proposalId/files",                            "L    200  404  H    H    H    L  404  200  403"],
+  ["/proposals/:proposalId/files/:fileId",                    "L    200  404  H    H    H    L  404  200  403"],
+  ["/proposals/:proposalId/certificate/:certificateId",       "L    200  404  H    H    H    L  404  200  403"],
+  ["/edit-proposal/:proposalId",                              "L    200  404  H    H    H    L  404  200  403", { proposalId: (ids) => String(ids.request) }],
+  ["/view-invoice/:invoiceId",                                "L    200  404  H    H    H    L  200  404  403"],
+  ["/view-invoice/:invoiceId/pdf",                            "L    200  404  H    H    H    L  200  404  403"],
+  ["/client-dashboard/meetings/:meetingId/ics",               "L    200  404  H    H    H    L  404  200  403"],
+  ["/meetings/:meetingId/reschedule",                         "L    200  404  H    H    H    L  404  200  403"],
   // Ambassador area: the status events of a proposal the ambassador submitted; another ambassador 404.
-  ["/ambassador/proposals/:proposalId",                       "L    H    H    200  404  H    L"],
+  ["/ambassador/proposals/:proposalId",                       "L    H    H    200  404  H    L  H    H    H"],
   // Admin console: the admin; every other role home.
-  ["/admin/proposals/:proposalId",                            "L    H    H    H    H    200  L"],
-  ["/admin/proposals/:proposalId/offer",                      "L    H    H    H    H    200  L"],
-  ["/admin/proposals/:proposalId/messages",                   "L    H    H    H    H    404  L"],
-  ["/admin/proposals/:proposalId/files",                      "L    H    H    H    H    200  L"],
-  ["/admin/proposals/:proposalId/files/:fileId",              "L    H    H    H    H    200  L"],
-  ["/admin/proposals/:proposalId/certificate/:certificateId", "L    H    H    H    H    200  L"],
-  ["/admin/invoices/edit/:invoiceId",                         "L    H    H    H    H    200  L"],
-  ["/admin/invoices/:invoiceId/payments",                     "L    H    H    H    H    200  L"],
-  ["/admin/invoices/:invoiceId/pdf",                          "L    H    H    H    H    200  L"],
-  ["/admin/generate-invoice/:proposalId",                     "L    H    H    H    H    200  L", { proposalId: (ids) => String(ids.offered) }],
-  ["/admin/meetings/:meetingId/reschedule",                   "L    H    H    H    H    200  L"],
-  ["/admin/ambassadors/payouts/:payoutId/export.csv",         "L    H    H    H    H    200  L"],
-  ["/admin/messages/:messageId",                              "L    H    H    H    H    200  L"],
-  ["/admin/reminders/:recordKind/:recordId",                  "L    H    H    H    H    200  L"],
+  ["/admin/proposals/:proposalId",                            "L    H    H    H    H    200  L  H    H    H"],
+  ["/admin/proposals/:proposalId/offer",                      "L    H    H    H    H    200  L  H    H    H"],
+  ["/admin/proposals/:proposalId/messages",                   "L    H    H    H    H    404  L  H    H    H"],
+  ["/admin/proposals/:proposalId/files",                      "L    H    H    H    H    200  L  H    H    H"],
+  ["/admin/proposals/:proposalId/files/:fileId",              "L    H    H    H    H    200  L  H    H    H"],
+  ["/admin/proposals/:proposalId/certificate/:certificateId", "L    H    H    H    H    200  L  H    H    H"],
+  ["/admin/invoices/edit/:invoiceId",                         "L    H    H    H    H    200  L  H    H    H"],
+  ["/admin/invoices/:invoiceId/payments",                     "L    H    H    H    H    200  L  H    H    H"],
+  ["/admin/invoices/:invoiceId/pdf",                          "L    H    H    H    H    200  L  H    H    H"],
+  ["/admin/generate-invoice/:proposalId",                     "L    H    H    H    H    200  L  H    H    H", { proposalId: (ids) => String(ids.offered) }],
+  ["/admin/meetings/:meetingId/reschedule",                   "L    H    H    H    H    200  L  H    H    H"],
+  ["/admin/ambassadors/payouts/:payoutId/export.csv",         "L    H    H    H    H    200  L  H    H    H"],
+  ["/admin/messages/:messageId",                              "L    H    H    H    H    200  L  H    H    H"],
+  ["/admin/reminders/:recordKind/:recordId",                  "L    H    H    H    H    200  L  H    H    H"],
+  ["/admin/organisations/:organisationId",                    "L    H    H    H    H    200  L  H    H    H"],
+  // An invitation into A's organisation: a public page for whoever holds the link.
+  ["/invitations/:token",                                     "200  200  200  200  200  200  200  200  200  200", { token: (ids) => ids.invitationToken }],
   // Any signed-in user's data export: its owner only (everyone else, the admin too, 404).
-  ["/account/my-data/:token",                                 "L    200  404  404  404  404  L", { token: (ids) => ids.exportToken }],
+  ["/account/my-data/:token",                                 "L    200  404  404  404  404  L  404  404  404", { token: (ids) => ids.exportToken }],
 ];
 
 /** What a 200 response of a row must show (the record itself), besides what it must not. */
@@ -189,7 +219,9 @@ const SHOWS: Record<string, string> = {
   "/i/:token/pdf": "%PDF",
   "/proposals/:proposalId": SECRET.message,
   "/proposals/:proposalId/files": SECRET.file,
-  "/proposals/:proposalId/accept": "Accept version 1 and sign",
+  "/proposals/:proposalId/accept": "The agency's offer",
+  "/invitations/:token": "Join Matrix A Co",
+  "/admin/organisations/:organisationId": "Matrix A Co",
   "/proposals/:proposalId/files/:fileId": "%PDF",
   "/view-invoice/:invoiceId": SECRET.line,
   "/client-dashboard/meetings/:meetingId/ics": "BEGIN:VCALENDAR",
@@ -239,7 +271,8 @@ function judge(
   }
   // Leaks: the note is the agency's; A's messages and files are A's and the agency's.
   if (identity !== "admin" && answer.body.includes(SECRET.note)) failures.push(`${identity} GET ${path}: shows the internal note`);
-  if (identity !== "admin" && identity !== "clientA") {
+  // A's member sees A's conversation (a member of A's organisation); the billing person does not.
+  if (identity !== "admin" && identity !== "clientA" && identity !== "memberA") {
     for (const secret of [SECRET.message, SECRET.reply, SECRET.file]) {
       if (answer.body.includes(secret)) failures.push(`${identity} GET ${path}: shows ${secret}`);
     }
@@ -345,6 +378,33 @@ test.describe("access matrix", () => {
     const a = userIds.clientA;
     const ambA = userIds.ambassadorA;
     await q(`update "user" set email_verified = true where id = $1`, [a]);
+    ids.organisation = (await q(`select organisation_id from membership where user_id = $1`, [a]))[0].organisation_id;
+    // A invites a billing person, a member and a member removed later; each creates their login from the mail's link.
+    const tokenFor = async (email: string) =>
+      /\/invitations\/([\w-]+)/.exec(
+        (await q(`select text from mail_outbox where "to" = $1 order by id desc limit 1`, [email]))[0].text,
+      )![1]!;
+    for (const [identity, role] of [
+      ["billingA", "billing"],
+      ["memberA", "member"],
+      ["removedA", "member"],
+    ] as const) {
+      emails[identity] = uniqueEmail(`mx-${identity.toLowerCase()}`);
+      const invited = await contexts.clientA.post("/organisation", { form: { intent: "invite", email: emails[identity], role } });
+      expect(invited.status(), await invited.text()).toBe(200);
+      ok(
+        await contexts[identity].post(`/invitations/${await tokenFor(emails[identity])}`, {
+          form: { intent: "create-account", name: `Matrix ${role}`, password: PASSWORD },
+        }),
+      );
+      userIds[identity] = (await q(`select id from "user" where email = $1`, [emails[identity]]))[0].id;
+    }
+    // An invitation nobody accepted yet (its page is public for whoever holds the link).
+    const pending = uniqueEmail("mx-pending");
+    expect((await contexts.clientA.post("/organisation", { form: { intent: "invite", email: pending, role: "member" } })).status()).toBe(
+      200,
+    );
+    ids.invitationToken = await tokenFor(pending);
 
     // A's proposal, submitted by ambassador A (approved at 10 %), now Planning; A's pending request; an offer awaiting A.
     const proposal = async (values: string, params: unknown[]) =>
@@ -481,6 +541,9 @@ test.describe("access matrix", () => {
     }
     // The deactivated user: signed in before, deactivated since.
     await q(`update "user" set banned = true where id = $1`, [userIds.deactivated]);
+    // The removed member: signed in before, removed from A's organisation by A since.
+    const removed = await contexts.clientA.post("/organisation", { form: { intent: "remove", id: userIds.removedA, confirm: "yes" } });
+    expect(removed.status(), await removed.text()).toBe(200);
   });
 
   test.afterAll(async () => {
@@ -525,6 +588,8 @@ test.describe("access matrix", () => {
         if ("redirect" in want) {
           if (status !== 302 || location !== want.redirect)
             failures.push(`${identity} GET ${path}: ${status} ${location}, want 302 ${want.redirect}`);
+        } else if ("status" in want) {
+          failures.push(...judge(identity, path, String(want.status), { status, location, body: await response.text() }));
         } else if (status !== 200 && !(status === 302 && path === "/ambassador" && location === HOME.ambassador)) {
           failures.push(`${identity} GET ${path}: ${status} ${location}, want the page`);
         } else {
@@ -731,21 +796,21 @@ test.describe("access matrix", () => {
     /** What, where, the body (a form, or a multipart builder), the outcome per identity as in RECORD_MATRIX (`-`: not tried). */
     // prettier-ignore
     const writes: [string, string, Record<string, string> | (() => FormData), string][] = [
-      //                                                                                                                   anon A    B    ambA ambB admin gone
-      ["post a message",                  `/proposals/${p}/messages`,               message({ text: "Hijacked" }, false), "L    -    404  H    H    H    L"],
-      ["upload a file",                   `/proposals/${p}/messages`,               message({ text: "Hijacked" }),        "L    -    404  H    H    H    L"],
-      ["upload a file, no JavaScript",    `/proposals/${p}`,                        message({ text: "Hijacked" }),        "L    -    404  H    H    H    L"],
-      ["edit A's message",                `/proposals/${p}`,                        edit,                                 "L    -    404  H    H    H    L"],
-      ["delete A's message",              `/proposals/${p}`,                        remove,                               "L    -    404  H    H    H    L"],
-      ["accept A's offer",                `/proposals/${ids.offered}/accept`,       accept,                               "L    -    404  H    H    H    L"],
-      ["decline A's offer",               `/proposals/${ids.offered}/accept`,       decline,                              "L    -    404  H    H    H    L"],
-      ["agency message with a file",      `/admin/proposals/${p}/messages`,         message({ text: "Hijacked" }),        "L    H    H    H    H    -    L"],
-      ["internal note",                   `/admin/proposals/${p}`,                  note,                                 "L    H    H    H    H    -    L"],
-      ["record a payment",                `/admin/invoices/${ids.invoice}/payments`, payment,                             "L    H    H    H    H    -    L"],
-      ["record a refund",                 `/admin/invoices/${ids.invoice}/payments`, refund,                              "L    H    H    H    H    -    L"],
-      ["create a payout",                 "/admin/ambassadors",                     payout,                               "L    H    H    H    H    -    L"],
-      ["send a reminder",                 `/admin/reminders/invoice/${ids.invoice}`, { intent: "send-now" },              "L    H    H    H    H    -    L"],
-      ["post to the ambassador's view",   `/ambassador/proposals/${p}`,             { text: "Hijacked" },                 "L    H    H    405  405  H    L"],
+      //                                                                                                                   anon A    B    ambA ambB admin gone  bill mem  rem
+      ["post a message",                  `/proposals/${p}/messages`,               message({ text: "Hijacked" }, false), "L    -    404  H    H    H    L  404  -    403"],
+      ["upload a file",                   `/proposals/${p}/messages`,               message({ text: "Hijacked" }),        "L    -    404  H    H    H    L  404  -    403"],
+      ["upload a file, no JavaScript",    `/proposals/${p}`,                        message({ text: "Hijacked" }),        "L    -    404  H    H    H    L  404  -    403"],
+      ["edit A's message",                `/proposals/${p}`,                        edit,                                 "L    -    404  H    H    H    L  404  403  403"],
+      ["delete A's message",              `/proposals/${p}`,                        remove,                               "L    -    404  H    H    H    L  404  403  403"],
+      ["accept A's offer",                `/proposals/${ids.offered}/accept`,       accept,                               "L    -    404  H    H    H    L  403  403  403"],
+      ["decline A's offer",               `/proposals/${ids.offered}/accept`,       decline,                              "L    -    404  H    H    H    L  403  403  403"],
+      ["agency message with a file",      `/admin/proposals/${p}/messages`,         message({ text: "Hijacked" }),        "L    H    H    H    H    -    L  H    H    H"],
+      ["internal note",                   `/admin/proposals/${p}`,                  note,                                 "L    H    H    H    H    -    L  H    H    H"],
+      ["record a payment",                `/admin/invoices/${ids.invoice}/payments`, payment,                             "L    H    H    H    H    -    L  H    H    H"],
+      ["record a refund",                 `/admin/invoices/${ids.invoice}/payments`, refund,                              "L    H    H    H    H    -    L  H    H    H"],
+      ["create a payout",                 "/admin/ambassadors",                     payout,                               "L    H    H    H    H    -    L  H    H    H"],
+      ["send a reminder",                 `/admin/reminders/invoice/${ids.invoice}`, { intent: "send-now" },              "L    H    H    H    H    -    L  H    H    H"],
+      ["post to the ambassador's view",   `/ambassador/proposals/${p}`,             { text: "Hijacked" },                 "L    H    H    405  405  H    L  H    H    H"],
     ];
 
     const failures: string[] = [];

@@ -415,6 +415,7 @@ export async function submitRevision(db: Database, actor: Actor, proposalId: num
  *   proposal, declined, or closed.
  */
 export async function approveProposal(db: Database, actor: Actor, proposalId: number): Promise<{ changed: boolean }> {
+  if (actor.organisationRole && actor.organisationRole !== "owner") throw new AppError("FORBIDDEN", ORGANISATION_MESSAGES.ownersOnly);
   return changeOwnProposal(db, actor, proposalId, async (tx, row) => {
     if (row.clientApprovedAt) return { changed: false };
     refuseIf(approvalRefusal(row));
@@ -447,6 +448,8 @@ export async function approveProposal(db: Database, actor: Actor, proposalId: nu
 export async function declineProposal(db: Database, actor: Actor, proposalId: number, reason: string): Promise<{ changed: boolean }> {
   const text = reason.trim();
   if (!text) throw fieldError("reason", "Tell us why you are declining.");
+  // Declining an offer or an ambassador's proposal is the owner's decision (docs/product.md#organisations).
+  if (actor.organisationRole && actor.organisationRole !== "owner") throw new AppError("FORBIDDEN", ORGANISATION_MESSAGES.ownersOnly);
   return changeOwnProposal(db, actor, proposalId, async (tx, row) => {
     if (row.clientDeclinedAt) return { changed: false };
     refuseIf(declineRefusal(row));

@@ -7,7 +7,8 @@ import { createContext, redirect, type MiddlewareFunction, type RouterContextPro
 import { servicesContext } from "#app/context";
 import { requestInfoContext } from "#app/lib/request-info";
 import type { Database } from "#app/db/client.server";
-import type { Role } from "#app/db/schema";
+import type { OrganisationRole, Role } from "#app/db/schema";
+import { notFound } from "#app/lib/errors";
 import { getSettings } from "#app/features/settings/settings.server";
 import { touchSession } from "./account/sessions.server";
 import { sessionOrganisation } from "#app/features/organisations/organisations.server";
@@ -100,6 +101,19 @@ export function requireRole(...roles: Role[]): MiddlewareFunction<Response> {
       throw redirect(`/login?redirectTo=${encodeURIComponent(path + url.search)}`);
     }
     if (!roles.includes(current.role)) throw redirect(homeFor(current.role));
+  };
+}
+
+/**
+ * Guard for a part of the client area that a role in the organisation does not cover
+ * (docs/product.md#organisations): money pages for a member, project pages for a billing person —
+ * a 404 with `message`, as for a record they may not see. The use-cases check the role again in
+ * their statements.
+ */
+export function requireOrganisationRoles(roles: readonly OrganisationRole[], message = "Page not found"): MiddlewareFunction<Response> {
+  return async ({ context }) => {
+    const current = context.get(sessionUserContext);
+    if (current?.role === "client" && current.organisationRole && !roles.includes(current.organisationRole)) throw notFound(message);
   };
 }
 

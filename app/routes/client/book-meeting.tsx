@@ -15,8 +15,13 @@ import { actorAndDb } from "#app/features/users/session.server";
 import { firstValidTimeZone, timeZoneFromCookie } from "#app/lib/dates";
 import { formAction } from "#app/lib/form-action.server";
 import { timeZoneNames } from "#app/lib/time-zones";
+import { PROJECT_ROLES } from "#app/features/organisations/access.server";
+import { requireOrganisationRoles } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Book a meeting | Client Portal" }];
+
+/** Only for the roles whose area this is (docs/product.md#organisations: projects, conversations and meetings). */
+export const middleware: Route.MiddlewareFunction[] = [requireOrganisationRoles(PROJECT_ROLES)];
 
 /**
  * The booking page (docs/product.md#meetings-scheduling): the days with free times and the free

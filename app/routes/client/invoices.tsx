@@ -11,8 +11,13 @@ import { getSettings } from "#app/features/settings/settings.server";
 import { requireUser } from "#app/features/users/session.server";
 import { formatCents } from "#app/lib/money";
 import { parsePageParam } from "#app/lib/pagination";
+import { MONEY_ROLES } from "#app/features/organisations/access.server";
+import { requireOrganisationRoles } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Invoices | Client Portal" }, { name: "robots", content: "noindex" }];
+
+/** Only for the roles whose area this is (docs/product.md#organisations: invoices and payments). */
+export const middleware: Route.MiddlewareFunction[] = [requireOrganisationRoles(MONEY_ROLES)];
 
 /** `/invoices` (docs/product.md#client-invoices): every invoice of the client, newest first, 20 per page. */
 export async function loader({ request, context }: Route.LoaderArgs) {

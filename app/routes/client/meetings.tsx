@@ -12,8 +12,13 @@ import { getSettings } from "#app/features/settings/settings.server";
 import { actorAndDb } from "#app/features/users/session.server";
 import { formId, requireConfirmation, runIntent } from "#app/lib/form-action.server";
 import { useFocusOnArrival } from "#app/lib/use-focus-result";
+import { PROJECT_ROLES } from "#app/features/organisations/access.server";
+import { requireOrganisationRoles } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Your meetings | Client Portal" }];
+
+/** Only for the roles whose area this is (docs/product.md#organisations: projects, conversations and meetings). */
+export const middleware: Route.MiddlewareFunction[] = [requireOrganisationRoles(PROJECT_ROLES)];
 
 /** The messages a redirect here may carry (`?notice=`). */
 const NOTICES: Record<string, string> = { booked: BOOKING_MESSAGES.booked, rescheduled: BOOKING_MESSAGES.rescheduled };

@@ -3,8 +3,13 @@ import { PageHeading } from "#app/components/page-heading";
 import { ClientConversationsCard } from "#app/features/conversations/components/client-conversations-card";
 import { listClientConversations } from "#app/features/conversations/client-conversations.server";
 import { actorAndDb } from "#app/features/users/session.server";
+import { PROJECT_ROLES } from "#app/features/organisations/access.server";
+import { requireOrganisationRoles } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Messages | Client Portal" }, { name: "robots", content: "noindex" }];
+
+/** Only for the roles whose area this is (docs/product.md#organisations: projects, conversations and meetings). */
+export const middleware: Route.MiddlewareFunction[] = [requireOrganisationRoles(PROJECT_ROLES)];
 
 /** The client's conversations, latest activity first, with their unread counts (docs/product.md#conversations-read). */
 export async function loader({ context }: Route.LoaderArgs) {

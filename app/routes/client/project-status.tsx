@@ -16,8 +16,13 @@ import { formId, parseInput, requireConfirmation, runIntent, type FormReply } fr
 import { formatCents } from "#app/lib/money";
 import { parsePageParam } from "#app/lib/pagination";
 import { actorAndDb, requireUser } from "#app/features/users/session.server";
+import { PROJECT_ROLES } from "#app/features/organisations/access.server";
+import { requireOrganisationRoles } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Project Status | Client Portal" }];
+
+/** Only for the roles whose area this is (docs/product.md#organisations: projects, conversations and meetings). */
+export const middleware: Route.MiddlewareFunction[] = [requireOrganisationRoles(PROJECT_ROLES)];
 
 /** Messages for `?notice=` after a redirect here (a fixed list: nothing from the URL is echoed). */
 const NOTICES: Record<string, string> = { updated: PROPOSAL_MESSAGES.updated };

@@ -40,7 +40,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const actor = requireUser(context);
   const id = paramId(params.proposalId, PROPOSAL_MESSAGES.notFound);
   const { proposal, agreement } = await getClientProposalWithAgreement(db, actor, id);
-  return { proposal, agreement, acceptForm: formConstraints(acceptFormSchema) };
+  // Only an owner signs for the organisation (docs/product.md#organisations); others read the offer.
+  const canSign = (actor.organisationRole ?? "owner") === "owner";
+  return { proposal, agreement, acceptForm: formConstraints(acceptFormSchema), canSign, organisationName: actor.organisationName ?? null };
 }
 
 /** `accept-offer` (accept and sign, docs/product.md#accept-and-sign) and `decline-offer` (with a reason). */
@@ -118,6 +120,10 @@ export default function ClientProposalAccept({ loaderData, actionData }: Route.C
         <OfferTerms version={agreement.current} headingId="offer-title" title="The agency's offer">
           {agreement.acceptance ? (
             <AcceptanceNotice proposalId={p.id} acceptance={agreement.acceptance} />
+          ) : agreement.canAccept && !loaderData.canSign ? (
+            <p className="mt-4 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 text-sm text-slate-800" role="status">
+              Only an owner of {loaderData.organisationName ?? "your organisation"} can accept and sign this offer.
+            </p>
           ) : agreement.canAccept ? (
             <>
               <AcceptForm

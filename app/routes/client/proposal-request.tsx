@@ -12,8 +12,13 @@ import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
 import { formConstraints } from "#app/lib/form-constraints.server";
 import { sessionUserContext } from "#app/features/users/session.server";
 import { useFocusOnArrival } from "#app/lib/use-focus-result";
+import { PROJECT_ROLES } from "#app/features/organisations/access.server";
+import { requireOrganisationRoles } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Proposal Request | Client Portal" }];
+
+/** Only for the roles whose area this is (docs/product.md#organisations: projects, conversations and meetings). */
+export const middleware: Route.MiddlewareFunction[] = [requireOrganisationRoles(PROJECT_ROLES)];
 
 /** A refused request (too many in an hour) answers 429 with Retry-After. */
 export const headers = retryAfterHeaders;
