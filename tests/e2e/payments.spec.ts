@@ -11,70 +11,16 @@
  * it has passed, Paid out after the admin's payout (docs/product.md#commissions-ledger). A wrongly
  * signed webhook answers 400 and changes nothing.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
 import Stripe from "stripe";
 import { expect, hydrated, loginAsAdmin, mailTo, newUserPage, registerAmbassador, registerClient, test } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
 import { createPayout, passCommissionHold } from "./ledger";
+import { startStripeStandIn } from "./stripe-stand-in";
 
 const WEBHOOK_SECRET = "whsec_e2e_payments_secret_0123456789";
 const SECRET_KEY = "sk_test_e2e_payments_0123456789";
 const stripe = new Stripe(SECRET_KEY);
-
-interface SessionRequest {
-  body: URLSearchParams;
-  idempotencyKey: string | undefined;
-  authorization: string | undefined;
-}
-
-/** A tiny Stripe API stand-in: POST /v1/checkout/sessions answers a session with a URL on itself. */
-async function startStripeStandIn() {
-  const requests: SessionRequest[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const port = (server.address() as AddressInfo).port;
-      if (req.method === "POST" && req.url === "/v1/checkout/sessions") {
-        const body = new URLSearchParams(Buffer.concat(chunks).toString());
-        requests.push({
-          body,
-          idempotencyKey: req.headers["idempotency-key"] as string | undefined,
-          authorization: req.headers.authorization,
-        });
-        const id = `cs_test_${requests.length}`;
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(
-          JSON.stringify({
-            id,
-            object: "checkout.session",
-            mode: "payment",
-            url: `http://127.0.0.1:${port}/pay/${id}`,
-            amount_total: Number(body.get("line_items[0][price_data][unit_amount]")),
-            currency: body.get("line_items[0][price_data][currency]"),
-            metadata: { invoice_id: body.get("metadata[invoice_id]") },
-          }),
-        );
-        return;
-      }
-      if (req.method === "GET" && req.url?.startsWith("/pay/")) {
-        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-        res.end("<!doctype html><title>Stripe stand-in</title><h1>Stand-in checkout</h1>");
-        return;
-      }
-      res.writeHead(404, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: { message: "not found" } }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 test.describe("payments with card checkout", () => {
   test.describe.configure({ mode: "serial", timeout: 180_000 });

@@ -272,6 +272,8 @@ export async function createLiveHub(options: LiveHubOptions): Promise<LiveHub> {
               .where(eq(session.id, found.session.id))
           )[0]?.v ?? null)
         : null;
+    // A client in no organisation (removed from their last one) has nothing to follow: no stream.
+    if (roleOf(u.role) === "client" && membership === null) return signedOut(res);
     if (res.destroyed || req.destroyed) return;
     if (stopping) return refuse(res, 503, "The server is restarting.", { "Retry-After": "5" });
 
