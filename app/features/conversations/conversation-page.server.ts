@@ -9,13 +9,15 @@ import { requireUser } from "#app/features/users/session.server";
 import { getThread } from "./timeline.server";
 import { isPrefetch } from "./thread-route.server";
 import type { ThreadView } from "./thread-types";
+import { isConversationMuted } from "./mute.server";
 
 /** @throws {AppError} 404 "Proposal not found" unless the reader takes part. */
 export async function loadConversation(
   args: { request: Request; context: Readonly<RouterContextProvider> },
   proposalId: number,
-): Promise<{ thread: ThreadView; maxUploadMb: number }> {
+): Promise<{ thread: ThreadView; maxUploadMb: number; muted: boolean }> {
   const { db, env } = args.context.get(servicesContext);
-  const thread = await getThread(db, requireUser(args.context), proposalId, { markAsRead: !isPrefetch(args.request) });
-  return { thread, maxUploadMb: env.MAX_UPLOAD_MB };
+  const actor = requireUser(args.context);
+  const thread = await getThread(db, actor, proposalId, { markAsRead: !isPrefetch(args.request) });
+  return { thread, maxUploadMb: env.MAX_UPLOAD_MB, muted: actor.role === "client" && (await isConversationMuted(db, actor, proposalId)) };
 }

@@ -24,6 +24,8 @@ export const CONVERSATION_MESSAGES = {
   posted: "Message sent.",
   notePosted: "Internal note saved.",
   edited: "Message updated.",
+  muted: "Conversation muted: you get no more e-mails about its messages.",
+  unmuted: "Conversation unmuted: you get e-mails about its new messages again.",
   deleted: "Message deleted.",
   failed: "The message could not be sent. Your text is still here; try again.",
 } as const;

@@ -14,6 +14,7 @@ import { INLINE_TYPES } from "#app/features/files/file-kinds";
 import { filesContext } from "#app/features/files/files-context";
 import { CONVERSATION_MESSAGES, MAX_MESSAGE_LENGTH, visibilitySchema } from "./conversations.schema";
 import { deleteMessage, editMessage } from "./edit-message.server";
+import { setConversationMuted } from "./mute.server";
 import { readMessageForm } from "./message-form.server";
 import { postMessage, type ConversationServices } from "./post-message.server";
 import { sideOf, threadAccess, type ThreadAccess } from "./thread-access.server";
@@ -114,7 +115,8 @@ export async function conversationAction(ref: RequestRef, proposalId: number) {
     return data<ComposerReply>(reply, status);
   }
   const intent = (await ref.request.clone().formData()).get("intent");
-  if (intent !== "edit-message" && intent !== "delete-message") return null;
+  if (intent !== "edit-message" && intent !== "delete-message" && intent !== "mute-conversation" && intent !== "unmute-conversation")
+    return null;
   const actor = requireUser(ref.context);
   const s = conversationServices(ref.context);
   return runIntent(
@@ -128,6 +130,15 @@ export async function conversationAction(ref: RequestRef, proposalId: number) {
       "delete-message": async (form) => {
         await deleteMessage(s, actor, { proposalId, messageId: formId(form, "messageId") });
         return CONVERSATION_MESSAGES.deleted;
+      },
+      // docs/product.md#organisation-notifications: each person mutes a conversation's mails for themselves.
+      "mute-conversation": async () => {
+        await setConversationMuted(s.db, actor, proposalId, true);
+        return CONVERSATION_MESSAGES.muted;
+      },
+      "unmute-conversation": async () => {
+        await setConversationMuted(s.db, actor, proposalId, false);
+        return CONVERSATION_MESSAGES.unmuted;
       },
     },
     { target: "messageId" },

@@ -6,7 +6,10 @@
  */
 import { and, eq, like, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { invitation, mailOutbox, membership, organisation, proposal } from "#app/db/schema";
+import { invitation, mailOutbox, membership, messageMail, organisation, proposal } from "#app/db/schema";
+import { setConversationMuted } from "#app/features/conversations/mute.server";
+import { postMessage } from "#app/features/conversations/post-message.server";
+import { createDatabaseFileStore } from "#app/features/files/database-store.server";
 import { acceptOffer } from "#app/features/agreements/acceptance.server";
 import { threadAccess } from "#app/features/conversations/thread-access.server";
 import { generateInvoice } from "#app/features/invoices/generate-invoice.server";
@@ -195,6 +198,25 @@ describe.each(testDatabases())("organisations on %s", (_name, open) => {
     await changeMemberRole(s.db, owner, billing.id, "member");
     const opened = await openSignedInvoice(s.db, billingLink);
     expect((await refusalOf(getInvoiceForClient(s.db, opened.client, opened.invoiceId))).status).toBe(404);
+  });
+
+  it("thread mails go to the owners and members who did not mute the conversation, never to billing", async () => {
+    const { s } = ctx;
+    const { owner, billing, member } = await team();
+    const { id: proposalId } = await requestProposal(s.db, owner, {
+      ...EMPTY_PROPOSAL_REQUEST,
+      projectDetails: "Thread",
+      projectName: "Thread",
+    });
+    const admin = await makeAdmin(s);
+    await setConversationMuted(s.db, member, proposalId, true);
+    expect((await refusalOf(setConversationMuted(s.db, billing, proposalId, true))).status).toBe(404);
+    await postMessage(
+      { db: s.db, files: createDatabaseFileStore(s.db), maxUploadMb: 1 },
+      { author: admin, proposalId, text: "Hello team" },
+    );
+    const waiting = await s.db.select({ userId: messageMail.userId }).from(messageMail).where(eq(messageMail.proposalId, proposalId));
+    expect(waiting.map((r) => r.userId)).toEqual([owner.id]);
   });
 
   it("only an owner signs an offer", async () => {

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
+import { buttonClass } from "#app/components/ui/button";
 import type { FormReply } from "#app/lib/form-action.server";
 import { filesPath, threadPath } from "../thread-paths";
 import type { ThreadView } from "../thread-types";
@@ -15,10 +16,13 @@ export function Conversation({
   thread,
   reply,
   maxUploadMb,
+  muted,
 }: {
   thread: ThreadView;
   reply?: (FormReply & ComposerResult) | null;
   maxUploadMb: number;
+  /** For a client: whether they muted this conversation's mails (absent: no mute control). */
+  muted?: boolean;
 }) {
   const agency = thread.side === "agency";
   const firstUnreadId = useStickyDivider(thread);
@@ -30,6 +34,20 @@ export function Conversation({
         </h2>
         <ThreadTabs side={thread.side} proposalId={thread.proposalId} fileCount={thread.fileCount} current="conversation" />
       </div>
+      {muted !== undefined ? (
+        <Form method="post" className="flex flex-wrap items-center gap-2 text-sm text-slate-700" preventScrollReset>
+          <input type="hidden" name="intent" value={muted ? "unmute-conversation" : "mute-conversation"} />
+          <span>{muted ? "You get no e-mails about this conversation." : "You get an e-mail about new messages."}</span>
+          <button type="submit" className={buttonClass("secondary")}>
+            {muted ? "Unmute e-mails" : "Mute e-mails"}
+          </button>
+          {reply?.intent === "mute-conversation" || reply?.intent === "unmute-conversation" ? (
+            <span role="status" className="font-medium text-green-800">
+              {reply.message}
+            </span>
+          ) : null}
+        </Form>
+      ) : null}
       <Timeline
         entries={thread.entries}
         firstUnreadId={firstUnreadId}
