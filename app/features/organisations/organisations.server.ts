@@ -163,7 +163,10 @@ export async function getOrganisationPage(q: Queryable, actor: Actor, organisati
     .from(organisation)
     .where(eq(organisation.id, id));
   if (!org || (actor.role !== "admin" && !org.isMember)) throw notFound(M.notFound);
-  const inviter = sql<string | null>`(select coalesce(nullif(i.name, ''), i.email) from "user" i where i.id = ${membership.invitedById})`;
+  // Qualified: a selected drizzle column is written unqualified, which inside the subquery could name its own.
+  const inviter = sql<
+    string | null
+  >`(select coalesce(nullif(i.name, ''), i.email) from "user" i where i.id = "membership"."invited_by_id")`;
   const members = await q
     .select({
       userId: membership.userId,
@@ -548,7 +551,7 @@ export async function listOrganisationsForAdmin(
       id: organisation.id,
       name: organisation.name,
       createdAt: organisation.createdAt,
-      members: sql<number>`(select count(*)::int from membership m where m.organisation_id = ${organisation.id})`,
+      members: sql<number>`(select count(*)::int from membership m where m.organisation_id = "organisation"."id")`,
     })
     .from(organisation)
     .where(where)

@@ -51,7 +51,8 @@ describe.each(testDatabases())("referrals on %s", (_name, open) => {
 
     const dashboard = await getAmbassadorDashboard(t.db, ambassador);
     expect(dashboard.referralCode).toBe("sunny");
-    expect(dashboard.referredClients.map((c) => [c.id, c.businessName])).toEqual([[referred.id, "Blue Cafe"]]);
+    // Attribution is per organisation (issue #38): the referred client's organisation, with its owner's contact.
+    expect(dashboard.referredClients.map((c) => [c.businessName, c.email])).toEqual([["Blue Cafe", referred.email]]);
     expect(dashboard.proposals.map((p) => [p.id, p.clientRegistered, p.clientApprovedAt instanceof Date])).toEqual([
       [second.id, false, false],
       [first.id, true, true],

@@ -60,9 +60,10 @@ export async function getAmbassadorDashboard(db: Database, actor: Actor, page = 
   const pageNumber = Number.isSafeInteger(page) && page >= 1 && page <= 10_000 ? page : 1;
   const [me] = await db.select({ referralCode: user.referralCode }).from(user).where(eq(user.id, actor.id));
   // Attribution is per organisation (docs/product.md#organisations): the organisations referred,
-  // each named by its business name and its first owner's contact.
+  // each named by its business name and its first owner's contact. (The outer id is written
+  // qualified: drizzle writes a selected column unqualified, which would name the subquery's own.)
   const firstOwner = (column: "name" | "email") =>
-    sql<string>`coalesce((select u.${sql.raw(column)} from membership m join "user" u on u.id = m.user_id where m.organisation_id = ${organisation.id} and m.role = 'owner' order by m.created_at, m.user_id limit 1), '')`;
+    sql<string>`coalesce((select u.${sql.raw(column)} from membership m join "user" u on u.id = m.user_id where m.organisation_id = "organisation"."id" and m.role = 'owner' order by m.created_at, m.user_id limit 1), '')`;
   const referredClients = await db
     .select({
       id: sql<string>`${organisation.id}::text`,
