@@ -78,6 +78,12 @@ test.describe("client organisations", () => {
     for (const email of [ownerAccount.email, billingEmail, memberEmail])
       await expect(owner.locator(`[data-member="${email}"]`)).toBeVisible();
     await expect(owner.locator(`[data-member="${billingEmail}"]`)).toContainText("Billing");
+    // At 390 px (phone first): no sideways scroll.
+    await owner.setViewportSize({ width: 390, height: 844 });
+    await owner.reload();
+    expect(await owner.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await owner.screenshot({ path: "test-results/organisations-page-390.png", fullPage: true });
+    await owner.setViewportSize({ width: 1280, height: 800 });
 
     // A project of the organisation (the owner's request) with an invoice of $400.00.
     const orgId = (await one("select organisation_id from membership where user_id = $1", [await userId(ownerAccount.email)]))
