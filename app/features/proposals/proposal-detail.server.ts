@@ -14,6 +14,7 @@ import { notFound } from "#app/lib/errors";
 import { clientActions, type ClientProposalActions } from "./proposal-rules";
 import { PROPOSAL_MESSAGES } from "./proposals.messages";
 import { emailVerified, visibleToClient } from "./client-visibility.server";
+import { hasOrganisationRole, MONEY_ROLES } from "#app/features/organisations/access.server";
 
 /** Every field of a proposal's request and its state. Money in cents; instants UTC. */
 export interface ProposalDetail {
@@ -123,8 +124,10 @@ export async function getProposalForClient(
   assertRole(actor, "client");
   const detail = await readDetail(q, and(eq(proposal.id, proposalId), visibleToClient(actor, await emailVerified(q, actor))));
   if (!detail) throw notFound(PROPOSAL_MESSAGES.notFound);
+  // A member's role covers no money (docs/product.md#organisations): the invoice is not named to them.
+  const invoiceShown = hasOrganisationRole(actor, MONEY_ROLES) ? detail.invoice : null;
   return {
-    proposal: { ...detail, ambassador: detail.ambassador ? { ...detail.ambassador, email: "" } : null },
+    proposal: { ...detail, invoice: invoiceShown, ambassador: detail.ambassador ? { ...detail.ambassador, email: "" } : null },
     allowed: clientActions(detail, detail.invoice !== null),
   };
 }
