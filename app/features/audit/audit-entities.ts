@@ -11,5 +11,6 @@ export const AUDIT_ENTITIES = [
   "contact",
   "message",
   "offer",
+  "job",
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
