@@ -21,7 +21,7 @@ import type { Database } from "#app/db/client.server";
 import { mailOutbox } from "#app/db/schema";
 import { getSettings } from "#app/features/settings/settings.server";
 import { replaceInIcs } from "#app/lib/ics-text";
-import type { JobRun } from "#app/features/jobs/runner.server";
+import { runDueJobs, type JobRun } from "#app/features/jobs/jobs.server";
 import { MAIL_LEASE_SECONDS } from "#app/features/jobs/queues";
 import { logger, scrubSecrets } from "#app/lib/logger.server";
 import { purgeRateWindows } from "#app/lib/rate-limit.server";
@@ -293,9 +293,28 @@ export async function markMailFailed(
     .set({ failedAt: sql`now()`, lockedUntil: null, leaseId: null })
     .where(and(eq(mailOutbox.id, job.data.mailId), isNull(mailOutbox.sentAt), isNull(mailOutbox.failedAt)))
     .returning({ id: mailOutbox.id, attempts: mailOutbox.attempts, lastError: mailOutbox.lastError });
-  if (!row) return;
+  if (!row) return false;
   logger.error({ mailId: row.id, attempts: row.attempts, error: row.lastError }, "mail: failed for good, attempts exhausted");
   options.onAttempt?.("failed");
+  return true;
+}
+
+/**
+ * Runs the due `mail` jobs, then the due `mail-failed` ones, here and now (tests and scripts; the
+ * server's job runner does this by itself).
+ *
+ * @returns mails sent, attempts failed (to be retried, or dead-lettered), and mails marked failed.
+ */
+export async function deliverDueMails(options: MailDeliveryOptions): Promise<{ sent: number; failed: number; dead: number }> {
+  let sent = 0;
+  let dead = 0;
+  const { failed } = await runDueJobs<MailJobData>(options.db, "mail", async (job) => {
+    if ((await deliverMail(options, job)) === "sent") sent++;
+  });
+  await runDueJobs<MailJobData>(options.db, "mail-failed", async (job) => {
+    if (await markMailFailed(options, job)) dead++;
+  });
+  return { sent, failed, dead };
 }
 
 /**
