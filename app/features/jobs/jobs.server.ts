@@ -8,7 +8,6 @@
  * Inside `db.transaction(tx => …)` pass `tx` (on PGlite, touching the outer `db` there deadlocks).
  */
 import PgBoss from "pg-boss";
-import { sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import type { JobName } from "./queues";
 
@@ -20,32 +19,27 @@ export interface SqlExecutor {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
-/**
- * Turns pg-boss's `$1 … $n` text into a Drizzle query (one bound parameter per occurrence), so it
- * runs on whichever driver `q` uses, inside `q`'s transaction when `q` is one.
- */
-function boundQuery(text: string, values: unknown[]): SQL {
-  const chunks: SQL[] = [];
-  let last = 0;
-  for (const match of text.matchAll(/\$(\d+)/g)) {
-    chunks.push(sql.raw(text.slice(last, match.index)));
-    const value = values[Number(match[1]) - 1];
-    chunks.push(sql`${sql.param(value === undefined ? null : value)}`);
-    last = match.index + match[0].length;
-  }
-  chunks.push(sql.raw(text.slice(last)));
-  return sql.join(chunks);
+/** The driver's client under a Drizzle database or transaction: a pg Pool/PoolClient or a PGlite (transaction). */
+interface DriverClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
 /**
- * pg-boss's `db` interface on a Drizzle database or transaction (single statements only).
+ * pg-boss's `db` interface on a Drizzle database or transaction: its statements go to the driver
+ * client Drizzle holds for `q` (the transaction's connection, or PGlite's transaction), so they
+ * run inside `q`'s transaction when `q` is one. pg-boss's statements reuse a parameter in several
+ * places with different types (`right($5, 1)`, `CAST($5 as timestamptz)`), so they must reach the
+ * driver as written — not rebuilt by Drizzle, which binds one parameter per occurrence.
+ * (Drizzle keeps the client in `session.client`; the tests of this module run on both drivers.)
  *
  * @param q - the database, or the transaction the job belongs to.
  */
 export function executorOf(q: Queryable): SqlExecutor {
+  const client = (q as unknown as { session?: { client?: DriverClient } }).session?.client;
+  if (!client || typeof client.query !== "function") throw new Error("executorOf: no driver client under this database handle");
   return {
     async executeSql(text, values = []) {
-      const result = (await q.execute(boundQuery(text, values))) as unknown as { rows: unknown[] };
+      const result = await client.query(text, values);
       return { rows: result.rows };
     },
   };

@@ -70,19 +70,22 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
     cronWorkerIntervalSeconds: 5,
   });
   boss.on("error", (error: Error & { queue?: string }) => logger.error({ err: error, queue: error.queue }, "jobs: queue error"));
+  // Queues and cron lines first (through an instance that is never started: statements only), so
+  // the timekeeper's first pass, right at start, already sees every schedule.
+  const setup = new PgBoss({ db, schema: JOB_SCHEMA, migrate: false, schedule: false, supervise: false });
+  for (const [name, defaults] of Object.entries(JOB_QUEUES) as [JobName, QueueOptions][]) {
+    const queue = { name, ...defaults, ...options.queues?.[name] };
+    await setup.createQueue(name, queue);
+    await setup.updateQueue(name, queue);
+  }
+  const schedules = options.schedules ?? JOB_SCHEDULES;
+  for (const existing of await setup.getSchedules()) {
+    if (!(existing.name in schedules)) await setup.unschedule(existing.name);
+  }
+  for (const [name, cron] of Object.entries(schedules)) await setup.schedule(name, cron, {}, { tz: "UTC", singletonKey: name });
+
   await boss.start();
   try {
-    for (const [name, defaults] of Object.entries(JOB_QUEUES) as [JobName, QueueOptions][]) {
-      const queue = { name, ...defaults, ...options.queues?.[name] };
-      await boss.createQueue(name, queue);
-      await boss.updateQueue(name, queue);
-    }
-    const schedules = options.schedules ?? JOB_SCHEDULES;
-    for (const existing of await boss.getSchedules()) {
-      if (!(existing.name in schedules)) await boss.unschedule(existing.name);
-    }
-    for (const [name, cron] of Object.entries(schedules)) await boss.schedule(name, cron, {}, { tz: "UTC", singletonKey: name });
-
     if (options.handle.driver === "pglite") await failOrphans(boss, db);
 
     for (const [name, spec] of Object.entries(options.workers) as [JobName, WorkerSpec][]) {
@@ -101,6 +104,9 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
               startedOn: job.startedOn,
               expireInSeconds: Number((job as { expireInSeconds?: number }).expireInSeconds ?? JOB_QUEUES[name].expireInSeconds),
             };
+            // The outcome is written here, awaited (pg-boss's own complete/fail after a handler is
+            // not awaited: a process stopping right then would leave the job active until it expires).
+            // pg-boss's later call then finds the job no longer active and changes nothing.
             try {
               await (spec.handler as JobHandler)(run);
             } catch (error) {
@@ -109,8 +115,10 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
                 { err: error, queue: name, jobId: job.id, attempt: run.retryCount + 1, attempts: run.retryLimit + 1 },
                 last ? "jobs: last attempt failed" : "jobs: attempt failed, will retry",
               );
-              throw error;
+              await boss.fail(name, job.id, error as object);
+              return;
             }
+            await boss.complete(name, job.id);
           },
         );
       }

@@ -59,7 +59,7 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
     expect(afterFirst!.lastError).toMatch(/ECONNREFUSED|connect/i);
     const [retry] = await t.db
       .execute(sql`select start_after - now() > interval '80 seconds' as later from pgboss.job where name = 'mail'`)
-      .then((r) => r.rows as { later: boolean }[]);
+      .then((r) => (r as unknown as { rows: { later: boolean }[] }).rows);
     expect(retry!.later).toBe(true);
     // Not due yet: nothing is attempted.
     expect(await deliverDueMails(options)).toMatchObject({ sent: 0, failed: 0 });

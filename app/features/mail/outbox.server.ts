@@ -271,7 +271,7 @@ export async function deliverMail(options: MailDeliveryOptions, job: Pick<JobRun
       await db.update(mailOutbox).set({ lastError, lockedUntil: null, leaseId: null }).where(ours);
     }
     options.onAttempt?.("retry");
-    throw new Error(lastError);
+    throw new Error(lastError, { cause: error });
   } finally {
     clearTimeout(timer);
   }
@@ -283,11 +283,13 @@ export async function deliverMail(options: MailDeliveryOptions, job: Pick<JobRun
 /**
  * The `mail-failed` job's handler (the `mail` queue's dead letter): the last attempt failed, so the
  * mail is marked failed and shown to admins on /admin/outbox until one retries it.
+ *
+ * @returns whether the mail was marked (false: it was sent, failed or deleted already).
  */
 export async function markMailFailed(
   options: Pick<MailDeliveryOptions, "db" | "onAttempt">,
   job: Pick<JobRun<MailJobData>, "data">,
-): Promise<void> {
+): Promise<boolean> {
   const [row] = await options.db
     .update(mailOutbox)
     .set({ failedAt: sql`now()`, lockedUntil: null, leaseId: null })
