@@ -90,11 +90,15 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
 
     for (const [name, spec] of Object.entries(options.workers) as [JobName, WorkerSpec][]) {
       for (let i = 0; i < (spec.concurrency ?? 1); i++) {
-        await boss.work<Record<string, unknown>>(
+        let workerId = "";
+        workerId = await boss.work<Record<string, unknown>>(
           name,
           { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: spec.pollingIntervalSeconds ?? 2 },
           async ([job]) => {
             if (!job) return;
+            // pg-boss 10 waits a polling interval after every fetch, even a fruitful one: after a job,
+            // fetch the next one at once (a backlog drains at the handler's pace, not one per interval).
+            queueMicrotask(() => boss.notifyWorker(workerId));
             const run: JobRun = {
               id: job.id,
               name,
