@@ -11,11 +11,11 @@
  *
  *   npx tsx bench/outbox-drain.ts [mails to drain, default 10000]
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "#app/db/client.server";
 import { enqueueMail } from "#app/features/mail/mail.server";
 import { writeResults } from "./lib/server";
+import { exited, startMailWorker } from "../tests/helpers/mail-workers";
 import { startSmtpRecorder, type SmtpRecorder } from "../tests/helpers/smtp-recorder";
 import { createPgDatabase } from "../tests/helpers/test-database";
 
@@ -23,24 +23,6 @@ const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5
 const COUNT = Number(process.argv[2] ?? 10_000);
 const STALL = process.argv[3] !== "--no-stall";
 const PROCESSES = 2;
-
-function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/helpers/mail-worker.ts"], {
-    env: { ...process.env, LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes("ready")) resolve(child);
-    });
-    child.once("exit", (code) => reject(new Error(`mail worker exited (${code}) before it was ready`)));
-  });
-}
-
-const stopped = (child: ChildProcess) =>
-  new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", () => resolve())));
 
 interface Trial {
   label: string;
@@ -72,18 +54,20 @@ async function trial(label: string, mails: number, smtp: SmtpRecorder, settleMs:
     }
     const t0 = performance.now();
     const workers = await Promise.all(
-      Array.from({ length: PROCESSES }, () => startWorker({ DATABASE_URL: database.url, SMTP_URL: smtp.url })),
+      Array.from({ length: PROCESSES }, () => startMailWorker({ DATABASE_URL: database.url, SMTP_URL: smtp.url })),
     );
     while (smtp.accepted.size < mails) await new Promise((r) => setTimeout(r, 20));
     const seconds = (performance.now() - t0) / 1000;
     // Time for a would-be duplicate (an attempt run twice) to arrive.
     await new Promise((r) => setTimeout(r, settleMs));
     for (const w of workers) w.kill("SIGTERM");
-    await Promise.all(workers.map(stopped));
+    await Promise.all(workers.map(exited));
     const { rows } = (await handle.db.execute(
       sql`select count(*) filter (where sent_at is not null)::int as sent, coalesce(sum(attempts), 0)::int as attempts from mail_outbox`,
     )) as unknown as { rows: { sent: number; attempts: number }[] };
-    const retried = (await handle.db.execute(sql`select output->>'message' as error, count(*)::int as n from pgboss.job where name = 'mail' and retry_count > 0 group by 1`)) as unknown as {
+    const retried = (await handle.db.execute(
+      sql`select output->>'message' as error, count(*)::int as n from pgboss.job where name = 'mail' and retry_count > 0 group by 1`,
+    )) as unknown as {
       rows: { error: string; n: number }[];
     };
     if (retried.rows.length) console.log("attempts that failed:", retried.rows);

@@ -166,6 +166,10 @@ CREATE FUNCTION pgboss.delete_queue(queue_name text)
 --> statement-breakpoint
 INSERT INTO pgboss.version(version) VALUES ('24');
 --> statement-breakpoint
+-- pg-boss 10 fetches the next job "order by priority desc, created_on, id" with only (name, start_after)
+-- indexed: every fetch sorted every waiting job of the queue (7 ms per fetch at 10,000 waiting mails).
+-- This index (inherited by every queue's partition, present and future) hands them over in that order.
+CREATE INDEX job_fetch_order ON pgboss.job (name, priority DESC, created_on, id) WHERE state < 'active';--> statement-breakpoint
 -- The queues (app/features/jobs/queues.ts); their retry and expiry options are set at each start (updateQueue).
 -- A dead-letter queue receives a job's data when its last attempt failed (the mail and the export are then marked failed).
 SELECT pgboss.create_queue('__pgboss__send-it', '{}'::json);--> statement-breakpoint

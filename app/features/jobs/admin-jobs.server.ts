@@ -3,13 +3,12 @@
  * `mail` (a failed mail is listed as a mail) whose last attempt failed, and the audited "Retry".
  */
 import { and, desc, eq, ne, sql } from "drizzle-orm";
-import PgBoss from "pg-boss";
 import type { Database } from "#app/db/client.server";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { AppError } from "#app/lib/errors";
 import { scrubSecrets } from "#app/lib/logger.server";
-import { executorOf } from "./jobs.server";
+import { retryJob } from "./jobs.server";
 import { job } from "./job-table.server";
 
 /** One failed job as /admin/outbox shows it. */
@@ -65,16 +64,6 @@ export async function listFailedJobsForAdmin(db: Database, actor: Actor | null):
   };
 }
 
-let boss: PgBoss | undefined;
-/** pg-boss's `retry` statement, run on the caller's transaction (never started). */
-const jobStatements = () =>
-  (boss ??= new PgBoss({
-    db: { executeSql: () => Promise.reject(new Error("pass db")) },
-    schedule: false,
-    supervise: false,
-    migrate: false,
-  }));
-
 /**
  * Puts a failed job back in its queue for one more attempt now; records an audit event
  * (`job` #id `retry`, with its queue).
@@ -94,7 +83,7 @@ export async function retryFailedJob(db: Database, actor: Actor | null, jobId: s
       .where(and(eq(job.id, jobId), failedOther))
       .for("update");
     if (!row) throw new AppError("NOT_FOUND", JOB_GONE);
-    await jobStatements().retry(row.name, jobId, { db: executorOf(tx) });
+    await retryJob(tx, row.name, jobId);
     // pg-boss keeps a failed job's start time (in the past): the retry runs at the next poll.
     await recordAudit(tx, actor, {
       entity: "job",

@@ -46,7 +46,7 @@ export function executorOf(q: Queryable): SqlExecutor {
 }
 
 let sender: PgBoss | undefined;
-/** A pg-boss instance used only to build inserts (never started: it holds no connection). */
+/** A pg-boss instance used only for its statements, each run on the executor passed to it (never started: it holds no connection). */
 function jobSender(): PgBoss {
   sender ??= new PgBoss({
     db: {
@@ -178,4 +178,28 @@ export async function runDueJobs<T = Record<string, unknown>>(
     }
   }
   return { done, failed };
+}
+
+/**
+ * Puts a failed job back in its queue for one more attempt (pg-boss `retry`), in the caller's transaction.
+ *
+ * @returns whether a failed job with this id was found.
+ */
+export async function retryJob(q: Queryable, name: string, id: string): Promise<boolean> {
+  const { rows } = await executorOf(q).executeSql(`select 1 from ${JOB_SCHEMA}.job where name = $1 and id = $2 and state = 'failed'`, [
+    name,
+    id,
+  ]);
+  if (!rows.length) return false;
+  await jobSender().retry(name, id, { db: executorOf(q) });
+  return true;
+}
+
+/** Cancels a job that has not started (pg-boss `cancel`), in the caller's transaction; a running or finished job is left alone. */
+export async function cancelWaitingJob(q: Queryable, name: string, id: string): Promise<void> {
+  const { rows } = await executorOf(q).executeSql(`select 1 from ${JOB_SCHEMA}.job where name = $1 and id = $2 and state < 'active'`, [
+    name,
+    id,
+  ]);
+  if (rows.length) await jobSender().cancel(name, id, { db: executorOf(q) });
 }

@@ -6,7 +6,7 @@
  * directory) — and every mail must arrive exactly once (counted by Message-ID) and be marked sent.
  * Short leases and timeouts (FAST=1) make the killed attempts retried within seconds.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,26 +14,14 @@ import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type DbHandle } from "#app/db/client.server";
 import { mailOutbox } from "#app/db/schema";
+import { exited, startMailWorker } from "../../../tests/helpers/mail-workers";
 import { startSmtpRecorder, type SmtpRecorder } from "../../../tests/helpers/smtp-recorder";
 import { createPgDatabase } from "../../../tests/helpers/test-database";
 import { enqueueMail } from "./mail.server";
 
 const MAILS = 60;
 
-function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/helpers/mail-worker.ts"], {
-    env: { ...process.env, FAST: "1", LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes("ready")) resolve(child);
-    });
-    child.once("exit", (code) => reject(new Error(`mail worker exited (${code}) before it was ready`)));
-  });
-}
+const startWorker = (env: Record<string, string>) => startMailWorker({ FAST: "1", ...env });
 
 const until = async (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 90_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -42,9 +30,6 @@ const until = async (check: () => boolean | Promise<boolean>, what: string, time
     await new Promise((r) => setTimeout(r, 20));
   }
 };
-
-const stopped = (child: ChildProcess) =>
-  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode ? resolve() : child.once("exit", () => resolve())));
 
 /** Short expiry and retry delay for the mails enqueued next (a job takes them from its queue when enqueued). */
 async function fastQueue(handle: DbHandle) {
@@ -69,7 +54,7 @@ describe("a mail process killed mid-batch", () => {
     // Mid-batch: some mails accepted, and all three connections of the process wait for the server.
     await until(() => smtp!.total() >= 10 && smtp!.holding() >= 3, "three messages in flight");
     first.kill("SIGKILL");
-    await stopped(first);
+    await exited(first);
     const acceptedAtKill = smtp.total();
     expect(acceptedAtKill).toBeLessThan(MAILS);
     for (let i = 0; i < restartCount; i++) children.push(await startWorker({ ...env, SMTP_URL: smtp.url }));
@@ -77,7 +62,7 @@ describe("a mail process killed mid-batch", () => {
     // Give a would-be duplicate (an expired attempt sent again) the time to arrive.
     await new Promise((r) => setTimeout(r, 3_000));
     for (const child of children) child.kill("SIGTERM");
-    await Promise.all(children.map(stopped));
+    await Promise.all(children.map(exited));
     const counts = [...smtp.accepted.values()];
     expect(counts.filter((n) => n !== 1)).toEqual([]);
     expect(smtp.accepted.size).toBe(MAILS);

@@ -3,12 +3,11 @@
  * failed ones (attempts exhausted) first, then pending ones — and the audited "Retry" action.
  */
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
-import PgBoss from "pg-boss";
+import { and, asc, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
 import { mailOutbox } from "#app/db/schema";
 import { recordAudit } from "#app/features/audit/audit.server";
-import { enqueueJob, executorOf } from "#app/features/jobs/jobs.server";
+import { cancelWaitingJob, enqueueJob } from "#app/features/jobs/jobs.server";
 import { job } from "#app/features/jobs/job-table.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { AppError } from "#app/lib/errors";
@@ -95,16 +94,6 @@ export async function listOutboxForAdmin(
   };
 }
 
-let boss: PgBoss | undefined;
-/** pg-boss's `cancel` statement, run on the caller's transaction (never started). */
-const jobStatements = () =>
-  (boss ??= new PgBoss({
-    db: { executeSql: () => Promise.reject(new Error("pass db")) },
-    schedule: false,
-    supervise: false,
-    migrate: false,
-  }));
-
 /**
  * Puts an unsent mail back in the queue for an attempt now, with a fresh attempt budget: a new
  * delivery job (its waiting job, if any, is cancelled); records an audit event (`mail` #id `retry`,
@@ -129,13 +118,7 @@ export async function retryOutboxMail(db: Database, actor: Actor | null, id: num
       .where(and(eq(mailOutbox.id, id), isNull(mailOutbox.sentAt)))
       .for("update");
     if (!row) throw new AppError("NOT_FOUND", "This mail is not in the outbox any more (it may have been sent meanwhile).");
-    if (row.jobId) {
-      const [waiting] = await tx
-        .select({ id: job.id })
-        .from(job)
-        .where(and(eq(job.name, "mail"), eq(job.id, row.jobId), lt(job.state, "active")));
-      if (waiting) await jobStatements().cancel("mail", waiting.id, { db: executorOf(tx) });
-    }
+    if (row.jobId) await cancelWaitingJob(tx, "mail", row.jobId);
     const jobId = randomUUID();
     // A running attempt keeps its lease: the new job waits for it (and skips the mail once it is sent).
     await tx
