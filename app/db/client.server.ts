@@ -107,7 +107,24 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<DbHand
         await db.execute(sql`select 1`);
       },
       close: () => pool.end(),
-      executeSql: (text, values) => pool.query(text, values),
+      async executeSql(text, values) {
+        const block = values?.length ? null : transactionBlock(text);
+        if (!block) return pool.query(text, values);
+        // pg-boss's maintenance: its own transaction, rolled back on failure before the connection
+        // goes back to the pool (else the next user of the connection would find it aborted).
+        const client = await pool.connect();
+        try {
+          await client.query("begin");
+          const results = (await client.query(block)) as unknown as pg.QueryResult | pg.QueryResult[];
+          await client.query("commit");
+          return Array.isArray(results) ? (results.at(-1) ?? { rows: [] }) : results;
+        } catch (error) {
+          await client.query("rollback").catch(() => undefined);
+          throw error;
+        } finally {
+          client.release();
+        }
+      },
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     };
   }
@@ -142,6 +159,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<DbHand
     },
     async executeSql(text, values) {
       if (values?.length) return client.query(text, values);
+      // A `BEGIN … COMMIT` block runs as a PGlite transaction: rolled back on failure, so the one
+      // connection is never left in an aborted transaction for the next query.
+      const block = transactionBlock(text);
+      if (block) return client.transaction(async (tx) => (await tx.exec(block)).at(-1) ?? { rows: [] });
       return (await client.exec(text)).at(-1) ?? { rows: [] };
     },
     async close() {
@@ -149,6 +170,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<DbHand
       releaseLock();
     },
   };
+}
+
+/** The statements of a text that is exactly `BEGIN; … COMMIT;` (pg-boss's locked maintenance), or null. */
+function transactionBlock(text: string): string | null {
+  return /^\s*BEGIN;([\s\S]*)COMMIT;\s*$/i.exec(text)?.[1] ?? null;
 }
 
 /** Clients {@link useBinaryBytea} already changed (tests lease the same client several times). */

@@ -31,6 +31,27 @@ describe.each(testDatabases())("job queue on %s", (_name, open) => {
     for (const name of Object.keys(JOB_SCHEDULES)) expect(Object.keys(JOB_QUEUES)).toContain(name);
   });
 
+  it("runs pg-boss's BEGIN … COMMIT maintenance as one transaction, and a failing one leaves the connection usable", async () => {
+    const { t } = ctx;
+    await t.executeSql(`
+      BEGIN;
+      SET LOCAL lock_timeout = '30s';
+      UPDATE pgboss.version SET maintained_on = now();
+      COMMIT;
+    `);
+    await expect(
+      t.executeSql(`
+        BEGIN;
+        UPDATE pgboss.version SET maintained_on = null;
+        SELECT 1 / 0;
+        COMMIT;
+      `),
+    ).rejects.toThrow(/division by zero/);
+    // Rolled back, and the next statement runs (PGlite has one connection: an aborted transaction would stop everything).
+    const { rows } = await t.executeSql("select maintained_on is not null as kept from pgboss.version");
+    expect(rows).toEqual([{ kept: true }]);
+  });
+
   it("enqueues a job with the write that causes it: rolled back, no job; committed, one job", async () => {
     const { t } = ctx;
     await expect(
