@@ -12,6 +12,10 @@ export interface SmtpRecorder {
   accepted: Map<string, number>;
   /** Messages received and not answered yet (the server is holding them). */
   holding(): number;
+  /** From now on, hold every message that arrives, unanswered, until {@link SmtpRecorder.release}. */
+  hold(): void;
+  /** Answers the held messages (a message whose client has gone is not accepted) and stops holding. */
+  release(): void;
   /** Total accepted (duplicates included). */
   total(): number;
   close(): Promise<void>;
@@ -25,6 +29,7 @@ export async function startSmtpRecorder(options: { delayMs?: (index: number) => 
   const accepted = new Map<string, number>();
   let arrived = 0;
   let held = 0;
+  let gate: { promise: Promise<void>; open(): void } | null = null;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -39,13 +44,16 @@ export async function startSmtpRecorder(options: { delayMs?: (index: number) => 
         const id = /^Message-ID:\s*(<[^>]+>)/im.exec(raw)?.[1] ?? "(none)";
         const delay = options.delayMs?.(arrived++) ?? 0;
         held++;
-        setTimeout(() => {
-          held--;
-          // The connection is gone: the client never gets the 250, so the message is not accepted.
-          if (connections.get(session.id)?.closed) return callback(new Error("connection closed"));
-          accepted.set(id, (accepted.get(id) ?? 0) + 1);
-          callback();
-        }, delay);
+        const waitFor = gate?.promise ?? Promise.resolve();
+        void waitFor.then(() =>
+          setTimeout(() => {
+            held--;
+            // The connection is gone: the client never gets the 250, so the message is not accepted.
+            if (connections.get(session.id)?.closed) return callback(new Error("connection closed"));
+            accepted.set(id, (accepted.get(id) ?? 0) + 1);
+            callback();
+          }, delay),
+        );
       });
     },
     onConnect(session, callback) {
@@ -64,6 +72,15 @@ export async function startSmtpRecorder(options: { delayMs?: (index: number) => 
     url: `smtp://127.0.0.1:${port}`,
     accepted,
     holding: () => held,
+    hold() {
+      let open!: () => void;
+      const promise = new Promise<void>((resolve) => (open = resolve));
+      gate = { promise, open };
+    },
+    release() {
+      gate?.open();
+      gate = null;
+    },
     total: () => [...accepted.values()].reduce((a, b) => a + b, 0),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
