@@ -11,6 +11,7 @@
  *
  *   npx tsx bench/outbox-drain.ts [mails to drain, default 10000]
  */
+import os from "node:os";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "#app/db/client.server";
 import { enqueueMail } from "#app/features/mail/mail.server";
@@ -89,6 +90,7 @@ async function trial(label: string, mails: number, smtp: SmtpRecorder, settleMs:
 }
 
 async function main() {
+  const loadBefore = os.loadavg()[0]!.toFixed(1);
   const results: Trial[] = [];
   {
     const smtp = await startSmtpRecorder();
@@ -118,6 +120,7 @@ async function main() {
       `only while the lease is its own. The SMTP server is smtp-server in the benchmark's process; it counts accepted messages by ` +
       `Message-ID (the same on every attempt of a mail), so a mail sent twice shows as a duplicate. Mails are ~1 KB (text and HTML).\n\n` +
       `${table}\n\n` +
+      `Load average (1 min) at the start ${loadBefore}, at the end ${os.loadavg()[0]!.toFixed(1)} (2 cores, shared with other work).\n\n` +
       `The stalled server answers the first 6 messages — one on every connection of both processes — only after 30 s. The SMTP ` +
       `socket timeout is 60 s and an attempt holds its mail for 300 s (its job expires then), so the attempts wait for the answer: ` +
       `nothing is sent twice. Before (issue #36) the outbox leased 20 rows for 60 s, sent them one by one without SMTP timeouts ` +
