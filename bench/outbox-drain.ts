@@ -1,115 +1,131 @@
 /**
- * Outbox drain rate (docs/product.md#mail-delivery): how fast a backlog of queued mail (e.g.
- * after an SMTP outage or a restart) reaches an SMTP server, in one run:
- *   1. as shipped before: a new SMTP connection per message, one batch of 20 per second;
- *   2. a new connection per message, the next batch at once after a full one;
- *   3. now: one pooled transport (connections reused), the next batch at once.
- * The SMTP server is smtp-server in this process, accepting and discarding every message. The
- * database is a fresh PostgreSQL database (TEST_DATABASE_URL or the local server).
+ * Mail delivery through the job queue (docs/product.md#mail-delivery, ADR 019), with several
+ * processes on one PostgreSQL database — each a real job runner (tests/helpers/mail-worker.ts:
+ * the app's runner, mail handler and pooled SMTP transport, 3 connections) — and a real SMTP
+ * server (smtp-server in this process) that counts what it accepts by Message-ID:
+ *   1. drain: a backlog of 10,000 queued mails drained by 2 processes: time, mails/s, duplicates, lost;
+ *   2. stall: 300 mails, the SMTP server holds the first 6 messages 30 s before answering (every
+ *      connection of both processes waits at once): duplicates, lost, time.
+ * The database is a fresh PostgreSQL database (TEST_DATABASE_URL or the local server).
  * Writes bench/results/outbox-drain.md.
  *
- *   npx tsx bench/outbox-drain.ts [mails per run, default 300]
+ *   npx tsx bench/outbox-drain.ts [mails to drain, default 10000]
  */
-import { SMTPServer } from "smtp-server";
+import os from "node:os";
+import { sql } from "drizzle-orm";
 import { openDatabase } from "#app/db/client.server";
-import { mailOutbox } from "#app/db/schema";
 import { enqueueMail } from "#app/features/mail/mail.server";
-import { createMailSender, processOutboxOnce, startOutboxWorker, type OutboxOptions } from "#app/features/mail/outbox.server";
 import { writeResults } from "./lib/server";
+import { exited, startMailWorker } from "../tests/helpers/mail-workers";
+import { startSmtpRecorder, type SmtpRecorder } from "../tests/helpers/smtp-recorder";
 import { createPgDatabase } from "../tests/helpers/test-database";
 
 const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const COUNT = Number(process.argv[2] ?? 300);
+const COUNT = Number(process.argv[2] ?? 10_000);
+const STALL = process.argv[3] !== "--no-stall";
+const PROCESSES = 2;
 
-async function main() {
-  let received = 0;
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.on("data", () => {});
-      stream.on("end", () => {
-        received++;
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const port = (smtp.server.address() as { port: number }).port;
-  const smtpUrl = `smtp://127.0.0.1:${port}`;
+interface Trial {
+  label: string;
+  mails: number;
+  seconds: number;
+  distinct: number;
+  duplicates: number;
+  lost: number;
+  sentRows: number;
+  attempts: number;
+}
 
-  const database = await createPgDatabase(PG_URL, "outbox_drain");
-  const handle = await openDatabase({ url: database.url });
-
-  const fill = async () => {
-    await handle.db.delete(mailOutbox);
-    for (let i = 0; i < COUNT; i++) {
-      await enqueueMail(handle.db, {
-        to: `client${i}@example.com`,
-        subject: `Invoice INV-${i} is ready`,
-        text: `Hello,\n\nyour invoice INV-${i} is ready.\n\n`.repeat(5),
-        html: `<p>Hello,</p><p>your invoice INV-${i} is ready.</p>`.repeat(5),
+/** Queues `mails` mails, starts the processes, waits until the SMTP server has every one, then checks. */
+async function trial(label: string, mails: number, smtp: SmtpRecorder, settleMs: number): Promise<Trial> {
+  const database = await createPgDatabase(PG_URL, "mail_drain");
+  const handle = await openDatabase({ url: database.url, poolMax: 4 });
+  try {
+    for (let i = 0; i < mails; i += 500) {
+      await handle.db.transaction(async (tx) => {
+        for (let j = i; j < Math.min(mails, i + 500); j++) {
+          await enqueueMail(tx, {
+            to: `client${j}@example.com`,
+            subject: `Invoice INV-${j} is ready`,
+            text: `Hello,\n\nyour invoice INV-${j} is ready.\n\n`.repeat(5),
+            html: `<p>Hello,</p><p>your invoice INV-${j} is ready.</p>`.repeat(5),
+          });
+        }
       });
     }
-    received = 0;
-  };
-  const base = (pool: boolean): OutboxOptions => ({
-    db: handle.db,
-    send: createMailSender({ smtpUrl, outboxDir: "/nonexistent", pool }),
-    from: "Portal <portal@example.com>",
-    origin: "https://portal.example",
-    adminEmail: "owner@example.com",
-  });
-  const waitDrained = async () => {
-    while (received < COUNT) await new Promise((r) => setTimeout(r, 5));
-  };
-  const rows: { label: string; seconds: number }[] = [];
-  /** Refills the outbox and times today's worker draining it, with or without a pooled transport. */
-  const timeWorker = async (pool: boolean, label: string) => {
-    await fill();
-    const options = base(pool);
     const t0 = performance.now();
-    const worker = startOutboxWorker(options);
-    await waitDrained();
-    rows.push({ label, seconds: (performance.now() - t0) / 1000 });
-    await worker.stop();
-  };
-
-  // 1. As shipped: unpooled, and the worker waited its 1 s interval after every pass.
-  await fill();
-  {
-    const options = base(false);
-    const t0 = performance.now();
-    while ((await processOutboxOnce(options)).claimed > 0 && received < COUNT) await new Promise((r) => setTimeout(r, 1_000));
-    await waitDrained();
-    rows.push({ label: "before: a connection per mail, 20 mails per 1 s poll", seconds: (performance.now() - t0) / 1000 });
-    options.send.close?.();
+    const workers = await Promise.all(
+      Array.from({ length: PROCESSES }, () => startMailWorker({ DATABASE_URL: database.url, SMTP_URL: smtp.url })),
+    );
+    while (smtp.accepted.size < mails) await new Promise((r) => setTimeout(r, 20));
+    const seconds = (performance.now() - t0) / 1000;
+    // Time for a would-be duplicate (an attempt run twice) to arrive.
+    await new Promise((r) => setTimeout(r, settleMs));
+    for (const w of workers) w.kill("SIGTERM");
+    await Promise.all(workers.map(exited));
+    const { rows } = (await handle.db.execute(
+      sql`select count(*) filter (where sent_at is not null)::int as sent, coalesce(sum(attempts), 0)::int as attempts from mail_outbox`,
+    )) as unknown as { rows: { sent: number; attempts: number }[] };
+    const retried = (await handle.db.execute(
+      sql`select output->>'message' as error, count(*)::int as n from pgboss.job where name = 'mail' and retry_count > 0 group by 1`,
+    )) as unknown as {
+      rows: { error: string; n: number }[];
+    };
+    if (retried.rows.length) console.log("attempts that failed:", retried.rows);
+    const counts = [...smtp.accepted.values()];
+    return {
+      label,
+      mails,
+      seconds,
+      distinct: smtp.accepted.size,
+      duplicates: counts.reduce((sum, n) => sum + (n - 1), 0),
+      lost: mails - smtp.accepted.size,
+      sentRows: rows[0]!.sent,
+      attempts: rows[0]!.attempts,
+    };
+  } finally {
+    await handle.close();
+    await database.drop();
   }
-  // 2. Unpooled, with today's worker (the next batch at once after a full one).
-  await timeWorker(false, "a connection per mail, next batch at once");
-  // 3. Now: pooled transport and today's worker.
-  await timeWorker(true, "now: one pooled transport (3 connections reused), next batch at once");
+}
 
-  await handle.close();
-  await database.drop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
-
+async function main() {
+  const loadBefore = os.loadavg()[0]!.toFixed(1);
+  const results: Trial[] = [];
+  {
+    const smtp = await startSmtpRecorder();
+    results.push(await trial(`drain: ${COUNT.toLocaleString("en-US")} queued mails, ${PROCESSES} processes`, COUNT, smtp, 3_000));
+    await smtp.close();
+  }
+  if (STALL) {
+    const smtp = await startSmtpRecorder({ delayMs: (index) => (index < 6 ? 30_000 : 0) });
+    results.push(await trial(`stall: the SMTP server holds the first 6 messages 30 s, ${PROCESSES} processes`, 300, smtp, 10_000));
+    await smtp.close();
+  }
   const table = [
-    "| delivery | mails | seconds | mails/s |",
-    "| --- | ---: | ---: | ---: |",
-    ...rows.map((r) => `| ${r.label} | ${COUNT} | ${r.seconds.toFixed(2)} | ${(COUNT / r.seconds).toFixed(1)} |`),
+    "| trial | mails | seconds | mails/s | accepted (distinct Message-IDs) | duplicates | lost | rows marked sent | attempts recorded |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...results.map(
+      (r) =>
+        `| ${r.label} | ${r.mails} | ${r.seconds.toFixed(1)} | ${(r.mails / r.seconds).toFixed(0)} | ${r.distinct} | ${r.duplicates} | ${r.lost} | ${r.sentRows} | ${r.attempts} |`,
+    ),
   ].join("\n");
   const file = writeResults(
     "outbox-drain",
-    "Outbox drain rate",
+    "Mail delivery through the job queue: drain and stalled SMTP",
     `npx tsx bench/outbox-drain.ts ${COUNT}`,
-    `A backlog of ${COUNT} queued mails (plain text and HTML, ~1 KB each) delivered to smtp-server in the same process, ` +
-      `database PostgreSQL (fresh database). Each row is marked sent in its own UPDATE after the SMTP server accepted it.\n\n${table}\n\n` +
-      `Before, every message opened a new SMTP connection (TCP + EHLO + MAIL/RCPT/DATA + QUIT) and the worker slept its ` +
-      `1 s poll interval even after a full batch of 20. Now one pooled nodemailer transport reuses up to 3 connections ` +
-      `(rotated every 500 messages) for the life of the process, and a full batch is followed by the next one at once; ` +
-      `the worker still sends one message at a time, so the rate is bounded by one SMTP round trip plus one UPDATE per mail.`,
+    `Each mail is one job of the \`mail\` queue (pg-boss 10.4.2, ADR 019). ${PROCESSES} processes run the app's job runner ` +
+      `(tests/helpers/mail-worker.ts) on a fresh PostgreSQL 15 database: each fetches mail jobs with \`FOR UPDATE SKIP LOCKED\`, ` +
+      `3 at a time over one pooled nodemailer transport (3 connections), claims the mail with a lease, sends it and marks it sent ` +
+      `only while the lease is its own. The SMTP server is smtp-server in the benchmark's process; it counts accepted messages by ` +
+      `Message-ID (the same on every attempt of a mail), so a mail sent twice shows as a duplicate. Mails are ~1 KB (text and HTML).\n\n` +
+      `${table}\n\n` +
+      `Load average (1 min) at the start ${loadBefore}, at the end ${os.loadavg()[0]!.toFixed(1)} (2 cores, shared with other work).\n\n` +
+      `The stalled server answers the first 6 messages — one on every connection of both processes — only after 30 s. The SMTP ` +
+      `socket timeout is 60 s and an attempt holds its mail for 300 s (its job expires then), so the attempts wait for the answer: ` +
+      `nothing is sent twice. Before (issue #36) the outbox leased 20 rows for 60 s, sent them one by one without SMTP timeouts ` +
+      `and marked them sent without checking it still held them, so a stall longer than the lease let another process send the ` +
+      `same rows again. "attempts recorded" sums every row's attempts: equal to the mails when no attempt was repeated.`,
   );
   console.log(table);
   console.log(`wrote ${file}`);

@@ -2,18 +2,29 @@
  * The application as an express router, bundled by Vite together with the routes (it is
  * the SSR build's entry), so the server and the routes share one module graph.
  *
- * `createServerApp` opens the database, applies migrations, starts the mail outbox worker
- * and the tally folding (app/db/tally.server.ts), and returns the request handlers;
- * `server/main.ts` mounts them behind static files.
+ * `createServerApp` opens the database, applies migrations, starts the job queue (ADR 019: mail
+ * delivery, data exports, and the cron sweeps — reminders, conversations, tally folding, purges)
+ * and returns the request handlers; `server/main.ts` mounts them behind static files.
  */
 import express from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { servicesContext, type AppServices } from "#app/context";
 import { requestInfoContext } from "#app/lib/request-info";
 import { openDatabase, type DbHandle } from "#app/db/client.server";
-import { startTallyFolding } from "#app/db/tally.server";
-import { startDataExportWorker } from "#app/features/privacy/data-export.server";
-import { countOutbox, createMailSender, startOutboxWorker, type OutboxWorker } from "#app/features/mail/outbox.server";
+import { assertConnectionBudget, readConnectionLimits } from "#app/db/connection-budget.server";
+import { foldTallies } from "#app/db/tally.server";
+import { buildQueuedExport, markExportFailed, purgeExpiredExports, type DataExportJobData } from "#app/features/privacy/data-export.server";
+import {
+  SMTP_MAX_CONNECTIONS,
+  countOutbox,
+  createMailSender,
+  deliverMail,
+  markMailFailed,
+  purgeOutbox,
+  releaseMailLeases,
+  type MailJobData,
+} from "#app/features/mail/outbox.server";
+import { startJobRunner, type JobRunner } from "#app/features/jobs/runner.server";
 import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
 import { createAuth, resolveAuthSecret, type Auth } from "#app/features/users/auth.server";
 import { authContext } from "#app/features/users/auth-context.server";
@@ -23,8 +34,8 @@ import { ensureFirstAdmin } from "#app/features/users/accounts.server";
 import { createFileStore } from "#app/features/files/create-store.server";
 import type { FileStore } from "#app/features/files/file-store";
 import { filesContext } from "#app/features/files/files-context";
-import { startConversationJobs } from "#app/features/conversations/jobs.server";
-import { startReminderSweep } from "#app/features/reminders/sweep.server";
+import { runConversationJobs } from "#app/features/conversations/jobs.server";
+import { runReminderSweep } from "#app/features/reminders/sweep.server";
 import { logger, registerSecrets } from "#app/lib/logger.server";
 import { createLiveHub, type LiveHub } from "#app/features/live/hub.server";
 import { notificationSourceFor } from "#app/features/live/listener.server";
@@ -58,7 +69,12 @@ export interface ServerApp {
   events(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): void;
   /** From now on /readyz answers 503 (the process is stopping) and every event stream is closed; /healthz is unchanged. */
   markStopping(): void;
-  /** Stops the live updates, the outbox worker (after its current batch), the tally folding, and closes the database. */
+  /**
+   * From now on the job queue takes no new job; resolves when its running jobs finished (or were
+   * failed, to be retried, after `timeoutMs`). `close()` waits for it too.
+   */
+  stopJobs(timeoutMs: number): Promise<void>;
+  /** Stops the live updates and the job queue (waiting for its running jobs), and closes the database. */
   close(): Promise<void>;
 }
 
@@ -79,24 +95,29 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     env.STRIPE_WEBHOOK_SECRET,
   ]);
   const handle: DbHandle = env.DATABASE_URL
-    ? await openDatabase({ url: env.DATABASE_URL })
+    ? await openDatabase({ url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX })
     : await openDatabase({ pgliteDir: env.pgliteDir });
-  let worker: OutboxWorker | undefined;
-  let folding: { stop(): Promise<void> } | undefined;
+  let jobs: JobRunner | undefined;
   let live: LiveHub | undefined;
   let smtp: InboundSmtp | undefined;
   let inbound: InboundDeps | undefined;
-  let conversationJobs: { stop(): Promise<void> } | undefined;
-  let reminders: { stop(): Promise<void> } | undefined;
   const files = createFileStore(env, handle.db);
-  let exports: { stop(): Promise<void> } | undefined;
   let auth: Auth;
   const metrics = createMetrics({
     outboxCounts: () => countOutbox(handle.db),
+    jobCounts: () => jobs?.counts() ?? Promise.resolve([]),
     poolStats: handle.poolStats,
     liveStreams: () => live?.size() ?? 0,
   });
+  const mailSender = createMailSender({ smtpUrl: env.SMTP_URL, outboxDir: env.outboxDir });
   try {
+    if (handle.driver === "postgres") {
+      // docs/product.md#operations: every process's pool (and listener) must fit the server.
+      assertConnectionBudget(await readConnectionLimits((text) => handle.executeSql(text)), {
+        processes: env.WEB_CONCURRENCY,
+        poolMax: env.DATABASE_POOL_MAX,
+      });
+    }
     await handle.migrate();
     const secret = await resolveAuthSecret(handle.db, env.BETTER_AUTH_SECRET);
     auth = createAuth({ db: handle.db, env, secret, appName: companyNameOf(await getSettings(handle.db)) });
@@ -112,21 +133,6 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     } else if (firstAdmin) {
       logger.info({ email: firstAdmin.email }, "created the first admin account from ADMIN_EMAIL/ADMIN_PASSWORD");
     }
-    worker = startOutboxWorker({
-      db: handle.db,
-      from: env.MAIL_FROM,
-      origin: env.origin,
-      adminEmail: env.OWNER_EMAIL ?? owner.email,
-      send: createMailSender({ smtpUrl: env.SMTP_URL, outboxDir: env.outboxDir }),
-      maxAttempts: env.OUTBOX_MAX_ATTEMPTS,
-      retentionDays: env.OUTBOX_RETENTION_DAYS,
-      onAttempt: (outcome) => metrics.mailEvents.inc({ outcome }),
-      // docs/product.md#email-replies: a conversation's mail carries its recipient's reply address.
-      replyAddress: domain ? (target) => replyAddress(secret, domain, target) : undefined,
-    });
-    folding = startTallyFolding(handle.db);
-    // docs/product.md#reminders: the reminder sweep, every minute (safe with several processes: ADR 018).
-    reminders = startReminderSweep(handle.db);
     live = await createLiveHub({ db: handle.db, auth, source: notificationSourceFor(handle.db), maxStreams: env.SSE_MAX_STREAMS });
     if (domain) {
       const post = createThreadPoster({ db: handle.db, files, maxUploadMb: env.MAX_UPLOAD_MB });
@@ -136,18 +142,52 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
         smtp = await startInboundSmtp({ port: env.INBOUND_SMTP_PORT, domain, receive: (raw, to) => receiveInboundMail(deps, raw, { to }) });
       }
     }
-    conversationJobs = startConversationJobs({ db: handle.db, files });
-    // docs/product.md#download-my-data: large exports are built here and mailed; expired ones purged.
-    exports = startDataExportWorker(handle.db);
+    // ADR 019: every background task is a job; this process runs its share of them.
+    const mail = {
+      db: handle.db,
+      from: env.MAIL_FROM,
+      origin: env.origin,
+      adminEmail: env.OWNER_EMAIL ?? owner.email,
+      send: mailSender,
+      onAttempt: (outcome: "sent" | "retry" | "failed") => metrics.mailEvents.inc({ outcome }),
+      // docs/product.md#email-replies: a conversation's mail carries its recipient's reply address.
+      replyAddress: domain ? (target: { proposalId: number; userId: string }) => replyAddress(secret, domain, target) : undefined,
+    };
+    // On PGlite this is the only process: leases still held belong to a process that stopped.
+    if (handle.driver === "pglite") await releaseMailLeases(handle.db);
+    jobs = await startJobRunner({
+      handle,
+      queues: { mail: { retryLimit: env.OUTBOX_MAX_ATTEMPTS - 1 } },
+      workers: {
+        // docs/product.md#mail-delivery: one job per mail, as many at once as SMTP connections.
+        mail: {
+          handler: (job) => deliverMail(mail, job as { data: MailJobData }),
+          concurrency: SMTP_MAX_CONNECTIONS,
+          pollingIntervalSeconds: 1,
+        },
+        "mail-failed": { handler: (job) => markMailFailed(mail, job as { data: MailJobData }) },
+        // docs/product.md#download-my-data: large exports are built here and mailed.
+        "data-export": { handler: (job) => buildQueuedExport(handle.db, job as { data: DataExportJobData }) },
+        "data-export-failed": { handler: (job) => markExportFailed(handle.db, job as { data: DataExportJobData }) },
+        // docs/product.md#reminders (ADR 018).
+        reminders: { handler: () => runReminderSweep(handle.db), pollingIntervalSeconds: 5 },
+        conversations: { handler: () => runConversationJobs({ db: handle.db, files }), pollingIntervalSeconds: 5 },
+        "tally-fold": { handler: () => foldTallies(handle.db), pollingIntervalSeconds: 5 },
+        purge: {
+          handler: async () => {
+            await purgeOutbox(handle.db, { retentionDays: env.OUTBOX_RETENTION_DAYS });
+            await purgeExpiredExports(handle.db);
+          },
+          pollingIntervalSeconds: 5,
+        },
+      },
+    });
   } catch (error) {
-    await exports?.stop();
-    await conversationJobs?.stop();
-    await reminders?.stop();
+    await jobs?.stop(0);
     await smtp?.close();
     live?.closeAll();
     await live?.stop();
-    await worker?.stop();
-    await folding?.stop();
+    mailSender.close?.();
     await handle.close();
     throw error;
   }
@@ -239,15 +279,13 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
       stopping = true;
       live?.closeAll();
     },
+    stopJobs: (timeoutMs) => jobs!.stop(timeoutMs),
     async close() {
       await smtp?.close();
       live?.closeAll();
       await live?.stop();
-      await worker?.stop();
-      await folding?.stop();
-      await conversationJobs?.stop();
-      await reminders?.stop();
-      await exports?.stop();
+      await jobs?.stop();
+      mailSender.close?.();
       await handle.close();
     },
   };

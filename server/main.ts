@@ -13,9 +13,9 @@
  *
  * Graceful shutdown (SIGTERM or SIGINT, docs/product.md#operations): /readyz turns 503, the
  * live-update streams are closed (the browsers reconnect elsewhere; a stream is never counted as
- * a request in flight), the listener stops accepting connections, requests in flight are answered (idle keep-alive
- * connections are closed), then the outbox worker finishes its batch and the database is
- * closed. Whatever is still running after SHUTDOWN_TIMEOUT_MS is cut off and the process exits
+ * a request in flight), the job queue takes no new job, the listener stops accepting connections,
+ * requests in flight are answered (idle keep-alive connections are closed) and running jobs (a mail
+ * being sent, an export being built) finish, then the database is closed. Whatever is still running after SHUTDOWN_TIMEOUT_MS is cut off and the process exits
  * with code 1 (0 otherwise). A cluster primary forwards the signal and exits with 1 when a
  * server process did, or did not stop in time.
  */
@@ -105,7 +105,8 @@ async function main() {
   try {
     server = await appModule.createServerApp(env);
   } catch (error) {
-    if (error instanceof appModule.DataDirLockedError) process.stderr.write(`${error.message}\n`);
+    // One plain line for the operator: a locked data directory, or a configuration the database refuses.
+    if (error instanceof appModule.DataDirLockedError || error instanceof appModule.EnvError) process.stderr.write(`${error.message}\n`);
     else logger.fatal({ err: error }, "server failed to start");
     process.exit(1);
   }
@@ -157,6 +158,10 @@ async function main() {
     const deadline = started + env.SHUTDOWN_TIMEOUT_MS;
     logger.info({ signal, inFlight, timeoutMs: env.SHUTDOWN_TIMEOUT_MS }, "shutting down: not ready, finishing requests in flight");
     server.markStopping();
+    // ADR 019: no new job from now on; the running ones get until the same deadline.
+    const jobsStopped = server.stopJobs(env.SHUTDOWN_TIMEOUT_MS).catch((error: unknown) => {
+      logger.error({ err: error }, "shutdown: stopping the job queue failed");
+    });
     // Stops accepting; idle keep-alive connections are closed now, busy ones once their response is written.
     const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
     const sweep = setInterval(() => listener.closeIdleConnections(), 250);
@@ -169,12 +174,17 @@ async function main() {
       logger.error({ inFlight, timeoutMs: env.SHUTDOWN_TIMEOUT_MS }, "shutdown deadline reached: cutting off the requests still in flight");
       listener.closeAllConnections();
     }
-    // The outbox worker finishes its current batch; a backstop ends a close that hangs.
-    const backstop = setTimeout(() => {
-      logger.error("shutdown: closing the services did not finish within 5 s");
-      logger.flush();
-      process.exit(1);
-    }, 5_000).unref();
+    // Running jobs finish by the deadline (the queue fails — so retries — any still running then);
+    // a backstop ends a close that hangs.
+    const backstop = setTimeout(
+      () => {
+        logger.error("shutdown: closing the services did not finish within 5 s of the deadline");
+        logger.flush();
+        process.exit(1);
+      },
+      Math.max(0, deadline - Date.now()) + 5_000,
+    ).unref();
+    await jobsStopped;
     let failed = timedOut;
     try {
       await server.close();
@@ -235,7 +245,7 @@ function runPrimary(count: number) {
     stopping = true;
     primaryLog("info", `${signal} received: stopping the server processes`);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-    // Each server process has SHUTDOWN_TIMEOUT_MS and 5 s to close its services.
+    // Each server process has SHUTDOWN_TIMEOUT_MS (requests and running jobs) and 5 s to close its services.
     const timeout = Number(process.env.SHUTDOWN_TIMEOUT_MS) || 10_000;
     setTimeout(() => {
       primaryLog("error", "server processes did not stop in time");

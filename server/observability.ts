@@ -95,13 +95,15 @@ export interface Metrics {
 
 /**
  * The process's Prometheus registry: default Node metrics, request durations by method, route
- * and status, outbox counts (read at scrape time) and database pool counts.
+ * and status, outbox and job-queue counts (read at scrape time) and database pool counts.
  *
  * @param sources.outboxCounts - pending and failed outbox rows (queried per scrape).
+ * @param sources.jobCounts - jobs per queue and state (ADR 019; queried per scrape).
  * @param sources.poolStats - the PostgreSQL pool's connection counts (absent with PGlite).
  */
 export function createMetrics(sources: {
   outboxCounts(): Promise<{ pending: number; failed: number }>;
+  jobCounts?(): Promise<Array<{ queue: string; state: string; count: number }>>;
   poolStats?(): { total: number; idle: number; waiting: number };
   /** Open live-update streams of this process (docs/product.md#live-updates). */
   liveStreams?(): number;
@@ -132,6 +134,19 @@ export function createMetrics(sources: {
       this.set({ state: "failed" }, failed);
     },
   });
+  if (sources.jobCounts) {
+    const jobCounts = sources.jobCounts;
+    new Gauge({
+      name: "jobs",
+      help: "Background jobs by queue and state (created, retry, active, completed, cancelled, failed); completed and failed ones until archived.",
+      labelNames: ["queue", "state"] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const { queue, state, count } of await jobCounts()) this.set({ queue, state }, Number(count));
+      },
+    });
+  }
   if (sources.poolStats) {
     const poolStats = sources.poolStats;
     new Gauge({

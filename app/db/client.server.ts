@@ -38,6 +38,13 @@ export interface DbHandle {
   close(): Promise<void>;
   /** PostgreSQL only: the pool's connection counts (for /metrics). */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /**
+   * Raw SQL for the job queue (pg-boss's `db` interface, ADR 019): one statement with `$n`
+   * parameters, or — without parameters — several statements (pg-boss wraps its maintenance in
+   * `BEGIN … COMMIT`, which runs as one unit on PGlite's single connection too). Never inside a
+   * transaction of the caller: use `executorOf(tx)` (app/features/jobs/jobs.server.ts) there.
+   */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
 /** Thrown when another process already holds the PGlite data directory. */
@@ -47,7 +54,10 @@ export class DataDirLockedError extends Error {}
  * Where the database lives: a PostgreSQL URL, a PGlite data directory, an in-memory PGlite, or
  * an already created PGlite client (tests clone a migrated template into one; `close()` closes it).
  */
-export type OpenDatabaseOptions = { url: string } | { pgliteDir: string } | { memory: true } | { pglite: PGlite };
+export type OpenDatabaseOptions = { url: string; poolMax?: number } | { pgliteDir: string } | { memory: true } | { pglite: PGlite };
+
+/** Connections per process to a PostgreSQL server when `DATABASE_POOL_MAX` is unset. */
+export const DEFAULT_POOL_MAX = 10;
 
 /** Arbitrary constant for the migration advisory lock on PostgreSQL. */
 const MIGRATION_LOCK_ID = 727_274_001;
@@ -72,7 +82,7 @@ export const PGLITE_EXTENSIONS = { pg_trgm };
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DbHandle> {
   const migrationsFolder = findMigrationsFolder();
   if ("url" in options) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10, connectionTimeoutMillis: 5_000 });
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolMax ?? DEFAULT_POOL_MAX, connectionTimeoutMillis: 5_000 });
     // An idle client that loses its server (restart) must not crash the process.
     pool.on("error", (error) => logger.error({ err: error }, "database: idle client error"));
     const db = drizzlePg(pool, { schema, casing: "snake_case" }) as unknown as Database;
@@ -97,6 +107,24 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<DbHand
         await db.execute(sql`select 1`);
       },
       close: () => pool.end(),
+      async executeSql(text, values) {
+        const block = values?.length ? null : transactionBlock(text);
+        if (!block) return pool.query(text, values);
+        // pg-boss's maintenance: its own transaction, rolled back on failure before the connection
+        // goes back to the pool (else the next user of the connection would find it aborted).
+        const client = await pool.connect();
+        try {
+          await client.query("begin");
+          const results = (await client.query(block)) as unknown as pg.QueryResult | pg.QueryResult[];
+          await client.query("commit");
+          return Array.isArray(results) ? (results.at(-1) ?? { rows: [] }) : results;
+        } catch (error) {
+          await client.query("rollback").catch(() => undefined);
+          throw error;
+        } finally {
+          client.release();
+        }
+      },
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     };
   }
@@ -129,11 +157,24 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<DbHand
     async ping() {
       await db.execute(sql`select 1`);
     },
+    async executeSql(text, values) {
+      if (values?.length) return client.query(text, values);
+      // A `BEGIN … COMMIT` block runs as a PGlite transaction: rolled back on failure, so the one
+      // connection is never left in an aborted transaction for the next query.
+      const block = transactionBlock(text);
+      if (block) return client.transaction(async (tx) => (await tx.exec(block)).at(-1) ?? { rows: [] });
+      return (await client.exec(text)).at(-1) ?? { rows: [] };
+    },
     async close() {
       await client.close();
       releaseLock();
     },
   };
+}
+
+/** The statements of a text that is exactly `BEGIN; … COMMIT;` (pg-boss's locked maintenance), or null. */
+function transactionBlock(text: string): string | null {
+  return /^\s*BEGIN;([\s\S]*)COMMIT;\s*$/i.exec(text)?.[1] ?? null;
 }
 
 /** Clients {@link useBinaryBytea} already changed (tests lease the same client several times). */

@@ -31,10 +31,14 @@ describe("drizzle/ matches app/db/schema.ts", () => {
       `import { defineConfig } from "drizzle-kit";\nexport default defineConfig({ dialect: "postgresql", schema: "./app/db/schema.ts", out: ${JSON.stringify(path.relative(root, out))}, casing: "snake_case" });\n`,
     );
     try {
-      const { stdout, stderr } = await run(process.execPath, [path.join(root, "node_modules/drizzle-kit/bin.cjs"), "generate", "--config", config], {
-        cwd: root,
-        env: { ...process.env, FORCE_COLOR: "0" },
-      });
+      const { stdout, stderr } = await run(
+        process.execPath,
+        [path.join(root, "node_modules/drizzle-kit/bin.cjs"), "generate", "--config", config],
+        {
+          cwd: root,
+          env: { ...process.env, FORCE_COLOR: "0" },
+        },
+      );
       expect(stdout + stderr).toContain("No schema changes");
     } finally {
       fs.rmSync(config, { force: true });

@@ -20,6 +20,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 
@@ -85,8 +86,12 @@ export const mailOutbox = pgTable(
     headers: jsonb().$type<Record<string, string>>(),
     attempts: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    /** Set while a worker holds the row; another worker skips it until this passes. */
+    /** Set while a delivery attempt holds the row (its lease); no other attempt claims it until this passes. */
     lockedUntil: timestamp({ withTimezone: true }),
+    /** The attempt holding the lease (migration 0026): the row is marked sent only by that attempt (ADR 019). */
+    leaseId: uuid(),
+    /** The job (`pgboss.job`, queue `mail`) that delivers this mail; a new one when an admin retries it (ADR 019). */
+    jobId: uuid(),
     sentAt: timestamp({ withTimezone: true }),
     /** Set when the last allowed attempt failed (docs/product.md#mail-delivery): the row is no longer tried until an admin retries it. */
     failedAt: timestamp({ withTimezone: true }),

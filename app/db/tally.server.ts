@@ -8,15 +8,14 @@
  * adds ambassador commissions, see `commissionTotalsFromTally`; `0023_dashboard_tallies.sql` adds
  * `invoice_due`: unpaid invoices per due date `YYYY-MM-DD` with their balance due, paid ones in `paid`). Reading sums the deltas of
  * one entity; once an entity has more than {@link COMPACT_ABOVE} delta rows beyond one per
- * bucket, the read also folds them into one row per bucket (as does {@link startTallyFolding}
- * every minute). Folding is one statement (delete … returning → insert), so rows of
+ * bucket, the read also folds them into one row per bucket (as does {@link foldTallies}, the
+ * `tally-fold` job, every minute). Folding is one statement (delete … returning → insert), so rows of
  * transactions that have not committed yet are untouched and nothing is counted twice, even
  * when two instances fold at once.
  */
 import { count, eq, inArray, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { tally } from "#app/db/schema";
-import { logger } from "#app/lib/logger.server";
 import { memoRead } from "#app/db/request-memo.server";
 
 /** Entities counted by triggers ("conversation": `proposal_thread` rows, bucket "all", migration 0024). */
@@ -154,24 +153,4 @@ const ENTITIES: TallyEntity[] = ["proposal", "invoice", "invoice_due", "user", "
  */
 export async function foldTallies(db: Queryable): Promise<void> {
   for (const entity of ENTITIES) await readTally(db, entity);
-}
-
-/**
- * Runs {@link foldTallies} every `intervalMs` (default one minute) until stopped; a failed
- * pass (e.g. the database briefly down) is logged and retried at the next tick.
- *
- * @returns `stop()`, which waits for a pass in progress.
- */
-export function startTallyFolding(db: Queryable, intervalMs = 60_000): { stop(): Promise<void> } {
-  let current: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
-    current = current.then(() => foldTallies(db)).catch((error: Error) => logger.error({ err: error }, "tally: fold failed"));
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await current;
-    },
-  };
 }

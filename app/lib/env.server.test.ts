@@ -35,6 +35,9 @@ describe("parseEnv", () => {
     ["BETTER_AUTH_URL", "localhost:3000"],
     ["WEB_CONCURRENCY", "0"],
     ["WEB_CONCURRENCY", "2"], // without DATABASE_URL: PGlite is opened by one process only
+    ["DATABASE_POOL_MAX", "1"],
+    ["DATABASE_POOL_MAX", "ten"],
+    ["OUTBOX_MAX_ATTEMPTS", "13"], // the back-off doubles: 13 attempts would outlive the queue's 14-day retention
   ])("refuses %s=%s with one line naming the variable", (name, value) => {
     const error = refusalOf({ [name]: value });
     expect(error).toBeInstanceOf(EnvError);
@@ -63,7 +66,13 @@ describe("parseEnv", () => {
   });
   it("reads the operations settings with their defaults", () => {
     const env = parseEnv({});
-    expect(env).toMatchObject({ LOG_LEVEL: "info", SHUTDOWN_TIMEOUT_MS: 10_000, OUTBOX_RETENTION_DAYS: 30, OUTBOX_MAX_ATTEMPTS: 10 });
+    expect(env).toMatchObject({
+      LOG_LEVEL: "info",
+      SHUTDOWN_TIMEOUT_MS: 10_000,
+      OUTBOX_RETENTION_DAYS: 30,
+      OUTBOX_MAX_ATTEMPTS: 10,
+      DATABASE_POOL_MAX: 10,
+    });
     expect(env.METRICS_TOKEN).toBeUndefined();
     expect(() => parseEnv({ LOG_LEVEL: "loud" })).toThrow(/^Invalid configuration: LOG_LEVEL: /);
   });

@@ -27,6 +27,12 @@ const envSchema = z.object({
   ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),
   ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(6).optional()),
   PASSWORD_MIN_LENGTH: z.preprocess(emptyToUndefined, z.coerce.number().int().min(6).max(128).default(6)),
+  /**
+   * Connections each server process keeps to the PostgreSQL server (its pool, shared by requests and
+   * the job queue; one more for live updates). WEB_CONCURRENCY × (this + 1) must fit the server's
+   * max_connections (checked at start).
+   */
+  DATABASE_POOL_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(2).max(1000).default(10)),
   /** Server processes sharing the port (node:cluster); above 1 only with DATABASE_URL. */
   WEB_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(1)),
   /** Log level (pino): fatal, error, warn, info, debug, trace or silent. */
@@ -39,8 +45,8 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600_000).default(10_000)),
   /** Sent outbox rows are deleted this many days after they were sent. */
   OUTBOX_RETENTION_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3650).default(30)),
-  /** Delivery attempts before an outbox row is marked failed. */
-  OUTBOX_MAX_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(10)),
+  /** Delivery attempts before an outbox row is marked failed (the back-off doubles per attempt: 12 span 2–4 days). */
+  OUTBOX_MAX_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(12).default(10)),
   /** Open live-update streams (GET /events) per server process; above it a new one is answered 503 (docs/product.md#live-updates). */
   SSE_MAX_STREAMS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(5_000)),
   /** Domain of the reply addresses `reply+<token>@INBOUND_DOMAIN`; unset → mails say "reply in the portal" (docs/product.md#email-replies). */

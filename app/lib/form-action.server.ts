@@ -265,8 +265,8 @@ export function conformIntent<Schema extends z.ZodType>(
   return { schema, run: (value) => run(value as z.output<Schema>) };
 }
 
-/** A form field's text ("" when missing or a file). */
-function formText(form: FormData, name: string): string {
+/** A form field's text ("" when missing or a file), e.g. a UUID the use-case checks itself. */
+export function formText(form: FormData, name: string): string {
   const value = form.get(name);
   return typeof value === "string" ? value : "";
 }

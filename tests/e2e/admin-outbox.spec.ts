@@ -43,3 +43,35 @@ test("an admin sees a failed mail on /admin/outbox, retries it, and it is delive
   await page.goto("/admin/audit?entity=mail");
   await expect(page.getByRole("table", { name: /Audit events/ })).toContainText(`mail #${id} retry`);
 });
+
+test("an admin sees a failed background job on /admin/outbox and retries it; it runs and is audited", async ({ page, sql }) => {
+  // A large export whose last attempt failed (the export row is gone: the retried job finds nothing to build and completes).
+  const exportId = 900_000 + Math.floor(Math.random() * 99_999);
+  const { rows } = await sql.query(
+    `insert into pgboss.job (name, data, state, retry_limit, retry_count, started_on, completed_on, output)
+     values ('data-export', jsonb_build_object('exportId', $1::int), 'failed', 2, 2, now(), now(), '{"message": "injected: the build failed"}')
+     returning id::text`,
+    [exportId],
+  );
+  const jobId = rows[0].id as string;
+
+  await loginAsAdmin(page);
+  await page.goto("/admin/outbox");
+  const jobs = page.getByRole("table", { name: /Failed background jobs/ });
+  const row = jobs.getByRole("row").filter({ hasText: String(exportId) });
+  await expect(row).toContainText("data-export");
+  await expect(row).toContainText("injected: the build failed");
+  await expect(row).toContainText("3");
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.screenshot({ path: "test-results/admin-outbox-jobs-390.png", fullPage: true });
+
+  await row.getByRole("button", { name: `Retry the data-export job {"exportId": ${exportId}}` }).click();
+  await expect(page.getByRole("status").filter({ hasText: "The data-export job will run again within a few seconds." })).toBeVisible();
+  await expect(jobs.getByRole("row").filter({ hasText: String(exportId) })).toHaveCount(0);
+  await expect
+    .poll(async () => (await sql.query("select state::text from pgboss.job where id = $1", [jobId])).rows[0]?.state, { timeout: 30_000 })
+    .toBe("completed");
+
+  await page.goto("/admin/audit?entity=job");
+  await expect(page.getByRole("table", { name: /Audit events/ })).toContainText(`job #${jobId} retry`);
+});

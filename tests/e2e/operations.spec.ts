@@ -115,6 +115,8 @@ test.describe("operations", () => {
       expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="routes\/client\/dashboard",status="200"\} [1-9]/);
       expect(text).toMatch(/outbox_mails\{state="pending"\} \d+/);
       expect(text).toMatch(/outbox_mails\{state="failed"\} 0/);
+      // The job queue (ADR 019): the sign-up's verification mail is a job of the `mail` queue.
+      expect(text).toMatch(/jobs\{queue="mail",state="(created|active|completed)"\} [1-9]/);
       expect(text).toMatch(/db_pool_connections\{state="total"\} \d+/);
 
       await expect.poll(() => logLines(app).find((l) => l.requestId === requestId)).toBeTruthy();

@@ -66,7 +66,7 @@ test.describe("two instances on one PostgreSQL server", () => {
       }
       await owner.dispose();
 
-      // Both outbox workers poll the same table: each mail is delivered exactly once.
+      // Both instances run the mail queue (one job per mail, ADR 019): each mail is delivered exactly once.
       const count = async () => (await receivedMails()).filter((mail) => (mail.text ?? "").includes(marker)).length;
       await expect.poll(count, { timeout: 15_000 }).toBe(5);
       await new Promise((r) => setTimeout(r, 2_500)); // several more polling rounds on both instances

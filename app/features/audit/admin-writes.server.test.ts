@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { auditEvent, invoice, mailOutbox, proposal, settings, user } from "#app/db/schema";
 import { generateInvoice, deleteInvoice, markInvoicePaid, updateInvoice } from "#app/features/invoices/invoices.admin.server";
 import { ORIGIN_TOKEN } from "#app/features/mail/notifications.server";
-import { processOutboxOnce, type MailSender } from "#app/features/mail/outbox.server";
+import { deliverDueMails, type MailSender } from "#app/features/mail/outbox.server";
 import { acceptMeeting, deleteMeeting, MEETING_ICS_CONTENT_TYPE } from "#app/features/meetings/meetings.admin.server";
 import { setProposalStatus } from "#app/features/proposals/proposals.admin.server";
 import { createPayout } from "#app/features/referrals/commissions.admin.server";
@@ -359,7 +359,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
 
       // The worker resolves the origin token inside the attachment too (even across a fold).
       const sent: Parameters<MailSender>[0][] = [];
-      await processOutboxOnce({
+      await deliverDueMails({
         db: t.db,
         send: async (m) => void sent.push(m),
         from: "portal@acme.example",

@@ -11,6 +11,7 @@ export const AUDIT_ENTITIES = [
   "contact",
   "message",
   "offer",
+  "job",
   "organisation",
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];

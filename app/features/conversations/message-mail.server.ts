@@ -5,7 +5,7 @@
  * name and a link to the conversation, through the outbox. At most one mail per conversation and
  * recipient per {@link MAIL_WINDOW_MS}: the first message of a quiet conversation is mailed at
  * once; messages posted in the following 10 minutes wait in `message_mail` and go out together
- * when the window ends ({@link flushDueMessageMails}, run every 30 s by the conversation jobs).
+ * when the window ends ({@link flushDueMessageMails}, run every minute by the `conversations` job).
  * Users who switched message mails off (account page) or are deactivated get none.
  */
 import { and, asc, eq, gte, inArray, isNull, lte, ne, or, sql, type SQL } from "drizzle-orm";

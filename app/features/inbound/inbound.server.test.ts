@@ -17,7 +17,7 @@ import nodemailer from "nodemailer";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { inboundMail, mailOutbox, proposalMessage, storedFile } from "#app/db/schema";
 import { createDatabaseFileStore } from "#app/features/files/database-store.server";
-import { processOutboxOnce, type OutboxMessage } from "#app/features/mail/outbox.server";
+import { deliverDueMails, type OutboxMessage } from "#app/features/mail/outbox.server";
 import { setProposalStatus } from "#app/features/proposals/proposals.admin.server";
 import { setUserActive } from "#app/features/users/users.server";
 import { AppError } from "#app/lib/errors";
@@ -329,7 +329,7 @@ describe.each(testDatabases())("e-mail replies on %s", (_name, open) => {
       adminEmail: "owner@portal.test",
       send: async (message: OutboxMessage) => void sent.push(message),
     };
-    await processOutboxOnce({ ...options, replyAddress: (t) => replyAddress(SECRET, DOMAIN, t) });
+    await deliverDueMails({ ...options, replyAddress: (t) => replyAddress(SECRET, DOMAIN, t) });
     const mail = sent.find((m) => m.to === client.email && m.subject.includes("status is now"))!;
     const token = /^reply\+([a-z2-7]+)@reply\.portal\.test$/.exec(mail.replyTo ?? "")![1]!;
     expect(verifyReplyToken(SECRET, token)).toMatchObject({ userId: client.id, proposalId });
@@ -337,7 +337,7 @@ describe.each(testDatabases())("e-mail replies on %s", (_name, open) => {
 
     await setProposalStatus(ctx.s.db, admin, proposalId, "review");
     sent.length = 0;
-    await processOutboxOnce(options);
+    await deliverDueMails(options);
     const plain = sent.find((m) => m.to === client.email && m.subject.includes("status is now"))!;
     expect(plain.replyTo).toBeNull();
     expect(plain.text).toContain("Please reply in the portal");

@@ -1,10 +1,13 @@
 /**
- * Queuing e-mail: every message goes into the `mail_outbox` table, inside the caller's
- * transaction when it has one, and is delivered by the outbox worker
- * (`outbox.server.ts`). A mail accepted here survives an SMTP outage and a restart.
+ * Queuing e-mail: every message goes into the `mail_outbox` table with its delivery job (queue
+ * `mail`, ADR 019), inside the caller's transaction when it has one, and is delivered by the job's
+ * handler (`outbox.server.ts`). A mail accepted here survives an SMTP outage and a restart.
  */
+import { randomUUID } from "node:crypto";
+import type { SQL } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { mailOutbox } from "#app/db/schema";
+import { enqueueJob } from "#app/features/jobs/jobs.server";
 
 /** A message to queue. `html` is optional; `text` is always sent as the plain part. */
 export interface OutgoingMail {
@@ -25,20 +28,38 @@ export interface OutgoingMail {
  * @param q - the database, or the transaction the mail belongs to.
  * @returns the outbox row id.
  */
-export async function enqueueMail(q: Queryable, mail: OutgoingMail): Promise<number> {
-  const [row] = await q
-    .insert(mailOutbox)
-    .values({
-      to: mail.to,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
-      replyTo: mail.replyTo,
-      attachments: mail.attachments ?? null,
-      headers: mail.headers ?? null,
-    })
-    .returning({ id: mailOutbox.id });
-  return row!.id;
+export function enqueueMail(q: Queryable, mail: OutgoingMail): Promise<number> {
+  return insertOutboxRow(q, {
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    replyTo: mail.replyTo,
+    attachments: mail.attachments ?? null,
+    headers: mail.headers ?? null,
+  });
+}
+
+/**
+ * Inserts an outbox row and its delivery job, both or neither (a savepoint inside the caller's
+ * transaction). The job starts at the row's `nextAttemptAt` (now unless given).
+ *
+ * @param q - the database, or the transaction the mail belongs to.
+ * @returns the outbox row id.
+ */
+export async function insertOutboxRow(
+  q: Queryable,
+  values: Omit<typeof mailOutbox.$inferInsert, "nextAttemptAt"> & { nextAttemptAt?: Date | SQL },
+): Promise<number> {
+  return q.transaction(async (tx) => {
+    const jobId = randomUUID();
+    const [row] = await tx
+      .insert(mailOutbox)
+      .values({ ...values, jobId })
+      .returning({ id: mailOutbox.id, nextAttemptAt: mailOutbox.nextAttemptAt });
+    await enqueueJob(tx, "mail", { mailId: row!.id }, { id: jobId, startAfter: row!.nextAttemptAt });
+    return row!.id;
+  });
 }
 
 /** Escapes text for inclusion in an HTML mail body. */

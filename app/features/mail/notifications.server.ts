@@ -12,7 +12,7 @@ import { and, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { mailOutbox, user } from "#app/db/schema";
 import { companyNameOf, getBrand, getSettings } from "#app/features/settings/settings.server";
-import { enqueueMail, escapeHtml, type OutgoingMail } from "./mail.server";
+import { enqueueMail, escapeHtml, insertOutboxRow, type OutgoingMail } from "./mail.server";
 
 /** Replaced by the site's public origin when the mail is sent. */
 export const ORIGIN_TOKEN = "{{origin}}";
@@ -171,21 +171,17 @@ export async function notifyAdminCoalesced(q: Queryable, n: CoalescedNotice): Pr
     .where(eq(mailOutbox.coalesceKey, n.key))
     .orderBy(desc(mailOutbox.nextAttemptAt))
     .limit(1);
-  const [row] = await q
-    .insert(mailOutbox)
-    .values({
-      to: mail.to,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
-      coalesceKey: n.key,
-      coalescedLines: lines,
-      nextAttemptAt: previous
-        ? sql`greatest(now(), ${previous.at.toISOString()}::timestamptz + (${n.windowMs} * interval '1 millisecond'))`
-        : sql`now()`,
-    })
-    .returning({ id: mailOutbox.id });
-  return row!.id;
+  return insertOutboxRow(q, {
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    coalesceKey: n.key,
+    coalescedLines: lines,
+    nextAttemptAt: previous
+      ? sql`greatest(now(), ${previous.at.toISOString()}::timestamptz + (${n.windowMs} * interval '1 millisecond'))`
+      : sql`now()`,
+  });
 }
 
 /** The mail button's colour when Settings hold no accent colour. */

@@ -9,13 +9,14 @@ import { startSmtpCapture, type SmtpCapture } from "../../../tests/helpers/smtp"
 import { enqueueMail } from "./mail.server";
 import { notifyAdmin } from "./notifications.server";
 import { listOutboxForAdmin, retryOutboxMail } from "./outbox-admin.server";
+import { makeJobsDue, jobsOf } from "../../../tests/helpers/jobs";
 import {
   countOutbox,
   createMailSender,
+  deliverDueMails,
+  deliverMail,
   outboxMessageId,
-  processOutboxOnce,
   purgeOutbox,
-  retryDelayMs,
   type MailSender,
 } from "./outbox.server";
 
@@ -26,19 +27,6 @@ async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-describe("retry delays", () => {
-  it("double from 3 minutes and are capped at 8 hours: the 10th attempt comes about 21 hours after the first", () => {
-    expect(retryDelayMs(1)).toBe(3 * 60_000);
-    expect(retryDelayMs(2)).toBe(6 * 60_000);
-    expect(retryDelayMs(9)).toBe(8 * 60 * 60_000);
-    const total = Array.from({ length: 9 }, (_, i) => retryDelayMs(i + 1)).reduce((a, b) => a + b, 0);
-    expect(total / 3_600_000).toBeGreaterThan(18);
-    expect(total / 3_600_000).toBeLessThan(24);
-  });
-});
 
 describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
   const ctx = useTestServices(open, { admin: true });
@@ -61,30 +49,32 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
       from: "Portal <portal@example.com>",
       origin: "https://portal.example",
       adminEmail: "owner@example.com",
-      baseDelayMs: 200,
-      maxDelayMs: 1_000,
     };
     await enqueueMail(t.db, { to: "owner@example.com", subject: "Hello", text: "Plain body", html: "<p>HTML body</p>" });
 
-    // SMTP down: two failed attempts, each pushing the next attempt further away.
-    expect(await processOutboxOnce(options)).toMatchObject({ sent: 0, failed: 1 });
+    // SMTP down: two failed attempts, each pushing the next attempt further away (the queue's back-off).
+    expect(await deliverDueMails(options)).toMatchObject({ sent: 0, failed: 1 });
     const [afterFirst] = await t.db.select().from(mailOutbox);
-    expect(afterFirst).toMatchObject({ attempts: 1, sentAt: null });
+    expect(afterFirst).toMatchObject({ attempts: 1, sentAt: null, lockedUntil: null, leaseId: null });
     expect(afterFirst!.lastError).toMatch(/ECONNREFUSED|connect/i);
+    const [retry] = await t.db
+      .execute(sql`select start_after - now() > interval '80 seconds' as later from pgboss.job where name = 'mail'`)
+      .then((r) => (r as unknown as { rows: { later: boolean }[] }).rows);
+    expect(retry!.later).toBe(true);
     // Not due yet: nothing is attempted.
-    expect(await processOutboxOnce(options)).toMatchObject({ sent: 0, failed: 0 });
-    await sleep(250);
-    expect(await processOutboxOnce(options)).toMatchObject({ sent: 0, failed: 1 });
+    expect(await deliverDueMails(options)).toMatchObject({ sent: 0, failed: 0 });
+    await makeJobsDue(t.db);
+    expect(await deliverDueMails(options)).toMatchObject({ sent: 0, failed: 1 });
     const [afterSecond] = await t.db.select().from(mailOutbox);
     expect(afterSecond!.attempts).toBe(2);
-    expect(afterSecond!.nextAttemptAt.getTime() - afterFirst!.nextAttemptAt.getTime()).toBeGreaterThan(150);
+    expect((await jobsOf(t.db, "mail"))[0]).toMatchObject({ state: "retry", retryCount: 1 });
 
     // SMTP back: delivered once, then never again.
     smtp = await startSmtpCapture({ port });
-    await sleep(450);
-    expect(await processOutboxOnce(options)).toMatchObject({ sent: 1, failed: 0 });
-    await sleep(300);
-    expect(await processOutboxOnce(options)).toMatchObject({ sent: 0, failed: 0 });
+    await makeJobsDue(t.db);
+    expect(await deliverDueMails(options)).toMatchObject({ sent: 1, failed: 0 });
+    await makeJobsDue(t.db);
+    expect(await deliverDueMails(options)).toMatchObject({ sent: 0, failed: 0 });
     expect(smtp.messages).toHaveLength(1);
     const mail = smtp.messages[0]!.parsed;
     expect(mail.subject).toBe("Hello");
@@ -93,34 +83,71 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
     const [row] = await t.db.select().from(mailOutbox);
     expect(row!.sentAt).toBeInstanceOf(Date);
     expect(row!.attempts).toBe(3);
+    expect((await jobsOf(t.db, "mail"))[0]).toMatchObject({ state: "completed" });
   });
 
-  it("two workers polling together send each mail once", async () => {
+  it("two runners draining together send each mail once", async () => {
     const { t } = ctx;
     smtp = await startSmtpCapture();
     send = createMailSender({ smtpUrl: smtp.url, outboxDir: "/nonexistent" });
     for (let i = 0; i < 10; i++) await enqueueMail(t.db, { to: `r${i}@example.com`, subject: `m${i}`, text: "x" });
-    const options = {
-      db: t.db,
-      send,
-      from: "p@example.com",
-      origin: "https://portal.example",
-      adminEmail: "owner@example.com",
-      batchSize: 3,
-    };
-    const passes = await Promise.all([
-      processOutboxOnce(options),
-      processOutboxOnce(options),
-      processOutboxOnce(options),
-      processOutboxOnce(options),
-    ]);
-    const again = await Promise.all([processOutboxOnce(options), processOutboxOnce(options)]);
-    const total = [...passes, ...again].reduce((sum, r) => sum + r.sent, 0);
-    // Drain whatever is left, then check nothing was sent twice.
-    while ((await processOutboxOnce(options)).sent > 0);
-    expect(total).toBeLessThanOrEqual(10);
+    const options = { db: t.db, send, from: "p@example.com", origin: "https://portal.example", adminEmail: "owner@example.com" };
+    const passes = await Promise.all([deliverDueMails(options), deliverDueMails(options), deliverDueMails(options)]);
+    expect(passes.reduce((sum, r) => sum + r.sent, 0)).toBe(10);
     await smtp.waitFor(10);
     expect(smtp.messages.map((m) => m.parsed.subject).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `m${i}`).sort());
+  });
+
+  it("an attempt never sends a mail another attempt holds, and marks it sent only while the lease is its own", async () => {
+    const { t } = ctx;
+    smtp = await startSmtpCapture();
+    send = createMailSender({ smtpUrl: smtp.url, outboxDir: "/nonexistent" });
+    const options = { db: t.db, send, from: "p@example.com", origin: "https://portal.example", adminEmail: "owner@example.com" };
+    const id = await enqueueMail(t.db, { to: "r@example.com", subject: "Held", text: "x" });
+    // Another attempt (a process that may still be sending) holds the lease: this one refuses, sends nothing.
+    await t.db
+      .update(mailOutbox)
+      .set({ lockedUntil: sql`now() + interval '1 minute'`, leaseId: "00000000-0000-4000-8000-000000000001" })
+      .where(eq(mailOutbox.id, id));
+    await expect(deliverMail(options, { data: { mailId: id } })).rejects.toThrow(/another delivery attempt holds this mail/);
+    expect(smtp.messages).toHaveLength(0);
+
+    // A lease taken over while this attempt sends (it outlived its lease): the row is not marked sent by it.
+    await t.db.update(mailOutbox).set({ lockedUntil: null, leaseId: null }).where(eq(mailOutbox.id, id));
+    const stolen: MailSender = async (message) => {
+      await t.db.update(mailOutbox).set({ leaseId: "00000000-0000-4000-8000-000000000002" }).where(eq(mailOutbox.id, id));
+      await send!(message);
+    };
+    expect(await deliverMail({ ...options, send: stolen }, { data: { mailId: id } })).toBe("sent");
+    const [row] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+    expect(row!.sentAt).toBeNull();
+    expect(row!.leaseId).toBe("00000000-0000-4000-8000-000000000002");
+
+    // A sent mail is skipped: its job completes without sending.
+    await t.db
+      .update(mailOutbox)
+      .set({ sentAt: sql`now()`, leaseId: null, lockedUntil: null })
+      .where(eq(mailOutbox.id, id));
+    expect(await deliverMail(options, { data: { mailId: id } })).toBe("skipped");
+    expect(smtp.messages).toHaveLength(1);
+  });
+
+  it("a stalled SMTP server ends an attempt by its socket timeout, within the lease, and the mail is retried", async () => {
+    const { t } = ctx;
+    // Accepts connections and never says a word.
+    const silent = net.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    send = createMailSender({ smtpUrl: `smtp://127.0.0.1:${port}`, outboxDir: "/nonexistent", timeoutsMs: { greeting: 300 } });
+    const options = { db: t.db, send, from: "p@example.com", origin: "https://portal.example", adminEmail: "owner@example.com" };
+    await enqueueMail(t.db, { to: "r@example.com", subject: "Stalled", text: "x" });
+    const started = Date.now();
+    expect(await deliverDueMails(options)).toMatchObject({ sent: 0, failed: 1 });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const [row] = await t.db.select().from(mailOutbox);
+    expect(row!.lastError).toMatch(/greeting/i);
+    expect(row).toMatchObject({ leaseId: null, lockedUntil: null, attempts: 1 });
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
   });
 
   it("resolves the admin recipient (support e-mail, else the owner) and the origin of links when sending", async () => {
@@ -133,10 +160,10 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
       lines: ["A client asked for a website."],
       link: { label: "Open proposals", path: "/admin/proposals" },
     });
-    await processOutboxOnce(options);
+    await deliverDueMails(options);
     await t.db.insert(settings).values({ id: 1, supportEmail: "support@agency.example", companyName: "Agency Co" });
     await notifyAdmin(t.db, { subject: "Second", lines: ["x"], link: { label: "Open", path: "/admin" } });
-    await processOutboxOnce(options);
+    await deliverDueMails(options);
     await smtp.waitFor(2);
     const [first, second] = smtp.messages.map((m) => m.parsed);
     expect(first!.to).toMatchObject({ text: "owner@example.com" });
@@ -164,29 +191,24 @@ describe.each(testDatabases())("mail outbox limits, retry and purge on %s", (_na
     const { t, admin } = ctx;
     const port = await freePort();
     sender = createMailSender({ smtpUrl: `smtp://127.0.0.1:${port}`, outboxDir: "/nonexistent" });
-    const options = {
-      db: t.db,
-      send: sender,
-      from: "p@example.com",
-      origin: "https://portal.example",
-      adminEmail: "owner@example.com",
-      baseDelayMs: 1,
-      maxDelayMs: 1,
-      maxAttempts: 3,
-    };
+    const options = { db: t.db, send: sender, from: "p@example.com", origin: "https://portal.example", adminEmail: "owner@example.com" };
+    // Three attempts (OUTBOX_MAX_ATTEMPTS=3 sets the queue so at start).
+    await t.db.execute(sql`update pgboss.queue set retry_limit = 2 where name = 'mail'`);
     const id = await enqueueMail(t.db, { to: "someone@example.com", subject: "Invoice ready", text: "x" });
-    expect(await processOutboxOnce(options)).toMatchObject({ failed: 1, dead: 0 });
-    await sleep(20);
-    expect(await processOutboxOnce(options)).toMatchObject({ failed: 1, dead: 0 });
-    await sleep(20);
-    expect(await processOutboxOnce(options)).toMatchObject({ failed: 0, dead: 1 });
+    expect(await deliverDueMails(options)).toMatchObject({ failed: 1, dead: 0 });
+    await makeJobsDue(t.db);
+    expect(await deliverDueMails(options)).toMatchObject({ failed: 1, dead: 0 });
+    await makeJobsDue(t.db);
+    // The last attempt fails: the job fails and its dead letter marks the mail failed.
+    expect(await deliverDueMails(options)).toMatchObject({ failed: 1, dead: 1 });
     const [row] = await t.db.select().from(mailOutbox);
     expect(row).toMatchObject({ attempts: 3, sentAt: null });
     expect(row!.failedAt).toBeInstanceOf(Date);
     expect(row!.lastError).toMatch(/ECONNREFUSED|connect/i);
-    // Failed: never tried again by the worker.
-    await sleep(20);
-    expect(await processOutboxOnce(options)).toMatchObject({ claimed: 0 });
+    // Failed: never tried again.
+    await makeJobsDue(t.db);
+    expect(await deliverDueMails(options)).toMatchObject({ sent: 0, failed: 0, dead: 0 });
+    expect((await jobsOf(t.db, "mail")).map((j) => j.state)).toEqual(["failed"]);
     expect(await countOutbox(t.db)).toEqual({ pending: 0, failed: 1 });
     const listed = await listOutboxForAdmin(t.db, admin);
     expect(listed.failed.map((m) => [m.id, m.state, m.subject])).toEqual([[id, "failed", "Invoice ready"]]);
@@ -207,8 +229,10 @@ describe.each(testDatabases())("mail outbox limits, retry and purge on %s", (_na
     expect((events[0]!.before as { attempts: number }).attempts).toBe(3);
 
     smtp = await startSmtpCapture({ port });
-    expect(await processOutboxOnce(options)).toMatchObject({ sent: 1 });
+    expect(await deliverDueMails(options)).toMatchObject({ sent: 1 });
     expect(smtp.messages.map((m) => m.parsed.subject)).toEqual(["Invoice ready"]);
+    // The retry was a new job; the failed one stays failed (listed as the mail, not as a failed job).
+    expect((await jobsOf(t.db, "mail")).map((j) => j.state)).toEqual(["failed", "completed"]);
     expect(await countOutbox(t.db)).toEqual({ pending: 0, failed: 0 });
   });
 
@@ -227,12 +251,9 @@ describe.each(testDatabases())("mail outbox limits, retry and purge on %s", (_na
     const options = { db: t.db, send: flaky, from: "p@example.com", origin: "https://portal.example", adminEmail: "o@example.com" };
     const id = await enqueueMail(t.db, { to: "r@example.com", subject: "Stable", text: "x" });
     await enqueueMail(t.db, { to: "r2@example.com", subject: "Other", text: "x" });
-    expect(await processOutboxOnce({ ...options, batchSize: 1 })).toMatchObject({ failed: 1 });
-    await t.db
-      .update(mailOutbox)
-      .set({ nextAttemptAt: sql`now()` })
-      .where(eq(mailOutbox.id, id));
-    while ((await processOutboxOnce(options)).claimed > 0);
+    expect(await deliverDueMails(options)).toMatchObject({ sent: 1, failed: 1 });
+    await makeJobsDue(t.db);
+    expect(await deliverDueMails(options)).toMatchObject({ sent: 1, failed: 0 });
     await smtp.waitFor(2);
     const [row] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
     const expected = outboxMessageId(row!, "https://portal.example");

@@ -1,19 +1,28 @@
 /**
- * The outbox worker: delivers queued mail through one pooled nodemailer transport with capped
- * exponential back-off and an attempt limit, and purges sent rows (docs/product.md#mail-delivery).
+ * Mail delivery (docs/product.md#mail-delivery, ADR 019): every queued mail has one job in the
+ * `mail` queue; {@link deliverMail} is its handler. One attempt:
+ * 1. claims the row with a lease (`locked_until`, `lease_id`) unless it is sent, failed, or held by
+ *    another attempt whose lease has not passed;
+ * 2. sends it through one pooled nodemailer transport whose connection, greeting and socket
+ *    timeouts ({@link SMTP_TIMEOUTS_MS}) and the attempt's deadline end it well within the lease;
+ * 3. marks it sent only while the lease is still this attempt's (`where lease_id = …`).
+ * A failure is retried by the queue with exponential back-off; after the last attempt the job's
+ * dead letter ({@link markMailFailed}) marks the row failed for the admin (/admin/outbox).
  *
- * Delivery is at-least-once: a row is claimed (locked for `lockMs`) with
- * `FOR UPDATE SKIP LOCKED`, so several app instances never send the same row
- * concurrently; it is marked sent right after the SMTP server accepts it.
+ * Delivery is at least once: a process killed between the SMTP server's acceptance and step 3
+ * leaves the mail to be sent again once its lease passes (with the same Message-ID).
  */
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { and, asc, eq, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import type { Database } from "#app/db/client.server";
 import { mailOutbox } from "#app/db/schema";
 import { getSettings } from "#app/features/settings/settings.server";
 import { replaceInIcs } from "#app/lib/ics-text";
+import { runDueJobs, type JobRun } from "#app/features/jobs/jobs.server";
+import { MAIL_LEASE_SECONDS } from "#app/features/jobs/queues";
 import { logger, scrubSecrets } from "#app/lib/logger.server";
 import { purgeRateWindows } from "#app/lib/rate-limit.server";
 import { ADMIN_RECIPIENT, ORIGIN_TOKEN, parseReplyThreadMarker, REPLY_HINT_TOKEN } from "./notifications.server";
@@ -58,19 +67,44 @@ export function outboxMessageId(row: { id: number; createdAt: Date }, origin: st
 }
 
 /**
- * Builds the sender: SMTP when `smtpUrl` is set — one pooled transport (up to 3 connections
- * reused across messages) — otherwise `.eml` files in `outboxDir`.
+ * SMTP timeouts (ms): to open the connection, for the server's greeting, and of silence on the
+ * socket at any later step (e.g. the answer to the message's end). A stalled server therefore ends
+ * an attempt within about a minute of silence — far within the attempt's lease
+ * ({@link MAIL_LEASE_SECONDS}) — so a slow server never lets a second attempt start while the
+ * first may still be sending.
+ */
+export const SMTP_TIMEOUTS_MS = { connection: 15_000, greeting: 15_000, socket: 60_000 } as const;
+
+/** Concurrent SMTP connections (and mail jobs) per process. */
+export const SMTP_MAX_CONNECTIONS = 3;
+
+/**
+ * Builds the sender: SMTP when `smtpUrl` is set — one pooled transport (up to
+ * {@link SMTP_MAX_CONNECTIONS} connections reused across messages) with {@link SMTP_TIMEOUTS_MS} —
+ * otherwise `.eml` files in `outboxDir`.
  *
  * @param options.smtpUrl - e.g. `smtp://user:pass@host:587`.
  * @param options.outboxDir - folder for `.eml` files when there is no SMTP server.
- * @param options.pool - reuse SMTP connections (default true; false opens one per message, for the benchmark).
+ * @param options.pool - reuse SMTP connections (default true; false opens one per message).
+ * @param options.timeoutsMs - other SMTP timeouts (tests).
  */
-export function createMailSender(options: { smtpUrl?: string; outboxDir: string; pool?: boolean }): MailSender {
+export function createMailSender(options: {
+  smtpUrl?: string;
+  outboxDir: string;
+  pool?: boolean;
+  timeoutsMs?: Partial<Record<keyof typeof SMTP_TIMEOUTS_MS, number>>;
+}): MailSender {
   const pooled = options.pool ?? true;
+  const timeouts = { ...SMTP_TIMEOUTS_MS, ...options.timeoutsMs };
+  const smtp = {
+    connectionTimeout: timeouts.connection,
+    greetingTimeout: timeouts.greeting,
+    socketTimeout: timeouts.socket,
+  };
   const transport = options.smtpUrl
     ? pooled
-      ? nodemailer.createTransport({ url: options.smtpUrl, pool: true, maxConnections: 3, maxMessages: 500 })
-      : nodemailer.createTransport(options.smtpUrl)
+      ? nodemailer.createTransport({ url: options.smtpUrl, pool: true, maxConnections: SMTP_MAX_CONNECTIONS, maxMessages: 500, ...smtp })
+      : nodemailer.createTransport({ url: options.smtpUrl, ...smtp })
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   const send = async (message: OutboxMessage) => {
     const info = await transport.sendMail({
@@ -98,7 +132,8 @@ export function createMailSender(options: { smtpUrl?: string; outboxDir: string;
   return Object.assign(send, { close: () => transport.close() });
 }
 
-export interface OutboxOptions {
+/** What {@link deliverMail} needs. */
+export interface MailDeliveryOptions {
   db: Database;
   send: MailSender;
   from: string;
@@ -106,22 +141,6 @@ export interface OutboxOptions {
   origin: string;
   /** Admin recipient when settings.supportEmail is empty (OWNER_EMAIL or the owner's address). */
   adminEmail: string;
-  /** Poll interval in ms (default 1000); a full batch is followed by the next one at once. */
-  intervalMs?: number;
-  /** Delay before the second attempt in ms; doubles each attempt (default {@link OUTBOX_BASE_DELAY_MS}). */
-  baseDelayMs?: number;
-  /** Retry delay cap in ms (default {@link OUTBOX_MAX_DELAY_MS}). */
-  maxDelayMs?: number;
-  /** Attempts before the row is marked failed (default {@link OUTBOX_MAX_ATTEMPTS}). */
-  maxAttempts?: number;
-  /** How long a claimed row stays locked to this worker (default 60 s). */
-  lockMs?: number;
-  /** Rows claimed per batch (default 20). */
-  batchSize?: number;
-  /** Sent rows older than this many days are purged (default 30). */
-  retentionDays?: number;
-  /** How often the purge runs, in ms (default 1 hour; the first run is a minute after start). */
-  purgeIntervalMs?: number;
   /** Called once per delivery attempt with its outcome (metrics). */
   onAttempt?(outcome: "sent" | "retry" | "failed"): void;
   /**
@@ -129,6 +148,10 @@ export interface OutboxOptions {
    * mail is sent; absent (no INBOUND_DOMAIN) → such mails have no Reply-To and say "reply in the portal".
    */
   replyAddress?(target: { proposalId: number; userId: string }): string;
+  /** How long an attempt holds the mail, in seconds (default {@link MAIL_LEASE_SECONDS}, the job's expiry). */
+  leaseSeconds?: number;
+  /** The attempt gives up waiting for the SMTP server after this many ms (default: 40 % of the lease). */
+  deadlineMs?: number;
 }
 
 /** What a conversation's mail says about answering it, with and without reply addresses. */
@@ -137,120 +160,174 @@ export const REPLY_HINTS = {
   inPortal: "Please reply in the portal: answers to this e-mail are not read.",
 } as const;
 
-/** Default delay before the second attempt: 3 minutes. */
-export const OUTBOX_BASE_DELAY_MS = 3 * 60_000;
-/** Default cap of the delay between attempts: 8 hours. */
-export const OUTBOX_MAX_DELAY_MS = 8 * 60 * 60_000;
-/**
- * Default attempts per mail: with the defaults the 10th attempt comes about 21 hours after the
- * first (3, 6, 12 … 384 minutes, then 8 hours), then the row is failed.
- */
-export const OUTBOX_MAX_ATTEMPTS = 10;
+/** The data of a `mail` job. */
+export interface MailJobData {
+  mailId: number;
+}
 
-/**
- * The delay before attempt `attempts + 1`, after `attempts` failed attempts.
- *
- * @returns `min(maxDelayMs, baseDelayMs × 2^(attempts − 1))` in ms.
- */
-export function retryDelayMs(attempts: number, baseDelayMs = OUTBOX_BASE_DELAY_MS, maxDelayMs = OUTBOX_MAX_DELAY_MS): number {
-  return Math.min(maxDelayMs, baseDelayMs * 2 ** Math.max(0, attempts - 1));
+/** Thrown when an attempt's deadline passes before the SMTP server answered. */
+class DeadlineError extends Error {}
+
+type OutboxRow = typeof mailOutbox.$inferSelect;
+
+/** The message of an outbox row as it is sent now (admin recipient, reply address and origin filled in). */
+async function composeMessage(options: MailDeliveryOptions, row: OutboxRow): Promise<OutboxMessage> {
+  const to = row.to === ADMIN_RECIPIENT ? (await getSettings(options.db)).supportEmail || options.adminEmail : row.to;
+  // A conversation's mail: the recipient's reply address, made now (it works 60 days from now).
+  const thread = parseReplyThreadMarker(row.replyTo);
+  const replyTo = thread ? (options.replyAddress?.(thread) ?? null) : row.replyTo;
+  const hint = replyTo && thread ? REPLY_HINTS.byMail : REPLY_HINTS.inPortal;
+  const withOrigin = (value: string) => value.replaceAll(ORIGIN_TOKEN, options.origin).replaceAll(REPLY_HINT_TOKEN, hint);
+  return {
+    from: options.from,
+    to,
+    replyTo,
+    subject: row.subject,
+    text: withOrigin(row.text),
+    html: row.html ? withOrigin(row.html) : row.html,
+    headers: row.headers,
+    attachments:
+      row.attachments?.map((a) => ({
+        ...a,
+        // An .ics file is folded at 75 octets: a fold may split the token, so unfold first.
+        content: a.encoding
+          ? a.content
+          : a.contentType.startsWith("text/calendar")
+            ? replaceInIcs(a.content, ORIGIN_TOKEN, options.origin)
+            : withOrigin(a.content),
+      })) ?? row.attachments,
+    id: row.id,
+    messageId: outboxMessageId(row, options.origin),
+  };
 }
 
 /**
- * Claims due rows and tries to send each once (docs/product.md#mail-delivery). A failure is
- * retried after {@link retryDelayMs}; the `maxAttempts`-th failure marks the row failed.
+ * The `mail` job's handler: one delivery attempt of one mail (docs/product.md#mail-delivery).
  *
- * @returns how many messages were sent, failed for now (will be retried) and failed for good in this pass, and how many rows were claimed.
+ * @param job - the job; `job.data.mailId` is the outbox row.
+ * @returns "sent", or "skipped" when the mail was sent, failed or deleted already.
+ * @throws when the attempt failed (the queue retries it with back-off), or when another attempt
+ *   holds the mail's lease (tried again later).
  */
-export async function processOutboxOnce(options: OutboxOptions): Promise<{ sent: number; failed: number; dead: number; claimed: number }> {
-  const { db, send, from } = options;
-  const maxAttempts = options.maxAttempts ?? OUTBOX_MAX_ATTEMPTS;
-  const lockMs = options.lockMs ?? 60_000;
-  const due = db
-    .select({ id: mailOutbox.id })
-    .from(mailOutbox)
+export async function deliverMail(options: MailDeliveryOptions, job: Pick<JobRun<MailJobData>, "data">): Promise<"sent" | "skipped"> {
+  const { db } = options;
+  const mailId = job.data.mailId;
+  const leaseSeconds = options.leaseSeconds ?? MAIL_LEASE_SECONDS;
+  const leaseId = randomUUID();
+  const [row] = await db
+    .update(mailOutbox)
+    .set({
+      attempts: sql`${mailOutbox.attempts} + 1`,
+      lockedUntil: sql`now() + (${leaseSeconds} * interval '1 second')`,
+      leaseId,
+    })
     .where(
       and(
+        eq(mailOutbox.id, mailId),
         isNull(mailOutbox.sentAt),
         isNull(mailOutbox.failedAt),
-        lte(mailOutbox.nextAttemptAt, sql`now()`),
         or(isNull(mailOutbox.lockedUntil), lte(mailOutbox.lockedUntil, sql`now()`)),
       ),
     )
-    .orderBy(asc(mailOutbox.nextAttemptAt))
-    .limit(options.batchSize ?? 20)
-    .for("update", { skipLocked: true });
-  const claimed = await db
-    .update(mailOutbox)
-    .set({
-      lockedUntil: sql`now() + (${lockMs} * interval '1 millisecond')`,
-      attempts: sql`${mailOutbox.attempts} + 1`,
-    })
-    .where(inArray(mailOutbox.id, due))
     .returning();
-
-  let sent = 0;
-  let failed = 0;
-  let dead = 0;
-  for (const row of claimed) {
-    try {
-      const to = row.to === ADMIN_RECIPIENT ? (await getSettings(db)).supportEmail || options.adminEmail : row.to;
-      // A conversation's mail: the recipient's reply address, made now (it works 60 days from now).
-      const thread = parseReplyThreadMarker(row.replyTo);
-      const replyTo = thread ? (options.replyAddress?.(thread) ?? null) : row.replyTo;
-      const hint = replyTo && thread ? REPLY_HINTS.byMail : REPLY_HINTS.inPortal;
-      const withOrigin = (value: string) => value.replaceAll(ORIGIN_TOKEN, options.origin).replaceAll(REPLY_HINT_TOKEN, hint);
-      await send({
-        from,
-        to,
-        replyTo,
-        subject: row.subject,
-        text: withOrigin(row.text),
-        html: row.html ? withOrigin(row.html) : row.html,
-        headers: row.headers,
-        attachments:
-          row.attachments?.map((a) => ({
-            ...a,
-            // An .ics file is folded at 75 octets: a fold may split the token, so unfold first.
-            content: a.encoding
-              ? a.content
-              : a.contentType.startsWith("text/calendar")
-                ? replaceInIcs(a.content, ORIGIN_TOKEN, options.origin)
-                : withOrigin(a.content),
-          })) ?? row.attachments,
-        id: row.id,
-        messageId: outboxMessageId(row, options.origin),
-      });
-      await db
-        .update(mailOutbox)
-        .set({ sentAt: sql`now()`, lockedUntil: null, lastError: null })
-        .where(eq(mailOutbox.id, row.id));
-      sent++;
-      options.onAttempt?.("sent");
-    } catch (error) {
-      const lastError = scrubSecrets(String((error as Error).message ?? error)).slice(0, 1000);
-      if (row.attempts >= maxAttempts) {
-        await db
-          .update(mailOutbox)
-          .set({ failedAt: sql`now()`, lockedUntil: null, lastError })
-          .where(eq(mailOutbox.id, row.id));
-        logger.error({ mailId: row.id, attempts: row.attempts, error: lastError }, "mail: failed for good, attempts exhausted");
-        dead++;
-        options.onAttempt?.("failed");
-      } else {
-        const delay = retryDelayMs(row.attempts, options.baseDelayMs, options.maxDelayMs);
-        await db
-          .update(mailOutbox)
-          .set({ nextAttemptAt: sql`now() + (${delay} * interval '1 millisecond')`, lockedUntil: null, lastError })
-          .where(eq(mailOutbox.id, row.id));
-        logger.warn({ mailId: row.id, attempts: row.attempts, retryInMs: delay, error: lastError }, "mail: attempt failed, will retry");
-        failed++;
-        options.onAttempt?.("retry");
-      }
-    }
+  if (!row) {
+    const [held] = await db
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.id, mailId), isNull(mailOutbox.sentAt), isNull(mailOutbox.failedAt)));
+    if (held) throw new Error("another delivery attempt holds this mail; trying again later");
+    return "skipped";
   }
-  if (sent) logger.info({ sent }, "mail: sent");
-  return { sent, failed, dead, claimed: claimed.length };
+
+  const ours = and(eq(mailOutbox.id, row.id), eq(mailOutbox.leaseId, leaseId));
+  /** Marks the row sent while the lease is still this attempt's. */
+  const markSent = async () => {
+    const marked = await db
+      .update(mailOutbox)
+      .set({ sentAt: sql`now()`, lockedUntil: null, leaseId: null, lastError: null })
+      .where(and(ours, isNull(mailOutbox.sentAt)))
+      .returning({ id: mailOutbox.id });
+    if (!marked.length) logger.error({ mailId: row.id }, "mail: sent after its lease had passed (another attempt may send it too)");
+  };
+  const sending = composeMessage(options, row).then((message) => options.send(message));
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeadlineError("the SMTP server did not answer in time")), options.deadlineMs ?? leaseSeconds * 400);
+  });
+  try {
+    await Promise.race([sending, deadline]);
+  } catch (error) {
+    const lastError = scrubSecrets(String((error as Error).message ?? error)).slice(0, 1000);
+    if (error instanceof DeadlineError) {
+      // The send may still end (the SMTP timeouts end it before the lease passes): keep the lease,
+      // and record its outcome, so no other attempt starts while the server may still accept it.
+      sending
+        .then(markSent, async () => {
+          await db.update(mailOutbox).set({ lockedUntil: null, leaseId: null }).where(ours);
+        })
+        .catch((e: unknown) => logger.error({ err: e, mailId: row.id }, "mail: recording a late outcome failed"));
+      await db.update(mailOutbox).set({ lastError }).where(ours);
+    } else {
+      await db.update(mailOutbox).set({ lastError, lockedUntil: null, leaseId: null }).where(ours);
+    }
+    options.onAttempt?.("retry");
+    throw new Error(lastError, { cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+  await markSent();
+  options.onAttempt?.("sent");
+  return "sent";
+}
+
+/**
+ * The `mail-failed` job's handler (the `mail` queue's dead letter): the last attempt failed, so the
+ * mail is marked failed and shown to admins on /admin/outbox until one retries it.
+ *
+ * @returns whether the mail was marked (false: it was sent, failed or deleted already).
+ */
+export async function markMailFailed(
+  options: Pick<MailDeliveryOptions, "db" | "onAttempt">,
+  job: Pick<JobRun<MailJobData>, "data">,
+): Promise<boolean> {
+  const [row] = await options.db
+    .update(mailOutbox)
+    .set({ failedAt: sql`now()`, lockedUntil: null, leaseId: null })
+    .where(and(eq(mailOutbox.id, job.data.mailId), isNull(mailOutbox.sentAt), isNull(mailOutbox.failedAt)))
+    .returning({ id: mailOutbox.id, attempts: mailOutbox.attempts, lastError: mailOutbox.lastError });
+  if (!row) return false;
+  logger.error({ mailId: row.id, attempts: row.attempts, error: row.lastError }, "mail: failed for good, attempts exhausted");
+  options.onAttempt?.("failed");
+  return true;
+}
+
+/**
+ * Runs the due `mail` jobs, then the due `mail-failed` ones, here and now (tests and scripts; the
+ * server's job runner does this by itself).
+ *
+ * @returns mails sent, attempts failed (to be retried, or dead-lettered), and mails marked failed.
+ */
+export async function deliverDueMails(options: MailDeliveryOptions): Promise<{ sent: number; failed: number; dead: number }> {
+  let sent = 0;
+  let dead = 0;
+  const { failed } = await runDueJobs<MailJobData>(options.db, "mail", async (job) => {
+    if ((await deliverMail(options, job)) === "sent") sent++;
+  });
+  await runDueJobs<MailJobData>(options.db, "mail-failed", async (job) => {
+    if (await markMailFailed(options, job)) dead++;
+  });
+  return { sent, failed, dead };
+}
+
+/**
+ * PGlite only, at start: the leases still held were held by the process that stopped (one process
+ * per data directory), so they are released and the mails' retried jobs can claim them.
+ */
+export async function releaseMailLeases(db: Database): Promise<void> {
+  await db
+    .update(mailOutbox)
+    .set({ lockedUntil: null, leaseId: null })
+    .where(and(isNull(mailOutbox.sentAt), isNotNull(mailOutbox.leaseId)));
 }
 
 /**
@@ -280,56 +357,4 @@ export async function countOutbox(db: Database): Promise<{ pending: number; fail
     .from(mailOutbox)
     .where(isNull(mailOutbox.sentAt));
   return { pending: row?.pending ?? 0, failed: row?.failed ?? 0 };
-}
-
-/** A running worker. */
-export interface OutboxWorker {
-  /** Runs a pass now (also used by tests). */
-  runOnce(): Promise<{ sent: number; failed: number; dead: number; claimed: number }>;
-  /** Stops polling and waits for the current pass (its batch is finished, not cut). */
-  stop(): Promise<void>;
-}
-
-/**
- * Starts polling the outbox every `intervalMs` (at once again after a full batch) and purging
- * every `purgeIntervalMs`. Errors (e.g. database briefly down) are logged and the next pass
- * tries again.
- */
-export function startOutboxWorker(options: OutboxOptions): OutboxWorker {
-  let stopped = false;
-  let current: Promise<unknown> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  const purgeIntervalMs = options.purgeIntervalMs ?? 60 * 60_000;
-  let nextPurge = Date.now() + Math.min(60_000, purgeIntervalMs);
-  const runOnce = () => {
-    const pass = current.then(() => processOutboxOnce(options));
-    current = pass.catch(() => undefined);
-    return pass;
-  };
-  const tick = async () => {
-    let full = false;
-    try {
-      const { claimed } = await runOnce();
-      full = claimed >= (options.batchSize ?? 20);
-      if (Date.now() >= nextPurge && !stopped) {
-        nextPurge = Date.now() + purgeIntervalMs;
-        const purge = current.then(() => purgeOutbox(options.db, { retentionDays: options.retentionDays ?? 30 }));
-        current = purge.catch(() => undefined);
-        await purge;
-      }
-    } catch (error) {
-      logger.error({ err: error }, "mail: outbox pass failed");
-    }
-    if (!stopped) timer = setTimeout(tick, full ? 0 : (options.intervalMs ?? 1_000));
-  };
-  timer = setTimeout(tick, 0);
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await current;
-      options.send.close?.();
-    },
-  };
 }

@@ -1,15 +1,17 @@
 /**
  * "Download my data" (docs/product.md#download-my-data): one ZIP (fflate) holding `my-data.json` —
  * every section of {@link EXPORT_SECTIONS} — and a README. A small export is built at once and
- * downloaded; a large one is built by the background worker ({@link processDataExportsOnce}) and
- * mailed as a link to `/account/my-data/<token>`, valid 24 hours for the signed-in owner only, then
- * purged.
+ * downloaded; a large one is a job of the `data-export` queue ({@link buildQueuedExport}, retried with
+ * back-off, marked failed by {@link markExportFailed} after its last attempt) and mailed as a link to
+ * `/account/my-data/<token>`, valid 24 hours for the signed-in owner only, then purged
+ * ({@link purgeExpiredExports}, hourly).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, asc, eq, lte, sql } from "drizzle-orm";
+import { and, eq, lte, sql } from "drizzle-orm";
 import { strToU8, zipSync } from "fflate";
 import type { Database, Queryable } from "#app/db/client.server";
 import { dataExport } from "#app/db/schema";
+import { enqueueJob, type JobRun } from "#app/features/jobs/jobs.server";
 import { queueUserNotice } from "#app/features/mail/notifications.server";
 import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
 import type { Actor } from "#app/features/users/actor";
@@ -25,8 +27,6 @@ export const INLINE_EXPORT_MAX_ROWS = 2_000;
 export const EXPORT_LINK_HOURS = 24;
 /** Export requests per user per hour. */
 export const EXPORT_REQUEST_LIMIT = { limit: 3, windowMs: 60 * 60_000 } as const;
-/** Tries of a background export before it is marked failed. */
-const MAX_ATTEMPTS = 3;
 
 /** A ZIP to send: its bytes and file name. */
 export interface ExportFile {
@@ -90,73 +90,107 @@ export async function requestDataExport(
     .where(and(eq(dataExport.userId, actor.id), eq(dataExport.status, "pending")));
   if (pending) throw new AppError("CONFLICT", PRIVACY_MESSAGES.exportPending);
   // The token is only known once the file is ready (the mail carries it); a placeholder hash until then.
-  await db.insert(dataExport).values({ userId: actor.id, tokenHash: sha256(randomBytes(32).toString("hex")) });
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(dataExport)
+      .values({ userId: actor.id, tokenHash: sha256(randomBytes(32).toString("hex")) })
+      .returning({ id: dataExport.id });
+    await enqueueJob(tx, "data-export", { exportId: row!.id } satisfies DataExportJobData);
+  });
   return { queued: true };
 }
 
+/** The data of a `data-export` job. */
+export interface DataExportJobData {
+  exportId: number;
+}
+
 /**
- * Builds the pending exports (oldest first, each claimed with `FOR UPDATE SKIP LOCKED` so several
- * processes share the work), mails each owner its link, and purges the expired ones.
+ * The `data-export` job's handler: builds one pending export (in a repeatable-read snapshot), stores
+ * it with a new link token and mails the owner the link — in one transaction, so the link is mailed
+ * only with the file. A failure rolls that back and is recorded (attempts, last error) in a
+ * statement of its own; the queue retries the job with back-off, and after the last attempt
+ * {@link markExportFailed} marks it failed. One export failing never holds up another (each is
+ * its own job).
  *
- * @returns how many were built, failed and purged.
+ * @param options.now - the build time (tests).
+ * @returns "built", or "skipped" when the export is no longer pending (built, failed or deleted).
+ * @throws what the build threw (the job is retried).
  */
-export async function processDataExportsOnce(
+export async function buildQueuedExport(
   db: Database,
-  now: Date = new Date(),
-): Promise<{ built: number; failed: number; purged: number }> {
-  let built = 0;
-  let failed = 0;
-  for (;;) {
-    const done = await db.transaction(async (tx) => {
-      const [job] = await tx
-        .select({ id: dataExport.id, userId: dataExport.userId, attempts: dataExport.attempts })
-        .from(dataExport)
-        .where(eq(dataExport.status, "pending"))
-        .orderBy(asc(dataExport.requestedAt))
-        .limit(1)
-        .for("update", { skipLocked: true });
-      if (!job) return null;
-      try {
-        const file = await buildExport(tx, job.userId, now);
-        const token = randomBytes(32).toString("base64url");
-        const expiresAt = new Date(now.getTime() + EXPORT_LINK_HOURS * 3_600_000);
-        await tx
-          .update(dataExport)
-          .set({
-            status: "ready",
-            archive: file.bytes,
-            sizeBytes: file.bytes.length,
-            tokenHash: sha256(token),
-            readyAt: now,
-            expiresAt,
-            attempts: job.attempts + 1,
-          })
-          .where(eq(dataExport.id, job.id));
-        await queueUserNotice(tx, job.userId, {
-          subject: "Your data is ready to download",
-          lines: [
-            "The file with everything we hold about you is ready.",
-            `The link works for ${EXPORT_LINK_HOURS} hours, when you are signed in to your account.`,
-          ],
-          link: { label: "Download my data", path: `/account/my-data/${token}` },
-        });
-        return "built" as const;
-      } catch (error) {
-        logger.error({ err: error, exportId: job.id }, "data export failed");
-        const last = job.attempts + 1 >= MAX_ATTEMPTS;
-        await tx
-          .update(dataExport)
-          .set({ attempts: job.attempts + 1, lastError: String(error).slice(0, 500), ...(last ? { status: "failed" as const } : {}) })
-          .where(eq(dataExport.id, job.id));
-        return "failed" as const;
-      }
+  job: Pick<JobRun<DataExportJobData>, "data">,
+  options: { now?: Date } = {},
+): Promise<"built" | "skipped"> {
+  const now = options.now ?? new Date();
+  const [pending] = await db
+    .select({ id: dataExport.id, userId: dataExport.userId })
+    .from(dataExport)
+    .where(and(eq(dataExport.id, job.data.exportId), eq(dataExport.status, "pending")));
+  if (!pending) return "skipped";
+  try {
+    const file = await db.transaction(async (tx) => {
+      await tx.execute(sql`set transaction isolation level repeatable read`);
+      return buildExport(tx, pending.userId, now);
     });
-    if (!done) break;
-    if (done === "built") built++;
-    else failed++;
+    const token = randomBytes(32).toString("base64url");
+    await db.transaction(async (tx) => {
+      const [stored] = await tx
+        .update(dataExport)
+        .set({
+          status: "ready",
+          archive: file.bytes,
+          sizeBytes: file.bytes.length,
+          tokenHash: sha256(token),
+          readyAt: now,
+          expiresAt: new Date(now.getTime() + EXPORT_LINK_HOURS * 3_600_000),
+          attempts: sql`${dataExport.attempts} + 1`,
+          lastError: null,
+        })
+        .where(and(eq(dataExport.id, pending.id), eq(dataExport.status, "pending")))
+        .returning({ id: dataExport.id });
+      if (!stored) return;
+      await queueUserNotice(tx, pending.userId, {
+        subject: "Your data is ready to download",
+        lines: [
+          "The file with everything we hold about you is ready.",
+          `The link works for ${EXPORT_LINK_HOURS} hours, when you are signed in to your account.`,
+        ],
+        link: { label: "Download my data", path: `/account/my-data/${token}` },
+      });
+    });
+    return "built";
+  } catch (error) {
+    logger.error({ err: error, exportId: pending.id }, "data export: build failed");
+    await db
+      .update(dataExport)
+      .set({ attempts: sql`${dataExport.attempts} + 1`, lastError: String(error).slice(0, 500) })
+      .where(eq(dataExport.id, pending.id));
+    throw error;
   }
+}
+
+/**
+ * The `data-export-failed` job's handler (the `data-export` queue's dead letter): the export's last
+ * attempt failed, so it is marked failed — the user may ask for a new one (docs/product.md#download-my-data).
+ */
+export async function markExportFailed(db: Database, job: Pick<JobRun<DataExportJobData>, "data">): Promise<void> {
+  const [row] = await db
+    .update(dataExport)
+    .set({ status: "failed" })
+    .where(and(eq(dataExport.id, job.data.exportId), eq(dataExport.status, "pending")))
+    .returning({ id: dataExport.id, attempts: dataExport.attempts });
+  if (row) logger.error({ exportId: row.id, attempts: row.attempts }, "data export: failed for good, attempts exhausted");
+}
+
+/**
+ * Deletes the exports whose link expired (part of the hourly `purge` job).
+ *
+ * @returns how many were deleted.
+ */
+export async function purgeExpiredExports(db: Database, now: Date = new Date()): Promise<number> {
   const purged = await db.delete(dataExport).where(lte(dataExport.expiresAt, now)).returning({ id: dataExport.id });
-  return { built, failed, purged: purged.length };
+  return purged.length;
 }
 
 /**
@@ -186,23 +220,4 @@ export function exportResponse(file: ExportFile): Response {
       "Cache-Control": "no-store",
     },
   });
-}
-
-/**
- * Runs {@link processDataExportsOnce} every `intervalMs` in this process.
- *
- * @returns `stop()`, which waits for a pass in progress.
- */
-export function startDataExportWorker(db: Database, intervalMs = 15_000): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = running.then(() => processDataExportsOnce(db)).catch((error) => logger.error({ err: error }, "data export worker failed"));
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

@@ -29,7 +29,15 @@ import { testDatabases } from "../../../tests/helpers/db";
 import { insertInvoice, insertProposal, refusalOf } from "../../../tests/helpers/portal";
 import { makeClient, useTestServices } from "../../../tests/helpers/services";
 import { closeOwnAccount } from "./close-account.server";
-import { downloadDataExport, processDataExportsOnce, requestDataExport, type ExportFile } from "./data-export.server";
+import { runDueJobs } from "#app/features/jobs/jobs.server";
+import {
+  buildQueuedExport,
+  downloadDataExport,
+  purgeExpiredExports,
+  requestDataExport,
+  type DataExportJobData,
+  type ExportFile,
+} from "./data-export.server";
 import { PRIVACY_MESSAGES } from "./privacy.messages";
 
 function unzip(file: ExportFile) {
@@ -126,7 +134,10 @@ describe.each(testDatabases())("privacy rights on %s", (_name, open) => {
       message: PRIVACY_MESSAGES.exportPending,
     });
     const now = new Date();
-    expect(await processDataExportsOnce(s.db, now)).toEqual({ built: 1, failed: 0, purged: 0 });
+    expect(await runDueJobs<DataExportJobData>(s.db, "data-export", (job) => buildQueuedExport(s.db, job, { now }))).toEqual({
+      done: 1,
+      failed: 0,
+    });
     const [mail] = (await s.db.select().from(mailOutbox).where(eq(mailOutbox.to, client.email))).filter((m) =>
       m.subject.startsWith("Your data is ready"),
     );
@@ -135,7 +146,7 @@ describe.each(testDatabases())("privacy rights on %s", (_name, open) => {
     expect((await refusalOf(downloadDataExport(s.db, stranger, token, now))).status).toBe(404);
     const later = new Date(now.getTime() + 24 * 3_600_000 + 1);
     expect((await refusalOf(downloadDataExport(s.db, client, token, later))).status).toBe(404);
-    expect((await processDataExportsOnce(s.db, later)).purged).toBe(1);
+    expect(await purgeExpiredExports(s.db, later)).toBe(1);
     expect(await s.db.select().from(dataExport)).toHaveLength(0);
   });
 

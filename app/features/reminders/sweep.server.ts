@@ -1,6 +1,6 @@
 /**
- * The reminder sweep (docs/product.md#reminders, ADR 018): every minute, in every app instance,
- * one transaction that
+ * The reminder sweep (docs/product.md#reminders, ADR 018): the `reminders` job, every minute (cron,
+ * ADR 019), one transaction that
  * 1. takes `pg_try_advisory_xact_lock` — another instance sweeping now makes this pass a no-op;
  * 2. reads the watermark `reminder_sweep.swept_until` (W) and the clock's now (N): every reminder
  *    moment in (W, N] is handled in this pass, so a pass after downtime covers the whole downtime;
@@ -42,8 +42,6 @@ import {
 import { getReminderSettings } from "./reminder-settings.server";
 import { collectDigest } from "./digest.server";
 
-/** How often the sweep runs. */
-export const REMINDER_SWEEP_INTERVAL_MS = 60_000;
 /** Arbitrary constant for the sweep's advisory lock. */
 export const REMINDER_SWEEP_LOCK_ID = 727_274_260;
 
@@ -325,35 +323,4 @@ async function sweepDigest(ctx: PassContext): Promise<void> {
   }
   await attachOutbox(ctx.tx, id, await queueAdminDigest(ctx.tx, date, sections));
   ctx.result.sent++;
-}
-
-/**
- * Starts the sweep every {@link REMINDER_SWEEP_INTERVAL_MS} (first pass after `firstDelayMs`);
- * errors are logged and the next pass tries again. `stop()` waits for a running pass.
- */
-export function startReminderSweep(
-  db: Database,
-  options: { clock?: Clock; intervalMs?: number; firstDelayMs?: number } = {},
-): { stop(): Promise<void> } {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const pass = () => {
-    if (running || stopped) return;
-    running = runReminderSweep(db, options.clock)
-      .then(() => undefined)
-      .catch((error) => logger.error({ err: error }, "reminders: sweep failed; retrying at the next pass"))
-      .finally(() => (running = null));
-  };
-  const first = setTimeout(pass, options.firstDelayMs ?? 5_000);
-  const timer = setInterval(pass, options.intervalMs ?? REMINDER_SWEEP_INTERVAL_MS);
-  first.unref();
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

@@ -88,6 +88,7 @@ const ENTITY_LABELS: Record<AuditEntity, string> = {
   contact: "Contact messages",
   message: "Conversation messages",
   offer: "Offers and acceptances",
+  job: "Background jobs",
 };
 
 type EventRow = Route.ComponentProps["loaderData"]["events"][number];

@@ -7,15 +7,16 @@ import { usePendingIntent } from "#app/components/ui/confirm";
 import { DataTable, useActionHref, type Column } from "#app/components/ui/data-table";
 import { ActionNotice } from "#app/components/ui/notice";
 import { OUTBOX_LIST_LIMIT, listOutboxForAdmin, retryOutboxMail } from "#app/features/mail/outbox-admin.server";
-import { formId, runIntent } from "#app/lib/form-action.server";
+import { FAILED_JOBS_LIMIT, listFailedJobsForAdmin, retryFailedJob } from "#app/features/jobs/admin-jobs.server";
+import { formId, formText, runIntent } from "#app/lib/form-action.server";
 import { actorAndDb } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Mail outbox | Admin Console" }, { name: "robots", content: "noindex" }];
 
-/** Failed and pending mails (docs/product.md#admin-outbox). */
+/** Failed and pending mails, and the other failed background jobs (docs/product.md#admin-outbox). */
 export async function loader({ context }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
-  const outbox = await listOutboxForAdmin(db, actor);
+  const [outbox, failedJobs] = await Promise.all([listOutboxForAdmin(db, actor), listFailedJobsForAdmin(db, actor)]);
   const plain = (rows: typeof outbox.failed) =>
     rows.map((r) => ({
       ...r,
@@ -23,16 +24,29 @@ export async function loader({ context }: Route.LoaderArgs) {
       failedAt: r.failedAt?.toISOString() ?? null,
       createdAt: r.createdAt.toISOString(),
     }));
-  return { ...outbox, failed: plain(outbox.failed), pending: plain(outbox.pending), limit: OUTBOX_LIST_LIMIT };
+  const jobs = failedJobs.jobs.map((j) => ({ ...j, failedAt: j.failedAt?.toISOString() ?? null, createdAt: j.createdAt.toISOString() }));
+  return {
+    ...outbox,
+    failed: plain(outbox.failed),
+    pending: plain(outbox.pending),
+    limit: OUTBOX_LIST_LIMIT,
+    jobs,
+    jobCount: failedJobs.count,
+    jobLimit: FAILED_JOBS_LIMIT,
+  };
 }
 
-/** `retry`: back in the queue for an attempt now, with a fresh attempt budget (audited). */
+/** `retry`: a mail back in the queue for an attempt now, with a fresh attempt budget; `retry-job`: a failed job once more (both audited). */
 export async function action(args: Route.ActionArgs) {
   const { actor, db } = actorAndDb(args.context);
   return runIntent(args, {
     retry: async (form) => {
       const mail = await retryOutboxMail(db, actor, formId(form));
       return `"${mail.subject}" to ${mail.to} will be sent again within a few seconds.`;
+    },
+    "retry-job": async (form) => {
+      const job = await retryFailedJob(db, actor, formText(form, "jobId"));
+      return `The ${job.queue} job will run again within a few seconds.`;
     },
   });
 }
@@ -41,7 +55,7 @@ type Row = Route.ComponentProps["loaderData"]["failed"][number];
 
 /** /admin/outbox: failed mails with their last error and a Retry button, then the queue. */
 export default function AdminOutbox({ loaderData, actionData }: Route.ComponentProps) {
-  const { failed, pending, failedCount, pendingCount, limit } = loaderData;
+  const { failed, pending, failedCount, pendingCount, limit, jobs, jobCount, jobLimit } = loaderData;
   // The Retry button sits in the first column, so that it is in view on a phone without scrolling the table.
   const columns = (state: Row["state"]): Column<Row>[] => [
     {
@@ -82,7 +96,7 @@ export default function AdminOutbox({ loaderData, actionData }: Route.ComponentP
     <>
       <PageHeading
         title="Mail outbox"
-        lead="Mails not sent yet. A mail is tried up to 10 times over about a day; then it is marked failed until you retry it."
+        lead="Mails not sent yet, and background jobs that failed. A mail is tried up to 10 times over about a day; then it is marked failed until you retry it."
       />
       <ActionNotice result={actionData} className="mb-4" />
       <MailSection
@@ -106,7 +120,75 @@ export default function AdminOutbox({ loaderData, actionData }: Route.ComponentP
         empty="Nothing waiting: every mail was sent."
         more={`Showing the next ${limit}.`}
       />
+      <FailedJobs jobs={jobs} count={jobCount} limit={jobLimit} />
     </>
+  );
+}
+
+type JobRow = Route.ComponentProps["loaderData"]["jobs"][number];
+
+/** Background jobs (exports, sweeps…) whose last attempt failed, with a Retry button each. */
+function FailedJobs({ jobs, count, limit }: { jobs: JobRow[]; count: number; limit: number }) {
+  const columns: Column<JobRow>[] = [
+    {
+      header: "Job",
+      cell: (j) => (
+        <div className="min-w-48">
+          <p className="font-medium">{j.queue}</p>
+          <p className="font-mono text-xs break-all text-slate-600">{j.data}</p>
+          <div className="mt-2">
+            <RetryJobButton job={j} />
+          </div>
+        </div>
+      ),
+    },
+    { header: "Attempts", cell: (j) => j.attempts, className: "text-right" },
+    {
+      header: "Failed",
+      cell: (j) => <span className="whitespace-nowrap">{j.failedAt ? <LocalTime value={j.failedAt} /> : "—"}</span>,
+    },
+    {
+      header: "Last error",
+      cell: (j) => <span className="block max-w-80 min-w-40 font-mono text-xs break-words">{j.lastError ?? "—"}</span>,
+    },
+    {
+      header: "Queued",
+      cell: (j) => (
+        <span className="whitespace-nowrap">
+          <LocalTime value={j.createdAt} />
+        </span>
+      ),
+    },
+  ];
+  return (
+    <section aria-labelledby="jobs-heading" className="mt-8">
+      <h2 id="jobs-heading" className="mb-2 text-xl font-semibold">
+        Failed jobs ({count.toLocaleString("en-US")})
+      </h2>
+      <DataTable
+        caption="Failed background jobs, most recent failure first"
+        columns={columns}
+        rows={jobs}
+        rowKey={(j) => j.id}
+        empty="No failed job."
+      />
+      {count > jobs.length ? <p className="mt-2 text-sm text-slate-700">{`Showing the ${limit} most recent.`}</p> : null}
+    </section>
+  );
+}
+
+function RetryJobButton({ job }: { job: JobRow }) {
+  const pending = usePendingIntent("retry-job", job.id);
+  const actionHref = useActionHref();
+  return (
+    <Form method="post" action={actionHref} preventScrollReset>
+      <input type="hidden" name="intent" value="retry-job" />
+      <input type="hidden" name="id" value={job.id} />
+      <input type="hidden" name="jobId" value={job.id} />
+      <button type="submit" className={buttonClass("secondary")} disabled={pending} aria-label={`Retry the ${job.queue} job ${job.data}`}>
+        {pending ? "Retrying…" : "Retry"}
+      </button>
+    </Form>
   );
 }
 
