@@ -53,7 +53,7 @@ describe.each(testDatabases())("client balance and invoice list on %s", (_name, 
     expect(nextDay).toMatchObject({ outstandingCents: 90_000, overdueCount: 2, overdueCents: 50_000, nextDueDate: "2026-06-30" });
   });
 
-  it("drops the invoice of a deleted proposal, counts an older invoice without clientId once migrated to its proposal's client, never another client's", async () => {
+  it("drops the invoice of a deleted proposal, counts an older invoice without clientId as its proposal's organisation's, never another client's", async () => {
     const { t, s } = ctx;
     const { client, overdue, later } = await clientWithInvoices();
     const other = await makeClient(s);
@@ -71,12 +71,15 @@ describe.each(testDatabases())("client balance and invoice list on %s", (_name, 
       overdueCents: 0,
       nextDueDate: "2026-05-10",
     });
-    // An older invoice without clientId is its proposal's client's once migration 0020 has run (issue #30).
+    // An older invoice without clientId belongs to its proposal's organisation (migration 0029 and its
+    // insert trigger), so it counts at once; re-running migration 0020 (issue #30) changes nothing.
     const orphanProposal = await insertProposal(t.db, { clientId: client.id });
     await insertInvoice(t.db, { proposalId: orphanProposal, clientId: null, items: [["Legacy", 5_000]], dueDate: "2026-05-01" });
-    expect(await clientBalance(t.db, client, NOW)).toMatchObject({ outstandingCount: 2, outstandingCents: 60_000 });
+    const withLegacy = { outstandingCount: 3, outstandingCents: 65_000, overdueCents: 5_000 };
+    expect(await clientBalance(t.db, client, NOW)).toMatchObject(withLegacy);
     await rerunMigration(t.db, "0020_invoice_owner");
-    expect(await clientBalance(t.db, client, NOW)).toMatchObject({ outstandingCount: 3, outstandingCents: 65_000, overdueCents: 5_000 });
+    expect(await clientBalance(t.db, client, NOW)).toMatchObject(withLegacy);
+    expect(await clientBalance(t.db, other, NOW)).toMatchObject({ outstandingCents: 77_700 });
     // Paying the later invoice takes it out of the balance.
     await t.db.update(invoice).set({ status: "paid", paidAt: NOW }).where(eq(invoice.id, later.id));
     expect(await clientBalance(t.db, client, NOW)).toMatchObject({ outstandingCount: 2, outstandingCents: 25_000 });
