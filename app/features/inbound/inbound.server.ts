@@ -28,7 +28,7 @@ import { AppError } from "#app/lib/errors";
 import { logger } from "#app/lib/logger.server";
 import { hitRateLimit } from "#app/lib/rate-limit.server";
 import { INBOUND_MESSAGES } from "./inbound.messages";
-import { extractReply } from "./reply-text.server";
+import { extractReply, htmlToText } from "./reply-text.server";
 import { tokenOfAddress, verifyReplyToken } from "./reply-token.server";
 
 /** Largest inbound message (raw bytes): 25 MB. */
@@ -112,7 +112,7 @@ function isAutomatic(mail: ParsedMail): boolean {
  */
 export async function receiveInboundMail(deps: InboundDeps, raw: Buffer, envelope: { to?: string[] } = {}): Promise<InboundOutcome> {
   const now = deps.now?.() ?? new Date();
-  const mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
+  const mail = await parseInboundMail(raw);
   const sender = mail.from?.value[0]?.address?.trim().toLowerCase() ?? "";
   const [token] = replyTokens(mail, deps.domain, envelope.to);
   if (!token) {
@@ -149,7 +149,7 @@ export async function receiveInboundMail(deps: InboundDeps, raw: Buffer, envelop
       name: a.filename || "attachment",
       content: new Uint8Array(a.content.buffer, a.content.byteOffset, a.content.byteLength),
     }));
-  const body = extractReply(mail.text ?? (typeof mail.html === "string" ? mail.html.replace(/<[^>]*>/g, " ") : ""));
+  const body = replyBody(mail);
   if (!body && attachments.length === 0) return refuse("empty", context);
 
   // One post per Message-ID (a mail without one is named by its content's hash).
@@ -179,6 +179,21 @@ export async function receiveInboundMail(deps: InboundDeps, raw: Buffer, envelop
   await deps.db.update(inboundMail).set({ postedMessageId: posted.id }).where(eq(inboundMail.messageId, messageId));
   logger.info({ messageId, ...context, threadMessageId: posted.id, files: attachments.length }, "inbound mail: reply posted");
   return { status: "posted", messageId: posted.id, proposalId: target.proposalId };
+}
+
+/**
+ * Parses a raw message (mailparser, streaming through its MIME parts; attachments decoded as they
+ * arrive). mailparser's own HTML-to-text conversion is skipped (4 s a megabyte): {@link replyBody}
+ * reads a bounded head of the HTML instead. Issue #36: linear in the message's size
+ * (bench/inbound-large.ts).
+ */
+export function parseInboundMail(raw: Buffer): Promise<ParsedMail> {
+  return simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, skipHtmlToText: true });
+}
+
+/** The new text of a parsed reply: its plain text, else its HTML read as text; quotes and signature removed (bounded work). */
+export function replyBody(mail: ParsedMail): string {
+  return extractReply(mail.text?.trim() ? mail.text : typeof mail.html === "string" ? htmlToText(mail.html) : "");
 }
 
 /** Claims a Message-ID for posting. @returns false when it was posted already or is being posted now. */

@@ -14,6 +14,8 @@ import { sessionUserContext } from "#app/features/users/session.server";
 import { useFocusOnArrival } from "#app/lib/use-focus-result";
 import { PROJECT_ROLES } from "#app/features/organisations/access.server";
 import { requireOrganisationRoles } from "#app/features/users/session.server";
+import { newSubmissionKey, parseSubmissionKey } from "#app/features/submissions/submission-key.server";
+import { SUBMISSION_KEY_FIELD } from "#app/features/submissions/submission-key";
 
 export const meta: Route.MetaFunction = () => [{ title: "Proposal Request | Client Portal" }];
 
@@ -25,7 +27,8 @@ export const headers = retryAfterHeaders;
 
 /** The form's checks (it starts empty). */
 export function loader() {
-  return { form: formConstraints(proposalRequestSchema) };
+  // Issue #36: the form's idempotency key, new for every rendering (and after every request sent).
+  return { form: formConstraints(proposalRequestSchema), submissionKey: newSubmissionKey() };
 }
 
 /**
@@ -34,8 +37,8 @@ export function loader() {
  */
 export async function action(args: Route.ActionArgs) {
   const { db } = args.context.get(servicesContext);
-  return formAction(args, proposalRequestSchema, async (value) => {
-    await requestProposal(db, args.context.get(sessionUserContext), value);
+  return formAction(args, proposalRequestSchema, async (value, form) => {
+    await requestProposal(db, args.context.get(sessionUserContext), value, parseSubmissionKey(form.get(SUBMISSION_KEY_FIELD)));
     return PROPOSAL_MESSAGES.requestSubmitted;
   });
 }
@@ -64,6 +67,7 @@ export default function ProposalRequest({ loaderData, actionData }: Route.Compon
             </p>
           ) : null}
         </div>
+        <input type="hidden" name={SUBMISSION_KEY_FIELD} value={loaderData.submissionKey} />
         <ProposalFields fields={fields} />
         <div>
           <SubmitButton pending={pending} pendingLabel="Submitting…">
