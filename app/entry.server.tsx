@@ -54,7 +54,8 @@ export default function handleRequest(
       },
       onError(error: unknown) {
         responseStatusCode = 500;
-        if (rendered) logger.error({ err: error, requestId, method: request.method, path: redactPath(new URL(request.url).pathname) }, "render failed");
+        if (rendered)
+          logger.error({ err: error, requestId, method: request.method, path: redactPath(new URL(request.url).pathname) }, "render failed");
       },
     });
     const timeout = setTimeout(abort, streamTimeout + 1_000);

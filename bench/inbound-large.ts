@@ -50,7 +50,9 @@ export function largeMail(kind: Kind, mb: number): Buffer {
     );
   }
   const p = "<p>Some words of a long reply in <b>HTML</b> that goes on and on about the project.</p>\r\n";
-  return Buffer.from(`${head}Content-Type: text/html; charset=utf-8\r\n\r\n<html><body>${p.repeat(Math.floor(bytes / p.length))}</body></html>`);
+  return Buffer.from(
+    `${head}Content-Type: text/html; charset=utf-8\r\n\r\n<html><body>${p.repeat(Math.floor(bytes / p.length))}</body></html>`,
+  );
 }
 
 /** The inbound path as it was before issue #36's fix (inbound.server.ts and reply-text.server.ts then). */
@@ -95,7 +97,15 @@ async function measure(code: "before" | "after", kind: Kind, mb: number): Promis
   await new Promise((r) => setTimeout(r, 30));
   clearInterval(sampler);
   blockedMs = Math.max(blockedMs, t2 - t1);
-  return { code, kind, mb, parseMs: Math.round(t1 - t0), replyMs: Math.round(t2 - t1), blockedMs: Math.round(blockedMs), replyChars: reply.length };
+  return {
+    code,
+    kind,
+    mb,
+    parseMs: Math.round(t1 - t0),
+    replyMs: Math.round(t2 - t1),
+    blockedMs: Math.round(blockedMs),
+    replyChars: reply.length,
+  };
 }
 
 async function main() {
@@ -115,7 +125,9 @@ async function main() {
     }
   }
   if (out) {
-    const table = rows.map((r) => `| ${r.code} | ${r.kind} | ${r.mb} | ${r.parseMs} | ${r.replyMs} | ${r.blockedMs} | ${r.replyChars} |`).join("\n");
+    const table = rows
+      .map((r) => `| ${r.code} | ${r.kind} | ${r.mb} | ${r.parseMs} | ${r.replyMs} | ${r.blockedMs} | ${r.replyChars} |`)
+      .join("\n");
     fs.writeFileSync(
       out,
       `# Large e-mail replies (issue #36)\n\n\`npx tsx bench/inbound-large.ts\` on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)} (a shared, busy machine: compare the rows with each other, not with another run).\n\n| code | kind | MB | parse ms | reply ms | longest stall ms | reply chars |\n|---|---|---|---|---|---|---|\n${table}\n`,

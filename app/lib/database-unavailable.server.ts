@@ -9,8 +9,7 @@
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** The message a form shows while the database is unavailable. */
-export const DATABASE_UNAVAILABLE_MESSAGE =
-  "The service is briefly unavailable. Nothing was saved; please try again in a moment.";
+export const DATABASE_UNAVAILABLE_MESSAGE = "The service is briefly unavailable. Nothing was saved; please try again in a moment.";
 
 /** Socket errors of a connection that could not be made or was lost. */
 const NETWORK_CODES = new Set([

@@ -177,7 +177,12 @@ export function safeReply(
 /** Logs an unexpected failure once, with the request's method, path and id (a database outage at warn: no bug). */
 function logUnexpected(error: unknown, ref: RequestRef) {
   if (ref.request.signal.aborted) return;
-  const fields = { err: error, requestId: requestIdOf(ref.context), method: ref.request.method, path: redactPath(new URL(ref.request.url).pathname) };
+  const fields = {
+    err: error,
+    requestId: requestIdOf(ref.context),
+    method: ref.request.method,
+    path: redactPath(new URL(ref.request.url).pathname),
+  };
   if (isDatabaseUnavailable(error)) logger.warn(fields, "action failed: database unavailable");
   else logger.error(fields, "action failed");
 }
@@ -186,7 +191,10 @@ function logUnexpected(error: unknown, ref: RequestRef) {
  * The status, headers and message of an unexpected failure: 503 with Retry-After while the
  * database cannot be reached (issue #36), else 500 with `failureMessage`.
  */
-function unexpectedFailure(error: unknown, failureMessage: string): { status: 500 | 503; headers?: Record<string, string>; message: string } {
+function unexpectedFailure(
+  error: unknown,
+  failureMessage: string,
+): { status: 500 | 503; headers?: Record<string, string>; message: string } {
   return isDatabaseUnavailable(error)
     ? { status: 503, headers: databaseUnavailableHeaders(), message: DATABASE_UNAVAILABLE_MESSAGE }
     : { status: 500, message: failureMessage };

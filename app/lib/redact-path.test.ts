@@ -23,7 +23,17 @@ describe("redactPath (issue #36: token-bearing links never reach the log)", () =
   });
 
   it("leaves paths without a secret as they are", () => {
-    for (const path of ["/", "/about", "/invoices", "/view-invoice/12", "/view-invoice/12/pdf", "/proposals/12", "/admin/proposals/12/files/3", "/verify-email", "/account"]) {
+    for (const path of [
+      "/",
+      "/about",
+      "/invoices",
+      "/view-invoice/12",
+      "/view-invoice/12/pdf",
+      "/proposals/12",
+      "/admin/proposals/12/files/3",
+      "/verify-email",
+      "/account",
+    ]) {
       expect(redactPath(path)).toBe(path);
     }
   });

@@ -19,7 +19,8 @@ export const REDACTED_SEGMENT = "[redacted]";
  * Path prefixes followed by one secret segment (a `.data` suffix, the single-fetch variant of the
  * same address, is kept after the placeholder).
  */
-const SECRET_SEGMENT = /^(\/(?:i|invitations|verify|account\/my-data)\/|\/(?:admin\/)?proposals\/[^/]+\/certificate\/)([^/]+?)(\.data)?(?=\/|$)/;
+const SECRET_SEGMENT =
+  /^(\/(?:i|invitations|verify|account\/my-data)\/|\/(?:admin\/)?proposals\/[^/]+\/certificate\/)([^/]+?)(\.data)?(?=\/|$)/;
 
 /**
  * @param url - a request target's path, with or without a query (`/i/abc/pdf?x=1`); an
@@ -36,5 +37,8 @@ export function redactPath(url: string): string {
   }
   const end = path.search(/[?#]/);
   if (end !== -1) path = path.slice(0, end);
-  return path.replace(SECRET_SEGMENT, (_match, prefix: string, _secret: string, data: string | undefined) => `${prefix}${REDACTED_SEGMENT}${data ?? ""}`);
+  return path.replace(
+    SECRET_SEGMENT,
+    (_match, prefix: string, _secret: string, data: string | undefined) => `${prefix}${REDACTED_SEGMENT}${data ?? ""}`,
+  );
 }

@@ -53,7 +53,11 @@ test.beforeAll(async () => {
   const proxied = new URL(database.url);
   proxied.hostname = "127.0.0.1";
   proxied.port = String(proxy.port);
-  app = await startAppServer({ DATABASE_URL: proxied.href, DATA_DIR: `${process.env.E2E_TMP}/${database.name}`, SMTP_URL: process.env.E2E_SMTP_URL ?? "" });
+  app = await startAppServer({
+    DATABASE_URL: proxied.href,
+    DATA_DIR: `${process.env.E2E_TMP}/${database.name}`,
+    SMTP_URL: process.env.E2E_SMTP_URL ?? "",
+  });
 });
 test.afterAll(async () => {
   await proxy?.restore().catch(() => {});
@@ -101,7 +105,10 @@ test("writes answer 503 with Retry-After while the database is down, and succeed
   expect(login.status).toBe(503);
   expect(login.headers.get("retry-after")).toMatch(/^\d+$/);
   // A page that reads the database.
-  const page = await fetch(`${app.baseUrl}/client-dashboard`, { headers: { cookie: "better-auth.session_token=abc.def" }, redirect: "manual" });
+  const page = await fetch(`${app.baseUrl}/client-dashboard`, {
+    headers: { cookie: "better-auth.session_token=abc.def" },
+    redirect: "manual",
+  });
   expect([302, 503]).toContain(page.status);
   if (page.status === 503) expect(page.headers.get("retry-after")).toMatch(/^\d+$/);
 

@@ -87,7 +87,9 @@ test("the request log redacts the secret of every signed link and never holds a 
     await response.arrayBuffer();
   }
   // The absolute form too (raw socket: fetch would send the origin form).
-  await rawRequest(`GET http://127.0.0.1:${port()}/i/${secrets.invoice} HTTP/1.1\r\nHost: 127.0.0.1:${port()}\r\nConnection: close\r\n\r\n`);
+  await rawRequest(
+    `GET http://127.0.0.1:${port()}/i/${secrets.invoice} HTTP/1.1\r\nHost: 127.0.0.1:${port()}\r\nConnection: close\r\n\r\n`,
+  );
 
   await expect
     .poll(() => requestLines().filter((line) => line.path?.includes("[redacted]")).length, { timeout: 10_000 })

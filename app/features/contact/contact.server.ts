@@ -49,22 +49,22 @@ export async function submitContactMessage(
 /** The message's row, the owner's mail and the live event, in `tx`. */
 async function storeMessage(tx: Transaction, input: ContactInput, phone: string | null, ctx: { ownerEmail: string; ip: string }) {
   const [row] = await tx
-      .insert(contactMessage)
-      .values({ userName: input.user_name, userEmail: input.user_email, userPhone: phone, message: input.message, ip: ctx.ip })
-      .returning({ id: contactMessage.id });
-    await queueNotification(tx, {
-      to: ctx.ownerEmail,
-      replyTo: input.user_email,
-      subject: `New contact message from ${input.user_name}`,
-      lines: [
-        "New message from the portfolio contact form.",
-        `Name: ${input.user_name}`,
-        `Email: ${input.user_email}`,
-        `Phone: ${phone ?? "—"}`,
-        input.message,
-      ],
-      link: { label: "Open it in the inbox", path: `/admin/messages/${row!.id}` },
-    });
+    .insert(contactMessage)
+    .values({ userName: input.user_name, userEmail: input.user_email, userPhone: phone, message: input.message, ip: ctx.ip })
+    .returning({ id: contactMessage.id });
+  await queueNotification(tx, {
+    to: ctx.ownerEmail,
+    replyTo: input.user_email,
+    subject: `New contact message from ${input.user_name}`,
+    lines: [
+      "New message from the portfolio contact form.",
+      `Name: ${input.user_name}`,
+      `Email: ${input.user_email}`,
+      `Phone: ${phone ?? "—"}`,
+      input.message,
+    ],
+    link: { label: "Open it in the inbox", path: `/admin/messages/${row!.id}` },
+  });
   await publishLive(tx, { kind: "contact.received", entityId: row!.id, admins: true });
   return { id: row!.id };
 }

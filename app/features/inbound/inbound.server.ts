@@ -17,6 +17,7 @@
  *    `postMessage`, which applies the portal's file rules); a refusal there is told to the sender too.
  */
 import { createHash } from "node:crypto";
+import { Readable } from "node:stream";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
 import type { Database } from "#app/db/client.server";
@@ -182,13 +183,29 @@ export async function receiveInboundMail(deps: InboundDeps, raw: Buffer, envelop
 }
 
 /**
- * Parses a raw message (mailparser, streaming through its MIME parts; attachments decoded as they
- * arrive). mailparser's own HTML-to-text conversion is skipped (4 s a megabyte): {@link replyBody}
+ * Parses a raw message (mailparser, streaming through its MIME parts, fed in 256 KB slices so that
+ * the process answers other requests meanwhile; attachments decoded as they arrive). mailparser's own HTML-to-text conversion is skipped (4 s a megabyte): {@link replyBody}
  * reads a bounded head of the HTML instead. Issue #36: linear in the message's size
  * (bench/inbound-large.ts).
  */
 export function parseInboundMail(raw: Buffer): Promise<ParsedMail> {
-  return simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, skipHtmlToText: true });
+  return simpleParser(Readable.from(slices(raw)), {
+    skipImageLinks: true,
+    skipTextToHtml: true,
+    skipTextLinks: true,
+    skipHtmlToText: true,
+  });
+}
+
+/** Bytes handed to the parser at a time: given all at once, a 24 MB message held the process for seconds. */
+const PARSE_SLICE_BYTES = 256 * 1024;
+
+/** `raw` in slices, yielding to the event loop between them (other requests are answered meanwhile). */
+async function* slices(raw: Buffer): AsyncGenerator<Buffer> {
+  for (let offset = 0; offset < raw.length; offset += PARSE_SLICE_BYTES) {
+    yield raw.subarray(offset, offset + PARSE_SLICE_BYTES);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** The new text of a parsed reply: its plain text, else its HTML read as text; quotes and signature removed (bounded work). */

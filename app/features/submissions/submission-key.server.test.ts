@@ -50,7 +50,13 @@ describe.each(testDatabases())("idempotent posts on %s", (_name, open) => {
     const proposalId = await insertProposal(t.db, { clientId: client.id });
     const key = newSubmissionKey();
     const post = () =>
-      postMessage(c, { author: client, proposalId, text: "Is the shop included?", attachments: [{ name: "logo.png", content: PNG }], submissionKey: key });
+      postMessage(c, {
+        author: client,
+        proposalId,
+        text: "Is the shop included?",
+        attachments: [{ name: "logo.png", content: PNG }],
+        submissionKey: key,
+      });
     const first = await post();
     const again = await post();
     expect(again.id).toBe(first.id);
@@ -87,7 +93,10 @@ describe.each(testDatabases())("idempotent posts on %s", (_name, open) => {
     const client = await makeClient(s);
     const key = newSubmissionKey();
     const first = await requestProposal(t.db, client, request, key);
-    const [again, concurrent] = await Promise.all([requestProposal(t.db, client, request, key), requestProposal(t.db, client, request, key)]);
+    const [again, concurrent] = await Promise.all([
+      requestProposal(t.db, client, request, key),
+      requestProposal(t.db, client, request, key),
+    ]);
     expect(again).toEqual(first);
     expect(concurrent).toEqual(first);
     const rows = await t.db.select({ n: count() }).from(proposal).where(eq(proposal.clientId, client.id));
@@ -114,7 +123,9 @@ describe.each(testDatabases())("idempotent posts on %s", (_name, open) => {
     const { t } = ctx;
     await t.db.insert(formSubmission).values({ scope: "user:x", key: "k".repeat(20) });
     await expect(t.db.insert(formSubmission).values({ scope: "user:x", key: "k".repeat(20) })).rejects.toThrow();
-    await t.db.insert(formSubmission).values({ scope: "user:x", key: "old".repeat(6), createdAt: new Date(Date.now() - 8 * 24 * 3600_000) });
+    await t.db
+      .insert(formSubmission)
+      .values({ scope: "user:x", key: "old".repeat(6), createdAt: new Date(Date.now() - 8 * 24 * 3600_000) });
     expect(await purgeSubmissionKeys(t.db)).toBe(1);
     const left = await t.db.select({ key: formSubmission.key }).from(formSubmission);
     expect(left).toEqual([{ key: "k".repeat(20) }]);

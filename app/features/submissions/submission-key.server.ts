@@ -73,7 +73,11 @@ export async function claimSubmission<T extends Record<string, unknown>>(
  *
  * @returns the first post's result, or undefined (no key, or not posted yet).
  */
-export async function priorSubmission<T extends Record<string, unknown>>(q: Queryable, scope: string, key: string | undefined): Promise<T | undefined> {
+export async function priorSubmission<T extends Record<string, unknown>>(
+  q: Queryable,
+  scope: string,
+  key: string | undefined,
+): Promise<T | undefined> {
   if (!key) return undefined;
   const [first] = await q
     .select({ result: formSubmission.result })

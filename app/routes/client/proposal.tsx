@@ -119,8 +119,13 @@ export default function ClientProposal({ loaderData, actionData }: Route.Compone
       ) : null}
       <ProposalRequestDetails request={p} headingId="request-title" title={p.source === "ambassador" ? "The proposal" : "Your request"} />
       <VersionHistory history={agreement.history} headingId="history-title" />
-      <Conversation thread={loaderData.thread} reply={actionData} maxUploadMb={loaderData.maxUploadMb}
-        submissionKey={loaderData.submissionKey} muted={loaderData.muted} />
+      <Conversation
+        thread={loaderData.thread}
+        reply={actionData}
+        maxUploadMb={loaderData.maxUploadMb}
+        submissionKey={loaderData.submissionKey}
+        muted={loaderData.muted}
+      />
     </div>
   );
 }
