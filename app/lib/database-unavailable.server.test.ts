@@ -38,7 +38,7 @@ async function thrown(run: () => Promise<unknown>): Promise<unknown> {
 let handle: DbHandle;
 beforeAll(async () => {
   handle = await openPgliteClone();
-});
+}, 600_000);
 afterAll(async () => {
   await handle.close().catch(() => {});
 });
