@@ -47,17 +47,22 @@ let app: AppProcess;
 let proxy: Awaited<ReturnType<typeof pgProxy>>;
 
 test.beforeAll(async () => {
+  // A budget for a start on a busy machine (it took 85 s under a load of 30).
+  test.setTimeout(300_000);
   database = await createPgDatabase(runPgUrl(), "e2e_outage");
   const url = new URL(database.url);
   proxy = await pgProxy(url);
   const proxied = new URL(database.url);
   proxied.hostname = "127.0.0.1";
   proxied.port = String(proxy.port);
-  app = await startAppServer({
-    DATABASE_URL: proxied.href,
-    DATA_DIR: `${process.env.E2E_TMP}/${database.name}`,
-    SMTP_URL: process.env.E2E_SMTP_URL ?? "",
-  });
+  app = await startAppServer(
+    {
+      DATABASE_URL: proxied.href,
+      DATA_DIR: `${process.env.E2E_TMP}/${database.name}`,
+      SMTP_URL: process.env.E2E_SMTP_URL ?? "",
+    },
+    { startTimeoutMs: 240_000 },
+  );
 });
 test.afterAll(async () => {
   await proxy?.restore().catch(() => {});
