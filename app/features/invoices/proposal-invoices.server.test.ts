@@ -36,8 +36,12 @@ describe.each(testDatabases())("several invoices per proposal, and invoices with
     const { t, admin } = ctx;
     const client = await makeClient(ctx.s);
     const proposalId = await insertProposal(t.db, { clientId: client.id, projectName: "Two parts", status: "in_progress" });
-    const first = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-05-01", items: items(30_000) }, NOW, { knownInvoices: 0 });
-    const second = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-06-01", items: items(70_000) }, NOW, { knownInvoices: 1 });
+    const first = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-05-01", items: items(30_000) }, NOW, {
+      knownInvoices: 0,
+    });
+    const second = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-06-01", items: items(70_000) }, NOW, {
+      knownInvoices: 1,
+    });
     expect(second.number).not.toBe(first.number);
     // A page still showing one invoice is refused, nothing written.
     expect(
@@ -52,7 +56,9 @@ describe.each(testDatabases())("several invoices per proposal, and invoices with
     expect(forClient.allowed.delete).toBe(false);
 
     // Lists: one row per proposal; the row links to the oldest unpaid invoice.
-    const clientRows = (await listClientProposalRows(t.db, client, { includeCompleted: true, limit: 50 })).filter((r) => r.id === proposalId);
+    const clientRows = (await listClientProposalRows(t.db, client, { includeCompleted: true, limit: 50 })).filter(
+      (r) => r.id === proposalId,
+    );
     expect(clientRows).toHaveLength(1);
     expect(clientRows[0]!.invoiceId).toBe(first.id);
     const adminRows = (await listProposalsForAdmin(t.db, admin, { q: "Two parts" }, { size: 25 })).items;
@@ -94,7 +100,9 @@ describe.each(testDatabases())("several invoices per proposal, and invoices with
     const adminView = await getInvoiceForAdmin(t.db, admin, id, NOW);
     expect(adminView).toMatchObject({ id, proposalId: null, clientName: "Solo Ltd", clientEmail: client.email });
     expect((await listInvoicesForAdmin(t.db, admin, { filter: "all", q: "9001" }, { size: 25 }, NOW)).items.map((i) => i.id)).toEqual([id]);
-    expect((await listInvoicesForAdmin(t.db, admin, { filter: "overdue", q: "Solo" }, { size: 25 }, NOW)).items.map((i) => i.id)).toEqual([id]);
+    expect((await listInvoicesForAdmin(t.db, admin, { filter: "overdue", q: "Solo" }, { size: 25 }, NOW)).items.map((i) => i.id)).toEqual([
+      id,
+    ]);
 
     const digest = JSON.stringify(await collectDigest(t.db, NOW, "UTC", "USD"));
     expect(digest).toContain("INV-2026-9001");
@@ -117,7 +125,11 @@ describe.each(testDatabases())("several invoices per proposal, and invoices with
 
   it("earns an ambassador's commission on the payments of each of the proposal's invoices", async () => {
     const { t, s } = ctx;
-    const made = await insertReferredProposal(s, { budgetCents: 100_000, clientApprovedAt: new Date("2026-02-01T12:00:00Z"), commissionRateBps: 1000 });
+    const made = await insertReferredProposal(s, {
+      budgetCents: 100_000,
+      clientApprovedAt: new Date("2026-02-01T12:00:00Z"),
+      commissionRateBps: 1000,
+    });
     const deposit = await insertBareInvoice(t.db, made.id, 30_000, made.client.id);
     const rest = await insertBareInvoice(t.db, made.id, 70_000, made.client.id);
     await recordTestPayment(t.db, { invoiceId: deposit, amountCents: 30_000 });
@@ -135,7 +147,10 @@ describe.each(testDatabases())("several invoices per proposal, and invoices with
     const proposalId = await insertProposal(t.db, { clientId: client.id });
     const a = await insertInvoice(t.db, { proposalId, clientId: client.id, items: [["A", 100]], dueDate: "2026-05-01" });
     const b = await insertInvoice(t.db, { proposalId, clientId: client.id, items: [["B", 200]], dueDate: "2026-06-01" });
-    const rows = await t.db.select({ id: invoice.id, organisationId: invoice.organisationId }).from(invoice).where(eq(invoice.proposalId, proposalId));
+    const rows = await t.db
+      .select({ id: invoice.id, organisationId: invoice.organisationId })
+      .from(invoice)
+      .where(eq(invoice.proposalId, proposalId));
     expect(rows.map((r) => r.id).sort()).toEqual([a, b].sort());
     // Both belong to the proposal's organisation (trigger of migration 0029).
     for (const r of rows) expect(r.organisationId).toBe(await organisationOf(client.id));

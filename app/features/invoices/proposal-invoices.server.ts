@@ -55,7 +55,9 @@ export function shownInvoiceNumberSql(proposalId: SQLWrapper): SQL<string | null
 
 /** How many invoices the proposal has (0 when none). */
 export function invoiceCountSql(proposalId: SQLWrapper): SQL<number> {
-  return sql<number>`(select count(*) from ${invoice} as counted_invoice where counted_invoice.proposal_id = ${proposalId})`.mapWith(Number);
+  return sql<number>`(select count(*) from ${invoice} as counted_invoice where counted_invoice.proposal_id = ${proposalId})`.mapWith(
+    Number,
+  );
 }
 
 /** Whether the proposal has at least one invoice. */

@@ -64,7 +64,9 @@ export async function action(args: Route.ActionArgs) {
     args,
     invoiceGenerateSchema,
     async (value) => {
-      const created = await generateInvoice(db, actor, proposalId, toInvoiceInput(value), new Date(), { knownInvoices: value.knownInvoices });
+      const created = await generateInvoice(db, actor, proposalId, toInvoiceInput(value), new Date(), {
+        knownInvoices: value.knownInvoices,
+      });
       return redirect(`/admin/invoices?created=${encodeURIComponent(created.number)}`);
     },
     { failureMessage: INVOICE_MESSAGES.generationFailed },
