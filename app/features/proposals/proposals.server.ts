@@ -31,7 +31,7 @@ import {
 } from "./proposal-rules";
 import { makeAmbassadorFirstVersion } from "#app/features/agreements/offers.server";
 import { emailVerified, visibleToClient } from "./client-visibility.server";
-import { lockMembership, PROJECT_ROLES } from "#app/features/organisations/access.server";
+import { hasOrganisationRole, lockMembership, MONEY_ROLES, PROJECT_ROLES } from "#app/features/organisations/access.server";
 import { ORGANISATION_MESSAGES } from "#app/features/organisations/organisations.messages";
 import { type AmbassadorProposalInput, type ProposalRequestInput } from "./proposals.schema";
 import { AMBASSADOR_DAILY_LIMITS, PROPOSAL_MESSAGES } from "./proposals.messages";
@@ -93,8 +93,10 @@ function clientProposalQuery(q: Queryable, where: SQL | undefined) {
 
 type ListedRow = Awaited<ReturnType<typeof clientProposalQuery>>[number];
 
-function withAllowed(row: ListedRow): ClientProposalRow {
-  return { ...row, allowed: clientActions(row, row.invoiceId !== null) };
+function withAllowed(row: ListedRow, actor: Actor): ClientProposalRow {
+  const allowed = clientActions(row, row.invoiceId !== null);
+  // A member without a money role is not told the invoice's id (its page would answer 404, ADR 022).
+  return { ...row, invoiceId: hasOrganisationRole(actor, MONEY_ROLES) ? row.invoiceId : null, allowed };
 }
 
 /**
@@ -184,7 +186,7 @@ export async function listClientProposals(
   const rows = await clientProposalQuery(db, where)
     .limit(pageSize)
     .offset((page - 1) * pageSize);
-  return { items: rows.map(withAllowed), page, pageSize, total, pageCount };
+  return { items: rows.map((row) => withAllowed(row, actor)), page, pageSize, total, pageCount };
 }
 
 /**
@@ -200,7 +202,7 @@ export async function listClientProposalRows(
 ): Promise<ClientProposalRow[]> {
   assertRole(actor, "client");
   const rows = await clientProposalQuery(q, await clientListWhere(q, actor, options.includeCompleted)).limit(options.limit);
-  return rows.map(withAllowed);
+  return rows.map((row) => withAllowed(row, actor));
 }
 
 /** Which of the client's proposals a list shows: the visible ones, without the completed and closed unless asked. */
@@ -252,7 +254,7 @@ export async function listAwaitingApproval(db: Database, actor: Actor): Promise<
       isNull(proposal.clientDeclinedAt),
     ),
   );
-  return rows.map(withAllowed).filter((row) => row.allowed.approve);
+  return rows.map((row) => withAllowed(row, actor)).filter((row) => row.allowed.approve);
 }
 
 /** The fields of the edit form, as stored. */
