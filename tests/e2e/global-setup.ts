@@ -116,11 +116,11 @@ export default async function globalSetup() {
   process.env.TEST_DATABASE_URL = server.url;
   const database = await createPgDatabase(server.url, "e2e");
 
-  const app = await startAppServer({
-    DATA_DIR: path.join(tmp, "data"),
-    DATABASE_URL: database.url,
-    SMTP_URL: smtp.url,
-  });
+  // A budget for a start on a busy machine (85 s seen under a load of 30), not a speed check.
+  const app = await startAppServer(
+    { DATA_DIR: path.join(tmp, "data"), DATABASE_URL: database.url, SMTP_URL: smtp.url },
+    { startTimeoutMs: 240_000 },
+  );
 
   process.env.E2E_BASE_URL = app.baseUrl;
   process.env.E2E_MAIL_DIR = mailDir;
