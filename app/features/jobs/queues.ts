@@ -94,4 +94,6 @@ export const JOB_SCHEDULES: Partial<Record<JobName, string>> = {
   "tally-fold": "* * * * *",
   // Sent mails past OUTBOX_RETENTION_DAYS, old rate-limit windows, expired data exports.
   purge: "17 * * * *",
+  // #39 recurring billing: due cycles (each once), dunning retries, card-expiry notices.
+  billing: "* * * * *",
 };
