@@ -7,6 +7,7 @@
  * transaction as the write, so two tabs or an admin's concurrent change cannot slip past).
  * Nothing is written on refusal. The admin's use-cases live in `proposals.admin.server.ts`.
  */
+import { shownInvoiceIdSql } from "#app/features/invoices/proposal-invoices.server";
 import { and, asc, count, desc, eq, isNull, notInArray, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database, Queryable, Transaction } from "#app/db/client.server";
@@ -57,7 +58,7 @@ export interface ClientProposalRow {
   createdAt: Date;
   /** The ambassador who made it (ambassador proposals), else null. */
   ambassadorName: string | null;
-  /** The proposal's invoice, when the admin generated one (links to /view-invoice/{id}). */
+  /** The invoice the row links to (links to /view-invoice/{id}): the oldest unpaid, else the newest paid (#37). */
   invoiceId: number | null;
   allowed: ClientProposalActions;
 }
@@ -82,11 +83,10 @@ function clientProposalQuery(q: Queryable, where: SQL | undefined) {
       declineReason: proposal.declineReason,
       createdAt: proposal.createdAt,
       ambassadorName: ambassadorUser.name,
-      invoiceId: invoice.id,
+      invoiceId: shownInvoiceIdSql(proposal.id),
     })
     .from(proposal)
     .leftJoin(ambassadorUser, eq(ambassadorUser.id, proposal.ambassadorId))
-    .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
     .where(where)
     .orderBy(desc(proposal.createdAt), desc(proposal.id));
 }
@@ -363,7 +363,7 @@ export async function updateProposal(db: Database, actor: Actor, proposalId: num
  */
 export async function deleteProposal(db: Database, actor: Actor, proposalId: number): Promise<void> {
   await changeOwnProposal(db, actor, proposalId, async (tx, row) => {
-    const [linked] = await tx.select({ id: invoice.id }).from(invoice).where(eq(invoice.proposalId, row.id));
+    const [linked] = await tx.select({ id: invoice.id }).from(invoice).where(eq(invoice.proposalId, row.id)).limit(1);
     refuseIf(deleteRefusal(row, Boolean(linked)));
     // Published before the row goes: its audience is read from it.
     await publishProposalEvent(tx, row.id, "proposal.deleted", {}, actor.id);

@@ -91,7 +91,7 @@ export default function ClientProposal({ loaderData, actionData }: Route.Compone
         </div>
       </header>
       <ProposalNextStep proposal={p} />
-      {allowed.edit || p.invoice || allowed.approve ? (
+      {allowed.edit || p.invoices.length > 0 || allowed.approve ? (
         <div className="flex flex-wrap gap-2">
           {allowed.edit ? (
             <Link
@@ -101,14 +101,15 @@ export default function ClientProposal({ loaderData, actionData }: Route.Compone
               Edit request
             </Link>
           ) : null}
-          {p.invoice ? (
+          {p.invoices.map((inv) => (
             <Link
-              to={`/view-invoice/${p.invoice.id}`}
+              key={inv.id}
+              to={`/view-invoice/${inv.id}`}
               className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50"
             >
-              View invoice {p.invoice.number}
+              View invoice {inv.number}
             </Link>
-          ) : null}
+          ))}
           {allowed.approve ? (
             <Link
               to={`/proposals/${p.id}/accept`}
