@@ -13,5 +13,7 @@ export const AUDIT_ENTITIES = [
   "offer",
   "job",
   "organisation",
+  "case_study",
+  "testimonial",
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
