@@ -199,7 +199,9 @@ export async function createCaseStudy(
   if (!title) throw fieldError("title", "Title is required.");
   return db.transaction(async (tx) => {
     const slug = await freeSlug(tx, slugify(title));
-    const [{ next } = { next: 1 }] = await tx.select({ next: sql<number>`coalesce(max(${caseStudy.position}), 0)::int + 1` }).from(caseStudy);
+    const [{ next } = { next: 1 }] = await tx
+      .select({ next: sql<number>`coalesce(max(${caseStudy.position}), 0)::int + 1` })
+      .from(caseStudy);
     const draft = { ...blankContent(title, slug), ...init.content, title, slug };
     const [row] = await tx
       .insert(caseStudy)
@@ -223,7 +225,13 @@ export async function saveCaseStudyDraft(db: Database, actor: Actor, id: number,
     if (await slugTaken(tx, input.slug, id)) throw fieldError("slug", "Another case study uses this slug.", "CONFLICT");
     const draft: CaseStudyContent = { ...row.draft, ...input };
     await tx.update(caseStudy).set({ draft, draftUpdatedAt: new Date() }).where(eq(caseStudy.id, id));
-    await recordAudit(tx, actor, { entity: "case_study", entityId: id, action: "draft-saved", before: { title: row.draft.title }, after: { title: draft.title } });
+    await recordAudit(tx, actor, {
+      entity: "case_study",
+      entityId: id,
+      action: "draft-saved",
+      before: { title: row.draft.title },
+      after: { title: draft.title },
+    });
   });
 }
 
@@ -271,15 +279,23 @@ export async function publishCaseStudy(
   if (draft.images.some((image) => !image.alt.trim())) throw invalidInput("Not published: every screenshot needs its alt text.");
   const ogImage = await makeOgImage(draft);
   await db.transaction(async (tx) => {
-    const [row] = await tx.select({ draft: caseStudy.draft, slug: caseStudy.slug }).from(caseStudy).where(eq(caseStudy.id, id)).for("update");
+    const [row] = await tx
+      .select({ draft: caseStudy.draft, slug: caseStudy.slug })
+      .from(caseStudy)
+      .where(eq(caseStudy.id, id))
+      .for("update");
     if (!row) throw notFound("Case study not found");
-    if (JSON.stringify(row.draft) !== JSON.stringify(draft)) throw conflict("The draft changed while it was being published. Publish again.");
+    if (JSON.stringify(row.draft) !== JSON.stringify(draft))
+      throw conflict("The draft changed while it was being published. Publish again.");
     if (await slugTaken(tx, draft.slug, id)) throw conflict("Another case study uses this slug.");
-    await tx
-      .update(caseStudy)
-      .set({ published: draft, slug: draft.slug, publishedAt: new Date(), ogImage })
-      .where(eq(caseStudy.id, id));
-    await recordAudit(tx, actor, { entity: "case_study", entityId: id, action: "published", before: { slug: row.slug }, after: { slug: draft.slug } });
+    await tx.update(caseStudy).set({ published: draft, slug: draft.slug, publishedAt: new Date(), ogImage }).where(eq(caseStudy.id, id));
+    await recordAudit(tx, actor, {
+      entity: "case_study",
+      entityId: id,
+      action: "published",
+      before: { slug: row.slug },
+      after: { slug: draft.slug },
+    });
   });
 }
 
@@ -319,7 +335,10 @@ export async function moveCaseStudy(db: Database, actor: Actor, id: number, dire
     order[index] = other.id;
     order[rows.indexOf(other)] = id;
     for (const [i, caseStudyId] of order.entries()) {
-      await tx.update(caseStudy).set({ position: i + 1 }).where(eq(caseStudy.id, caseStudyId));
+      await tx
+        .update(caseStudy)
+        .set({ position: i + 1 })
+        .where(eq(caseStudy.id, caseStudyId));
     }
     await recordAudit(tx, actor, { entity: "case_study", entityId: id, action: `moved-${direction}` });
     return true;
@@ -355,15 +374,17 @@ export async function setDraftImages(q: Queryable, actor: Actor, id: number, ima
 /** What "Make a case study draft" reads from a delivered project. */
 export interface DeliveredProjectSource {
   proposalId: number;
+  /** Only a completed project can become a case study. */
+  completed: boolean;
   projectName: string;
   scope: string;
   items: string[];
 }
 
 /**
- * Reads a delivered (completed) project's name, its offer's scope and line items.
+ * Reads a project's name, its offer's scope and line items (what a case study draft is made of).
  *
- * @throws {AppError} 404 when missing; 400 when the project is not completed.
+ * @throws {AppError} 404 when missing.
  */
 export async function readDeliveredProject(db: Queryable, actor: Actor, proposalId: number): Promise<DeliveredProjectSource> {
   assertRole(actor, "admin");
@@ -380,9 +401,9 @@ export async function readDeliveredProject(db: Queryable, actor: Actor, proposal
     .leftJoin(proposalOffer, eq(proposalOffer.proposalId, proposal.id))
     .where(eq(proposal.id, proposalId));
   if (!row) throw notFound("Proposal not found");
-  if (row.status !== "completed") throw invalidInput("Only a completed project can become a case study.");
   return {
     proposalId,
+    completed: row.status === "completed",
     projectName: row.offerName || row.projectName || `Project ${proposalId}`,
     scope: row.scope || row.details,
     items: (row.items ?? []).map((item) => item.description).filter(Boolean),
@@ -415,7 +436,10 @@ export async function readOgImage(db: Queryable, id: number): Promise<Uint8Array
 
 /** Stores an Open Graph image made later (the seeded case studies get theirs at first request). */
 export async function storeOgImage(db: Queryable, id: number, png: Uint8Array): Promise<void> {
-  await db.update(caseStudy).set({ ogImage: png }).where(and(eq(caseStudy.id, id), isNotNull(caseStudy.published)));
+  await db
+    .update(caseStudy)
+    .set({ ogImage: png })
+    .where(and(eq(caseStudy.id, id), isNotNull(caseStudy.published)));
 }
 
 /** @returns the published case study with this id (the Open Graph route), or null. */

@@ -37,7 +37,7 @@ export const RESERVED_SLUGS = new Set([
   "view-invoice",
   "meetings",
   "organisation",
-  "testimonial",
+  "testimonials",
   "ambassador",
   "admin",
   "theme",
@@ -84,7 +84,10 @@ const lines = (label: string, separator: RegExp, message: string) =>
         .map((item) => item.trim())
         .filter(Boolean),
     )
-    .refine((items) => items.every((item) => item.length <= CASE_STUDY_LIMITS.line), `Each entry must be at most ${CASE_STUDY_LIMITS.line} characters.`);
+    .refine(
+      (items) => items.every((item) => item.length <= CASE_STUDY_LIMITS.line),
+      `Each entry must be at most ${CASE_STUDY_LIMITS.line} characters.`,
+    );
 
 /** The editor's text fields (the screenshots have forms of their own). */
 export const caseStudyDraftSchema = z.object({
@@ -111,7 +114,9 @@ export const caseStudyDraftSchema = z.object({
 export type CaseStudyDraftInput = z.infer<typeof caseStudyDraftSchema>;
 
 /** A screenshot's alt text: required. */
-export const altField = requiredText("Alt text", CASE_STUDY_LIMITS.alt, { message: "Describe the screenshot for people who cannot see it." });
+export const altField = requiredText("Alt text", CASE_STUDY_LIMITS.alt, {
+  message: "Describe the screenshot for people who cannot see it.",
+});
 
 /** Consent choices as the client reads them. */
 export const CONSENT_LABELS = {

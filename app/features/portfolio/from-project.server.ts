@@ -10,6 +10,7 @@ import type { FileStore } from "#app/features/files/file-store";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { createCaseStudy, draftFromDeliveredProject, readDeliveredProject } from "./case-studies.server";
 import { addScreenshot, MAX_SCREENSHOT_BYTES } from "./images.server";
+import { invalidInput } from "#app/lib/errors";
 
 /** @returns the image files shared in a proposal's conversation (id, name), oldest first. */
 export async function projectImageFiles(db: Queryable, actor: Actor, proposalId: number): Promise<{ id: number; name: string }[]> {
@@ -39,9 +40,20 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
  * @returns the new case study's id.
  * @throws {AppError} 400 when the project is not completed; 404 when missing.
  */
-export async function draftCaseStudyFromProject(db: Database, files: FileStore, actor: Actor, proposalId: number, fileIds: number[]): Promise<number> {
+export async function draftCaseStudyFromProject(
+  db: Database,
+  files: FileStore,
+  actor: Actor,
+  proposalId: number,
+  fileIds: number[],
+): Promise<number> {
   const source = await readDeliveredProject(db, actor, proposalId);
-  const id = await createCaseStudy(db, actor, { title: source.projectName, content: draftFromDeliveredProject(source), sourceProposalId: proposalId });
+  if (!source.completed) throw invalidInput("Only a completed project can become a case study.");
+  const id = await createCaseStudy(db, actor, {
+    title: source.projectName,
+    content: draftFromDeliveredProject(source),
+    sourceProposalId: proposalId,
+  });
   if (fileIds.length === 0) return id;
   const chosen = await db
     .select({ key: storedFile.storageKey, name: storedFile.name })

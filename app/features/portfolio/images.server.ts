@@ -41,7 +41,14 @@ export const imageUrl = (imageId: number, variant: ImageVariant) => `/portfolio/
  * @param alt - required alt text.
  * @throws {AppError} 400 on `file` when it is not an image sharp can read; on `alt` when empty.
  */
-export async function addScreenshot(db: Database, files: FileStore, actor: Actor, caseStudyId: number, bytes: Uint8Array, alt: string): Promise<number> {
+export async function addScreenshot(
+  db: Database,
+  files: FileStore,
+  actor: Actor,
+  caseStudyId: number,
+  bytes: Uint8Array,
+  alt: string,
+): Promise<number> {
   assertRole(actor, "admin");
   const altText = altField.safeParse(alt);
   if (!altText.success) throw fieldError("alt", altText.error.issues[0]!.message);

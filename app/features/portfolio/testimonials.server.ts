@@ -183,7 +183,9 @@ export async function withdrawTestimonial(db: Database, actor: Actor, id: number
     const [row] = await tx
       .update(testimonial)
       .set({ withdrawnAt: new Date(), approvedAt: null })
-      .where(and(eq(testimonial.id, id), isNotNull(testimonial.submittedAt), inOrganisation(testimonial.organisationId, actor, OWNER_ROLES)))
+      .where(
+        and(eq(testimonial.id, id), isNotNull(testimonial.submittedAt), inOrganisation(testimonial.organisationId, actor, OWNER_ROLES)),
+      )
       .returning({ id: testimonial.id, proposalId: testimonial.proposalId });
     if (!row) throw invalidInput("There is no testimonial to withdraw.");
     await publishLive(tx, { kind: "testimonial.withdrawn", entityId: id, proposalId: row.proposalId, admins: true, actorId: actor.id });
@@ -227,7 +229,9 @@ export async function listTestimonialsForAdmin(db: Queryable, actor: Actor): Pro
       submittedAt: testimonial.submittedAt,
       approvedAt: testimonial.approvedAt,
       withdrawnAt: testimonial.withdrawnAt,
-      suggestedCaseStudyId: sql<number | null>`(select cs.id from case_study cs where cs.source_proposal_id = ${testimonial.proposalId} order by cs.id limit 1)`,
+      suggestedCaseStudyId: sql<
+        number | null
+      >`(select cs.id from case_study cs where cs.source_proposal_id = ${testimonial.proposalId} order by cs.id limit 1)`,
     })
     .from(testimonial)
     .innerJoin(proposal, eq(proposal.id, testimonial.proposalId))
@@ -252,11 +256,22 @@ export async function approveTestimonial(db: Database, actor: Actor, id: number,
       .update(testimonial)
       .set({ approvedAt: new Date(), caseStudyId })
       .where(
-        and(eq(testimonial.id, id), isNotNull(testimonial.submittedAt), isNull(testimonial.withdrawnAt), inArray(testimonial.consent, ["name", "first_name"])),
+        and(
+          eq(testimonial.id, id),
+          isNotNull(testimonial.submittedAt),
+          isNull(testimonial.withdrawnAt),
+          inArray(testimonial.consent, ["name", "first_name"]),
+        ),
       )
       .returning({ id: testimonial.id, proposalId: testimonial.proposalId });
     if (!row) throw invalidInput("Only a written testimonial the client agreed to publish can be approved.");
-    await recordAudit(tx, actor, { entity: "testimonial", entityId: id, action: "approved", after: { caseStudyId }, proposalId: row.proposalId });
+    await recordAudit(tx, actor, {
+      entity: "testimonial",
+      entityId: id,
+      action: "approved",
+      after: { caseStudyId },
+      proposalId: row.proposalId,
+    });
   });
 }
 

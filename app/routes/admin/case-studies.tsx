@@ -77,7 +77,10 @@ export default function AdminCaseStudies({ loaderData, actionData }: Route.Compo
       ) : (
         <ol className="flex flex-col gap-3" aria-label="Case studies in the order of the Projects page">
           {loaderData.caseStudies.map((cs, i) => (
-            <li key={cs.id} className="flex flex-col gap-3 rounded-xl border border-slate-200 p-4 sm:flex-row sm:items-center sm:justify-between">
+            <li
+              key={cs.id}
+              className="flex flex-col gap-3 rounded-xl border border-slate-200 p-4 sm:flex-row sm:items-center sm:justify-between"
+            >
               <div className="min-w-0">
                 <p className="font-semibold">
                   <Link to={`/admin/case-studies/${cs.id}`} className="underline underline-offset-2 hover:text-brand-700">

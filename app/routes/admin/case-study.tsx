@@ -112,7 +112,12 @@ export async function action(args: Route.ActionArgs) {
 export default function AdminCaseStudy({ loaderData, actionData }: Route.ComponentProps) {
   const { id, values, status } = loaderData;
   const saveResult = actionData && "intent" in actionData && actionData.intent === "save" ? actionData : null;
-  const [form, fields] = useAppForm({ id: `case-study-${id}`, constraint: loaderData.form, lastResult: saveResult?.result, defaultValue: values });
+  const [form, fields] = useAppForm({
+    id: `case-study-${id}`,
+    constraint: loaderData.form,
+    lastResult: saveResult?.result,
+    defaultValue: values,
+  });
   const pending = useIsSubmitting();
   const otherResult = actionData && "intent" in actionData && actionData.intent !== "save" ? actionData : null;
   const markdownHint = "Markdown: **bold**, *italic*, [link](https://…), lists with “- ”. HTML is shown as text.";
@@ -242,7 +247,14 @@ export default function AdminCaseStudy({ loaderData, actionData }: Route.Compone
         )}
         <Form method="post" encType="multipart/form-data" className="mt-6 flex flex-col gap-3 border-t border-slate-200 pt-4">
           <input type="hidden" name="intent" value="add-screenshot" />
-          <InputField id="screenshot-file" name="file" type="file" accept="image/png,image/jpeg,image/webp,image/avif,image/gif" label="Add a screenshot" required />
+          <InputField
+            id="screenshot-file"
+            name="file"
+            type="file"
+            accept="image/png,image/jpeg,image/webp,image/avif,image/gif"
+            label="Add a screenshot"
+            required
+          />
           <InputField
             id="screenshot-alt"
             name="alt"
@@ -261,4 +273,3 @@ export default function AdminCaseStudy({ loaderData, actionData }: Route.Compone
     </>
   );
 }
-

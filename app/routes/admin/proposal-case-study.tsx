@@ -12,7 +12,10 @@ import { notFound } from "#app/lib/errors";
 import { runIntent } from "#app/lib/form-action.server";
 import { parseId } from "#app/lib/ids";
 
-export const meta: Route.MetaFunction = () => [{ title: "Make a case study draft | Admin Console" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Make a case study draft | Admin Console" },
+  { name: "robots", content: "noindex" },
+];
 
 function proposalId(params: { proposalId?: string }): number {
   const id = parseId(params.proposalId);
@@ -34,7 +37,10 @@ export async function action(args: Route.ActionArgs) {
   const id = proposalId(args.params);
   return runIntent(args, {
     draft: async (form) => {
-      const fileIds = form.getAll("fileId").map((v) => parseId(v)).filter((v): v is number => v !== null);
+      const fileIds = form
+        .getAll("fileId")
+        .map((v) => parseId(v))
+        .filter((v): v is number => v !== null);
       const caseStudyId = await draftCaseStudyFromProject(db, args.context.get(filesContext), actor, id, fileIds);
       return redirect(`/admin/case-studies/${caseStudyId}`);
     },
@@ -47,13 +53,25 @@ export default function ProposalCaseStudy({ loaderData, actionData }: Route.Comp
   const pending = useIsSubmitting();
   return (
     <div className="max-w-3xl">
-      <PageHeading title="Make a case study draft" lead={<Link to={`/admin/proposals/${source.proposalId}`}>← Back to the proposal</Link>} />
+      <PageHeading
+        title="Make a case study draft"
+        lead={<Link to={`/admin/proposals/${source.proposalId}`}>← Back to the proposal</Link>}
+      />
       <ActionNotice result={actionData} className="mb-4" />
       {existing ? (
         <p className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950">
-          A case study was already drafted from this project: <Link to={`/admin/case-studies/${existing}`} className="font-semibold underline">open it</Link>. You can still make another.
+          A case study was already drafted from this project:{" "}
+          <Link to={`/admin/case-studies/${existing}`} className="font-semibold underline">
+            open it
+          </Link>
+          . You can still make another.
         </p>
       ) : null}
+      {source.completed ? null : (
+        <p className="mb-4 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 text-slate-800">
+          Only a completed project can become a case study: mark it completed first.
+        </p>
+      )}
       <Form method="post" className="flex flex-col gap-4 rounded-xl border border-slate-200 p-4 sm:p-6">
         <input type="hidden" name="intent" value="draft" />
         <dl className="grid gap-2">

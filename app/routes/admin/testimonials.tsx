@@ -94,7 +94,9 @@ export default function AdminTestimonials({ loaderData, actionData }: Route.Comp
                 t.approvedAt ? (
                   <Form method="post" className="mt-3">
                     <input type="hidden" name="id" value={t.id} />
-                    <p className="mb-2 text-sm text-slate-700">Shown on the home page{t.caseStudyTitle ? ` and on ${t.caseStudyTitle}` : ""}.</p>
+                    <p className="mb-2 text-sm text-slate-700">
+                      Shown on the home page{t.caseStudyTitle ? ` and on ${t.caseStudyTitle}` : ""}.
+                    </p>
                     <button type="submit" name="intent" value="unapprove" className={buttonClass("danger")}>
                       Take approval back
                     </button>

@@ -92,7 +92,10 @@ export default function ProposalRequest({ loaderData, actionData }: Route.Compon
           ) : null}
         </div>
         {loaderData.reference ? (
-          <p className="rounded-control border border-brand-200 bg-brand-50 px-3 py-2 text-sm text-slate-800" data-testid="case-study-reference">
+          <p
+            className="rounded-control border border-brand-200 bg-brand-50 px-3 py-2 text-sm text-slate-800"
+            data-testid="case-study-reference"
+          >
             Starting from the case study{" "}
             <a className="font-semibold text-brand-700 underline" href={`/${loaderData.reference.slug}`}>
               {loaderData.reference.title}

@@ -107,7 +107,8 @@ export default function ClientTestimonial({ loaderData, actionData }: Route.Comp
           <div className="mt-1 flex flex-col gap-2">
             {(Object.keys(CONSENT_LABELS) as (keyof typeof CONSENT_LABELS)[]).map((consent) => (
               <label key={consent} className="flex items-center gap-2">
-                <input type="radio" name="consent" value={consent} required defaultChecked={!t.withdrawn && t.consent === consent} /> {CONSENT_LABELS[consent]}
+                <input type="radio" name="consent" value={consent} required defaultChecked={!t.withdrawn && t.consent === consent} />{" "}
+                {CONSENT_LABELS[consent]}
               </label>
             ))}
           </div>

@@ -10,7 +10,15 @@ import { TestimonialQuote, type PublicTestimonial } from "./testimonial-quote";
  * rendered and sanitised on the server), approved testimonials, the project's links and "Start a
  * project like this". The public page and the admin's preview both render it.
  */
-export function CaseStudyPage({ view, testimonials, startHref }: { view: CaseStudyView; testimonials: PublicTestimonial[]; startHref: string }) {
+export function CaseStudyPage({
+  view,
+  testimonials,
+  startHref,
+}: {
+  view: CaseStudyView;
+  testimonials: PublicTestimonial[];
+  startHref: string;
+}) {
   const section = "reveal mt-12";
   const markdown = "case-study-markdown mt-3 space-y-3 text-slate-700";
   const summary = [
@@ -65,7 +73,9 @@ export function CaseStudyPage({ view, testimonials, startHref }: { view: CaseStu
         </section>
       ) : null}
 
-      {view.html.description ? <div className={`reveal mt-10 ${markdown}`} dangerouslySetInnerHTML={{ __html: view.html.description }} /> : null}
+      {view.html.description ? (
+        <div className={`reveal mt-10 ${markdown}`} dangerouslySetInnerHTML={{ __html: view.html.description }} />
+      ) : null}
       <section className={section}>
         <h2 className="text-2xl font-semibold">The Problem</h2>
         <div className={markdown} dangerouslySetInnerHTML={{ __html: view.html.problem }} />
@@ -130,7 +140,10 @@ export function CaseStudyPage({ view, testimonials, startHref }: { view: CaseStu
       <aside aria-label="Start a project" className="reveal mt-12 rounded-card border border-brand-200 bg-brand-50 p-6">
         <p className="text-lg font-semibold text-slate-900">Want something like {view.title}?</p>
         <p className="mt-1 text-slate-700">Tell me about your project: the request form starts with this case study as its reference.</p>
-        <a href={startHref} className="mt-4 inline-block rounded-control bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800">
+        <a
+          href={startHref}
+          className="mt-4 inline-block rounded-control bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800"
+        >
           Start a project like this
         </a>
       </aside>
