@@ -542,11 +542,12 @@ export const invoice = pgTable(
     id: serial().primaryKey(),
     /** Sequential number, e.g. INV-2026-0001. */
     number: text().notNull().unique(),
-    /** One invoice per proposal; deleting the invoice unlinks the proposal by construction. */
-    proposalId: integer()
-      .notNull()
-      .unique()
-      .references(() => proposal.id, { onDelete: "cascade" }),
+    /**
+     * The proposal it bills, if any (#37): a proposal may have several invoices (deposit, milestones,
+     * final payment) and an invoice may have none (recurring, stand-alone) — then its writer sets
+     * `organisationId` (check `invoice_owner_known`).
+     */
+    proposalId: integer().references(() => proposal.id, { onDelete: "cascade" }),
     /** The person it was issued to; its signed link (/i/…) is signed for them. */
     clientId: text().references(() => user.id, { onDelete: "cascade" }),
     /**
@@ -583,6 +584,7 @@ export const invoice = pgTable(
     index("invoice_status_created_idx").on(t.status, t.createdAt, t.id),
     index("invoice_number_trgm_idx").using("gin", t.number.op("gin_trgm_ops")),
     check("invoice_total_nonnegative", sql`${t.totalCents} >= 0`),
+    check("invoice_owner_known", sql`${t.proposalId} is not null or ${t.organisationId} is not null`),
   ],
 );
 
