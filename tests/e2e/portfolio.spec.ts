@@ -180,7 +180,7 @@ test("“Start a project like this” signs in, prefills the request, and the ad
   await page.getByRole("button", { name: /^(Login|Sign in|Log in)$/ }).click();
   await expect(page).toHaveURL(/\/proposal-request\?caseStudy=project2$/);
   await expect(page.getByTestId("case-study-reference")).toContainText("Kitchen Display System");
-  await expect(page.getByLabel("Project name")).toHaveValue("A project like Kitchen Display System");
+  await expect(page.getByLabel("Project name (optional)")).toHaveValue("A project like Kitchen Display System");
   await expect(page.getByLabel("Project details")).toHaveValue(/your case study “Kitchen Display System” \(\/project2\)/);
   await page.getByRole("button", { name: "Submit request" }).click();
   await expect(page.getByTestId("request-result")).toContainText(/submitted/i);

@@ -20,8 +20,12 @@ export interface PublishedCaseStudy {
   publishedAt: Date;
 }
 
-/** Live-event kinds after which the public pages must be rendered again (server/page-cache.ts). */
-export const PUBLIC_PAGE_EVENT = /^(case_study|testimonial)\./;
+/**
+ * Live-event kinds after which the public pages must be rendered again (server/page-cache.ts):
+ * what changes the published copies, their order or featuring, and any testimonial change (a
+ * change by its client takes the approval back). Draft edits change no public page.
+ */
+export const PUBLIC_PAGE_EVENT = /^(case_study\.(published|unpublished|featured|moved-up|moved-down)|testimonial\.)/;
 
 /** @returns every published case study in the order of /projects. */
 export async function listPublishedCaseStudies(db: Queryable): Promise<PublishedCaseStudy[]> {

@@ -18,6 +18,7 @@ import {
   listFeaturedCaseStudies,
   listPublishedCaseStudies,
   moveCaseStudy,
+  PUBLIC_PAGE_EVENT,
   publishCaseStudy,
   publishedCaseStudyPaths,
   saveCaseStudyDraft,
@@ -74,6 +75,24 @@ describe("case-study slugs", () => {
     expect(slug("rental-platform")).toBeUndefined();
     expect(slugify("Rental Platform!")).toBe("rental-platform");
     expect(slugify("Admin")).toBe("case-study-admin");
+  });
+});
+
+describe("public page invalidation", () => {
+  it("re-renders the public pages on a publish, order, featuring or testimonial change, not on a draft edit", () => {
+    for (const kind of [
+      "case_study.published",
+      "case_study.unpublished",
+      "case_study.featured",
+      "case_study.moved-up",
+      "testimonial.approved",
+      "testimonial.withdrawn",
+    ]) {
+      expect(PUBLIC_PAGE_EVENT.test(kind), kind).toBe(true);
+    }
+    for (const kind of ["case_study.draft-saved", "case_study.created", "case_study.screenshot-added", "proposal.created"]) {
+      expect(PUBLIC_PAGE_EVENT.test(kind), kind).toBe(false);
+    }
   });
 });
 

@@ -137,7 +137,7 @@ export function CaseStudyPage({
         ) : null}
       </div>
 
-      <aside aria-label="Start a project" className="reveal mt-12 rounded-card border border-brand-200 bg-brand-50 p-6">
+      <div className="reveal mt-12 rounded-card border border-brand-200 bg-brand-50 p-6">
         <p className="text-lg font-semibold text-slate-900">Want something like {view.title}?</p>
         <p className="mt-1 text-slate-700">Tell me about your project: the request form starts with this case study as its reference.</p>
         <a
@@ -146,7 +146,7 @@ export function CaseStudyPage({
         >
           Start a project like this
         </a>
-      </aside>
+      </div>
     </article>
   );
 }

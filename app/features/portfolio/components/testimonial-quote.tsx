@@ -11,7 +11,8 @@ export interface PublicTestimonial {
 export function TestimonialQuote({ testimonial }: { testimonial: PublicTestimonial }) {
   return (
     <figure className="rounded-card border border-slate-200 bg-white p-5">
-      <p className="text-amber-700" aria-label={`Rated ${testimonial.rating} out of 5`}>
+      <p className="text-amber-700">
+        <span className="sr-only">Rated {testimonial.rating} out of 5</span>
         <span aria-hidden="true">{"★".repeat(testimonial.rating) + "☆".repeat(5 - testimonial.rating)}</span>
       </p>
       <blockquote className="mt-2 text-slate-800">
