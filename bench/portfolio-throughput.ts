@@ -54,8 +54,20 @@ async function withAutocannon(url: string): Promise<Row> {
 }
 
 function withWrk(url: string): Promise<Row> {
-  const ms = (text: string) => (text.endsWith("us") ? parseFloat(text) / 1000 : text.endsWith("ms") ? parseFloat(text) : parseFloat(text) * 1000);
-  const child = spawn("/usr/bin/time", ["-f", "%U %S %e", "wrk", "-t1", `-c${CONNECTIONS}`, `-d${DURATION}s`, "--latency", "-H", `Accept-Encoding: ${ENCODING}`, url]);
+  const ms = (text: string) =>
+    text.endsWith("us") ? parseFloat(text) / 1000 : text.endsWith("ms") ? parseFloat(text) : parseFloat(text) * 1000;
+  const child = spawn("/usr/bin/time", [
+    "-f",
+    "%U %S %e",
+    "wrk",
+    "-t1",
+    `-c${CONNECTIONS}`,
+    `-d${DURATION}s`,
+    "--latency",
+    "-H",
+    `Accept-Encoding: ${ENCODING}`,
+    url,
+  ]);
   let out = "";
   let err = "";
   child.stdout.on("data", (d) => (out += d));
@@ -88,7 +100,9 @@ async function main() {
         from (select jsonb_set(jsonb_set(published, '{slug}', '"bench-case-study"'), '{impact}',
                 '"Staff find free space **from a screen**, not the aisles:\\n\\n- filters by clearance\\n- spreadsheet export"') as c
                 from case_study where slug = 'project1') s`);
-    await sql.query(`insert into live_event (kind, entity_id, data, user_ids, admins) values ('case_study.published', 'bench', '{}', '{}', true)`);
+    await sql.query(
+      `insert into live_event (kind, entity_id, data, user_ids, admins) values ('case_study.published', 'bench', '{}', '{}', true)`,
+    );
     const urls = {
       prerendered: `${app.baseUrl}/project1`,
       published: `${app.baseUrl}/bench-case-study`,
@@ -115,7 +129,10 @@ async function main() {
     const ratio = mean(rows.published, "rps") / mean(rows.prerendered, "rps");
     const body = `
 Generator: ${HAS_WRK ? "wrk (1 thread)" : "autocannon in the bench process (wrk is not installed here)"}, ${CONNECTIONS} connections, ${DURATION} s per row, two alternating rounds, \`Accept-Encoding: ${ENCODING}\`.
-Server: the built app, one process, PostgreSQL, LOG_LEVEL=warn. Load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(", ")} (other work shares this machine).
+Server: the built app, one process, PostgreSQL, LOG_LEVEL=warn. Load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(", ")} (other work shares this machine).
 
 | page | req/s (mean) | per round | p50 ms | p99 ms | errors | generator CPU |
 |---|---:|---|---:|---:|---:|---:|
@@ -130,7 +147,9 @@ precompressed); the third row is the price of a page the cache does not hold (a 
 React render per request), paid only until the page is rendered again after a publish.
 `;
     console.log(body);
-    console.log(`written to ${writeResults("portfolio-throughput", "Portfolio: a published case study vs /project1", "npx tsx bench/portfolio-throughput.ts", body)}`);
+    console.log(
+      `written to ${writeResults("portfolio-throughput", "Portfolio: a published case study vs /project1", "npx tsx bench/portfolio-throughput.ts", body)}`,
+    );
   } finally {
     await sql.end();
     await app.stop();
