@@ -15,5 +15,6 @@ export const AUDIT_ENTITIES = [
   "organisation",
   "case_study",
   "testimonial",
+  "billing-plan",
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];

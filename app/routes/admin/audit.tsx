@@ -91,6 +91,7 @@ const ENTITY_LABELS: Record<AuditEntity, string> = {
   job: "Background jobs",
   case_study: "Case studies",
   testimonial: "Testimonials",
+  "billing-plan": "Billing plans",
 };
 
 type EventRow = Route.ComponentProps["loaderData"]["events"][number];
