@@ -12,11 +12,12 @@ import { projects } from "../../app/content/projects";
 import { addressesOf, adminPage, expect, newUserPage, PASSWORD, registerClient, test, uniqueEmail, waitForMail } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
 
-test.describe.configure({ mode: "serial", timeout: 180_000 });
+test.describe.configure({ mode: "serial", timeout: 420_000 });
 
 let app: Awaited<ReturnType<typeof startIsolatedApp>>;
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
+  // Budgets for a busy machine: a database of its own and the built app's start.
+  test.setTimeout(420_000);
   app = await startIsolatedApp("portfolio");
 });
 test.afterAll(async () => {
