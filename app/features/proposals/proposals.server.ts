@@ -32,7 +32,6 @@ import {
 import { makeAmbassadorFirstVersion } from "#app/features/agreements/offers.server";
 import { emailVerified, visibleToClient } from "./client-visibility.server";
 import { hasOrganisationRole, lockMembership, MONEY_ROLES, PROJECT_ROLES } from "#app/features/organisations/access.server";
-import { claimSubmission, priorSubmission } from "#app/features/submissions/submission-key.server";
 import { ORGANISATION_MESSAGES } from "#app/features/organisations/organisations.messages";
 import { type AmbassadorProposalInput, type ProposalRequestInput } from "./proposals.schema";
 import { AMBASSADOR_DAILY_LIMITS, PROPOSAL_MESSAGES } from "./proposals.messages";
@@ -106,7 +105,6 @@ function withAllowed(row: ListedRow, actor: Actor): ClientProposalRow {
  *
  * @param actor - the signed-in user, or null when signed out.
  * @param input - validated `proposalRequestSchema` output (budget already in cents).
- * @param submissionKey - the form's key (issue #36): a repeat answers the first request's id and writes nothing.
  * @returns the new proposal's id.
  * @throws {AppError} 401 "User not logged in" without an actor; 403 unless a client.
  */
@@ -114,43 +112,44 @@ export async function requestProposal(
   db: Database,
   actor: Actor | null,
   input: ProposalRequestInput,
-  submissionKey?: string,
+  /** Where it came from: the published case study whose "Start a project like this" led here (issue #40). */
+  origin: { sourceCaseStudyId?: number | null } = {},
 ): Promise<{ id: number }> {
   if (!actor) throw new AppError("UNAUTHORIZED", PROPOSAL_MESSAGES.notLoggedIn);
   assertRole(actor, "client");
-  // Issue #36: a repeat of a request already saved (same form key) answers it, writing nothing.
-  const scope = `user:${actor.id}`;
-  const prior = await priorSubmission<{ id: number }>(db, scope, submissionKey);
-  if (prior) return prior;
   const allowed = await hitRateLimit(db, `proposal-requests:${actor.id}`, PROPOSAL_REQUEST_LIMIT);
   if (!allowed.allowed) throw rateLimited(PROPOSAL_MESSAGES.requestLimit, allowed.retryAfterSeconds);
-  return db.transaction(async (tx) => (await claimSubmission(tx, scope, submissionKey, () => storeRequest(tx, actor, input))).result);
-}
-
-/** The request's proposal row, audit, admin mail and live event, in `tx`. */
-async function storeRequest(tx: Transaction, actor: Actor, input: ProposalRequestInput): Promise<{ id: number }> {
-  // A request of the person's current organisation, for its owners and members (docs/product.md#organisations).
-  const organisationId = await lockMembership(tx, actor, PROJECT_ROLES, ORGANISATION_MESSAGES.notMember);
-  const [row] = await tx
-    .insert(proposal)
-    .values({ ...editableValues(input), clientId: actor.id, organisationId, source: "client", status: "pending" })
-    .returning({ id: proposal.id });
-  await recordAudit(tx, actor, {
-    entity: "proposal",
-    entityId: row!.id,
-    action: "created",
-    after: { status: "pending", source: "client" },
+  return db.transaction(async (tx) => {
+    // A request of the person's current organisation, for its owners and members (docs/product.md#organisations).
+    const organisationId = await lockMembership(tx, actor, PROJECT_ROLES, ORGANISATION_MESSAGES.notMember);
+    const [row] = await tx
+      .insert(proposal)
+      .values({
+        ...editableValues(input),
+        clientId: actor.id,
+        organisationId,
+        source: "client",
+        status: "pending",
+        sourceCaseStudyId: origin.sourceCaseStudyId ?? null,
+      })
+      .returning({ id: proposal.id });
+    await recordAudit(tx, actor, {
+      entity: "proposal",
+      entityId: row!.id,
+      action: "created",
+      after: { status: "pending", source: "client", ...(origin.sourceCaseStudyId ? { sourceCaseStudyId: origin.sourceCaseStudyId } : {}) },
+    });
+    // One mail per 10 minutes at most, listing every request since the last one.
+    await notifyAdminCoalesced(tx, {
+      key: "new-proposal-requests",
+      windowMs: ADMIN_REQUEST_MAIL_WINDOW_MS,
+      subject: (count) => (count === 1 ? "New proposal request" : `${count} new proposal requests`),
+      line: `${actor.email} requested a proposal${input.projectName ? ` for "${input.projectName.slice(0, 120)}"` : ""}.`,
+      link: { label: "Open proposals", path: "/admin/proposals" },
+    });
+    await publishProposalEvent(tx, row!.id, "proposal.created", {}, actor.id);
+    return { id: row!.id };
   });
-  // One mail per 10 minutes at most, listing every request since the last one.
-  await notifyAdminCoalesced(tx, {
-    key: "new-proposal-requests",
-    windowMs: ADMIN_REQUEST_MAIL_WINDOW_MS,
-    subject: (count) => (count === 1 ? "New proposal request" : `${count} new proposal requests`),
-    line: `${actor.email} requested a proposal${input.projectName ? ` for "${input.projectName.slice(0, 120)}"` : ""}.`,
-    link: { label: "Open proposals", path: "/admin/proposals" },
-  });
-  await publishProposalEvent(tx, row!.id, "proposal.created", {}, actor.id);
-  return { id: row!.id };
 }
 
 /** Proposal requests per client account (docs/product.md#proposals-request): 10 an hour. */
