@@ -12,6 +12,7 @@ import { clientNameSql } from "#app/features/users/client-name.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { formatDateTime, toIsoOrNull, toValidDate } from "#app/lib/dates";
 import { inviteFor, meetingColumns } from "./meetings.server";
+import { meetingPlaceLines } from "./availability.server";
 import { AppError, notFound } from "#app/lib/errors";
 import {
   cursorKeySql,
@@ -210,6 +211,7 @@ export async function acceptMeeting(db: Database, actor: Actor, meetingId: numbe
       subject: "Your meeting is confirmed",
       lines: [
         `Your meeting request for ${when} was accepted.`,
+        ...(await meetingPlaceLines(tx)),
         ...(valid ? ["The calendar invite is attached; you can also download it from your dashboard."] : []),
       ],
       link: { label: "Open your dashboard", path: "/client-dashboard" },

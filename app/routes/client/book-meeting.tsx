@@ -42,8 +42,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const { actor, db } = actorAndDb(args.context);
   return formAction(args, bookingSchema, async (value) => {
-    await bookMeeting(db, actor, value);
-    return redirect("/meetings?notice=booked");
+    const { status } = await bookMeeting(db, actor, value);
+    return redirect(`/meetings?notice=${status === "accepted" ? "confirmed" : "booked"}`);
   });
 }
 
