@@ -1,11 +1,13 @@
 /**
  * The rough edges of issue #41, each where a browser can see it: the contact form's answer where a
  * phone user looks (with and without JavaScript), a real <title> on record-not-found pages, every
- * signing error at once, an unpaid balance said before an account is closed.
+ * signing error at once, an unpaid balance said before an account is closed, a cancelled Checkout,
+ * instant confirmation and the meetings' place from Settings, the day chips by arrow keys.
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { adminPage, expect, hydrated, mailTo, newUserPage, registerAmbassador, registerClient, test } from "./fixtures";
+import { adminPage, expect, hydrated, loginAsAdmin, mailTo, newUserPage, registerAmbassador, registerClient, test } from "./fixtures";
+import { startIsolatedApp } from "./global-setup";
 
 const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
@@ -179,4 +181,108 @@ test("closing an account with an unpaid balance says so first, and is refused un
   await expect(page).toHaveURL(/\/login\?closed=1/);
   expect((await sql.query(`select status from invoice where id = $1`, [invoiceId])).rows[0].status).toBe("unpaid");
   await page.context().close();
+});
+
+test("back from a cancelled card Checkout the invoice says nothing was charged", async ({ browser, sql }) => {
+  const page = await newUserPage(browser);
+  const client = await registerClient(page);
+  const name = `Cancel ${uid()}`;
+  await page.request.post("/proposal-request", { form: { projectName: name, projectDetails: "Paid later." } });
+  const { id: proposalId, organisation_id: organisationId } = (
+    await sql.query(`select id, organisation_id from proposal where project_name = $1`, [name])
+  ).rows[0];
+  const { id: invoiceId } = (
+    await sql.query(
+      `insert into invoice (number, proposal_id, client_id, organisation_id, due_date, status, total_cents)
+       select $1, $2, id, $4, '2031-03-01', 'unpaid', 40000 from "user" where email = $3 returning id`,
+      [`INV-CXL-${uid()}`, proposalId, client.email, organisationId],
+    )
+  ).rows[0];
+  await sql.query(`insert into invoice_item (invoice_id, position, description, amount_cents) values ($1, 0, 'Build', 40000)`, [invoiceId]);
+  await page.goto(`/view-invoice/${invoiceId}`);
+  await expect(page.getByText("Payment cancelled — nothing was charged.")).toHaveCount(0);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/view-invoice/${invoiceId}?payment=cancelled`);
+  await expect(page.getByText("Payment cancelled — nothing was charged. You can pay whenever you are ready.")).toBeVisible();
+  await expect(page.getByTestId("amount-due")).toHaveText("$400.00");
+  expect(await axeViolations(page)).toEqual([]);
+  await page.context().close();
+});
+
+test.describe("booking settings on an app of its own", () => {
+  test.describe.configure({ mode: "serial", timeout: 240_000 });
+  let app: Awaited<ReturnType<typeof startIsolatedApp>>;
+  test.beforeAll(async ({}, testInfo) => {
+    testInfo.setTimeout(240_000);
+    app = await startIsolatedApp("edges_booking");
+  });
+  test.afterAll(async () => {
+    await app?.stop();
+  });
+
+  test("instant confirmation and a video link from Settings reach the booking, the .ics (LOCATION, URL) and the mails; day chips are one Tab stop with arrow keys", async ({
+    browser,
+  }) => {
+    const admin = await newUserPage(browser, { baseURL: app.baseUrl });
+    await loginAsAdmin(admin);
+    await admin.goto("/admin/settings/availability");
+    await hydrated(admin);
+    const link = `https://meet.example.com/edges-${uid()}`;
+    await admin.getByLabel("Confirm bookings at once").check();
+    await admin.getByLabel("Meeting location or video link (optional)").fill(link);
+    await admin.getByRole("button", { name: "Save availability" }).click();
+    await expect(admin.getByText("Availability saved.")).toBeVisible();
+    await admin.reload();
+    await expect(admin.getByLabel("Confirm bookings at once")).toBeChecked();
+    await expect(admin.getByLabel("Meeting location or video link (optional)")).toHaveValue(link);
+    expect(await axeViolations(admin)).toEqual([]);
+
+    const page = await newUserPage(browser, { baseURL: app.baseUrl });
+    const client = await registerClient(page);
+    await page.goto("/meetings/book");
+    await hydrated(page);
+    const chips = page.getByRole("navigation", { name: "Days with free times" }).getByRole("link");
+    expect(await chips.count()).toBeGreaterThan(3);
+    // One Tab stop for the list: Tab from the zone's button lands on the chosen day, the next Tab leaves the list.
+    await page.getByRole("button", { name: "Show free times" }).focus();
+    await page.keyboard.press("Tab");
+    await expect(chips.nth(0)).toBeFocused();
+    await page.keyboard.press("ArrowRight");
+    await expect(chips.nth(1)).toBeFocused();
+    await page.keyboard.press("ArrowRight");
+    await expect(chips.nth(2)).toBeFocused();
+    await page.keyboard.press("ArrowLeft");
+    await expect(chips.nth(1)).toBeFocused();
+    await page.keyboard.press("End");
+    await expect(chips.last()).toBeFocused();
+    await page.keyboard.press("Home");
+    await expect(chips.nth(0)).toBeFocused();
+    await page.keyboard.press("ArrowRight");
+    const dayHref = (await chips.nth(1).getAttribute("href"))!;
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === dayHref);
+    await expect(page.locator('a[aria-current="date"]')).toHaveAttribute("href", dayHref);
+    await page.keyboard.press("Tab");
+    await expect(page.locator("a[data-day-chip]:focus")).toHaveCount(0);
+    await expect(page.getByText(`Where: ${link}.`)).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.locator('input[name="slot"]').first().check();
+    await page.getByRole("button", { name: "Book meeting" }).click();
+    await expect(page).toHaveURL(/\/meetings\?notice=confirmed$/);
+    await expect(page.getByText("Meeting booked and confirmed. The calendar invite is on its way by e-mail.")).toBeVisible();
+    const [meeting] = (
+      await app.sql.query(`select m.id, m.status from meeting m join "user" u on u.id = m.user_id where u.email = $1`, [client.email])
+    ).rows;
+    expect(meeting.status).toBe("accepted");
+    const mail = await mailTo(client.email, /^Your meeting is confirmed/);
+    expect(mail.text).toContain(`Join: ${link}`);
+    const ics = mail.attachments[0]!.content.toString();
+    expect(ics.replace(/\r\n /g, "")).toContain(`LOCATION:${link}`);
+    expect(ics.replace(/\r\n /g, "")).toContain(`URL:${link}`);
+    const download = await page.request.get(`/client-dashboard/meetings/${meeting.id}/ics`);
+    expect((await download.text()).replace(/\r\n /g, "")).toContain(`LOCATION:${link}`);
+    await admin.context().close();
+    await page.context().close();
+  });
 });
