@@ -188,6 +188,8 @@ export const user = pgTable(
     notifyReminders: boolean().notNull().default(true),
     /** Automatic reminders paused for this client by an admin (migration 0022). */
     remindersPaused: boolean().notNull().default(false),
+    /** Issue #41: the IANA zone the person's browser last stated (sign-in, booking, signing): their mails' times; null = the agency's. */
+    timeZone: text(),
   },
   (t) => [
     uniqueIndex("user_referral_code_unique").on(t.referralCode),

@@ -22,6 +22,7 @@ for (const javaScriptEnabled of [true, false]) {
     browser,
     sql,
   }) => {
+    test.setTimeout(120_000);
     const page = await newUserPage(browser, { javaScriptEnabled });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/contact");
@@ -34,7 +35,7 @@ for (const javaScriptEnabled of [true, false]) {
     await expect(result).toHaveText("Message sent successfully!");
     await expect(result).toBeFocused();
     await expect(result).toBeInViewport();
-    expect((await sql.query(`select count(*)::int as n from contact_message where name = $1`, [name])).rows[0].n).toBe(1);
+    expect((await sql.query(`select count(*)::int as n from contact_message where user_name = $1`, [name])).rows[0].n).toBe(1);
     expect(await axeViolations(page)).toEqual([]);
     if (javaScriptEnabled) await page.screenshot({ path: "docs/screenshots/contact-success-390.png" });
 
@@ -51,12 +52,13 @@ for (const javaScriptEnabled of [true, false]) {
     await expect(phone).toBeInViewport();
     await expect(page.getByText("Phone may contain only digits, spaces and + ( ) - .")).toBeVisible();
     await expect(result).not.toBeFocused();
-    expect((await sql.query(`select count(*)::int as n from contact_message where name = $1`, [name])).rows[0].n).toBe(1);
+    expect((await sql.query(`select count(*)::int as n from contact_message where user_name = $1`, [name])).rows[0].n).toBe(1);
     await page.context().close();
   });
 }
 
 test("record-not-found pages have a real <title> in every area, axe clean (document-title)", async ({ browser }) => {
+  test.setTimeout(240_000);
   const client = await newUserPage(browser);
   await registerClient(client);
   const ambassador = await newUserPage(browser);
@@ -105,7 +107,7 @@ for (const javaScriptEnabled of [true, false]) {
     browser,
     sql,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const { page, id } = await sentOffer(browser, sql, javaScriptEnabled);
     await page.goto(`/proposals/${id}/accept`);
     if (javaScriptEnabled) await hydrated(page);
@@ -136,7 +138,7 @@ for (const javaScriptEnabled of [true, false]) {
 }
 
 test("closing an account with an unpaid balance says so first, and is refused until it is acknowledged", async ({ browser, sql }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const page = await newUserPage(browser);
   const client = await registerClient(page);
   const name = `Owed ${uid()}`;
@@ -175,7 +177,7 @@ test("closing an account with an unpaid balance says so first, and is refused un
   expect(refused.status()).toBe(409);
   expect((await sql.query(`select closed_at from "user" where email = $1`, [client.email])).rows[0].closed_at).toBeNull();
 
-  await page.getByLabel("Password").fill("secret-pass-1");
+  await page.locator("#close-password").fill("secret-pass-1");
   await box.check();
   await page.getByRole("button", { name: "Yes, close my account" }).click();
   await expect(page).toHaveURL(/\/login\?closed=1/);

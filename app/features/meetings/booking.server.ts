@@ -20,7 +20,7 @@ import { notifyAdmin, ORIGIN_TOKEN, queueUserNotice } from "#app/features/mail/n
 import { listClientProjectNames } from "#app/features/proposals/proposals.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { AppError, fieldError, notFound } from "#app/lib/errors";
-import { formatDateTime } from "#app/lib/dates";
+import { formatMailTime, rememberTimeZone } from "#app/features/mail/mail-dates.server";
 import { freeSlots, getAvailability, meetingPlaceLines } from "./availability.server";
 import { type BookingInput } from "./meetings.schema";
 import { BOOKING_MESSAGES } from "./meetings.messages";
@@ -125,7 +125,12 @@ export async function bookMeeting(
         before: null,
         after: { startsAt: slot.toISOString(), proposalId: input.proposalId, status },
       });
-      const when = `${formatDateTime(slot, input.timeZone)} (${input.timeZone})`;
+      // Times in each reader's zone and words (issue #41): the agency's for the admin, the client's own.
+      await rememberTimeZone(tx, actor.id, input.timeZone);
+      const agencyZone = (await getAvailability(tx)).timeZone;
+      const clientWhen = formatMailTime(slot, input.timeZone);
+      const agencyWhen = formatMailTime(slot, agencyZone);
+      const when = agencyWhen === clientWhen ? agencyWhen : `${agencyWhen} (${clientWhen} for them)`;
       const place = await meetingPlaceLines(tx);
       await notifyAdmin(tx, {
         subject: instantBooking ? "New meeting booked" : "New meeting request",
@@ -142,7 +147,7 @@ export async function bookMeeting(
       if (instantBooking) {
         await queueUserNotice(tx, actor.id, {
           subject: "Your meeting is confirmed",
-          lines: [`Your meeting on ${when} is confirmed.`, ...place, "The calendar invite is attached."],
+          lines: [`Your meeting on ${clientWhen} is confirmed.`, ...place, "The calendar invite is attached."],
           link: { label: "Open your meetings", path: "/meetings" },
           attachments: [await inviteAttachment(tx, row!, "/meetings")],
         });
@@ -228,13 +233,15 @@ export async function rescheduleMeeting(
         before: { startsAt: current.startsAt.toISOString() },
         after: { startsAt: slot.toISOString() },
       });
-      const from = formatDateTime(current.startsAt, row!.timeZone);
-      const to = formatDateTime(slot, row!.timeZone);
+      const agencyZone = (await getAvailability(tx)).timeZone;
+      const reader = actor.role === "client" ? agencyZone : row!.timeZone;
+      const from = formatMailTime(current.startsAt, reader);
+      const to = formatMailTime(slot, reader);
       if (actor.role === "client") {
         await notifyAdmin(tx, {
           subject: "Meeting moved",
           lines: [
-            `${await clientLabel(tx, row!.userId)} moved their meeting from ${from} to ${to} (${row!.timeZone}).`,
+            `${await clientLabel(tx, row!.userId)} moved their meeting from ${from} to ${to}.`,
             ...(await meetingPlaceLines(tx)),
             "The updated calendar invite is attached.",
           ],
@@ -245,7 +252,7 @@ export async function rescheduleMeeting(
         await queueUserNotice(tx, row!.userId, {
           subject: "Your meeting was moved",
           lines: [
-            `The agency moved your meeting from ${from} to ${to} (${row!.timeZone}).`,
+            `The agency moved your meeting from ${from} to ${to}.`,
             ...(await meetingPlaceLines(tx)),
             "The updated calendar invite is attached.",
           ],
@@ -282,7 +289,7 @@ export async function cancelMeeting(db: Database, actor: Actor, meetingId: numbe
       before: { status: current.status },
       after: { status: "cancelled" },
     });
-    const when = `${formatDateTime(current.startsAt, current.timeZone)} (${current.timeZone})`;
+    const when = formatMailTime(current.startsAt, actor.role === "client" ? (await getAvailability(tx)).timeZone : current.timeZone);
     if (actor.role === "client") {
       await notifyAdmin(tx, {
         subject: "Meeting cancelled",

@@ -11,6 +11,7 @@ import { useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
 import { FormMessage, getFormProps, getInputProps, TextInput, useAppForm } from "#app/components/ui/form";
 import type { FormConstraints, FormResult } from "#app/lib/forms";
+import { AGREEMENT_MESSAGES } from "../agreements.messages";
 
 /**
  * @param version - the version shown (posted back with its hash: a stale one is refused).
@@ -28,7 +29,20 @@ export function AcceptForm({
   constraint: FormConstraints;
   lastResult?: FormResult | null;
 }) {
-  const [form, fields] = useAppForm({ id: "accept", constraint, lastResult });
+  // The tick is required in the browser too (the schema's message), so that the script's check names
+  // both fields at once.
+  const [form, fields] = useAppForm<"typedName" | "agree">({
+    id: "accept",
+    constraint: {
+      ...constraint,
+      agree: {
+        ...constraint.agree,
+        required: true,
+        messages: { ...constraint.agree?.messages, valueMissing: AGREEMENT_MESSAGES.agreeRequired },
+      },
+    },
+    lastResult,
+  });
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === "accept-offer";
   const checkbox = getInputProps(fields.agree, { type: "checkbox" });
