@@ -22,7 +22,7 @@ for (const javaScriptEnabled of [true, false]) {
     browser,
     sql,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const page = await newUserPage(browser, { javaScriptEnabled });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/contact");
