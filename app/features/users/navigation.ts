@@ -40,6 +40,7 @@ export function navItemsFor(
       { to: "/admin/meetings", label: "Meetings" },
       { to: "/admin/conversations", label: "Messages", badge: unreadMessages },
       { to: "/admin/messages", label: "Contact form" },
+      { to: "/admin/case-studies", label: "Case studies" },
       { to: "/admin/audit", label: "Audit trail" },
       { to: "/admin/outbox", label: "Mail outbox" },
       { to: "/admin/settings", label: "Settings" },
@@ -67,7 +68,8 @@ export function navItemsFor(
     projects && { to: "/proposal-request", label: "Proposal Request" },
     money && { to: "/invoices", label: "Invoices" },
     projects && { to: "/meetings", label: "Meetings" },
-    projects && { to: "/messages", label: "Messages", badge: unreadMessages },
+    // Billing people too: the conversations an owner added them to (ADR 022).
+    { to: "/messages", label: "Messages", badge: unreadMessages },
     role === "client" && { to: "/organisation", label: "Organisation" },
   ];
   return items.filter((item): item is NavItem => item !== false);

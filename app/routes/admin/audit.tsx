@@ -89,6 +89,9 @@ const ENTITY_LABELS: Record<AuditEntity, string> = {
   message: "Conversation messages",
   offer: "Offers and acceptances",
   job: "Background jobs",
+  case_study: "Case studies",
+  testimonial: "Testimonials",
+  "billing-plan": "Billing plans",
 };
 
 type EventRow = Route.ComponentProps["loaderData"]["events"][number];
