@@ -36,7 +36,8 @@ for (const javaScriptEnabled of [true, false]) {
     await expect(result).toBeFocused();
     await expect(result).toBeInViewport();
     expect((await sql.query(`select count(*)::int as n from contact_message where user_name = $1`, [name])).rows[0].n).toBe(1);
-    expect(await axeViolations(page)).toEqual([]);
+    // axe runs as a script: on the page with JavaScript (the same markup without it).
+    if (javaScriptEnabled) expect(await axeViolations(page)).toEqual([]);
     if (javaScriptEnabled) await page.screenshot({ path: "docs/screenshots/contact-success-390.png" });
 
     // The server refuses a field the browser let through (a phone number with letters): that field
@@ -119,7 +120,8 @@ for (const javaScriptEnabled of [true, false]) {
     await expect(page.locator("#accept-typedName-error")).toHaveText("Type your full name.");
     await expect(page.locator("#accept-agree-error")).toHaveText("Tick “I have read and agree to these terms” to accept.");
     await expect(name).toBeFocused();
-    expect(await axeViolations(page)).toEqual([]);
+    // axe runs as a script: on the page with JavaScript (the same markup without it).
+    if (javaScriptEnabled) expect(await axeViolations(page)).toEqual([]);
     // The name only: the tick is still asked for, and now it is the first refused field.
     await name.fill("Nora Script");
     await page.getByRole("button", { name: "Accept version 1 and sign" }).click();
