@@ -111,7 +111,8 @@ test("a client's testimonial with first name only: approved, shown on the case s
   const [{ id: clientId }] = (await app.sql.query(`select id from "user" where email = $1`, [email])).rows;
   const [{ id: proposalId }] = (
     await app.sql.query(
-      `insert into proposal (client_id, source, status, project_name, project_details) values ($1, 'client', 'review', 'Compiler site', 'A site') returning id`,
+      `insert into proposal (client_id, organisation_id, source, status, project_name, project_details)
+       values ($1, (select organisation_id from membership where user_id = $1 and role = 'owner' limit 1), 'client', 'review', 'Compiler site', 'A site') returning id`,
       [clientId],
     )
   ).rows;
