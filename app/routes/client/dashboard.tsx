@@ -28,6 +28,8 @@ import { BOOKING_MESSAGES } from "#app/features/meetings/meetings.messages";
 import { formatCents } from "#app/lib/money";
 import { requireUser } from "#app/features/users/session.server";
 import { countOf } from "#app/lib/vocabulary";
+import { clientPlanPreviews } from "#app/features/billing/client-plans.server";
+import { PlanPreview } from "#app/features/billing/components/plan-preview";
 
 export const meta: Route.MetaFunction = () => [{ title: "Client Dashboard | Client Portal" }];
 
@@ -41,7 +43,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const now = new Date();
   // One read of the upcoming meetings for the list and the next steps.
   const upcomingMeetings = listUpcomingClientMeetings(db, actor, now);
-  const [ambassador, awaiting, meetings, balance, settings, next, conversations] = await Promise.all([
+  const [ambassador, awaiting, meetings, balance, settings, next, conversations, plans] = await Promise.all([
     getReferringAmbassador(db, actor),
     listAwaitingApproval(db, actor),
     upcomingMeetings,
@@ -49,6 +51,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     getSettings(db),
     clientNextSteps(db, actor, now, upcomingMeetings),
     listClientConversations(db, actor),
+    // #39: what the organisation's plans bill next, when and how (money roles only).
+    clientPlanPreviews(db, actor),
   ]);
   // What the person's role in the organisation covers (docs/product.md#organisations): the use-cases
   // return nothing outside it; the page leaves those cards out.
@@ -71,6 +75,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     currency: settings.currency,
     next,
     conversations,
+    plans,
   };
 }
 
@@ -130,6 +135,7 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]">
         <div className="flex min-w-0 flex-col gap-6">
           {next.firstTime || !money ? null : <BalanceCard balance={balance} currency={currency} />}
+          {money ? <PlanPreview plans={loaderData.plans} currency={currency} /> : null}
           {projects ? (
             <CardSection id="meetings-title" title="Your next meetings">
               <ClientMeetingList
