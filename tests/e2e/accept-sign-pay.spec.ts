@@ -171,6 +171,10 @@ test.describe("accept, sign, pay", () => {
       await expect(client.getByTestId("payment-reference")).toHaveText(`Amount: $1,914.00 · Reference: ${number}`);
       await expect(client.getByTestId("deposit-sentence")).toContainText("Pay $1,914.00 now (deposit). The remaining $4,466.00 is due by");
       await shoot(client, "pay-now");
+      // The dashboard's next step says what is true: the deposit to pay.
+      await client.goto("/dashboard");
+      await expect(client.getByText("Pay your deposit for “Transfer bakery site”")).toBeVisible();
+      await expect(client.getByText(/Pay \$1,914\.00 now \(deposit\)\. The remaining \$4,466\.00 is due by/).first()).toBeVisible();
 
       // The admin records the transfer: the work starts.
       await admin.goto(`/admin/invoices/${invoiceId}/payments`);
