@@ -25,10 +25,14 @@ export const BEFORE_WORK_STATUSES: readonly ProposalStatus[] = ["submitted", "pe
  * @returns whether the status changed.
  */
 export async function startWorkWhenReady(tx: Queryable, actor: Actor | null, proposalId: number): Promise<boolean> {
+  // Every payment write holds the proposal FOR SHARE (lockInvoice, ADR 006); two payments of one
+  // proposal at once would deadlock upgrading it. SKIP LOCKED: the one that cannot take it leaves the
+  // move to the other, which sees both payments once this one commits.
   const [row] = await tx
     .select({ status: proposal.status, approvedAt: proposal.clientApprovedAt })
     .from(proposal)
-    .where(eq(proposal.id, proposalId));
+    .where(eq(proposal.id, proposalId))
+    .for("update", { skipLocked: true });
   if (!row?.approvedAt || !BEFORE_WORK_STATUSES.includes(row.status)) return false;
   // A deposit is still due while an invoice of the proposal asks one and its payments have not reached it.
   const [waiting] = await tx
