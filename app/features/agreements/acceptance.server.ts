@@ -5,6 +5,7 @@
  * a certificate (docs/product.md#certificates) — mailed to the client and the admins, downloadable
  * by them, checkable by anyone at `/verify/<certificate id>`.
  */
+import { formatMailTime, rememberTimeZone } from "#app/features/mail/mail-dates.server";
 import { currentCommissionRateSql, syncProposalCommissions } from "#app/features/referrals/ledger.server";
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
@@ -101,6 +102,7 @@ export async function acceptOffer(
     const settings = await getSettings(tx);
     const certificateId = randomBytes(16).toString("base64url");
     const timeZone = firstValidTimeZone(meta.timeZone, settings.timeZone);
+    await rememberTimeZone(tx, actor.id, meta.timeZone);
     const [acceptance] = await tx
       .insert(proposalAcceptance)
       .values({
@@ -167,7 +169,7 @@ export async function acceptOffer(
       },
     ];
     const lines = [
-      `${typedName} (${acceptance!.email})${signedFor ? ` for ${signedFor.name}` : ""} accepted version ${current.number} of "${label}" on ${acceptance!.acceptedAt.toISOString()} (UTC).`,
+      `${typedName} (${acceptance!.email})${signedFor ? ` for ${signedFor.name}` : ""} accepted version ${current.number} of "${label}" on ${formatMailTime(acceptance!.acceptedAt, timeZone)}.`,
       `SHA-256 of the terms: ${current.sha256}`,
       `Certificate id: ${certificateId}. The certificate of acceptance is attached.`,
     ];

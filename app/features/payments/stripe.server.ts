@@ -108,7 +108,8 @@ export async function startCardCheckout(
       metadata,
       payment_intent_data: { metadata },
       success_url: `${input.origin}${input.returnPath}?payment=processing`,
-      cancel_url: `${input.origin}${input.returnPath}`,
+      // Back without paying: the page says "Payment cancelled — nothing was charged" (issue #41).
+      cancel_url: `${input.origin}${input.returnPath}?payment=cancelled`,
     },
     // A double click (or a reload) makes one session for this invoice and amount.
     { idempotencyKey: `checkout-invoice-${input.invoiceId}-${money.dueNowCents}-${currency}` },

@@ -22,6 +22,9 @@ type SerializedInvoice = Omit<ClientInvoice, "createdAt" | "paidAt" | "disputedA
   payments: (Omit<ClientInvoice["payments"][number], "receivedAt"> & { receivedAt: Date | string })[];
 };
 
+/** What the invoice page says after a cancelled card Checkout (issue #41). */
+export const PAYMENT_CANCELLED = "Payment cancelled — nothing was charged. You can pay whenever you are ready.";
+
 /** The invoice page's body. */
 export function InvoicePage({
   invoice,
@@ -31,6 +34,7 @@ export function InvoicePage({
   card,
   processing,
   signed = false,
+  cancelled = false,
   pdfHref,
   refusal,
 }: {
@@ -42,6 +46,8 @@ export function InvoicePage({
   processing: boolean;
   /** Just signed (#37): the invoice of the accepted offer's deposit, opened right after signing. */
   signed?: boolean;
+  /** Back from a Checkout the client cancelled: nothing was charged (issue #41). */
+  cancelled?: boolean;
   pdfHref: string;
   refusal: string | null;
 }) {
@@ -91,6 +97,11 @@ export function InvoicePage({
         {processing ? (
           <Notice tone="info" className="mt-3">
             Payment processing. Your payment shows here as soon as the card processor confirms it; reload the page in a moment.
+          </Notice>
+        ) : null}
+        {cancelled && !processing ? (
+          <Notice tone="info" className="mt-3">
+            {PAYMENT_CANCELLED}
           </Notice>
         ) : null}
         {refusal ? (
