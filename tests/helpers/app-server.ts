@@ -69,7 +69,8 @@ export async function spawnApp(
     child.kill(signal);
     await new Promise((r) => child.once("exit", r));
   };
-  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  // A budget for a hang, not a speed check: a shared 2-core machine under load took over 60 s to start the built app.
+  const deadline = Date.now() + (options.startTimeoutMs ?? 180_000);
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`app server exited early:\n${output}`);
     try {
