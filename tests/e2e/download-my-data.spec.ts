@@ -24,7 +24,10 @@ async function clientWithProposals(page: Page, sql: pg.Pool) {
   const { rows } = await sql.query(`select id from "user" where email = $1`, [client.email]);
   const id = rows[0].id as string;
   for (const details of ["A bakery site with online orders", "A newsletter for the bakery"]) {
-    await sql.query(`insert into proposal (client_id, source, status, project_details) values ($1, 'client', 'pending', $2)`, [id, details]);
+    await sql.query(`insert into proposal (client_id, source, status, project_details) values ($1, 'client', 'pending', $2)`, [
+      id,
+      details,
+    ]);
   }
   return { ...client, id };
 }
