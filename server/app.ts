@@ -25,6 +25,7 @@ import {
   type MailJobData,
 } from "#app/features/mail/outbox.server";
 import { startJobRunner, type JobRunner } from "#app/features/jobs/runner.server";
+import { runBillingJob } from "#app/features/billing/billing-job.server";
 import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
 import { createAuth, resolveAuthSecret, type Auth } from "#app/features/users/auth.server";
 import { authContext } from "#app/features/users/auth-context.server";
@@ -173,6 +174,8 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
         reminders: { handler: () => runReminderSweep(handle.db), pollingIntervalSeconds: 5 },
         conversations: { handler: () => runConversationJobs({ db: handle.db, files }), pollingIntervalSeconds: 5 },
         "tally-fold": { handler: () => foldTallies(handle.db), pollingIntervalSeconds: 5 },
+        // docs/product.md#recurring-billing (#39, ADR 023): each due cycle of each plan, once.
+        billing: { handler: () => runBillingJob(handle.db), pollingIntervalSeconds: 2 },
         purge: {
           handler: async () => {
             await purgeOutbox(handle.db, { retentionDays: env.OUTBOX_RETENTION_DAYS });

@@ -540,11 +540,12 @@ export const invoice = pgTable(
     id: serial().primaryKey(),
     /** Sequential number, e.g. INV-2026-0001. */
     number: text().notNull().unique(),
-    /** One invoice per proposal; deleting the invoice unlinks the proposal by construction. */
-    proposalId: integer()
-      .notNull()
-      .unique()
-      .references(() => proposal.id, { onDelete: "cascade" }),
+    /**
+     * The proposal it bills, if any (#37): a proposal may have several invoices (deposit, milestones,
+     * final payment) and an invoice may have none (recurring, stand-alone) — then its writer sets
+     * `organisationId` (check `invoice_owner_known`).
+     */
+    proposalId: integer().references(() => proposal.id, { onDelete: "cascade" }),
     /** The person it was issued to; its signed link (/i/…) is signed for them. */
     clientId: text().references(() => user.id, { onDelete: "cascade" }),
     /**
@@ -581,6 +582,7 @@ export const invoice = pgTable(
     index("invoice_status_created_idx").on(t.status, t.createdAt, t.id),
     index("invoice_number_trgm_idx").using("gin", t.number.op("gin_trgm_ops")),
     check("invoice_total_nonnegative", sql`${t.totalCents} >= 0`),
+    check("invoice_owner_known", sql`${t.proposalId} is not null or ${t.organisationId} is not null`),
   ],
 );
 
@@ -659,6 +661,10 @@ export const settings = pgTable(
     defaultDepositPercent: integer().notNull().default(0),
     /** #26a: the agency's terms and conditions (multi-line, "" = none), part of every offer version made while set. */
     termsAndConditions: text().notNull().default(""),
+    /** #39 dunning: an automatic payment that failed is tried again this many days after the first failure, sorted, 1–60. */
+    dunningRetryDays: jsonb().$type<number[]>().notNull().default([1, 3, 7]),
+    /** #39: months from a billing plan's start during which its paid invoices earn the referring ambassador commission (0–120). */
+    recurringCommissionMonths: integer().notNull().default(12),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -670,6 +676,7 @@ export const settings = pgTable(
     check("settings_change_cutoff_range", sql`${t.changeCutoffHours} between 0 and 720`),
     check("settings_commission_hold_range", sql`${t.commissionHoldDays} between 0 and 365`),
     check("settings_deposit_percent_range", sql`${t.defaultDepositPercent} between 0 and 100`),
+    check("settings_recurring_commission_months_range", sql`${t.recurringCommissionMonths} between 0 and 120`),
   ],
 );
 
@@ -1311,4 +1318,100 @@ export const reminderSweep = pgTable(
     sweptUntil: timestamp({ withTimezone: true }).notNull(),
   },
   (t) => [check("reminder_sweep_single_row", sql`${t.id} = 1`)],
+);
+
+// ---------------------------------------------------------------------------------------
+// #39 recurring billing (docs/product.md#recurring-billing, ADR 023)
+// ---------------------------------------------------------------------------------------
+
+/** One line of a billing plan: what every cycle's invoice bills (cents, > 0). */
+export interface BillingPlanItem {
+  description: string;
+  amountCents: number;
+}
+
+/**
+ * A recurring billing plan (a retainer) of a client organisation: its line items are invoiced on
+ * every cycle date of its calendar (`app/features/billing/plan-dates.ts`), in the agency's zone.
+ * `nextCycleIndex` / `nextCycleOn` are the first cycle not issued yet (null date: the plan has
+ * ended); the issuing job advances them in the transaction that writes the cycle's row.
+ */
+export const billingPlan = pgTable(
+  "billing_plan",
+  {
+    id: serial().primaryKey(),
+    organisationId: integer()
+      .notNull()
+      .references(() => organisation.id, { onDelete: "restrict" }),
+    /** What the client sees it as, e.g. "Hosting and maintenance". */
+    name: text().notNull(),
+    items: jsonb().$type<BillingPlanItem[]>().notNull(),
+    /** Sum of the items (cents), kept with them. */
+    totalCents: integer().notNull(),
+    frequency: text().$type<"weekly" | "monthly" | "quarterly" | "yearly">().notNull(),
+    startDate: date({ mode: "string" }).notNull(),
+    /** 1–31 for monthly/quarterly/yearly (the month's last day when shorter); null: the start date's day. */
+    dayOfMonth: integer(),
+    endDate: date({ mode: "string" }),
+    maxCycles: integer(),
+    /** Each cycle's invoice is due this many days after its date. */
+    dueDays: integer().notNull(),
+    /** Charge the organisation's saved card when a cycle's invoice is issued. */
+    autopay: boolean().notNull().default(false),
+    status: text().$type<"active" | "paused" | "cancelled">().notNull().default("active"),
+    nextCycleIndex: integer().notNull().default(0),
+    /** The date of the first cycle not issued yet; null when the plan has ended or is cancelled. */
+    nextCycleOn: date({ mode: "string" }),
+    /** The ambassador who referred the organisation when the plan was made (earns on its invoices, #39). */
+    ambassadorId: text().references(() => user.id, { onDelete: "set null" }),
+    /** The commission rate frozen at creation (basis points) and until when its invoices earn (`YYYY-MM-DD`, exclusive). */
+    commissionRateBps: integer(),
+    commissionUntil: date({ mode: "string" }),
+    createdById: text().references(() => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    cancelledAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index("billing_plan_organisation_idx").on(t.organisationId, t.createdAt, t.id),
+    index("billing_plan_created_idx").on(t.createdAt, t.id),
+    // The issuing job: active plans with a cycle due.
+    index("billing_plan_due_idx")
+      .on(t.nextCycleOn)
+      .where(sql`${t.status} = 'active'`),
+    check("billing_plan_frequency_valid", sql`${t.frequency} in ('weekly', 'monthly', 'quarterly', 'yearly')`),
+    check("billing_plan_status_valid", sql`${t.status} in ('active', 'paused', 'cancelled')`),
+    check("billing_plan_day_range", sql`${t.dayOfMonth} is null or ${t.dayOfMonth} between 1 and 31`),
+    check("billing_plan_due_days_range", sql`${t.dueDays} between 0 and 365`),
+    check("billing_plan_max_cycles_range", sql`${t.maxCycles} is null or ${t.maxCycles} >= 1`),
+    check("billing_plan_total_positive", sql`${t.totalCents} > 0`),
+    check("billing_plan_end_after_start", sql`${t.endDate} is null or ${t.endDate} >= ${t.startDate}`),
+  ],
+);
+
+/**
+ * One issued cycle of a plan: the unique (plan, cycle date) row is what makes "each cycle is
+ * invoiced exactly once" true across processes, retries and downtime (ADR 023).
+ */
+export const billingCycle = pgTable(
+  "billing_cycle",
+  {
+    id: serial().primaryKey(),
+    planId: integer()
+      .notNull()
+      .references(() => billingPlan.id, { onDelete: "cascade" }),
+    cycleIndex: integer().notNull(),
+    /** The cycle's billing date (agency calendar). */
+    cycleOn: date({ mode: "string" }).notNull(),
+    /** The invoice issued for it (null once that invoice is deleted). */
+    invoiceId: integer().references(() => invoice.id, { onDelete: "set null" }),
+    /** The plan charged the saved card for it. */
+    autopay: boolean().notNull().default(false),
+    issuedAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("billing_cycle_plan_date_unique").on(t.planId, t.cycleOn),
+    uniqueIndex("billing_cycle_plan_index_unique").on(t.planId, t.cycleIndex),
+    uniqueIndex("billing_cycle_invoice_unique").on(t.invoiceId),
+  ],
 );

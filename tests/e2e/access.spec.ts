@@ -67,8 +67,11 @@ const ROLE: Record<Identity, Role | null> = {
   removedA: "client",
 };
 
-/** Client pages a role in the organisation does not cover (docs/product.md#organisations): a 404. */
-const PROJECT_PAGES = ["/project-status", "/proposal-request", "/meetings", "/meetings/book", "/messages"];
+/**
+ * Client pages a role in the organisation does not cover (docs/product.md#organisations): a 404.
+ * (`/messages` is everyone's: a billing person lists the conversations an owner added them to.)
+ */
+const PROJECT_PAGES = ["/project-status", "/proposal-request", "/meetings", "/meetings/book"];
 const MONEY_PAGES = ["/invoices"];
 const HOME: Record<Role, string> = {
   admin: "/admin",

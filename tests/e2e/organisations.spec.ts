@@ -115,12 +115,25 @@ test.describe("client organisations", () => {
       expect(response.status(), path).toBe(404);
     }
 
-    // The billing colleague cannot open the project or its conversation…
+    // The billing colleague cannot open the project or its conversation (their Messages list is empty)…
     for (const path of [`/proposals/${proposalId}`, `/proposals/${proposalId}/files`, "/messages"]) {
       const response = await billing.request.get(path, { maxRedirects: 0 });
-      expect(response.status(), path).toBe(404);
+      expect(response.status(), path).toBe(path === "/messages" ? 200 : 404);
       expect(await response.text()).not.toContain(message);
     }
+    // …until the owner adds them to this one conversation: then they read it (never the request) and write.
+    await owner.goto(`/proposals/${proposalId}`);
+    await hydrated(owner);
+    await owner.getByRole("button", { name: /^Add to this conversation/ }).click();
+    await expect(owner.getByText("In this conversation")).toBeVisible();
+    await billing.goto("/messages");
+    await billing.getByRole("link", { name: project }).first().click();
+    await expect(billing).toHaveURL(new RegExp(`/proposals/${proposalId}$`));
+    await expect(billing.getByRole("paragraph").filter({ hasText: message })).toBeVisible();
+    await expect(billing.getByRole("heading", { name: "Your request" })).toHaveCount(0);
+    await owner.getByRole("button", { name: /^Remove from this conversation/ }).click();
+    await expect(owner.getByText("In this conversation")).toHaveCount(0);
+    expect((await billing.request.get(`/proposals/${proposalId}`, { maxRedirects: 0 })).status()).toBe(404);
     // …and pays the invoice by card (the stand-in's Checkout Session, then the signed webhook).
     await billing.goto(`/view-invoice/${invoiceId}`);
     await hydrated(billing);

@@ -13,5 +13,6 @@ export const AUDIT_ENTITIES = [
   "offer",
   "job",
   "organisation",
+  "billing-plan",
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];

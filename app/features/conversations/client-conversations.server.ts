@@ -2,10 +2,10 @@
  * The client dashboard's "Conversations" card (docs/product.md#conversations-read): the client's
  * proposals, latest activity first, each with its unread count.
  */
-import { and, desc, eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { proposal, proposalThread } from "#app/db/schema";
-import { emailVerified, visibleToClient } from "#app/features/proposals/client-visibility.server";
+import { conversationsOfClient, emailVerified } from "#app/features/proposals/client-visibility.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { unreadByProposal } from "./unread.server";
 
@@ -32,7 +32,7 @@ export async function listClientConversations(q: Queryable, actor: Actor, limit 
     })
     .from(proposal)
     .leftJoin(proposalThread, eq(proposalThread.proposalId, proposal.id))
-    .where(and(visibleToClient(actor, await emailVerified(q, actor))))
+    .where(conversationsOfClient(actor, await emailVerified(q, actor)))
     .orderBy(desc(sql`coalesce(${proposalThread.lastActivityAt}, ${proposal.createdAt})`), desc(proposal.id))
     .limit(limit);
   const unread = await unreadByProposal(

@@ -27,5 +27,8 @@ export const CONVERSATION_MESSAGES = {
   muted: "Conversation muted: you get no more e-mails about its messages.",
   unmuted: "Conversation unmuted: you get e-mails about its new messages again.",
   deleted: "Message deleted.",
+  personNotFound: "Person not found: only the organisation's billing people can be added to a conversation.",
+  billingAdded: "Added to this conversation: they can read and write in it and get its e-mails.",
+  billingRemoved: "Removed from this conversation.",
   failed: "The message could not be sent. Your text is still here; try again.",
 } as const;

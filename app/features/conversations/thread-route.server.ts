@@ -14,6 +14,7 @@ import { INLINE_TYPES } from "#app/features/files/file-kinds";
 import { filesContext } from "#app/features/files/files-context";
 import { CONVERSATION_MESSAGES, MAX_MESSAGE_LENGTH, visibilitySchema } from "./conversations.schema";
 import { deleteMessage, editMessage } from "./edit-message.server";
+import { setBillingInConversation } from "./participants.server";
 import { setConversationMuted } from "./mute.server";
 import { readMessageForm } from "./message-form.server";
 import { postMessage, type ConversationServices } from "./post-message.server";
@@ -99,10 +100,21 @@ export async function postFromRequest(ref: RequestRef, proposalId: number): Prom
   }
 }
 
+/** The form intents {@link conversationAction} answers (other intents fall through to the page's own). */
+const CONVERSATION_INTENTS = new Set([
+  "edit-message",
+  "delete-message",
+  "mute-conversation",
+  "unmute-conversation",
+  "add-billing",
+  "remove-billing",
+]);
+
 /**
  * The conversation's part of a proposal page's action: a multipart post is a new message (a
  * redirect to it on success, the reply with the text kept on refusal); `edit-message` and
- * `delete-message` are the author's changes.
+ * `delete-message` are the author's changes; `add-billing` / `remove-billing` an owner's choice of
+ * billing colleagues in it (participants.server.ts).
  *
  * @returns the answer, or null when the request is not for the conversation (the page's other intents).
  */
@@ -115,8 +127,7 @@ export async function conversationAction(ref: RequestRef, proposalId: number) {
     return data<ComposerReply>(reply, status);
   }
   const intent = (await ref.request.clone().formData()).get("intent");
-  if (intent !== "edit-message" && intent !== "delete-message" && intent !== "mute-conversation" && intent !== "unmute-conversation")
-    return null;
+  if (!CONVERSATION_INTENTS.has(String(intent))) return null;
   const actor = requireUser(ref.context);
   const s = conversationServices(ref.context);
   return runIntent(
@@ -139,6 +150,15 @@ export async function conversationAction(ref: RequestRef, proposalId: number) {
       "unmute-conversation": async () => {
         await setConversationMuted(s.db, actor, proposalId, false);
         return CONVERSATION_MESSAGES.unmuted;
+      },
+      // ADR 022: an owner adds a billing colleague to this one conversation, or removes them.
+      "add-billing": async (form) => {
+        await setBillingInConversation(s.db, actor, { proposalId, userId: String(form.get("userId") ?? ""), added: true });
+        return CONVERSATION_MESSAGES.billingAdded;
+      },
+      "remove-billing": async (form) => {
+        await setBillingInConversation(s.db, actor, { proposalId, userId: String(form.get("userId") ?? ""), added: false });
+        return CONVERSATION_MESSAGES.billingRemoved;
       },
     },
     { target: "messageId" },

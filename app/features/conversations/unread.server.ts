@@ -11,7 +11,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { memoRead } from "#app/db/request-memo.server";
 import { proposal } from "#app/db/schema";
-import { emailVerified, visibleToClient } from "#app/features/proposals/client-visibility.server";
+import { conversationsOfClient, emailVerified } from "#app/features/proposals/client-visibility.server";
 import type { Actor } from "#app/features/users/actor";
 import { SHOWN_COUNT_MAX } from "#app/lib/vocabulary";
 
@@ -59,7 +59,7 @@ async function countUnreadNow(q: Queryable, actor: Actor): Promise<number> {
     return Number(rowsOf<{ n: number }>(rows)[0]?.n ?? 0);
   }
   if (actor.role !== "client") return 0;
-  const visible = visibleToClient(actor, await emailVerified(q, actor));
+  const visible = conversationsOfClient(actor, await emailVerified(q, actor));
   const ids = q.select({ id: proposal.id }).from(proposal).where(visible);
   const rows = await q.execute<{ n: string }>(sql`
     select count(*)::int as n from (

@@ -17,7 +17,7 @@ import { INVOICE_MESSAGES } from "./invoices.messages";
  *
  * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown invoice.
  */
-export async function deleteInvoice(db: Database, actor: Actor, invoiceId: number): Promise<{ number: string; proposalId: number }> {
+export async function deleteInvoice(db: Database, actor: Actor, invoiceId: number): Promise<{ number: string; proposalId: number | null }> {
   assertRole(actor, "admin");
   return db.transaction(async (tx) => {
     await lockProposalOfInvoice(tx, invoiceId);

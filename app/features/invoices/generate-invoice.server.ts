@@ -5,9 +5,11 @@
  * - Numbers are sequential per calendar year (UTC), `INV-2026-0001`, allocated from the
  *   `invoice_counter` row in the invoice's own transaction: unique and gapless under
  *   concurrency (a concurrent generation waits on the counter row; a rollback returns it).
- * - One invoice per proposal (unique index).
+ * - A proposal may have several invoices (#37: deposit, milestones, extras). A page that shows the
+ *   invoices it knew passes their count; a generation that finds another one meanwhile is refused,
+ *   so a double submission or two admins at once never issue the same invoice twice.
  */
-import { eq, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import { isUniqueViolation } from "#app/db/errors";
 import type { Database, Queryable } from "#app/db/client.server";
 import { invoice, invoiceCounter, invoiceItem, proposal, user } from "#app/db/schema";
@@ -26,6 +28,7 @@ import { defaultDepositCents } from "#app/features/payments/deposit.server";
 import { getOfferForInvoice } from "#app/features/agreements/offer-deposit.server";
 import { signedInvoicePath } from "#app/features/payments/invoice-link.server";
 import { type InvoiceInput } from "./invoices.schema";
+import { listInvoicesOfProposal, type ProposalInvoice } from "./proposal-invoices.server";
 import { INVOICE_MESSAGES } from "./invoices.messages";
 
 /** The proposal an invoice is being generated for (docs/product.md#invoices-generating). */
@@ -37,8 +40,8 @@ export interface ProposalToInvoice {
   clientName: string | null;
   clientEmail: string | null;
   budgetCents: number | null;
-  invoiceId: number | null;
-  invoiceNumber: string | null;
+  /** The invoices already generated for it, oldest first. */
+  invoices: ProposalInvoice[];
 }
 
 /**
@@ -57,15 +60,12 @@ export async function getProposalToInvoice(db: Queryable, actor: Actor, proposal
       clientName: clientNameSql,
       clientEmail: clientEmailSql,
       budgetCents: proposal.budgetCents,
-      invoiceId: invoice.id,
-      invoiceNumber: invoice.number,
     })
     .from(proposal)
     .leftJoin(user, eq(user.id, proposal.clientId))
-    .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
     .where(eq(proposal.id, proposalId));
   if (!row) throw notFound("Proposal not found");
-  return row;
+  return { ...row, invoices: await listInvoicesOfProposal(db, proposalId) };
 }
 
 /**
@@ -75,9 +75,11 @@ export async function getProposalToInvoice(db: Queryable, actor: Actor, proposal
  *
  * @param input - items (cents) and due date `YYYY-MM-DD`.
  * @param now - the current instant; its UTC year numbers the invoice.
+ * @param options.knownInvoices - how many invoices of the proposal the admin's page showed; when
+ *   given and the proposal has another count now, nothing is written (409).
  * @returns the invoice id, number and total (cents).
- * @throws {AppError} 403 unless the actor is an admin; 404 unknown proposal; 409 the proposal
- *   already has an invoice or its client has no account yet; 400 invalid items or due date.
+ * @throws {AppError} 403 unless the actor is an admin; 404 unknown proposal; 409 the proposal got
+ *   another invoice since the page was loaded, or its client has no account yet; 400 invalid items or due date.
  */
 export async function generateInvoice(
   db: Database,
@@ -85,20 +87,23 @@ export async function generateInvoice(
   proposalId: number,
   input: InvoiceInput,
   now: Date = new Date(),
+  options: { knownInvoices?: number } = {},
 ): Promise<{ id: number; number: string; totalCents: number }> {
   assertRole(actor, "admin");
   const { items, totalCents } = checkedItems(input);
   try {
     return await db.transaction(async (tx) => {
-      // Lock the proposal: a second generation for it waits here, then sees the invoice.
+      // Lock the proposal: a concurrent generation for it waits here, then sees the new invoice.
       const [target] = await tx
-        .select({ id: proposal.id, clientId: proposal.clientId })
+        .select({ id: proposal.id, clientId: proposal.clientId, organisationId: proposal.organisationId })
         .from(proposal)
         .where(eq(proposal.id, proposalId))
         .for("update");
       if (!target) throw notFound("Proposal not found");
-      const [existing] = await tx.select({ id: invoice.id }).from(invoice).where(eq(invoice.proposalId, proposalId));
-      if (existing) throw new AppError("CONFLICT", INVOICE_MESSAGES.alreadyInvoiced);
+      if (options.knownInvoices !== undefined) {
+        const [counted] = await tx.select({ n: count() }).from(invoice).where(eq(invoice.proposalId, proposalId));
+        if ((counted?.n ?? 0) !== options.knownInvoices) throw new AppError("CONFLICT", INVOICE_MESSAGES.alreadyInvoiced);
+      }
       if (!target.clientId) throw new AppError("CONFLICT", INVOICE_MESSAGES.noClientAccount);
 
       const year = now.getUTCFullYear();
@@ -115,6 +120,7 @@ export async function generateInvoice(
           number,
           proposalId,
           clientId: target.clientId,
+          organisationId: target.organisationId,
           dueDate: input.dueDate,
           status: "unpaid",
           totalCents,
@@ -153,7 +159,7 @@ export async function generateInvoice(
       return { id: created!.id, number, totalCents };
     });
   } catch (error) {
-    // Lost a race the lock did not cover (e.g. a proposal inserted concurrently): same answer.
+    // Lost a race on the number counter's first row of a year: same answer, nothing written.
     if (!(error instanceof AppError) && isUniqueViolation(error)) throw new AppError("CONFLICT", INVOICE_MESSAGES.alreadyInvoiced);
     throw error;
   }

@@ -32,7 +32,7 @@ export async function getInvoiceForAdmin(db: Queryable, actor: Actor, invoiceId:
   const [row] = await db
     .select({ ...adminInvoiceColumns, clientPhone: user.phone, clientWebsite: user.website })
     .from(invoice)
-    .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
+    .leftJoin(proposal, eq(proposal.id, invoice.proposalId))
     .leftJoin(user, eq(user.id, invoice.clientId))
     .where(eq(invoice.id, invoiceId));
   if (!row) throw notFound(INVOICE_MESSAGES.notFound);

@@ -33,7 +33,8 @@ export const adminInvoiceColumns = {
 export interface AdminInvoiceRow {
   id: number;
   number: string;
-  proposalId: number;
+  /** The proposal it bills, or null for an invoice of its own (#37). */
+  proposalId: number | null;
   projectName: string | null;
   clientName: string | null;
   clientEmail: string | null;

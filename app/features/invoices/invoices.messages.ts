@@ -7,7 +7,9 @@
 export const INVOICE_MESSAGES = {
   notFound: "Invoice not found",
   saveFailed: "The invoice could not be saved. Nothing was changed; please try again.",
-  alreadyInvoiced: "This proposal already has an invoice.",
+  alreadyInvoiced: "This proposal got another invoice since this page was loaded. Reload to see it before generating one more.",
+  /** The generate page of a proposal that has invoices already (#37: a proposal may have several). */
+  moreInvoices: "This proposal already has invoices. Generating creates one more:",
   noClientAccount: "This proposal's client has not registered yet. An invoice can be generated once they have an account.",
   paidLocked: "A paid invoice cannot be edited.",
   belowPaid: (paid: string) => `The total cannot be less than what was already paid (${paid}).`,

@@ -62,6 +62,21 @@ const totalWithinLimit: [(value: { items: { amount: number }[] }) => boolean, { 
 export const invoiceFormSchema = z.object(invoiceFields).refine(...totalWithinLimit);
 
 /**
+ * Generate invoice form: the same fields and how many invoices of the proposal the page showed (a
+ * hidden field, #37), so that a second submission or another admin's invoice is noticed.
+ */
+export const invoiceGenerateSchema = z
+  .object({
+    ...invoiceFields,
+    knownInvoices: z
+      .string()
+      .regex(/^\d{1,6}$/, INVOICE_MESSAGES.alreadyInvoiced)
+      .transform(Number)
+      .optional(),
+  })
+  .refine(...totalWithinLimit);
+
+/**
  * Edit invoice form: the same fields and the invoice's `version` the page was loaded with (a
  * hidden field), so that a save from a stale page is refused (docs/product.md#invoices).
  */

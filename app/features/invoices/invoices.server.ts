@@ -33,7 +33,8 @@ function ownedByClient(actor: Actor): SQL {
 export interface ClientInvoice {
   id: number;
   number: string;
-  proposalId: number;
+  /** The proposal it bills, or null for an invoice of its own (#37). */
+  proposalId: number | null;
   projectName: string | null;
   dueDate: string;
   status: "unpaid" | "paid";
@@ -95,7 +96,7 @@ export async function getInvoiceForClient(db: Database, actor: Actor, invoiceId:
       },
     })
     .from(invoice)
-    .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
+    .leftJoin(proposal, eq(proposal.id, invoice.proposalId))
     .leftJoin(user, eq(user.id, actor.id))
     .where(and(eq(invoice.id, id), ownedByClient(actor)));
   if (!row) throw notFound(INVOICE_MESSAGES.notFound);
@@ -162,7 +163,7 @@ export async function listClientInvoices(
   requireOrganisationRole(actor, MONEY_ROLES, INVOICE_MESSAGES.notFound);
   const pageSize = options.pageSize ?? CLIENT_INVOICES_PAGE_SIZE;
   const owned = ownedByClient(actor);
-  const [counted] = await db.select({ total: count() }).from(invoice).innerJoin(proposal, eq(proposal.id, invoice.proposalId)).where(owned);
+  const [counted] = await db.select({ total: count() }).from(invoice).leftJoin(proposal, eq(proposal.id, invoice.proposalId)).where(owned);
   const total = counted?.total ?? 0;
   const pageCount = pageCountOf(total, pageSize);
   const page = Math.min(Math.max(1, options.page), pageCount);
@@ -197,7 +198,7 @@ export async function listClientInvoiceRows(
       status: invoice.status,
     })
     .from(invoice)
-    .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
+    .leftJoin(proposal, eq(proposal.id, invoice.proposalId))
     .where(ownedByClient(actor))
     .orderBy(desc(invoice.createdAt), desc(invoice.id))
     .limit(options.limit)
@@ -225,7 +226,7 @@ export interface ClientBalance {
  * Sums the balances due of the client's invoices with the admin list's own status conditions
  * ({@link invoiceFilterSql}: overdue = a balance due and due before today, UTC; due today is not
  * overdue; a partly paid invoice counts with what is left of it). Invoices of a deleted proposal are gone with it (the foreign key cascades), so
- * they never count.
+ * they never count; invoices without a proposal count like any other (#37).
  *
  * @param now - the current instant (tests pass a fixed one).
  * @throws {AppError} 403 unless a client.
@@ -245,7 +246,7 @@ export async function clientBalance(db: Queryable, actor: Actor, now: Date = new
       nextDueDate: sql<string | null>`(min(${invoice.dueDate}) filter (where ${pending}))::text`,
     })
     .from(invoice)
-    .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
+    .leftJoin(proposal, eq(proposal.id, invoice.proposalId))
     .where(ownedByClient(actor));
   return {
     outstandingCount: row?.outstandingCount ?? 0,

@@ -87,7 +87,7 @@ function fetchInvoiceRows(db: Queryable, keyset: KeysetQuery) {
   return db
     .select({ ...adminInvoiceColumns, cursorKey: cursorKeySql(ordering) })
     .from(invoice)
-    .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
+    .leftJoin(proposal, eq(proposal.id, invoice.proposalId))
     .leftJoin(user, eq(user.id, invoice.clientId))
     .where(keyset.where)
     .orderBy(...keyset.orderBy)

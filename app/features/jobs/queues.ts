@@ -30,7 +30,16 @@ export interface QueueOptions {
 
 /** Every queue's name. */
 export type JobName =
-  "mail" | "mail-failed" | "data-export" | "data-export-failed" | "reminders" | "conversations" | "tally-fold" | "purge";
+  | "mail"
+  | "mail-failed"
+  | "data-export"
+  | "data-export-failed"
+  | "reminders"
+  | "conversations"
+  | "tally-fold"
+  | "purge"
+  | "billing"
+  | "autopay";
 
 /** Attempts of a mail (docs/product.md#mail-delivery); `OUTBOX_MAX_ATTEMPTS` overrides it. */
 export const MAIL_MAX_ATTEMPTS = 10;
@@ -66,6 +75,10 @@ export const JOB_QUEUES: Record<JobName, QueueOptions> = {
   conversations: { policy: "singleton", retryLimit: 0, expireInSeconds: 600 },
   "tally-fold": { policy: "singleton", retryLimit: 0, expireInSeconds: 600 },
   purge: { policy: "singleton", retryLimit: 0, expireInSeconds: 600 },
+  // #39 recurring billing (ADR 023): the sweep that issues due cycles, retries failed automatic
+  // payments and warns of expiring cards; one job per charge of a saved card.
+  billing: { policy: "singleton", retryLimit: 0, expireInSeconds: 600 },
+  autopay: { policy: "standard", retryLimit: 4, retryDelay: 60, retryBackoff: true, expireInSeconds: 120 },
 };
 
 /**
@@ -81,4 +94,6 @@ export const JOB_SCHEDULES: Partial<Record<JobName, string>> = {
   "tally-fold": "* * * * *",
   // Sent mails past OUTBOX_RETENTION_DAYS, old rate-limit windows, expired data exports.
   purge: "17 * * * *",
+  // #39 recurring billing: due cycles (each once), dunning retries, card-expiry notices.
+  billing: "* * * * *",
 };

@@ -183,7 +183,7 @@ export async function publishAudit(q: Queryable, write: AuditedWrite, actor?: { 
         : [];
       clientId ??= row?.clientId ?? undefined;
       number ??= row?.number;
-      proposalId ??= row?.proposalId;
+      proposalId ??= row?.proposalId ?? undefined;
       return publishLive(q, {
         kind,
         entityId: id,

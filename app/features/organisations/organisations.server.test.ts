@@ -6,8 +6,12 @@
  */
 import { and, eq, like, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { invitation, mailOutbox, membership, messageMail, organisation, proposal } from "#app/db/schema";
+import { auditEvent, invitation, mailOutbox, membership, messageMail, organisation, proposal } from "#app/db/schema";
 import { setConversationMuted } from "#app/features/conversations/mute.server";
+import { listConversationBilling, setBillingInConversation } from "#app/features/conversations/participants.server";
+import { listClientConversations } from "#app/features/conversations/client-conversations.server";
+import { countUnread } from "#app/features/conversations/unread.server";
+import { CONVERSATION_MESSAGES } from "#app/features/conversations/conversations.messages";
 import { postMessage } from "#app/features/conversations/post-message.server";
 import { createDatabaseFileStore } from "#app/features/files/database-store.server";
 import { acceptOffer } from "#app/features/agreements/acceptance.server";
@@ -17,7 +21,7 @@ import { getInvoiceForClient, listClientInvoices } from "#app/features/invoices/
 import { openSignedInvoice } from "#app/features/payments/invoice-link.server";
 import { closeOwnAccount } from "#app/features/privacy/close-account.server";
 import { getProposalForClient } from "#app/features/proposals/proposal-detail.server";
-import { requestProposal } from "#app/features/proposals/proposals.server";
+import { listClientProposals, requestProposal } from "#app/features/proposals/proposals.server";
 import { registerInvited } from "#app/features/users/accounts.server";
 import type { Actor } from "#app/features/users/actor";
 import { testDatabases } from "../../../tests/helpers/db";
@@ -171,6 +175,11 @@ describe.each(testDatabases())("organisations on %s", (_name, open) => {
     for (const who of [owner, billing]) expect((await getInvoiceForClient(s.db, who, invoiceId)).id).toBe(invoiceId);
     for (const who of [member, outsider]) expect((await refusalOf(getInvoiceForClient(s.db, who, invoiceId))).status).toBe(404);
     expect((await refusalOf(listClientInvoices(s.db, member, { page: 1 }))).status).toBe(404);
+    // The project list names the invoice to the owner only, never to the member (its page is a 404 for them).
+    const listed = async (who: Actor) =>
+      (await listClientProposals(s.db, who, { includeCompleted: true, page: 1 })).items.find((row) => row.id === proposalId);
+    expect((await listed(owner))?.invoiceId).toBe(invoiceId);
+    expect((await listed(member))?.invoiceId).toBeNull();
 
     // The session's claim alone is not enough: a forged role is checked against the membership.
     const forged = { ...member, organisationRole: "owner" as const };
@@ -217,6 +226,58 @@ describe.each(testDatabases())("organisations on %s", (_name, open) => {
     );
     const waiting = await s.db.select({ userId: messageMail.userId }).from(messageMail).where(eq(messageMail.proposalId, proposalId));
     expect(waiting.map((r) => r.userId)).toEqual([owner.id]);
+  });
+
+  it("an owner adds a billing colleague to one conversation: they read, write and get its mails there only, until removed", async () => {
+    const { s } = ctx;
+    const { owner, billing, member } = await team();
+    const ask = (name: string) => requestProposal(s.db, owner, { ...EMPTY_PROPOSAL_REQUEST, projectDetails: name, projectName: name });
+    const { id: shared } = await ask("Shared");
+    const { id: other } = await ask("Other");
+    const files = { db: s.db, files: createDatabaseFileStore(s.db), maxUploadMb: 1 };
+
+    expect((await listConversationBilling(s.db, owner, shared)).map((p) => [p.userId, p.added])).toEqual([[billing.id, false]]);
+    // Only an owner chooses, and only the organisation's billing people.
+    for (const who of [member, billing])
+      expect((await refusalOf(setBillingInConversation(s.db, who, { proposalId: shared, userId: billing.id, added: true }))).status).toBe(
+        404,
+      );
+    expect(await listConversationBilling(s.db, member, shared)).toEqual([]);
+    expect(await refusalOf(setBillingInConversation(s.db, owner, { proposalId: shared, userId: member.id, added: true }))).toMatchObject({
+      status: 404,
+      message: CONVERSATION_MESSAGES.personNotFound,
+    });
+    const outsiderPerson = await makeClient(s, { verified: true });
+    const outsider = await inOrg(s, outsiderPerson, await ownOrganisation(s, outsiderPerson));
+    expect(
+      (await refusalOf(setBillingInConversation(s.db, outsider, { proposalId: shared, userId: billing.id, added: true }))).status,
+    ).toBe(404);
+
+    await setBillingInConversation(s.db, owner, { proposalId: shared, userId: billing.id, added: true });
+    await setBillingInConversation(s.db, owner, { proposalId: shared, userId: billing.id, added: true }); // a repeat records nothing
+    expect((await listConversationBilling(s.db, owner, shared))[0]?.added).toBe(true);
+    expect((await threadAccess(s.db, billing, shared)).proposalId).toBe(shared);
+    expect((await refusalOf(threadAccess(s.db, billing, other))).status).toBe(404);
+    expect((await listClientConversations(s.db, billing, 10)).map((row) => row.id)).toEqual([shared]);
+    // The proposal itself (offer, request) stays closed to billing.
+    expect((await refusalOf(getProposalForClient(s.db, billing, shared))).status).toBe(404);
+    await postMessage(files, { author: billing, proposalId: shared, text: "About the invoice" });
+    const admin = await makeAdmin(s);
+    await postMessage(files, { author: admin, proposalId: shared, text: "Thanks" });
+    const waiting = await s.db.select({ userId: messageMail.userId }).from(messageMail).where(eq(messageMail.proposalId, shared));
+    expect([...new Set(waiting.map((r) => r.userId))].sort()).toEqual([owner.id, member.id, billing.id].sort());
+    expect(await countUnread(s.db, billing)).toBe(1);
+    const audited = await s.db
+      .select({ action: auditEvent.action })
+      .from(auditEvent)
+      .where(
+        and(eq(auditEvent.entity, "proposal"), eq(auditEvent.entityId, String(shared)), like(auditEvent.action, "conversation-member-%")),
+      );
+    expect(audited.map((r) => r.action)).toEqual(["conversation-member-added"]);
+
+    await setBillingInConversation(s.db, owner, { proposalId: shared, userId: billing.id, added: false });
+    expect((await refusalOf(threadAccess(s.db, billing, shared))).status).toBe(404);
+    expect(await listClientConversations(s.db, billing, 10)).toEqual([]);
   });
 
   it("only an owner signs an offer", async () => {

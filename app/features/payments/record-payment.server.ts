@@ -185,7 +185,7 @@ export async function writePayment(tx: Queryable, write: PaymentWrite): Promise<
 async function auditPayment(
   tx: Queryable,
   actor: Actor | null,
-  input: { invoiceId: number; proposalId: number; action: string; before: unknown; after: unknown },
+  input: { invoiceId: number; proposalId: number | null; action: string; before: unknown; after: unknown },
 ) {
   const entry = { entity: "invoice" as const, entityId: input.invoiceId, action: input.action, before: input.before, after: input.after };
   await tx.insert(auditEvent).values({

@@ -5,7 +5,7 @@
  * in a small registry, so that a domain that stores personal data adds its own eraser next to its
  * export section (`export-sections.server.ts`).
  */
-import { and, eq, inArray, isNull, like, notInArray, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, like, notInArray, or, sql } from "drizzle-orm";
 import type { Transaction } from "#app/db/client.server";
 import { clientNameSql } from "#app/features/users/client-name.server";
 import {
@@ -64,7 +64,8 @@ export const ACCOUNT_ERASERS: AccountEraser[] = [
   {
     domain: "proposals",
     async erase(tx, { id }) {
-      const invoiced = tx.select({ id: invoice.proposalId }).from(invoice);
+      // Not null: a proposal-less invoice (#37) in a NOT IN would make it match nothing.
+      const invoiced = tx.select({ id: invoice.proposalId }).from(invoice).where(isNotNull(invoice.proposalId));
       // Kept for the invoice (the law): project name, budget, status, dates; the bill-to frozen;
       // the free text the person wrote is erased.
       const [row] = await tx.select({ name: clientNameSql(), email: user.email }).from(user).where(eq(user.id, id));

@@ -7,7 +7,7 @@ import { and, eq, type SQL } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { proposal, user } from "#app/db/schema";
 import type { Actor } from "#app/features/users/actor";
-import { inOrganisation, PROJECT_ROLES } from "#app/features/organisations/access.server";
+import { conversationParticipant, inOrganisation, PROJECT_ROLES } from "#app/features/organisations/access.server";
 
 /**
  * @returns whether the actor's e-mail address is verified: the actor's own `emailVerified` when it
@@ -28,4 +28,14 @@ export async function emailVerified(q: Queryable, actor: Actor): Promise<boolean
 export function visibleToClient(actor: Actor, verified: boolean): SQL {
   const inOrg = inOrganisation(proposal.organisationId, actor, PROJECT_ROLES);
   return verified ? inOrg : and(inOrg, eq(proposal.source, "client"))!;
+}
+
+/**
+ * The proposals whose conversation a client takes part in: {@link visibleToClient}'s, and for a
+ * billing person those an owner added them to (ADR 022, `conversationParticipant`). The messages
+ * list and the unread count read this.
+ */
+export function conversationsOfClient(actor: Actor, verified: boolean): SQL {
+  const participant = conversationParticipant(proposal.id, proposal.organisationId, actor);
+  return verified ? participant : and(participant, eq(proposal.source, "client"))!;
 }

@@ -45,7 +45,7 @@ describe.each(testDatabases())("proposal pages on %s", (_name, open) => {
       websiteGoal: "Creative",
       client: { id: client.id, name: "Bakery Co", email: client.email },
       ambassador: { id: ambassador.id, email: ambassador.email },
-      invoice: { id: invoiceId },
+      invoices: [{ id: invoiceId, number: expect.any(String) }],
     });
     expect((await refusalOf(getProposalForAdmin(t.db, admin, 2_000_000))).status).toBe(404);
     expect((await refusalOf(getProposalForAdmin(t.db, client, id))).status).toBe(403);

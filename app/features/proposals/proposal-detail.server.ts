@@ -8,13 +8,14 @@
 import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Queryable } from "#app/db/client.server";
-import { invoice, proposal, user, type ProposalStatus, type WebsiteGoal } from "#app/db/schema";
+import { proposal, user, type ProposalStatus, type WebsiteGoal } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
 import { clientActions, type ClientProposalActions } from "./proposal-rules";
 import { PROPOSAL_MESSAGES } from "./proposals.messages";
 import { emailVerified, visibleToClient } from "./client-visibility.server";
 import { hasOrganisationRole, MONEY_ROLES } from "#app/features/organisations/access.server";
+import { listInvoicesOfProposal } from "#app/features/invoices/proposal-invoices.server";
 
 /** Every field of a proposal's request and its state. Money in cents; instants UTC. */
 export interface ProposalDetail {
@@ -39,14 +40,14 @@ export interface ProposalDetail {
   client: { id: string | null; name: string | null; email: string | null };
   /** The ambassador who submitted it (ambassador proposals), else null. */
   ambassador: { id: string; name: string; email: string } | null;
-  /** The proposal's invoice, once generated. */
-  invoice: { id: number; number: string } | null;
+  /** The proposal's invoices, oldest first (#37: deposit, milestones, extras); [] before the first. */
+  invoices: { id: number; number: string }[];
 }
 
 const clientUser = alias(user, "detail_client");
 const ambassadorUser = alias(user, "detail_ambassador");
 
-/** The one query behind both readers: the proposal, its client, ambassador and invoice. */
+/** The one query behind both readers: the proposal, its client, ambassador, then its invoices. */
 async function readDetail(q: Queryable, where: ReturnType<typeof and>): Promise<ProposalDetail | null> {
   const [row] = await q
     .select({
@@ -57,13 +58,10 @@ async function readDetail(q: Queryable, where: ReturnType<typeof and>): Promise<
       ambassadorId: ambassadorUser.id,
       ambassadorName: ambassadorUser.name,
       ambassadorEmail: ambassadorUser.email,
-      invoiceId: invoice.id,
-      invoiceNumber: invoice.number,
     })
     .from(proposal)
     .leftJoin(clientUser, eq(clientUser.id, proposal.clientId))
     .leftJoin(ambassadorUser, eq(ambassadorUser.id, proposal.ambassadorId))
-    .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
     .where(where);
   if (!row) return null;
   const { p } = row;
@@ -92,7 +90,7 @@ async function readDetail(q: Queryable, where: ReturnType<typeof and>): Promise<
     },
     ambassador:
       row.ambassadorId !== null ? { id: row.ambassadorId, name: row.ambassadorName ?? "", email: row.ambassadorEmail ?? "" } : null,
-    invoice: row.invoiceId !== null ? { id: row.invoiceId, number: row.invoiceNumber ?? "" } : null,
+    invoices: (await listInvoicesOfProposal(q, p.id)).map(({ id, number }) => ({ id, number })),
   };
 }
 
@@ -125,9 +123,9 @@ export async function getProposalForClient(
   const detail = await readDetail(q, and(eq(proposal.id, proposalId), visibleToClient(actor, await emailVerified(q, actor))));
   if (!detail) throw notFound(PROPOSAL_MESSAGES.notFound);
   // A member's role covers no money (docs/product.md#organisations): the invoice is not named to them.
-  const invoiceShown = hasOrganisationRole(actor, MONEY_ROLES) ? detail.invoice : null;
+  const invoicesShown = hasOrganisationRole(actor, MONEY_ROLES) ? detail.invoices : [];
   return {
-    proposal: { ...detail, invoice: invoiceShown, ambassador: detail.ambassador ? { ...detail.ambassador, email: "" } : null },
-    allowed: clientActions(detail, detail.invoice !== null),
+    proposal: { ...detail, invoices: invoicesShown, ambassador: detail.ambassador ? { ...detail.ambassador, email: "" } : null },
+    allowed: clientActions(detail, detail.invoices.length > 0),
   };
 }

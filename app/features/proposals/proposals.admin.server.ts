@@ -3,13 +3,14 @@
  * admin): the list of every proposal with search, filter and keyset pagination, and the
  * free status change. Each function checks that the actor is an admin before anything else.
  */
+import { shownInvoiceIdSql, shownInvoiceNumberSql } from "#app/features/invoices/proposal-invoices.server";
 import { and, eq, gt, gte, ilike, inArray, isNull, like, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database, Queryable } from "#app/db/client.server";
 import { readTally, tallyCount } from "#app/db/tally.server";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { queueUserUpdate } from "#app/features/mail/notifications.server";
-import { auditEvent, invoice, mailOutbox, proposal, PROPOSAL_STATUSES, user, type ProposalStatus } from "#app/db/schema";
+import { auditEvent, mailOutbox, proposal, PROPOSAL_STATUSES, user, type ProposalStatus } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { toIsoOrNull } from "#app/lib/dates";
 import { AppError, fieldError, notFound } from "#app/lib/errors";
@@ -134,13 +135,12 @@ function fetchProposalRows(db: Queryable, keyset: KeysetQuery) {
       status: proposal.status,
       clientApprovedAt: proposal.clientApprovedAt,
       createdAt: proposal.createdAt,
-      invoiceId: invoice.id,
-      invoiceNumber: invoice.number,
+      invoiceId: shownInvoiceIdSql(proposal.id),
+      invoiceNumber: shownInvoiceNumberSql(proposal.id),
     })
     .from(proposal)
     .leftJoin(client, eq(client.id, proposal.clientId))
     .leftJoin(ambassador, eq(ambassador.id, proposal.ambassadorId))
-    .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
     .where(keyset.where)
     .orderBy(...keyset.orderBy)
     .limit(keyset.limit);

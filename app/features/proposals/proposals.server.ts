@@ -7,6 +7,7 @@
  * transaction as the write, so two tabs or an admin's concurrent change cannot slip past).
  * Nothing is written on refusal. The admin's use-cases live in `proposals.admin.server.ts`.
  */
+import { shownInvoiceIdSql } from "#app/features/invoices/proposal-invoices.server";
 import { and, asc, count, desc, eq, isNull, notInArray, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database, Queryable, Transaction } from "#app/db/client.server";
@@ -30,7 +31,7 @@ import {
 } from "./proposal-rules";
 import { makeAmbassadorFirstVersion } from "#app/features/agreements/offers.server";
 import { emailVerified, visibleToClient } from "./client-visibility.server";
-import { lockMembership, PROJECT_ROLES } from "#app/features/organisations/access.server";
+import { hasOrganisationRole, lockMembership, MONEY_ROLES, PROJECT_ROLES } from "#app/features/organisations/access.server";
 import { ORGANISATION_MESSAGES } from "#app/features/organisations/organisations.messages";
 import { type AmbassadorProposalInput, type ProposalRequestInput } from "./proposals.schema";
 import { AMBASSADOR_DAILY_LIMITS, PROPOSAL_MESSAGES } from "./proposals.messages";
@@ -57,7 +58,7 @@ export interface ClientProposalRow {
   createdAt: Date;
   /** The ambassador who made it (ambassador proposals), else null. */
   ambassadorName: string | null;
-  /** The proposal's invoice, when the admin generated one (links to /view-invoice/{id}). */
+  /** The invoice the row links to (links to /view-invoice/{id}): the oldest unpaid, else the newest paid (#37). */
   invoiceId: number | null;
   allowed: ClientProposalActions;
 }
@@ -82,19 +83,20 @@ function clientProposalQuery(q: Queryable, where: SQL | undefined) {
       declineReason: proposal.declineReason,
       createdAt: proposal.createdAt,
       ambassadorName: ambassadorUser.name,
-      invoiceId: invoice.id,
+      invoiceId: shownInvoiceIdSql(proposal.id),
     })
     .from(proposal)
     .leftJoin(ambassadorUser, eq(ambassadorUser.id, proposal.ambassadorId))
-    .leftJoin(invoice, eq(invoice.proposalId, proposal.id))
     .where(where)
     .orderBy(desc(proposal.createdAt), desc(proposal.id));
 }
 
 type ListedRow = Awaited<ReturnType<typeof clientProposalQuery>>[number];
 
-function withAllowed(row: ListedRow): ClientProposalRow {
-  return { ...row, allowed: clientActions(row, row.invoiceId !== null) };
+function withAllowed(row: ListedRow, actor: Actor): ClientProposalRow {
+  const allowed = clientActions(row, row.invoiceId !== null);
+  // A member without a money role is not told the invoice's id (its page would answer 404, ADR 022).
+  return { ...row, invoiceId: hasOrganisationRole(actor, MONEY_ROLES) ? row.invoiceId : null, allowed };
 }
 
 /**
@@ -184,7 +186,7 @@ export async function listClientProposals(
   const rows = await clientProposalQuery(db, where)
     .limit(pageSize)
     .offset((page - 1) * pageSize);
-  return { items: rows.map(withAllowed), page, pageSize, total, pageCount };
+  return { items: rows.map((row) => withAllowed(row, actor)), page, pageSize, total, pageCount };
 }
 
 /**
@@ -200,7 +202,7 @@ export async function listClientProposalRows(
 ): Promise<ClientProposalRow[]> {
   assertRole(actor, "client");
   const rows = await clientProposalQuery(q, await clientListWhere(q, actor, options.includeCompleted)).limit(options.limit);
-  return rows.map(withAllowed);
+  return rows.map((row) => withAllowed(row, actor));
 }
 
 /** Which of the client's proposals a list shows: the visible ones, without the completed and closed unless asked. */
@@ -252,7 +254,7 @@ export async function listAwaitingApproval(db: Database, actor: Actor): Promise<
       isNull(proposal.clientDeclinedAt),
     ),
   );
-  return rows.map(withAllowed).filter((row) => row.allowed.approve);
+  return rows.map((row) => withAllowed(row, actor)).filter((row) => row.allowed.approve);
 }
 
 /** The fields of the edit form, as stored. */
@@ -361,7 +363,7 @@ export async function updateProposal(db: Database, actor: Actor, proposalId: num
  */
 export async function deleteProposal(db: Database, actor: Actor, proposalId: number): Promise<void> {
   await changeOwnProposal(db, actor, proposalId, async (tx, row) => {
-    const [linked] = await tx.select({ id: invoice.id }).from(invoice).where(eq(invoice.proposalId, row.id));
+    const [linked] = await tx.select({ id: invoice.id }).from(invoice).where(eq(invoice.proposalId, row.id)).limit(1);
     refuseIf(deleteRefusal(row, Boolean(linked)));
     // Published before the row goes: its audience is read from it.
     await publishProposalEvent(tx, row.id, "proposal.deleted", {}, actor.id);

@@ -28,7 +28,7 @@ export async function collectDigest(q: Queryable, now: Date, timeZone: string, c
     sql`
       select i.number, i.total_cents, i.due_date::text as due_date, coalesce(nullif(u.business_name, ''), u.name, p.client_name, '') as client,
         count(*) over () as total
-      from invoice i join proposal p on p.id = i.proposal_id left join "user" u on u.id = i.client_id
+      from invoice i left join proposal p on p.id = i.proposal_id left join "user" u on u.id = i.client_id
       where ${invoiceHasBalanceDue("i")} and i.due_date < ${today}::date
       order by i.due_date, i.id limit ${DIGEST_LINES}`,
     sql`

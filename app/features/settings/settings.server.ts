@@ -57,6 +57,9 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   commissionHoldDays: 30,
   defaultDepositPercent: 0,
   termsAndConditions: "",
+  // #39 recurring billing (migration 0030).
+  dunningRetryDays: [1, 3, 7],
+  recurringCommissionMonths: 12,
 };
 
 /** The company name mails, calendar invites, the authenticator app and passkeys show when Settings hold none. */

@@ -67,7 +67,8 @@ export function navItemsFor(
     projects && { to: "/proposal-request", label: "Proposal Request" },
     money && { to: "/invoices", label: "Invoices" },
     projects && { to: "/meetings", label: "Meetings" },
-    projects && { to: "/messages", label: "Messages", badge: unreadMessages },
+    // Billing people too: the conversations an owner added them to (ADR 022).
+    { to: "/messages", label: "Messages", badge: unreadMessages },
     role === "client" && { to: "/organisation", label: "Organisation" },
   ];
   return items.filter((item): item is NavItem => item !== false);

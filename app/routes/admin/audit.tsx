@@ -89,6 +89,7 @@ const ENTITY_LABELS: Record<AuditEntity, string> = {
   message: "Conversation messages",
   offer: "Offers and acceptances",
   job: "Background jobs",
+  "billing-plan": "Billing plans",
 };
 
 type EventRow = Route.ComponentProps["loaderData"]["events"][number];

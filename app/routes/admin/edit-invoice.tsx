@@ -61,7 +61,10 @@ export default function EditInvoice({ loaderData, actionData }: Route.ComponentP
   const { invoice } = loaderData;
   return (
     <>
-      <PageHeading title={`Invoice ${invoice.number}`} lead={invoice.projectName || `Proposal #${invoice.proposalId}`}>
+      <PageHeading
+        title={`Invoice ${invoice.number}`}
+        lead={invoice.projectName || (invoice.proposalId === null ? "No project" : `Proposal #${invoice.proposalId}`)}
+      >
         <div className="flex flex-wrap gap-4">
           <Link to={`/admin/invoices/${invoice.id}/payments`} className="text-brand-700 underline">
             Payments

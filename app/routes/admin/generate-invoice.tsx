@@ -4,7 +4,7 @@ import { PageHeading } from "#app/components/page-heading";
 import { Notice } from "#app/components/ui/notice";
 import { InvoiceForm } from "#app/features/invoices/components/invoice-form";
 import { generateInvoice, getProposalToInvoice } from "#app/features/invoices/invoices.admin.server";
-import { invoiceFormSchema, toInvoiceInput } from "#app/features/invoices/invoices.schema";
+import { invoiceGenerateSchema, toInvoiceInput } from "#app/features/invoices/invoices.schema";
 import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.messages";
 import { todayUtc } from "#app/features/invoices/invoice-status";
 import { addDays } from "#app/lib/dates";
@@ -44,7 +44,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const offer = await getOfferForInvoice(db, proposal.id);
   const currency = currencyOf(await getSettings(db));
   return {
-    form: formConstraints(invoiceFormSchema),
+    form: formConstraints(invoiceGenerateSchema),
     proposal,
     defaultDueDate: addDays(todayUtc(), DEFAULT_TERM_DAYS),
     offerItems: offer ? offerItemsForInvoice(offer, currency) : null,
@@ -62,9 +62,11 @@ export async function action(args: Route.ActionArgs) {
   const proposalId = paramId(args.params.proposalId, PROPOSAL_NOT_FOUND);
   return formAction(
     args,
-    invoiceFormSchema,
+    invoiceGenerateSchema,
     async (value) => {
-      const created = await generateInvoice(db, actor, proposalId, toInvoiceInput(value));
+      const created = await generateInvoice(db, actor, proposalId, toInvoiceInput(value), new Date(), {
+        knownInvoices: value.knownInvoices,
+      });
       return redirect(`/admin/invoices?created=${encodeURIComponent(created.number)}`);
     },
     { failureMessage: INVOICE_MESSAGES.generationFailed },
@@ -93,7 +95,7 @@ export default function GenerateInvoice({ loaderData, actionData }: Route.Compon
         <dt className="font-medium text-slate-600">Details</dt>
         <dd className="whitespace-pre-line">{proposal.projectDetails}</dd>
       </dl>
-      {loaderData.offerItems && !proposal.invoiceId ? (
+      {loaderData.offerItems && proposal.invoices.length === 0 ? (
         <p className="mb-4 text-sm text-slate-700" data-testid="offer-prefill">
           The items below come from the accepted offer
           {loaderData.offerDeposit
@@ -102,14 +104,23 @@ export default function GenerateInvoice({ loaderData, actionData }: Route.Compon
           .
         </p>
       ) : null}
-      {proposal.invoiceId ? (
-        <Notice tone="info">
-          {INVOICE_MESSAGES.alreadyInvoiced}{" "}
-          <Link className="text-brand-700 underline" to={`/admin/invoices/edit/${proposal.invoiceId}`}>
-            Open {proposal.invoiceNumber}
-          </Link>
-        </Notice>
-      ) : !proposal.clientId ? (
+      {proposal.invoices.length > 0 ? (
+        <div className="mb-4" data-testid="existing-invoices">
+          <Notice tone="info">
+            {INVOICE_MESSAGES.moreInvoices}{" "}
+            {proposal.invoices.map((existing, index) => (
+              <span key={existing.id}>
+                {index > 0 ? ", " : null}
+                <Link className="text-brand-700 underline" to={`/admin/invoices/edit/${existing.id}`}>
+                  {existing.number}
+                </Link>{" "}
+                ({money(existing.totalCents)}, {existing.status})
+              </span>
+            ))}
+          </Notice>
+        </div>
+      ) : null}
+      {!proposal.clientId ? (
         <Notice tone="info">{INVOICE_MESSAGES.noClientAccount}</Notice>
       ) : (
         <InvoiceForm
@@ -117,9 +128,13 @@ export default function GenerateInvoice({ loaderData, actionData }: Route.Compon
           constraint={loaderData.form}
           lastResult={actionData?.result}
           defaultValue={{
-            items: loaderData.offerItems ?? [{ description: title, amount: centsToInput(proposal.budgetCents) }],
+            items:
+              proposal.invoices.length === 0
+                ? (loaderData.offerItems ?? [{ description: title, amount: centsToInput(proposal.budgetCents) }])
+                : [{ description: title, amount: "" }],
             dueDate: defaultDueDate,
           }}
+          knownInvoices={proposal.invoices.length}
           submitLabel="Generate Invoice"
           pendingLabel="Generating…"
         />

@@ -70,7 +70,11 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
     { header: "Number", cell: (i) => <span className="font-mono whitespace-nowrap">{i.number}</span> },
     {
       header: "Project",
-      cell: (i) => <span className="wrap-text block max-w-xs min-w-32">{i.projectName || `Proposal #${i.proposalId}`}</span>,
+      cell: (i) => (
+        <span className="wrap-text block max-w-xs min-w-32">
+          {i.projectName || (i.proposalId === null ? "No project" : `Proposal #${i.proposalId}`)}
+        </span>
+      ),
     },
     {
       header: "Client",
@@ -131,9 +135,9 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
               pendingLabel="Saving…"
               tone="primary"
             >
-              A payment of {money(i.balanceCents)} from {i.clientName ?? "the client"} for {i.projectName || `proposal #${i.proposalId}`}{" "}
-              (method Other, received today). New balance: {money(0)}. The client gets a receipt. A mistake is reversed with a refund on the
-              invoice&apos;s payments page.
+              A payment of {money(i.balanceCents)} from {i.clientName ?? "the client"} for{" "}
+              {i.projectName || (i.proposalId === null ? "no project" : `proposal #${i.proposalId}`)} (method Other, received today). New
+              balance: {money(0)}. The client gets a receipt. A mistake is reversed with a refund on the invoice&apos;s payments page.
             </ConfirmPanel>
           ) : isConfirming("delete-invoice", i.id) ? (
             <ConfirmPanel
@@ -142,8 +146,8 @@ export default function AdminInvoices({ loaderData, actionData }: Route.Componen
               fields={{ invoiceId: i.id }}
               confirmLabel="Yes, delete invoice"
             >
-              {money(i.totalCents)} for {i.projectName || `proposal #${i.proposalId}`}. Its proposal will have no invoice. This cannot be
-              undone.
+              {money(i.totalCents)} for {i.projectName || (i.proposalId === null ? "no project" : `proposal #${i.proposalId}`)}. Its
+              proposal loses this invoice. This cannot be undone.
             </ConfirmPanel>
           ) : null
         }

@@ -96,11 +96,18 @@ export default function AdminProposal({ loaderData, actionData }: Route.Componen
               "None"
             )}
           </DetailItem>
-          <DetailItem label="Invoice">
-            {p.invoice ? (
-              <Link className="text-brand-700 underline" to={`/admin/invoices/edit/${p.invoice.id}`}>
-                {p.invoice.number}
-              </Link>
+          <DetailItem label={p.invoices.length > 1 ? "Invoices" : "Invoice"}>
+            {p.invoices.length > 0 ? (
+              <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
+                {p.invoices.map((inv) => (
+                  <Link key={inv.id} className="text-brand-700 underline" to={`/admin/invoices/edit/${inv.id}`}>
+                    {inv.number}
+                  </Link>
+                ))}
+                <Link className="text-sm font-normal text-brand-700 underline" to={`/admin/generate-invoice/${p.id}`}>
+                  Generate another
+                </Link>
+              </span>
             ) : p.client.id ? (
               <Link className={buttonClass("secondary")} to={`/admin/generate-invoice/${p.id}`}>
                 Generate Invoice

@@ -3,13 +3,16 @@ import { PageHeading } from "#app/components/page-heading";
 import { ClientConversationsCard } from "#app/features/conversations/components/client-conversations-card";
 import { listClientConversations } from "#app/features/conversations/client-conversations.server";
 import { actorAndDb } from "#app/features/users/session.server";
-import { PROJECT_ROLES } from "#app/features/organisations/access.server";
+import { ANY_ROLE } from "#app/features/organisations/access.server";
 import { requireOrganisationRoles } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Messages | Client Portal" }, { name: "robots", content: "noindex" }];
 
-/** Only for the roles whose area this is (docs/product.md#organisations: projects, conversations and meetings). */
-export const middleware: Route.MiddlewareFunction[] = [requireOrganisationRoles(PROJECT_ROLES)];
+/**
+ * Anyone in the organisation (docs/product.md#organisations): owners and members see every
+ * conversation, a billing person those an owner added them to.
+ */
+export const middleware: Route.MiddlewareFunction[] = [requireOrganisationRoles(ANY_ROLE)];
 
 /** The client's conversations, latest activity first, with their unread counts (docs/product.md#conversations-read). */
 export async function loader({ context }: Route.LoaderArgs) {

@@ -16,23 +16,31 @@ import { getClientProposalWithAgreement } from "#app/features/agreements/offers.
 import { OfferTerms } from "#app/features/agreements/components/offer-terms";
 import { AcceptanceNotice } from "#app/features/agreements/components/acceptance-notice";
 import { VersionHistory } from "#app/features/agreements/components/version-history";
+import { ConversationBilling } from "#app/features/conversations/components/conversation-billing";
+import { listConversationBilling } from "#app/features/conversations/participants.server";
+import { hasOrganisationRole, PROJECT_ROLES } from "#app/features/organisations/access.server";
 
 export const meta: Route.MetaFunction = ({ data }) => [
-  { title: `${data?.proposal.projectName || "Proposal"} | Client Portal` },
+  { title: `${(data && ("proposal" in data ? data.proposal.projectName : data.thread.label)) || "Proposal"} | Client Portal` },
   { name: "robots", content: "noindex" },
 ];
 
 /**
- * The client's proposal page (docs/product.md#proposal-pages): a proposal of theirs in full, or
- * 404 "Proposal not found" for anyone else's.
+ * The client's proposal page (docs/product.md#proposal-pages): a proposal of their organisation in
+ * full, or 404 "Proposal not found" for anyone else's. A billing person an owner added to its
+ * conversation (ADR 022) sees the conversation only; an owner sees who of billing takes part.
  */
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const actor = requireUser(context);
   const id = paramId(params.proposalId, PROPOSAL_MESSAGES.notFound);
+  if (!hasOrganisationRole(actor, PROJECT_ROLES))
+    return { conversationOnly: true as const, ...(await loadConversation({ request, context }, id)) };
   return {
+    conversationOnly: false as const,
     ...(await getClientProposalWithAgreement(db, actor, id)),
     ...(await loadConversation({ request, context }, id)),
+    billing: await listConversationBilling(db, actor, id),
   };
 }
 
@@ -47,6 +55,19 @@ export async function action(args: Route.ActionArgs) {
 
 /** Heading with status, what the client can do next, then the request in full. */
 export default function ClientProposal({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.conversationOnly) {
+    return (
+      <div className="mx-auto flex max-w-3xl flex-col gap-6">
+        <p className="text-sm">
+          <Link to="/messages" className="text-brand-700 underline">
+            ← Messages
+          </Link>
+        </p>
+        <h1 className="text-3xl font-bold tracking-tight wrap-anywhere">{loaderData.thread.label}</h1>
+        <Conversation thread={loaderData.thread} reply={actionData} maxUploadMb={loaderData.maxUploadMb} muted={loaderData.muted} />
+      </div>
+    );
+  }
   const { proposal: p, allowed, agreement } = loaderData;
   const title = p.projectName || "Untitled project";
   return (
@@ -70,7 +91,7 @@ export default function ClientProposal({ loaderData, actionData }: Route.Compone
         </div>
       </header>
       <ProposalNextStep proposal={p} />
-      {allowed.edit || p.invoice || allowed.approve ? (
+      {allowed.edit || p.invoices.length > 0 || allowed.approve ? (
         <div className="flex flex-wrap gap-2">
           {allowed.edit ? (
             <Link
@@ -80,14 +101,15 @@ export default function ClientProposal({ loaderData, actionData }: Route.Compone
               Edit request
             </Link>
           ) : null}
-          {p.invoice ? (
+          {p.invoices.map((inv) => (
             <Link
-              to={`/view-invoice/${p.invoice.id}`}
+              key={inv.id}
+              to={`/view-invoice/${inv.id}`}
               className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50"
             >
-              View invoice {p.invoice.number}
+              View invoice {inv.number}
             </Link>
-          ) : null}
+          ))}
           {allowed.approve ? (
             <Link
               to={`/proposals/${p.id}/accept`}
@@ -120,6 +142,7 @@ export default function ClientProposal({ loaderData, actionData }: Route.Compone
       <ProposalRequestDetails request={p} headingId="request-title" title={p.source === "ambassador" ? "The proposal" : "Your request"} />
       <VersionHistory history={agreement.history} headingId="history-title" />
       <Conversation thread={loaderData.thread} reply={actionData} maxUploadMb={loaderData.maxUploadMb} muted={loaderData.muted} />
+      {loaderData.billing.length > 0 ? <ConversationBilling people={loaderData.billing} reply={actionData} /> : null}
     </div>
   );
 }

@@ -61,10 +61,13 @@ export function InvoiceForm({
   pendingLabel,
   success,
   version,
+  knownInvoices,
 }: {
   id: string;
   constraint: FormConstraints;
   version?: number;
+  /** Generate only: how many invoices of the proposal the page shows, posted back (#37). */
+  knownInvoices?: number;
   lastResult?: FormResult | null;
   defaultValue: InvoiceFormDefaults;
   submitLabel: string;
@@ -90,6 +93,7 @@ export function InvoiceForm({
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
       <FormMessage id={form.errorId} errors={form.errors} success={success} />
       {version === undefined ? null : <input type="hidden" name="version" value={version} />}
+      {knownInvoices === undefined ? null : <input type="hidden" name="knownInvoices" value={knownInvoices} />}
       <LineItems
         name="items"
         rows={rows}

@@ -1,0 +1,19 @@
+/**
+ * The `billing` queue's handler (issue #39, ADR 023): one pass of recurring billing — issue every
+ * due cycle. Run every minute by cron (one process at a time: a singleton queue) and at once when a
+ * plan that is due now is created or resumed. Safe to run again: every write is fenced by its row.
+ */
+import type { Database } from "#app/db/client.server";
+import { systemClock, type Clock } from "#app/lib/clock.server";
+import { logger } from "#app/lib/logger.server";
+import { issueDueCycles } from "./issue-cycles.server";
+
+/**
+ * @param clock - "now" (tests move it).
+ * @returns what the pass did.
+ */
+export async function runBillingJob(db: Database, clock: Clock = systemClock) {
+  const issued = await issueDueCycles(db, clock);
+  if (issued.issued) logger.info({ issued: issued.issued }, "billing: invoices issued");
+  return { issued };
+}
