@@ -9,12 +9,17 @@ export default [
     route("contact", "routes/site/contact.tsx"),
     // A certificate of acceptance, checked by anyone holding it (docs/product.md#certificates).
     route("verify/:certificateId", "routes/site/verify.tsx"),
-    // One case-study template, one explicit route per project (/project1 … /project4).
-    ...[1, 2, 3, 4].map((n) => route(`project${n}`, "routes/site/project.tsx", { id: `project${n}` })),
+    // Issue #40: a case study's draft previewed by an admin as the public page shows it.
+    route("portfolio/preview/:caseStudyId", "routes/site/case-study-preview.tsx"),
     // docs/product.md#invoice-link: one invoice through a signed link, without signing in.
     route("i/:token", "routes/site/invoice-link.tsx"),
+    // Issue #40: a published case study at /<slug> (the first four: /project1 … /project4); else the 404 page.
+    route(":slug", "routes/site/case-study.tsx"),
     route("*", "routes/site/not-found.tsx"),
   ]),
+  // Issue #40: case-study Open Graph images and uploaded screenshots.
+  route("portfolio/og/:caseStudyId", "routes/resources/portfolio-og.ts"),
+  route("portfolio/images/:imageId/:variant", "routes/resources/portfolio-image.ts"),
   route("i/:token/pdf", "routes/site/invoice-link-pdf.ts"),
 
   // Authentication screens (docs/product.md#accounts).
@@ -59,6 +64,8 @@ export default [
     // The client organisation, its people and invitations (docs/product.md#organisations); the header's switcher.
     route("organisation", "routes/client/organisation.tsx"),
     route("organisation/switch", "routes/client/switch-organisation.ts"),
+    // Issue #40: a testimonial asked when a project was completed (organisation owners).
+    route("testimonials/:testimonialId", "routes/client/testimonial.tsx"),
   ]),
 
   // Ambassador area (docs/product.md#ambassadors).
@@ -112,6 +119,11 @@ export default [
     route("messages/:messageId", "routes/admin/message.tsx"),
     // Automatic reminders (docs/product.md#reminders-admin): a record's history and "Send reminder now".
     route("reminders/:recordKind/:recordId", "routes/admin/reminders.tsx"),
+    // Issue #40: the portfolio — case studies (list, editor, a draft from a delivered project) and testimonials.
+    route("case-studies", "routes/admin/case-studies.tsx"),
+    route("case-studies/:caseStudyId", "routes/admin/case-study.tsx"),
+    route("proposals/:proposalId/case-study", "routes/admin/proposal-case-study.tsx"),
+    route("testimonials", "routes/admin/testimonials.tsx"),
   ]),
 
   // Any signed-in user: the account page (profile, sign-in security, notifications, their data, closing).

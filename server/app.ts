@@ -39,6 +39,8 @@ import { runConversationJobs } from "#app/features/conversations/jobs.server";
 import { runReminderSweep } from "#app/features/reminders/sweep.server";
 import { logger, registerSecrets } from "#app/lib/logger.server";
 import { createLiveHub, type LiveHub } from "#app/features/live/hub.server";
+import { PUBLIC_PAGE_EVENT, publishedCaseStudyPaths } from "#app/features/portfolio/case-studies.server";
+import { PRERENDERED_PATHS } from "./page-cache";
 import { notificationSourceFor } from "#app/features/live/listener.server";
 import { receiveInboundMail, type InboundDeps } from "#app/features/inbound/inbound.server";
 import { replyAddress } from "#app/features/inbound/reply-token.server";
@@ -68,6 +70,10 @@ export interface ServerApp {
    * event stream. server/main.ts calls it before express, so a stream is no request in flight.
    */
   events(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): void;
+  /** The public pages to keep rendered: the static ones and every published case study (issue #40). */
+  publicPagePaths(): Promise<string[]>;
+  /** Calls `listener` whenever a case study or testimonial changed (in any server process). */
+  onPublicPagesChanged(listener: () => void): void;
   /** From now on /readyz answers 503 (the process is stopping) and every event stream is closed; /healthz is unchanged. */
   markStopping(): void;
   /**
@@ -101,6 +107,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
   let jobs: JobRunner | undefined;
   let live: LiveHub | undefined;
   let smtp: InboundSmtp | undefined;
+  const publicPageListeners = new Set<() => void>();
   let inbound: InboundDeps | undefined;
   const files = createFileStore(env, handle.db);
   let auth: Auth;
@@ -134,7 +141,16 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     } else if (firstAdmin) {
       logger.info({ email: firstAdmin.email }, "created the first admin account from ADMIN_EMAIL/ADMIN_PASSWORD");
     }
-    live = await createLiveHub({ db: handle.db, auth, source: notificationSourceFor(handle.db), maxStreams: env.SSE_MAX_STREAMS });
+    live = await createLiveHub({
+      db: handle.db,
+      auth,
+      source: notificationSourceFor(handle.db),
+      maxStreams: env.SSE_MAX_STREAMS,
+      // Issue #40: a case study or testimonial changed in some process → every process re-renders its cached public pages.
+      onEvent: (row) => {
+        if (PUBLIC_PAGE_EVENT.test(row.kind)) for (const listener of publicPageListeners) listener();
+      },
+    });
     if (domain) {
       const post = createThreadPoster({ db: handle.db, files, maxUploadMb: env.MAX_UPLOAD_MB });
       const deps: InboundDeps = { db: handle.db, secret, domain, post };
@@ -278,6 +294,8 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     services,
     requests,
     events: (req, res) => live!.handle(req, res),
+    publicPagePaths: async () => [...PRERENDERED_PATHS, ...(await publishedCaseStudyPaths(handle.db))],
+    onPublicPagesChanged: (listener) => void publicPageListeners.add(listener),
     markStopping() {
       stopping = true;
       live?.closeAll();

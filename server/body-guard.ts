@@ -45,6 +45,8 @@ export const BODY_LIMITS: Record<string, BodyRule> = {
   "/admin/settings": { maxBytes: 256 * 1024, multipart: true },
   // The same action posted by React Router's client-side navigation.
   "/admin/settings.data": { maxBytes: 256 * 1024, multipart: true },
+  // Issue #40: the case-study editor (five Markdown sections) and its screenshot upload (15 MB).
+  "/admin/case-studies": { maxBytes: 16 * 1024 * 1024, multipart: true },
 };
 
 /**

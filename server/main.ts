@@ -75,7 +75,12 @@ async function main() {
     throw error;
   }
   app.set("trust proxy", parseTrustProxy(env.TRUST_PROXY));
-  const pageCache = createPageCache(undefined, (page, error) => logger.warn({ err: error, page }, "page cache: could not prerender"));
+  // The pages (and the published case studies among them) are read from the app once it runs.
+  let publicPagePaths: () => Promise<string[]> = async () => [];
+  const pageCache = createPageCache(
+    () => publicPagePaths(),
+    (page, error) => logger.warn({ err: error, page }, "page cache: could not prerender"),
+  );
   const isHttps = httpsDetector(app.get("trust proxy fn"));
   const warnForwardedFor = forwardedForWarning(app.get("trust proxy fn"), (line) => console.error(line));
   const trustProxy = app.get("trust proxy fn") as (address: string, hop: number) => boolean;
@@ -111,6 +116,8 @@ async function main() {
     process.exit(1);
   }
   app.use(server.router);
+  publicPagePaths = () => server.publicPagePaths();
+  server.onPublicPagesChanged(() => pageCache.invalidate());
 
   let inFlight = 0;
   // Prerendered public pages are answered before express; everything else goes through it.

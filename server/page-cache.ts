@@ -7,6 +7,12 @@
  * the CPU per cached request went to express's routing): each entry replays the security
  * headers it was rendered with; HSTS is added when the request came over HTTPS.
  *
+ * Case studies live in the database (issue #40): the list of pages comes from a function (the
+ * published case studies' paths are read again at each warm), and `invalidate()` — called when a
+ * live event says a case study or testimonial changed, in every server process — drops every
+ * entry and renders the pages again. Until a page is rendered again it is answered by the app
+ * (current data, just slower); a render started before the change is never stored (generation).
+ *
  * Each page is kept in up to three variants, one per colour theme (docs/product.md#dark-mode):
  * the `theme` cookie's light or dark choice is rendered as a class on `<html>` (no flash of the
  * other theme, no script), and without the cookie the page follows the system preference. Only
@@ -16,12 +22,11 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { projects } from "../app/content/projects";
 import { themeFromCookie, type Theme } from "../app/lib/theme";
 import { HSTS_HEADER } from "./security";
 
-/** The pages rendered ahead: every public page without a form (ADR 002). */
-export const PRERENDERED_PATHS = ["/", "/about", "/projects", ...projects.map((p) => `/${p.slug}`)];
+/** The pages rendered ahead besides the published case studies: every public page without a form (ADR 002). */
+export const PRERENDERED_PATHS = ["/", "/about", "/projects"];
 
 interface Entry {
   etag: string;
@@ -48,26 +53,68 @@ export interface PageCache {
   serve(req: IncomingMessage, res: ServerResponse, https: (req: IncomingMessage) => boolean, requestId: string): number;
   /** Renders every page by requesting it from `baseUrl`; pages that fail are left to SSR. */
   warm(baseUrl: string): Promise<number>;
+  /** Drops every page and renders them again (their content or their list changed). */
+  invalidate(): void;
 }
 
 /**
- * @param paths - the pages to prerender.
+ * @param paths - the pages to prerender (read at each warm).
  * @param warn - reports a page that could not be prerendered (it is then left to SSR).
  */
-export function createPageCache(paths: string[] = PRERENDERED_PATHS, warn: (path: string, error: Error) => void = () => {}): PageCache {
+export function createPageCache(
+  paths: () => string[] | Promise<string[]> = () => PRERENDERED_PATHS,
+  warn: (path: string, error: Error) => void = () => {},
+): PageCache {
   const entries = new Map<string, Entry>();
   const key = (path: string, theme: Theme) => `${theme} ${path}`;
   let origin: string | undefined;
   /** Variants being rendered, or that failed to render (never retried). */
   const started = new Set<string>();
+  /** Bumped by each invalidation: a render that started before it is not stored. */
+  let generation = 0;
+  /** Whether a warm runs, and whether another must follow it (an invalidation arrived meanwhile). */
+  let warming: Promise<number> | null = null;
+  let again = false;
+  const warmAll = async (baseUrl: string): Promise<number> => {
+    const at = generation;
+    let list: string[];
+    try {
+      list = await paths();
+    } catch (error) {
+      warn("(page list)", error as Error);
+      return entries.size;
+    }
+    for (const path of list) {
+      if (at !== generation) break;
+      started.add(key(path, "system"));
+      await warmOne(baseUrl, path, "system", at);
+    }
+    return entries.size;
+  };
+  const runWarm = (baseUrl: string): Promise<number> => {
+    if (warming) {
+      again = true;
+      return warming;
+    }
+    warming = warmAll(baseUrl).finally(() => {
+      warming = null;
+      if (again) {
+        again = false;
+        void runWarm(baseUrl);
+      }
+    });
+    return warming;
+  };
   return {
     async warm(baseUrl) {
       origin = baseUrl;
-      for (const path of paths) {
-        started.add(key(path, "system"));
-        await warmOne(baseUrl, path, "system");
-      }
-      return entries.size;
+      return runWarm(baseUrl);
+    },
+    invalidate() {
+      generation++;
+      entries.clear();
+      started.clear();
+      if (origin) void runWarm(origin);
     },
     serve(req, res, https, requestId) {
       if (req.method !== "GET" && req.method !== "HEAD") return 0;
@@ -77,7 +124,7 @@ export function createPageCache(paths: string[] = PRERENDERED_PATHS, warn: (path
       if (!entry) {
         if (origin && theme !== "system" && !started.has(key(path, theme)) && entries.has(key(path, "system"))) {
           started.add(key(path, theme));
-          void warmOne(origin, path, theme);
+          void warmOne(origin, path, theme, generation);
         }
         return 0;
       }
@@ -100,7 +147,7 @@ export function createPageCache(paths: string[] = PRERENDERED_PATHS, warn: (path
     },
   };
 
-  async function warmOne(baseUrl: string, path: string, theme: Theme): Promise<void> {
+  async function warmOne(baseUrl: string, path: string, theme: Theme, at: number): Promise<void> {
     try {
       const response = await fetch(`${baseUrl}${path}`, {
         headers: { "accept-encoding": "identity", ...(theme === "system" ? {} : { cookie: `theme=${theme}` }) },
@@ -123,6 +170,7 @@ export function createPageCache(paths: string[] = PRERENDERED_PATHS, warn: (path
         "Vary",
         "Accept-Encoding, Cookie",
       );
+      if (at !== generation) return;
       entries.set(key(path, theme), {
         headers,
         etag,

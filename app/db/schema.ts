@@ -462,6 +462,8 @@ export const proposal = pgTable(
      * commission entry of its payments uses it (docs/product.md#commissions-ledger, ADR 017).
      */
     commissionRateBps: integer(),
+    /** The case study whose "Start a project like this" it came from (issue #40). */
+    sourceCaseStudyId: integer().references((): AnyPgColumn => caseStudy.id, { onDelete: "set null" }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -1318,6 +1320,134 @@ export const reminderSweep = pgTable(
     sweptUntil: timestamp({ withTimezone: true }).notNull(),
   },
   (t) => [check("reminder_sweep_single_row", sql`${t.id} = 1`)],
+);
+
+// ---------------------------------------------------------------------------------------
+// Portfolio (issue #40, docs/product.md#portfolio): case studies edited in the admin, their
+// screenshots, and testimonials from the clients of delivered projects.
+// ---------------------------------------------------------------------------------------
+
+/** A screenshot of a case study (`images` of {@link CaseStudyContent}): one seeded static file, or uploaded variants. */
+export interface CaseStudyImageRef {
+  /** An uploaded screenshot (`case_study_image.id`), served at `/portfolio/images/<id>/<width>.webp`. */
+  imageId?: number;
+  /** A static screenshot in `public/screenshots/` (the four seeded case studies). */
+  file?: string;
+  /** Required alt text. */
+  alt: string;
+  width: number;
+  height: number;
+}
+
+/** What the admin edits, and what a published case study shows (a draft and a published copy of it). */
+export interface CaseStudyContent {
+  title: string;
+  /** `/<slug>` on the site: lowercase letters, digits and hyphens. */
+  slug: string;
+  /** One or two sentences: the cards and the page's header. */
+  summary: string;
+  /** Markdown, shown under the header (may be empty). */
+  description: string;
+  role: string;
+  timeline: string;
+  outcome: string;
+  /** `#rrggbb`: the summary box's accent and the Open Graph image. */
+  color: string;
+  /** Markdown. */
+  problem: string;
+  /** Markdown. */
+  solution: string;
+  features: string[];
+  tech: string[];
+  /** Markdown. */
+  impact: string;
+  github: string | null;
+  live: string | null;
+  images: CaseStudyImageRef[];
+}
+
+/**
+ * A case study (docs/product.md#portfolio). `draft` is what the admin edits; `published` is what
+ * the site shows (null while unpublished) — publishing copies the draft over it. `slug` is the
+ * published slug (unique, the page's URL). Order and featuring apply at once.
+ */
+export const caseStudy = pgTable(
+  "case_study",
+  {
+    id: serial().primaryKey(),
+    slug: text(),
+    draft: jsonb().$type<CaseStudyContent>().notNull(),
+    published: jsonb().$type<CaseStudyContent>(),
+    publishedAt: timestamp({ withTimezone: true }),
+    /** The order on /projects (ascending). */
+    position: integer().notNull(),
+    /** The order among the home page's Featured Projects; null: not featured. */
+    featuredPosition: integer(),
+    /** The delivered project it was drafted from ("Make a case study draft"). */
+    sourceProposalId: integer().references(() => proposal.id, { onDelete: "set null" }),
+    /** The Open Graph image (PNG, 1200 × 630) made at publish. */
+    ogImage: bytea(),
+    draftUpdatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("case_study_slug_unique").on(t.slug), index("case_study_position_idx").on(t.position, t.id)],
+);
+
+/** An uploaded screenshot: its variants (640 and 1280 px wide WebP, a 1280 px JPEG) in the file store under `<storageKey>/…`. */
+export const caseStudyImage = pgTable("case_study_image", {
+  id: serial().primaryKey(),
+  caseStudyId: integer()
+    .notNull()
+    .references(() => caseStudy.id, { onDelete: "cascade" }),
+  storageKey: text().notNull().unique(),
+  width: integer().notNull(),
+  height: integer().notNull(),
+  createdAt: createdAt(),
+});
+
+/** Consent for a testimonial: name and company, first name only, or not published. */
+export const TESTIMONIAL_CONSENTS = ["name", "first_name", "none"] as const;
+export type TestimonialConsent = (typeof TESTIMONIAL_CONSENTS)[number];
+
+/**
+ * A client's testimonial on a completed project (docs/product.md#testimonials): asked once per
+ * proposal when it is marked completed (a row with no text yet), written by the organisation's
+ * owner, shown on the site only once approved, with consent to publish and not withdrawn.
+ * A change by the client takes the approval back.
+ */
+export const testimonial = pgTable(
+  "testimonial",
+  {
+    id: serial().primaryKey(),
+    proposalId: integer()
+      .notNull()
+      .references(() => proposal.id, { onDelete: "cascade" }),
+    organisationId: integer()
+      .notNull()
+      .references(() => organisation.id, { onDelete: "cascade" }),
+    /** The case study it shows on (chosen at approval); null: home page only. */
+    caseStudyId: integer().references(() => caseStudy.id, { onDelete: "set null" }),
+    authorId: text().references(() => user.id, { onDelete: "set null" }),
+    /** The author's name when they wrote it (the site shows it, or its first word, as consented). */
+    authorName: text(),
+    text: text(),
+    /** 1–5. */
+    rating: integer(),
+    consent: text().$type<TestimonialConsent>(),
+    requestedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    submittedAt: timestamp({ withTimezone: true }),
+    approvedAt: timestamp({ withTimezone: true }),
+    withdrawnAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("testimonial_proposal_unique").on(t.proposalId),
+    index("testimonial_organisation_idx").on(t.organisationId),
+    index("testimonial_shown_idx")
+      .on(t.approvedAt)
+      .where(sql`${t.approvedAt} is not null and ${t.withdrawnAt} is null and ${t.consent} in ('name', 'first_name')`),
+    check("testimonial_rating_range", sql`${t.rating} is null or ${t.rating} between 1 and 5`),
+    check("testimonial_consent", sql`${t.consent} is null or ${t.consent} in ('name', 'first_name', 'none')`),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------

@@ -140,6 +140,8 @@ interface Ids {
   /** A's organisation, and the token of an invitation into it nobody accepted yet. */
   organisation: number;
   invitationToken: string;
+  /** A testimonial asked of A's organisation (issue #40). */
+  testimonial: number;
 }
 
 /**
@@ -157,6 +159,12 @@ const PARAM: Record<string, (ids: Ids) => string> = {
   payoutId: (ids) => String(ids.payout),
   messageId: (ids) => String(ids.contactMessage),
   organisationId: (ids) => String(ids.organisation),
+  // Issue #40: the first seeded case study (migration 0030), no uploaded screenshot, A's testimonial.
+  slug: () => "project1",
+  caseStudyId: () => "1",
+  imageId: () => "1",
+  variant: () => "640.webp",
+  testimonialId: (ids) => String(ids.testimonial),
   version: (ids) => ids.logoVersion,
   // /passkey/:step: a step name, not a record; its GET is a 404 for everyone (the steps are JSON posts).
   step: () => "sign-in-options",
@@ -209,6 +217,16 @@ const RECORD_MATRIX: [pattern: string, outcomes: string, params?: Partial<Record
   ["/admin/messages/:messageId",                              "L    H    H    H    H    200  L  H    H    H"],
   ["/admin/reminders/:recordKind/:recordId",                  "L    H    H    H    H    200  L  H    H    H"],
   ["/admin/organisations/:organisationId",                    "L    H    H    H    H    200  L  H    H    H"],
+  // Issue #40, the portfolio: a published case study and its link preview image are public; an
+  // uploaded screenshot of no published case study is nobody's (none is seeded); the draft's
+  // preview, editor and "Make a case study draft" are the admin's; a testimonial is its organisation owner's.
+  ["/:slug",                                                  "200  200  200  200  200  200  200  200  200  200"],
+  ["/portfolio/og/:caseStudyId",                              "200  200  200  200  200  200  200  200  200  200"],
+  ["/portfolio/images/:imageId/:variant",                     "404  404  404  404  404  404  404  404  404  404"],
+  ["/portfolio/preview/:caseStudyId",                         "L    H    H    H    H    200  L  H    H    H"],
+  ["/admin/case-studies/:caseStudyId",                        "L    H    H    H    H    200  L  H    H    H"],
+  ["/admin/proposals/:proposalId/case-study",                 "L    H    H    H    H    200  L  H    H    H"],
+  ["/testimonials/:testimonialId",                            "L    200  404  H    H    H    L  404  404  403"],
   // An invitation into A's organisation: a public page for whoever holds the link.
   ["/invitations/:token",                                     "200  200  200  200  200  200  200  200  200  200", { token: (ids) => ids.invitationToken }],
   // Any signed-in user's data export: its owner only (everyone else, the admin too, 404).
@@ -217,6 +235,9 @@ const RECORD_MATRIX: [pattern: string, outcomes: string, params?: Partial<Record
 
 /** What a 200 response of a row must show (the record itself), besides what it must not. */
 const SHOWS: Record<string, string> = {
+  "/:slug": "Internship Hub",
+  "/admin/case-studies/:caseStudyId": "Edit: Internship Hub",
+  "/testimonials/:testimonialId": `${SECRET.project} request`,
   "/verify/:certificateId": "This acceptance stands.",
   "/i/:token": SECRET.invoice,
   "/i/:token/pdf": "%PDF",
@@ -429,6 +450,10 @@ test.describe("access matrix", () => {
       a,
       `${SECRET.project} offer`,
     ]);
+    // Issue #40: a testimonial asked of A's organisation about A's request.
+    ids.testimonial = (
+      await q(`insert into testimonial (proposal_id, organisation_id) values ($1, $2) returning id`, [ids.request, ids.organisation])
+    )[0].id;
     await q(
       `insert into audit_event (actor_id, actor_email, entity, entity_id, action, before, after, proposal_id)
        values ($1, $2, 'proposal', $3, 'status-changed', '{"status":"submitted"}', '{"status":"planning"}', $4)`,

@@ -125,14 +125,14 @@ test.describe("client organisations", () => {
     await owner.goto(`/proposals/${proposalId}`);
     await hydrated(owner);
     await owner.getByRole("button", { name: /^Add to this conversation/ }).click();
-    await expect(owner.getByText("In this conversation")).toBeVisible();
+    await expect(owner.getByText("In this conversation", { exact: true })).toBeVisible();
     await billing.goto("/messages");
     await billing.getByRole("link", { name: project }).first().click();
     await expect(billing).toHaveURL(new RegExp(`/proposals/${proposalId}$`));
     await expect(billing.getByRole("paragraph").filter({ hasText: message })).toBeVisible();
     await expect(billing.getByRole("heading", { name: "Your request" })).toHaveCount(0);
     await owner.getByRole("button", { name: /^Remove from this conversation/ }).click();
-    await expect(owner.getByText("In this conversation")).toHaveCount(0);
+    await expect(owner.getByText("In this conversation", { exact: true })).toHaveCount(0);
     expect((await billing.request.get(`/proposals/${proposalId}`, { maxRedirects: 0 })).status()).toBe(404);
     // …and pays the invoice by card (the stand-in's Checkout Session, then the signed webhook).
     await billing.goto(`/view-invoice/${invoiceId}`);

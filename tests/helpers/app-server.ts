@@ -56,12 +56,21 @@ export async function spawnApp(
   });
   child.stdout?.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
+  let stopping = false;
+  // A server that crashes under a test takes its reason with it: say why, with the tail of its output
+  // (a kill the test sends itself, a signal, is not a crash).
+  child.once("exit", (code) => {
+    if (!stopping && code !== null && code !== 0)
+      console.error(`app server ${baseUrl} exited with code ${code}; its last output:\n${output.slice(-6000)}`);
+  });
   const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
+    stopping = true;
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill(signal);
     await new Promise((r) => child.once("exit", r));
   };
-  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  // A budget for a hang, not a speed check: a shared 2-core machine under load took over 60 s to start the built app.
+  const deadline = Date.now() + (options.startTimeoutMs ?? 180_000);
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`app server exited early:\n${output}`);
     try {
@@ -71,6 +80,7 @@ export async function spawnApp(
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+  stopping = true;
   child.kill("SIGKILL");
   throw new Error(`app server did not become healthy:\n${output}`);
 }

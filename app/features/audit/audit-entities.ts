@@ -13,6 +13,8 @@ export const AUDIT_ENTITIES = [
   "offer",
   "job",
   "organisation",
+  "case_study",
+  "testimonial",
   "billing-plan",
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];

@@ -7,7 +7,19 @@
 import { and, asc, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "#app/db/client.server";
-import { auditEvent, billingCycle, billingPlan, invoice, invoiceItem, mailOutbox, membership, settings } from "#app/db/schema";
+import {
+  auditEvent,
+  billingCycle,
+  billingPlan,
+  commissionEntries,
+  invoice,
+  invoiceItem,
+  mailOutbox,
+  membership,
+  organisation,
+  settings,
+  user,
+} from "#app/db/schema";
 import { manualClock } from "#app/lib/clock.server";
 import { testDatabases } from "../../../tests/helpers/db";
 import { refusalOf } from "../../../tests/helpers/portal";
@@ -15,6 +27,9 @@ import { makeClient, useTestServices, type TestServices } from "../../../tests/h
 import { createPgDatabase } from "../../../tests/helpers/test-database";
 import type { Actor } from "#app/features/users/actor";
 import { issueDueCycles } from "./issue-cycles.server";
+import { recordFullPayment } from "#app/features/payments/record-payment.server";
+import { ledgerPage } from "#app/features/referrals/ledger-queries.server";
+import { pageRequestFrom } from "#app/lib/pagination";
 import { cancelBillingPlan, changeBillingPlan, createBillingPlan, pauseBillingPlan, resumeBillingPlan } from "./plans.server";
 import type { PlanCreateInput } from "./billing.schema";
 
@@ -194,6 +209,41 @@ describe.each(testDatabases())("recurring billing on %s", (_name, open) => {
       .where(and(eq(auditEvent.entity, "billing-plan"), eq(auditEvent.entityId, String(plan.id))))
       .orderBy(asc(auditEvent.id));
     expect(audit).toEqual(["created", "paused", "resumed", "changed", "cancelled"].map((action) => ({ action, actorId: admin.id })));
+  });
+
+  it("the referring ambassador earns on each paid invoice of the plan for Settings' months from its start, in their ledger", async () => {
+    const { t, s, admin } = ctx;
+    await t.db.insert(settings).values({ id: 1, commissionRateBps: 1000, recurringCommissionMonths: 2 });
+    const { organisationId } = await clientWithOrganisation(s);
+    await t.db.insert(user).values({ id: "amb-recurring", email: "amb-recurring@example.com", name: "Amb", role: "ambassador" });
+    await t.db.update(organisation).set({ referredById: "amb-recurring" }).where(eq(organisation.id, organisationId));
+    const clock = manualClock("2026-01-31T12:00:00Z");
+    const plan = await createBillingPlan(t.db, admin, planInput(organisationId), clock);
+    clock.set("2026-03-31T12:00:00Z");
+    await issueDueCycles(t.db, clock);
+    const issued = await invoicesOf(t.db, plan.id);
+    expect(issued.map((i) => i.cycleOn)).toEqual(["2026-01-31", "2026-02-28", "2026-03-31"]);
+    for (const inv of issued) await recordFullPayment(t.db, admin, inv.id, { method: "bank_transfer", receivedAt: clock.now() });
+    // Two months from Jan 31: the Jan 31 and Feb 28 invoices earn 10 % of $200.00; Mar 31 is past them.
+    const entries = await t.db
+      .select({
+        invoiceId: commissionEntries.invoiceId,
+        amountCents: commissionEntries.amountCents,
+        proposalId: commissionEntries.proposalId,
+      })
+      .from(commissionEntries)
+      .where(eq(commissionEntries.ambassadorId, "amb-recurring"))
+      .orderBy(asc(commissionEntries.id));
+    expect(entries).toEqual([
+      { invoiceId: issued[0]!.id, amountCents: 2_000, proposalId: null },
+      { invoiceId: issued[1]!.id, amountCents: 2_000, proposalId: null },
+    ]);
+    const ledger = await ledgerPage(t.db, "amb-recurring", pageRequestFrom(new URLSearchParams()), clock.now());
+    expect(ledger.items.map((row) => [row.projectName, row.invoiceNumber, row.amountCents])).toEqual([
+      ["Hosting and maintenance", issued[1]!.number, 2_000],
+      ["Hosting and maintenance", issued[0]!.number, 2_000],
+    ]);
+    expect(ledger.items[0]!.clientName).toBe("Acme Bakery");
   });
 });
 

@@ -50,6 +50,8 @@ export interface LiveHubOptions {
   pruneMs?: number;
   /** Most missed events replayed on reconnect; more → `reload` (default 200). */
   maxReplay?: number;
+  /** Told of every event this process reads (once each), e.g. to drop cached public pages (issue #40). */
+  onEvent?: (row: LiveEventRow) => void;
 }
 
 /** The hub's handle. */
@@ -157,7 +159,10 @@ export async function createLiveHub(options: LiveHubOptions): Promise<LiveHub> {
     for (const id of ids) remember(id);
     reading = reading
       .then(async () => {
-        for (const row of await readEvents(db, ids)) deliver(row);
+        for (const row of await readEvents(db, ids)) {
+          options.onEvent?.(row);
+          deliver(row);
+        }
       })
       .catch((error) => {
         for (const id of ids) dispatched.delete(id);
@@ -176,6 +181,7 @@ export async function createLiveHub(options: LiveHubOptions): Promise<LiveHub> {
         for (const row of rows) {
           if (dispatched.has(row.id)) continue;
           remember(row.id);
+          options.onEvent?.(row);
           deliver(row);
           replayed++;
         }

@@ -1,8 +1,8 @@
 /**
  * Recording payments and refunds on an invoice (docs/product.md#payments, issue #25, ADR 013).
  *
- * Every write goes through {@link writePayment}: inside one transaction it locks the invoice row
- * (`SELECT … FOR UPDATE`), reads the payments as they are under that lock, checks the amount
+ * Every write goes through {@link writePayment}: inside one transaction it locks the invoice's proposal
+ * (`FOR SHARE`) and the invoice row (`SELECT … FOR UPDATE`) — {@link lockInvoice} — reads the payments as they are under that lock, checks the amount
  * against the balance (a payment) or what is left of the refunded payment (a refund), inserts the
  * row, brings the stored status in step ({@link syncInvoiceStatus}), calls {@link onPaymentRecorded}
  * (the commission ledger), records the audit event and queues the client's receipt. Two admins, or
@@ -13,6 +13,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { auditEvent, invoice, payments } from "#app/db/schema";
 import { publishAudit } from "#app/features/live/live-events.server";
+import { lockProposalOfInvoice } from "#app/features/invoices/invoice-locks.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { fieldError, notFound } from "#app/lib/errors";
@@ -69,8 +70,19 @@ interface PaymentWrite {
   processorEventId?: string | null;
 }
 
-/** Locks the invoice row for the rest of the transaction. @throws {AppError} 404 when unknown. */
+/**
+ * Locks the invoice's proposal (`FOR SHARE`) and then the invoice row (`FOR UPDATE`) for the rest of
+ * the transaction — ADR 006's order, proposal before invoice. The proposal lock is what makes a
+ * payment or refund and the client's acceptance of the offer (which locks the proposal `FOR UPDATE`
+ * and writes the approval) apply one after the other (issue #36): whichever comes second sees the
+ * other's committed write — the payment's commission hook sees the approval, or the acceptance's
+ * `syncProposalCommissions` sees the payment — so the ledger entry is written exactly once. Shared,
+ * so payments of one proposal never wait on each other for it (the invoice lock orders those).
+ *
+ * @throws {AppError} 404 when unknown.
+ */
 export async function lockInvoice(tx: Queryable, invoiceId: number) {
+  await lockProposalOfInvoice(tx, invoiceId);
   const [row] = await tx
     .select({
       id: invoice.id,

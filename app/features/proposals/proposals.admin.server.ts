@@ -8,6 +8,7 @@ import { and, eq, gt, gte, ilike, inArray, isNull, like, or, sql, type SQL } fro
 import { alias } from "drizzle-orm/pg-core";
 import type { Database, Queryable } from "#app/db/client.server";
 import { readTally, tallyCount } from "#app/db/tally.server";
+import { requestTestimonial } from "#app/features/portfolio/testimonials.server";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { queueUserUpdate } from "#app/features/mail/notifications.server";
 import { auditEvent, mailOutbox, proposal, PROPOSAL_STATUSES, user, type ProposalStatus } from "#app/db/schema";
@@ -257,6 +258,8 @@ async function writeStatus(
       thread: current.id,
     });
   }
+  // Issue #40: a delivered project's owners are asked once for a testimonial (dashboard and one mail).
+  if (action === "status-changed" && status === "completed") await requestTestimonial(tx, current.id);
   return eventId;
 }
 

@@ -108,7 +108,13 @@ function withAllowed(row: ListedRow, actor: Actor): ClientProposalRow {
  * @returns the new proposal's id.
  * @throws {AppError} 401 "User not logged in" without an actor; 403 unless a client.
  */
-export async function requestProposal(db: Database, actor: Actor | null, input: ProposalRequestInput): Promise<{ id: number }> {
+export async function requestProposal(
+  db: Database,
+  actor: Actor | null,
+  input: ProposalRequestInput,
+  /** Where it came from: the published case study whose "Start a project like this" led here (issue #40). */
+  origin: { sourceCaseStudyId?: number | null } = {},
+): Promise<{ id: number }> {
   if (!actor) throw new AppError("UNAUTHORIZED", PROPOSAL_MESSAGES.notLoggedIn);
   assertRole(actor, "client");
   const allowed = await hitRateLimit(db, `proposal-requests:${actor.id}`, PROPOSAL_REQUEST_LIMIT);
@@ -118,13 +124,20 @@ export async function requestProposal(db: Database, actor: Actor | null, input: 
     const organisationId = await lockMembership(tx, actor, PROJECT_ROLES, ORGANISATION_MESSAGES.notMember);
     const [row] = await tx
       .insert(proposal)
-      .values({ ...editableValues(input), clientId: actor.id, organisationId, source: "client", status: "pending" })
+      .values({
+        ...editableValues(input),
+        clientId: actor.id,
+        organisationId,
+        source: "client",
+        status: "pending",
+        sourceCaseStudyId: origin.sourceCaseStudyId ?? null,
+      })
       .returning({ id: proposal.id });
     await recordAudit(tx, actor, {
       entity: "proposal",
       entityId: row!.id,
       action: "created",
-      after: { status: "pending", source: "client" },
+      after: { status: "pending", source: "client", ...(origin.sourceCaseStudyId ? { sourceCaseStudyId: origin.sourceCaseStudyId } : {}) },
     });
     // One mail per 10 minutes at most, listing every request since the last one.
     await notifyAdminCoalesced(tx, {

@@ -6,7 +6,18 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Queryable } from "#app/db/client.server";
-import { commissionEntries, invoice, payments, payouts, proposal, user, type CommissionEntryKind } from "#app/db/schema";
+import {
+  billingCycle,
+  billingPlan,
+  commissionEntries,
+  invoice,
+  organisation,
+  payments,
+  payouts,
+  proposal,
+  user,
+  type CommissionEntryKind,
+} from "#app/db/schema";
 import { toIsoOrNull } from "#app/lib/dates";
 import { cursorKeySql, keysetPage, type KeysetQuery, type Page, type PageRequest } from "#app/lib/pagination";
 import { commissionEntryState, type CommissionEntryState, type CommissionTotals } from "./commission";
@@ -49,8 +60,9 @@ export function fetchLedgerRows(q: Queryable, keyset: KeysetQuery) {
       createdAt: commissionEntries.createdAt,
       clientName: sql<
         string | null
-      >`coalesce(case when ${clientUser.closedAt} is null then coalesce(${clientUser.businessName}, ${clientUser.name}) end, ${proposal.clientName})`,
-      projectName: proposal.projectName,
+      >`coalesce(case when ${clientUser.closedAt} is null then coalesce(${clientUser.businessName}, ${clientUser.name}) end, ${proposal.clientName}, ${organisation.name})`,
+      // A billing plan's invoice (#39) has no proposal: the plan's name.
+      projectName: sql<string | null>`coalesce(${proposal.projectName}, ${billingPlan.name})`,
       proposalId: commissionEntries.proposalId,
       invoiceNumber: invoice.number,
       paymentId: commissionEntries.paymentId,
@@ -68,6 +80,9 @@ export function fetchLedgerRows(q: Queryable, keyset: KeysetQuery) {
     .leftJoin(proposal, eq(proposal.id, commissionEntries.proposalId))
     .leftJoin(clientUser, eq(clientUser.id, proposal.clientId))
     .leftJoin(invoice, eq(invoice.id, commissionEntries.invoiceId))
+    .leftJoin(organisation, eq(organisation.id, invoice.organisationId))
+    .leftJoin(billingCycle, eq(billingCycle.invoiceId, commissionEntries.invoiceId))
+    .leftJoin(billingPlan, eq(billingPlan.id, billingCycle.planId))
     .leftJoin(payments, eq(payments.id, commissionEntries.paymentId))
     .leftJoin(payouts, eq(payouts.id, commissionEntries.payoutId))
     .where(keyset.where)

@@ -15,7 +15,7 @@
  */
 import { and, eq, notExists, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
-import { commissionEntries, invoice, payments, proposal, settings } from "#app/db/schema";
+import { billingCycle, billingPlan, commissionEntries, invoice, payments, proposal, settings } from "#app/db/schema";
 import { publishLive } from "#app/features/live/live-events.server";
 import { now } from "#app/lib/clock.server";
 import { commissionEntryCents, payableAtFor } from "./commission";
@@ -29,7 +29,12 @@ export interface LedgerPayment {
   currency: string;
 }
 
-/** The commissionable proposal behind an invoice, or null when its payments earn nothing. */
+/**
+ * What earns a commission behind an invoice, or null when its payments earn nothing: the invoice's
+ * commissionable proposal, or — for an invoice of a billing plan (#39, no proposal) — the plan's
+ * ambassador at the rate frozen when the plan was made, while the cycle is dated before the plan's
+ * `commission_until` (Settings' "recurring commission months" from its start).
+ */
 async function commissionableProposal(q: Queryable, invoiceId: number) {
   const [row] = await q
     .select({
@@ -42,8 +47,20 @@ async function commissionableProposal(q: Queryable, invoiceId: number) {
     .from(invoice)
     .innerJoin(proposal, eq(proposal.id, invoice.proposalId))
     .where(eq(invoice.id, invoiceId));
-  if (!row || !row.ambassadorId || !row.approvedAt || row.rateBps === null) return null;
+  if (!row) return recurringCommission(q, invoiceId);
+  if (!row.ambassadorId || !row.approvedAt || row.rateBps === null) return null;
   return { ...row, ambassadorId: row.ambassadorId, rateBps: row.rateBps };
+}
+
+/** A billing plan's invoice: its ambassador and frozen rate while the cycle is within the plan's commission months. */
+async function recurringCommission(q: Queryable, invoiceId: number) {
+  const [row] = await q
+    .select({ ambassadorId: billingPlan.ambassadorId, rateBps: billingPlan.commissionRateBps })
+    .from(billingCycle)
+    .innerJoin(billingPlan, eq(billingPlan.id, billingCycle.planId))
+    .where(and(eq(billingCycle.invoiceId, invoiceId), sql`${billingCycle.cycleOn} < ${billingPlan.commissionUntil}`));
+  if (!row || !row.ambassadorId || row.rateBps === null) return null;
+  return { proposalId: null, ambassadorId: row.ambassadorId, rateBps: row.rateBps, approvedAt: null, historical: false };
 }
 
 async function holdDays(q: Queryable): Promise<number> {

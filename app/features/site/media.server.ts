@@ -46,14 +46,17 @@ export function portraitImage(): ResponsiveImage {
 
 /** @returns a project's screenshots in order (a real file wins over its placeholder). */
 export function screenshotImages(project: Project): ResponsiveImage[] {
+  return project.images.map(staticScreenshot);
+}
+
+/** @returns one screenshot of `public/screenshots/` (a real file wins over its placeholder), with the build's variants. */
+export function staticScreenshot(image: { file: string; width: number; height: number }): ResponsiveImage {
   const { root, manifest } = media();
-  return project.images.map((image) => {
-    const made = manifest?.screenshots[image.file];
-    if (made) return made;
-    const base = `screenshots/${image.file.replace(/\.[^.]+$/, "")}`;
-    const real = RASTER.map((ext) => `${base}.${ext}`).find((file) => fs.existsSync(path.join(root, file)));
-    return plain(`/${real ?? `screenshots/${image.file}`}`, image.width, image.height);
-  });
+  const made = manifest?.screenshots[image.file];
+  if (made) return made;
+  const base = `screenshots/${image.file.replace(/\.[^.]+$/, "")}`;
+  const real = RASTER.map((ext) => `${base}.${ext}`).find((file) => fs.existsSync(path.join(root, file)));
+  return plain(`/${real ?? `screenshots/${image.file}`}`, image.width, image.height);
 }
 
 /** @returns the résumé's URL when the owner dropped `public/owner/resume.pdf`, else null (the link is hidden). */

@@ -40,6 +40,7 @@ export function navItemsFor(
       { to: "/admin/meetings", label: "Meetings" },
       { to: "/admin/conversations", label: "Messages", badge: unreadMessages },
       { to: "/admin/messages", label: "Contact form" },
+      { to: "/admin/case-studies", label: "Case studies" },
       { to: "/admin/audit", label: "Audit trail" },
       { to: "/admin/outbox", label: "Mail outbox" },
       { to: "/admin/settings", label: "Settings" },

@@ -89,6 +89,8 @@ const ENTITY_LABELS: Record<AuditEntity, string> = {
   message: "Conversation messages",
   offer: "Offers and acceptances",
   job: "Background jobs",
+  case_study: "Case studies",
+  testimonial: "Testimonials",
   "billing-plan": "Billing plans",
 };
 

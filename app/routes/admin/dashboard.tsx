@@ -18,6 +18,7 @@ import { filesContext } from "#app/features/files/files-context";
 import { actorAndDb } from "#app/features/users/session.server";
 import { readTallies } from "#app/db/tally.server";
 import { countOf } from "#app/lib/vocabulary";
+import { listCaseStudiesForAdmin } from "#app/features/portfolio/case-studies.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -45,7 +46,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   const pending = await listUpcomingMeetings(db, actor, "pending", { pageSize: DASHBOARD_MEETINGS });
   const upcoming = await listUpcomingMeetings(db, actor, "accepted", { pageSize: DASHBOARD_MEETINGS });
   const storage = { ...(await storageUsed(db, actor)), kind: context.get(filesContext).kind };
-  return { next, proposals, users, invoices, pending, upcoming, storage };
+  // Issue #40: which case studies bring proposal requests ("Start a project like this").
+  const caseStudyRequests = (await listCaseStudiesForAdmin(db, actor)).filter((cs) => cs.requests > 0);
+  return { next, proposals, users, invoices, pending, upcoming, storage, caseStudyRequests };
 }
 
 /** `accept-meeting`, `decline-meeting`, `cancel-meeting` and `delete-meeting` (docs/product.md#meetings-admin). */
@@ -66,11 +69,12 @@ const TOOLS = [
   { to: "/admin/settings", label: "Settings", text: "Company details, new clients, commission rate, availability for meetings." },
   { to: "/admin/audit", label: "Audit trail", text: "Who changed what and when, with the values before and after." },
   { to: "/admin/outbox", label: "Mail outbox", text: "Failed and pending e-mails; retry a failed one." },
+  { to: "/admin/case-studies", label: "Case studies", text: "The portfolio: edit, preview, publish and order case studies; testimonials." },
 ] as const;
 
 /** /admin: what waits, compact counts, the meeting requests and upcoming meetings, tools. */
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {
-  const { next, proposals, users, invoices, pending, upcoming, storage } = loaderData;
+  const { next, proposals, users, invoices, pending, upcoming, storage, caseStudyRequests } = loaderData;
   const money = useFormatMoney();
   return (
     <>
@@ -137,6 +141,23 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
             Past meetings
           </Link>
         </p>
+      </DashboardSection>
+
+      <DashboardSection id="case-study-requests-heading" title="Requests from case studies">
+        {caseStudyRequests.length ? (
+          <ul className="flex flex-col gap-1" data-testid="case-study-requests">
+            {caseStudyRequests.map((cs) => (
+              <li key={cs.id}>
+                <Link to={`/admin/case-studies/${cs.id}`} className="text-brand-700 underline">
+                  {cs.title}
+                </Link>
+                : {countOf(cs.requests, "proposal request")}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-slate-700">No proposal request came through “Start a project like this” yet.</p>
+        )}
       </DashboardSection>
 
       <DashboardSection id="tools-heading" title="Tools">

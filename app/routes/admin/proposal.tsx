@@ -20,6 +20,7 @@ import { Conversation } from "#app/features/conversations/components/conversatio
 import { loadConversation } from "#app/features/conversations/conversation-page.server";
 import { conversationAction } from "#app/features/conversations/thread-route.server";
 import { OfferTerms } from "#app/features/agreements/components/offer-terms";
+import { portfolioLinksOf } from "#app/features/portfolio/case-studies.server";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `${data?.proposal.projectName || "Proposal"} | Admin Console` },
@@ -37,6 +38,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     ...(await loadConversation({ request, context }, id)),
     // docs/product.md#reminders-admin
     reminders: await listRemindersFor(db, actor, "proposal", id),
+    // Issue #40: the case study it came from, and the one drafted from it.
+    portfolio: await portfolioLinksOf(db, actor, id),
   };
 }
 
@@ -67,7 +70,22 @@ export default function AdminProposal({ loaderData, actionData }: Route.Componen
           <p className="mt-1 text-sm text-slate-600">
             #{p.id} · {p.source === "ambassador" ? "Submitted by an ambassador" : "Requested by the client"} ·{" "}
             <LocalDateTime value={p.createdAt} />
+            {loaderData.portfolio.source ? (
+              <span data-testid="proposal-source">
+                {" · "}From the case study{" "}
+                <Link className="text-brand-700 underline" to={`/admin/case-studies/${loaderData.portfolio.source.id}`}>
+                  {loaderData.portfolio.source.title}
+                </Link>
+              </span>
+            ) : null}
           </p>
+          {p.status === "completed" ? (
+            <p className="mt-2">
+              <Link className={buttonClass("secondary")} to={`/admin/proposals/${p.id}/case-study`}>
+                Make a case study draft
+              </Link>
+            </p>
+          ) : null}
         </div>
         <div className="flex flex-wrap gap-2">
           <ProposalStatusBadge status={p.status} />

@@ -85,7 +85,10 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         </li>
         <li>
           New client?{" "}
-          <Link className="text-brand-700 underline" to="/register">
+          <Link
+            className="text-brand-700 underline"
+            to={loaderData.redirectTo ? `/register?redirectTo=${encodeURIComponent(loaderData.redirectTo)}` : "/register"}
+          >
             Create an account
           </Link>
         </li>

@@ -5,7 +5,7 @@ import { FormMessage, getFormProps, TextInput, useAppForm, useIsSubmitting } fro
 import { servicesContext } from "#app/context";
 import { getSettings } from "#app/features/settings/settings.server";
 import { AUTH_MESSAGES } from "#app/features/users/accounts.messages";
-import { clientRegistrationSchema } from "#app/features/users/accounts.schema";
+import { clientRegistrationSchema, safeRedirect } from "#app/features/users/accounts.schema";
 import { registerClient } from "#app/features/users/accounts.server";
 import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
 import { formConstraints } from "#app/lib/form-constraints.server";
@@ -23,6 +23,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     form: formConstraints(clientRegistrationSchema(env.PASSWORD_MIN_LENGTH, settings.requireClientPhone)),
     referralCode: new URL(request.url).searchParams.get("ref")?.slice(0, 64) ?? "",
+    // Where to go once registered (e.g. a case study's "Start a project like this", issue #40): a path of this site only.
+    redirectTo: safeRedirect(new URL(request.url).searchParams.get("redirectTo")) ?? "",
     minPassword: env.PASSWORD_MIN_LENGTH,
     open: settings.allowNewClients,
     requirePhone: settings.requireClientPhone,
@@ -37,9 +39,9 @@ export async function action(args: Route.ActionArgs) {
   const { request, context } = args;
   const { env, db } = context.get(servicesContext);
   const { requireClientPhone } = await getSettings(db);
-  return formAction(args, clientRegistrationSchema(env.PASSWORD_MIN_LENGTH, requireClientPhone), async (value) => {
+  return formAction(args, clientRegistrationSchema(env.PASSWORD_MIN_LENGTH, requireClientPhone), async (value, form) => {
     const result = await registerClient(accountDeps(context), value, requestMeta(request, context));
-    return redirect(result.home, { headers: result.headers });
+    return redirect(safeRedirect(form.get("redirectTo")) ?? result.home, { headers: result.headers });
   });
 }
 
@@ -57,6 +59,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
       {loaderData.open ? (
         <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
           <FormMessage id={form.errorId} errors={form.errors} />
+          {loaderData.redirectTo ? <input type="hidden" name="redirectTo" value={loaderData.redirectTo} /> : null}
           <TextInput field={fields.businessName} label="Business name" autoComplete="organization" />
           <TextInput field={fields.email} label="Email" type="email" autoComplete="email" />
           <TextInput field={fields.phone} label={loaderData.requirePhone ? "Phone" : "Phone (optional)"} type="tel" autoComplete="tel" />

@@ -28,6 +28,7 @@ import { BOOKING_MESSAGES } from "#app/features/meetings/meetings.messages";
 import { formatCents } from "#app/lib/money";
 import { requireUser } from "#app/features/users/session.server";
 import { countOf } from "#app/lib/vocabulary";
+import { listMyTestimonials } from "#app/features/portfolio/testimonials.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Client Dashboard | Client Portal" }];
 
@@ -41,7 +42,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const now = new Date();
   // One read of the upcoming meetings for the list and the next steps.
   const upcomingMeetings = listUpcomingClientMeetings(db, actor, now);
-  const [ambassador, awaiting, meetings, balance, settings, next, conversations] = await Promise.all([
+  const [ambassador, awaiting, meetings, balance, settings, next, conversations, testimonials] = await Promise.all([
     getReferringAmbassador(db, actor),
     listAwaitingApproval(db, actor),
     upcomingMeetings,
@@ -49,6 +50,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     getSettings(db),
     clientNextSteps(db, actor, now, upcomingMeetings),
     listClientConversations(db, actor),
+    // Issue #40: testimonials asked of an owner when a project was completed (not yet written).
+    listMyTestimonials(db, actor),
   ]);
   // What the person's role in the organisation covers (docs/product.md#organisations): the use-cases
   // return nothing outside it; the page leaves those cards out.
@@ -71,6 +74,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     currency: settings.currency,
     next,
     conversations,
+    testimonialRequests: testimonials.filter((t) => !t.submittedAt).map((t) => ({ id: t.id, projectName: t.projectName })),
   };
 }
 
@@ -115,6 +119,23 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
       <div className="mb-4">
         <ActionNotice result={pageReply} />
       </div>
+      {loaderData.testimonialRequests.length ? (
+        <section aria-labelledby="testimonial-requests" className="mb-6 rounded-xl border border-brand-200 bg-brand-50 p-4">
+          <h2 id="testimonial-requests" className="font-semibold">
+            How did it go?
+          </h2>
+          <ul className="mt-2 flex flex-col gap-1">
+            {loaderData.testimonialRequests.map((t) => (
+              <li key={t.id}>
+                {t.projectName} is complete.{" "}
+                <Link to={`/testimonials/${t.id}`} className="font-semibold text-brand-700 underline">
+                  Write a testimonial<span className="sr-only"> about {t.projectName}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <div className="mb-6">
         {next.firstTime ? (
           <FirstSteps />

@@ -13,6 +13,8 @@ import { formConstraints } from "#app/lib/form-constraints.server";
 import { sessionUserContext } from "#app/features/users/session.server";
 import { useFocusOnArrival } from "#app/lib/use-focus-result";
 import { PROJECT_ROLES } from "#app/features/organisations/access.server";
+import { findPublishedCaseStudy } from "#app/features/portfolio/case-studies.server";
+import { z } from "zod";
 import { requireOrganisationRoles } from "#app/features/users/session.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Proposal Request | Client Portal" }];
@@ -23,9 +25,27 @@ export const middleware: Route.MiddlewareFunction[] = [requireOrganisationRoles(
 /** A refused request (too many in an hour) answers 429 with Retry-After. */
 export const headers = retryAfterHeaders;
 
-/** The form's checks (it starts empty). */
-export function loader() {
-  return { form: formConstraints(proposalRequestSchema) };
+/** The request as this form posts it: the fields, and the case study it starts from (issue #40). */
+const requestFormSchema = proposalRequestSchema.extend({ caseStudy: z.string().max(100).optional() });
+
+/**
+ * The form's checks; it starts empty, or — from a case study's "Start a project like this"
+ * (`?caseStudy=<slug>`, issue #40) — prefilled with a reference to that case study.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const slug = new URL(request.url).searchParams.get("caseStudy");
+  const found = slug ? await findPublishedCaseStudy(context.get(servicesContext).db, slug) : null;
+  const reference = found ? { slug: found.content.slug, title: found.content.title } : null;
+  return {
+    form: formConstraints(proposalRequestSchema),
+    reference,
+    defaultValue: reference
+      ? {
+          projectName: `A project like ${reference.title}`,
+          projectDetails: `I would like a project like your case study “${reference.title}” (/${reference.slug}).\n\nWhat I need: `,
+        }
+      : undefined,
+  };
 }
 
 /**
@@ -34,15 +54,22 @@ export function loader() {
  */
 export async function action(args: Route.ActionArgs) {
   const { db } = args.context.get(servicesContext);
-  return formAction(args, proposalRequestSchema, async (value) => {
-    await requestProposal(db, args.context.get(sessionUserContext), value);
+  return formAction(args, requestFormSchema, async ({ caseStudy, ...value }) => {
+    // The source is recorded only for a published case study (a stale or made-up slug is ignored).
+    const source = caseStudy ? await findPublishedCaseStudy(db, caseStudy) : null;
+    await requestProposal(db, args.context.get(sessionUserContext), value, { sourceCaseStudyId: source?.id ?? null });
     return PROPOSAL_MESSAGES.requestSubmitted;
   });
 }
 
 /** The request form, reset after success. */
 export default function ProposalRequest({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useAppForm({ id: "proposal-request", constraint: loaderData.form, lastResult: actionData?.result });
+  const [form, fields] = useAppForm({
+    id: "proposal-request",
+    constraint: loaderData.form,
+    lastResult: actionData?.result,
+    defaultValue: loaderData.defaultValue,
+  });
   const pending = useIsSubmitting();
   const succeeded = actionData?.ok === true && !form.dirty;
   const resultRef = useFocusOnArrival<HTMLDivElement>(succeeded ? actionData : null);
@@ -64,6 +91,19 @@ export default function ProposalRequest({ loaderData, actionData }: Route.Compon
             </p>
           ) : null}
         </div>
+        {loaderData.reference ? (
+          <p
+            className="rounded-control border border-brand-200 bg-brand-50 px-3 py-2 text-sm text-slate-800"
+            data-testid="case-study-reference"
+          >
+            Starting from the case study{" "}
+            <a className="font-semibold text-brand-700 underline" href={`/${loaderData.reference.slug}`}>
+              {loaderData.reference.title}
+            </a>
+            .
+            <input type="hidden" name="caseStudy" value={loaderData.reference.slug} />
+          </p>
+        ) : null}
         <ProposalFields fields={fields} />
         <div>
           <SubmitButton pending={pending} pendingLabel="Submitting…">

@@ -2,9 +2,13 @@ import { Link } from "react-router";
 import type { Route } from "./+types/home";
 import { Picture } from "#app/components/picture";
 import { ProjectCard } from "#app/components/project-card";
-import { featuredProjects } from "#app/content/projects";
 import { owner } from "#app/content/site";
-import { portraitImage, screenshotImages } from "#app/features/site/media.server";
+import { servicesContext } from "#app/context";
+import { listFeaturedCaseStudies } from "#app/features/portfolio/case-studies.server";
+import { screenshotImage } from "#app/features/portfolio/case-study-view.server";
+import { TestimonialQuote } from "#app/features/portfolio/components/testimonial-quote";
+import { listShownTestimonials } from "#app/features/portfolio/testimonials.server";
+import { portraitImage } from "#app/features/site/media.server";
 import { pageMeta } from "#app/lib/meta";
 import type { RouteHandle } from "#app/root";
 
@@ -13,22 +17,25 @@ export const handle: RouteHandle = { hydrate: false };
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Home", description: `${owner.name} — ${owner.role}. ${owner.intro}` });
 
-/** The portrait and each featured project's first screenshot (as its thumbnail). */
-export function loader() {
+/** The portrait, the featured case studies (published, in their featured order) with their first screenshot, and approved testimonials. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const db = context.get(servicesContext).db;
+  const [featured, testimonials] = await Promise.all([listFeaturedCaseStudies(db), listShownTestimonials(db, { limit: 3 })]);
   return {
     portrait: portraitImage(),
-    featured: featuredProjects().map((p) => ({
-      slug: p.slug,
-      title: p.title,
-      description: p.description,
-      tech: p.tech,
-      thumbnail: screenshotImages(p)[0]!,
+    featured: featured.map(({ content }) => ({
+      slug: content.slug,
+      title: content.title,
+      description: content.summary,
+      tech: content.tech,
+      thumbnail: content.images[0] ? screenshotImage(content.images[0]) : portraitImage(),
     })),
+    testimonials,
   };
 }
 
 /** Home (docs/product.md#public-site): portrait and intro, what I build, three featured projects. */
-export default function Home({ loaderData: { portrait, featured } }: Route.ComponentProps) {
+export default function Home({ loaderData: { portrait, featured, testimonials } }: Route.ComponentProps) {
   return (
     <>
       <section className="bg-gradient-to-b from-brand-50 to-white">
@@ -94,6 +101,19 @@ export default function Home({ loaderData: { portrait, featured } }: Route.Compo
           </Link>
         </p>
       </section>
+
+      {testimonials.length ? (
+        <section aria-labelledby="testimonials" className="mx-auto max-w-6xl px-4 pb-12">
+          <h2 id="testimonials" className="reveal text-2xl font-bold tracking-tight">
+            What clients say
+          </h2>
+          <div className="mt-6 grid gap-4 md:grid-cols-3">
+            {testimonials.map((t) => (
+              <TestimonialQuote key={t.id} testimonial={t} />
+            ))}
+          </div>
+        </section>
+      ) : null}
     </>
   );
 }

@@ -1,7 +1,9 @@
 import type { Route } from "./+types/projects";
 import { ProjectCard } from "#app/components/project-card";
-import { projects } from "#app/content/projects";
-import { screenshotImages } from "#app/features/site/media.server";
+import { servicesContext } from "#app/context";
+import { listPublishedCaseStudies } from "#app/features/portfolio/case-studies.server";
+import { screenshotImage } from "#app/features/portfolio/case-study-view.server";
+import { portraitImage } from "#app/features/site/media.server";
 import { pageMeta } from "#app/lib/meta";
 import type { RouteHandle } from "#app/root";
 
@@ -10,33 +12,46 @@ export const handle: RouteHandle = { hydrate: false };
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
     title: "Projects",
-    description: `Case studies: ${projects.map((p) => p.title).join(", ")}.`,
+    description: `Case studies: ${(args.loaderData?.cards ?? []).map((p) => p.title).join(", ")}.`,
   });
 
-/** Each project's first screenshot, its card's thumbnail. */
-export function loader() {
-  return { thumbnails: Object.fromEntries(projects.map((p) => [p.slug, screenshotImages(p)[0]!])) };
+/** Every published case study in the admin's order, with its first screenshot as the card's thumbnail. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const published = await listPublishedCaseStudies(context.get(servicesContext).db);
+  return {
+    cards: published.map(({ content }) => ({
+      slug: content.slug,
+      title: content.title,
+      description: content.summary,
+      tech: content.tech,
+      thumbnail: content.images[0] ? screenshotImage(content.images[0]) : portraitImage(),
+    })),
+  };
 }
 
-/** Projects (docs/product.md#roles): four cards with thumbnail, title, description, technologies and View Project. */
-export default function Projects({ loaderData: { thumbnails } }: Route.ComponentProps) {
+/** Projects (docs/product.md#roles): a card per published case study with thumbnail, title, summary, technologies and View Project. */
+export default function Projects({ loaderData: { cards } }: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-6xl px-4 py-16">
       <h1 className="reveal text-title font-bold">Projects</h1>
-      <div className="mt-8 grid gap-6 sm:grid-cols-2">
-        {projects.map((project) => (
-          <ProjectCard
-            key={project.slug}
-            title={project.title}
-            description={project.description}
-            tech={project.tech}
-            thumbnail={thumbnails[project.slug]!}
-            to={`/${project.slug}`}
-            headingLevel={2}
-            sizes="(min-width: 640px) 50vw, 100vw"
-          />
-        ))}
-      </div>
+      {cards.length ? (
+        <div className="mt-8 grid gap-6 sm:grid-cols-2">
+          {cards.map((card) => (
+            <ProjectCard
+              key={card.slug}
+              title={card.title}
+              description={card.description}
+              tech={card.tech}
+              thumbnail={card.thumbnail}
+              to={`/${card.slug}`}
+              headingLevel={2}
+              sizes="(min-width: 640px) 50vw, 100vw"
+            />
+          ))}
+        </div>
+      ) : (
+        <p className="mt-8 text-slate-700">New case studies are on their way.</p>
+      )}
     </section>
   );
 }
