@@ -103,6 +103,10 @@ export default [
     // Client organisations and their people (docs/product.md#admin-organisations).
     route("organisations", "routes/admin/organisations.tsx"),
     route("organisations/:organisationId", "routes/admin/organisation.tsx"),
+    // Recurring billing plans (docs/product.md#recurring-billing, #39).
+    route("billing-plans", "routes/admin/billing-plans.tsx"),
+    route("billing-plans/new", "routes/admin/billing-plan-new.tsx"),
+    route("billing-plans/:planId", "routes/admin/billing-plan.tsx"),
     // Issue #6: audit trail, invoice PDF, CSV exports (resource routes, guarded by the layout).
     route("audit", "routes/admin/audit.tsx"),
     route("outbox", "routes/admin/outbox.tsx"),

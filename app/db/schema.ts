@@ -188,6 +188,8 @@ export const user = pgTable(
     notifyReminders: boolean().notNull().default(true),
     /** Automatic reminders paused for this client by an admin (migration 0022). */
     remindersPaused: boolean().notNull().default(false),
+    /** Issue #41: the IANA zone the person's browser last stated (sign-in, booking, signing): their mails' times; null = the agency's. */
+    timeZone: text(),
   },
   (t) => [
     uniqueIndex("user_referral_code_unique").on(t.referralCode),
@@ -655,6 +657,10 @@ export const settings = pgTable(
     datesOff: jsonb().$type<string[]>().notNull().default([]),
     /** Clients may reschedule or cancel until this many hours before the meeting. */
     changeCutoffHours: integer().notNull().default(12),
+    /** Issue #41: a booking is confirmed at once (accepted) instead of waiting for the admin. */
+    instantBooking: boolean().notNull().default(false),
+    /** Issue #41: where meetings happen — an address, or a video link (https) — for the `.ics` LOCATION/URL and the mails; "" = none. */
+    meetingLocation: text().notNull().default(""),
     /** Client registration asks for a phone number (docs/product.md#registration); off by default. */
     requireClientPhone: boolean().notNull().default(false),
     /** Days a commission entry stays Pending before it is payable: the refund window (docs/product.md#commissions-ledger). */

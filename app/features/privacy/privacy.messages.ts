@@ -8,6 +8,8 @@ export const PRIVACY_MESSAGES = {
   exportGone: "This download link has expired or is not yours. Ask for a new file on your account page.",
   closeConfirmFirst: "Confirm that you want to close your account.",
   closeAdmin: "An admin account cannot be closed here: ask another admin.",
+  unpaidNotAcknowledged: "You have an unpaid balance. Confirm that you understand it stays due after your account is closed.",
+  unpaidAcknowledge: "I understand that closing my account does not cancel this balance: it stays due.",
   closeNeedsCode: "Enter a code from your authenticator app, or a backup code.",
   closed: "Your account is closed. Your personal data has been erased; thank you for working with us.",
 } as const;

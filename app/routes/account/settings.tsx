@@ -65,7 +65,11 @@ export default function AccountSettings({ loaderData, actionData }: Route.Compon
         <NotificationsSection preferences={loaderData.preferences} reply={replyFor(reply, "preferences")} role={user.role} />
         <DownloadDataSection notice={loaderData.myData} />
         {loaderData.canClose ? (
-          <CloseAccountSection twoFactor={loaderData.twoFactor.enabled} reply={replyFor(reply, "close-account")} />
+          <CloseAccountSection
+            twoFactor={loaderData.twoFactor.enabled}
+            reply={replyFor(reply, "close-account")}
+            unpaid={loaderData.unpaidOnClosing}
+          />
         ) : null}
       </div>
     </PortalShell>
