@@ -13,6 +13,8 @@ import { invalidInput } from "#app/lib/errors";
 import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
 import { formConstraints } from "#app/lib/form-constraints.server";
 import { pageMeta } from "#app/lib/meta";
+import { newSubmissionKey, parseSubmissionKey } from "#app/features/submissions/submission-key.server";
+import { SUBMISSION_KEY_FIELD } from "#app/features/submissions/submission-key";
 
 /**
  * No JavaScript bundle on this page (ADR 002): the form is a plain HTML form validated by the
@@ -41,7 +43,8 @@ export const meta: Route.MetaFunction = (args) =>
 
 /** The form's checks (the browser's own: the page runs no script). */
 export function loader() {
-  return { form: formConstraints(contactSchema) };
+  // Issue #36: the form's idempotency key, new for every rendering.
+  return { form: formConstraints(contactSchema), submissionKey: newSubmissionKey() };
 }
 
 /**
@@ -56,7 +59,11 @@ export async function action(args: Route.ActionArgs) {
     contactSchema,
     async (value, form) => {
       if (String(form.get(HONEYPOT_FIELD) ?? "") !== "") throw invalidInput(CONTACT_MESSAGES.failure);
-      await submitContactMessage(db, value, { ownerEmail: env.OWNER_EMAIL ?? owner.email, ip });
+      await submitContactMessage(db, value, {
+        ownerEmail: env.OWNER_EMAIL ?? owner.email,
+        ip,
+        submissionKey: parseSubmissionKey(form.get(SUBMISSION_KEY_FIELD)),
+      });
       return CONTACT_MESSAGES.success;
     },
     { failureMessage: CONTACT_MESSAGES.failure },
@@ -125,6 +132,7 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
       <div className="reveal rounded-xl border border-slate-200 p-6 shadow-sm">
         <h2 className="text-2xl font-semibold">Send a message</h2>
         <form method="post" action="/contact" {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
+          <input type="hidden" name={SUBMISSION_KEY_FIELD} value={loaderData.submissionKey} />
           <TextInput field={fields.user_name} label="Name" autoComplete="name" autoFocus={firstBad === "user_name"} />
           <TextInput field={fields.user_email} label="Email" type="email" autoComplete="email" autoFocus={firstBad === "user_email"} />
           <TextInput
