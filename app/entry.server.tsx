@@ -11,8 +11,10 @@
 import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
-import { requestInfoContext } from "#app/lib/request-info";
+import { requestInfoContext, type RequestInfo } from "#app/lib/request-info";
+import { isDatabaseUnavailable } from "#app/lib/database-unavailable.server";
 import { logger } from "./lib/logger.server";
+import { redactPath } from "./lib/redact-path";
 
 export const streamTimeout = 5_000;
 
@@ -52,7 +54,8 @@ export default function handleRequest(
       },
       onError(error: unknown) {
         responseStatusCode = 500;
-        if (rendered) logger.error({ err: error, requestId, method: request.method, path: new URL(request.url).pathname }, "render failed");
+        if (rendered)
+          logger.error({ err: error, requestId, method: request.method, path: redactPath(new URL(request.url).pathname) }, "render failed");
       },
     });
     const timeout = setTimeout(abort, streamTimeout + 1_000);
@@ -61,11 +64,18 @@ export default function handleRequest(
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  let requestId: string | undefined;
+  let info: RequestInfo | undefined;
   try {
-    requestId = (context as RouterContextProvider).get(requestInfoContext).requestId;
+    info = (context as RouterContextProvider).get(requestInfoContext);
   } catch {
     /* not served by server/app.ts */
   }
-  logger.error({ err: error, requestId, method: request.method, path: new URL(request.url).pathname }, "request failed");
+  const fields = { err: error, requestId: info?.requestId, method: request.method, path: redactPath(new URL(request.url).pathname) };
+  if (isDatabaseUnavailable(error)) {
+    // Issue #36: not a bug — the server answers 503 with Retry-After (server/request-handler.ts).
+    if (info) info.log.databaseUnavailable = true;
+    logger.warn(fields, "request failed: database unavailable");
+    return;
+  }
+  logger.error(fields, "request failed");
 };

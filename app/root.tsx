@@ -14,6 +14,8 @@ import { TIME_ZONE_COOKIE, timeZoneFromCookie } from "./lib/dates";
 import stylesheet from "./app.css?url";
 import fontUrl from "@fontsource-variable/plus-jakarta-sans/files/plus-jakarta-sans-latin-wght-normal.woff2?url";
 import { ErrorPage } from "./components/error-page";
+import { errorMeta } from "./lib/meta";
+import { owner } from "./content/site";
 import { themeClass, themeFromCookie, type Theme } from "./lib/theme";
 
 /** Route `handle` shape: `hydrate: false` marks a page that ships no JavaScript. */
@@ -115,6 +117,9 @@ export default function App() {
   }, []);
   return <Outlet />;
 }
+
+/** The title of the root error page (a 404 or a refusal outside the role areas); pages give their own otherwise. */
+export const meta: Route.MetaFunction = ({ error }) => errorMeta(error, owner.name);
 
 export function ErrorBoundary() {
   const error = useRouteError();

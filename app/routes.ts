@@ -103,6 +103,10 @@ export default [
     // Client organisations and their people (docs/product.md#admin-organisations).
     route("organisations", "routes/admin/organisations.tsx"),
     route("organisations/:organisationId", "routes/admin/organisation.tsx"),
+    // Recurring billing plans (docs/product.md#recurring-billing, #39).
+    route("billing-plans", "routes/admin/billing-plans.tsx"),
+    route("billing-plans/new", "routes/admin/billing-plan-new.tsx"),
+    route("billing-plans/:planId", "routes/admin/billing-plan.tsx"),
     // Issue #6: audit trail, invoice PDF, CSV exports (resource routes, guarded by the layout).
     route("audit", "routes/admin/audit.tsx"),
     route("outbox", "routes/admin/outbox.tsx"),
@@ -128,6 +132,8 @@ export default [
 
   // Any signed-in user: the account page (profile, sign-in security, notifications, their data, closing).
   route("account", "routes/account/settings.tsx"),
+  // "Download my data": the ZIP as a file download (a resource route; docs/product.md#download-my-data).
+  route("account/my-data", "routes/account/my-data-request.ts"),
   route("account/my-data/:token", "routes/account/my-data.ts"),
 
   // Light / dark / system theme toggle (docs/product.md#dark-mode): a form post setting a cookie.

@@ -49,6 +49,9 @@ import { createThreadPoster } from "#app/features/inbound/thread-poster.server";
 import { INBOUND_WEBHOOK_PATH, inboundWebhook } from "#app/features/inbound/webhook.server";
 import { STRIPE_WEBHOOK_PATH, stripeWebhook } from "#app/features/payments/stripe.server";
 import { bearerMatches } from "#app/lib/bearer.server";
+import { purgeSubmissionKeys } from "#app/features/submissions/submission-key.server";
+import { redactPath } from "#app/lib/redact-path";
+import { databaseUnavailableHeaders, isDatabaseUnavailable } from "#app/lib/database-unavailable.server";
 import { createMetrics, createRequestTracker, createRouteResolver, trackedRequest, type RequestTracker } from "./observability";
 import { createRequestHandler } from "./request-handler";
 
@@ -196,6 +199,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
           handler: async () => {
             await purgeOutbox(handle.db, { retentionDays: env.OUTBOX_RETENTION_DAYS });
             await purgeExpiredExports(handle.db);
+            await purgeSubmissionKeys(handle.db);
           },
           pollingIntervalSeconds: 5,
         },
@@ -224,7 +228,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     } catch (error) {
       // The reason goes to the log only: the probe is public.
       logger.error({ err: error, requestId: trackedRequest(req)?.id }, `${readiness ? "readiness" : "health"} check: database unavailable`);
-      res.status(503).json({ status: "unavailable" });
+      res.status(503).set(databaseUnavailableHeaders()).json({ status: "unavailable" });
     }
   };
   /** Liveness: the process answers and its database too. */
@@ -258,6 +262,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
     createRequestHandler({
       // Conversation uploads: up to 10 files of MAX_UPLOAD_MB and the form's text.
       uploadMaxBytes: (10 * env.MAX_UPLOAD_MB + 1) * 1024 * 1024,
+      databaseUnavailable: (req) => trackedRequest(req)?.fields.databaseUnavailable === true,
       // Production: import the build once (a dynamic import per request costs a trip through
       // the module loader's hooks). Development: per request, so Vite's HMR is picked up.
       build: env.NODE_ENV === "production" ? await loadBuild() : loadBuild,
@@ -280,8 +285,13 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
 
   // An error that escaped the app (the body guard, writing the response): logged once, a plain 500.
   router.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    logger.error({ err: error, requestId: trackedRequest(req)?.id, method: req.method, path: req.path }, "request failed");
+    const fields = { err: error, requestId: trackedRequest(req)?.id, method: req.method, path: redactPath(req.originalUrl) };
+    const unavailable = isDatabaseUnavailable(error);
+    if (unavailable) logger.warn(fields, "request failed: database unavailable");
+    else logger.error(fields, "request failed");
     if (res.headersSent) return void res.destroy();
+    // Issue #36: the database is down — 503 with Retry-After, as /healthz.
+    if (unavailable) return void res.status(503).set(databaseUnavailableHeaders()).type("text/plain").send("Service Unavailable");
     res.status(500).type("text/plain").send("Internal Server Error");
   });
 

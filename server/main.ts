@@ -28,10 +28,13 @@ import compression from "compression";
 import express from "express";
 import expressStaticGzip from "express-static-gzip";
 import { createPageCache } from "./page-cache";
-import { requestLineRefusal, writeRefusal } from "./request-line";
+import { normaliseTarget, requestLineRefusal, writeRefusal } from "./request-line";
 import { forwardedForWarning, hsts, httpsDetector, securityHeaders } from "./security";
 
 type AppModule = typeof import("./app");
+
+/** How often the listener looks for connections past their header or request deadline (ms). */
+const CONNECTIONS_CHECK_MS = 1_000;
 
 // server/main.ts (development) or build/server/main.js (compiled): the project root holds package.json.
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -50,7 +53,9 @@ async function main() {
   app.disable("x-powered-by");
   // Requests are answered below, once the app is loaded; in development Vite's HMR web socket
   // shares this server (no second port that two dev servers, or a test's, would fight over).
-  const listener = http.createServer();
+  // Expired header and request deadlines are looked for every second (Node's default, 30 s, kept a
+  // slow-header connection open up to half a minute past its deadline).
+  const listener = http.createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_MS });
   let appModule: AppModule;
 
   if (production) {
@@ -74,6 +79,12 @@ async function main() {
     }
     throw error;
   }
+  // Issue #36 (slow clients): 408 and closed when the headers, or the whole request, are late; a silent connection is closed.
+  listener.headersTimeout = env.HTTP_HEADERS_TIMEOUT_MS;
+  listener.requestTimeout = env.HTTP_REQUEST_TIMEOUT_MS;
+  listener.timeout = env.HTTP_IDLE_TIMEOUT_MS;
+  /** The site's own host (BETTER_AUTH_URL): an absolute-form request target may name it. */
+  const ownHosts = [new URL(env.origin).host];
   app.set("trust proxy", parseTrustProxy(env.TRUST_PROXY));
   // The pages (and the published case studies among them) are read from the app once it runs.
   let publicPagePaths: () => Promise<string[]> = async () => [];
@@ -126,8 +137,9 @@ async function main() {
     const started = process.hrtime.bigint();
     const id = requests.id(req);
     warnForwardedFor(req);
-    // A path, method or Host no route can answer: 400/405 here, not a 500 further in.
-    const refusal = requestLineRefusal(req, trustsPeer(req));
+    // A path, method or Host no route can answer: 400/405 here, not a 500 further in. An
+    // absolute-form target (`GET http://host/login`) becomes its path first, or 400 for another host.
+    const refusal = normaliseTarget(req, ownHosts) ?? requestLineRefusal(req, trustsPeer(req));
     if (refusal) {
       writeRefusal(res, refusal);
       return requests.written(req, refusal.status, id, started);

@@ -13,11 +13,14 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import { requestLogger } from "#app/lib/logger.server";
+import { redactPath } from "#app/lib/redact-path";
 
 /** What the app learns about a request while answering it (e.g. the signed-in user). */
 export interface RequestLogFields {
   /** Set by the session middleware when a user is signed in. */
   userId?: string;
+  /** Set when the request failed because the database could not be reached (server/request-handler.ts answers 503). */
+  databaseUnavailable?: boolean;
 }
 
 /** Per-request state attached to the node request. */
@@ -202,8 +205,9 @@ export function createRequestTracker(resolveRoute: (pathname: string) => string,
   const finish = (method: string, url: string, status: number, id: string, started: bigint, userId?: string) => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const query = url.indexOf("?");
-    const path = query === -1 ? url : url.slice(0, query);
-    const route = resolveRoute(path);
+    const route = resolveRoute(query === -1 ? url : url.slice(0, query));
+    // Signed links (/i/<token>, invitations, certificates …) are logged without their secret; never a query.
+    const path = redactPath(url);
     metrics.requestDuration.observe({ method, route, status: String(status) }, seconds);
     if (requestLogger.isLevelEnabled("info")) {
       requestLogger.info({ requestId: id, method, route, path, status, durationMs: Math.round(seconds * 10_000) / 10, userId }, "request");

@@ -24,12 +24,20 @@ export interface RequestHandlerOptions {
   getLoadContext(req: ExpressRequest, res: ExpressResponse): RouterContextProvider;
   /** Largest conversation upload (the routes of `UPLOAD_ROUTES`), in bytes; unset → no streamed uploads. */
   uploadMaxBytes?: number;
+  /**
+   * Whether the request's loader, action or middleware failed because the database could not be
+   * reached (app/entry.server.tsx's handleError marks it): its 500 is answered 503 (issue #36).
+   */
+  databaseUnavailable?(req: ExpressRequest): boolean;
 }
+
+/** Seconds in the Retry-After of a 503 that has none (the database is unavailable). */
+const RETRY_AFTER_SECONDS = "5";
 
 /**
  * @returns an express handler that answers every request with the React Router app.
  */
-export function createRequestHandler({ build, mode, getLoadContext, uploadMaxBytes }: RequestHandlerOptions) {
+export function createRequestHandler({ build, mode, getLoadContext, uploadMaxBytes, databaseUnavailable }: RequestHandlerOptions) {
   const handleRequest = createRouterHandler(build, mode);
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     try {
@@ -48,7 +56,16 @@ export function createRequestHandler({ build, mode, getLoadContext, uploadMaxByt
       const request = toWebRequest(req, res, body, contentType);
       const crossSite = crossSiteRefusal(request);
       if (crossSite) return refuse(res, crossSite);
-      const response = await handleRequest(request, getLoadContext(req, res));
+      let response = await handleRequest(request, getLoadContext(req, res));
+      // Issue #36: while the database is down, 503 with Retry-After (as /healthz), never a 500.
+      if (response.status === 500 && databaseUnavailable?.(req)) {
+        response = new Response(response.body, { status: 503, statusText: "Service Unavailable", headers: response.headers });
+      }
+      if (response.status === 503 && !response.headers.has("Retry-After")) {
+        response = new Response(response.body, { status: 503, statusText: response.statusText, headers: response.headers });
+        response.headers.set("Retry-After", RETRY_AFTER_SECONDS);
+        response.headers.set("Cache-Control", "no-store");
+      }
       await sendResponse(res, response);
     } catch (error) {
       next(error);

@@ -6,7 +6,7 @@
 import { createServer, request, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isValidHost, requestLineRefusal, writeRefusal } from "./request-line";
+import { isValidHost, normaliseTarget, requestLineRefusal, writeRefusal } from "./request-line";
 
 const fake = (method: string, url: string, host: string | undefined, forwarded?: string) =>
   ({ method, url, headers: { host, ...(forwarded ? { "x-forwarded-host": forwarded } : {}) } }) as unknown as IncomingMessage;
@@ -86,5 +86,48 @@ describe("on a socket", () => {
     expect(bad.status).toBe(400);
     expect(bad.body).not.toContain("exa mple");
     expect(await send("GET", "/", "localhost")).toMatchObject({ status: 200, body: "ok" });
+  });
+});
+
+describe("absolute-form request targets (issue #36)", () => {
+  const absolute = (url: string, host: string | undefined) =>
+    ({ method: "GET", url, headers: { host } }) as unknown as IncomingMessage & { url: string };
+
+  it("takes a target naming the request's own host as its path and query", () => {
+    const req = absolute("http://localhost:3000/login?next=%2Fadmin", "localhost:3000");
+    expect(normaliseTarget(req)).toBeNull();
+    expect(req.url).toBe("/login?next=%2Fadmin");
+    const bare = absolute("HTTP://LOCALHOST:3000", "localhost:3000");
+    expect(normaliseTarget(bare)).toBeNull();
+    expect(bare.url).toBe("/");
+    const query = absolute("http://localhost:3000?x=1", "localhost:3000");
+    expect(normaliseTarget(query)).toBeNull();
+    expect(query.url).toBe("/?x=1");
+  });
+
+  it("takes the site's own host (BETTER_AUTH_URL) even under another Host header, which it replaces", () => {
+    const req = absolute("https://portal.example.com/about", "10.0.0.5:3000");
+    expect(normaliseTarget(req, ["portal.example.com"])).toBeNull();
+    expect(req.url).toBe("/about");
+    expect(req.headers.host).toBe("portal.example.com");
+  });
+
+  it.each([
+    ["http://evil.example/login", "localhost:3000"],
+    ["http://user:pw@localhost:3000/login", "localhost:3000"],
+    ["ftp://localhost:3000/login", "localhost:3000"],
+    ["http://local host/", "localhost"],
+    ["login", "localhost"],
+    ["http://localhost:99999/", "localhost:99999"],
+  ])("refuses %s (Host %s) with 400", (url, host) => {
+    const req = absolute(url, host);
+    expect(normaliseTarget(req, ["portal.example.com"])?.status).toBe(400);
+    expect(req.url).toBe(url);
+  });
+
+  it("leaves origin-form targets alone", () => {
+    const req = absolute("/about", "localhost");
+    expect(normaliseTarget(req)).toBeNull();
+    expect(req.url).toBe("/about");
   });
 });

@@ -63,6 +63,43 @@ export function requestLineRefusal(req: IncomingMessage, trustForwardedHost = fa
   return null;
 }
 
+/** The host of `value` as a URL would write it (lower case, default port dropped), or null. */
+function hostOf(value: string | undefined, protocol = "http:"): string | null {
+  if (!value) return null;
+  try {
+    return new URL(`${protocol}//${value}/`).host;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An absolute-form request target (`GET http://host/login HTTP/1.1`, RFC 9112 §3.2.2, what a
+ * client sends to a proxy) is taken as its origin form (issue #36): `req.url` becomes the path
+ * and query, and `Host` the target's host (RFC 9112: the target's host wins). Refused with 400
+ * when the target is not an http(s) URL, carries user information, or names a host that is
+ * neither the request's `Host` nor one of `ownHosts` (this server is no proxy).
+ *
+ * @param ownHosts - the site's own hosts (`host[:port]` of BETTER_AUTH_URL).
+ * @returns the refusal, or null (the request, rewritten when it was in absolute form, may go on).
+ */
+export function normaliseTarget(req: IncomingMessage, ownHosts: readonly string[] = []): RequestLineRefusal | null {
+  const target = req.url ?? "/";
+  if (target.startsWith("/") || target === "*") return null;
+  const scheme = /^(https?):\/\/([^/?#]*)/i.exec(target);
+  if (!scheme) return { status: 400, message: "Bad request: the address is not valid." };
+  const protocol = `${scheme[1]!.toLowerCase()}:`;
+  const authority = scheme[2]!;
+  const host = authority.includes("@") || !isValidHost(authority) ? null : hostOf(authority, protocol);
+  if (!host) return { status: 400, message: "Bad request: the address is not valid." };
+  const known = [hostOf(req.headers.host, protocol), ...ownHosts.map((own) => hostOf(own, protocol))];
+  if (!known.includes(host)) return { status: 400, message: "Bad request: this server answers for its own site only." };
+  const rest = target.slice(scheme[0].length).replace(/#.*$/, "");
+  req.url = rest.startsWith("/") ? rest : `/${rest}`;
+  req.headers.host = authority;
+  return null;
+}
+
 /** Writes a {@link RequestLineRefusal} in full (plain text, not cached). */
 export function writeRefusal(res: ServerResponse, refusal: RequestLineRefusal): void {
   res.writeHead(refusal.status, {

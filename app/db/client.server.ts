@@ -85,6 +85,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<DbHand
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolMax ?? DEFAULT_POOL_MAX, connectionTimeoutMillis: 5_000 });
     // An idle client that loses its server (restart) must not crash the process.
     pool.on("error", (error) => logger.error({ err: error }, "database: idle client error"));
+    // Issue #36: nor one in use (a transaction between its statements) — node-postgres emits its
+    // lost connection as an "error" event, which without a listener ended the process; its next
+    // query fails instead, and the request answers 503.
+    pool.on("connect", (client) => client.on("error", (error) => logger.warn({ err: error }, "database: connection lost")));
     const db = drizzlePg(pool, { schema, casing: "snake_case" }) as unknown as Database;
     return {
       db,

@@ -45,4 +45,12 @@ describe("drizzle/ matches app/db/schema.ts", () => {
     }
     expect(fs.readdirSync(out, { recursive: true }).map(String).sort()).toEqual(before);
   });
+
+  it("the journal's times rise with every migration (drizzle's migrator skips one older than the last applied)", () => {
+    const journal = JSON.parse(fs.readFileSync(path.resolve("drizzle/meta/_journal.json"), "utf8")) as {
+      entries: { tag: string; when: number }[];
+    };
+    const backwards = journal.entries.filter((entry, i) => i > 0 && entry.when <= journal.entries[i - 1]!.when).map((e) => e.tag);
+    expect(backwards, "migrations dated before the one they follow: give them a later `when`").toEqual([]);
+  });
 });

@@ -122,6 +122,26 @@ export const rateWindow = pgTable("rate_window", {
 });
 
 /**
+ * Idempotency keys of posted forms (issue #36, app/features/submissions): a composer form carries
+ * a key generated when it is rendered; the post's write claims `(scope, key)` in its own
+ * transaction, so a repeat of the same post (a retry after a connection error) finds the key and
+ * answers the first post's `result` without writing anything. Purged after a week.
+ */
+export const formSubmission = pgTable(
+  "form_submission",
+  {
+    /** Who posted: `user:<id>`, or `contact` for the public contact form. */
+    scope: text().notNull(),
+    /** The form's key (a UUID, or a digest of a contact message's fields). */
+    key: text().notNull(),
+    /** The first post's outcome (e.g. `{ id }`), answered to every repeat. */
+    result: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index("form_submission_created_idx").on(t.createdAt)],
+);
+
+/**
  * Row counts per bucket for the admin dashboard: `proposal` by status, `invoice`
  * by status (with `cents`, the sum of totals), `user` by `role:active|inactive` (triggers of
  * migration 0002, one delta row per bucket per statement), and `commission` owed and paid
@@ -188,6 +208,8 @@ export const user = pgTable(
     notifyReminders: boolean().notNull().default(true),
     /** Automatic reminders paused for this client by an admin (migration 0022). */
     remindersPaused: boolean().notNull().default(false),
+    /** Issue #41: the IANA zone the person's browser last stated (sign-in, booking, signing): their mails' times; null = the agency's. */
+    timeZone: text(),
   },
   (t) => [
     uniqueIndex("user_referral_code_unique").on(t.referralCode),
@@ -655,6 +677,10 @@ export const settings = pgTable(
     datesOff: jsonb().$type<string[]>().notNull().default([]),
     /** Clients may reschedule or cancel until this many hours before the meeting. */
     changeCutoffHours: integer().notNull().default(12),
+    /** Issue #41: a booking is confirmed at once (accepted) instead of waiting for the admin. */
+    instantBooking: boolean().notNull().default(false),
+    /** Issue #41: where meetings happen — an address, or a video link (https) — for the `.ics` LOCATION/URL and the mails; "" = none. */
+    meetingLocation: text().notNull().default(""),
     /** Client registration asks for a phone number (docs/product.md#registration); off by default. */
     requireClientPhone: boolean().notNull().default(false),
     /** Days a commission entry stays Pending before it is payable: the refund window (docs/product.md#commissions-ledger). */

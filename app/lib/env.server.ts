@@ -43,6 +43,15 @@ const envSchema = z.object({
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, "must be at least 16 characters").optional()),
   /** How long a stopping server waits for requests in flight (ms) before it exits with code 1. */
   SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600_000).default(10_000)),
+  /**
+   * HTTP connection budgets (issue #36, slow clients): a request's headers must arrive within
+   * HTTP_HEADERS_TIMEOUT_MS (else 408 and the connection is closed), the whole request, body
+   * included, within HTTP_REQUEST_TIMEOUT_MS; a connection on which nothing moves either way for
+   * HTTP_IDLE_TIMEOUT_MS is closed (live-update streams send a heartbeat every 25 s).
+   */
+  HTTP_HEADERS_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(500).max(600_000).default(20_000)),
+  HTTP_REQUEST_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1_000).max(3_600_000).default(300_000)),
+  HTTP_IDLE_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1_000).max(3_600_000).default(120_000)),
   /** Sent outbox rows are deleted this many days after they were sent. */
   OUTBOX_RETENTION_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3650).default(30)),
   /** Delivery attempts before an outbox row is marked failed (the back-off doubles per attempt: 12 span 2–4 days). */
@@ -148,6 +157,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   if (env.INBOUND_SMTP_PORT !== undefined && !env.INBOUND_DOMAIN) {
     throw new EnvError(
       `Invalid configuration: INBOUND_SMTP_PORT: the SMTP listener needs INBOUND_DOMAIN, the domain of the reply addresses (got "${source.INBOUND_SMTP_PORT}")`,
+    );
+  }
+  if (env.HTTP_REQUEST_TIMEOUT_MS <= env.HTTP_HEADERS_TIMEOUT_MS) {
+    throw new EnvError(
+      `Invalid configuration: HTTP_REQUEST_TIMEOUT_MS: must be above HTTP_HEADERS_TIMEOUT_MS (${env.HTTP_HEADERS_TIMEOUT_MS}) (got "${source.HTTP_REQUEST_TIMEOUT_MS ?? env.HTTP_REQUEST_TIMEOUT_MS}")`,
     );
   }
   const dataDir = path.resolve(env.DATA_DIR);

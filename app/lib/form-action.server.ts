@@ -27,6 +27,8 @@ import { schemaFields } from "./form-constraints.server";
 import type { FormResult, FormValues } from "./forms";
 import { parseId, parseUserId } from "./ids";
 import { logger } from "./logger.server";
+import { redactPath } from "./redact-path";
+import { DATABASE_UNAVAILABLE_MESSAGE, databaseUnavailableHeaders, isDatabaseUnavailable } from "./database-unavailable.server";
 
 export type { FormResult };
 
@@ -172,13 +174,30 @@ export function safeReply(
   return result;
 }
 
-/** Logs an unexpected failure once, with the request's method, path and id. */
+/** Logs an unexpected failure once, with the request's method, path and id (a database outage at warn: no bug). */
 function logUnexpected(error: unknown, ref: RequestRef) {
   if (ref.request.signal.aborted) return;
-  logger.error(
-    { err: error, requestId: requestIdOf(ref.context), method: ref.request.method, path: new URL(ref.request.url).pathname },
-    "action failed",
-  );
+  const fields = {
+    err: error,
+    requestId: requestIdOf(ref.context),
+    method: ref.request.method,
+    path: redactPath(new URL(ref.request.url).pathname),
+  };
+  if (isDatabaseUnavailable(error)) logger.warn(fields, "action failed: database unavailable");
+  else logger.error(fields, "action failed");
+}
+
+/**
+ * The status, headers and message of an unexpected failure: 503 with Retry-After while the
+ * database cannot be reached (issue #36), else 500 with `failureMessage`.
+ */
+function unexpectedFailure(
+  error: unknown,
+  failureMessage: string,
+): { status: 500 | 503; headers?: Record<string, string>; message: string } {
+  return isDatabaseUnavailable(error)
+    ? { status: 503, headers: databaseUnavailableHeaders(), message: DATABASE_UNAVAILABLE_MESSAGE }
+    : { status: 500, message: failureMessage };
 }
 
 /** The reply of a refusal or failure, for a schema form. */
@@ -193,9 +212,10 @@ function failureReply(submission: Submission<unknown>, schema: z.ZodType, error:
     );
   }
   logUnexpected(error, ref);
+  const failure = unexpectedFailure(error, failureMessage);
   return data<FormReply>(
-    { ok: false, message: failureMessage, result: safeReply(submission, schema, { formErrors: [failureMessage] }) },
-    500,
+    { ok: false, message: failure.message, result: safeReply(submission, schema, { formErrors: [failure.message] }) },
+    { status: failure.status, headers: failure.headers },
   );
 }
 
@@ -329,7 +349,8 @@ export async function runIntent(
       );
     }
     logUnexpected(error, ref);
-    return data<FormReply>({ intent, ok: false, message: UNEXPECTED_FAILURE, target }, 500);
+    const failure = unexpectedFailure(error, UNEXPECTED_FAILURE);
+    return data<FormReply>({ intent, ok: false, message: failure.message, target }, { status: failure.status, headers: failure.headers });
   }
 }
 

@@ -2,7 +2,7 @@
  * Page meta helpers: title, description, Open Graph and canonical URL for every page.
  * The origin comes from the root loader (`BETTER_AUTH_URL`).
  */
-import type { MetaDescriptor } from "react-router";
+import { isRouteErrorResponse, type MetaDescriptor } from "react-router";
 import { owner } from "#app/content/site";
 
 interface MetaArgsLike {
@@ -40,4 +40,28 @@ export function pageMeta(args: MetaArgsLike, page: { title: string; description:
   ];
   if (page.image) tags.push({ property: "og:image", content: `${origin}${page.image}` });
   return tags;
+}
+
+/**
+ * The `<title>` of an error page (issue #41: a record-not-found page had an empty title, axe
+ * `document-title`): the refusal's own message ("Invoice not found") or the status's words, then
+ * `suffix` (the area's name). A layout whose ErrorBoundary shows the error returns these from its
+ * `meta`; for a page without an error it returns nothing (the page's own meta applies).
+ *
+ * @param error - the `error` of the meta function's arguments (undefined when the page rendered).
+ * @param suffix - e.g. "Client Portal"; the owner's name on public pages.
+ */
+export function errorMeta(error: unknown, suffix: string): MetaDescriptor[] {
+  if (error === undefined || error === null) return [];
+  const routeError = isRouteErrorResponse(error) ? error : null;
+  const status = routeError?.status ?? 500;
+  const message =
+    routeError && typeof routeError.data === "string" && routeError.data.trim() && status < 500
+      ? routeError.data.trim()
+      : status === 404
+        ? "Page not found"
+        : status < 500
+          ? "This request could not be completed"
+          : "Something went wrong";
+  return [{ title: `${message} | ${suffix}` }, { name: "robots", content: "noindex" }];
 }

@@ -14,7 +14,11 @@ export interface RequestInfo {
   /** This request's id: in every log line about it and in the X-Request-Id response header. */
   requestId: string;
   /** Facts for the request's log line, filled in while it is answered (the signed-in user's id). */
-  log: { userId?: string };
+  log: {
+    userId?: string;
+    /** Set when a loader, action or middleware failed because the database could not be reached: the 500 becomes a 503 (issue #36). */
+    databaseUnavailable?: boolean;
+  };
 }
 
 export const requestInfoContext = createContext<RequestInfo>();

@@ -142,6 +142,8 @@ interface Ids {
   invitationToken: string;
   /** A testimonial asked of A's organisation (issue #40). */
   testimonial: number;
+  /** A paused billing plan of A's organisation (issue #39; paused: it issues nothing during the run). */
+  billingPlan: number;
 }
 
 /**
@@ -159,6 +161,7 @@ const PARAM: Record<string, (ids: Ids) => string> = {
   payoutId: (ids) => String(ids.payout),
   messageId: (ids) => String(ids.contactMessage),
   organisationId: (ids) => String(ids.organisation),
+  planId: (ids) => String(ids.billingPlan),
   // Issue #40: the first seeded case study (migration 0030), no uploaded screenshot, A's testimonial.
   slug: () => "project1",
   caseStudyId: () => "1",
@@ -217,6 +220,7 @@ const RECORD_MATRIX: [pattern: string, outcomes: string, params?: Partial<Record
   ["/admin/messages/:messageId",                              "L    H    H    H    H    200  L  H    H    H"],
   ["/admin/reminders/:recordKind/:recordId",                  "L    H    H    H    H    200  L  H    H    H"],
   ["/admin/organisations/:organisationId",                    "L    H    H    H    H    200  L  H    H    H"],
+  ["/admin/billing-plans/:planId",                            "L    H    H    H    H    200  L  H    H    H"],
   // Issue #40, the portfolio: a published case study and its link preview image are public; an
   // uploaded screenshot of no published case study is nobody's (none is seeded); the draft's
   // preview, editor and "Make a case study draft" are the admin's; a testimonial is its organisation owner's.
@@ -246,6 +250,7 @@ const SHOWS: Record<string, string> = {
   "/proposals/:proposalId/accept": SECRET.line,
   "/invitations/:token": "You are invited to",
   "/admin/organisations/:organisationId": "Matrix A Co",
+  "/admin/billing-plans/:planId": "Matrix retainer",
   "/proposals/:proposalId/files/:fileId": "%PDF",
   "/view-invoice/:invoiceId": SECRET.line,
   "/client-dashboard/meetings/:meetingId/ics": "BEGIN:VCALENDAR",
@@ -403,6 +408,13 @@ test.describe("access matrix", () => {
     const ambA = userIds.ambassadorA;
     await q(`update "user" set email_verified = true where id = $1`, [a]);
     ids.organisation = (await q(`select organisation_id from membership where user_id = $1`, [a]))[0].organisation_id;
+    ids.billingPlan = (
+      await q(
+        `insert into billing_plan (organisation_id, name, items, total_cents, frequency, start_date, due_days, status, next_cycle_on)
+         values ($1, 'Matrix retainer', '[{"description":"Care","amountCents":1000}]', 1000, 'monthly', '2099-01-01', 14, 'paused', '2099-01-01') returning id`,
+        [ids.organisation],
+      )
+    )[0].id;
     // A invites a billing person, a member and a member removed later; each creates their login from the mail's link.
     const tokenFor = async (email: string) =>
       /\/invitations\/([\w-]+)/.exec(
@@ -622,7 +634,9 @@ test.describe("access matrix", () => {
           status !== 200 &&
           !(status === 302 && path === "/ambassador" && location === HOME.ambassador) &&
           // The organisation switcher is a form's target: a GET goes to the dashboard.
-          !(status === 302 && path === "/organisation/switch" && location === HOME.client)
+          !(status === 302 && path === "/organisation/switch" && location === HOME.client) &&
+          // "Download my data" is a form's target (a POST answers the ZIP): a GET goes to its section.
+          !(status === 302 && path === "/account/my-data" && location === "/account#my-data")
         ) {
           failures.push(`${identity} GET ${path}: ${status} ${location}, want the page`);
         } else {

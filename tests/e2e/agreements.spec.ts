@@ -144,8 +144,14 @@ test("offer → draft hidden → send → accept and sign → certificate → ve
   expect((await sql.query(`select count(*)::int as n from proposal_acceptance where proposal_id = $1`, [id])).rows[0].n).toBe(0);
   await page.getByLabel("Your full name").fill("Ann Pancake");
   await page.getByLabel("I have read and agree to these terms").check();
+  await expect(page.getByTestId("after-signing")).toContainText("After you sign, you pay the deposit: Pay $1,125.00 now (deposit).");
   await page.getByRole("button", { name: "Accept version 1 and sign" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "You accepted version 1." })).toBeVisible();
+  // #37: the deposit invoice is issued at once and the client lands on it, to pay in the same sitting.
+  await expect(page).toHaveURL(/\/view-invoice\/\d+\?signed=1$/);
+  await expect(page.getByText("You accepted and signed the offer.")).toBeVisible();
+  await expect(page.getByTestId("amount-due")).toHaveText("$1,125.00");
+  await expect(page.getByTestId("deposit-sentence")).toContainText("Pay $1,125.00 now (deposit). The remaining $2,625.00 is due by");
+  await page.goto(`${link}/accept`);
   await expect(page.getByTestId("offer-acceptance")).toContainText("You accepted version 1 as Ann Pancake");
 
   // The certificate: name, version and the hash of the canonical form computed here.
@@ -232,11 +238,16 @@ test("offer → draft hidden → send → accept and sign → certificate → ve
   expect(accepted.rows[0].user_agent).toBeTruthy();
   expect(accepted.rows[0].ip).toBeTruthy();
 
-  // Generate invoice proposes the accepted offer's items.
+  // The deposit invoice of version 1 holds the offer's items; a re-acceptance issued no second one, and
+  // Generate invoice names it before making another (#37).
+  const { rows: issued } = await sql.query(
+    `select i.number, i.deposit_cents, array_agg(it.description order by it.position) as items
+       from invoice i join invoice_item it on it.invoice_id = i.id where i.proposal_id = $1 group by i.id`,
+    [id],
+  );
+  expect(issued).toEqual([expect.objectContaining({ deposit_cents: 112_500, items: ["Design", "Pages (5 × $400.00)", "Hosting setup"] })]);
   await admin.goto(`/admin/generate-invoice/${id}`);
-  await expect(admin.getByTestId("offer-prefill")).toContainText("30 %");
-  await expect(admin.getByLabel("Item 2 description")).toHaveValue("Pages (5 × $400.00)");
-  await expect(admin.getByLabel("Item 2 amount")).toHaveValue("2000.00");
+  await expect(admin.getByTestId("existing-invoices")).toContainText(issued[0].number);
   for (const p of [admin, stranger, other, secondTab]) await p.close();
 });
 

@@ -32,14 +32,17 @@ export function runPgUrl(): string {
  *
  * @param env - extra environment (DATA_DIR, DATABASE_URL, SMTP_URL, …).
  */
-export function startAppServer(env: Record<string, string>): Promise<AppProcess> {
-  return spawnApp({
-    BETTER_AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
-    OWNER_EMAIL: "owner@portfolio.test",
-    ADMIN_EMAIL: "admin@portfolio.test",
-    ADMIN_PASSWORD: "admin-e2e-password",
-    ...env,
-  });
+export function startAppServer(env: Record<string, string>, options: { startTimeoutMs?: number } = {}): Promise<AppProcess> {
+  return spawnApp(
+    {
+      BETTER_AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
+      OWNER_EMAIL: "owner@portfolio.test",
+      ADMIN_EMAIL: "admin@portfolio.test",
+      ADMIN_PASSWORD: "admin-e2e-password",
+      ...env,
+    },
+    options,
+  );
 }
 
 /**
@@ -52,6 +55,8 @@ export async function startIsolatedApp(
   label: string,
   /** Extra environment variables of this instance (e.g. STRIPE_* for the payments spec). */
   extraEnv: Record<string, string> = {},
+  /** How long the instance may take to become healthy (default 60 s). */
+  options: { startTimeoutMs?: number } = {},
 ): Promise<{
   baseUrl: string;
   databaseUrl: string;
@@ -62,12 +67,15 @@ export async function startIsolatedApp(
   stop(): Promise<void>;
 }> {
   const database = await createPgDatabase(runPgUrl(), `e2e_${label}`);
-  const app = await startAppServer({
-    DATA_DIR: path.join(process.env.E2E_TMP ?? os.tmpdir(), database.name),
-    DATABASE_URL: database.url,
-    SMTP_URL: process.env.E2E_SMTP_URL ?? "",
-    ...extraEnv,
-  });
+  const app = await startAppServer(
+    {
+      DATA_DIR: path.join(process.env.E2E_TMP ?? os.tmpdir(), database.name),
+      DATABASE_URL: database.url,
+      SMTP_URL: process.env.E2E_SMTP_URL ?? "",
+      ...extraEnv,
+    },
+    options,
+  );
   const sql = testPool(database.url);
   return {
     baseUrl: app.baseUrl,
@@ -108,11 +116,11 @@ export default async function globalSetup() {
   process.env.TEST_DATABASE_URL = server.url;
   const database = await createPgDatabase(server.url, "e2e");
 
-  const app = await startAppServer({
-    DATA_DIR: path.join(tmp, "data"),
-    DATABASE_URL: database.url,
-    SMTP_URL: smtp.url,
-  });
+  // A budget for a start on a busy machine (85 s seen under a load of 30), not a speed check.
+  const app = await startAppServer(
+    { DATA_DIR: path.join(tmp, "data"), DATABASE_URL: database.url, SMTP_URL: smtp.url },
+    { startTimeoutMs: 240_000 },
+  );
 
   process.env.E2E_BASE_URL = app.baseUrl;
   process.env.E2E_MAIL_DIR = mailDir;

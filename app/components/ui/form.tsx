@@ -154,9 +154,11 @@ export function useAppForm<Name extends string = string>(options: {
       if (event.defaultPrevented) return;
       const form = event.currentTarget;
       const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-      // The browser has checked the constraints (unless told not to); what it lets through but the
-      // schema refuses (spaces only) is caught here. The server's answer brings the next messages.
-      const errors = form.noValidate || submitter?.formNoValidate ? {} : checkControls(form, current.current.constraint);
+      // The browser has checked the constraints; what it lets through but the schema refuses (spaces
+      // only) is caught here. A `noValidate` form (the browser's bubbles name one field at a time) is
+      // checked here whole, so every message shows at once; a `formNoValidate` button skips the checks.
+      // The server's answer brings the next messages.
+      const errors = submitter?.formNoValidate ? {} : checkControls(form, current.current.constraint);
       setState((s) => ({ ...s, errors, submitted: true }));
       const first = Object.keys(errors)[0];
       if (first !== undefined) {

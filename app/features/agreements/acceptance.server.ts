@@ -5,6 +5,7 @@
  * a certificate (docs/product.md#certificates) — mailed to the client and the admins, downloadable
  * by them, checkable by anyone at `/verify/<certificate id>`.
  */
+import { formatMailTime, rememberTimeZone } from "#app/features/mail/mail-dates.server";
 import { currentCommissionRateSql, syncProposalCommissions } from "#app/features/referrals/ledger.server";
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
@@ -25,6 +26,8 @@ import { firstValidTimeZone } from "#app/lib/dates";
 import { AGREEMENT_MESSAGES } from "./agreements.messages";
 import { acceptRefusal } from "./offers.server";
 import { currentVersion, standingAcceptance } from "./versions.server";
+import { issueDepositInvoice } from "./deposit-invoice.server";
+import { startWorkWhenReady } from "./start-work.server";
 import { renderCertificatePdf, type CertificateDocument } from "./certificate-pdf.server";
 import type { VersionTerms } from "./terms";
 
@@ -56,7 +59,11 @@ export const VERIFY_LIMIT = { limit: 30, windowMs: 60_000 } as const;
  * proposal moves to `planning`), and mails the certificate PDF to the client and the admins.
  *
  * @param input - trimmed typed name (1–120 characters, checked again here), the version shown.
- * @returns `changed: false` when this version was already accepted; the certificate id.
+ * With a deposit asked (#37), the invoice is issued in the same transaction (deposit-invoice.server.ts);
+ * the proposal moves to "In progress" once nothing is due before the work (start-work.server.ts).
+ *
+ * @returns `changed: false` when this version was already accepted; the certificate id; the invoice
+ *   issued for the deposit (null when none was asked, or the proposal had an invoice already).
  * @throws {AppError} 400 on `typedName`; 403 unless a client owner of the proposal's organisation
  *   (docs/product.md#organisations: only an owner signs; or for the proposal's own ambassador); 404 "Proposal not found"; 409 when there is nothing to accept, the proposal was
  *   declined or is closed, or the version shown is no longer current (`details.currentVersion`).
@@ -67,7 +74,7 @@ export async function acceptOffer(
   proposalId: number,
   input: AcceptanceInput,
   meta: AcceptanceMeta,
-): Promise<{ changed: boolean; certificateId: string; version: number }> {
+): Promise<{ changed: boolean; certificateId: string; version: number; invoiceId: number | null }> {
   assertRole(actor, "client");
   const typedName = input.typedName.trim();
   if (!typedName)
@@ -84,7 +91,7 @@ export async function acceptOffer(
     if (!current) throw new AppError("CONFLICT", AGREEMENT_MESSAGES.nothingToAccept);
     const standing = await standingAcceptance(tx, proposalId);
     if (standing && standing.versionNumber === current.number && input.version === current.number) {
-      return { changed: false, certificateId: standing.certificateId, version: current.number };
+      return { changed: false, certificateId: standing.certificateId, version: current.number, invoiceId: null };
     }
     const refusal = acceptRefusal(row);
     if (refusal) throw new AppError("CONFLICT", refusal);
@@ -95,6 +102,7 @@ export async function acceptOffer(
     const settings = await getSettings(tx);
     const certificateId = randomBytes(16).toString("base64url");
     const timeZone = firstValidTimeZone(meta.timeZone, settings.timeZone);
+    await rememberTimeZone(tx, actor.id, meta.timeZone);
     const [acceptance] = await tx
       .insert(proposalAcceptance)
       .values({
@@ -124,6 +132,14 @@ export async function acceptOffer(
       })
       .where(eq(proposal.id, proposalId));
     await syncProposalCommissions(tx, proposalId);
+    // #37: the deposit is billed at once (the client pays in the same sitting); without one the work starts now.
+    const invoiceId = await issueDepositInvoice(
+      tx,
+      actor,
+      { proposalId, clientId: row.clientId ?? actor.id, organisationId: row.organisationId },
+      current.terms,
+      acceptance!.acceptedAt,
+    );
     await recordAudit(tx, actor, {
       entity: "offer",
       entityId: proposalId,
@@ -153,7 +169,7 @@ export async function acceptOffer(
       },
     ];
     const lines = [
-      `${typedName} (${acceptance!.email})${signedFor ? ` for ${signedFor.name}` : ""} accepted version ${current.number} of "${label}" on ${acceptance!.acceptedAt.toISOString()} (UTC).`,
+      `${typedName} (${acceptance!.email})${signedFor ? ` for ${signedFor.name}` : ""} accepted version ${current.number} of "${label}" on ${formatMailTime(acceptance!.acceptedAt, timeZone)}.`,
       `SHA-256 of the terms: ${current.sha256}`,
       `Certificate id: ${certificateId}. The certificate of acceptance is attached.`,
     ];
@@ -170,8 +186,9 @@ export async function acceptOffer(
       link: { label: "Open the proposal", path: `/admin/proposals/${proposalId}` },
       attachments,
     });
+    await startWorkWhenReady(tx, actor, proposalId);
     await publishProposalEvent(tx, proposalId, "proposal.approved", {}, actor.id);
-    return { changed: true, certificateId, version: current.number };
+    return { changed: true, certificateId, version: current.number, invoiceId };
   });
 }
 

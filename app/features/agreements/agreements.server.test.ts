@@ -282,7 +282,8 @@ describe.each(testDatabases())("offers, versions and acceptance on %s", (_name, 
     expect(accepted.changed).toBe(true);
     const p = (await proposalRow(t.db, id))!;
     expect(p.clientApprovedAt).toBeInstanceOf(Date);
-    expect(p.status).toBe("submitted");
+    // #37: the status follows the work — accepted without a deposit, the work starts.
+    expect(p.status).toBe("in_progress");
     // Accepting is the approval that earns the ambassador's commission: the rate is frozen (#25).
     expect(p.commissionRateBps).toBe((await getSettings(t.db)).commissionRateBps);
   });

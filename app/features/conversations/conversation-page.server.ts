@@ -1,7 +1,7 @@
 /**
  * What a proposal page's loader adds for its conversation (docs/product.md#conversations): the
  * thread as the signed-in reader sees it (opening the page marks it read, a prefetch does not) and
- * the upload limit the composer states.
+ * the upload limit the composer states, and the composer's idempotency key (issue #36).
  */
 import type { RouterContextProvider } from "react-router";
 import { servicesContext } from "#app/context";
@@ -10,14 +10,21 @@ import { getThread } from "./timeline.server";
 import { isPrefetch } from "./thread-route.server";
 import type { ThreadView } from "./thread-types";
 import { isConversationMuted } from "./mute.server";
+import { newSubmissionKey } from "#app/features/submissions/submission-key.server";
 
 /** @throws {AppError} 404 "Proposal not found" unless the reader takes part. */
 export async function loadConversation(
   args: { request: Request; context: Readonly<RouterContextProvider> },
   proposalId: number,
-): Promise<{ thread: ThreadView; maxUploadMb: number; muted: boolean }> {
+): Promise<{ thread: ThreadView; maxUploadMb: number; muted: boolean; submissionKey: string }> {
   const { db, env } = args.context.get(servicesContext);
   const actor = requireUser(args.context);
   const thread = await getThread(db, actor, proposalId, { markAsRead: !isPrefetch(args.request) });
-  return { thread, maxUploadMb: env.MAX_UPLOAD_MB, muted: actor.role === "client" && (await isConversationMuted(db, actor, proposalId)) };
+  return {
+    thread,
+    maxUploadMb: env.MAX_UPLOAD_MB,
+    muted: actor.role === "client" && (await isConversationMuted(db, actor, proposalId)),
+    // Issue #36: the composer's idempotency key, new for every rendering.
+    submissionKey: newSubmissionKey(),
+  };
 }

@@ -8,6 +8,7 @@
  * when the window ends ({@link flushDueMessageMails}, run every minute by the `conversations` job).
  * Users who switched message mails off (account page) or are deactivated get none.
  */
+import { formatMailTime, readerTimeZone } from "#app/features/mail/mail-dates.server";
 import { and, asc, eq, gte, inArray, isNull, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import {
@@ -168,10 +169,12 @@ async function sendWaiting(tx: Queryable, proposalId: number, userId: string, no
         )
         .orderBy(asc(storedFile.id));
       const label = thread.projectName || `Proposal #${proposalId}`;
+      // In the reader's zone and words (issue #41): the agency's people read the agency's zone.
+      const zone = await readerTimeZone(tx, forAgency ? null : userId);
       const lines = messages.flatMap((m) => {
         const attached = files.filter((f) => f.messageId === m.id).map((f) => f.name);
         return [
-          `${m.authorName} (${forAgency ? "Client" : "Agency"}) wrote on ${m.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC:`,
+          `${m.authorName} (${forAgency ? "Client" : "Agency"}) wrote on ${formatMailTime(m.createdAt, zone)}:`,
           m.body,
           ...(attached.length ? [`Attached: ${attached.join(", ")}`] : []),
         ];

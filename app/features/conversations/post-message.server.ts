@@ -18,6 +18,7 @@ import { AppError, fieldError, notFound } from "#app/lib/errors";
 import { logger } from "#app/lib/logger.server";
 import { CONVERSATION_MESSAGES, messageText } from "./conversations.schema";
 import { mailDueNow, messageMailUpsert } from "./message-mail.server";
+import { claimSubmission } from "#app/features/submissions/submission-key.server";
 import { sideOf, threadAccess, threadAccessQuery } from "./thread-access.server";
 
 /** What posting needs: the database, the file store and the upload limit (from `AppServices`). */
@@ -43,6 +44,11 @@ export interface PostMessageInput {
   via?: "web" | "email";
   /** The Message-ID of the e-mail this message comes from: the same mail is never posted twice. */
   inboundMessageId?: string;
+  /**
+   * The composer's idempotency key (issue #36): a repeat of a post already saved answers that
+   * message and writes nothing (its files are discarded).
+   */
+  submissionKey?: string;
   now?: Date;
 }
 
@@ -53,6 +59,8 @@ export interface PostedMessage {
   visibility: MessageVisibility;
   createdAt: Date;
   files: PendingFile[];
+  /** True when the post repeated one already saved (same `submissionKey`): nothing was written. */
+  repeat?: boolean;
 }
 
 const isPending = (a: Attachment): a is PendingFile => "id" in a;
@@ -220,7 +228,26 @@ export async function postMessage(s: ConversationServices, input: PostMessageInp
       if (Number(row.attached) !== pending.length) throw fieldError("files", FILE_MESSAGES.cut);
       return row;
     };
-    const row = pending.length || input.inboundMessageId ? await s.db.transaction(write) : await write(s.db);
+    const scope = `user:${input.author.id}`;
+    const claimed = async (q: Queryable) => {
+      const { result, repeat } = await claimSubmission(q, scope, input.submissionKey, async () => {
+        const row = await write(q);
+        return { id: Number(row.id), created_at: new Date(row.created_at).toISOString(), attached: Number(row.attached), due: row.due };
+      });
+      return repeat ? { ...result, due: [], repeat } : { ...result, repeat };
+    };
+    const row =
+      pending.length || input.inboundMessageId || input.submissionKey
+        ? await s.db.transaction(claimed)
+        : { ...(await write(s.db)), repeat: false };
+    if (row.repeat) {
+      // The first post stands: the repeat's own uploads are dropped.
+      await discardFiles(
+        s,
+        pending.map((f) => f.id),
+      );
+      return { id: Number(row.id), proposalId: input.proposalId, visibility, createdAt: new Date(row.created_at), files: [], repeat: true };
+    }
     const due = (typeof row.due === "string" ? JSON.parse(row.due) : row.due) as string[];
     if (due.length) {
       await mailDueNow(s.db, input.proposalId, due, now).catch((error: unknown) =>

@@ -21,6 +21,7 @@ import { postMessage, type ConversationServices } from "./post-message.server";
 import { sideOf, threadAccess, type ThreadAccess } from "./thread-access.server";
 import { threadPath } from "./thread-paths";
 import { getFileForDownload } from "./timeline.server";
+import { parseSubmissionKey, SUBMISSION_KEY_FIELD } from "#app/features/submissions/submission-key.server";
 
 /** The composer's reply: a form reply, with the text kept on refusal and the new message's id on success. */
 export interface ComposerReply extends FormReply {
@@ -75,7 +76,14 @@ export async function postFromRequest(ref: RequestRef, proposalId: number): Prom
     });
     text = form.fields.text ?? "";
     const visibility = visibilitySchema.parse(form.fields.visibility);
-    const posted = await postMessage(s, { author: actor, proposalId, text, attachments: form.files, visibility });
+    const posted = await postMessage(s, {
+      author: actor,
+      proposalId,
+      text,
+      attachments: form.files,
+      visibility,
+      submissionKey: parseSubmissionKey(form.fields[SUBMISSION_KEY_FIELD]),
+    });
     return {
       reply: {
         ok: true,

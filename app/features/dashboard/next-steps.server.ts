@@ -86,6 +86,20 @@ export async function clientNextSteps(
     );
   for (const inv of unpaid) {
     const overdue = isOverdue(inv.displayStatus);
+    // #37: a deposit still due comes first, in its own words, with what remains after it.
+    const deposit = inv.depositCents ?? 0;
+    if (deposit > 0 && inv.paidCents < deposit) {
+      const now = Math.min(deposit - inv.paidCents, inv.balanceCents);
+      items.push({
+        key: `invoice-${inv.id}`,
+        kind: "action",
+        title: `Pay your deposit${inv.projectName ? ` for “${inv.projectName}”` : ""}`,
+        text: `Pay ${formatMoney(now)} now (deposit).${inv.balanceCents > now ? ` The remaining ${formatMoney(inv.balanceCents - now)} is due by ${formatDate(inv.dueDate)}.` : ""}`,
+        href: `/view-invoice/${inv.id}`,
+        cta: "Pay the deposit",
+      });
+      continue;
+    }
     items.push({
       key: `invoice-${inv.id}`,
       kind: "action",

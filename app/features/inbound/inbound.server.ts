@@ -8,7 +8,8 @@
  *    Delivered-To) is checked: a forged or expired token, a deactivated user, a user who no longer
  *    takes part in the conversation, or a `From` that is not the user's current address is
  *    refused — nothing is written, it is logged, and the sender is told in one automatic answer
- *    (`Auto-Submitted: auto-replied`) at most once per hour;
+ *    (`Auto-Submitted: auto-replied`) at most once per hour, only when the `From` address is an
+ *    active user's (no backscatter to forged senders), at most 100 such answers an hour in all;
  * 3. automatic mail (out-of-office answers, bounces, lists) is ignored, never answered;
  * 4. the same Message-ID is posted once: a delivery claims it first (a claim that was never
  *    posted may be taken again after 10 minutes);
@@ -17,6 +18,7 @@
  *    `postMessage`, which applies the portal's file rules); a refusal there is told to the sender too.
  */
 import { createHash } from "node:crypto";
+import { Readable } from "node:stream";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
 import type { Database } from "#app/db/client.server";
@@ -26,15 +28,18 @@ import { queueNotification } from "#app/features/mail/notifications.server";
 import { roleOf, type Actor } from "#app/features/users/actor";
 import { AppError } from "#app/lib/errors";
 import { logger } from "#app/lib/logger.server";
-import { hitRateLimit } from "#app/lib/rate-limit.server";
+import { hitRateLimit, peekRateLimit } from "#app/lib/rate-limit.server";
 import { INBOUND_MESSAGES } from "./inbound.messages";
-import { extractReply } from "./reply-text.server";
+import { extractReply, htmlToText } from "./reply-text.server";
 import { tokenOfAddress, verifyReplyToken } from "./reply-token.server";
 
 /** Largest inbound message (raw bytes): 25 MB. */
 export const INBOUND_MAX_BYTES = 25 * 1024 * 1024;
 /** A sender is told of refused replies at most once per hour. */
 export const REFUSAL_NOTICE_WINDOW_MS = 3600 * 1000;
+/** Refusal notices sent per hour in all, whoever they go to (issue #36: a cap on automatic answers). */
+export const REFUSAL_NOTICE_GLOBAL_LIMIT = 100;
+const GLOBAL_NOTICE_KEY = "inbound-refusal:*";
 /** A Message-ID claimed but never posted may be claimed again after this long. */
 const CLAIM_STALE_MS = 10 * 60 * 1000;
 
@@ -112,7 +117,7 @@ function isAutomatic(mail: ParsedMail): boolean {
  */
 export async function receiveInboundMail(deps: InboundDeps, raw: Buffer, envelope: { to?: string[] } = {}): Promise<InboundOutcome> {
   const now = deps.now?.() ?? new Date();
-  const mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
+  const mail = await parseInboundMail(raw);
   const sender = mail.from?.value[0]?.address?.trim().toLowerCase() ?? "";
   const [token] = replyTokens(mail, deps.domain, envelope.to);
   if (!token) {
@@ -149,7 +154,7 @@ export async function receiveInboundMail(deps: InboundDeps, raw: Buffer, envelop
       name: a.filename || "attachment",
       content: new Uint8Array(a.content.buffer, a.content.byteOffset, a.content.byteLength),
     }));
-  const body = extractReply(mail.text ?? (typeof mail.html === "string" ? mail.html.replace(/<[^>]*>/g, " ") : ""));
+  const body = replyBody(mail);
   if (!body && attachments.length === 0) return refuse("empty", context);
 
   // One post per Message-ID (a mail without one is named by its content's hash).
@@ -179,6 +184,37 @@ export async function receiveInboundMail(deps: InboundDeps, raw: Buffer, envelop
   await deps.db.update(inboundMail).set({ postedMessageId: posted.id }).where(eq(inboundMail.messageId, messageId));
   logger.info({ messageId, ...context, threadMessageId: posted.id, files: attachments.length }, "inbound mail: reply posted");
   return { status: "posted", messageId: posted.id, proposalId: target.proposalId };
+}
+
+/**
+ * Parses a raw message (mailparser, streaming through its MIME parts, fed in 256 KB slices so that
+ * the process answers other requests meanwhile; attachments decoded as they arrive). mailparser's own HTML-to-text conversion is skipped (4 s a megabyte): {@link replyBody}
+ * reads a bounded head of the HTML instead. Issue #36: linear in the message's size
+ * (bench/inbound-large.ts).
+ */
+export function parseInboundMail(raw: Buffer): Promise<ParsedMail> {
+  return simpleParser(Readable.from(slices(raw)), {
+    skipImageLinks: true,
+    skipTextToHtml: true,
+    skipTextLinks: true,
+    skipHtmlToText: true,
+  });
+}
+
+/** Bytes handed to the parser at a time: given all at once, a 24 MB message held the process for seconds. */
+const PARSE_SLICE_BYTES = 256 * 1024;
+
+/** `raw` in slices, yielding to the event loop between them (other requests are answered meanwhile). */
+async function* slices(raw: Buffer): AsyncGenerator<Buffer> {
+  for (let offset = 0; offset < raw.length; offset += PARSE_SLICE_BYTES) {
+    yield raw.subarray(offset, offset + PARSE_SLICE_BYTES);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The new text of a parsed reply: its plain text, else its HTML read as text; quotes and signature removed (bounded work). */
+export function replyBody(mail: ParsedMail): string {
+  return extractReply(mail.text?.trim() ? mail.text : typeof mail.html === "string" ? htmlToText(mail.html) : "");
 }
 
 /** Claims a Message-ID for posting. @returns false when it was posted already or is being posted now. */
@@ -222,13 +258,28 @@ function noticeText(reason: RefusalReason, detail?: string): string {
 
 /**
  * Tells the sender of a refused reply why, in one automatic answer per address per hour
- * (`Auto-Submitted: auto-replied`, so that their mail system does not answer it in turn).
+ * (`Auto-Submitted: auto-replied`, so that their mail system does not answer it in turn) — only
+ * when the `From` address is an active user's own: a `From` can be forged, so answering anyone
+ * would mail third parties on an attacker's behalf (backscatter, issue #36). At most
+ * {@link REFUSAL_NOTICE_GLOBAL_LIMIT} notices an hour in all.
  *
  * @returns whether a notice was queued.
  */
 async function tellSender(db: Database, address: string, text: string): Promise<boolean> {
+  const [known] = await db
+    .select({ id: user.id })
+    .from(user)
+    .where(and(eq(user.email, address), sql`${user.banned} is not true`, isNull(user.closedAt)));
+  if (!known) {
+    logger.info("inbound mail: refusal not told (the sender is not a user of the portal)");
+    return false;
+  }
+  // The global cap first (read only), so that a capped answer does not use up the sender's hour.
+  if ((await peekRateLimit(db, GLOBAL_NOTICE_KEY, REFUSAL_NOTICE_WINDOW_MS)).count >= REFUSAL_NOTICE_GLOBAL_LIMIT) return false;
   const window = await hitRateLimit(db, `inbound-refusal:${address}`, { limit: 1, windowMs: REFUSAL_NOTICE_WINDOW_MS });
   if (!window.allowed) return false;
+  const all = await hitRateLimit(db, GLOBAL_NOTICE_KEY, { limit: REFUSAL_NOTICE_GLOBAL_LIMIT, windowMs: REFUSAL_NOTICE_WINDOW_MS });
+  if (!all.allowed) return false;
   await queueNotification(db, {
     to: address,
     subject: INBOUND_MESSAGES.subject,

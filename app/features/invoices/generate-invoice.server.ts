@@ -106,63 +106,101 @@ export async function generateInvoice(
       }
       if (!target.clientId) throw new AppError("CONFLICT", INVOICE_MESSAGES.noClientAccount);
 
-      const year = now.getUTCFullYear();
-      const [counter] = await tx
-        .insert(invoiceCounter)
-        .values({ year, lastNumber: 1 })
-        .onConflictDoUpdate({ target: invoiceCounter.year, set: { lastNumber: sql`${invoiceCounter.lastNumber} + 1` } })
-        .returning({ n: invoiceCounter.lastNumber });
-      const number = formatInvoiceNumber(year, counter!.n);
-
-      const [created] = await tx
-        .insert(invoice)
-        .values({
-          number,
-          proposalId,
-          clientId: target.clientId,
-          organisationId: target.organisationId,
-          dueDate: input.dueDate,
-          status: "unpaid",
-          totalCents,
-          // The accepted offer's deposit (#26), else Settings' default (docs/product.md#deposits).
-          depositCents: await defaultDepositCents(tx, totalCents, (await getOfferForInvoice(tx, proposalId))?.deposit ?? null),
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning({ id: invoice.id, organisationId: invoice.organisationId });
-      await tx.insert(invoiceItem).values(items.map((item, position) => ({ invoiceId: created!.id, position, ...item })));
-      await syncInvoiceStatus(tx, created!.id);
-      await recordAudit(tx, actor, {
-        entity: "invoice",
-        entityId: created!.id,
-        action: "created",
+      return issueInvoice(tx, actor, {
         proposalId,
-        before: null,
-        after: { number, proposalId, clientId: target.clientId, dueDate: input.dueDate, status: "unpaid", totalCents, items },
+        clientId: target.clientId,
+        organisationId: target.organisationId,
+        items,
+        dueDate: input.dueDate,
+        // The accepted offer's deposit (#26), else Settings' default (docs/product.md#deposits).
+        depositCents: await defaultDepositCents(tx, totalCents, (await getOfferForInvoice(tx, proposalId))?.deposit ?? null),
+        now,
       });
-      // To each owner and billing person of the organisation, with a link of their own.
-      const currency = currencyOf(await getSettings(tx));
-      for (const person of await organisationPeople(tx, created!.organisationId, MONEY_ROLES, target.clientId))
-        await queueUserNotice(
-          tx,
-          person,
-          invoiceNotice(
-            created!.id,
-            number,
-            totalCents,
-            input.dueDate,
-            currency,
-            "issued",
-            await signedInvoicePath(tx, created!.id, target.clientId, now, person),
-          ),
-        );
-      return { id: created!.id, number, totalCents };
     });
   } catch (error) {
     // Lost a race on the number counter's first row of a year: same answer, nothing written.
     if (!(error instanceof AppError) && isUniqueViolation(error)) throw new AppError("CONFLICT", INVOICE_MESSAGES.alreadyInvoiced);
     throw error;
   }
+}
+
+/** What {@link issueInvoice} writes. Money in cents; `dueDate` `YYYY-MM-DD`. */
+export interface InvoiceToIssue {
+  proposalId: number | null;
+  /** The person it is issued to (its signed links are theirs). */
+  clientId: string;
+  /** The organisation it belongs to; null only with a proposal (its organisation is taken). */
+  organisationId: number | null;
+  items: { description: string; amountCents: number }[];
+  dueDate: string;
+  depositCents: number | null;
+  now: Date;
+  /** What the mail says first (default: "Invoice … was issued to you."). */
+  mailLead?: string;
+}
+
+/**
+ * Writes one invoice in the caller's transaction (#37: generating, accepting an offer with a deposit,
+ * a schedule line falling due): the year's next number, the items (total = their sum), the derived
+ * status, the audit event `created`, and a mail with a signed link to each owner and billing person
+ * of its organisation. The caller has checked the actor's right and locked the proposal.
+ *
+ * @returns the invoice id, number and total (cents).
+ */
+export async function issueInvoice(
+  tx: Queryable,
+  actor: Actor,
+  input: InvoiceToIssue,
+): Promise<{ id: number; number: string; totalCents: number }> {
+  const { proposalId, clientId, items, now } = input;
+  const totalCents = items.reduce((sum, item) => sum + item.amountCents, 0);
+  const year = now.getUTCFullYear();
+  const [counter] = await tx
+    .insert(invoiceCounter)
+    .values({ year, lastNumber: 1 })
+    .onConflictDoUpdate({ target: invoiceCounter.year, set: { lastNumber: sql`${invoiceCounter.lastNumber} + 1` } })
+    .returning({ n: invoiceCounter.lastNumber });
+  const number = formatInvoiceNumber(year, counter!.n);
+  const [created] = await tx
+    .insert(invoice)
+    .values({
+      number,
+      proposalId,
+      clientId,
+      organisationId: input.organisationId,
+      dueDate: input.dueDate,
+      status: "unpaid",
+      totalCents,
+      depositCents: input.depositCents,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: invoice.id, organisationId: invoice.organisationId });
+  await tx.insert(invoiceItem).values(items.map((item, position) => ({ invoiceId: created!.id, position, ...item })));
+  await syncInvoiceStatus(tx, created!.id);
+  await recordAudit(tx, actor, {
+    entity: "invoice",
+    entityId: created!.id,
+    action: "created",
+    proposalId,
+    before: null,
+    after: { number, proposalId, clientId, dueDate: input.dueDate, status: "unpaid", totalCents, items },
+  });
+  // To each owner and billing person of the organisation, with a link of their own.
+  const currency = currencyOf(await getSettings(tx));
+  for (const person of await organisationPeople(tx, created!.organisationId, MONEY_ROLES, clientId)) {
+    const notice = invoiceNotice(
+      created!.id,
+      number,
+      totalCents,
+      input.dueDate,
+      currency,
+      "issued",
+      await signedInvoicePath(tx, created!.id, clientId, now, person),
+    );
+    await queueUserNotice(tx, person, input.mailLead ? { ...notice, lines: [input.mailLead, ...notice.lines] } : notice);
+  }
+  return { id: created!.id, number, totalCents };
 }
 
 /** @returns `INV-<year>-<n>` with n zero-padded to four digits (more digits past 9999). */

@@ -54,7 +54,8 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer
     doc
       .font("Helvetica-Bold")
       .fontSize(22)
-      .text(invoice.company.name || "Invoice", left, 56, { width: width / 2 });
+      // The agency's name from Settings; without one, nothing (never "Invoice" above "Invoice INV-…", #37).
+      .text(invoice.company.name || " ", left, 56, { width: width / 2 });
     const nameBottom = doc.y;
     doc.fillColor("#000").font("Helvetica-Bold").fontSize(18).text(`Invoice ${invoice.number}`, left, 56, { width, align: "right" });
     doc.font("Helvetica").fontSize(10).text(`Status: ${INVOICE_STATUS_LABELS[invoice.status].toUpperCase()}`, { width, align: "right" });

@@ -140,6 +140,8 @@ export interface ClientInvoiceRow {
   paidCents: number;
   refundedCents: number;
   balanceCents: number;
+  /** The deposit asked first, cents, or null (#37: the dashboard says "Pay your deposit"). */
+  depositCents: number | null;
   status: "unpaid" | "paid";
   /** The derived status (invoice-money.ts). */
   displayStatus: InvoiceDisplayStatus;
@@ -195,6 +197,7 @@ export async function listClientInvoiceRows(
       totalCents: invoice.totalCents,
       paidCents: invoiceMoneyColumns.paidCents,
       refundedCents: invoiceMoneyColumns.refundedCents,
+      depositCents: invoice.depositCents,
       status: invoice.status,
     })
     .from(invoice)

@@ -64,7 +64,7 @@ describe.each(testDatabases())("portal notifications on %s", (_name, open) => {
       [ADMIN_RECIPIENT, "Proposal approved: Cafe — Client Portal"],
       [ADMIN_RECIPIENT, "Proposal declined: Gym — Client Portal"],
     ]);
-    expect(mails[1]!.text).toContain("asked for a meeting on May 12, 2031, 5:00 AM EDT (America/New_York).");
+    expect(mails[1]!.text).toContain("asked for a meeting on 12 May 2031, 09:00 UTC (12 May 2031, 05:00 EDT for them).");
     expect(mails[2]!.text).toContain("Bigger logo please");
     expect(mails[4]!.text).toContain("Too expensive");
     for (const mail of mails) {

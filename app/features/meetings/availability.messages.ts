@@ -13,6 +13,7 @@ export const AVAILABILITY_LIMITS = {
   bookingHorizonDays: { min: 1, max: 730 },
   changeCutoffHours: { min: 0, max: 720 },
   datesOff: 366,
+  meetingLocation: 500,
   rangesPerDay: 6,
 } as const;
 
@@ -35,4 +36,5 @@ export const AVAILABILITY_MESSAGES = {
   dateOffFormat: "Write one date per line as YYYY-MM-DD, e.g. 2026-12-24.",
   tooManyDatesOff: `At most ${AVAILABILITY_LIMITS.datesOff} dates off.`,
   timeZone: "Choose a time zone from the list.",
+  meetingLocation: "Write an address, or a video link starting with https://, in at most 500 characters.",
 } as const;

@@ -116,6 +116,19 @@ export const availabilitySchema = z.object({
   bookingHorizonDays: wholeNumber("Booking horizon", "days", AVAILABILITY_LIMITS.bookingHorizonDays),
   changeCutoffHours: wholeNumber("Change cutoff", "hours", AVAILABILITY_LIMITS.changeCutoffHours),
   datesOff,
+  /** Issue #41: bookings confirmed at once (a checkbox). */
+  instantBooking: z
+    .string()
+    .optional()
+    .transform((v) => v === "on"),
+  /** Issue #41: an address or a video link (https), carried into the invites and mails. */
+  meetingLocation: z
+    .string()
+    .trim()
+    .max(AVAILABILITY_LIMITS.meetingLocation, { error: AVAILABILITY_MESSAGES.meetingLocation })
+    .refine((v) => !/[\u0000-\u0008\u000B-\u001F\u007F]/.test(v), AVAILABILITY_MESSAGES.meetingLocation)
+    .optional()
+    .transform((v) => v ?? ""),
 });
 
 export type AvailabilityFormOutput = z.infer<typeof availabilitySchema>;
@@ -130,11 +143,37 @@ export interface AvailabilityInput {
   bookingHorizonDays: number;
   changeCutoffHours: number;
   datesOff: string[];
+  /** Bookings are accepted at once (issue #41); absent = unchanged default false. */
+  instantBooking?: boolean;
+  /** Where meetings happen: an address or an https video link; "" = none (issue #41). */
+  meetingLocation?: string;
+}
+
+/** @returns `location` when it is an http(s) link (a video call), else null (an address). */
+export function meetingLink(location: string): string | null {
+  if (!/^https?:\/\//i.test(location)) return null;
+  try {
+    const url = new URL(location);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.toString() : null;
+  } catch {
+    return null;
+  }
 }
 
 /** @returns the form's output as an {@link AvailabilityInput}. */
 export function toAvailabilityInput(value: AvailabilityFormOutput): AvailabilityInput {
   const weeklyHours = Object.fromEntries(WEEKDAYS.map((d) => [d, value[d]])) as WeeklyHours;
   const { timeZone, meetingMinutes, meetingBufferMinutes, minNoticeHours, bookingHorizonDays, changeCutoffHours, datesOff } = value;
-  return { timeZone, weeklyHours, meetingMinutes, meetingBufferMinutes, minNoticeHours, bookingHorizonDays, changeCutoffHours, datesOff };
+  return {
+    timeZone,
+    weeklyHours,
+    meetingMinutes,
+    meetingBufferMinutes,
+    minNoticeHours,
+    bookingHorizonDays,
+    changeCutoffHours,
+    datesOff,
+    instantBooking: value.instantBooking,
+    meetingLocation: value.meetingLocation,
+  };
 }

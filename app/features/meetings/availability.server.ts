@@ -11,12 +11,12 @@ import { assertRole, type Actor } from "#app/features/users/actor";
 import { fieldError } from "#app/lib/errors";
 import { isCalendarDate, isValidTimeZone } from "#app/lib/dates";
 import { formatClock, formatDay, formatZone } from "#app/lib/vocabulary";
-import { AVAILABILITY_LIMITS, parseRanges, type AvailabilityInput } from "./availability.schema";
+import { AVAILABILITY_LIMITS, AVAILABILITY_MESSAGES, meetingLink, parseRanges, type AvailabilityInput } from "./availability.schema";
 import { openSlots, slotsByDay, type Availability, type BusyRange } from "./slots";
 import { WEEKDAYS } from "#app/db/enums";
 
-/** The availability settings plus the clients' change cutoff. */
-export type AgencyAvailability = Availability & { changeCutoffHours: number };
+/** The availability settings plus the clients' change cutoff, instant confirmation and the meetings' place (issue #41). */
+export type AgencyAvailability = Availability & { changeCutoffHours: number; instantBooking: boolean; meetingLocation: string };
 
 /** @returns the agency's availability from the settings row (defaults when none was saved). */
 export async function getAvailability(q: Queryable): Promise<AgencyAvailability> {
@@ -33,6 +33,8 @@ export async function getAvailability(q: Queryable): Promise<AgencyAvailability>
     bookingHorizonDays: s.bookingHorizonDays,
     datesOff: s.datesOff,
     changeCutoffHours: s.changeCutoffHours,
+    instantBooking: s.instantBooking,
+    meetingLocation: s.meetingLocation,
   };
 }
 
@@ -68,6 +70,9 @@ export async function saveAvailability(db: Database, actor: Actor, input: Availa
     if ("error" in parsed) throw fieldError(day, parsed.error);
   }
   if (input.datesOff.length > AVAILABILITY_LIMITS.datesOff) throw fieldError("datesOff", "Too many dates off.");
+  const location = (input.meetingLocation ?? "").trim();
+  if (location.length > AVAILABILITY_LIMITS.meetingLocation || /[\u0000-\u0008\u000B-\u001F\u007F]/.test(location))
+    throw fieldError("meetingLocation", AVAILABILITY_MESSAGES.meetingLocation);
   await db.transaction(async (tx) => {
     const current = await getAvailability(tx);
     const next = {
@@ -79,6 +84,8 @@ export async function saveAvailability(db: Database, actor: Actor, input: Availa
       bookingHorizonDays: input.bookingHorizonDays,
       changeCutoffHours: input.changeCutoffHours,
       datesOff: input.datesOff,
+      instantBooking: input.instantBooking ?? false,
+      meetingLocation: location,
     };
     const { before, after } = changedFields(
       {
@@ -90,6 +97,8 @@ export async function saveAvailability(db: Database, actor: Actor, input: Availa
         bookingHorizonDays: current.bookingHorizonDays,
         changeCutoffHours: current.changeCutoffHours,
         datesOff: current.datesOff,
+        instantBooking: current.instantBooking,
+        meetingLocation: current.meetingLocation,
       },
       next,
     );
@@ -189,4 +198,15 @@ export async function slotPickerView(
     slots: (shown ? (byDay.get(shown) ?? []) : []).map((s) => ({ value: s.toISOString(), label: formatClock(s, timeZone) })),
     meetingMinutes: availability.meetingMinutes,
   };
+}
+
+/**
+ * The mails' line saying where a meeting happens (issue #41): "Join: https://…" for a video link,
+ * "Where: …" for an address; nothing when Settings name no place.
+ */
+export async function meetingPlaceLines(q: Queryable): Promise<string[]> {
+  const { meetingLocation } = await getAvailability(q);
+  const location = meetingLocation.trim();
+  if (!location) return [];
+  return [`${meetingLink(location) ? "Join" : "Where"}: ${location}`];
 }

@@ -261,4 +261,59 @@ describe.each(testDatabases())("booking on %s", (_name, open) => {
     });
     expect((await refusalOf(saveAvailability(t.db, await makeClient(s), BERLIN))).status).toBe(403);
   });
+  it("confirms a booking at once when Settings say so; the place goes into the invite (LOCATION, URL) and the mails (issue #41)", async () => {
+    const { t, s, admin } = ctx;
+    // Off (the default): the booking waits for the admin, the invite carries no place.
+    await saveAvailability(t.db, admin, BERLIN);
+    const client = await makeClient(s);
+    const waiting = await book(client, new Date("2026-06-08T07:00:00Z"));
+    expect(waiting.status).toBe("pending");
+    expect(inviteOf((await outbox()).at(-1)!).event.location).toBeNull();
+
+    // On, with a video link: accepted at once, both sides mailed the invite with the link.
+    const link = "https://meet.example.com/agency-room";
+    await saveAvailability(t.db, admin, { ...BERLIN, instantBooking: true, meetingLocation: `  ${link}  ` });
+    expect((await t.db.select().from(settings))[0]).toMatchObject({ instantBooking: true, meetingLocation: link });
+    const before = (await outbox()).length;
+    const { id, status } = await book(client, new Date("2026-06-08T08:00:00Z"));
+    expect(status).toBe("accepted");
+    expect((await t.db.select({ status: meeting.status }).from(meeting).where(eq(meeting.id, id)))[0]!.status).toBe("accepted");
+    const mails = (await outbox()).slice(before);
+    expect(mails.map((m) => [m.to, m.subject])).toEqual([
+      [expect.stringContaining("@"), "New meeting booked — Client Portal"],
+      [client.email, "Your meeting is confirmed — Client Portal"],
+    ]);
+    for (const mail of mails) {
+      expect(mail.text).toContain(`Join: ${link}`);
+      const { event } = inviteOf(mail);
+      expect(event.location).toBe(link);
+      expect(String(event.component.getFirstPropertyValue("url"))).toBe(link);
+      expect(event.description).toContain("/meetings");
+    }
+    const [audit] = await t.db
+      .select({ after: auditEvent.after })
+      .from(auditEvent)
+      .where(sql`${auditEvent.entity} = 'meeting' and ${auditEvent.entityId} = ${String(id)}`);
+    expect(audit!.after).toMatchObject({ status: "accepted" });
+
+    // An address: LOCATION only, the URL stays the portal's; "Where:" in the mails.
+    await saveAvailability(t.db, admin, { ...BERLIN, instantBooking: true, meetingLocation: "Studio, 1 Main Street, Berlin" });
+    const atStudio = await book(client, new Date("2026-06-08T09:00:00Z"));
+    const mail = (await outbox()).at(-1)!;
+    expect(mail.text).toContain("Where: Studio, 1 Main Street, Berlin");
+    const { event } = inviteOf(mail);
+    expect(event.location).toBe("Studio, 1 Main Street, Berlin");
+    expect(String(event.component.getFirstPropertyValue("url"))).toMatch(/\/meetings$/);
+    expect(atStudio.status).toBe("accepted");
+
+    // A place too long, or with control characters, is refused next to its field.
+    expect(await refusalOf(saveAvailability(t.db, admin, { ...BERLIN, meetingLocation: "x".repeat(501) }))).toMatchObject({
+      status: 400,
+      fieldErrors: { meetingLocation: expect.any(Array) },
+    });
+    expect(await refusalOf(saveAvailability(t.db, admin, { ...BERLIN, meetingLocation: "a\u0007b" }))).toMatchObject({ status: 400 });
+    // Off again: the next booking waits.
+    await saveAvailability(t.db, admin, BERLIN);
+    expect((await book(client, new Date("2026-06-08T10:00:00Z"))).status).toBe("pending");
+  });
 });

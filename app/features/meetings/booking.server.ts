@@ -20,8 +20,8 @@ import { notifyAdmin, ORIGIN_TOKEN, queueUserNotice } from "#app/features/mail/n
 import { listClientProjectNames } from "#app/features/proposals/proposals.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { AppError, fieldError, notFound } from "#app/lib/errors";
-import { formatDateTime } from "#app/lib/dates";
-import { freeSlots, getAvailability } from "./availability.server";
+import { formatMailTime, rememberTimeZone } from "#app/features/mail/mail-dates.server";
+import { freeSlots, getAvailability, meetingPlaceLines } from "./availability.server";
 import { type BookingInput } from "./meetings.schema";
 import { BOOKING_MESSAGES } from "./meetings.messages";
 import { clientChangeState } from "./change-state";
@@ -74,9 +74,11 @@ async function clientLabel(q: Queryable, userId: string): Promise<string> {
 }
 
 /**
- * Books a meeting in one of the free slots (docs/product.md#meetings-scheduling): status pending,
- * the length and buffer in force, the client's zone, optional notes and project. The admin is
- * mailed "New meeting request" with the invite; the request is audited (`requested`).
+ * Books a meeting in one of the free slots (docs/product.md#meetings-scheduling): status pending —
+ * or accepted at once when Settings say "Confirm bookings at once" (issue #41) — the length and
+ * buffer in force, the client's zone, optional notes and project. The admin is mailed "New meeting
+ * request" (or "New meeting booked") with the invite; a booking confirmed at once also mails the
+ * client "Your meeting is confirmed" with it; the request is audited (`requested`, with the status).
  *
  * @param input - validated `bookingSchema` output (`slot` an ISO instant).
  * @param now - the current instant (tests pass a fixed one).
@@ -89,7 +91,7 @@ export async function bookMeeting(
   actor: Actor,
   input: BookingInput,
   now: Date = new Date(),
-): Promise<{ id: number; startsAt: Date }> {
+): Promise<{ id: number; startsAt: Date; status: "pending" | "accepted" }> {
   assertRole(actor, "client");
   const slot = new Date(input.slot);
   if (!Number.isFinite(slot.getTime())) throw fieldError("slot", BOOKING_MESSAGES.pickSlot);
@@ -100,6 +102,8 @@ export async function bookMeeting(
     db.transaction(async (tx) => {
       const organisationId = await lockMembership(tx, actor, PROJECT_ROLES, ORGANISATION_MESSAGES.notMember);
       const times = await assertFree(tx, slot, {}, now);
+      const { instantBooking } = await getAvailability(tx);
+      const status = instantBooking ? "accepted" : "pending";
       const [row] = await tx
         .insert(meeting)
         .values({
@@ -109,7 +113,7 @@ export async function bookMeeting(
           ...times,
           timeZone: input.timeZone,
           notes: input.notes,
-          status: "pending",
+          status,
           proposalId: input.proposalId,
         })
         .returning();
@@ -119,18 +123,36 @@ export async function bookMeeting(
         action: "requested",
         proposalId: input.proposalId,
         before: null,
-        after: { startsAt: slot.toISOString(), proposalId: input.proposalId },
+        after: { startsAt: slot.toISOString(), proposalId: input.proposalId, status },
       });
+      // Times in each reader's zone and words (issue #41): the agency's for the admin, the client's own.
+      await rememberTimeZone(tx, actor.id, input.timeZone);
+      const agencyZone = (await getAvailability(tx)).timeZone;
+      const clientWhen = formatMailTime(slot, input.timeZone);
+      const agencyWhen = formatMailTime(slot, agencyZone);
+      const when = agencyWhen === clientWhen ? agencyWhen : `${agencyWhen} (${clientWhen} for them)`;
+      const place = await meetingPlaceLines(tx);
       await notifyAdmin(tx, {
-        subject: "New meeting request",
+        subject: instantBooking ? "New meeting booked" : "New meeting request",
         lines: [
-          `${await clientLabel(tx, actor.id)} asked for a meeting on ${formatDateTime(slot, input.timeZone)} (${input.timeZone}).`,
+          instantBooking
+            ? `${await clientLabel(tx, actor.id)} booked a meeting on ${when}. It is confirmed (Settings: confirm bookings at once).`
+            : `${await clientLabel(tx, actor.id)} asked for a meeting on ${when}.`,
+          ...place,
           ...(input.notes ? [input.notes] : []),
         ],
-        link: { label: "Open meeting requests", path: "/admin/meetings" },
+        link: { label: instantBooking ? "Open meetings" : "Open meeting requests", path: "/admin/meetings" },
         attachments: [await inviteAttachment(tx, row!, "/admin/meetings")],
       });
-      return { id: row!.id, startsAt: slot };
+      if (instantBooking) {
+        await queueUserNotice(tx, actor.id, {
+          subject: "Your meeting is confirmed",
+          lines: [`Your meeting on ${clientWhen} is confirmed.`, ...place, "The calendar invite is attached."],
+          link: { label: "Open your meetings", path: "/meetings" },
+          attachments: [await inviteAttachment(tx, row!, "/meetings")],
+        });
+      }
+      return { id: row!.id, startsAt: slot, status };
     }),
   );
 }
@@ -211,13 +233,16 @@ export async function rescheduleMeeting(
         before: { startsAt: current.startsAt.toISOString() },
         after: { startsAt: slot.toISOString() },
       });
-      const from = formatDateTime(current.startsAt, row!.timeZone);
-      const to = formatDateTime(slot, row!.timeZone);
+      const agencyZone = (await getAvailability(tx)).timeZone;
+      const reader = actor.role === "client" ? agencyZone : row!.timeZone;
+      const from = formatMailTime(current.startsAt, reader);
+      const to = formatMailTime(slot, reader);
       if (actor.role === "client") {
         await notifyAdmin(tx, {
           subject: "Meeting moved",
           lines: [
-            `${await clientLabel(tx, row!.userId)} moved their meeting from ${from} to ${to} (${row!.timeZone}).`,
+            `${await clientLabel(tx, row!.userId)} moved their meeting from ${from} to ${to}.`,
+            ...(await meetingPlaceLines(tx)),
             "The updated calendar invite is attached.",
           ],
           link: { label: "Open meetings", path: "/admin/meetings" },
@@ -226,7 +251,11 @@ export async function rescheduleMeeting(
       } else {
         await queueUserNotice(tx, row!.userId, {
           subject: "Your meeting was moved",
-          lines: [`The agency moved your meeting from ${from} to ${to} (${row!.timeZone}).`, "The updated calendar invite is attached."],
+          lines: [
+            `The agency moved your meeting from ${from} to ${to}.`,
+            ...(await meetingPlaceLines(tx)),
+            "The updated calendar invite is attached.",
+          ],
           link: { label: "Open your meetings", path: "/meetings" },
           attachments: [await inviteAttachment(tx, row!, "/meetings")],
         });
@@ -260,7 +289,7 @@ export async function cancelMeeting(db: Database, actor: Actor, meetingId: numbe
       before: { status: current.status },
       after: { status: "cancelled" },
     });
-    const when = `${formatDateTime(current.startsAt, current.timeZone)} (${current.timeZone})`;
+    const when = formatMailTime(current.startsAt, actor.role === "client" ? (await getAvailability(tx)).timeZone : current.timeZone);
     if (actor.role === "client") {
       await notifyAdmin(tx, {
         subject: "Meeting cancelled",

@@ -3,9 +3,12 @@
  * client picked in their time zone), the meeting's length (one hour by default). Every change of a
  * meeting sends the same UID with a higher SEQUENCE; a cancellation is METHOD:CANCEL with
  * STATUS:CANCELLED (RFC 5546), so calendars update or remove the event they hold
- * (docs/product.md#meeting-invites).
+ * (docs/product.md#meeting-invites). Where the meeting happens (Settings, issue #41) is its LOCATION;
+ * a video link is also its URL (calendars show a "Join" button for it), the portal link then stays in
+ * the description.
  */
 import { createEvent } from "ics";
+import { meetingLink } from "./availability.schema";
 
 export interface MeetingInvite {
   /** Meeting id, for a stable UID (updates replace the same event in calendars). */
@@ -23,6 +26,8 @@ export interface MeetingInvite {
   notes?: string | null;
   /** Link into the portal. */
   url: string;
+  /** Where: an address, or a video link (https) — Settings' "Meeting location or video link"; "" or absent = none. */
+  location?: string;
   /** The agency (settings company name and support e-mail), when a support e-mail is set. */
   organizer?: { name: string; email: string };
   attendee: { name: string; email: string };
@@ -35,6 +40,8 @@ export interface MeetingInvite {
 export function meetingIcs(invite: MeetingInvite): string {
   const s = invite.startsAt;
   const local = new Intl.DateTimeFormat("en-US", { dateStyle: "full", timeStyle: "short", timeZone: invite.timeZone }).format(s);
+  const location = invite.location?.trim() || undefined;
+  const videoLink = location ? meetingLink(location) : null;
   const { error, value } = createEvent({
     uid: `meeting-${invite.id}@client-portal`,
     start: [s.getUTCFullYear(), s.getUTCMonth() + 1, s.getUTCDate(), s.getUTCHours(), s.getUTCMinutes()],
@@ -42,8 +49,9 @@ export function meetingIcs(invite: MeetingInvite): string {
     startOutputType: "utc",
     duration: { minutes: invite.durationMinutes ?? 60 },
     title: invite.title,
-    description: `${local} (${invite.timeZone})${invite.notes ? `\n\n${invite.notes}` : ""}\n\n${invite.url}`,
-    url: invite.url,
+    description: `${local} (${invite.timeZone})${location ? `\n${videoLink ? "Join" : "Where"}: ${location}` : ""}${invite.notes ? `\n\n${invite.notes}` : ""}\n\n${invite.url}`,
+    url: videoLink ?? invite.url,
+    ...(location ? { location } : {}),
     status: invite.cancelled ? "CANCELLED" : "CONFIRMED",
     method: invite.cancelled ? "CANCEL" : "PUBLISH",
     sequence: invite.sequence ?? 0,

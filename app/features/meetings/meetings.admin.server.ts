@@ -3,6 +3,7 @@
  * admin): the newest-first list of meeting requests, Accept and Delete. Each function checks
  * that the actor is an admin before anything else.
  */
+import { formatMailTime } from "#app/features/mail/mail-dates.server";
 import { asc, count, eq, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { recordAudit } from "#app/features/audit/audit.server";
@@ -10,8 +11,9 @@ import { ORIGIN_TOKEN, queueUserUpdate } from "#app/features/mail/notifications.
 import { meeting, user, type MeetingStatus } from "#app/db/schema";
 import { clientNameSql } from "#app/features/users/client-name.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
-import { formatDateTime, toIsoOrNull, toValidDate } from "#app/lib/dates";
+import { toIsoOrNull, toValidDate } from "#app/lib/dates";
 import { inviteFor, meetingColumns } from "./meetings.server";
+import { meetingPlaceLines } from "./availability.server";
 import { AppError, notFound } from "#app/lib/errors";
 import {
   cursorKeySql,
@@ -205,11 +207,12 @@ export async function acceptMeeting(db: Database, actor: Actor, meetingId: numbe
   return answerMeeting(db, actor, meetingId, "accepted", async (tx, current) => {
     const start = toValidDate(current.startsAt);
     const valid = start !== null;
-    const when = start ? `${formatDateTime(start, current.timeZone)} (${current.timeZone})` : "the requested time";
+    const when = start ? formatMailTime(start, current.timeZone) : "the requested time";
     await queueUserUpdate(tx, current.userId, {
       subject: "Your meeting is confirmed",
       lines: [
         `Your meeting request for ${when} was accepted.`,
+        ...(await meetingPlaceLines(tx)),
         ...(valid ? ["The calendar invite is attached; you can also download it from your dashboard."] : []),
       ],
       link: { label: "Open your dashboard", path: "/client-dashboard" },
@@ -240,7 +243,7 @@ export async function declineMeeting(db: Database, actor: Actor, meetingId: numb
     await queueUserUpdate(tx, current.userId, {
       subject: "Your meeting request was declined",
       lines: [
-        `Your meeting request for ${formatDateTime(current.startsAt, current.timeZone)} (${current.timeZone}) was declined. Please pick another time from your dashboard.`,
+        `Your meeting request for ${formatMailTime(current.startsAt, current.timeZone)} was declined. Please pick another time from your dashboard.`,
       ],
       link: { label: "Open your dashboard", path: "/client-dashboard" },
     });

@@ -7,6 +7,8 @@ export const MEETING_NOTES_MAX = 2_000;
 
 export const BOOKING_MESSAGES = {
   booked: "Meeting requested. We will confirm it soon.",
+  /** Settings "Confirm bookings at once" (issue #41). */
+  bookedConfirmed: "Meeting booked and confirmed. The calendar invite is on its way by e-mail.",
   rescheduled: "Meeting moved. The agency has been told.",
   cancelled: "Meeting cancelled. The agency has been told.",
   pickSlot: "Choose one of the free times.",

@@ -170,6 +170,7 @@ export async function inviteFor(db: Queryable, row: typeof meeting.$inferSelect,
     title: `Meeting with ${company}`,
     notes: row.notes,
     url,
+    location: settings.meetingLocation,
     organizer: settings.supportEmail ? { name: company, email: settings.supportEmail } : undefined,
     attendee: { name: client?.businessName || client?.name || "Client", email: client?.email ?? "" },
   });

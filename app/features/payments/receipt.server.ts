@@ -14,6 +14,7 @@ import type { InvoiceMoneyRow } from "./balance.server";
 import type { PaymentRow } from "./payment-hooks.server";
 import { signedInvoicePath } from "./invoice-link.server";
 import { PAYMENT_METHOD_LABELS } from "./payments.messages";
+import { formatMailDate, readerTimeZone } from "#app/features/mail/mail-dates.server";
 
 /** What a receipt prints. Money in cents. */
 export interface ReceiptDocument {
@@ -22,7 +23,12 @@ export interface ReceiptDocument {
   payment: Pick<PaymentRow, "id" | "amountCents" | "method" | "receivedAt" | "reference">;
   money: Pick<InvoiceMoneyRow, "totalCents" | "paidCents" | "refundedCents" | "balanceCents" | "status">;
   currency: string;
+  /** The zone its date is written in (the agency's; issue #41). */
+  timeZone?: string;
 }
+
+/** A payment's receipt number, e.g. "R-42" (the payment row's id). */
+export const receiptNumber = (paymentId: number): string => `R-${paymentId}`;
 
 type PdfKit = typeof import("pdfkit");
 let pdfkit: Promise<PdfKit> | undefined;
@@ -49,10 +55,10 @@ export async function renderReceiptPdf(receipt: ReceiptDocument): Promise<Buffer
     doc.font("Helvetica").fontSize(11);
     const lines: [string, string][] = [
       [refund ? "Refunded" : "Amount paid", money(Math.abs(receipt.payment.amountCents))],
-      ["Date", receipt.payment.receivedAt.toISOString().slice(0, 10)],
+      ["Date", formatMailDate(receipt.payment.receivedAt, receipt.timeZone ?? "UTC")],
       ["Method", PAYMENT_METHOD_LABELS[receipt.payment.method]],
       ["Reference", receipt.payment.reference || "—"],
-      ["Receipt number", `R-${receipt.payment.id}`],
+      ["Receipt number", receiptNumber(receipt.payment.id)],
       ["Invoice total", money(receipt.money.totalCents)],
       ["Paid", money(receipt.money.paidCents)],
       ...(receipt.money.refundedCents > 0 ? [["Refunded", money(receipt.money.refundedCents)] as [string, string]] : []),
@@ -90,14 +96,19 @@ export async function queuePaymentReceipt(
     payment: input.payment,
     money: input.money,
     currency: input.currency,
+    timeZone: settings.timeZone,
   });
-  for (const person of await organisationPeople(tx, input.organisationId, MONEY_ROLES, input.clientId))
+  const method = PAYMENT_METHOD_LABELS[input.payment.method];
+  for (const person of await organisationPeople(tx, input.organisationId, MONEY_ROLES, input.clientId)) {
+    // Date, method and receipt number in the mail itself (issue #41), the date in the reader's zone.
+    const date = formatMailDate(input.payment.receivedAt, await readerTimeZone(tx, person));
     await queueUserNotice(tx, person, {
       subject: refund ? `Refund of ${amount} on invoice ${input.money.number}` : `Receipt: ${amount} paid on invoice ${input.money.number}`,
       lines: [
         refund
           ? `We refunded ${amount} on invoice ${input.money.number}.`
           : `Thank you: we received ${amount} for invoice ${input.money.number}.`,
+        `Date: ${date}. Method: ${method}. Receipt number: ${receiptNumber(input.payment.id)}.`,
         `Balance due: ${balance}.`,
         "The receipt is attached as a PDF.",
       ],
@@ -111,4 +122,5 @@ export async function queuePaymentReceipt(
         },
       ],
     });
+  }
 }

@@ -65,6 +65,8 @@ interface PaymentWrite {
   receivedAt: Date;
   reference: string | null;
   recordedBy: Actor | null;
+  /** Who paid, when known (#37: a card payment is credited to the client who paid it, in the audit and the thread). */
+  paidBy?: Actor | null;
   refundOf: number | null;
   processorPaymentIntent?: string | null;
   processorEventId?: string | null;
@@ -156,9 +158,9 @@ export async function writePayment(tx: Queryable, write: PaymentWrite): Promise<
     .returning();
   const payment = row!;
   await syncInvoiceStatus(tx, write.invoiceId);
-  await onPaymentRecorded(tx, payment);
+  await onPaymentRecorded(tx, payment, write.recordedBy ?? write.paidBy ?? null);
   const money = await getInvoiceMoney(tx, write.invoiceId);
-  await auditPayment(tx, write.recordedBy, {
+  await auditPayment(tx, write.recordedBy ?? write.paidBy ?? null, {
     invoiceId: write.invoiceId,
     proposalId: locked.proposalId,
     action: write.refundOf === null ? "payment-recorded" : "refund-recorded",

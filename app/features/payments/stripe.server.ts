@@ -25,6 +25,8 @@ import { conflict } from "#app/lib/errors";
 import { logger } from "#app/lib/logger.server";
 import { currencyOf, formatCents } from "#app/lib/money";
 import { getInvoiceMoney } from "./balance.server";
+import { rowsOf } from "#app/db/rows";
+import type { Actor } from "#app/features/users/actor";
 import { lockInvoice, writePayment } from "./record-payment.server";
 
 /** The webhook's path. */
@@ -106,7 +108,8 @@ export async function startCardCheckout(
     metadata,
     payment_intent_data: { metadata },
     success_url: `${input.origin}${input.returnPath}?payment=processing`,
-    cancel_url: `${input.origin}${input.returnPath}`,
+    // Back without paying: the page says "Payment cancelled — nothing was charged" (issue #41).
+    cancel_url: `${input.origin}${input.returnPath}?payment=cancelled`,
   };
   // A double click (or a reload) makes one session; the key covers everything sent (issue #36), so
   // the portal page and the signed /i/ link — other return URLs — never reuse each other's key
@@ -125,6 +128,24 @@ export async function startCardCheckout(
  */
 export function checkoutIdempotencyKey(invoiceId: number, params: Stripe.Checkout.SessionCreateParams): string {
   return `checkout-invoice-${invoiceId}-${createHash("sha256").update(JSON.stringify(params)).digest("hex")}`;
+}
+
+/**
+ * The client who paid a Checkout Session (#37): the person of the invoice's organisation (or the
+ * invoice's own client) whose account e-mail the session carries — the checkout was started with
+ * the signed-in person's, or the invoice link holder's, address. Null when nobody matches.
+ */
+async function payerOf(tx: Queryable, invoiceId: number, email: string | null | undefined): Promise<Actor | null> {
+  if (!email) return null;
+  const rows = rowsOf<{ id: string; email: string }>(
+    await tx.execute(sql`
+      select u.id, u.email from invoice i join "user" u on lower(u.email) = lower(${email}) and u.closed_at is null
+      where i.id = ${invoiceId} and (u.id = i.client_id or exists (
+        select 1 from membership m where m.organisation_id = i.organisation_id and m.user_id = u.id))
+      limit 1`),
+  );
+  const row = rows[0];
+  return row ? { id: row.id, email: row.email, role: "client" } : null;
 }
 
 /** What {@link handleStripeEvent} did, for the log and the tests. */
@@ -197,6 +218,7 @@ export async function handleStripeEvent(db: Database, event: Stripe.Event): Prom
           receivedAt: new Date(event.created * 1000),
           reference: `Stripe ${intent}`,
           recordedBy: null,
+          paidBy: await payerOf(tx, invoiceId, session.customer_details?.email ?? session.customer_email),
           refundOf: null,
           processorPaymentIntent: intent,
           processorEventId: event.id,

@@ -9,4 +9,9 @@ export const closeAccountSchema = z.object({
     .max(20, "That code is not valid.")
     .optional()
     .transform((v) => v || undefined),
+  /** The "it stays due" box, shown when an unpaid balance would be left behind (issue #41). */
+  acknowledgeUnpaid: z
+    .string()
+    .optional()
+    .transform((v) => v === "on" || v === "yes"),
 });

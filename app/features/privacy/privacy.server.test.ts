@@ -4,7 +4,7 @@
  * mailed as a link for 24 hours; closing erases the personal data, keeps the invoices with what they
  * were billed to, ends the sessions and frees the address; admins see the account as closed.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import {
@@ -13,8 +13,10 @@ import {
   invoice,
   mailOutbox,
   meeting,
+  membership,
   payments,
   proposal,
+  proposalAcceptance,
   proposalMessage,
   session,
   storedFile,
@@ -28,7 +30,7 @@ import { browser, cookiesOf, enableTwoFactor, PASSWORD, sessionUser, signedIn } 
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertInvoice, insertProposal, refusalOf } from "../../../tests/helpers/portal";
 import { makeClient, useTestServices } from "../../../tests/helpers/services";
-import { closeOwnAccount } from "./close-account.server";
+import { closeOwnAccount, unpaidBalanceOnClosing } from "./close-account.server";
 import { runDueJobs } from "#app/features/jobs/jobs.server";
 import {
   buildQueuedExport,
@@ -39,6 +41,18 @@ import {
   type ExportFile,
 } from "./data-export.server";
 import { PRIVACY_MESSAGES } from "./privacy.messages";
+import { acceptOffer } from "#app/features/agreements/acceptance.server";
+import { saveOffer } from "#app/features/agreements/offers.server";
+
+const SIGNED_FROM = { ip: "203.0.113.44", userAgent: "EvidenceBrowser/2.0", timeZone: "UTC", origin: "https://portal.example" };
+const OFFER = {
+  projectName: "Shop",
+  scope: "Build the shop.",
+  items: [{ description: "Design", quantity: 1, unitPriceCents: 120_000 }],
+  timeline: "4 weeks",
+  deposit: { kind: "percent" as const, value: 30 },
+  validUntil: "2031-12-31",
+};
 
 function unzip(file: ExportFile) {
   const files = unzipSync(file.bytes);
@@ -150,19 +164,68 @@ describe.each(testDatabases())("privacy rights on %s", (_name, open) => {
     expect(await s.db.select().from(dataExport)).toHaveLength(0);
   });
 
+  it("the hourly budget counts only what is delivered: a refusal or a failed build takes its hit back (issue #36)", async () => {
+    const { s } = ctx;
+    const client = await makeClient(s);
+    // A request refused because one is being prepared already is not a download.
+    expect(await requestDataExport(s.db, client, { inlineMaxRows: -1 })).toEqual({ queued: true });
+    for (let i = 0; i < 5; i++) {
+      expect(await refusalOf(requestDataExport(s.db, client, { inlineMaxRows: -1 }))).toMatchObject({ status: 409 });
+    }
+    // A build that fails (its transaction refused: an injected failure) is not one either.
+    const broken = new Proxy(s.db, {
+      get: (db, name, receiver) =>
+        name === "transaction" ? () => Promise.reject(new Error("injected build failure")) : Reflect.get(db, name, receiver),
+    });
+    for (let i = 0; i < 5; i++) await expect(requestDataExport(broken, client)).rejects.toThrow("injected build failure");
+    // So two downloads remain of the three an hour; the fourth delivery is refused with 429.
+    expect(unzip((await requestDataExport(s.db, client)) as ExportFile).account.email).toBe(client.email);
+    expect(unzip((await requestDataExport(s.db, client)) as ExportFile).account.email).toBe(client.email);
+    expect(await refusalOf(requestDataExport(s.db, client))).toMatchObject({ status: 429, message: PRIVACY_MESSAGES.exportLimit });
+  });
+
+  it("closing keeps the signatures of kept proposals as evidence: typed name, e-mail, IP address, user agent (issue #36)", async () => {
+    const { s, admin } = ctx;
+    const { client, invoiced, here } = await clientWithRecords();
+    await saveOffer(s.db, admin, invoiced, OFFER, "send");
+    await acceptOffer(s.db, client, invoiced, { typedName: "Ada Baker", version: 1 }, SIGNED_FROM);
+    const before = await s.db.select().from(proposalAcceptance).where(eq(proposalAcceptance.proposalId, invoiced));
+    expect(before).toHaveLength(1);
+    await closeOwnAccount(s, await sessionUser(s, client.id), { password: PASSWORD }, here);
+    const after = await s.db.select().from(proposalAcceptance).where(eq(proposalAcceptance.proposalId, invoiced));
+    expect(after).toEqual(before);
+    expect(after[0]).toMatchObject({ typedName: "Ada Baker", email: client.email, ip: SIGNED_FROM.ip, userAgent: SIGNED_FROM.userAgent });
+  });
+
   it("closing the account: password and second factor, personal data erased, invoices kept as billed, sessions ended, address free", async () => {
     const { s, admin } = ctx;
     const { client, invoiced, invoiceId, open, here } = await clientWithRecords();
     const { totp } = await enableTwoFactor(s, client.id, client.email);
     const actor = { ...(await sessionUser(s, client.id)), twoFactorEnabled: true };
 
-    expect((await refusalOf(closeOwnAccount(s, actor, { password: "wrong-pass", code: totp.generate() }, here))).fieldErrors).toEqual({
+    expect(
+      (await refusalOf(closeOwnAccount(s, actor, { password: "wrong-pass", code: totp.generate(), acknowledgeUnpaid: true }, here)))
+        .fieldErrors,
+    ).toEqual({
       password: ["Wrong password."],
     });
-    expect((await refusalOf(closeOwnAccount(s, actor, { password: PASSWORD }, here))).fieldErrors).toEqual({
+    expect((await refusalOf(closeOwnAccount(s, actor, { password: PASSWORD, acknowledgeUnpaid: true }, here))).fieldErrors).toEqual({
       code: [PRIVACY_MESSAGES.closeNeedsCode],
     });
-    const headers = await closeOwnAccount(s, actor, { password: PASSWORD, code: totp.generate({ timestamp: Date.now() + 30_000 }) }, here);
+    // The unpaid invoice is said first (issue #41): closing without ticking "it stays due" is refused.
+    const unpaid = await unpaidBalanceOnClosing(s.db, client.id);
+    expect(unpaid).toEqual({ invoices: [expect.objectContaining({ balanceCents: 120_000, dueDate: "2031-01-31" })], totalCents: 120_000 });
+    expect(await refusalOf(closeOwnAccount(s, actor, { password: PASSWORD, code: totp.generate() }, here))).toMatchObject({
+      status: 409,
+      fieldErrors: { acknowledgeUnpaid: [PRIVACY_MESSAGES.unpaidNotAcknowledged] },
+    });
+    expect(await s.db.select({ closedAt: user.closedAt }).from(user).where(eq(user.id, client.id))).toEqual([{ closedAt: null }]);
+    const headers = await closeOwnAccount(
+      s,
+      actor,
+      { password: PASSWORD, code: totp.generate({ timestamp: Date.now() + 30_000 }), acknowledgeUnpaid: true },
+      here,
+    );
     expect(headers.getSetCookie().some((c) => /session_token=;/.test(c))).toBe(true);
 
     const [row] = await s.db.select().from(user).where(eq(user.id, client.id));
@@ -223,7 +286,7 @@ describe.each(testDatabases())("privacy rights on %s", (_name, open) => {
     expect(JSON.stringify(data)).not.toContain("likes blue");
 
     const actor = await sessionUser(s, client.id);
-    await closeOwnAccount(s, actor, { password: PASSWORD }, here);
+    await closeOwnAccount(s, actor, { password: PASSWORD, acknowledgeUnpaid: true }, here);
     const [erased] = await s.db.select().from(proposalMessage).where(eq(proposalMessage.id, mine.id));
     expect(erased).toMatchObject({ body: "", authorName: "Closed account" });
     expect(erased!.deletedAt).toBeInstanceOf(Date);
@@ -235,5 +298,52 @@ describe.each(testDatabases())("privacy rights on %s", (_name, open) => {
       "Internal: likes blue",
       "",
     ]);
+  });
+  it("an unpaid balance is said before closing: the last person handling money of an organisation, balance left after payments (issue #41)", async () => {
+    const { s } = ctx;
+    const client = await makeClient(s, { businessName: "Owes Ltd", verified: true });
+    const owed = await insertProposal(s.db, { clientId: client.id, projectName: "Owed" });
+    const owedInvoice = await insertInvoice(s.db, {
+      proposalId: owed,
+      clientId: client.id,
+      items: [["Build", 50_000]],
+      dueDate: "2031-02-01",
+    });
+    const paid = await insertProposal(s.db, { clientId: client.id, projectName: "Paid" });
+    await insertInvoice(s.db, {
+      proposalId: paid,
+      clientId: client.id,
+      items: [["Design", 30_000]],
+      dueDate: "2031-01-01",
+      status: "paid",
+    });
+    // Part of the owed invoice is paid: what is left counts.
+    await s.db
+      .insert(payments)
+      .values({ invoiceId: owedInvoice, amountCents: 20_000, currency: "USD", method: "other", receivedAt: new Date() });
+    const [{ number }] = (await s.db.select({ number: invoice.number }).from(invoice).where(eq(invoice.id, owedInvoice))) as [
+      { number: string },
+    ];
+    expect(await unpaidBalanceOnClosing(s.db, client.id)).toEqual({
+      invoices: [{ number, balanceCents: 30_000, dueDate: "2031-02-01" }],
+      totalCents: 30_000,
+    });
+    // Another client owes nothing of it; an ambassador owes nothing.
+    const other = await makeClient(s);
+    expect(await unpaidBalanceOnClosing(s.db, other.id)).toEqual({ invoices: [], totalCents: 0 });
+    // Someone else of the organisation handles money too (billing): the balance is not left behind.
+    const [{ organisationId }] = (await s.db
+      .select({ organisationId: membership.organisationId })
+      .from(membership)
+      .where(eq(membership.userId, client.id))) as [{ organisationId: number }];
+    await s.db.insert(membership).values({ organisationId, userId: other.id, role: "billing" });
+    expect(await unpaidBalanceOnClosing(s.db, client.id)).toEqual({ invoices: [], totalCents: 0 });
+    // A member (no money role) of it leaves nothing unpaid either.
+    await s.db
+      .update(membership)
+      .set({ role: "member" })
+      .where(and(eq(membership.organisationId, organisationId), eq(membership.userId, other.id)));
+    expect((await unpaidBalanceOnClosing(s.db, client.id)).totalCents).toBe(30_000);
+    expect(await unpaidBalanceOnClosing(s.db, other.id)).toEqual({ invoices: [], totalCents: 0 });
   });
 });

@@ -29,5 +29,7 @@ export function proposalListFiltersFrom(params: URLSearchParams): { status?: Pro
 export const setStatusSchema = z.object({
   intent: z.literal("set-status"),
   proposalId: idSchema,
-  status: z.enum(ADMIN_PROPOSAL_STATUSES, { error: "Choose one of: pending, planning, in progress, review, completed." }),
+  status: z.enum(ADMIN_PROPOSAL_STATUSES, {
+    error: "That status does not exist. Pick Pending, Planning, In progress, Review or Completed from the list, then save.",
+  }),
 });

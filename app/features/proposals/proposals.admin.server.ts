@@ -198,7 +198,10 @@ export async function setProposalStatus(
 }> {
   assertRole(actor, "admin");
   if (!(ADMIN_PROPOSAL_STATUSES as readonly string[]).includes(status))
-    throw fieldError("status", "Choose one of: pending, planning, in progress, review, completed.");
+    throw fieldError(
+      "status",
+      "That status does not exist. Pick Pending, Planning, In progress, Review or Completed from the list, then save.",
+    );
   return db.transaction(async (tx) => {
     const current = await lockProposalStatus(tx, proposalId);
     const named = { id: current.id, projectName: current.projectName, status, previous: current.status };

@@ -11,6 +11,7 @@
  *
  * Every function checks that the actor is an admin before reading or writing anything.
  */
+import { formatMailDate, readerTimeZone } from "#app/features/mail/mail-dates.server";
 import { and, count, desc, eq, gt, ilike, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { readTally } from "#app/db/tally.server";
@@ -442,12 +443,15 @@ async function payoutStatement(q: Queryable, payoutId: number, p: PayoutInput & 
   ).map((row) => toLedgerRow(row, now()));
   const [counted] = await q.select({ n: count() }).from(commissionEntries).where(eq(commissionEntries.payoutId, payoutId));
   const shown = rows.slice(0, STATEMENT_LINES);
+  // Dates in words (issue #41): the payout's day is a calendar date; entries in the reader's zone.
+  const [payoutRow] = await q.select({ ambassadorId: payouts.ambassadorId }).from(payouts).where(eq(payouts.id, payoutId));
+  const zone = await readerTimeZone(q, payoutRow?.ambassadorId);
   const lines = [
-    `Your commission payout of ${money(p.totalCents)} was sent on ${p.paidAt.toISOString().slice(0, 10)} by ${PAYOUT_METHOD_LABELS[p.method].toLowerCase()}, reference ${p.reference}.`,
+    `Your commission payout of ${money(p.totalCents)} was sent on ${formatMailDate(p.paidAt, "UTC")} by ${PAYOUT_METHOD_LABELS[p.method].toLowerCase()}, reference ${p.reference}.`,
     "Statement:",
     ...shown.map(
       (row) =>
-        `${row.createdAt.slice(0, 10)} · ${row.clientName ?? "—"} · ${row.invoiceNumber ?? "—"} · ${row.kind === "refund" ? "refund" : row.kind === "historical" ? "paid before the ledger" : "payment"} ${money(row.baseCents)} × ${row.rateBps / 100} % = ${money(row.amountCents)}`,
+        `${formatMailDate(new Date(row.createdAt), zone)} · ${row.clientName ?? "—"} · ${row.invoiceNumber ?? "—"} · ${row.kind === "refund" ? "refund" : row.kind === "historical" ? "paid before the ledger" : "payment"} ${money(row.baseCents)} × ${row.rateBps / 100} % = ${money(row.amountCents)}`,
     ),
   ];
   const more = (counted?.n ?? 0) - shown.length;

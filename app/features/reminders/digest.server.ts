@@ -3,10 +3,11 @@
  * agency — the same items as the dashboard's "Waiting for you" (docs/product.md#admin-dashboard),
  * each with a count and its first few records.
  */
+import { formatMailTime } from "#app/features/mail/mail-dates.server";
 import { sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { rowsOf } from "#app/features/conversations/unread.server";
-import { formatCalendarDate, formatDateTime } from "#app/lib/dates";
+import { formatCalendarDate } from "#app/lib/dates";
 import { formatCents } from "#app/lib/money";
 import type { DigestSection } from "./reminder-mails.server";
 import { invoiceHasBalanceDue, localDate } from "./reminder-rules.server";
@@ -75,7 +76,7 @@ export async function collectDigest(q: Queryable, now: Date, timeZone: string, c
     "Meeting requests",
     "/admin/meetings?show=awaiting",
     meetings,
-    (r) => `${r.client || "—"} · ${formatDateTime(new Date(r.starts_at), timeZone)} (${timeZone})`,
+    (r) => `${r.client || "—"} · ${formatMailTime(new Date(r.starts_at), timeZone)}`,
   );
   add<{ name: string }>("Unread client messages", "/admin/conversations", unread, (r) => r.name);
   return sections;

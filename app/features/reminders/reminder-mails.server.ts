@@ -3,13 +3,14 @@
  * through the outbox in the caller's transaction. The recipient was checked by the caller
  * ({@link recipientTakesReminders}); these functions only write the mail.
  */
+import { formatMailTime } from "#app/features/mail/mail-dates.server";
 import { eq } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { meeting } from "#app/db/schema";
 import { ADMIN_RECIPIENT, ORIGIN_TOKEN, queueNotification, type MailLayout } from "#app/features/mail/notifications.server";
 import { MEETING_ICS_CONTENT_TYPE } from "#app/features/meetings/meetings.admin.server";
 import { inviteFor } from "#app/features/meetings/meetings.server";
-import { formatCalendarDate, formatDateTime } from "#app/lib/dates";
+import { formatCalendarDate } from "#app/lib/dates";
 import { formatCents } from "#app/lib/money";
 
 /** The line every reminder to a client or ambassador ends with. */
@@ -93,7 +94,7 @@ export function queueProposalReminder(
 export async function queueMeetingReminder(q: Queryable, meetingId: number, email: string, layout?: MailLayout): Promise<number> {
   const [row] = await q.select().from(meeting).where(eq(meeting.id, meetingId));
   if (!row) throw new Error(`meeting ${meetingId} vanished`);
-  const when = `${formatDateTime(row.startsAt, row.timeZone)} (${row.timeZone})`;
+  const when = formatMailTime(row.startsAt, row.timeZone);
   return queueNotification(
     q,
     {

@@ -53,6 +53,8 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   bookingHorizonDays: 60,
   datesOff: [],
   changeCutoffHours: 12,
+  instantBooking: false,
+  meetingLocation: "",
   requireClientPhone: false,
   commissionHoldDays: 30,
   defaultDepositPercent: 0,

@@ -7,6 +7,8 @@
  * rate limits keyed by the real client IP) and then calls `auth.api.*` on the server.
  * So no field (role, referral code, referrer) can be set by calling an endpoint directly.
  */
+import { rememberTimeZone } from "#app/features/mail/mail-dates.server";
+import { timeZoneFromCookie } from "#app/lib/dates";
 import { randomBytes } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { APIError } from "better-auth/api";
@@ -194,6 +196,9 @@ export function createAuth({
               .update(schema.user)
               .set({ lastLoginAt: sql`now()` })
               .where(eq(schema.user.id, created.userId));
+            // The zone the browser stated (the `tz` cookie): the person's mails show times in it (issue #41).
+            const cookie = context?.headers?.get("cookie") ?? context?.request?.headers.get("cookie");
+            await rememberTimeZone(db, created.userId, timeZoneFromCookie(cookie));
           },
         },
       },

@@ -34,6 +34,7 @@ export function navItemsFor(
       { to: "/admin", label: "Dashboard", end: true },
       { to: "/admin/proposals", label: "Proposals" },
       { to: "/admin/invoices", label: "Invoices" },
+      { to: "/admin/billing-plans", label: "Billing plans" },
       { to: "/admin/ambassadors", label: "Ambassador Dashboard" },
       { to: "/admin/users", label: "Users" },
       { to: "/admin/organisations", label: "Organisations" },

@@ -186,7 +186,12 @@ export default function AdminProposal({ loaderData, actionData }: Route.Componen
           {offer.current ? "Change the offer" : "Write the offer"}
         </Link>
       </section>
-      <Conversation thread={loaderData.thread} reply={actionData} maxUploadMb={loaderData.maxUploadMb} />
+      <Conversation
+        thread={loaderData.thread}
+        reply={actionData}
+        maxUploadMb={loaderData.maxUploadMb}
+        submissionKey={loaderData.submissionKey}
+      />
       <RemindersPanel kind="proposal" id={p.id} history={loaderData.reminders} />
     </div>
   );

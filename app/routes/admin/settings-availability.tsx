@@ -2,7 +2,16 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/settings-availability";
 import { PageHeading } from "#app/components/page-heading";
 import { SubmitButton } from "#app/components/ui/field";
-import { FormMessage, getFormProps, SelectInput, TextArea, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import {
+  FormMessage,
+  getFormProps,
+  getInputProps,
+  SelectInput,
+  TextArea,
+  TextInput,
+  useAppForm,
+  useIsSubmitting,
+} from "#app/components/ui/form";
 import { WEEKDAYS } from "#app/db/enums";
 import { getAvailabilityForAdmin, saveAvailability } from "#app/features/meetings/availability.server";
 import { availabilitySchema, formatRanges, toAvailabilityInput } from "#app/features/meetings/availability.schema";
@@ -34,6 +43,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       bookingHorizonDays: String(a.bookingHorizonDays),
       changeCutoffHours: String(a.changeCutoffHours),
       datesOff: a.datesOff.join("\n"),
+      instantBooking: a.instantBooking,
+      meetingLocation: a.meetingLocation,
     },
   };
 }
@@ -110,6 +121,32 @@ export default function AvailabilitySettings({ loaderData, actionData }: Route.C
           rows={4}
           hint="One date per line, as YYYY-MM-DD, in your time zone. No times are offered on these days."
         />
+        <fieldset className="flex flex-col gap-3 rounded-lg border border-slate-200 p-4">
+          <legend className="px-1 font-semibold">Bookings</legend>
+          <div className="flex items-start gap-2">
+            <input
+              {...getInputProps(fields.instantBooking, { type: "checkbox" })}
+              className="mt-1 h-4 w-4"
+              aria-describedby="instant-booking-hint"
+            />
+            <div>
+              <label htmlFor={fields.instantBooking.id} className="font-medium text-slate-800">
+                Confirm bookings at once
+              </label>
+              <p id="instant-booking-hint" className="text-sm text-slate-600">
+                A client&apos;s booking is accepted when it is made, and both of you get the calendar invite. Off: each booking waits for
+                you to accept it.
+              </p>
+            </div>
+          </div>
+          <TextInput
+            field={fields.meetingLocation}
+            label="Meeting location or video link (optional)"
+            autoComplete="off"
+            maxLength={500}
+            hint="An address, or a video link such as https://meet.example.com/agency. It goes into the calendar invites and the mails."
+          />
+        </fieldset>
         <div>
           <SubmitButton pending={pending} pendingLabel="Saving…">
             Save availability

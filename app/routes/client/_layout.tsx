@@ -1,5 +1,7 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/_layout";
+import { errorMeta } from "#app/lib/meta";
+import { AREAS } from "#app/features/users/navigation";
 import { AreaErrorBoundary, AreaFrame } from "#app/features/users/components/area-frame";
 import { requireRole, requireUser } from "#app/features/users/session.server";
 import { VerifyEmailBanner } from "#app/features/users/components/verify-email-banner";
@@ -48,6 +50,9 @@ export default function ClientLayout({ loaderData }: Route.ComponentProps) {
     </AreaFrame>
   );
 }
+
+/** The title of the area's error page (a record not found, a refusal): the message and the area's name. */
+export const meta: Route.MetaFunction = ({ error }) => errorMeta(error, AREAS.client.title);
 
 export function ErrorBoundary() {
   return <AreaErrorBoundary area="client" />;

@@ -31,24 +31,32 @@ export const middleware: Route.MiddlewareFunction[] = [requireOrganisationRoles(
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
   const url = new URL(request.url);
-  const { timeZone: agencyZone } = await getAvailability(db);
+  const { timeZone: agencyZone, instantBooking, meetingLocation } = await getAvailability(db);
   const zone = firstValidTimeZone(url.searchParams.get("tz"), timeZoneFromCookie(request.headers.get("cookie")), agencyZone);
   const [view, projects] = await Promise.all([slotPickerView(db, zone, url.searchParams.get("day")), listClientProjectNames(db, actor)]);
   const proposalId = Number(url.searchParams.get("proposalId")) || null;
-  return { view, projects, zones: timeZoneNames(), proposalId: projects.some((p) => p.id === proposalId) ? proposalId : null };
+  return {
+    view,
+    projects,
+    zones: timeZoneNames(),
+    proposalId: projects.some((p) => p.id === proposalId) ? proposalId : null,
+    // Settings (issue #41): bookings confirmed at once, and where meetings happen.
+    instantBooking,
+    meetingLocation,
+  };
 }
 
 /** Books the chosen slot, then shows the client's meetings with "Meeting requested". */
 export async function action(args: Route.ActionArgs) {
   const { actor, db } = actorAndDb(args.context);
   return formAction(args, bookingSchema, async (value) => {
-    await bookMeeting(db, actor, value);
-    return redirect("/meetings?notice=booked");
+    const { status } = await bookMeeting(db, actor, value);
+    return redirect(`/meetings?notice=${status === "accepted" ? "confirmed" : "booked"}`);
   });
 }
 
 export default function BookMeeting({ loaderData, actionData }: Route.ComponentProps) {
-  const { view, projects, zones, proposalId } = loaderData;
+  const { view, projects, zones, proposalId, instantBooking, meetingLocation } = loaderData;
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formMethod === "POST";
   const errors = replyErrors(actionData);
@@ -56,7 +64,14 @@ export default function BookMeeting({ loaderData, actionData }: Route.ComponentP
   const otherError = actionData?.ok === false && !errors.slot && !errors.proposalId && !errors.notes ? actionData.message : null;
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6">
-      <PageHeading title="Book a meeting" lead="Choose a day, then one of the free times. The agency confirms the request by e-mail.">
+      <PageHeading
+        title="Book a meeting"
+        lead={`Choose a day, then one of the free times. ${
+          instantBooking
+            ? "Your booking is confirmed at once, with a calendar invite by e-mail."
+            : "The agency confirms the request by e-mail."
+        }${meetingLocation ? ` Where: ${meetingLocation}.` : ""}`}
+      >
         <Link to="/meetings" className="text-brand-700 underline underline-offset-4">
           Your meetings
         </Link>
@@ -117,7 +132,7 @@ export default function BookMeeting({ loaderData, actionData }: Route.ComponentP
               />
               <div>
                 <SubmitButton pending={pending} pendingLabel="Requesting…">
-                  Request meeting
+                  {instantBooking ? "Book meeting" : "Request meeting"}
                 </SubmitButton>
               </div>
             </>

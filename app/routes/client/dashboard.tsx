@@ -29,6 +29,8 @@ import { formatCents } from "#app/lib/money";
 import { requireUser } from "#app/features/users/session.server";
 import { countOf } from "#app/lib/vocabulary";
 import { listMyTestimonials } from "#app/features/portfolio/testimonials.server";
+import { clientPlanPreviews } from "#app/features/billing/client-plans.server";
+import { PlanPreview } from "#app/features/billing/components/plan-preview";
 
 export const meta: Route.MetaFunction = () => [{ title: "Client Dashboard | Client Portal" }];
 
@@ -42,7 +44,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const now = new Date();
   // One read of the upcoming meetings for the list and the next steps.
   const upcomingMeetings = listUpcomingClientMeetings(db, actor, now);
-  const [ambassador, awaiting, meetings, balance, settings, next, conversations, testimonials] = await Promise.all([
+  const [ambassador, awaiting, meetings, balance, settings, next, conversations, testimonials, plans] = await Promise.all([
     getReferringAmbassador(db, actor),
     listAwaitingApproval(db, actor),
     upcomingMeetings,
@@ -52,6 +54,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     listClientConversations(db, actor),
     // Issue #40: testimonials asked of an owner when a project was completed (not yet written).
     listMyTestimonials(db, actor),
+    // #39: what the organisation's plans bill next, when and how (money roles only).
+    clientPlanPreviews(db, actor),
   ]);
   // What the person's role in the organisation covers (docs/product.md#organisations): the use-cases
   // return nothing outside it; the page leaves those cards out.
@@ -75,6 +79,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     next,
     conversations,
     testimonialRequests: testimonials.filter((t) => !t.submittedAt).map((t) => ({ id: t.id, projectName: t.projectName })),
+    plans,
   };
 }
 
@@ -151,6 +156,7 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]">
         <div className="flex min-w-0 flex-col gap-6">
           {next.firstTime || !money ? null : <BalanceCard balance={balance} currency={currency} />}
+          {money ? <PlanPreview plans={loaderData.plans} currency={currency} /> : null}
           {projects ? (
             <CardSection id="meetings-title" title="Your next meetings">
               <ClientMeetingList

@@ -13,6 +13,8 @@ import { formatCents } from "#app/lib/money";
 import { parsePageParam } from "#app/lib/pagination";
 import { MONEY_ROLES } from "#app/features/organisations/access.server";
 import { requireOrganisationRoles } from "#app/features/users/session.server";
+import { clientPlanPreviews } from "#app/features/billing/client-plans.server";
+import { PlanPreview } from "#app/features/billing/components/plan-preview";
 
 export const meta: Route.MetaFunction = () => [{ title: "Invoices | Client Portal" }, { name: "robots", content: "noindex" }];
 
@@ -23,8 +25,14 @@ export const middleware: Route.MiddlewareFunction[] = [requireOrganisationRoles(
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const page = parsePageParam(new URL(request.url).searchParams.get("page"));
-  const [list, settings] = await Promise.all([listClientInvoices(db, requireUser(context), { page }), getSettings(db)]);
-  return { list, currency: settings.currency };
+  const actor = requireUser(context);
+  const [list, settings, plans] = await Promise.all([
+    listClientInvoices(db, actor, { page }),
+    getSettings(db),
+    // #39: the organisation's recurring billing, what comes next.
+    clientPlanPreviews(db, actor),
+  ]);
+  return { list, currency: settings.currency, plans };
 }
 
 /** The client's invoices: number, project, issue and due dates, total, status, page and PDF links. */
@@ -34,6 +42,7 @@ export default function ClientInvoices({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeading title="Invoices" lead="All of your invoices, newest first, whatever the state of their project." />
+      <PlanPreview plans={loaderData.plans} currency={currency} />
       {list.items.length === 0 ? (
         <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-700">No invoices yet.</p>
       ) : (

@@ -21,7 +21,11 @@ export const meta: Route.MetaFunction = () => [{ title: "Your meetings | Client 
 export const middleware: Route.MiddlewareFunction[] = [requireOrganisationRoles(PROJECT_ROLES)];
 
 /** The messages a redirect here may carry (`?notice=`). */
-const NOTICES: Record<string, string> = { booked: BOOKING_MESSAGES.booked, rescheduled: BOOKING_MESSAGES.rescheduled };
+const NOTICES: Record<string, string> = {
+  booked: BOOKING_MESSAGES.booked,
+  confirmed: BOOKING_MESSAGES.bookedConfirmed,
+  rescheduled: BOOKING_MESSAGES.rescheduled,
+};
 
 /** The client's meetings (docs/product.md#client-meetings): upcoming, then past ones apart. */
 export async function loader({ request, context }: Route.LoaderArgs) {

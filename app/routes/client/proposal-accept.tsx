@@ -5,7 +5,7 @@
  * signing view, so the proposal page (conversation, request) does not carry the signing form's
  * code (issue #29, bench/results/portal-js.md).
  */
-import { Link } from "react-router";
+import { Link, redirect } from "react-router";
 import type { Route } from "./+types/proposal-accept";
 import { servicesContext } from "#app/context";
 import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
@@ -25,6 +25,9 @@ import { OfferTerms } from "#app/features/agreements/components/offer-terms";
 import { AcceptanceNotice } from "#app/features/agreements/components/acceptance-notice";
 import { VersionChanges, VersionHistory } from "#app/features/agreements/components/version-history";
 import { CommentForm } from "#app/features/proposals/components/comment-form";
+import { depositInvoiceDueDate, depositSentence } from "#app/features/agreements/deposit-invoice.server";
+import { cardPaymentsEnabled, startCardCheckout } from "#app/features/payments/stripe.server";
+import { logger } from "#app/lib/logger.server";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `Review and accept: ${data?.proposal.projectName || "Proposal"} | Client Portal` },
@@ -36,19 +39,38 @@ export const meta: Route.MetaFunction = ({ data }) => [
  * acceptance, history) and the accept form's constraints.
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { db } = context.get(servicesContext);
+  const { db, env } = context.get(servicesContext);
   const actor = requireUser(context);
   const id = paramId(params.proposalId, PROPOSAL_MESSAGES.notFound);
   const { proposal, agreement } = await getClientProposalWithAgreement(db, actor, id);
+  // What happens after signing, said before it (#37): the deposit is paid in the same sitting.
+  const deposit =
+    agreement.current && proposal.invoices.length === 0
+      ? depositSentence(agreement.current.terms, depositInvoiceDueDate(new Date()))
+      : null;
+  const afterSigning = deposit
+    ? `After you sign, you pay the deposit: ${deposit} ${
+        cardPaymentsEnabled(env)
+          ? "You go straight to a secure card payment page."
+          : "The agency's payment instructions are shown next, with the amount and the reference to use."
+      }`
+    : null;
   // Only an owner signs for the organisation (docs/product.md#organisations); others read the offer.
   const canSign = (actor.organisationRole ?? "owner") === "owner";
-  return { proposal, agreement, acceptForm: formConstraints(acceptFormSchema), canSign, organisationName: actor.organisationName ?? null };
+  return {
+    proposal,
+    agreement,
+    acceptForm: formConstraints(acceptFormSchema),
+    canSign,
+    organisationName: actor.organisationName ?? null,
+    afterSigning,
+  };
 }
 
 /** `accept-offer` (accept and sign, docs/product.md#accept-and-sign) and `decline-offer` (with a reason). */
 export async function action(args: Route.ActionArgs) {
   const id = paramId(args.params.proposalId, PROPOSAL_MESSAGES.notFound);
-  const { db } = args.context.get(servicesContext);
+  const { db, env } = args.context.get(servicesContext);
   const actor = requireUser(args.context);
   const { request } = args;
   return runIntent(args, {
@@ -65,6 +87,27 @@ export async function action(args: Route.ActionArgs) {
           origin: new URL(request.url).origin,
         },
       );
+      if (result.invoiceId !== null) {
+        // #37: straight to paying the deposit — Stripe Checkout when card payments are set up, else
+        // the invoice page with the agency's instructions, the amount and the reference.
+        const invoicePath = `/view-invoice/${result.invoiceId}`;
+        if (cardPaymentsEnabled(env)) {
+          try {
+            return redirect(
+              await startCardCheckout(db, env, {
+                invoiceId: result.invoiceId,
+                clientEmail: actor.email,
+                origin: env.origin,
+                returnPath: invoicePath,
+              }),
+            );
+          } catch (error) {
+            // The acceptance and invoice stand; the invoice page offers the card payment again.
+            logger.error({ err: error, invoiceId: result.invoiceId }, "checkout after acceptance failed");
+          }
+        }
+        return redirect(`${invoicePath}?signed=1`);
+      }
       return result.changed ? AGREEMENT_MESSAGES.accepted(result.version) : AGREEMENT_MESSAGES.alreadyAccepted(result.version);
     }),
     "decline-offer": conformIntent(declineFormSchema, async (value) => {
@@ -126,6 +169,14 @@ export default function ClientProposalAccept({ loaderData, actionData }: Route.C
             </p>
           ) : agreement.canAccept ? (
             <>
+              {loaderData.afterSigning ? (
+                <p
+                  className="mt-4 rounded-md border border-brand-200 bg-brand-50 px-3 py-2 text-sm text-slate-900"
+                  data-testid="after-signing"
+                >
+                  {loaderData.afterSigning}
+                </p>
+              ) : null}
               <AcceptForm
                 key={agreement.current.number}
                 version={agreement.current.number}

@@ -64,7 +64,13 @@ export default function ClientProposal({ loaderData, actionData }: Route.Compone
           </Link>
         </p>
         <h1 className="text-3xl font-bold tracking-tight wrap-anywhere">{loaderData.thread.label}</h1>
-        <Conversation thread={loaderData.thread} reply={actionData} maxUploadMb={loaderData.maxUploadMb} muted={loaderData.muted} />
+        <Conversation
+          thread={loaderData.thread}
+          reply={actionData}
+          maxUploadMb={loaderData.maxUploadMb}
+          submissionKey={loaderData.submissionKey}
+          muted={loaderData.muted}
+        />
       </div>
     );
   }
@@ -141,7 +147,13 @@ export default function ClientProposal({ loaderData, actionData }: Route.Compone
       ) : null}
       <ProposalRequestDetails request={p} headingId="request-title" title={p.source === "ambassador" ? "The proposal" : "Your request"} />
       <VersionHistory history={agreement.history} headingId="history-title" />
-      <Conversation thread={loaderData.thread} reply={actionData} maxUploadMb={loaderData.maxUploadMb} muted={loaderData.muted} />
+      <Conversation
+        thread={loaderData.thread}
+        reply={actionData}
+        maxUploadMb={loaderData.maxUploadMb}
+        submissionKey={loaderData.submissionKey}
+        muted={loaderData.muted}
+      />
       {loaderData.billing.length > 0 ? <ConversationBilling people={loaderData.billing} reply={actionData} /> : null}
     </div>
   );

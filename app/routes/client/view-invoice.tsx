@@ -36,6 +36,9 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     payment: paymentDetails(settings, { number: invoice.number, totalCents: invoice.money.dueNowCents, status: due ? "unpaid" : "paid" }),
     card: due && cardPaymentsEnabled(env),
     processing: new URL(request.url).searchParams.get("payment") === "processing" && due,
+    signed: new URL(request.url).searchParams.get("signed") === "1",
+    // Back from a cancelled Checkout (issue #41).
+    cancelled: new URL(request.url).searchParams.get("payment") === "cancelled" && due,
   };
 }
 

@@ -13,6 +13,8 @@ import { invalidInput } from "#app/lib/errors";
 import { formAction, retryAfterHeaders } from "#app/lib/form-action.server";
 import { formConstraints } from "#app/lib/form-constraints.server";
 import { pageMeta } from "#app/lib/meta";
+import { newSubmissionKey, parseSubmissionKey } from "#app/features/submissions/submission-key.server";
+import { SUBMISSION_KEY_FIELD } from "#app/features/submissions/submission-key";
 
 /**
  * No JavaScript bundle on this page (ADR 002): the form is a plain HTML form validated by the
@@ -41,7 +43,8 @@ export const meta: Route.MetaFunction = (args) =>
 
 /** The form's checks (the browser's own: the page runs no script). */
 export function loader() {
-  return { form: formConstraints(contactSchema) };
+  // Issue #36: the form's idempotency key, new for every rendering.
+  return { form: formConstraints(contactSchema), submissionKey: newSubmissionKey() };
 }
 
 /**
@@ -56,12 +59,19 @@ export async function action(args: Route.ActionArgs) {
     contactSchema,
     async (value, form) => {
       if (String(form.get(HONEYPOT_FIELD) ?? "") !== "") throw invalidInput(CONTACT_MESSAGES.failure);
-      await submitContactMessage(db, value, { ownerEmail: env.OWNER_EMAIL ?? owner.email, ip });
+      await submitContactMessage(db, value, {
+        ownerEmail: env.OWNER_EMAIL ?? owner.email,
+        ip,
+        submissionKey: parseSubmissionKey(form.get(SUBMISSION_KEY_FIELD)),
+      });
       return CONTACT_MESSAGES.success;
     },
     { failureMessage: CONTACT_MESSAGES.failure },
   );
 }
+
+/** The form's fields in page order: the first one the server refused gets the focus. */
+const CONTACT_FIELDS = ["user_name", "user_email", "user_phone", "message"] as const;
 
 /** Get In Touch (docs/product.md#contact): e-mail and phone links, message form, GitHub and LinkedIn. */
 export default function Contact({ loaderData, actionData }: Route.ComponentProps) {
@@ -69,6 +79,12 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
   // Never hydrated: the browser checks the constraints itself, in its own words.
   const [form, fields] = useAppForm({ id: "contact", constraint: loaderData.form, lastResult: actionData?.result });
   const succeeded = actionData?.ok === true && !form.dirty;
+  // After a post, the answer is where the user looks (issue #41): on a phone the page came back at its
+  // top. The HTML `autofocus` attribute focuses and scrolls to it as the page loads — with or without
+  // JavaScript (the page is never hydrated): the success message, the first field the server refused,
+  // or the form's message (a failure, too many messages).
+  const firstBad = actionData?.ok === false ? CONTACT_FIELDS.find((name) => fields[name].errors?.length) : undefined;
+  const focusResult = actionData !== undefined && (succeeded || (actionData.ok === false && firstBad === undefined));
 
   return (
     <section className="mx-auto grid max-w-6xl gap-12 px-4 py-16 lg:grid-cols-[1fr_1.4fr]">
@@ -116,10 +132,17 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
       <div className="reveal rounded-xl border border-slate-200 p-6 shadow-sm">
         <h2 className="text-2xl font-semibold">Send a message</h2>
         <form method="post" action="/contact" {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
-          <TextInput field={fields.user_name} label="Name" autoComplete="name" />
-          <TextInput field={fields.user_email} label="Email" type="email" autoComplete="email" />
-          <TextInput field={fields.user_phone} label="Phone (optional)" type="tel" autoComplete="tel" />
-          <TextArea field={fields.message} label="Message" rows={6} />
+          <input type="hidden" name={SUBMISSION_KEY_FIELD} value={loaderData.submissionKey} />
+          <TextInput field={fields.user_name} label="Name" autoComplete="name" autoFocus={firstBad === "user_name"} />
+          <TextInput field={fields.user_email} label="Email" type="email" autoComplete="email" autoFocus={firstBad === "user_email"} />
+          <TextInput
+            field={fields.user_phone}
+            label="Phone (optional)"
+            type="tel"
+            autoComplete="tel"
+            autoFocus={firstBad === "user_phone"}
+          />
+          <TextArea field={fields.message} label="Message" rows={6} autoFocus={firstBad === "message"} />
           {/* Honeypot: hidden from people and assistive technology; bots fill it. */}
           <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
             <label htmlFor="contact-website">Leave this field empty</label>
@@ -130,8 +153,11 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
             <p
               role="status"
               aria-live="polite"
-              className={succeeded ? "font-medium text-green-800" : "font-medium text-red-700"}
+              className={`scroll-mt-24 outline-none ${succeeded ? "font-medium text-green-800" : "font-medium text-red-700"}`}
               id={form.errorId}
+              data-testid="contact-result"
+              tabIndex={focusResult ? -1 : undefined}
+              autoFocus={focusResult}
             >
               {succeeded ? CONTACT_MESSAGES.success : form.errors?.join(" ")}
             </p>

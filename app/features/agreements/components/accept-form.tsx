@@ -2,10 +2,16 @@
  * Accept and sign (docs/product.md#accept-and-sign): the client types their full name and ticks
  * "I have read and agree to these terms"; the button says what happens ("Accept version 3 and
  * sign"). A plain form post: it works without JavaScript.
+ *
+ * Every refusal shows at once (issue #41): the form is `noValidate`, so the browser does not stop at
+ * its first bubble; the script checks both fields before posting, and without JavaScript the server
+ * answers with every message. After a refusal the first refused field has the focus.
  */
+import { useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
 import { FormMessage, getFormProps, getInputProps, TextInput, useAppForm } from "#app/components/ui/form";
 import type { FormConstraints, FormResult } from "#app/lib/forms";
+import { AGREEMENT_MESSAGES } from "../agreements.messages";
 
 /**
  * @param version - the version shown (posted back with its hash: a stale one is refused).
@@ -23,12 +29,39 @@ export function AcceptForm({
   constraint: FormConstraints;
   lastResult?: FormResult | null;
 }) {
-  const [form, fields] = useAppForm({ id: "accept", constraint, lastResult });
+  // The tick is required in the browser too (the schema's message), so that the script's check names
+  // both fields at once.
+  const [form, fields] = useAppForm<"typedName" | "agree">({
+    id: "accept",
+    constraint: {
+      ...constraint,
+      agree: {
+        ...constraint.agree,
+        required: true,
+        messages: { ...constraint.agree?.messages, valueMissing: AGREEMENT_MESSAGES.agreeRequired },
+      },
+    },
+    lastResult,
+  });
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === "accept-offer";
   const checkbox = getInputProps(fields.agree, { type: "checkbox" });
+  // The server's refusal: its first field is focused — by `autofocus` as the page loads (without
+  // JavaScript too), and by the effect when the answer arrives on a hydrated page.
+  const firstBad = lastResult?.error ? (["typedName", "agree"] as const).find((name) => lastResult.error?.[name]?.length) : undefined;
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (!lastResult?.error) return;
+    formRef.current?.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
+  }, [lastResult]);
   return (
-    <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4 rounded-lg border border-green-300 bg-green-50/40 p-4">
+    <Form
+      method="post"
+      ref={formRef}
+      noValidate
+      {...getFormProps(form)}
+      className="mt-6 flex flex-col gap-4 rounded-lg border border-green-300 bg-green-50/40 p-4"
+    >
       <h3 className="text-lg font-semibold">Accept and sign</h3>
       <p className="text-sm text-slate-700">
         Typing your full name and ticking the box is your electronic acceptance of version {version} exactly as shown above. We record your
@@ -38,11 +71,12 @@ export function AcceptForm({
       <input type="hidden" name="intent" value="accept-offer" />
       <input type="hidden" name="version" value={version} />
       <input type="hidden" name="sha256" value={sha256} />
-      <TextInput field={fields.typedName} label="Your full name" autoComplete="name" />
+      <TextInput field={fields.typedName} label="Your full name" autoComplete="name" autoFocus={firstBad === "typedName"} />
       <div className="flex flex-col gap-1">
         <div className="flex items-start gap-2">
           <input
             {...checkbox}
+            autoFocus={firstBad === "agree"}
             className="mt-1 h-4 w-4"
             aria-invalid={fields.agree.errors?.length ? true : undefined}
             aria-describedby={fields.agree.errors?.length ? fields.agree.errorId : undefined}

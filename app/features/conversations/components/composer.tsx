@@ -3,6 +3,13 @@ import { useRevalidator } from "react-router";
 import { buttonClass } from "#app/components/ui/button";
 import { ACCEPT_ATTRIBUTE, formatBytes, MAX_FILES_PER_MESSAGE } from "#app/features/files/file-kinds";
 import { CONVERSATION_MESSAGES, MAX_MESSAGE_LENGTH } from "../conversations.messages";
+import { SUBMISSION_KEY_FIELD } from "#app/features/submissions/submission-key";
+
+/** A new idempotency key in the browser (a UUID where available, else 128 random bits in hex). */
+function freshKey(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 /** What the composer shows after a post: the server's reply (a form reply, or the JSON of the upload request). */
 export interface ComposerResult {
@@ -25,6 +32,7 @@ export function Composer({
   canWriteNotes,
   maxUploadMb,
   reply,
+  submissionKey,
 }: {
   /** The JSON endpoint of the conversation (`…/messages`). */
   endpoint: string;
@@ -32,6 +40,11 @@ export function Composer({
   maxUploadMb: number;
   /** The page action's reply (no JavaScript). */
   reply?: ComposerResult | null;
+  /**
+   * The form's idempotency key from the loader (issue #36): sent with the post, so that a retry
+   * after a lost connection is not saved twice; a new one after each message sent.
+   */
+  submissionKey: string;
 }) {
   const formRef = useRef<HTMLFormElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -43,6 +56,8 @@ export function Composer({
   const [note, setNote] = useState(false);
   const [dragging, setDragging] = useState(false);
   const sending = progress !== null;
+  const [key, setKey] = useState(submissionKey);
+  useEffect(() => setKey(submissionKey), [submissionKey]);
 
   useEffect(() => {
     if (reply?.intent === "post-message") setResult(reply);
@@ -76,6 +91,8 @@ export function Composer({
       const body = (request.response ?? { ok: false, message: CONVERSATION_MESSAGES.failed }) as ComposerResult;
       setResult(body);
       if (body.ok) {
+        // The next message is another post (the loader's new key arrives with the revalidation).
+        setKey(freshKey());
         form.reset();
         setFiles([]);
         setLength(0);
@@ -118,6 +135,7 @@ export function Composer({
       onDragLeave={() => setDragging(false)}
       onDrop={onDrop}
     >
+      <input type="hidden" name={SUBMISSION_KEY_FIELD} value={key} />
       <div className="flex flex-col gap-1">
         <label htmlFor="composer-text" className="text-sm font-medium text-slate-800">
           {note ? "Internal note (only the agency sees it)" : "Message"}

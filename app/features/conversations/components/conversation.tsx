@@ -17,10 +17,13 @@ export function Conversation({
   reply,
   maxUploadMb,
   muted,
+  submissionKey,
 }: {
   thread: ThreadView;
   reply?: (FormReply & ComposerResult) | null;
   maxUploadMb: number;
+  /** The composer's idempotency key from the loader (issue #36). */
+  submissionKey: string;
   /** For a client: whether they muted this conversation's mails (absent: no mute control). */
   muted?: boolean;
 }) {
@@ -61,6 +64,7 @@ export function Conversation({
         canWriteNotes={agency}
         maxUploadMb={maxUploadMb}
         reply={reply}
+        submissionKey={submissionKey}
       />
     </section>
   );

@@ -4,8 +4,9 @@
  * (a date field, a zone list and "Show free times") and the slots a list of radio buttons in the
  * booking form; with it, choosing a day or a zone loads its slots at once.
  */
-import type { ReactNode } from "react";
+import type { KeyboardEvent, ReactNode } from "react";
 import { Form, Link, useSubmit } from "react-router";
+import { useHydrated } from "#app/lib/use-hydrated";
 import { buttonClass } from "#app/components/ui/button";
 
 /** What the pickers show: the server's `SlotPickerView` (app/features/meetings/availability.server.ts). */
@@ -22,12 +23,39 @@ export interface SlotPickerData {
 /** How many days with free times are offered as one-click links. */
 const QUICK_DAYS = 10;
 
+/**
+ * Arrow keys on the day chips (a roving tabindex, WAI-ARIA APG): Left/Up and Right/Down move to the
+ * previous and next day, Home and End to the first and last; the focused chip takes the Tab stop.
+ */
+function moveBetweenDays(event: KeyboardEvent<HTMLUListElement>) {
+  const chips = [...event.currentTarget.querySelectorAll<HTMLAnchorElement>("a[data-day-chip]")];
+  const index = chips.indexOf(document.activeElement as HTMLAnchorElement);
+  if (index < 0) return;
+  const next =
+    event.key === "ArrowRight" || event.key === "ArrowDown"
+      ? Math.min(index + 1, chips.length - 1)
+      : event.key === "ArrowLeft" || event.key === "ArrowUp"
+        ? Math.max(index - 1, 0)
+        : event.key === "Home"
+          ? 0
+          : event.key === "End"
+            ? chips.length - 1
+            : null;
+  if (next === null) return;
+  event.preventDefault();
+  chips.forEach((chip, i) => (chip.tabIndex = i === next ? 0 : -1));
+  chips[next]!.focus();
+}
+
 /** The day (and zone) chooser: a GET form to the same page. */
 export function DayPicker({ view, zones }: { view: SlotPickerData; zones: readonly string[] }) {
   const submit = useSubmit();
   const first = view.days[0]?.date;
   const last = view.days.at(-1)?.date;
   const href = (date: string) => `?day=${date}&tz=${encodeURIComponent(view.timeZone)}`;
+  const hydrated = useHydrated();
+  const quick = view.days.slice(0, QUICK_DAYS);
+  const rovingDay = quick.some((d) => d.date === view.day) ? view.day : quick[0]?.date;
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm text-slate-700" data-testid="slot-zone">
@@ -77,13 +105,21 @@ export function DayPicker({ view, zones }: { view: SlotPickerData; zones: readon
       </Form>
       {view.days.length ? (
         <nav aria-label="Days with free times">
-          <ul className="flex flex-wrap gap-2">
-            {view.days.slice(0, QUICK_DAYS).map((d) => (
+          <p id="day-keys" className="sr-only">
+            Use the arrow keys to move between days, Enter to show a day&apos;s times.
+          </p>
+          <ul className="flex flex-wrap gap-2" onKeyDown={hydrated ? moveBetweenDays : undefined}>
+            {quick.map((d) => (
               <li key={d.date}>
                 <Link
                   to={href(d.date)}
                   preventScrollReset
                   replace
+                  data-day-chip=""
+                  // One Tab stop for the whole list (a roving tabindex, issue #41): the chosen day, the
+                  // arrow keys move between the others. Without JavaScript every chip is a Tab stop.
+                  tabIndex={hydrated && d.date !== rovingDay ? -1 : undefined}
+                  aria-describedby={hydrated ? "day-keys" : undefined}
                   aria-current={d.date === view.day ? "date" : undefined}
                   className={`inline-block rounded-md border px-3 py-1.5 text-sm ${
                     d.date === view.day

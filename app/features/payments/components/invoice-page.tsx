@@ -22,6 +22,9 @@ type SerializedInvoice = Omit<ClientInvoice, "createdAt" | "paidAt" | "disputedA
   payments: (Omit<ClientInvoice["payments"][number], "receivedAt"> & { receivedAt: Date | string })[];
 };
 
+/** What the invoice page says after a cancelled card Checkout (issue #41). */
+export const PAYMENT_CANCELLED = "Payment cancelled — nothing was charged. You can pay whenever you are ready.";
+
 /** The invoice page's body. */
 export function InvoicePage({
   invoice,
@@ -30,6 +33,8 @@ export function InvoicePage({
   payment,
   card,
   processing,
+  signed = false,
+  cancelled = false,
   pdfHref,
   refusal,
 }: {
@@ -39,6 +44,10 @@ export function InvoicePage({
   payment: PaymentDetails;
   card: boolean;
   processing: boolean;
+  /** Just signed (#37): the invoice of the accepted offer's deposit, opened right after signing. */
+  signed?: boolean;
+  /** Back from a Checkout the client cancelled: nothing was charged (issue #41). */
+  cancelled?: boolean;
   pdfHref: string;
   refusal: string | null;
 }) {
@@ -50,7 +59,7 @@ export function InvoicePage({
   return (
     <article className="mx-auto max-w-3xl rounded-xl border border-slate-200 p-4 shadow-sm sm:p-8">
       <header className="min-w-0">
-        <p className="text-sm text-slate-600">{billFrom.name || "Invoice"}</p>
+        {billFrom.name ? <p className="text-sm text-slate-600">{billFrom.name}</p> : null}
         <h1 className="text-3xl font-bold tracking-tight wrap-anywhere">Invoice {invoice.number}</h1>
         <p className="mt-1 text-slate-700 wrap-anywhere">{invoice.projectName ?? "Website project"}</p>
       </header>
@@ -70,13 +79,29 @@ export function InvoicePage({
           {invoice.disputedAt ? <Badge tone="red">Disputed</Badge> : null}
         </div>
         {due && m.depositDue ? (
-          <p className="mt-2 text-sm text-slate-700">
-            A deposit of {money(m.depositCents)} is asked first; the balance of {money(m.balanceCents)} is due by the due date.
+          <p className="mt-2 text-sm text-slate-700" data-testid="deposit-sentence">
+            Pay {money(m.dueNowCents)} now (deposit).
+            {m.balanceCents > m.dueNowCents ? (
+              <>
+                {" "}
+                The remaining {money(m.balanceCents - m.dueNowCents)} is due by <LocalDate value={invoice.dueDate} />.
+              </>
+            ) : null}
           </p>
+        ) : null}
+        {signed && due ? (
+          <Notice tone="success" className="mt-3">
+            You accepted and signed the offer. {card ? "Pay by card below" : "Pay as shown below"} to start the work.
+          </Notice>
         ) : null}
         {processing ? (
           <Notice tone="info" className="mt-3">
             Payment processing. Your payment shows here as soon as the card processor confirms it; reload the page in a moment.
+          </Notice>
+        ) : null}
+        {cancelled && !processing ? (
+          <Notice tone="info" className="mt-3">
+            {PAYMENT_CANCELLED}
           </Notice>
         ) : null}
         {refusal ? (
@@ -112,6 +137,9 @@ export function InvoicePage({
             </h3>
             <p className="mt-1 whitespace-pre-line wrap-anywhere" data-testid="payment-instructions">
               {payment.instructions}
+            </p>
+            <p className="mt-2" data-testid="payment-reference">
+              Amount: <strong className="tabular-nums">{money(m.dueNowCents)}</strong> · Reference: <strong>{invoice.number}</strong>
             </p>
           </section>
         ) : null}

@@ -4,9 +4,10 @@
  * to React Router; each section's use-case lives in its own module of this folder.
  */
 import { redirect } from "react-router";
-import { closeOwnAccount } from "#app/features/privacy/close-account.server";
-import { exportResponse, requestDataExport } from "#app/features/privacy/data-export.server";
-import { PRIVACY_MESSAGES } from "#app/features/privacy/privacy.messages";
+import { closeOwnAccount, unpaidBalanceOnClosing } from "#app/features/privacy/close-account.server";
+import { getSettings } from "#app/features/settings/settings.server";
+import { currencyOf } from "#app/lib/money";
+import { PRIVACY_MESSAGES, myDataNotice } from "#app/features/privacy/privacy.messages";
 import { closeAccountSchema } from "#app/features/privacy/privacy.schema";
 import type { Env } from "#app/lib/env.server";
 import { conformIntent, parseInput, requireConfirmation, type IntentHandler, type ConformIntent } from "#app/lib/form-action.server";
@@ -58,11 +59,14 @@ const DONE_MESSAGES: Record<string, string> = {
  */
 export async function loadAccountPage({ deps, env, user, meta }: AccountPageContext, url: URL) {
   const sessionId = await currentSessionId(deps, meta);
-  const [preferences, sessions, twoFactor, passkeys] = await Promise.all([
+  const canClose = user.role === "client" || user.role === "ambassador";
+  const [preferences, sessions, twoFactor, passkeys, unpaid, settings] = await Promise.all([
     getPreferences(deps.db, user),
     listSessions(deps.db, user, sessionId),
     getTwoFactorState(deps, user),
     listPasskeys(deps.db, user),
+    canClose ? unpaidBalanceOnClosing(deps.db, user.id) : null,
+    getSettings(deps.db),
   ]);
   const done = DONE_MESSAGES[url.searchParams.get("done") ?? ""] ?? null;
   return {
@@ -82,9 +86,13 @@ export async function loadAccountPage({ deps, env, user, meta }: AccountPageCont
     passkeys,
     setupRequired: url.searchParams.get("setup") === "two-factor" && !twoFactor.enabled,
     /** Clients and ambassadors close their own account; an admin's is closed by another admin. */
-    canClose: user.role === "client" || user.role === "ambassador",
+    canClose,
+    /** An unpaid balance closing would leave behind (issue #41), said before the confirmation; null when none. */
+    unpaidOnClosing: unpaid?.invoices.length ? { ...unpaid, currency: currencyOf(settings) } : null,
     passwordDone: done === ACCOUNT_MESSAGES.passwordChanged ? done : null,
     twoFactorDone: done && done !== ACCOUNT_MESSAGES.passwordChanged ? done : null,
+    /** "Download my data" sent no file: queued, being prepared, or over the hourly limit (`POST /account/my-data`). */
+    myData: myDataNotice(url.searchParams.get("my-data")),
   };
 }
 
@@ -148,15 +156,14 @@ export function accountIntents({ deps, env, user, meta }: AccountPageContext): R
       await removePasskey(deps, user, id, meta);
       return ACCOUNT_MESSAGES.passkeyRemoved;
     },
-    // docs/product.md#download-my-data: the ZIP at once, or a mailed link when large.
-    "download-data": async () => {
-      const result = await requestDataExport(deps.db, user);
-      return "queued" in result ? PRIVACY_MESSAGES.exportQueued : exportResponse(result);
-    },
     // docs/product.md#closing-an-account
     "close-account": async (form) => {
       requireConfirmation(form, PRIVACY_MESSAGES.closeConfirmFirst);
-      const value = parseInput(closeAccountSchema, { password: form.get("password") ?? "", code: form.get("code") ?? undefined });
+      const value = parseInput(closeAccountSchema, {
+        password: form.get("password") ?? "",
+        code: form.get("code") ?? undefined,
+        acknowledgeUnpaid: form.get("acknowledgeUnpaid") ?? undefined,
+      });
       const headers = await closeOwnAccount(deps, user, value, meta);
       return redirect("/login?closed=1", { headers });
     },
