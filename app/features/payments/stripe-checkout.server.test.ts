@@ -44,6 +44,6 @@ describe.each(testDatabases())("card checkout on %s", (_name, open) => {
     expect(second!.idempotencyKey).not.toBe(first!.idempotencyKey);
     expect(third!.idempotencyKey).toBe(first!.idempotencyKey);
     expect(second!.body.get("success_url")).toBe("https://portal.example/i/signed-token-abc?payment=processing");
-    expect(second!.body.get("cancel_url")).toBe("https://portal.example/i/signed-token-abc");
+    expect(second!.body.get("cancel_url")).toBe("https://portal.example/i/signed-token-abc?payment=cancelled");
   });
 });
