@@ -132,6 +132,8 @@ export default [
 
   // Any signed-in user: the account page (profile, sign-in security, notifications, their data, closing).
   route("account", "routes/account/settings.tsx"),
+  // "Download my data": the ZIP as a file download (a resource route; docs/product.md#download-my-data).
+  route("account/my-data", "routes/account/my-data-request.ts"),
   route("account/my-data/:token", "routes/account/my-data.ts"),
 
   // Light / dark / system theme toggle (docs/product.md#dark-mode): a form post setting a cookie.

@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
 import { invoice, payments } from "#app/db/schema";
 import { onPaymentRecorded } from "#app/features/payments/payment-hooks.server";
+import { now } from "#app/lib/clock.server";
 
 let n = 0;
 
@@ -45,7 +46,7 @@ export async function recordTestPayment(
         amountCents: values.amountCents,
         currency: "USD",
         method: values.method ?? "bank_transfer",
-        receivedAt: values.receivedAt ?? new Date(),
+        receivedAt: values.receivedAt ?? now(), // the server's clock (tests move it)
         refundOf: values.refundOf ?? null,
       })
       .returning();

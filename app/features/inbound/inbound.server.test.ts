@@ -15,7 +15,7 @@ import net from "node:net";
 import { and, eq, like } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { inboundMail, mailOutbox, proposalMessage, storedFile } from "#app/db/schema";
+import { inboundMail, mailOutbox, proposalMessage, rateWindow, storedFile } from "#app/db/schema";
 import { createDatabaseFileStore } from "#app/features/files/database-store.server";
 import { deliverDueMails, type OutboxMessage } from "#app/features/mail/outbox.server";
 import { setProposalStatus } from "#app/features/proposals/proposals.admin.server";
@@ -25,7 +25,7 @@ import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal } from "../../../tests/helpers/portal";
 import { makeAdmin, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { INBOUND_MESSAGES } from "./inbound.messages";
-import { receiveInboundMail, type InboundDeps, type ThreadPostInput } from "./inbound.server";
+import { receiveInboundMail, REFUSAL_NOTICE_GLOBAL_LIMIT, type InboundDeps, type ThreadPostInput } from "./inbound.server";
 import { createReplyToken, replyAddress, REPLY_TOKEN_TTL_MS, verifyReplyToken } from "./reply-token.server";
 import { startInboundSmtp, type InboundSmtp } from "./smtp-listener.server";
 import { createThreadPoster } from "./thread-poster.server";
@@ -234,13 +234,22 @@ describe.each(testDatabases())("e-mail replies on %s", (_name, open) => {
     expect(notices[0]!.text).toContain(INBOUND_MESSAGES.forged);
     expect(notices[0]!.headers).toEqual({ "Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All" });
 
+    // A From that is no user's is never answered (it may be forged: no backscatter, issue #36).
     const stranger = "someone.else@example.com";
     expect(await send(await rawMail({ from: stranger, to: address, text: "Not me" }))).toEqual({
       status: "refused",
       reason: "wrong-sender",
+      told: false,
+    });
+    expect(await noticesTo(stranger)).toEqual([]);
+    // Another user of the portal writing to this client's reply address is told why.
+    const colleague = await makeClient(ctx.s, { verified: true });
+    expect(await send(await rawMail({ from: colleague.email, to: address, text: "Not mine" }))).toEqual({
+      status: "refused",
+      reason: "wrong-sender",
       told: true,
     });
-    expect((await noticesTo(stranger))[0]!.text).toContain(INBOUND_MESSAGES.wrongSender);
+    expect((await noticesTo(colleague.email))[0]!.text).toContain(INBOUND_MESSAGES.wrongSender);
 
     // Another client's proposal: the token's user is not in that conversation.
     const other = await makeClient(ctx.s, { verified: true });
@@ -268,6 +277,33 @@ describe.each(testDatabases())("e-mail replies on %s", (_name, open) => {
     refuseNextPost = null;
     expect(await send(refusedRaw)).toMatchObject({ status: "posted" });
     expect(posted).toHaveLength(1);
+  });
+
+  it("backscatter: a fake reply token with third parties' From addresses mails none of them; known users are told, at most 100 an hour in all (issue #36)", async () => {
+    const { admin, client, address } = await scene();
+    const send = (raw: Buffer) => postWebhook(raw).then((r) => r.json() as Promise<Record<string, unknown>>);
+    const fake = `reply+${"x".repeat(40)}@${DOMAIN}`;
+    const outboxBefore = (await ctx.s.db.select().from(mailOutbox)).length;
+    for (let i = 0; i < 19; i++) {
+      const victim = `victim-${i}@third-party.example`;
+      expect(await send(await rawMail({ from: victim, to: i % 2 ? fake : address, text: "Spam" }))).toMatchObject({
+        status: "refused",
+        told: false,
+      });
+    }
+    expect((await ctx.s.db.select().from(mailOutbox)).length).toBe(outboxBefore);
+    // A deactivated user is not answered either (no mail to deactivated users).
+    await setUserActive(ctx.s.db, admin, client.id, false);
+    expect(await send(await rawMail({ from: client.email, to: fake, text: "Gone" }))).toMatchObject({ told: false });
+    expect(await noticesTo(client.email)).toEqual([]);
+    // The global cap: once 100 notices went out this hour, a known user is not told either.
+    const known = await makeClient(ctx.s, { verified: true });
+    await ctx.s.db.insert(rateWindow).values({ key: "inbound-refusal:*", count: REFUSAL_NOTICE_GLOBAL_LIMIT, windowStart: new Date() });
+    expect(await send(await rawMail({ from: known.email, to: fake, text: "Capped" }))).toMatchObject({ told: false });
+    expect(await noticesTo(known.email)).toEqual([]);
+    await ctx.s.db.delete(rateWindow).where(eq(rateWindow.key, "inbound-refusal:*"));
+    expect(await send(await rawMail({ from: known.email, to: fake, text: "Told" }))).toMatchObject({ reason: "forged", told: true });
+    expect(await noticesTo(known.email)).toHaveLength(1);
   });
 
   it("ignores automatic mail (out-of-office, bounces) and refuses an empty reply", async () => {

@@ -8,7 +8,8 @@
  *    Delivered-To) is checked: a forged or expired token, a deactivated user, a user who no longer
  *    takes part in the conversation, or a `From` that is not the user's current address is
  *    refused — nothing is written, it is logged, and the sender is told in one automatic answer
- *    (`Auto-Submitted: auto-replied`) at most once per hour;
+ *    (`Auto-Submitted: auto-replied`) at most once per hour, only when the `From` address is an
+ *    active user's (no backscatter to forged senders), at most 100 such answers an hour in all;
  * 3. automatic mail (out-of-office answers, bounces, lists) is ignored, never answered;
  * 4. the same Message-ID is posted once: a delivery claims it first (a claim that was never
  *    posted may be taken again after 10 minutes);
@@ -27,7 +28,7 @@ import { queueNotification } from "#app/features/mail/notifications.server";
 import { roleOf, type Actor } from "#app/features/users/actor";
 import { AppError } from "#app/lib/errors";
 import { logger } from "#app/lib/logger.server";
-import { hitRateLimit } from "#app/lib/rate-limit.server";
+import { hitRateLimit, peekRateLimit } from "#app/lib/rate-limit.server";
 import { INBOUND_MESSAGES } from "./inbound.messages";
 import { extractReply, htmlToText } from "./reply-text.server";
 import { tokenOfAddress, verifyReplyToken } from "./reply-token.server";
@@ -36,6 +37,9 @@ import { tokenOfAddress, verifyReplyToken } from "./reply-token.server";
 export const INBOUND_MAX_BYTES = 25 * 1024 * 1024;
 /** A sender is told of refused replies at most once per hour. */
 export const REFUSAL_NOTICE_WINDOW_MS = 3600 * 1000;
+/** Refusal notices sent per hour in all, whoever they go to (issue #36: a cap on automatic answers). */
+export const REFUSAL_NOTICE_GLOBAL_LIMIT = 100;
+const GLOBAL_NOTICE_KEY = "inbound-refusal:*";
 /** A Message-ID claimed but never posted may be claimed again after this long. */
 const CLAIM_STALE_MS = 10 * 60 * 1000;
 
@@ -254,13 +258,28 @@ function noticeText(reason: RefusalReason, detail?: string): string {
 
 /**
  * Tells the sender of a refused reply why, in one automatic answer per address per hour
- * (`Auto-Submitted: auto-replied`, so that their mail system does not answer it in turn).
+ * (`Auto-Submitted: auto-replied`, so that their mail system does not answer it in turn) — only
+ * when the `From` address is an active user's own: a `From` can be forged, so answering anyone
+ * would mail third parties on an attacker's behalf (backscatter, issue #36). At most
+ * {@link REFUSAL_NOTICE_GLOBAL_LIMIT} notices an hour in all.
  *
  * @returns whether a notice was queued.
  */
 async function tellSender(db: Database, address: string, text: string): Promise<boolean> {
+  const [known] = await db
+    .select({ id: user.id })
+    .from(user)
+    .where(and(eq(user.email, address), sql`${user.banned} is not true`, isNull(user.closedAt)));
+  if (!known) {
+    logger.info("inbound mail: refusal not told (the sender is not a user of the portal)");
+    return false;
+  }
+  // The global cap first (read only), so that a capped answer does not use up the sender's hour.
+  if ((await peekRateLimit(db, GLOBAL_NOTICE_KEY, REFUSAL_NOTICE_WINDOW_MS)).count >= REFUSAL_NOTICE_GLOBAL_LIMIT) return false;
   const window = await hitRateLimit(db, `inbound-refusal:${address}`, { limit: 1, windowMs: REFUSAL_NOTICE_WINDOW_MS });
   if (!window.allowed) return false;
+  const all = await hitRateLimit(db, GLOBAL_NOTICE_KEY, { limit: REFUSAL_NOTICE_GLOBAL_LIMIT, windowMs: REFUSAL_NOTICE_WINDOW_MS });
+  if (!all.allowed) return false;
   await queueNotification(db, {
     to: address,
     subject: INBOUND_MESSAGES.subject,

@@ -4,10 +4,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { auditEvent, mailOutbox, rateWindow, settings } from "#app/db/schema";
 import { AppError } from "#app/lib/errors";
 import { testDatabases } from "../../../tests/helpers/db";
-import { useTestServices } from "../../../tests/helpers/services";
+import { makeAdmin, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { startSmtpCapture, type SmtpCapture } from "../../../tests/helpers/smtp";
 import { enqueueMail } from "./mail.server";
-import { notifyAdmin } from "./notifications.server";
+import { notifyAdmin, queueNotification, queueUserNotice, queueUserUpdate } from "./notifications.server";
+import { setUserActive } from "#app/features/users/users.server";
 import { listOutboxForAdmin, retryOutboxMail } from "./outbox-admin.server";
 import { makeJobsDue, jobsOf } from "../../../tests/helpers/jobs";
 import {
@@ -15,6 +16,7 @@ import {
   createMailSender,
   deliverDueMails,
   deliverMail,
+  DEACTIVATED_RECIPIENT,
   outboxMessageId,
   purgeOutbox,
   type MailSender,
@@ -148,6 +150,38 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
     expect(row!.lastError).toMatch(/greeting/i);
     expect(row).toMatchObject({ leaseId: null, lockedUntil: null, attempts: 1 });
     await new Promise<void>((resolve) => silent.close(() => resolve()));
+  });
+
+  it("a deactivated user gets no mail from any path, queued before or after the deactivation; reactivated, they do (issue #36)", async () => {
+    const { t, s } = ctx;
+    const sent: string[] = [];
+    const options = {
+      db: t.db,
+      send: (async (m) => void sent.push(`${m.to}: ${m.subject}`)) as MailSender,
+      from: "p@example.com",
+      origin: "https://portal.example",
+      adminEmail: "owner@example.com",
+    };
+    const gone = await makeClient(s, { verified: true });
+    const other = await makeClient(s, { verified: true });
+    await deliverDueMails(options);
+    sent.length = 0;
+    const notice = { subject: "Before", lines: ["x"], link: { label: "Open", path: "/" } };
+    await queueUserNotice(t.db, gone.id, notice);
+    await setUserActive(t.db, await makeAdmin(s), gone.id, false);
+    await queueUserNotice(t.db, gone.id, { ...notice, subject: "Essential" });
+    await queueUserUpdate(t.db, gone.id, { ...notice, subject: "Update" });
+    await queueNotification(t.db, { ...notice, to: gone.email.toUpperCase(), subject: "By address" });
+    await queueUserNotice(t.db, other.id, { ...notice, subject: "To someone active" });
+    await deliverDueMails(options);
+    expect(sent.map((m) => m.replace(/ — .*$/, ""))).toEqual([`${other.email}: To someone active`]);
+    const held = await t.db.select().from(mailOutbox).where(eq(mailOutbox.lastError, DEACTIVATED_RECIPIENT));
+    expect(held).toHaveLength(4);
+    expect(held.every((m) => m.sentAt === null && m.failedAt !== null)).toBe(true);
+    await setUserActive(t.db, await makeAdmin(s), gone.id, true);
+    await queueUserNotice(t.db, gone.id, { ...notice, subject: "Back" });
+    await deliverDueMails(options);
+    expect(sent.map((m) => m.replace(/ — .*$/, ""))).toContain(`${gone.email}: Back`);
   });
 
   it("resolves the admin recipient (support e-mail, else the owner) and the origin of links when sending", async () => {

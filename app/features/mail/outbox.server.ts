@@ -18,7 +18,7 @@ import path from "node:path";
 import { and, eq, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import type { Database } from "#app/db/client.server";
-import { mailOutbox } from "#app/db/schema";
+import { mailOutbox, user } from "#app/db/schema";
 import { getSettings } from "#app/features/settings/settings.server";
 import { replaceInIcs } from "#app/lib/ics-text";
 import { runDueJobs, type JobRun } from "#app/features/jobs/jobs.server";
@@ -165,6 +165,18 @@ export interface MailJobData {
   mailId: number;
 }
 
+/** Why a mail to a deactivated user's address was not sent (its `lastError`). */
+export const DEACTIVATED_RECIPIENT = "Not sent: the recipient's account is deactivated.";
+
+/** @returns whether `address` is the e-mail of a deactivated (or closed) account. */
+async function isDeactivatedAddress(db: Database, address: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: user.id })
+    .from(user)
+    .where(and(eq(user.email, address.trim().toLowerCase()), eq(user.banned, true)));
+  return row !== undefined;
+}
+
 /** Thrown when an attempt's deadline passes before the SMTP server answered. */
 class DeadlineError extends Error {}
 
@@ -240,6 +252,16 @@ export async function deliverMail(options: MailDeliveryOptions, job: Pick<JobRun
   }
 
   const ours = and(eq(mailOutbox.id, row.id), eq(mailOutbox.leaseId, leaseId));
+  // The one place every mail passes: a deactivated user's address gets nothing (issue #36), whatever
+  // queued it and whenever — a mail queued before the deactivation included.
+  if (await isDeactivatedAddress(db, row.to)) {
+    await db
+      .update(mailOutbox)
+      .set({ failedAt: sql`now()`, lastError: DEACTIVATED_RECIPIENT, lockedUntil: null, leaseId: null })
+      .where(ours);
+    logger.info({ mailId: row.id }, "mail: not sent, the recipient's account is deactivated");
+    return "skipped";
+  }
   /** Marks the row sent while the lease is still this attempt's. */
   const markSent = async () => {
     const marked = await db

@@ -3,7 +3,7 @@
  * `stripe` package:
  * - {@link startCardCheckout}: the client's "Pay {amount} by card" creates a Checkout Session (mode
  *   `payment`, the amount due now, the invoice's currency, the client's e-mail, the invoice id in its
- *   metadata and its payment intent's, one idempotency key per invoice and amount) and answers its URL.
+ *   metadata and its payment intent's, an idempotency key covering the whole request) and answers its URL.
  * - {@link stripeWebhook}: `POST /webhooks/stripe` reads the raw body, verifies the signature with
  *   `stripe.webhooks.constructEvent` (default tolerance: 300 s), and records what happened —
  *   `checkout.session.completed` (paid) → a card payment; `charge.refunded` → refunds up to the
@@ -13,6 +13,7 @@
  *   concurrent or out-of-order deliveries change nothing twice. Unknown invoices and event types
  *   answer 200 and are logged; a bad, missing or stale signature answers 400 and writes nothing.
  */
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { and, eq, sql } from "drizzle-orm";
 import Stripe from "stripe";
@@ -90,32 +91,43 @@ export async function startCardCheckout(
   if (money.dueNowCents <= 0) throw conflict("Nothing is due on this invoice.");
   const currency = currencyOf(await getSettings(db)).toLowerCase();
   const metadata = { invoice_id: String(input.invoiceId), invoice_number: money.number };
-  const session = await stripe.checkout.sessions.create(
-    {
-      mode: "payment",
-      line_items: [
-        {
-          quantity: 1,
-          price_data: {
-            currency,
-            unit_amount: money.dueNowCents,
-            product_data: { name: `${money.depositDue ? "Deposit on invoice" : "Invoice"} ${money.number}` },
-          },
+  const params: Stripe.Checkout.SessionCreateParams = {
+    mode: "payment",
+    line_items: [
+      {
+        quantity: 1,
+        price_data: {
+          currency,
+          unit_amount: money.dueNowCents,
+          product_data: { name: `${money.depositDue ? "Deposit on invoice" : "Invoice"} ${money.number}` },
         },
-      ],
-      customer_email: input.clientEmail ?? undefined,
-      client_reference_id: String(input.invoiceId),
-      metadata,
-      payment_intent_data: { metadata },
-      success_url: `${input.origin}${input.returnPath}?payment=processing`,
-      // Back without paying: the page says "Payment cancelled — nothing was charged" (issue #41).
-      cancel_url: `${input.origin}${input.returnPath}?payment=cancelled`,
-    },
-    // A double click (or a reload) makes one session for this invoice and amount.
-    { idempotencyKey: `checkout-invoice-${input.invoiceId}-${money.dueNowCents}-${currency}` },
-  );
+      },
+    ],
+    customer_email: input.clientEmail ?? undefined,
+    client_reference_id: String(input.invoiceId),
+    metadata,
+    payment_intent_data: { metadata },
+    success_url: `${input.origin}${input.returnPath}?payment=processing`,
+    // Back without paying: the page says "Payment cancelled — nothing was charged" (issue #41).
+    cancel_url: `${input.origin}${input.returnPath}?payment=cancelled`,
+  };
+  // A double click (or a reload) makes one session; the key covers everything sent (issue #36), so
+  // the portal page and the signed /i/ link — other return URLs — never reuse each other's key
+  // (Stripe would answer idempotency_error).
+  const session = await stripe.checkout.sessions.create(params, { idempotencyKey: checkoutIdempotencyKey(input.invoiceId, params) });
   if (!session.url) throw new Error("Stripe answered a Checkout Session without a URL");
   return session.url;
+}
+
+/**
+ * The idempotency key of a Checkout Session: the invoice id and a SHA-256 of the whole request
+ * (amount, currency, e-mail, return URLs…), so two requests share a key only when they are the same
+ * request.
+ *
+ * @returns `checkout-invoice-<id>-<64 hex>` (under Stripe's 255 characters).
+ */
+export function checkoutIdempotencyKey(invoiceId: number, params: Stripe.Checkout.SessionCreateParams): string {
+  return `checkout-invoice-${invoiceId}-${createHash("sha256").update(JSON.stringify(params)).digest("hex")}`;
 }
 
 /**

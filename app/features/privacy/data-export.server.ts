@@ -1,7 +1,7 @@
 /**
  * "Download my data" (docs/product.md#download-my-data): one ZIP (fflate) holding `my-data.json` —
  * every section of {@link EXPORT_SECTIONS} — and a README. A small export is built at once and
- * downloaded; a large one is a job of the `data-export` queue ({@link buildQueuedExport}, retried with
+ * downloaded from the resource route `POST /account/my-data` ({@link exportResponse}); a large one is a job of the `data-export` queue ({@link buildQueuedExport}, retried with
  * back-off, marked failed by {@link markExportFailed} after its last attempt) and mailed as a link to
  * `/account/my-data/<token>`, valid 24 hours for the signed-in owner only, then purged
  * ({@link purgeExpiredExports}, hourly).
@@ -17,7 +17,7 @@ import { companyNameOf, getSettings } from "#app/features/settings/settings.serv
 import type { Actor } from "#app/features/users/actor";
 import { AppError, rateLimited } from "#app/lib/errors";
 import { logger } from "#app/lib/logger.server";
-import { hitRateLimit } from "#app/lib/rate-limit.server";
+import { hitRateLimit, undoRateLimitHit } from "#app/lib/rate-limit.server";
 import { EXPORT_SECTIONS } from "./export-sections.server";
 import { PRIVACY_MESSAGES } from "./privacy.messages";
 
@@ -64,8 +64,10 @@ export async function exportSize(q: Queryable, userId: string): Promise<number> 
 }
 
 /**
- * "Download my data" on /account: the file now when it is small, else a background job that mails a
- * link. Only the signed-in user's own data.
+ * "Download my data" (the resource route `POST /account/my-data`): the file now when it is small,
+ * else a background job that mails a link. Only the signed-in user's own data. The hourly budget
+ * counts only what is delivered — a file built or an export queued: a refusal (one is being
+ * prepared already) or a build that fails takes its hit back (issue #36).
  *
  * @param options.inlineMaxRows - above this many rows, the background (default {@link INLINE_EXPORT_MAX_ROWS}).
  * @returns the file, or `{ queued: true }` when it will be mailed.
@@ -76,8 +78,18 @@ export async function requestDataExport(
   actor: Actor,
   options: { inlineMaxRows?: number; now?: Date } = {},
 ): Promise<ExportFile | { queued: true }> {
-  const allowed = await hitRateLimit(db, `data-export:${actor.id}`, EXPORT_REQUEST_LIMIT);
+  const key = `data-export:${actor.id}`;
+  const allowed = await hitRateLimit(db, key, EXPORT_REQUEST_LIMIT);
   if (!allowed.allowed) throw rateLimited(PRIVACY_MESSAGES.exportLimit, allowed.retryAfterSeconds);
+  try {
+    return await buildOrQueue(db, actor, options);
+  } catch (error) {
+    await undoRateLimitHit(db, key);
+    throw error;
+  }
+}
+
+async function buildOrQueue(db: Database, actor: Actor, options: { inlineMaxRows?: number; now?: Date }) {
   if ((await exportSize(db, actor.id)) <= (options.inlineMaxRows ?? INLINE_EXPORT_MAX_ROWS)) {
     return db.transaction(async (tx) => {
       await tx.execute(sql`set transaction isolation level repeatable read`);
@@ -97,7 +109,7 @@ export async function requestDataExport(
       .returning({ id: dataExport.id });
     await enqueueJob(tx, "data-export", { exportId: row!.id } satisfies DataExportJobData);
   });
-  return { queued: true };
+  return { queued: true } as const;
 }
 
 /** The data of a `data-export` job. */

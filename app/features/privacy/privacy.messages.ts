@@ -13,3 +13,18 @@ export const PRIVACY_MESSAGES = {
   closeNeedsCode: "Enter a code from your authenticator app, or a backup code.",
   closed: "Your account is closed. Your personal data has been erased; thank you for working with us.",
 } as const;
+
+/** What `POST /account/my-data` says on the account page when it sends no file (`/account?my-data=<notice>`). */
+export type MyDataNotice = "queued" | "pending" | "limit";
+
+/**
+ * The "Your data" section's message for `?my-data=` of the account page's URL.
+ *
+ * @returns `{ ok, message }` (ok: the export is on its way), or null for no or an unknown value.
+ */
+export function myDataNotice(value: string | null): { ok: boolean; message: string } | null {
+  if (value === "queued") return { ok: true, message: PRIVACY_MESSAGES.exportQueued };
+  if (value === "pending") return { ok: true, message: PRIVACY_MESSAGES.exportPending };
+  if (value === "limit") return { ok: false, message: PRIVACY_MESSAGES.exportLimit };
+  return null;
+}

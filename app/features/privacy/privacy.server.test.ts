@@ -16,6 +16,7 @@ import {
   membership,
   payments,
   proposal,
+  proposalAcceptance,
   proposalMessage,
   session,
   storedFile,
@@ -40,6 +41,18 @@ import {
   type ExportFile,
 } from "./data-export.server";
 import { PRIVACY_MESSAGES } from "./privacy.messages";
+import { acceptOffer } from "#app/features/agreements/acceptance.server";
+import { saveOffer } from "#app/features/agreements/offers.server";
+
+const SIGNED_FROM = { ip: "203.0.113.44", userAgent: "EvidenceBrowser/2.0", timeZone: "UTC", origin: "https://portal.example" };
+const OFFER = {
+  projectName: "Shop",
+  scope: "Build the shop.",
+  items: [{ description: "Design", quantity: 1, unitPriceCents: 120_000 }],
+  timeline: "4 weeks",
+  deposit: { kind: "percent" as const, value: 30 },
+  validUntil: "2031-12-31",
+};
 
 function unzip(file: ExportFile) {
   const files = unzipSync(file.bytes);
@@ -149,6 +162,39 @@ describe.each(testDatabases())("privacy rights on %s", (_name, open) => {
     expect((await refusalOf(downloadDataExport(s.db, client, token, later))).status).toBe(404);
     expect(await purgeExpiredExports(s.db, later)).toBe(1);
     expect(await s.db.select().from(dataExport)).toHaveLength(0);
+  });
+
+  it("the hourly budget counts only what is delivered: a refusal or a failed build takes its hit back (issue #36)", async () => {
+    const { s } = ctx;
+    const client = await makeClient(s);
+    // A request refused because one is being prepared already is not a download.
+    expect(await requestDataExport(s.db, client, { inlineMaxRows: -1 })).toEqual({ queued: true });
+    for (let i = 0; i < 5; i++) {
+      expect(await refusalOf(requestDataExport(s.db, client, { inlineMaxRows: -1 }))).toMatchObject({ status: 409 });
+    }
+    // A build that fails (its transaction refused: an injected failure) is not one either.
+    const broken = new Proxy(s.db, {
+      get: (db, name, receiver) =>
+        name === "transaction" ? () => Promise.reject(new Error("injected build failure")) : Reflect.get(db, name, receiver),
+    });
+    for (let i = 0; i < 5; i++) await expect(requestDataExport(broken, client)).rejects.toThrow("injected build failure");
+    // So two downloads remain of the three an hour; the fourth delivery is refused with 429.
+    expect(unzip((await requestDataExport(s.db, client)) as ExportFile).account.email).toBe(client.email);
+    expect(unzip((await requestDataExport(s.db, client)) as ExportFile).account.email).toBe(client.email);
+    expect(await refusalOf(requestDataExport(s.db, client))).toMatchObject({ status: 429, message: PRIVACY_MESSAGES.exportLimit });
+  });
+
+  it("closing keeps the signatures of kept proposals as evidence: typed name, e-mail, IP address, user agent (issue #36)", async () => {
+    const { s, admin } = ctx;
+    const { client, invoiced, here } = await clientWithRecords();
+    await saveOffer(s.db, admin, invoiced, OFFER, "send");
+    await acceptOffer(s.db, client, invoiced, { typedName: "Ada Baker", version: 1 }, SIGNED_FROM);
+    const before = await s.db.select().from(proposalAcceptance).where(eq(proposalAcceptance.proposalId, invoiced));
+    expect(before).toHaveLength(1);
+    await closeOwnAccount(s, await sessionUser(s, client.id), { password: PASSWORD }, here);
+    const after = await s.db.select().from(proposalAcceptance).where(eq(proposalAcceptance.proposalId, invoiced));
+    expect(after).toEqual(before);
+    expect(after[0]).toMatchObject({ typedName: "Ada Baker", email: client.email, ip: SIGNED_FROM.ip, userAgent: SIGNED_FROM.userAgent });
   });
 
   it("closing the account: password and second factor, personal data erased, invoices kept as billed, sessions ended, address free", async () => {

@@ -27,41 +27,46 @@ describe.each(testDatabases())("ambassador proposal rules on %s", (_name, open) 
   const proposalCount = async () => (await ctx.t.db.select({ n: count() }).from(proposal))[0]!.n;
   const mailCount = async () => (await ctx.t.db.select({ n: count() }).from(mailOutbox))[0]!.n;
 
-  it("accepts a referred client and an unknown address; refuses every other address with one neutral answer, writing nothing", async () => {
+  it("answers and counts every address but a referred client's alike, account or not: no oracle of who has an account (issue #36)", async () => {
     const { t, s } = ctx;
     const ambassador = await makeAmbassador(s);
     const otherAmbassador = await makeAmbassador(s);
     const referred = await makeClient(s, { referralCode: ambassador.referralCode });
     const othersClient = await makeClient(s, { referralCode: otherAmbassador.referralCode, verified: true });
     const direct = await makeClient(s, { verified: true });
+    const unverified = await makeClient(s);
     const admin = await makeAdmin(s);
 
     expect((await submitAmbassadorProposal(t.db, ambassador, input(referred.email))).clientId).toBe(referred.id);
-    expect((await submitAmbassadorProposal(t.db, ambassador, input("nobody-yet@example.com"))).clientId).toBeNull();
-
-    const proposals = await proposalCount();
-    const mails = await mailCount();
-    const refusals = [];
-    for (const email of [
-      othersClient.email,
-      direct.email,
-      admin.email,
-      otherAmbassador.email,
-      ambassador.email,
-      ambassador.email.toUpperCase(),
-    ]) {
-      refusals.push(await refusalOf(submitAmbassadorProposal(t.db, ambassador, input(email))));
+    const mailsBefore = await mailCount();
+    // Five addresses, four of them with an account: the same answer (a proposal waiting for its client) for each.
+    const answers = [];
+    for (const email of [othersClient.email, "nobody-yet@example.com", direct.email, admin.email, unverified.email.toUpperCase()]) {
+      const answer = await submitAmbassadorProposal(t.db, ambassador, input(email));
+      answers.push({ clientId: answer.clientId, id: typeof answer.id });
     }
-    for (const refusal of refusals) {
-      expect({ status: refusal.status, message: refusal.message, fieldErrors: refusal.fieldErrors }).toEqual({
-        status: 409,
-        message: PROPOSAL_MESSAGES.addressRefused,
-        fieldErrors: { clientEmail: [PROPOSAL_MESSAGES.addressRefused] },
+    expect(answers).toEqual(Array(5).fill({ clientId: null, id: "number" }));
+    // One budget for all of them: the sixth is refused whichever kind it is.
+    for (const email of [otherAmbassador.email, ambassador.email, "someone-else@example.com"]) {
+      expect(await refusalOf(submitAmbassadorProposal(t.db, ambassador, input(email)))).toMatchObject({
+        status: 429,
+        message: PROPOSAL_MESSAGES.newAddressLimit,
       });
     }
-    expect(PROPOSAL_MESSAGES.addressRefused).not.toMatch(/admin|ambassador account|exists|belongs/i);
-    expect(await proposalCount()).toBe(proposals);
-    expect(await mailCount()).toBe(mails);
+    // Only the address without an account is mailed (an invitation); nothing reaches the account holders.
+    const mails = await t.db.select().from(mailOutbox);
+    expect(mails.length - mailsBefore).toBe(1);
+    const holders = [othersClient.email, direct.email, admin.email, unverified.email];
+    expect(mails.filter((m) => holders.includes(m.to) && /proposal/i.test(m.subject))).toEqual([]);
+    expect(mails.filter((m) => m.to === "nobody-yet@example.com").map((m) => m.subject)).toEqual([
+      "A website proposal was prepared for you — Client Portal",
+    ]);
+    // An account that existed already never gets it — not even by verifying its address later.
+    await verifyByMail(s, unverified.email);
+    const waiting = await t.db.select().from(proposal).where(eq(proposal.clientEmail, unverified.email));
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]).toMatchObject({ clientId: null, organisationId: null });
+    expect(await listClientProposals(t.db, othersClient, { includeCompleted: true, page: 1 })).toMatchObject({ items: [] });
   });
 
   it("allows 5 new addresses and 20 proposals a day per ambassador; a refused one writes nothing and does not count", async () => {
@@ -156,10 +161,8 @@ describe.each(testDatabases())("ambassador proposal rules on %s", (_name, open) 
   it("never lets an ambassador be the client of their own proposal", async () => {
     const { t, s } = ctx;
     const ambassador = await makeAmbassador(s);
-    // Their own address is refused like any other…
-    expect((await refusalOf(submitAmbassadorProposal(t.db, ambassador, input(ambassador.email)))).message).toBe(
-      PROPOSAL_MESSAGES.addressRefused,
-    );
+    // Their own address is answered like any other, and the proposal is never theirs as a client…
+    expect((await submitAmbassadorProposal(t.db, ambassador, input(ambassador.email))).clientId).toBeNull();
     // …and should the account later act as a client (role changed), approving its own proposal is refused.
     const { id } = await submitAmbassadorProposal(t.db, ambassador, input("someone@example.com"));
     await t.db.update(user).set({ role: "client", emailVerified: true }).where(eq(user.id, ambassador.id));

@@ -19,9 +19,6 @@ export const PROPOSAL_MESSAGES = {
   ambassadorSubmitted: "Proposal submitted successfully!",
   mustLogIn: "You must be logged in.",
   referralMissing: "Your referral link ID is missing.",
-  /** The one answer for every refused address (docs/product.md#ambassador-proposals): it never says why. */
-  addressRefused:
-    "You can't send a proposal to this address. Use the e-mail of a client who registered through your link, or of someone new.",
   dailyLimit: "You have sent the most proposals allowed in a day (20). Try again tomorrow.",
   requestLimit: "You have sent the most proposal requests allowed in an hour (10). Please try again later.",
   newAddressLimit:

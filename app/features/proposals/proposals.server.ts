@@ -494,21 +494,24 @@ async function countAgainstDailyLimit(tx: Transaction, key: string, limit: numbe
  * of a client identified by e-mail. Status `submitted`, source `ambassador`, not approved,
  * commission unpaid.
  *
- * The address must be a client the ambassador referred (the proposal is theirs at once, and
- * they see it once their address is verified) or have no account yet (the proposal becomes
- * theirs when they register and verify it, `claimAddressedProposals`). Any other address —
- * the ambassador's own, another ambassador's or an admin's, a client referred by someone
- * else or by no one — gets the same refusal, which never says why. At most
- * {@link AMBASSADOR_DAILY_LIMITS} proposals a day (20), of which 5 to new addresses; a refused
- * proposal does not count. The mail to a new address holds only fixed text, the project name
- * and the registration link: nothing else the ambassador typed.
+ * A client the ambassador referred gets the proposal at once (they see it once their address is
+ * verified). Any other address is answered, counted and shown to the ambassador the same way
+ * whether it has an account or not (issue #36: the answer is no oracle of who has an account):
+ * the proposal is stored unattached and counts against the new-address budget. With no account
+ * yet, a mail invites the address and the proposal becomes theirs when they register and verify
+ * it (`claimAddressedProposals`); an address that has an account already — the ambassador's own,
+ * another ambassador's or an admin's, a client referred by someone else or by no one — gets no
+ * mail, and its account never claims the proposal (it was made after the account); the admin
+ * sees it in the proposals list. At most {@link AMBASSADOR_DAILY_LIMITS} proposals a day (20), of
+ * which 5 to addresses that are not referred clients; a refused proposal does not count. The mail
+ * to a new address holds only fixed text, the ambassador's name and the registration link:
+ * nothing the ambassador typed.
  *
  * @param actor - the signed-in user, or null when signed out.
  * @param input - validated `ambassadorProposalSchema` output (e-mail lowercased, budget in cents).
  * @returns the new proposal's id and the client it was given to (null until they register and verify).
  * @throws {AppError} 401 "You must be logged in."; 403 unless an ambassador; 403 "Your
- *   referral link ID is missing." when the ambassador has no referral code; 409
- *   {@link PROPOSAL_MESSAGES.addressRefused} on `clientEmail`; 429 over a daily limit.
+ *   referral link ID is missing." when the ambassador has no referral code; 429 over a daily limit.
  */
 export async function submitAmbassadorProposal(
   db: Database,
@@ -538,9 +541,10 @@ export async function submitAmbassadorProposal(
           .limit(1)
       : [];
     const referred = existing !== undefined && roleOf(existing.role) === "client" && referredOrganisation !== undefined;
-    if (existing && !referred) throw fieldError("clientEmail", PROPOSAL_MESSAGES.addressRefused, "CONFLICT");
+    // Any address but a referred client's is answered and counted alike, account or not (issue #36:
+    // no oracle of who has an account): the proposal waits unattached for whoever proves the address.
     await countAgainstDailyLimit(tx, `ambassador-proposals:${actor.id}`, AMBASSADOR_DAILY_LIMITS.proposals, PROPOSAL_MESSAGES.dailyLimit);
-    if (!existing) {
+    if (!referred) {
       await countAgainstDailyLimit(
         tx,
         `ambassador-new-addresses:${actor.id}`,
@@ -554,8 +558,8 @@ export async function submitAmbassadorProposal(
         source: "ambassador",
         status: "submitted",
         ambassadorId: actor.id,
-        clientId: existing?.id ?? null,
-        organisationId: referredOrganisation?.id ?? null,
+        clientId: referred ? existing!.id : null,
+        organisationId: referred ? referredOrganisation!.id : null,
         clientName: input.clientName,
         clientEmail: email,
         projectName: input.projectName,
@@ -579,7 +583,7 @@ export async function submitAmbassadorProposal(
         lines: [`An ambassador prepared a proposal for ${about}. Read its terms, then accept and sign them (or decline) on its page.`],
         link: { label: "Review the proposal", path: `/proposals/${row!.id}` },
       });
-    } else {
+    } else if (!existing) {
       // A stranger's inbox: fixed company text naming the ambassador, and the link — nothing they typed.
       await queueNotification(tx, {
         to: email,

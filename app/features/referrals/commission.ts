@@ -94,7 +94,7 @@ export function payoutTotalCents(payableEntries: Array<{ amountCents: number }>)
   return total > 0 ? total : null;
 }
 
-/** @returns `createdAt` plus `holdDays` days (UTC, exact 24-hour days). */
-export function payableAtFor(createdAt: Date, holdDays: number): Date {
-  return new Date(createdAt.getTime() + holdDays * 86_400_000);
+/** @returns `from` (the payment's date received) plus `holdDays` days (UTC, exact 24-hour days). */
+export function payableAtFor(from: Date, holdDays: number): Date {
+  return new Date(from.getTime() + holdDays * 86_400_000);
 }

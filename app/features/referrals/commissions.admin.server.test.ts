@@ -54,9 +54,11 @@ describe.each(testDatabases())("commission ledger and payouts on %s", (_name, op
       ["payment", 99_990, 1500, 14_999],
       ["refund", -10, 1500, -2],
     ]);
+    const received = new Map((await t.db.select().from(payments)).map((p) => [p.id, p.receivedAt.getTime()]));
     for (const e of entries) {
       expect(e.ambassadorId).toBe(ambassador.id);
-      expect(e.payableAt.getTime() - e.createdAt.getTime()).toBe(30 * DAY);
+      // The hold counts from when the money was received (#36).
+      expect(e.payableAt.getTime() - received.get(e.paymentId!)!).toBe(30 * DAY);
     }
     const earnings = await getAmbassadorEarnings(t.db, ambassador);
     expect(earnings.totals).toEqual({ pendingCents: 29_999, payableCents: 0, paidOutCents: 0 });
@@ -68,6 +70,25 @@ describe.each(testDatabases())("commission ledger and payouts on %s", (_name, op
     const live = await t.db.select().from(liveEvent).where(eq(liveEvent.kind, "commission.entry-created"));
     expect(live).toHaveLength(3);
     for (const event of live) expect(event).toMatchObject({ userIds: [ambassador.id], admins: false });
+  });
+
+  it("counts the hold from when a payment was received, not when it was recorded (#36)", async () => {
+    const { t, admin } = ctx;
+    const { ambassador, invoiceId } = await approvedWithInvoice(200_000);
+    // Recorded today, received 20 days ago: payable in 10 days, not 30.
+    const receivedAt = new Date(Date.now() - 20 * DAY);
+    const { payment } = await recordPayment(t.db, admin, invoiceId, { amountCents: 20_000, currency: "USD", method: "cash", receivedAt });
+    const [entry] = await t.db.select().from(commissionEntries).where(eq(commissionEntries.paymentId, payment.id));
+    expect(entry!.payableAt.getTime()).toBe(receivedAt.getTime() + 30 * DAY);
+    // Received 31 days ago: its entry is payable at once.
+    await recordPayment(t.db, admin, invoiceId, {
+      amountCents: 10_000,
+      currency: "USD",
+      method: "cash",
+      receivedAt: new Date(Date.now() - 31 * DAY),
+    });
+    const earnings = await getAmbassadorEarnings(t.db, ambassador);
+    expect(earnings.totals).toEqual({ pendingCents: 3_000, payableCents: 1_500, paidOutCents: 0 });
   });
 
   it("is written by the payments use-cases in the payment's transaction: record payment, refund; a refused payment writes none", async () => {

@@ -5,7 +5,7 @@
  * of a proposal an ambassador submitted (`proposal.ambassador_id`) once its client approved it.
  * Each such payment or refund makes exactly one entry (unique per payment): rate × amount with
  * the rate frozen on the proposal at approval, rounded half up per entry, negative for a refund.
- * It is Pending until `payable_at` = its creation + `settings.commission_hold_days`, then Payable
+ * It is Pending until `payable_at` = the payment's date received + `settings.commission_hold_days`, then Payable
  * until a payout takes it. Payments recorded before the client approved earn their entries at
  * approval. A proposal whose commission was marked paid before the ledger existed (a `historical`
  * entry, migration 0021) earns nothing more from payments — that commission was already paid on
@@ -27,6 +27,8 @@ export interface LedgerPayment {
   /** Cents, negative for a refund. */
   amountCents: number;
   currency: string;
+  /** When the money was received (the hold counts from it). */
+  receivedAt: Date;
 }
 
 /**
@@ -95,7 +97,8 @@ export async function recordCommissionForPayment(q: Queryable, payment: LedgerPa
       amountCents,
       currency: payment.currency,
       createdAt,
-      payableAt: payableAtFor(createdAt, await holdDays(q)),
+      // The hold (the refund window) counts from when the money was received, not when it was recorded (#36).
+      payableAt: payableAtFor(payment.receivedAt, await holdDays(q)),
     })
     .onConflictDoNothing({ target: commissionEntries.paymentId })
     .returning({ id: commissionEntries.id });
@@ -113,7 +116,13 @@ export async function recordCommissionForPayment(q: Queryable, payment: LedgerPa
  */
 export async function syncProposalCommissions(q: Queryable, proposalId: number): Promise<number> {
   const missing = await q
-    .select({ id: payments.id, invoiceId: payments.invoiceId, amountCents: payments.amountCents, currency: payments.currency })
+    .select({
+      id: payments.id,
+      invoiceId: payments.invoiceId,
+      amountCents: payments.amountCents,
+      currency: payments.currency,
+      receivedAt: payments.receivedAt,
+    })
     .from(payments)
     .innerJoin(invoice, eq(invoice.id, payments.invoiceId))
     .where(

@@ -63,7 +63,7 @@ export default function AccountSettings({ loaderData, actionData }: Route.Compon
         <PasskeysSection passkeys={loaderData.passkeys} reply={reply} />
         <SessionsSection sessions={loaderData.sessions} reply={reply} />
         <NotificationsSection preferences={loaderData.preferences} reply={replyFor(reply, "preferences")} role={user.role} />
-        <DownloadDataSection reply={replyFor(reply, "download-data")} />
+        <DownloadDataSection notice={loaderData.myData} />
         {loaderData.canClose ? (
           <CloseAccountSection
             twoFactor={loaderData.twoFactor.enabled}

@@ -41,6 +41,10 @@ export function CloseAccountSection({
         <li>
           Invoices and payments are kept as the law requires, with the name and e-mail address they were billed to; nothing else about you.
         </li>
+        <li>
+          Offers you signed stay with the kept records as evidence of the agreement: the name you typed, your e-mail address, your IP
+          address, your browser (user agent) and the time.
+        </li>
         <li>You are signed out everywhere, and your e-mail address is free for a new account.</li>
         <li>This cannot be undone. Download your data first if you want a copy.</li>
       </ul>

@@ -7,8 +7,7 @@ import { redirect } from "react-router";
 import { closeOwnAccount, unpaidBalanceOnClosing } from "#app/features/privacy/close-account.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { currencyOf } from "#app/lib/money";
-import { exportResponse, requestDataExport } from "#app/features/privacy/data-export.server";
-import { PRIVACY_MESSAGES } from "#app/features/privacy/privacy.messages";
+import { PRIVACY_MESSAGES, myDataNotice } from "#app/features/privacy/privacy.messages";
 import { closeAccountSchema } from "#app/features/privacy/privacy.schema";
 import type { Env } from "#app/lib/env.server";
 import { conformIntent, parseInput, requireConfirmation, type IntentHandler, type ConformIntent } from "#app/lib/form-action.server";
@@ -92,6 +91,8 @@ export async function loadAccountPage({ deps, env, user, meta }: AccountPageCont
     unpaidOnClosing: unpaid?.invoices.length ? { ...unpaid, currency: currencyOf(settings) } : null,
     passwordDone: done === ACCOUNT_MESSAGES.passwordChanged ? done : null,
     twoFactorDone: done && done !== ACCOUNT_MESSAGES.passwordChanged ? done : null,
+    /** "Download my data" sent no file: queued, being prepared, or over the hourly limit (`POST /account/my-data`). */
+    myData: myDataNotice(url.searchParams.get("my-data")),
   };
 }
 
@@ -154,11 +155,6 @@ export function accountIntents({ deps, env, user, meta }: AccountPageContext): R
       const { id } = parseInput(removePasskeySchema, { id: form.get("id") });
       await removePasskey(deps, user, id, meta);
       return ACCOUNT_MESSAGES.passkeyRemoved;
-    },
-    // docs/product.md#download-my-data: the ZIP at once, or a mailed link when large.
-    "download-data": async () => {
-      const result = await requestDataExport(deps.db, user);
-      return "queued" in result ? PRIVACY_MESSAGES.exportQueued : exportResponse(result);
     },
     // docs/product.md#closing-an-account
     "close-account": async (form) => {
