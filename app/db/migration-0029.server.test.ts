@@ -39,7 +39,7 @@ const UNDO_0029 = `
   alter table invoice drop column organisation_id;
   alter table meeting drop column organisation_id;
   alter table proposal_acceptance drop column organisation_name;
-  drop table conversation_member, invitation, membership, organisation;
+  drop table conversation_member, invitation, membership, organisation cascade;
 `;
 
 const COUNTED = [

@@ -57,6 +57,16 @@ async function shoot(page: Page, name: string) {
   }
 }
 
+/** The pages a test opened on its own app, closed before the app stops (else their background fetches fail loudly). */
+const openPages: Page[] = [];
+function opened(page: Page): Page {
+  openPages.push(page);
+  return page;
+}
+async function closePages() {
+  for (const page of openPages.splice(0)) await page.context().close();
+}
+
 test.describe("accept, sign, pay", () => {
   test.describe.configure({ mode: "serial", timeout: 240_000 });
 
@@ -68,9 +78,9 @@ test.describe("accept, sign, pay", () => {
       STRIPE_API_URL: standIn.url,
     });
     try {
-      const client = await newUserPage(browser, { baseURL: app.baseUrl });
+      const client = opened(await newUserPage(browser, { baseURL: app.baseUrl }));
       const account = await registerClient(client, { businessName: "Card Bakery" });
-      const admin = await newUserPage(browser, { baseURL: app.baseUrl });
+      const admin = opened(await newUserPage(browser, { baseURL: app.baseUrl }));
       await loginAsAdmin(admin);
       const id = await offerWithDeposit(app, admin, account.email, "Card bakery site");
 
@@ -136,10 +146,13 @@ test.describe("accept, sign, pay", () => {
       await expect(client.getByTestId("amount-due")).toHaveText("$4,466.00");
       await client.goto(`/proposals/${id}`);
       await expect(client.getByText("In progress", { exact: true }).first()).toBeVisible();
-      await client.goto("/dashboard");
-      await expect(client.getByText(`Invoice ${invoices[0].number}`).first()).toBeVisible();
+      // The dashboard's balance: what remains after the deposit, on one unpaid invoice.
+      await client.goto("/client-dashboard");
+      await expect(client.getByTestId("balance-outstanding")).toContainText("$4,466.00");
+      await expect(client.getByTestId("balance-outstanding")).toContainText("1 unpaid invoice");
       await shoot(client, "dashboard");
     } finally {
+      await closePages();
       await app.stop();
       await standIn.close();
     }
@@ -148,12 +161,13 @@ test.describe("accept, sign, pay", () => {
   test("without Stripe: the instructions with amount and reference; the admin records the transfer", async ({ browser }) => {
     const app = await startIsolatedApp("accept-pay-transfer");
     try {
-      await app.sql.query(`update settings set payment_instructions = $1 where id = 1`, [
-        "Bank transfer to IBAN DE89 3704 0044 0532 0130 00.",
-      ]);
-      const client = await newUserPage(browser, { baseURL: app.baseUrl });
+      await app.sql.query(
+        `insert into settings (id, payment_instructions) values (1, $1) on conflict (id) do update set payment_instructions = excluded.payment_instructions`,
+        ["Bank transfer to IBAN DE89 3704 0044 0532 0130 00."],
+      );
+      const client = opened(await newUserPage(browser, { baseURL: app.baseUrl }));
       const account = await registerClient(client, { businessName: "Transfer Bakery" });
-      const admin = await newUserPage(browser, { baseURL: app.baseUrl });
+      const admin = opened(await newUserPage(browser, { baseURL: app.baseUrl }));
       await loginAsAdmin(admin);
       const id = await offerWithDeposit(app, admin, account.email, "Transfer bakery site");
 
@@ -172,8 +186,8 @@ test.describe("accept, sign, pay", () => {
       await expect(client.getByTestId("deposit-sentence")).toContainText("Pay $1,914.00 now (deposit). The remaining $4,466.00 is due by");
       await shoot(client, "pay-now");
       // The dashboard's next step says what is true: the deposit to pay.
-      await client.goto("/dashboard");
-      await expect(client.getByText("Pay your deposit for “Transfer bakery site”")).toBeVisible();
+      await client.goto("/client-dashboard");
+      await expect(client.getByText("Pay your deposit for “Transfer bakery site”", { exact: true })).toBeVisible();
       await expect(client.getByText(/Pay \$1,914\.00 now \(deposit\)\. The remaining \$4,466\.00 is due by/).first()).toBeVisible();
 
       // The admin records the transfer: the work starts.
@@ -187,6 +201,7 @@ test.describe("accept, sign, pay", () => {
       await expect(admin.getByText("Payment of $1,914.00 recorded.", { exact: false })).toBeVisible();
       expect((await app.sql.query(`select status from proposal where id = $1`, [id])).rows[0].status).toBe("in_progress");
     } finally {
+      await closePages();
       await app.stop();
     }
   });

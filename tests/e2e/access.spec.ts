@@ -779,6 +779,8 @@ test.describe("access matrix", () => {
   });
 
   test("POST: a wrong role is redirected by the guard and nothing is written", async () => {
+    // Seven intents × ten identities × every guarded route (some thousands of posts): a budget for a busy machine.
+    test.setTimeout(420_000);
     const before = await snapshot(app.sql, WRITTEN_TABLES);
     const failures: string[] = [];
     const intents = ["delete", "approve", "save", "create-payout", "record-payment", "accept-offer", "send-now"];

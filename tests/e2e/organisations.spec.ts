@@ -128,7 +128,7 @@ test.describe("client organisations", () => {
     await expect(owner.getByText("In this conversation", { exact: true })).toBeVisible();
     await billing.goto("/messages");
     await billing.getByRole("link", { name: project }).first().click();
-    await expect(billing).toHaveURL(new RegExp(`/proposals/${proposalId}$`));
+    await expect(billing).toHaveURL(new RegExp(`/proposals/${proposalId}(#conversation)?$`));
     await expect(billing.getByRole("paragraph").filter({ hasText: message })).toBeVisible();
     await expect(billing.getByRole("heading", { name: "Your request" })).toHaveCount(0);
     await owner.getByRole("button", { name: /^Remove from this conversation/ }).click();
