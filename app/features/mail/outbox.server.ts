@@ -6,6 +6,8 @@
  * 2. sends it through one pooled nodemailer transport whose connection, greeting and socket
  *    timeouts ({@link SMTP_TIMEOUTS_MS}) and the attempt's deadline end it well within the lease;
  * 3. marks it sent only while the lease is still this attempt's (`where lease_id = …`).
+ * The lease is renewed while the send is unsettled (a message waiting for a pooled connection
+ * after its attempt's deadline included), so a second process never sends it while the first may.
  * A failure is retried by the queue with exponential back-off; after the last attempt the job's
  * dead letter ({@link markMailFailed}) marks the row failed for the admin (/admin/outbox).
  *
@@ -272,6 +274,23 @@ export async function deliverMail(options: MailDeliveryOptions, job: Pick<JobRun
     if (!marked.length) logger.error({ mailId: row.id }, "mail: sent after its lease had passed (another attempt may send it too)");
   };
   const sending = composeMessage(options, row).then((message) => options.send(message));
+  // While the send is unsettled — past the deadline too, e.g. queued behind a slow message on a
+  // pooled connection — the lease is renewed, so no other attempt (another process) sends the
+  // mail a second time; a killed process stops renewing and its lease passes.
+  const heartbeat = setInterval(
+    () => {
+      db.update(mailOutbox)
+        .set({ lockedUntil: sql`now() + (${leaseSeconds} * interval '1 second')` })
+        .where(and(ours, isNull(mailOutbox.sentAt)))
+        .catch((e: unknown) => logger.warn({ err: e, mailId: row.id }, "mail: renewing the lease failed"));
+    },
+    Math.max(250, (leaseSeconds * 1000) / 4),
+  );
+  heartbeat.unref();
+  void sending.then(
+    () => clearInterval(heartbeat),
+    () => clearInterval(heartbeat),
+  );
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new DeadlineError("the SMTP server did not answer in time")), options.deadlineMs ?? leaseSeconds * 400);

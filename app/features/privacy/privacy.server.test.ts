@@ -191,7 +191,7 @@ describe.each(testDatabases())("privacy rights on %s", (_name, open) => {
     await acceptOffer(s.db, client, invoiced, { typedName: "Ada Baker", version: 1 }, SIGNED_FROM);
     const before = await s.db.select().from(proposalAcceptance).where(eq(proposalAcceptance.proposalId, invoiced));
     expect(before).toHaveLength(1);
-    await closeOwnAccount(s, await sessionUser(s, client.id), { password: PASSWORD }, here);
+    await closeOwnAccount(s, await sessionUser(s, client.id), { password: PASSWORD, acknowledgeUnpaid: true }, here);
     const after = await s.db.select().from(proposalAcceptance).where(eq(proposalAcceptance.proposalId, invoiced));
     expect(after).toEqual(before);
     expect(after[0]).toMatchObject({ typedName: "Ada Baker", email: client.email, ip: SIGNED_FROM.ip, userAgent: SIGNED_FROM.userAgent });
