@@ -193,7 +193,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
         reminders: { handler: () => runReminderSweep(handle.db), pollingIntervalSeconds: 5 },
         conversations: { handler: () => runConversationJobs({ db: handle.db, files }), pollingIntervalSeconds: 5 },
         "tally-fold": { handler: () => foldTallies(handle.db), pollingIntervalSeconds: 5 },
-        // docs/product.md#recurring-billing (#39, ADR 023): each due cycle of each plan, once.
+        // docs/product.md#recurring-billing (#39, ADR 025): each due cycle of each plan, once.
         billing: { handler: () => runBillingJob(handle.db), pollingIntervalSeconds: 2 },
         purge: {
           handler: async () => {

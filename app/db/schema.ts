@@ -1477,7 +1477,7 @@ export const testimonial = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------
-// #39 recurring billing (docs/product.md#recurring-billing, ADR 023)
+// #39 recurring billing (docs/product.md#recurring-billing, ADR 025)
 // ---------------------------------------------------------------------------------------
 
 /** One line of a billing plan: what every cycle's invoice bills (cents, > 0). */
@@ -1547,7 +1547,7 @@ export const billingPlan = pgTable(
 
 /**
  * One issued cycle of a plan: the unique (plan, cycle date) row is what makes "each cycle is
- * invoiced exactly once" true across processes, retries and downtime (ADR 023).
+ * invoiced exactly once" true across processes, retries and downtime (ADR 025).
  */
 export const billingCycle = pgTable(
   "billing_cycle",

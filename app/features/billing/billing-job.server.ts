@@ -1,5 +1,5 @@
 /**
- * The `billing` queue's handler (issue #39, ADR 023): one pass of recurring billing — issue every
+ * The `billing` queue's handler (issue #39, ADR 025): one pass of recurring billing — issue every
  * due cycle. Run every minute by cron (one process at a time: a singleton queue) and at once when a
  * plan that is due now is created or resumed. Safe to run again: every write is fenced by its row.
  */

@@ -1,5 +1,5 @@
 /**
- * Issuing the invoices of billing plans (issue #39, docs/product.md#recurring-billing, ADR 023).
+ * Issuing the invoices of billing plans (issue #39, docs/product.md#recurring-billing, ADR 025).
  *
  * The `billing` queue's cron job (every minute, one process at a time) and the job a plan's
  * creation or resumption enqueues call {@link issueDueCycles}: every active plan whose next cycle

@@ -75,7 +75,7 @@ export const JOB_QUEUES: Record<JobName, QueueOptions> = {
   conversations: { policy: "singleton", retryLimit: 0, expireInSeconds: 600 },
   "tally-fold": { policy: "singleton", retryLimit: 0, expireInSeconds: 600 },
   purge: { policy: "singleton", retryLimit: 0, expireInSeconds: 600 },
-  // #39 recurring billing (ADR 023): the sweep that issues due cycles, retries failed automatic
+  // #39 recurring billing (ADR 025): the sweep that issues due cycles, retries failed automatic
   // payments and warns of expiring cards; one job per charge of a saved card.
   billing: { policy: "singleton", retryLimit: 0, expireInSeconds: 600 },
   autopay: { policy: "standard", retryLimit: 4, retryDelay: 60, retryBackoff: true, expireInSeconds: 120 },

@@ -134,6 +134,34 @@ describe.each(testDatabases())("mail outbox on %s", (_name, open) => {
     expect(smtp.messages).toHaveLength(1);
   });
 
+  it("a send still unsettled after its deadline keeps renewing its lease: no second attempt sends it (issue #36)", async () => {
+    const { t } = ctx;
+    const id = await enqueueMail(t.db, { to: "r@example.com", subject: "Slow", text: "x" });
+    let finish!: () => void;
+    const sent: string[] = [];
+    // Waits (like a message queued behind a slow one on a pooled connection) until released.
+    const slow: MailSender = (message) =>
+      new Promise<void>((resolve) => {
+        finish = () => {
+          sent.push(message.messageId);
+          resolve();
+        };
+      });
+    const options = { db: t.db, send: slow, from: "p@example.com", origin: "https://portal.example", adminEmail: "owner@example.com" };
+    await expect(deliverMail({ ...options, leaseSeconds: 1, deadlineMs: 100 }, { data: { mailId: id } })).rejects.toThrow(/did not answer/);
+    // Well past the first lease (1 s): a second attempt still finds the mail held.
+    await new Promise((r) => setTimeout(r, 2_500));
+    await expect(deliverMail({ ...options, leaseSeconds: 1 }, { data: { mailId: id } })).rejects.toThrow(
+      /another delivery attempt holds this mail/,
+    );
+    finish();
+    await expect
+      .poll(async () => (await t.db.select({ sentAt: mailOutbox.sentAt }).from(mailOutbox).where(eq(mailOutbox.id, id)))[0]!.sentAt)
+      .not.toBeNull();
+    expect(sent).toHaveLength(1);
+    expect(await deliverMail(options, { data: { mailId: id } })).toBe("skipped");
+  });
+
   it("a stalled SMTP server ends an attempt by its socket timeout, within the lease, and the mail is retried", async () => {
     const { t } = ctx;
     // Accepts connections and never says a word.
