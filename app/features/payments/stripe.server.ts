@@ -28,6 +28,7 @@ import { getInvoiceMoney } from "./balance.server";
 import { rowsOf } from "#app/db/rows";
 import type { Actor } from "#app/features/users/actor";
 import { lockInvoice, writePayment } from "./record-payment.server";
+import { saveCardFromSetupSession } from "./saved-cards.server";
 
 /** The webhook's path. */
 export const STRIPE_WEBHOOK_PATH = "/webhooks/stripe";
@@ -149,7 +150,16 @@ async function payerOf(tx: Queryable, invoiceId: number, email: string | null | 
 }
 
 /** What {@link handleStripeEvent} did, for the log and the tests. */
-export type StripeOutcome = "recorded" | "duplicate" | "ignored" | "unknown-invoice" | "disputed" | "nothing-due";
+export type StripeOutcome =
+  | "recorded"
+  | "duplicate"
+  | "ignored"
+  | "unknown-invoice"
+  | "disputed"
+  | "nothing-due"
+  | "card-saved"
+  | "failure-handled"
+  | "requires-action";
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   typeof value === "string" ? value : (value?.id ?? null);
@@ -181,11 +191,17 @@ async function eventSeen(tx: Queryable, eventId: string): Promise<boolean> {
  *
  * @throws {Error} when a refund arrives before its payment (the webhook answers 503: Stripe sends it again later).
  */
-export async function handleStripeEvent(db: Database, event: Stripe.Event): Promise<StripeOutcome> {
+export async function handleStripeEvent(db: Database, event: Stripe.Event, stripe: Stripe | null = null): Promise<StripeOutcome> {
   switch (event.type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded": {
       const session = event.data.object;
+      // #39: a card saved through Checkout in setup mode (read back from Stripe, never from the event alone).
+      if (session.mode === "setup") {
+        if (!stripe) return "ignored";
+        const saved = await saveCardFromSetupSession(db, stripe, session.id);
+        return saved === "saved" ? "card-saved" : saved === "ignored" ? "ignored" : "duplicate";
+      }
       if (session.payment_status !== "paid") return "ignored";
       const invoiceId = invoiceIdOf(session.metadata);
       const intent = idOf(session.payment_intent) ?? `session:${session.id}`;
@@ -357,7 +373,7 @@ export function stripeWebhook(options: { db: Database; env: StripeConfig }) {
       return answer(res, 400, { error: "Invalid signature" });
     }
     try {
-      const outcome = await handleStripeEvent(options.db, event);
+      const outcome = await handleStripeEvent(options.db, event, stripe);
       const level = outcome === "unknown-invoice" || outcome === "ignored" || outcome === "nothing-due" ? "warn" : "info";
       logger[level]({ eventId: event.id, type: event.type, outcome }, "stripe webhook");
       return answer(res, 200, { received: true, outcome });
