@@ -94,6 +94,8 @@ export default [
     route("invoices", "routes/admin/invoices.tsx"),
     route("invoices/edit/:invoiceId", "routes/admin/edit-invoice.tsx"),
     route("invoices/:invoiceId/payments", "routes/admin/invoice-payments.tsx"),
+    // Card payments kept aside, not applied to a balance (issue #36, docs/product.md#card-payments).
+    route("card-payments", "routes/admin/card-payments.tsx"),
     route("generate-invoice/:proposalId", "routes/admin/generate-invoice.tsx"),
     route("ambassadors", "routes/admin/ambassadors.tsx"),
     route("settings", "routes/admin/settings.tsx"),

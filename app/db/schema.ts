@@ -1084,6 +1084,44 @@ export const payments = pgTable(
   ],
 );
 
+/**
+ * A card payment Stripe reports that is not applied to an invoice's balance (issue #36,
+ * docs/product.md#card-payments): paid in another currency than Settings', paid when nothing was
+ * due, or the part of a payment above the balance. Kept as it was paid (amount and currency as
+ * Stripe reports them), flagged for the admins until one marks it resolved (refunded or applied by
+ * hand); refunds Stripe reports for it are counted here, first, before the applied payment's.
+ */
+export const unappliedPayment = pgTable(
+  "unapplied_payment",
+  {
+    id: serial().primaryKey(),
+    invoiceId: integer().references(() => invoice.id, { onDelete: "set null" }),
+    /** Integer cents in `currency` (as paid), > 0. */
+    amountCents: integer().notNull(),
+    /** ISO 4217 as Stripe reports it, upper case. */
+    currency: text().notNull(),
+    reason: text().$type<"other-currency" | "nothing-due" | "above-balance">().notNull(),
+    /** One unapplied part per payment intent. */
+    processorPaymentIntent: text().notNull().unique(),
+    processorEventId: text().notNull(),
+    receivedAt: timestamp({ withTimezone: true }).notNull(),
+    /** Refunded of it so far (Stripe's charge.refunded), in cents of `currency`. */
+    refundedCents: integer().notNull().default(0),
+    resolvedAt: timestamp({ withTimezone: true }),
+    resolvedBy: text().references(() => user.id, { onDelete: "set null" }),
+    resolution: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("unapplied_payment_open_idx")
+      .on(t.createdAt)
+      .where(sql`${t.resolvedAt} is null`),
+    check("unapplied_payment_amount_positive", sql`${t.amountCents} > 0`),
+    check("unapplied_payment_refunded_range", sql`${t.refundedCents} >= 0 and ${t.refundedCents} <= ${t.amountCents}`),
+    check("unapplied_payment_reason_check", sql`${t.reason} in ('other-currency','nothing-due','above-balance')`),
+  ],
+);
+
 // #25b commission ledger
 // ---------------------------------------------------------------------------------------
 // Commission ledger and payouts (issue #25, migration 0021, docs/product.md#commissions-ledger, ADR 017)
