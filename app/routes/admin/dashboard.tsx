@@ -144,7 +144,6 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
           <p className="text-slate-700">No proposal request came through “Start a project like this” yet.</p>
         )}
       </DashboardSection>
-
     </>
   );
 }
