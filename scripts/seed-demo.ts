@@ -200,14 +200,41 @@ async function insertBatches<T>(rows: T[], size: number, insert: (batch: T[]) =>
  * @returns what was created.
  * @throws {Error} when demo data is already present (an account @demo.local exists).
  */
+/** seed:demo refused to write: the database is in use. The message is one sentence for the console. */
+export class SeedRefusedError extends Error {
+  override name = "SeedRefusedError";
+}
+
+/**
+ * Why seed:demo must not write to this database, or null when it may (issue #41): a database is
+ * in use when it has proposals, invoices, meetings, organisations or any account other than
+ * admins (a fresh install's first admin is fine), or already has the demo accounts. Reads only:
+ * nothing is inserted and no sequence moves.
+ *
+ * @returns one sentence naming what was found and what to do instead, or null.
+ */
+export async function seedRefusal(db: Database): Promise<string | null> {
+  const result = (await db.execute(sql`select
+      (select count(*)::int from "user" where coalesce(role, '') <> 'admin' or email like '%@demo.local') as users,
+      (select count(*)::int from proposal) as proposals,
+      (select count(*)::int from invoice) as invoices,
+      (select count(*)::int from meeting) as meetings,
+      (select count(*)::int from organisation) as organisations`)) as unknown as {
+    rows: { users: number; proposals: number; invoices: number; meetings: number; organisations: number }[];
+  };
+  const counts = result.rows[0]!;
+  const found = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([what, n]) => `${n.toLocaleString("en-US")} ${n === 1 ? what.replace(/s$/, "") : what}`);
+  if (found.length === 0) return null;
+  return `This database is in use (${found.join(", ")}), so seed:demo wrote nothing: point DATA_DIR or DATABASE_URL at an empty database to try the demo.`;
+}
+
 export async function seedDemo(db: Database, size: SeedSize, options: { now?: Date; log?: (line: string) => void } = {}) {
   const log = options.log ?? (() => {});
   const now = options.now ?? new Date();
-  const [existing] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(user)
-    .where(sql`${user.email} like '%@demo.local'`);
-  if (existing!.n > 0) throw new Error("This database already has demo data (accounts @demo.local). Use a fresh DATA_DIR or database.");
+  const refusal = await seedRefusal(db);
+  if (refusal) throw new SeedRefusedError(refusal);
   const rnd = prng(20_260_101);
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const start = now.getTime() - 730 * DAY;
@@ -578,7 +605,10 @@ async function main() {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((error) => {
-    console.error(error instanceof Error ? error.message : error);
+    // One line, never the failed statement and its parameters (a query error's message is the whole SQL).
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    const message = cause instanceof Error ? cause.message : String(cause);
+    console.error(error instanceof SeedRefusedError ? error.message : `seed:demo failed: ${message.split("\n")[0]!.slice(0, 300)}`);
     process.exit(1);
   });
 }
