@@ -300,6 +300,37 @@ export async function markMilestoneReached(
   });
 }
 
+/** What comes next on one project's schedule, for the client's dashboard and invoices page. */
+export interface UpcomingPayment {
+  proposalId: number;
+  projectName: string | null;
+  /** "Milestone 2 ($500.00) is due on Jun 9, 2026." */
+  text: string;
+}
+
+/**
+ * The next unissued line of each open project of the client's (#37: "Milestone 2 is due on …").
+ *
+ * @param proposals - the client's open proposals as they may see them (the caller's read, rights checked).
+ * @returns one entry per project with a line still to come, in the proposals' order.
+ */
+export async function upcomingPayments(
+  q: Queryable,
+  proposals: readonly { id: number; projectName: string | null }[],
+  currency: string,
+): Promise<UpcomingPayment[]> {
+  const lines = await scheduleLinesOf(
+    q,
+    proposals.map((p) => p.id),
+  );
+  const out: UpcomingPayment[] = [];
+  for (const p of proposals) {
+    const text = nextLineSentence(lines.get(p.id) ?? [], currency);
+    if (text) out.push({ proposalId: p.id, projectName: p.projectName, text });
+  }
+  return out;
+}
+
 /** The schedules of several proposals at once (dashboards): proposal id → lines. */
 export async function scheduleLinesOf(q: Queryable, proposalIds: readonly number[]): Promise<Map<number, ScheduleLineView[]>> {
   const out = new Map<number, ScheduleLineView[]>();

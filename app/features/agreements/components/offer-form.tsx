@@ -214,7 +214,10 @@ export function OfferForm({
         <SelectInput
           field={fields.depositKind}
           label="Deposit"
-          onChange={(event) => setDeposit((d) => ({ ...d, kind: event.currentTarget.value }))}
+          onChange={(event) => {
+            const kind = event.currentTarget.value;
+            setDeposit((d) => ({ ...d, kind }));
+          }}
           options={[
             { value: "none", label: "No deposit" },
             { value: "amount", label: "An amount" },
@@ -225,7 +228,10 @@ export function OfferForm({
           field={fields.depositValue}
           label="Deposit amount or percentage"
           hint="e.g. 500.00, or 30 for 30 %."
-          onInput={(event) => setDeposit((d) => ({ ...d, value: event.currentTarget.value }))}
+          onInput={(event) => {
+            const value = event.currentTarget.value;
+            setDeposit((d) => ({ ...d, value }));
+          }}
         />
       </div>
       <LineItems
