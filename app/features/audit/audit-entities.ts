@@ -16,5 +16,6 @@ export const AUDIT_ENTITIES = [
   "case_study",
   "testimonial",
   "billing-plan",
+  "unapplied-payment",
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];

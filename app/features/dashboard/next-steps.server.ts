@@ -8,6 +8,7 @@
  * meeting requests, overdue invoices and unread contact messages; unread conversation messages on
  * both sides (docs/product.md#conversations).
  */
+import { countOpenUnappliedPayments } from "#app/features/payments/unapplied.server";
 import { and, count, eq, gt, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { readTally, tallyCount } from "#app/db/tally.server";
@@ -73,6 +74,7 @@ export async function clientNextSteps(
     listClientInvoiceRows(db, actor, { limit: 50 }, now),
     upcomingMeetings ?? listUpcomingClientMeetings(db, actor, now),
     countUnread(db, actor),
+    countOpenUnappliedPayments(db),
   ]);
   if (proposals.length === 0) {
     const anyEver = await listClientProposalRows(db, actor, { includeCompleted: true, limit: 1 });
@@ -210,7 +212,7 @@ function proposalHref(id: number): string {
  * What waits for the agency (docs/product.md#admin-dashboard), each count a link to the filtered
  * list: new requests (client requests pending, ambassador proposals submitted), revision requests
  * (in review with a revision comment), meeting requests awaiting an answer, overdue invoices,
- * unread contact messages. Items with a zero count are left out.
+ * unread contact messages, card payments kept aside (issue #36). Items with a zero count are left out.
  *
  * @param invoiceTotals - the caller's own {@link invoiceSummary} at `now`, when it has one (the
  *   dashboard shows the totals too: one read, not two).
@@ -223,7 +225,7 @@ export async function adminNextSteps(
   invoiceTotals?: InvoiceSummary,
 ): Promise<NextStep[]> {
   assertRole(actor, "admin");
-  const [byStatus, revisions, meetingRequests, invoices, unread, unreadConversations] = await Promise.all([
+  const [byStatus, revisions, meetingRequests, invoices, unread, unreadConversations, cardPayments] = await Promise.all([
     readTally(db, "proposal"),
     // Through the partial index proposal_revision_requested_idx (its predicate, written out).
     db
@@ -237,6 +239,7 @@ export async function adminNextSteps(
     invoiceTotals ?? invoiceSummary(db, actor, now),
     countUnreadMessages(db, actor),
     countUnread(db, actor),
+    countOpenUnappliedPayments(db),
   ]);
   const statusCount = (s: string) => tallyCount(byStatus, (bucket) => bucket === s);
   const steps: (NextStep & { n: number })[] = [
@@ -284,6 +287,15 @@ export async function adminNextSteps(
       text: `${formatMoney(invoices.overdueCents)} overdue.`,
       href: "/admin/invoices?status=overdue",
       cta: "Open",
+    },
+    {
+      n: cardPayments,
+      key: "card-payments-to-review",
+      kind: "action",
+      title: `${countOf(cardPayments, "card payment")} to review`,
+      text: "Paid in another currency, above the balance or with nothing due: kept aside, not applied.",
+      href: "/admin/card-payments",
+      cta: "Review",
     },
     {
       n: unreadConversations,

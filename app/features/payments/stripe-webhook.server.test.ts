@@ -10,13 +10,15 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { invoice, mailOutbox, payments } from "#app/db/schema";
+import { auditEvent, invoice, mailOutbox, payments, unappliedPayment } from "#app/db/schema";
+import { adminNextSteps } from "#app/features/dashboard/next-steps.server";
 import { generateInvoice } from "#app/features/invoices/invoices.admin.server";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal, snapshot } from "../../../tests/helpers/admin-data";
 import { makeClient, useTestServices } from "../../../tests/helpers/services";
 import { getInvoiceMoney } from "./balance.server";
 import { stripeApiOptions, stripeWebhook } from "./stripe.server";
+import { countOpenUnappliedPayments, listUnappliedPayments, resolveUnappliedPayment, UNAPPLIED_MESSAGES } from "./unapplied.server";
 
 const SECRET = "whsec_test_secret_0123456789";
 const env = { STRIPE_SECRET_KEY: "sk_test_0123456789", STRIPE_WEBHOOK_SECRET: SECRET };
@@ -68,6 +70,7 @@ describe.each(testDatabases())("stripe webhook on %s", (_name, open) => {
     amount: number,
     intent = "pi_1",
     metadata: Record<string, string> = { invoice_id: String(invoiceId) },
+    currency = "usd",
   ) => ({
     id,
     object: "event",
@@ -79,19 +82,19 @@ describe.each(testDatabases())("stripe webhook on %s", (_name, open) => {
         object: "checkout.session",
         payment_status: "paid",
         amount_total: amount,
-        currency: "usd",
+        currency,
         payment_intent: intent,
         metadata,
       },
     },
   });
-  const refunded = (id: string, amountRefunded: number) => ({
+  const refunded = (id: string, amountRefunded: number, intent = "pi_1", currency = "usd") => ({
     id,
     object: "event",
     type: "charge.refunded",
     created: Math.floor(Date.now() / 1000),
     data: {
-      object: { id: "ch_1", object: "charge", payment_intent: "pi_1", amount_refunded: amountRefunded, currency: "usd", metadata: {} },
+      object: { id: `ch_${intent}`, object: "charge", payment_intent: intent, amount_refunded: amountRefunded, currency, metadata: {} },
     },
   });
 
@@ -131,6 +134,71 @@ describe.each(testDatabases())("stripe webhook on %s", (_name, open) => {
     const refunds = await t.db.select({ amount: payments.amountCents }).from(payments).where(eq(payments.invoiceId, invoiceId));
     expect(refunds.map((r) => r.amount)).toEqual([30_000, -15_000, -15_000]);
     expect(await getInvoiceMoney(t.db, invoiceId)).toMatchObject({ paidCents: 30_000, refundedCents: 30_000, balanceCents: 70_000 });
+  });
+
+  it("keeps aside, as paid, a payment in another currency, one with nothing due and the part above the balance: 200, mailed, on the dashboard, refundable (issue #36)", async () => {
+    const { t, admin } = ctx;
+    const held = () => t.db.select().from(unappliedPayment).orderBy(unappliedPayment.id);
+    // Another currency than Settings' (USD): not applied, never 503.
+    expect(await post(completed("evt_eur", 50_000, "pi_eur", undefined, "eur"))).toEqual({
+      status: 200,
+      body: { received: true, outcome: "held" },
+    });
+    expect((await post(completed("evt_eur", 50_000, "pi_eur", undefined, "eur"))).body.outcome).toBe("duplicate");
+    expect((await post(completed("evt_eur2", 50_000, "pi_eur", undefined, "eur"))).body.outcome).toBe("duplicate");
+    expect(await getInvoiceMoney(t.db, invoiceId)).toMatchObject({ paidCents: 0, balanceCents: 100_000 });
+    // Above the balance: 90,000 then 20,000 → 10,000 applied, 10,000 kept aside.
+    expect((await post(completed("evt_1", 90_000, "pi_1"))).body.outcome).toBe("recorded");
+    expect((await post(completed("evt_2", 20_000, "pi_2"))).body.outcome).toBe("recorded");
+    // Nothing due now: the whole payment is kept aside.
+    expect((await post(completed("evt_3", 5_000, "pi_3"))).body.outcome).toBe("held");
+    expect((await held()).map((r) => [r.reason, r.amountCents, r.currency, r.processorPaymentIntent])).toEqual([
+      ["other-currency", 50_000, "EUR", "pi_eur"],
+      ["above-balance", 10_000, "USD", "pi_2"],
+      ["nothing-due", 5_000, "USD", "pi_3"],
+    ]);
+    expect(await getInvoiceMoney(t.db, invoiceId)).toMatchObject({ paidCents: 100_000, balanceCents: 0, status: "paid" });
+    const subjects = (await t.db.select({ subject: mailOutbox.subject }).from(mailOutbox)).map((m) => m.subject);
+    expect(subjects.filter((x) => x.includes("to review"))).toHaveLength(3);
+    expect(await countOpenUnappliedPayments(t.db)).toBe(3);
+    expect((await adminNextSteps(t.db, admin)).find((step) => step.key === "card-payments-to-review")?.title).toBe(
+      "3 card payments to review",
+    );
+
+    // Their refunds are counted, never 503: the part kept aside first, then the applied payment.
+    expect(await post(refunded("evt_r_eur", 50_000, "pi_eur", "eur"))).toEqual({
+      status: 200,
+      body: { received: true, outcome: "recorded" },
+    });
+    expect((await post(refunded("evt_r_eur", 50_000, "pi_eur", "eur"))).body.outcome).toBe("duplicate");
+    expect((await post(refunded("evt_r3", 5_000, "pi_3"))).body.outcome).toBe("recorded");
+    expect((await post(refunded("evt_r2", 15_000, "pi_2"))).body.outcome).toBe("recorded");
+    expect((await post(refunded("evt_r2b", 15_000, "pi_2"))).body.outcome).toBe("duplicate");
+    expect((await held()).map((r) => r.refundedCents)).toEqual([50_000, 10_000, 5_000]);
+    const refunds = await t.db.select({ amount: payments.amountCents }).from(payments).where(eq(payments.invoiceId, invoiceId));
+    expect(refunds.map((r) => r.amount)).toEqual([90_000, 10_000, -5_000]);
+
+    // An admin marks one resolved with what was done (audited); nobody else may, and not twice.
+    const [first] = await held();
+    const client = await makeClient(ctx.s);
+    await expect(resolveUnappliedPayment(t.db, client, first!.id, "x")).rejects.toMatchObject({ status: 403 });
+    await expect(resolveUnappliedPayment(t.db, admin, first!.id, "  ")).rejects.toMatchObject({
+      status: 400,
+      fieldErrors: { resolution: [UNAPPLIED_MESSAGES.resolutionRequired] },
+    });
+    await resolveUnappliedPayment(t.db, admin, first!.id, "Refunded in Stripe");
+    await expect(resolveUnappliedPayment(t.db, admin, first!.id, "again")).rejects.toMatchObject({ status: 409 });
+    await expect(resolveUnappliedPayment(t.db, admin, 2_147_483_647, "x")).rejects.toMatchObject({ status: 404 });
+    expect(await countOpenUnappliedPayments(t.db)).toBe(2);
+    const list = await listUnappliedPayments(t.db, admin);
+    expect(list.map((r) => [r.processorPaymentIntent, r.resolution])).toEqual([
+      ["pi_3", null],
+      ["pi_2", null],
+      ["pi_eur", "Refunded in Stripe"],
+    ]);
+    const audits = await t.db.select().from(auditEvent).where(eq(auditEvent.entity, "unapplied-payment"));
+    expect(audits).toHaveLength(1);
+    expect(audits[0]).toMatchObject({ action: "resolved", actorId: admin.id });
   });
 
   it("a dispute marks the invoice Disputed and mails the admins; unknown invoices and types answer 200", async () => {

@@ -8,7 +8,9 @@
  *   `stripe.webhooks.constructEvent` (default tolerance: 300 s), and records what happened —
  *   `checkout.session.completed` (paid) → a card payment; `charge.refunded` → refunds up to the
  *   charge's `amount_refunded` so far; `charge.dispute.created` → the invoice is marked Disputed and the
- *   admins are mailed. Each payment is recorded once per payment intent (a unique column) and each
+ *   admins are mailed. A payment in another currency than Settings', one when nothing is due, and the
+ *   part above the balance are kept aside as paid ({@link holdUnapplied}: flagged on the admin
+ *   dashboard and mailed), never dropped and never 503. Each payment is recorded once per payment intent (a unique column) and each
  *   refund event once per event id, all under the invoice's row lock, so duplicated, replayed,
  *   concurrent or out-of-order deliveries change nothing twice. Unknown invoices and event types
  *   answer 200 and are logged; a bad, missing or stale signature answers 400 and writes nothing.
@@ -18,7 +20,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { and, eq, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import type { Database, Queryable } from "#app/db/client.server";
-import { auditEvent, invoice, payments } from "#app/db/schema";
+import { auditEvent, invoice, payments, unappliedPayment } from "#app/db/schema";
 import { notifyAdmin } from "#app/features/mail/notifications.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { conflict } from "#app/lib/errors";
@@ -28,6 +30,8 @@ import { getInvoiceMoney } from "./balance.server";
 import { rowsOf } from "#app/db/rows";
 import type { Actor } from "#app/features/users/actor";
 import { lockInvoice, writePayment } from "./record-payment.server";
+import { saveCardFromSetupSession } from "./saved-cards.server";
+import { holdUnapplied, type UnappliedReason } from "./unapplied.server";
 
 /** The webhook's path. */
 export const STRIPE_WEBHOOK_PATH = "/webhooks/stripe";
@@ -149,7 +153,7 @@ async function payerOf(tx: Queryable, invoiceId: number, email: string | null | 
 }
 
 /** What {@link handleStripeEvent} did, for the log and the tests. */
-export type StripeOutcome = "recorded" | "duplicate" | "ignored" | "unknown-invoice" | "disputed" | "nothing-due";
+export type StripeOutcome = "recorded" | "held" | "duplicate" | "ignored" | "unknown-invoice" | "disputed" | "card-saved";
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   typeof value === "string" ? value : (value?.id ?? null);
@@ -181,11 +185,17 @@ async function eventSeen(tx: Queryable, eventId: string): Promise<boolean> {
  *
  * @throws {Error} when a refund arrives before its payment (the webhook answers 503: Stripe sends it again later).
  */
-export async function handleStripeEvent(db: Database, event: Stripe.Event): Promise<StripeOutcome> {
+export async function handleStripeEvent(db: Database, event: Stripe.Event, stripe: Stripe | null = null): Promise<StripeOutcome> {
   switch (event.type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded": {
       const session = event.data.object;
+      // #39: a card saved through Checkout in setup mode (read back from Stripe, never from the event alone).
+      if (session.mode === "setup") {
+        if (!stripe) return "ignored";
+        const saved = await saveCardFromSetupSession(db, stripe, session.id);
+        return saved === "saved" ? "card-saved" : saved === "ignored" ? "ignored" : "duplicate";
+      }
       if (session.payment_status !== "paid") return "ignored";
       const invoiceId = invoiceIdOf(session.metadata);
       const intent = idOf(session.payment_intent) ?? `session:${session.id}`;
@@ -193,29 +203,45 @@ export async function handleStripeEvent(db: Database, event: Stripe.Event): Prom
       return db.transaction(async (tx) => {
         await lockInvoice(tx, invoiceId);
         const [existing] = await tx.select({ id: payments.id }).from(payments).where(eq(payments.processorPaymentIntent, intent));
-        if (existing || (await eventSeen(tx, event.id))) return "duplicate";
+        const [held] = await tx
+          .select({ id: unappliedPayment.id })
+          .from(unappliedPayment)
+          .where(eq(unappliedPayment.processorPaymentIntent, intent));
+        if (existing || held || (await eventSeen(tx, event.id))) return "duplicate";
         const money = await getInvoiceMoney(tx, invoiceId);
         const amount = session.amount_total ?? 0;
         const currency = (session.currency ?? "").toUpperCase();
-        if (money.balanceCents === 0 || amount <= 0) {
-          await notifyAdmin(tx, {
-            subject: `Card payment on ${money.number} with nothing due`,
-            lines: [
-              `Stripe reports a card payment of ${formatCents(amount, currency || "USD")} on invoice ${money.number}, which has nothing due.`,
-              `Refund it in the Stripe dashboard (payment intent ${intent}).`,
-            ],
-            link: { label: "Open the invoice's payments", path: `/admin/invoices/${invoiceId}/payments` },
+        if (amount <= 0) return "ignored";
+        const receivedAt = new Date(event.created * 1000);
+        const hold = (reason: UnappliedReason, cents: number) =>
+          holdUnapplied(tx, {
+            invoiceId,
+            number: money.number,
+            reason,
+            amountCents: cents,
+            currency,
+            intent,
+            eventId: event.id,
+            receivedAt,
           });
-          return "nothing-due";
+        // Paid as it was paid, never dropped (issue #36): another currency than the invoice's, or
+        // nothing due, is kept aside for the admin — the balance stays as it was.
+        if (currency !== currencyOf(await getSettings(tx))) {
+          await hold("other-currency", amount);
+          return "held";
         }
-        // Never beyond the balance (an admin may have recorded a payment meanwhile): the rest is the admin's to refund.
+        if (money.balanceCents === 0) {
+          await hold("nothing-due", amount);
+          return "held";
+        }
+        // Never beyond the balance (an admin may have recorded a payment meanwhile): the rest is kept aside.
         const recorded = Math.min(amount, money.balanceCents);
         await writePayment(tx, {
           invoiceId,
           amountCents: recorded,
           currency,
           method: "card",
-          receivedAt: new Date(event.created * 1000),
+          receivedAt,
           reference: `Stripe ${intent}`,
           recordedBy: null,
           paidBy: await payerOf(tx, invoiceId, session.customer_details?.email ?? session.customer_email),
@@ -223,13 +249,7 @@ export async function handleStripeEvent(db: Database, event: Stripe.Event): Prom
           processorPaymentIntent: intent,
           processorEventId: event.id,
         });
-        if (recorded < amount) {
-          await notifyAdmin(tx, {
-            subject: `Card payment on ${money.number} above its balance`,
-            lines: [`${formatCents(amount - recorded, currency)} more than the balance was paid by card; refund the difference in Stripe.`],
-            link: { label: "Open the invoice's payments", path: `/admin/invoices/${invoiceId}/payments` },
-          });
-        }
+        if (recorded < amount) await hold("above-balance", amount - recorded);
         return "recorded";
       });
     }
@@ -241,22 +261,43 @@ export async function handleStripeEvent(db: Database, event: Stripe.Event): Prom
         .select({ id: payments.id, invoiceId: payments.invoiceId, amountCents: payments.amountCents })
         .from(payments)
         .where(eq(payments.processorPaymentIntent, intent));
-      if (!paid) {
+      const [aside] = await db
+        .select({ id: unappliedPayment.id })
+        .from(unappliedPayment)
+        .where(eq(unappliedPayment.processorPaymentIntent, intent));
+      if (!paid && !aside) {
         const invoiceId = invoiceIdOf(charge.metadata);
         if (invoiceId !== null && (await invoiceExists(db, invoiceId))) throw new Error("refund before its payment was recorded");
         return "unknown-invoice";
       }
       return db.transaction(async (tx) => {
-        await lockInvoice(tx, paid.invoiceId);
+        if (paid) await lockInvoice(tx, paid.invoiceId);
         if (await eventSeen(tx, event.id)) return "duplicate";
-        const [sofar] = await tx
-          .select({ refunded: sql<number>`coalesce(-sum(${payments.amountCents}), 0)::int`.mapWith(Number) })
-          .from(payments)
-          .where(eq(payments.refundOf, paid.id));
+        // The part kept aside (above the balance, nothing due, another currency) is refunded first.
+        const [held] = aside ? await tx.select().from(unappliedPayment).where(eq(unappliedPayment.id, aside.id)).for("update") : [];
+        const [sofar] = paid
+          ? await tx
+              .select({ refunded: sql<number>`coalesce(-sum(${payments.amountCents}), 0)::int`.mapWith(Number) })
+              .from(payments)
+              .where(eq(payments.refundOf, paid.id))
+          : [];
+        const refundedBefore = (held?.refundedCents ?? 0) + (sofar?.refunded ?? 0);
         // amount_refunded is what the charge has had refunded so far: record only what is new.
-        // Never more than what is left of the recorded payment (a card payment above the balance was recorded up to it).
-        const fresh = Math.min(charge.amount_refunded - (sofar?.refunded ?? 0), paid.amountCents - (sofar?.refunded ?? 0));
+        let fresh = charge.amount_refunded - refundedBefore;
         if (fresh <= 0) return "duplicate";
+        if (held) {
+          const share = Math.min(fresh, held.amountCents - held.refundedCents);
+          if (share > 0) {
+            await tx
+              .update(unappliedPayment)
+              .set({ refundedCents: held.refundedCents + share })
+              .where(eq(unappliedPayment.id, held.id));
+            fresh -= share;
+          }
+        }
+        // Never more than what is left of the recorded payment.
+        if (paid) fresh = Math.min(fresh, paid.amountCents - (sofar?.refunded ?? 0));
+        if (!paid || fresh <= 0) return "recorded";
         await writePayment(tx, {
           invoiceId: paid.invoiceId,
           amountCents: fresh,
@@ -357,8 +398,8 @@ export function stripeWebhook(options: { db: Database; env: StripeConfig }) {
       return answer(res, 400, { error: "Invalid signature" });
     }
     try {
-      const outcome = await handleStripeEvent(options.db, event);
-      const level = outcome === "unknown-invoice" || outcome === "ignored" || outcome === "nothing-due" ? "warn" : "info";
+      const outcome = await handleStripeEvent(options.db, event, stripe);
+      const level = outcome === "unknown-invoice" || outcome === "ignored" || outcome === "held" ? "warn" : "info";
       logger[level]({ eventId: event.id, type: event.type, outcome }, "stripe webhook");
       return answer(res, 200, { received: true, outcome });
     } catch (error) {

@@ -92,6 +92,7 @@ const ENTITY_LABELS: Record<AuditEntity, string> = {
   case_study: "Case studies",
   testimonial: "Testimonials",
   "billing-plan": "Billing plans",
+  "unapplied-payment": "Card payments kept aside",
 };
 
 type EventRow = Route.ComponentProps["loaderData"]["events"][number];

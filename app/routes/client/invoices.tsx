@@ -17,6 +17,7 @@ import { MONEY_ROLES } from "#app/features/organisations/access.server";
 import { requireOrganisationRoles } from "#app/features/users/session.server";
 import { clientPlanPreviews } from "#app/features/billing/client-plans.server";
 import { PlanPreview } from "#app/features/billing/components/plan-preview";
+import { cardLabel, getSavedCard } from "#app/features/payments/saved-cards.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Invoices | Client Portal" }, { name: "robots", content: "noindex" }];
 
@@ -28,11 +29,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const page = parsePageParam(new URL(request.url).searchParams.get("page"));
   const actor = requireUser(context);
-  const [list, settings, plans] = await Promise.all([
+  const [list, settings, plans, card] = await Promise.all([
     listClientInvoices(db, actor, { page }),
     getSettings(db),
-    // #39: the organisation's recurring billing, what comes next.
+    // #39: the organisation's recurring billing, what comes next, and the card automatic payments use.
     clientPlanPreviews(db, actor),
+    getSavedCard(db, actor),
   ]);
   // #37: what comes next on the payment schedules of the client's open projects.
   const upcoming = await upcomingPayments(
@@ -40,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     await listClientProposalRows(db, actor, { includeCompleted: false, limit: 50 }),
     currencyOf(settings),
   );
-  return { list, currency: settings.currency, plans, upcoming };
+  return { list, currency: settings.currency, plans, upcoming, card: card ? { ...card, label: cardLabel(card) } : null };
 }
 
 /** The client's invoices: number, project, issue and due dates, total, status, page and PDF links. */
@@ -50,7 +52,7 @@ export default function ClientInvoices({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeading title="Invoices" lead="All of your invoices, newest first, whatever the state of their project." />
-      <PlanPreview plans={loaderData.plans} currency={currency} />
+      <PlanPreview plans={loaderData.plans} currency={currency} card={loaderData.card} />
       {loaderData.upcoming.length > 0 ? (
         <section aria-labelledby="upcoming-title" className="mb-6 rounded-xl border border-brand-200 p-4" data-testid="upcoming-payments">
           <h2 id="upcoming-title" className="text-lg font-semibold">
