@@ -7,6 +7,9 @@ import { cappedCount } from "#app/lib/vocabulary";
 /** One link of a header bar. */
 export type NavItem = { to: string; label: string; end?: boolean; /** An unread count shown as a badge ("3 unread"). */ badge?: number };
 
+/** Links of one job in the admin sidebar ("Work", "Money" …; issue #41). */
+export type NavGroup = { label: string; items: NavItem[] };
+
 const BREAKPOINTS = {
   md: { inline: "hidden md:block", menu: "md:hidden" },
   lg: { inline: "hidden lg:block", menu: "lg:hidden" },

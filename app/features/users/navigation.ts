@@ -1,7 +1,7 @@
 /**
  * The portal's header bars per role and area (docs/product.md#header-bars).
  */
-import type { NavItem } from "#app/components/portal-header";
+import type { NavGroup, NavItem } from "#app/components/portal-header";
 import type { OrganisationRole, Role } from "#app/db/enums";
 import { homeFor } from "./actor";
 
@@ -29,24 +29,7 @@ export function navItemsFor(
   unreadMessages = 0,
   organisationRole?: OrganisationRole | null,
 ): NavItem[] {
-  if (area === "admin") {
-    return [
-      { to: "/admin", label: "Dashboard", end: true },
-      { to: "/admin/proposals", label: "Proposals" },
-      { to: "/admin/invoices", label: "Invoices" },
-      { to: "/admin/billing-plans", label: "Billing plans" },
-      { to: "/admin/ambassadors", label: "Ambassador Dashboard" },
-      { to: "/admin/users", label: "Users" },
-      { to: "/admin/organisations", label: "Organisations" },
-      { to: "/admin/meetings", label: "Meetings" },
-      { to: "/admin/conversations", label: "Messages", badge: unreadMessages },
-      { to: "/admin/messages", label: "Contact form" },
-      { to: "/admin/case-studies", label: "Case studies" },
-      { to: "/admin/audit", label: "Audit trail" },
-      { to: "/admin/outbox", label: "Mail outbox" },
-      { to: "/admin/settings", label: "Settings" },
-    ];
-  }
+  if (area === "admin") return adminNavGroups(unreadMessages).flatMap((group) => group.items);
   if (area === "ambassador") {
     return [
       { to: "/ambassador/dashboard", label: "Dashboard" },
@@ -74,4 +57,55 @@ export function navItemsFor(
     role === "client" && { to: "/organisation", label: "Organisation" },
   ];
   return items.filter((item): item is NavItem => item !== false);
+}
+
+/**
+ * The admin console's sidebar, grouped by job (issue #41): Work, Money, People, Site, System. The
+ * flat list of {@link navItemsFor} is these items in this order.
+ *
+ * @param unreadMessages - the conversations' unread count (the "Messages" badge).
+ */
+export function adminNavGroups(unreadMessages = 0): NavGroup[] {
+  return [
+    {
+      label: "Work",
+      items: [
+        { to: "/admin", label: "Dashboard", end: true },
+        { to: "/admin/proposals", label: "Proposals" },
+        { to: "/admin/conversations", label: "Messages", badge: unreadMessages },
+        { to: "/admin/meetings", label: "Meetings" },
+      ],
+    },
+    {
+      label: "Money",
+      items: [
+        { to: "/admin/invoices", label: "Invoices" },
+        { to: "/admin/billing-plans", label: "Billing plans" },
+        { to: "/admin/ambassadors", label: "Commissions" },
+      ],
+    },
+    {
+      label: "People",
+      items: [
+        { to: "/admin/organisations", label: "Organisations" },
+        { to: "/admin/users", label: "Users" },
+      ],
+    },
+    {
+      label: "Site",
+      items: [
+        { to: "/admin/messages", label: "Contact form" },
+        { to: "/admin/case-studies", label: "Case studies" },
+        { to: "/admin/testimonials", label: "Testimonials" },
+      ],
+    },
+    {
+      label: "System",
+      items: [
+        { to: "/admin/settings", label: "Settings" },
+        { to: "/admin/audit", label: "Audit trail" },
+        { to: "/admin/outbox", label: "Mail outbox" },
+      ],
+    },
+  ];
 }

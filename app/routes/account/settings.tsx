@@ -1,3 +1,5 @@
+import type { Role } from "#app/db/enums";
+import type { ReactNode } from "react";
 import type { Route } from "./+types/settings";
 import { PortalShell } from "#app/components/portal-header";
 import { PageHeading } from "#app/components/page-heading";
@@ -13,7 +15,8 @@ import { PasswordSection } from "#app/features/users/components/account/password
 import { ProfileSection } from "#app/features/users/components/account/profile-section";
 import { SessionsSection } from "#app/features/users/components/account/sessions-section";
 import { TwoFactorSection } from "#app/features/users/components/account/two-factor-section";
-import { navItemsFor } from "#app/features/users/navigation";
+import { adminNavGroups, AREAS, navItemsFor } from "#app/features/users/navigation";
+import { SidebarShell } from "#app/components/sidebar-shell";
 import { requireRole, requireUser } from "#app/features/users/session.server";
 import { runIntent, type FormReply } from "#app/lib/form-action.server";
 import { accountDeps } from "#app/features/users/auth-context.server";
@@ -48,7 +51,7 @@ export default function AccountSettings({ loaderData, actionData }: Route.Compon
   const area = user.role === "admin" ? "admin" : user.role === "ambassador" ? "ambassador" : "client";
   const reply = actionData as FormReply | undefined;
   return (
-    <PortalShell items={navItemsFor(user.role, area)} title="Account" signedIn width="medium">
+    <AccountFrame area={area} role={user.role}>
       <PageHeading title="Account settings" lead={`Signed in as ${user.email}.`} />
       <div className="flex flex-col gap-6">
         <ProfileSection user={user} reply={replyFor(reply, "profile")} />
@@ -72,6 +75,19 @@ export default function AccountSettings({ loaderData, actionData }: Route.Compon
           />
         ) : null}
       </div>
+    </AccountFrame>
+  );
+}
+
+/** The account page's frame: the admin sidebar for admins (issue #41), else the role's header bar. */
+function AccountFrame({ area, role, children }: { area: "admin" | "ambassador" | "client"; role: Role; children: ReactNode }) {
+  return area === "admin" ? (
+    <SidebarShell groups={adminNavGroups()} title={AREAS.admin.title}>
+      <div className="max-w-2xl">{children}</div>
+    </SidebarShell>
+  ) : (
+    <PortalShell items={navItemsFor(role, area)} title="Account" signedIn width="medium">
+      {children}
     </PortalShell>
   );
 }

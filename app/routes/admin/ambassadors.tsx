@@ -32,7 +32,7 @@ import { pageRequestFrom, searchFiltersFrom } from "#app/lib/pagination";
 import { actorAndDb, loadListPage } from "#app/features/users/session.server";
 import { getSettings } from "#app/features/settings/settings.server";
 
-export const meta: Route.MetaFunction = () => [{ title: "Ambassador Dashboard | Admin Console" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [{ title: "Commissions | Admin Console" }, { name: "robots", content: "noindex" }];
 
 /**
  * Ambassadors with referral code, referred clients, proposals and commission balances (pending,
@@ -117,7 +117,7 @@ export default function AdminAmbassadors({ loaderData, actionData }: Route.Compo
   return (
     <>
       <PageHeading
-        title="Ambassador Dashboard"
+        title="Commissions"
         lead={`Commission: ${formatPercent(list.rateBps)} of each payment on the invoice of a proposal its client approved (the rate frozen at approval), payable ${list.holdDays} days after the payment.`}
       >
         <ExportCsvLink to="/admin/ambassadors/export.csv" noun="commissions" />

@@ -57,22 +57,7 @@ export async function action(args: Route.ActionArgs) {
   return runIntent(args, adminMeetingIntents(db, actor), { target: "meetingId" });
 }
 
-/** Every admin screen (docs/product.md#admin-dashboard). */
-const TOOLS = [
-  { to: "/admin/proposals", label: "Proposals", text: "Every proposal, status changes, invoices to generate." },
-  { to: "/admin/invoices", label: "Invoices", text: "Paid, pending and overdue invoices; edit, mark paid, delete." },
-  { to: "/admin/ambassadors", label: "Ambassador Dashboard", text: "Referrals and commissions owed and paid." },
-  { to: "/admin/users", label: "Users", text: "Search, deactivate, reactivate or delete accounts." },
-  { to: "/admin/meetings", label: "Meetings", text: "Meeting requests, upcoming and past meetings; reschedule or cancel." },
-  { to: "/admin/conversations", label: "Messages", text: "Conversations with clients about their proposals, unread first." },
-  { to: "/admin/messages", label: "Contact form", text: "Contact-form messages: read, reply, mark handled, delete." },
-  { to: "/admin/settings", label: "Settings", text: "Company details, new clients, commission rate, availability for meetings." },
-  { to: "/admin/audit", label: "Audit trail", text: "Who changed what and when, with the values before and after." },
-  { to: "/admin/outbox", label: "Mail outbox", text: "Failed and pending e-mails; retry a failed one." },
-  { to: "/admin/case-studies", label: "Case studies", text: "The portfolio: edit, preview, publish and order case studies; testimonials." },
-] as const;
-
-/** /admin: what waits, compact counts, the meeting requests and upcoming meetings, tools. */
+/** /admin: what waits, compact counts, the meeting requests and upcoming meetings (the sidebar is the navigation, issue #41). */
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {
   const { next, proposals, users, invoices, pending, upcoming, storage, caseStudyRequests } = loaderData;
   const money = useFormatMoney();
@@ -158,23 +143,6 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
         ) : (
           <p className="text-slate-700">No proposal request came through “Start a project like this” yet.</p>
         )}
-      </DashboardSection>
-
-      <DashboardSection id="tools-heading" title="Tools">
-        <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-          {TOOLS.map((tool) => (
-            <li key={tool.to}>
-              <Link
-                to={tool.to}
-                prefetch="intent"
-                className="block h-full rounded-lg border border-slate-200 p-4 hover:border-brand-600 hover:bg-brand-50"
-              >
-                <span className="font-semibold text-brand-700">{tool.label}</span>
-                <span className="mt-1 block text-sm text-slate-700">{tool.text}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
       </DashboardSection>
     </>
   );

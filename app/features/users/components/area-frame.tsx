@@ -9,7 +9,8 @@ import { PortalShell } from "#app/components/portal-header";
 import { RouteErrorMessage } from "#app/components/route-error";
 import type { OrganisationRole, Role } from "#app/db/enums";
 import { LiveUpdates } from "#app/features/live/components/live-updates";
-import { AREAS, navItemsFor, type PortalArea } from "../navigation";
+import { SidebarShell } from "#app/components/sidebar-shell";
+import { adminNavGroups, AREAS, navItemsFor, type PortalArea } from "../navigation";
 
 /**
  * An area page: header bar of `area` for a user of `role`, then `children`; for a signed-in user
@@ -30,6 +31,14 @@ export function AreaFrame({
   unreadMessages?: number;
   children: ReactNode;
 }) {
+  if (area === "admin" && role === "admin") {
+    return (
+      <SidebarShell groups={adminNavGroups(unreadMessages)} title={AREAS.admin.title}>
+        {children}
+        <LiveUpdates />
+      </SidebarShell>
+    );
+  }
   return (
     <PortalShell items={navItemsFor(role, area, unreadMessages, organisationRole)} title={AREAS[area].title} signedIn={role !== null}>
       {children}

@@ -1,0 +1,189 @@
+/**
+ * The admin console's frame (issue #41, docs/product.md#header-bars): from 1024 px a sidebar on the
+ * left — the agency's brand, the search field, the links grouped by job, Logout — and the page on
+ * its right; below 1024 px (phones, tablets) the same `<header>` is one 56 px bar with the brand and
+ * a **Menu** disclosure (a `<details>`: keyboard and no-JavaScript friendly) holding the same groups.
+ * The brand is a column (logo above name above the area's title), so a long name or a logo never
+ * runs into the links; every link is one line (long labels are truncated, never wrapped).
+ */
+import { useRef, type ReactNode } from "react";
+import { Form, Link, NavLink, useLocation, useNavigation } from "react-router";
+import { accentStyle, useBrand } from "./brand";
+import { PortalFooter, type NavGroup } from "./portal-header";
+import { cappedCount } from "#app/lib/vocabulary";
+
+function SidebarBrand({ title }: { title: string }) {
+  const brand = useBrand();
+  return (
+    <Link
+      to={brand.home}
+      className="portal-brand flex min-w-0 items-center gap-3 lg:flex-col lg:items-start lg:gap-1"
+      data-testid="portal-brand"
+    >
+      {brand.logoPath ? (
+        <img
+          src={brand.logoPath}
+          alt={brand.name || "Home"}
+          className="h-9 w-auto max-w-[9rem] object-contain lg:h-10 lg:max-w-full lg:object-left"
+        />
+      ) : null}
+      <span
+        className={`min-w-0 truncate text-lg font-bold tracking-tight lg:line-clamp-3 lg:text-base lg:leading-snug lg:break-words lg:whitespace-normal ${
+          brand.logoPath ? "hidden lg:block" : ""
+        }`}
+        data-testid="brand-name"
+        aria-hidden={brand.logoPath ? true : undefined}
+      >
+        {brand.name || title}
+      </span>
+      {brand.name || brand.logoPath ? <span className="hidden text-xs font-medium text-slate-600 lg:inline">{title}</span> : null}
+    </Link>
+  );
+}
+
+function Groups({ groups, layout }: { groups: NavGroup[]; layout: "sidebar" | "menu" }) {
+  return (
+    <>
+      {groups.map((group) => {
+        const id = `nav-group-${layout}-${group.label.toLowerCase()}`;
+        return (
+          <div key={group.label} role="group" aria-labelledby={id} className="mt-3 first:mt-0">
+            <p id={id} className="px-3 pb-1 text-xs font-semibold tracking-wide text-slate-600 uppercase">
+              {group.label}
+            </p>
+            <ul className="flex flex-col">
+              {group.items.map((item) => (
+                <li key={item.to}>
+                  <NavLink
+                    to={item.to}
+                    end={item.end}
+                    prefetch="intent"
+                    data-testid="nav-item"
+                    className={({ isActive }) =>
+                      `flex items-center gap-2 rounded-md px-3 py-1.5 whitespace-nowrap hover:bg-slate-100 ${
+                        layout === "menu" ? "py-2.5 text-base" : "text-sm"
+                      } ${isActive ? "bg-brand-50 font-semibold text-brand-700" : "text-slate-800"}`
+                    }
+                  >
+                    <span className="min-w-0 truncate">{item.label}</span>
+                    {item.badge ? (
+                      <span
+                        data-testid="nav-unread"
+                        className="ml-auto inline-flex min-w-5 items-center justify-center rounded-full bg-red-700 px-1.5 text-xs font-semibold text-white"
+                      >
+                        {cappedCount(item.badge)}
+                        <span className="sr-only"> unread</span>
+                      </span>
+                    ) : null}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </div>
+        );
+      })}
+    </>
+  );
+}
+
+function LogoutButton({ layout }: { layout: "sidebar" | "menu" }) {
+  return (
+    <Form method="post" action="/logout" className={layout === "menu" ? "mt-2 border-t border-slate-200 pt-2" : "mt-4"}>
+      <button
+        type="submit"
+        className="w-full rounded-md border border-slate-300 px-3 py-1.5 text-left text-sm font-medium text-slate-800 hover:bg-slate-50"
+      >
+        Logout
+      </button>
+    </Form>
+  );
+}
+
+/**
+ * A page of the admin console in its sidebar frame, with the main landmark (`#main`) and the footer.
+ *
+ * @param groups - the links by job (`adminNavGroups`).
+ * @param title - the area's title ("Admin Console"), shown under the brand.
+ * @param search - what goes above the links (the global search field), or nothing.
+ */
+export function SidebarShell({
+  groups,
+  title,
+  search,
+  children,
+}: {
+  groups: NavGroup[];
+  title: string;
+  search?: ReactNode;
+  children: ReactNode;
+}) {
+  const brand = useBrand();
+  const navigation = useNavigation();
+  const location = useLocation();
+  const menuRef = useRef<HTMLDetailsElement>(null);
+  const busy = navigation.state !== "idle";
+  return (
+    <div className={`${brand.accent ? "portal-root has-accent" : "portal-root"} lg:flex`} style={accentStyle(brand)}>
+      <header className="portal-header sticky top-0 z-20 border-b border-slate-200 bg-white lg:h-dvh lg:w-60 lg:shrink-0 lg:overflow-y-auto lg:border-r lg:border-b-0">
+        <div
+          aria-hidden="true"
+          className={`absolute top-0 left-0 h-1 bg-brand-600 transition-all duration-500 ${busy ? "w-2/3 opacity-100" : "w-0 opacity-0"}`}
+        />
+        <p role="status" className="sr-only">
+          {busy ? "Loading…" : ""}
+        </p>
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-30 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        >
+          Skip to content
+        </a>
+        {/* Phones and tablets: one 56 px bar, the brand and the Menu; from 1024 px a column: brand, search, links. */}
+        <div className="relative flex h-14 items-center justify-between gap-4 px-4 lg:h-auto lg:flex-col lg:items-stretch lg:justify-start lg:px-3 lg:py-4">
+          <div className="min-w-0 lg:px-3">
+            <SidebarBrand title={title} />
+          </div>
+          {search ? <div className="hidden px-1 lg:block">{search}</div> : null}
+          <nav aria-label="Portal" className="hidden font-medium lg:block">
+            <Groups groups={groups} layout="sidebar" />
+            <LogoutButton layout="sidebar" />
+          </nav>
+          <details
+            key={location.pathname}
+            ref={menuRef}
+            className="menu lg:hidden"
+            onKeyDown={(event) => {
+              if (event.key === "Escape" && menuRef.current?.open) {
+                menuRef.current.open = false;
+                menuRef.current.querySelector("summary")?.focus();
+              }
+            }}
+          >
+            <summary className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50">
+              <span aria-hidden="true" className="flex w-4 flex-col gap-[3px]">
+                <span className="h-0.5 rounded bg-current" />
+                <span className="h-0.5 rounded bg-current" />
+                <span className="h-0.5 rounded bg-current" />
+              </span>
+              Menu
+            </summary>
+            <nav
+              aria-label="Portal"
+              className="absolute top-full right-2 left-2 z-30 mt-1 max-h-[calc(100dvh-5rem)] overflow-y-auto rounded-lg border border-slate-200 bg-white p-2 font-medium shadow-lg sm:left-auto sm:w-72"
+            >
+              {search ? <div className="mb-3 px-1">{search}</div> : null}
+              <Groups groups={groups} layout="menu" />
+              <LogoutButton layout="menu" />
+            </nav>
+          </details>
+        </div>
+      </header>
+      <div className="flex min-w-0 flex-1 flex-col">
+        <main id="main" className="mx-auto w-full max-w-6xl px-4 py-8 lg:px-8">
+          {children}
+        </main>
+        <PortalFooter signedIn />
+      </div>
+    </div>
+  );
+}
