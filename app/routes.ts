@@ -45,6 +45,8 @@ export default [
     route("project-status", "routes/client/project-status.tsx"),
     route("proposal-request", "routes/client/proposal-request.tsx"),
     route("invoices", "routes/client/invoices.tsx"),
+    // #39: the organisation's saved card (owners and billing people; docs/product.md#saved-cards).
+    route("payment-method", "routes/client/payment-method.tsx"),
     route("proposals/:proposalId", "routes/client/proposal.tsx"),
     route("proposals/:proposalId/accept", "routes/client/proposal-accept.tsx"),
     // The proposal's conversation (docs/product.md#conversations): upload endpoint, Files tab, downloads.

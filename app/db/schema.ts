@@ -1609,3 +1609,92 @@ export const billingCycle = pgTable(
     uniqueIndex("billing_cycle_invoice_unique").on(t.invoiceId),
   ],
 );
+
+// ---------------------------------------------------------------------------------------
+// #39 saved cards, automatic payment and dunning (docs/product.md#recurring-billing, ADR 025)
+// ---------------------------------------------------------------------------------------
+
+/**
+ * The Stripe customer of a client organisation (made the first time someone of it saves a card,
+ * with an idempotency key per organisation, so two people saving at once get one customer).
+ */
+export const stripeCustomer = pgTable("stripe_customer", {
+  organisationId: integer()
+    .primaryKey()
+    .references(() => organisation.id, { onDelete: "cascade" }),
+  customerId: text().notNull().unique("stripe_customer_customer_unique"),
+  createdAt: createdAt(),
+});
+
+/**
+ * An organisation's saved card: nothing card-like but what Stripe answers for display — the
+ * payment method's id, brand, last 4 digits and expiry. One per organisation; saving another
+ * replaces it. `setupCreated` is when the SetupIntent that saved it was made (Stripe's clock): a
+ * late webhook of an older setup never replaces a newer card.
+ */
+export const savedCard = pgTable(
+  "saved_card",
+  {
+    organisationId: integer()
+      .primaryKey()
+      .references(() => organisation.id, { onDelete: "cascade" }),
+    customerId: text().notNull(),
+    paymentMethodId: text().notNull(),
+    setupIntentId: text().notNull(),
+    setupCreated: timestamp({ withTimezone: true }).notNull(),
+    brand: text().notNull(),
+    last4: text().notNull(),
+    expMonth: integer().notNull(),
+    expYear: integer().notNull(),
+    savedById: text().references(() => user.id, { onDelete: "set null" }),
+    savedAt: createdAt(),
+    /** The "your card expires before the next charge" mail was sent for this card (once). */
+    expiryNoticeSentAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    check("saved_card_last4", sql`${t.last4} ~ '^[0-9]{4}$'`),
+    check("saved_card_exp_month", sql`${t.expMonth} between 1 and 12`),
+    check("saved_card_exp_year", sql`${t.expYear} between 2000 and 2200`),
+  ],
+);
+
+/** Where an invoice's automatic payment stands. */
+export type AutopayState = "queued" | "charging" | "succeeded" | "retry_scheduled" | "stopped" | "no_card" | "settled";
+
+/**
+ * The automatic payment of one issued invoice (a plan that charges automatically): the charges
+ * made (`attempts`; each is one off-session PaymentIntent with the idempotency key
+ * `autopay-invoice-<id>-<attempt>`), the failures handled (`failures`: a failure event of charge n
+ * is applied only while `failures < n`, so a repeated event does nothing), and the dunning retry.
+ */
+export const invoiceAutopay = pgTable(
+  "invoice_autopay",
+  {
+    invoiceId: integer()
+      .primaryKey()
+      .references(() => invoice.id, { onDelete: "cascade" }),
+    organisationId: integer()
+      .notNull()
+      .references(() => organisation.id, { onDelete: "cascade" }),
+    planId: integer().references(() => billingPlan.id, { onDelete: "set null" }),
+    state: text().$type<AutopayState>().notNull().default("queued"),
+    attempts: integer().notNull().default(0),
+    failures: integer().notNull().default(0),
+    firstFailedAt: timestamp({ withTimezone: true }),
+    nextRetryAt: timestamp({ withTimezone: true }),
+    lastPaymentIntentId: text(),
+    /** "requires_action", or the bank's decline message. */
+    lastFailure: text(),
+    createdAt: createdAt(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("invoice_autopay_retry_idx")
+      .on(t.nextRetryAt)
+      .where(sql`${t.state} = 'retry_scheduled'`),
+    check(
+      "invoice_autopay_state_valid",
+      sql`${t.state} in ('queued', 'charging', 'succeeded', 'retry_scheduled', 'stopped', 'no_card', 'settled')`,
+    ),
+  ],
+);

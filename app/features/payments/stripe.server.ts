@@ -30,6 +30,7 @@ import { getInvoiceMoney } from "./balance.server";
 import { rowsOf } from "#app/db/rows";
 import type { Actor } from "#app/features/users/actor";
 import { lockInvoice, writePayment } from "./record-payment.server";
+import { saveCardFromSetupSession } from "./saved-cards.server";
 import { holdUnapplied, type UnappliedReason } from "./unapplied.server";
 
 /** The webhook's path. */
@@ -152,7 +153,7 @@ async function payerOf(tx: Queryable, invoiceId: number, email: string | null | 
 }
 
 /** What {@link handleStripeEvent} did, for the log and the tests. */
-export type StripeOutcome = "recorded" | "held" | "duplicate" | "ignored" | "unknown-invoice" | "disputed";
+export type StripeOutcome = "recorded" | "held" | "duplicate" | "ignored" | "unknown-invoice" | "disputed" | "card-saved";
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   typeof value === "string" ? value : (value?.id ?? null);
@@ -184,11 +185,17 @@ async function eventSeen(tx: Queryable, eventId: string): Promise<boolean> {
  *
  * @throws {Error} when a refund arrives before its payment (the webhook answers 503: Stripe sends it again later).
  */
-export async function handleStripeEvent(db: Database, event: Stripe.Event): Promise<StripeOutcome> {
+export async function handleStripeEvent(db: Database, event: Stripe.Event, stripe: Stripe | null = null): Promise<StripeOutcome> {
   switch (event.type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded": {
       const session = event.data.object;
+      // #39: a card saved through Checkout in setup mode (read back from Stripe, never from the event alone).
+      if (session.mode === "setup") {
+        if (!stripe) return "ignored";
+        const saved = await saveCardFromSetupSession(db, stripe, session.id);
+        return saved === "saved" ? "card-saved" : saved === "ignored" ? "ignored" : "duplicate";
+      }
       if (session.payment_status !== "paid") return "ignored";
       const invoiceId = invoiceIdOf(session.metadata);
       const intent = idOf(session.payment_intent) ?? `session:${session.id}`;
@@ -391,7 +398,7 @@ export function stripeWebhook(options: { db: Database; env: StripeConfig }) {
       return answer(res, 400, { error: "Invalid signature" });
     }
     try {
-      const outcome = await handleStripeEvent(options.db, event);
+      const outcome = await handleStripeEvent(options.db, event, stripe);
       const level = outcome === "unknown-invoice" || outcome === "ignored" || outcome === "held" ? "warn" : "info";
       logger[level]({ eventId: event.id, type: event.type, outcome }, "stripe webhook");
       return answer(res, 200, { received: true, outcome });

@@ -15,6 +15,7 @@ import { MONEY_ROLES } from "#app/features/organisations/access.server";
 import { requireOrganisationRoles } from "#app/features/users/session.server";
 import { clientPlanPreviews } from "#app/features/billing/client-plans.server";
 import { PlanPreview } from "#app/features/billing/components/plan-preview";
+import { cardLabel, getSavedCard } from "#app/features/payments/saved-cards.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Invoices | Client Portal" }, { name: "robots", content: "noindex" }];
 
@@ -26,13 +27,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const page = parsePageParam(new URL(request.url).searchParams.get("page"));
   const actor = requireUser(context);
-  const [list, settings, plans] = await Promise.all([
+  const [list, settings, plans, card] = await Promise.all([
     listClientInvoices(db, actor, { page }),
     getSettings(db),
-    // #39: the organisation's recurring billing, what comes next.
+    // #39: the organisation's recurring billing, what comes next, and the card automatic payments use.
     clientPlanPreviews(db, actor),
+    getSavedCard(db, actor),
   ]);
-  return { list, currency: settings.currency, plans };
+  return { list, currency: settings.currency, plans, card: card ? { ...card, label: cardLabel(card) } : null };
 }
 
 /** The client's invoices: number, project, issue and due dates, total, status, page and PDF links. */
@@ -42,7 +44,7 @@ export default function ClientInvoices({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeading title="Invoices" lead="All of your invoices, newest first, whatever the state of their project." />
-      <PlanPreview plans={loaderData.plans} currency={currency} />
+      <PlanPreview plans={loaderData.plans} currency={currency} card={loaderData.card} />
       {list.items.length === 0 ? (
         <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-700">No invoices yet.</p>
       ) : (

@@ -2,6 +2,7 @@
  * The client's preview of their recurring billing (issue #39): per plan, what will be billed next,
  * when, and how. Shown on the dashboard and the invoices page.
  */
+import { Link } from "react-router";
 import { formatCalendarDate } from "#app/lib/dates";
 import { formatCents } from "#app/lib/money";
 import { FREQUENCY_LABELS } from "../billing.messages";
@@ -20,9 +21,21 @@ export interface PlanPreviewData {
   dueDays: number;
 }
 
-/** The organisation's plans that still bill (nothing when there are none). */
-export function PlanPreview({ plans, currency }: { plans: PlanPreviewData[]; currency: string }) {
+/** The saved card as the preview names it ("Visa •••• 4242"). */
+export interface PlanPreviewCard {
+  label: string;
+}
+
+/**
+ * The organisation's plans that still bill, and a link to the saved card (docs/product.md#saved-cards).
+ * A plan that charges automatically says which card it will charge, or that it is mailed while no card is saved.
+ */
+export function PlanPreview({ plans, currency, card }: { plans: PlanPreviewData[]; currency: string; card?: PlanPreviewCard | null }) {
   if (plans.length === 0) return null;
+  const how = (plan: PlanPreviewData) =>
+    plan.autopay && card
+      ? `charged automatically to your ${card.label}.`
+      : `an invoice mailed to you, due ${plan.dueDays === 0 ? "on receipt" : `within ${plan.dueDays} days`}.`;
   return (
     <section aria-labelledby="recurring-billing" className="mb-6 rounded-xl border border-slate-200 p-4 shadow-sm">
       <h2 id="recurring-billing" className="mb-2 text-lg font-semibold">
@@ -42,7 +55,7 @@ export function PlanPreview({ plans, currency }: { plans: PlanPreviewData[]; cur
                   Next: <strong className="tabular-nums">{formatCents(plan.totalCents, currency)}</strong> on{" "}
                   <strong>{formatCalendarDate(plan.nextOn)}</strong>
                   {" — "}
-                  {`an invoice mailed to you, due ${plan.dueDays === 0 ? "on receipt" : `within ${plan.dueDays} days`}.`}
+                  {how(plan)}
                 </>
               )}
             </p>
@@ -52,6 +65,13 @@ export function PlanPreview({ plans, currency }: { plans: PlanPreviewData[]; cur
           </li>
         ))}
       </ul>
+      {card === undefined ? null : (
+        <p className="mt-3 text-sm">
+          <Link to="/payment-method" className="font-medium text-brand-700 underline underline-offset-4">
+            {card ? `Saved card: ${card.label}` : "Save a card for automatic payments"}
+          </Link>
+        </p>
+      )}
     </section>
   );
 }
