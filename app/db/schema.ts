@@ -1229,6 +1229,24 @@ export interface OfferItem {
 }
 
 /** An offer's deposit: an amount in cents, or a whole percentage of the total. */
+/** How much a line asks. `amount`: cents; `percent`: basis points of the total (3000 = 30 %); `rest`: an equal part of what is left. */
+export type ScheduleShare = { kind: "amount"; value: number } | { kind: "percent"; value: number } | { kind: "rest" };
+
+/**
+ * When a line becomes an invoice. `signing`: at acceptance (the deposit); `date`: on that calendar
+ * date (`YYYY-MM-DD`, agency time zone); `days_after_signing`: N days after acceptance; `milestone`:
+ * when the admin marks the milestone reached.
+ */
+export type ScheduleDue =
+  { kind: "signing" } | { kind: "date"; date: string } | { kind: "days_after_signing"; days: number } | { kind: "milestone" };
+
+/** One line of an offer's schedule, as a version's terms hold it (after the deposit). */
+export interface ScheduleLineTerms {
+  label: string;
+  share: ScheduleShare;
+  due: ScheduleDue;
+}
+
 export interface OfferDeposit {
   kind: "amount" | "percent";
   value: number;
@@ -1250,6 +1268,11 @@ export const proposalOffer = pgTable(
     timeline: text().notNull().default(""),
     depositKind: text().$type<"amount" | "percent">(),
     depositValue: integer(),
+    /**
+     * The payment schedule after the deposit (#37, migration 0037): the milestones, then the final
+     * payment (its share "the rest"); `[]` = no schedule (the deposit invoice bills the rest).
+     */
+    schedule: jsonb().$type<ScheduleLineTerms[]>().notNull().default([]),
     /** `YYYY-MM-DD`: the offer is valid until the end of that day. */
     validUntil: text(),
     updatedBy: text().references(() => user.id, { onDelete: "set null" }),
@@ -1258,6 +1281,47 @@ export const proposalOffer = pgTable(
   (t) => [
     check("proposal_offer_deposit_kind", sql`${t.depositKind} is null or ${t.depositKind} in ('amount','percent')`),
     check("proposal_offer_deposit_pair", sql`(${t.depositKind} is null) = (${t.depositValue} is null)`),
+  ],
+);
+
+/**
+ * One line of an accepted offer's payment schedule (#37, docs/product.md#payment-schedule, ADR 026):
+ * written when the offer is accepted (a later acceptance rewrites the lines not issued yet), and
+ * turned into one invoice when it falls due — exactly once: `issuedAt` is set in the transaction
+ * that issues the invoice, and the issuer claims the row `FOR UPDATE SKIP LOCKED`.
+ */
+export const paymentScheduleLine = pgTable(
+  "payment_schedule_line",
+  {
+    id: serial().primaryKey(),
+    proposalId: integer()
+      .notNull()
+      .references(() => proposal.id, { onDelete: "cascade" }),
+    /** 0 = the deposit; then the version's order (the final payment last). */
+    position: integer().notNull(),
+    /** The accepted version this line comes from. */
+    versionNumber: integer().notNull(),
+    label: text().notNull(),
+    amountCents: integer().notNull(),
+    /** `signing` | `date` | `days_after_signing` | `milestone`. */
+    dueKind: text().$type<"signing" | "date" | "days_after_signing" | "milestone">().notNull(),
+    /** The calendar date it falls due (agency time zone); null for a milestone not reached yet. */
+    dueOn: date({ mode: "string" }),
+    /** When the admin marked the milestone reached (then `dueOn` is that day). */
+    reachedAt: timestamp({ withTimezone: true }),
+    reachedBy: text().references(() => user.id, { onDelete: "set null" }),
+    /** Set once, when its invoice is issued. */
+    issuedAt: timestamp({ withTimezone: true }),
+    invoiceId: integer().references(() => invoice.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("payment_schedule_line_position_unique").on(t.proposalId, t.position),
+    index("payment_schedule_line_due_idx")
+      .on(t.dueOn)
+      .where(sql`${t.issuedAt} is null`),
+    check("payment_schedule_line_amount_positive", sql`${t.amountCents} > 0`),
+    check("payment_schedule_line_due_kind", sql`${t.dueKind} in ('signing','date','days_after_signing','milestone')`),
   ],
 );
 
