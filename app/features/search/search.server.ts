@@ -4,7 +4,7 @@
  * field in the sidebar (⌘K / Ctrl+K) and `/admin/search?q=`.
  *
  * Words are matched with PostgreSQL full-text search — `to_tsvector('simple', …) @@ to_tsquery('simple', …)`,
- * every word a prefix (`bake` finds "Bakery") — on GIN expression indexes (migration 0037); the
+ * every word a prefix (`bake` finds "Bakery") — on GIN expression indexes (migration 0038); the
  * same SQL runs on PGlite. Invoice numbers are matched as text (`INV-2026-0007`, `0007`). Only
  * admins may search (every row of every kind is an admin's to see); anyone else gets 403 before
  * anything is read.
