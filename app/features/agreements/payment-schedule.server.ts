@@ -6,7 +6,7 @@
  * milestone reached. Every line is issued exactly once: the issuer locks the line's row and sets
  * `issued_at` in the transaction that writes the invoice.
  */
-import { and, asc, eq, inArray, isNotNull, isNull, lte } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lte } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { invoice, paymentScheduleLine, proposal } from "#app/db/schema";
 import { recordAudit } from "#app/features/audit/audit.server";
@@ -20,6 +20,9 @@ import { AppError, notFound } from "#app/lib/errors";
 import { currencyOf, formatCents } from "#app/lib/money";
 import { depositCents, type VersionTerms } from "./terms";
 import { dueRuleText, lineDueDate, type ScheduleDue } from "./schedule";
+import { issuedScheduleAmounts } from "./issued-schedule.server";
+
+export { issuedScheduleAmounts } from "./issued-schedule.server";
 
 /** Days a schedule line's invoice gives the client to pay, from the day it falls due. */
 export const SCHEDULE_TERM_DAYS = 14;
@@ -57,18 +60,6 @@ export interface ScheduleLineView {
 export async function agencyToday(q: Queryable, at: Date): Promise<string> {
   const { timeZone } = await getSettings(q);
   return dateIn(at, isValidTimeZone(timeZone) ? timeZone : "UTC");
-}
-
-/**
- * @returns the lines of a proposal's schedule already issued, position → amount in cents (a new
- *   version keeps them: only unissued lines change, #37).
- */
-export async function issuedScheduleAmounts(q: Queryable, proposalId: number): Promise<Map<number, number>> {
-  const rows = await q
-    .select({ position: paymentScheduleLine.position, amountCents: paymentScheduleLine.amountCents })
-    .from(paymentScheduleLine)
-    .where(and(eq(paymentScheduleLine.proposalId, proposalId), isNotNull(paymentScheduleLine.issuedAt)));
-  return new Map(rows.map((r) => [r.position, r.amountCents]));
 }
 
 /**

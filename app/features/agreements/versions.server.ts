@@ -19,7 +19,7 @@ import { diffTerms, type FieldChange } from "./terms-diff.server";
 import { priceItems, priceSchedule, type VersionTerms } from "./terms";
 import type { OfferDeposit, OfferItem } from "#app/db/schema";
 import type { ScheduleLineTerms } from "./schedule";
-import { issuedScheduleAmounts } from "./payment-schedule.server";
+import { issuedScheduleAmounts } from "./issued-schedule.server";
 
 /** The editable part of the terms (what the offer form holds). */
 export interface OfferTermsInput {
