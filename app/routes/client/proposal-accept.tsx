@@ -27,6 +27,9 @@ import { AcceptanceNotice } from "#app/features/agreements/components/acceptance
 import { VersionChanges, VersionHistory } from "#app/features/agreements/components/version-history";
 import { CommentForm } from "#app/features/proposals/components/comment-form";
 import { depositInvoiceDueDate, depositSentence } from "#app/features/agreements/deposit-invoice.server";
+import { scheduleSentence } from "#app/features/agreements/payment-schedule.server";
+import { depositCents } from "#app/features/agreements/terms";
+import { formatCents } from "#app/lib/money";
 import { cardPaymentsEnabled, startCardCheckout } from "#app/features/payments/stripe.server";
 import { logger } from "#app/lib/logger.server";
 
@@ -49,13 +52,20 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     agreement.current && proposal.invoices.length === 0
       ? depositSentence(agreement.current.terms, depositInvoiceDueDate(new Date(), (await getSettings(db)).timeZone))
       : null;
-  const afterSigning = deposit
-    ? `After you sign, you pay the deposit: ${deposit} ${
-        cardPaymentsEnabled(env)
-          ? "You go straight to a secure card payment page."
-          : "The agency's payment instructions are shown next, with the amount and the reference to use."
-      }`
-    : null;
+  const howToPay = cardPaymentsEnabled(env)
+    ? "You go straight to a secure card payment page."
+    : "The agency's payment instructions are shown next, with the amount and the reference to use.";
+  const terms = agreement.current?.terms;
+  // With a payment schedule (#37): the deposit now (if any), then each line as its own invoice when due.
+  const scheduled = terms ? scheduleSentence(terms) : null;
+  const scheduleDeposit = terms && scheduled ? depositCents(terms.deposit, terms.totalCents) : null;
+  const afterSigning = scheduled
+    ? scheduleDeposit
+      ? `After you sign, you pay the ${formatCents(scheduleDeposit, terms!.currency)} deposit. ${scheduled} ${howToPay}`
+      : `Nothing is due when you sign. ${scheduled}`
+    : deposit
+      ? `After you sign, you pay the deposit: ${deposit} ${howToPay}`
+      : null;
   // Only an owner signs for the organisation (docs/product.md#organisations); others read the offer.
   const canSign = (actor.organisationRole ?? "owner") === "owner";
   return {
