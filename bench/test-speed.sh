@@ -4,6 +4,7 @@
 #
 #   bench/test-speed.sh            # clone HEAD into a temporary directory, npm ci, time npm test's parts
 #   bench/test-speed.sh --here     # the same in this checkout (no clone, no install)
+#   VITEST_ARGS=--maxWorkers=3 PLAYWRIGHT_ARGS=--workers=3 bench/test-speed.sh   # a variant to compare
 #
 # Parts, run as `npm test` runs them: typecheck ‖ lint ‖ build (scripts/run-parallel.mjs), vitest,
 # Playwright. Each part: wall time, CPU time of it and its children (user + sys, GNU time), load
@@ -46,8 +47,9 @@ part() {
 started=$(date +%s)
 if [ "$dir" != "$repo" ]; then part "npm ci" npm ci --no-audit --no-fund; fi
 part "typecheck ‖ lint ‖ build" node scripts/run-parallel.mjs typecheck lint build
-part "vitest run" npx vitest run --reporter=default --reporter=json --outputFile="$work/vitest.json"
-part "playwright test" env PLAYWRIGHT_JSON_OUTPUT_NAME="$work/playwright.json" npx playwright test --reporter=list,json
+# shellcheck disable=SC2086 # the extra arguments are meant to split
+part "vitest run" npx vitest run ${VITEST_ARGS:-} --reporter=default --reporter=json --outputFile="$work/vitest.json"
+part "playwright test" env PLAYWRIGHT_JSON_OUTPUT_NAME="$work/playwright.json" npx playwright test ${PLAYWRIGHT_ARGS:-} --reporter=list,json
 total=$(($(date +%s) - started))
 
 # The slowest vitest files and Playwright specs (wall time inside the run).
@@ -87,7 +89,7 @@ section="$(
 <!-- test-speed.sh:begin -->
 ## Latest run (bench/test-speed.sh)
 
-- $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit, $(nproc) cores, Node $(node --version), $([ "$dir" = "$repo" ] && echo "this checkout" || echo "fresh clone + npm ci")
+- $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit, $(nproc) cores, Node $(node --version), $([ "$dir" = "$repo" ] && echo "this checkout" || echo "fresh clone + npm ci")$([ -n "${VITEST_ARGS:-}${PLAYWRIGHT_ARGS:-}" ] && echo ", VITEST_ARGS='${VITEST_ARGS:-}' PLAYWRIGHT_ARGS='${PLAYWRIGHT_ARGS:-}'")
 - **\`npm test\` parts: $((total / 60)) min $((total % 60)) s** (goal ≤ 12 min; npm ci included when run on a fresh clone)
 
 | part | wall | CPU (user + sys) | load average before → after | result |
