@@ -704,6 +704,8 @@ export const settings = pgTable(
     dunningRetryDays: jsonb().$type<number[]>().notNull().default([1, 3, 7]),
     /** #39: months from a billing plan's start during which its paid invoices earn the referring ambassador commission (0–120). */
     recurringCommissionMonths: integer().notNull().default(12),
+    /** #36: the files a client organisation may store, in MB (1–1,000,000; default 2 GB). */
+    storageQuotaMb: integer().notNull().default(2048),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -25,6 +25,8 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   /** The record's state does not allow it (already paid, changed by someone else, taken). */
   CONFLICT: 409,
+  /** Too large for what is left (e.g. a client's storage quota). */
+  PAYLOAD_TOO_LARGE: 413,
   /** Too many attempts; `retryAfterSeconds` says when to try again. */
   RATE_LIMITED: 429,
 } as const;

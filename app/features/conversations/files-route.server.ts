@@ -7,14 +7,21 @@ import { CONVERSATION_MESSAGES } from "./conversations.schema";
 import { downloadFile, messagesEndpoint } from "./thread-route.server";
 import { listThreadFiles } from "./timeline.server";
 import { notFound } from "#app/lib/errors";
+import { formatBytes, storageOfProposal } from "#app/features/files/uploads.server";
 
 type Args = { request: Request; params: Record<string, string | undefined>; context: Readonly<RouterContextProvider> };
 
-/** The Files tab's data. @throws {AppError} 404 unless the reader takes part. */
+/**
+ * The Files tab's data, with the storage the client organisation uses of its quota (#36), in words.
+ *
+ * @throws {AppError} 404 unless the reader takes part (checked before the storage is read).
+ */
 export async function filesTabLoader({ params, context }: Args) {
   const proposalId = paramId(params.proposalId, CONVERSATION_MESSAGES.notFound);
   const { db } = context.get(servicesContext);
-  return { proposalId, ...(await listThreadFiles(db, requireUser(context), proposalId)) };
+  const files = await listThreadFiles(db, requireUser(context), proposalId);
+  const { usedBytes, quotaBytes } = await storageOfProposal(db, proposalId);
+  return { proposalId, ...files, storage: `${formatBytes(usedBytes)} of ${formatBytes(quotaBytes)} of storage used` };
 }
 
 /** One file's bytes. @throws {AppError} 404 "File not found" for anyone else. */

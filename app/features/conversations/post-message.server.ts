@@ -5,6 +5,7 @@
  * moves the thread summary and the author's read position, records the audit and live events and
  * queues the message mails; a refusal at any point stores nothing (pending uploads are discarded).
  */
+import { hitRateLimit } from "#app/lib/rate-limit.server";
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { proposalMessage, type MessageVisibility } from "#app/db/schema";
@@ -14,7 +15,7 @@ import { FILE_MESSAGES, MAX_FILES_PER_MESSAGE } from "#app/features/files/file-k
 import type { FileStore } from "#app/features/files/file-store";
 import { discardFiles, storePendingFile, type PendingFile } from "#app/features/files/uploads.server";
 import type { Actor } from "#app/features/users/actor";
-import { AppError, fieldError, notFound } from "#app/lib/errors";
+import { AppError, fieldError, notFound, rateLimited } from "#app/lib/errors";
 import { logger } from "#app/lib/logger.server";
 import { CONVERSATION_MESSAGES, messageText } from "./conversations.schema";
 import { mailDueNow, messageMailUpsert } from "./message-mail.server";
@@ -166,6 +167,9 @@ function postStatement(
     from new_message`;
 }
 
+/** Messages per client or ambassador account per hour (#36); admins are not limited. */
+export const MESSAGE_RATE = { limit: 120, windowMs: 60 * 60 * 1000 } as const;
+
 /**
  * Posts a message to a proposal's conversation: one statement ({@link postStatement}), inside a
  * transaction only when files are attached or an e-mail is posted (their checks can refuse after
@@ -187,6 +191,14 @@ export async function postMessage(s: ConversationServices, input: PostMessageInp
     const visibility = input.visibility ?? "shared";
     if (visibility === "internal" && input.author.role !== "admin") throw new AppError("FORBIDDEN", CONVERSATION_MESSAGES.notesAdminsOnly);
     if (attachments.length > MAX_FILES_PER_MESSAGE) throw fieldError("files", FILE_MESSAGES.tooMany);
+    // An hourly message budget per client or ambassador account, whatever the way in (#36).
+    if (input.author.role !== "admin") {
+      const rate = await hitRateLimit(s.db, `message:${input.author.id}`, MESSAGE_RATE);
+      if (!rate.allowed) {
+        const minutes = Math.max(1, Math.ceil(rate.retryAfterSeconds / 60));
+        throw rateLimited(CONVERSATION_MESSAGES.tooManyMessages(minutes), rate.retryAfterSeconds);
+      }
+    }
     // Bytes to store first (a mail's attachments) need the uploader's name, so access is checked
     // first for them; otherwise the posting statement checks it.
     const early = attachments.some((a) => !isPending(a)) ? await threadAccess(s.db, input.author, input.proposalId) : null;

@@ -10,9 +10,11 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
-import type { Database } from "#app/db/client.server";
+import type { Database, Queryable } from "#app/db/client.server";
+import { rowsOf } from "#app/db/rows";
+import { hitRateLimit } from "#app/lib/rate-limit.server";
 import { fileGc, storedFile } from "#app/db/schema";
-import { AppError } from "#app/lib/errors";
+import { AppError, rateLimited } from "#app/lib/errors";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { logger } from "#app/lib/logger.server";
 import { detectContentType, SNIFF_BYTES, TextCheck } from "./detect.server";
@@ -33,6 +35,47 @@ export interface PendingFile {
   name: string;
   size: number;
   contentType: string;
+}
+
+/** Uploads per account per hour (#36): beyond it, 429 until the window passes. */
+export const UPLOAD_RATE = { limit: 100, windowMs: 60 * 60 * 1000 } as const;
+
+/** Messages of the storage quota and upload rate (#36). */
+export const STORAGE_MESSAGES = {
+  full: (used: string, quota: string) =>
+    `Your files use ${used} of the ${quota} of storage you have with us, so this file cannot be stored. Delete files you no longer need, or ask us for more room.`,
+  tooMany: (minutes: number) => `You have uploaded many files in the last hour. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+} as const;
+
+/** A size in words: "512 KB", "1.5 MB", "2 GB". */
+export function formatBytes(bytes: number): string {
+  const units = ["bytes", "KB", "MB", "GB", "TB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${unit === 0 ? value : Number(value.toFixed(value < 10 ? 1 : 0))} ${units[unit]}`;
+}
+
+/**
+ * The storage a proposal's client organisation uses (the files of all its proposals; its client's
+ * when the proposal has no organisation) and its quota (Settings, #36).
+ *
+ * @returns bytes used and bytes allowed.
+ */
+export async function storageOfProposal(db: Queryable, proposalId: number): Promise<{ usedBytes: number; quotaBytes: number }> {
+  const rows = rowsOf<{ used: string | number | null; quota: number | null }>(
+    await db.execute(sql`
+      select (select coalesce(sum(f.size), 0) from file f join proposal p on p.id = f.proposal_id
+                where (t.organisation_id is not null and p.organisation_id = t.organisation_id)
+                   or (t.organisation_id is null and p.client_id = t.client_id)) as used,
+             (select storage_quota_mb from settings where id = 1) as quota
+      from proposal t where t.id = ${proposalId}`),
+  );
+  const row = rows[0];
+  return { usedBytes: Number(row?.used ?? 0), quotaBytes: (row?.quota ?? 2048) * 1024 * 1024 };
 }
 
 /** How long a pending upload may wait for its message before it is swept. */
@@ -57,6 +100,17 @@ export async function storePendingFile(
   input: { proposalId: number; uploader: { id: string; name: string }; name: string; content: AsyncIterable<Uint8Array> },
 ): Promise<PendingFile> {
   const name = sanitizeFileName(input.name);
+  // An hourly upload budget per account and the organisation's storage quota (#36), before a byte is stored.
+  const rate = await hitRateLimit(s.db, `upload:${input.uploader.id}`, UPLOAD_RATE);
+  if (!rate.allowed)
+    throw rateLimited(STORAGE_MESSAGES.tooMany(Math.max(1, Math.ceil(rate.retryAfterSeconds / 60))), rate.retryAfterSeconds);
+  const storage = await storageOfProposal(s.db, input.proposalId);
+  const roomBytes = storage.quotaBytes - storage.usedBytes;
+  const full = () =>
+    new AppError("PAYLOAD_TOO_LARGE", STORAGE_MESSAGES.full(formatBytes(storage.usedBytes), formatBytes(storage.quotaBytes)), {
+      fieldErrors: { files: [STORAGE_MESSAGES.full(formatBytes(storage.usedBytes), formatBytes(storage.quotaBytes))] },
+    });
+  if (roomBytes <= 0) throw full();
   const maxBytes = s.maxUploadMb * 1024 * 1024;
   const iterator = input.content[Symbol.asyncIterator]();
 
@@ -76,6 +130,7 @@ export async function storePendingFile(
   const headBuffer = Buffer.concat(head);
   if (headBuffer.length === 0) throw refuse(FILE_MESSAGES.empty(name));
   if (headBuffer.length > maxBytes) throw refuse(FILE_MESSAGES.tooLarge(name, s.maxUploadMb));
+  if (headBuffer.length > roomBytes) throw full();
   const contentType = await detectContentType(headBuffer.subarray(0, SNIFF_BYTES), name);
   if (!contentType) throw refuse(FILE_MESSAGES.wrongKind(name));
 
@@ -99,6 +154,7 @@ export async function storePendingFile(
   const check = (piece: Uint8Array, last: boolean) => {
     size += piece.length;
     if (size > maxBytes) throw refuse(FILE_MESSAGES.tooLarge(name, s.maxUploadMb));
+    if (size > roomBytes) throw full();
     if (text && !text.push(piece, last)) throw refuse(FILE_MESSAGES.wrongKind(name));
     hash.update(piece);
   };

@@ -20,3 +20,6 @@ export const COMMISSION_HOLD_MESSAGES = {
   format: "Enter the hold as a whole number of days, e.g. 30.",
   range: "The hold must be between 0 and 365 days.",
 } as const;
+
+/** The storage quota field's message (#36). */
+export const STORAGE_QUOTA_MESSAGE = "Enter the storage per client in GB, from 0.001 to 1000 (e.g. 2 or 0.5).";

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { optionalEmail, optionalText } from "#app/lib/text-fields";
-import { BILLING_LIMITS, COMMISSION_HOLD_MESSAGES } from "./settings.messages";
+import { BILLING_LIMITS, COMMISSION_HOLD_MESSAGES, STORAGE_QUOTA_MESSAGE } from "./settings.messages";
 import { TERMS_MAX } from "#app/features/agreements/agreements.messages";
 import { MIN_ACCENT_CONTRAST, normalizeHexColor, contrastRatio, accentContrastMessage, isHttpsTemplate } from "./settings-rules";
 /** Re-exported for server code; browser code imports the messages module (no zod in the browser). */
@@ -82,6 +82,14 @@ export const settingsSchema = z.object({
       }
       return days;
     }),
+  /** #36: storage per client organisation, in GB with up to 3 decimals (0.001–1000); absent = unchanged. */
+  storageQuotaGb: z
+    .string()
+    .trim()
+    .regex(/^\d{1,4}(\.\d{1,3})?$/, { error: STORAGE_QUOTA_MESSAGE })
+    .transform((v) => Math.round(Number(v) * 1024))
+    .refine((mb) => mb >= 1 && mb <= 1_000_000, STORAGE_QUOTA_MESSAGE)
+    .optional(),
   /** #25a (docs/product.md#deposits): whole percent 0–100 asked as a deposit on new invoices; absent = unchanged. */
   defaultDepositPercent: z
     .string()
@@ -157,6 +165,8 @@ export interface SettingsInput {
   commissionRateBps: number;
   /** Days a commission entry stays Pending (0–365); absent = unchanged. */
   commissionHoldDays?: number;
+  /** Storage per client organisation in MB (1–1,000,000); absent = unchanged. */
+  storageQuotaMb?: number;
   /** Deposit asked on new invoices, whole percent 0–100; absent = unchanged. */
   defaultDepositPercent?: number;
   /** The billing and brand fields: left as they are when undefined. */

@@ -13,7 +13,7 @@ import { changedFields, recordAudit } from "#app/features/audit/audit.server";
 import { brandLogo, DEFAULT_WEEKLY_HOURS, settings } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { fieldError } from "#app/lib/errors";
-import { COMMISSION_HOLD_MESSAGES } from "./settings.messages";
+import { COMMISSION_HOLD_MESSAGES, STORAGE_QUOTA_MESSAGE } from "./settings.messages";
 import { checkLogo, LOGO_MESSAGES, type StoredLogoType } from "./logo";
 import { pngDecodes } from "./png-check.server";
 import { rasterizeSvg } from "./logo-raster.server";
@@ -63,6 +63,7 @@ export const DEFAULT_SETTINGS: Omit<Settings, "updatedAt"> = {
   // #39 recurring billing (migration 0030).
   dunningRetryDays: [1, 3, 7],
   recurringCommissionMonths: 12,
+  storageQuotaMb: 2048,
 };
 
 /** The company name mails, calendar invites, the authenticator app and passkeys show when Settings hold none. */
@@ -155,6 +156,11 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
   ) {
     throw fieldError("commissionHoldDays", COMMISSION_HOLD_MESSAGES.range);
   }
+  if (
+    input.storageQuotaMb !== undefined &&
+    !(Number.isInteger(input.storageQuotaMb) && input.storageQuotaMb >= 1 && input.storageQuotaMb <= 1_000_000)
+  )
+    throw fieldError("storageQuotaGb", STORAGE_QUOTA_MESSAGE);
   if (input.paymentLinkTemplate && !isHttpsTemplate(input.paymentLinkTemplate)) {
     throw fieldError("paymentLinkTemplate", SETTINGS_FIELD_MESSAGES.paymentLinkHttps);
   }
@@ -178,6 +184,7 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
       requireClientPhone: input.requireClientPhone ?? current.requireClientPhone,
       commissionRateBps: input.commissionRateBps,
       commissionHoldDays: input.commissionHoldDays ?? current.commissionHoldDays,
+      storageQuotaMb: input.storageQuotaMb ?? current.storageQuotaMb,
       companyAddress: (input.companyAddress ?? current.companyAddress).slice(0, 500),
       taxId: (input.taxId ?? current.taxId).slice(0, 50),
       paymentInstructions: (input.paymentInstructions ?? current.paymentInstructions).slice(0, 2_000),
@@ -197,6 +204,7 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
         requireClientPhone: current.requireClientPhone,
         commissionRateBps: current.commissionRateBps,
         commissionHoldDays: current.commissionHoldDays,
+        storageQuotaMb: current.storageQuotaMb,
         companyAddress: current.companyAddress,
         taxId: current.taxId,
         paymentInstructions: current.paymentInstructions,

@@ -55,6 +55,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       requireClientPhone: settings.requireClientPhone,
       commissionRatePercent: bpsToPercent(settings.commissionRateBps),
       commissionHoldDays: String(settings.commissionHoldDays),
+      storageQuotaGb: String(Math.round((settings.storageQuotaMb / 1024) * 1000) / 1000),
       companyAddress: settings.companyAddress,
       taxId: settings.taxId,
       paymentInstructions: settings.paymentInstructions,
@@ -104,9 +105,10 @@ export async function action(args: Route.ActionArgs) {
   return formAction(
     args,
     settingsSchema,
-    async ({ commissionRatePercent, ...rest }) => {
+    async ({ commissionRatePercent, storageQuotaGb, ...rest }) => {
       await saveSettings(db, actor, {
         ...rest,
+        storageQuotaMb: storageQuotaGb,
         termsAndConditions: rest.termsAndConditions ?? "",
         commissionRateBps: commissionRatePercent,
       });
@@ -147,6 +149,12 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           hint="Of each payment on the invoice of a proposal the client approved; frozen when the client approves."
         />
         <CommissionHoldField field={fields.commissionHoldDays} />
+        <TextInput
+          field={fields.storageQuotaGb}
+          label="Storage per client (GB)"
+          inputMode="decimal"
+          hint="The files each client organisation may store in its conversations, e.g. 2. Uploads beyond it are refused."
+        />
         <fieldset className="flex flex-col gap-4 rounded-lg border border-slate-200 p-4">
           <legend className="px-1 font-semibold">Billing details on invoices</legend>
           <TextArea field={fields.companyAddress} label="Company address" rows={3} autoComplete="street-address" />

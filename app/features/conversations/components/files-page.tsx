@@ -5,7 +5,11 @@ import { ThreadTabs } from "./conversation";
 import { FilesTable } from "./files-table";
 
 /** The Files tab of a conversation (docs/product.md#files), for the client's and the admin's routes. */
-export function FilesPage({ data }: { data: { proposalId: number; label: string; side: "client" | "agency"; files: ThreadFile[] } }) {
+export function FilesPage({
+  data,
+}: {
+  data: { proposalId: number; label: string; side: "client" | "agency"; files: ThreadFile[]; storage: string };
+}) {
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-4">
       <p className="text-sm">
@@ -17,6 +21,9 @@ export function FilesPage({ data }: { data: { proposalId: number; label: string;
         <h1 className="pb-2 text-2xl font-bold tracking-tight wrap-anywhere">Files: {data.label}</h1>
         <ThreadTabs side={data.side} proposalId={data.proposalId} fileCount={data.files.length} current="files" />
       </div>
+      <p className="text-sm text-slate-700">
+        {data.side === "client" ? `Your organisation: ${data.storage}.` : `This client: ${data.storage}.`}
+      </p>
       <FilesTable files={data.files} />
     </div>
   );

@@ -1,0 +1,1 @@
+ALTER TABLE "settings" ADD COLUMN "storage_quota_mb" integer DEFAULT 2048 NOT NULL;
