@@ -26,6 +26,7 @@ import {
 } from "#app/features/mail/outbox.server";
 import { startJobRunner, type JobRunner } from "#app/features/jobs/runner.server";
 import { runBillingJob } from "#app/features/billing/billing-job.server";
+import { runAutopayCharge, type AutopayJobData } from "#app/features/billing/autopay.server";
 import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
 import { createAuth, resolveAuthSecret, type Auth } from "#app/features/users/auth.server";
 import { authContext } from "#app/features/users/auth-context.server";
@@ -195,6 +196,11 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
         "tally-fold": { handler: () => foldTallies(handle.db), pollingIntervalSeconds: 5 },
         // docs/product.md#recurring-billing (#39, ADR 025): each due cycle of each plan, once.
         billing: { handler: () => runBillingJob(handle.db), pollingIntervalSeconds: 2 },
+        // #39: one charge of a saved card per job (idempotency key per invoice and attempt).
+        autopay: {
+          handler: (job) => runAutopayCharge(handle.db, env, (job.data as AutopayJobData).invoiceId),
+          pollingIntervalSeconds: 2,
+        },
         purge: {
           handler: async () => {
             await purgeOutbox(handle.db, { retentionDays: env.OUTBOX_RETENTION_DAYS });
