@@ -27,6 +27,7 @@ import {
 import { startJobRunner, type JobRunner } from "#app/features/jobs/runner.server";
 import { runBillingJob } from "#app/features/billing/billing-job.server";
 import { runAutopayCharge, type AutopayJobData } from "#app/features/billing/autopay.server";
+import { issueDueScheduleLines } from "#app/features/agreements/payment-schedule.server";
 import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
 import { createAuth, resolveAuthSecret, type Auth } from "#app/features/users/auth.server";
 import { authContext } from "#app/features/users/auth-context.server";
@@ -201,6 +202,8 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
           handler: (job) => runAutopayCharge(handle.db, env, (job.data as AutopayJobData).invoiceId),
           pollingIntervalSeconds: 2,
         },
+        // docs/product.md#payment-schedule (#37, ADR 026): each due schedule line, once.
+        schedule: { handler: () => issueDueScheduleLines(handle.db), pollingIntervalSeconds: 5 },
         purge: {
           handler: async () => {
             await purgeOutbox(handle.db, { retentionDays: env.OUTBOX_RETENTION_DAYS });

@@ -221,6 +221,11 @@ export const user = pgTable(
     index("user_email_trgm_idx").using("gin", t.email.op("gin_trgm_ops")),
     index("user_business_name_trgm_idx").using("gin", t.businessName.op("gin_trgm_ops")),
     index("user_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+    // The admin's global search (issue #41): the same expression as SEARCH_VECTORS.user.
+    index("user_search_idx").using(
+      "gin",
+      sql`to_tsvector('simple', coalesce(${t.name}, '') || ' ' || coalesce(${t.businessName}, '') || ' ' || ${t.email})`,
+    ),
   ],
 );
 
@@ -366,6 +371,7 @@ export const organisation = pgTable(
     index("organisation_created_idx").on(t.createdAt, t.id),
     index("organisation_referred_by_idx").on(t.referredById),
     index("organisation_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+    index("organisation_search_idx").using("gin", sql`to_tsvector('simple', ${t.name})`),
   ],
 );
 
@@ -510,6 +516,11 @@ export const proposal = pgTable(
     index("proposal_project_name_trgm_idx").using("gin", t.projectName.op("gin_trgm_ops")),
     index("proposal_client_name_trgm_idx").using("gin", t.clientName.op("gin_trgm_ops")),
     index("proposal_client_email_trgm_idx").using("gin", t.clientEmail.op("gin_trgm_ops")),
+    // The admin's global search (issue #41): the same expression as SEARCH_VECTORS.proposal.
+    index("proposal_search_idx").using(
+      "gin",
+      sql`to_tsvector('simple', coalesce(${t.projectName}, '') || ' ' || coalesce(${t.clientName}, '') || ' ' || coalesce(${t.clientEmail}, ''))`,
+    ),
     check("proposal_budget_nonnegative", sql`${t.budgetCents} is null or ${t.budgetCents} >= 0`),
     check("proposal_commission_rate_range", sql`${t.commissionRateBps} is null or ${t.commissionRateBps} between 0 and 10000`),
   ],
@@ -790,6 +801,7 @@ export const proposalMessage = pgTable(
   },
   (t) => [
     index("proposal_message_thread_idx").on(t.proposalId, t.id),
+    index("proposal_message_search_idx").using("gin", sql`to_tsvector('simple', ${t.body})`),
     // Unread counts: what an admin has not read (client messages), what a client has not read
     // (the agency's shared messages), each an index range per thread.
     index("proposal_message_unread_by_agency_idx")
@@ -1217,6 +1229,24 @@ export interface OfferItem {
 }
 
 /** An offer's deposit: an amount in cents, or a whole percentage of the total. */
+/** How much a line asks. `amount`: cents; `percent`: basis points of the total (3000 = 30 %); `rest`: an equal part of what is left. */
+export type ScheduleShare = { kind: "amount"; value: number } | { kind: "percent"; value: number } | { kind: "rest" };
+
+/**
+ * When a line becomes an invoice. `signing`: at acceptance (the deposit); `date`: on that calendar
+ * date (`YYYY-MM-DD`, agency time zone); `days_after_signing`: N days after acceptance; `milestone`:
+ * when the admin marks the milestone reached.
+ */
+export type ScheduleDue =
+  { kind: "signing" } | { kind: "date"; date: string } | { kind: "days_after_signing"; days: number } | { kind: "milestone" };
+
+/** One line of an offer's schedule, as a version's terms hold it (after the deposit). */
+export interface ScheduleLineTerms {
+  label: string;
+  share: ScheduleShare;
+  due: ScheduleDue;
+}
+
 export interface OfferDeposit {
   kind: "amount" | "percent";
   value: number;
@@ -1238,6 +1268,11 @@ export const proposalOffer = pgTable(
     timeline: text().notNull().default(""),
     depositKind: text().$type<"amount" | "percent">(),
     depositValue: integer(),
+    /**
+     * The payment schedule after the deposit (#37, migration 0037): the milestones, then the final
+     * payment (its share "the rest"); `[]` = no schedule (the deposit invoice bills the rest).
+     */
+    schedule: jsonb().$type<ScheduleLineTerms[]>().notNull().default([]),
     /** `YYYY-MM-DD`: the offer is valid until the end of that day. */
     validUntil: text(),
     updatedBy: text().references(() => user.id, { onDelete: "set null" }),
@@ -1246,6 +1281,47 @@ export const proposalOffer = pgTable(
   (t) => [
     check("proposal_offer_deposit_kind", sql`${t.depositKind} is null or ${t.depositKind} in ('amount','percent')`),
     check("proposal_offer_deposit_pair", sql`(${t.depositKind} is null) = (${t.depositValue} is null)`),
+  ],
+);
+
+/**
+ * One line of an accepted offer's payment schedule (#37, docs/product.md#payment-schedule, ADR 026):
+ * written when the offer is accepted (a later acceptance rewrites the lines not issued yet), and
+ * turned into one invoice when it falls due — exactly once: `issuedAt` is set in the transaction
+ * that issues the invoice, and the issuer claims the row `FOR UPDATE SKIP LOCKED`.
+ */
+export const paymentScheduleLine = pgTable(
+  "payment_schedule_line",
+  {
+    id: serial().primaryKey(),
+    proposalId: integer()
+      .notNull()
+      .references(() => proposal.id, { onDelete: "cascade" }),
+    /** 0 = the deposit; then the version's order (the final payment last). */
+    position: integer().notNull(),
+    /** The accepted version this line comes from. */
+    versionNumber: integer().notNull(),
+    label: text().notNull(),
+    amountCents: integer().notNull(),
+    /** `signing` | `date` | `days_after_signing` | `milestone`. */
+    dueKind: text().$type<"signing" | "date" | "days_after_signing" | "milestone">().notNull(),
+    /** The calendar date it falls due (agency time zone); null for a milestone not reached yet. */
+    dueOn: date({ mode: "string" }),
+    /** When the admin marked the milestone reached (then `dueOn` is that day). */
+    reachedAt: timestamp({ withTimezone: true }),
+    reachedBy: text().references(() => user.id, { onDelete: "set null" }),
+    /** Set once, when its invoice is issued. */
+    issuedAt: timestamp({ withTimezone: true }),
+    invoiceId: integer().references(() => invoice.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("payment_schedule_line_position_unique").on(t.proposalId, t.position),
+    index("payment_schedule_line_due_idx")
+      .on(t.dueOn)
+      .where(sql`${t.issuedAt} is null`),
+    check("payment_schedule_line_amount_positive", sql`${t.amountCents} > 0`),
+    check("payment_schedule_line_due_kind", sql`${t.dueKind} in ('signing','date','days_after_signing','milestone')`),
   ],
 );
 

@@ -27,6 +27,9 @@ function listIntent(
  * @param onRemove - removes the row with this key in place (JavaScript).
  * @param errors - the list's own errors, shown under the rows with `errorId`.
  * @param children - what follows "+ Add item" inside the fieldset (e.g. a total).
+ * @param legend - the fieldset's legend (default "Line items").
+ * @param noun - what a row is, in the buttons ("Remove item 2", "+ Add item"; default "item").
+ * @param min - the fewest rows (Remove is disabled at it; default 1).
  */
 export function LineItems<Row extends { key: number }>(props: {
   name: string;
@@ -42,11 +45,15 @@ export function LineItems<Row extends { key: number }>(props: {
   errors: string[] | undefined;
   errorId: string;
   children?: ReactNode;
+  legend?: string;
+  noun?: string;
+  min?: number;
 }) {
+  const noun = props.noun ?? "item";
   const { name, rows, hydrated } = props;
   return (
     <fieldset className={props.fieldsetClass}>
-      <legend className="px-1 font-semibold">Line items</legend>
+      <legend className="px-1 font-semibold">{props.legend ?? "Line items"}</legend>
       {rows.map((row, index) => (
         <div key={row.key} className={props.rowClass}>
           {props.renderRow(row, index)}
@@ -62,8 +69,8 @@ export function LineItems<Row extends { key: number }>(props: {
                 props.onRemove(row.key);
               }}
               className={buttonClass("danger")}
-              aria-label={`Remove item ${index + 1}`}
-              disabled={rows.length <= 1}
+              aria-label={`Remove ${noun} ${index + 1}`}
+              disabled={rows.length <= (props.min ?? 1)}
             >
               Remove
             </button>
@@ -89,7 +96,7 @@ export function LineItems<Row extends { key: number }>(props: {
           className={buttonClass("secondary")}
           disabled={rows.length >= props.max}
         >
-          + Add item
+          + Add {noun}
         </button>
       </div>
       {props.children}

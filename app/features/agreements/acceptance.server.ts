@@ -28,6 +28,7 @@ import { acceptRefusal } from "./offers.server";
 import { currentVersion, standingAcceptance } from "./versions.server";
 import { issueDepositInvoice } from "./deposit-invoice.server";
 import { startWorkWhenReady } from "./start-work.server";
+import { recordScheduleAtAcceptance } from "./payment-schedule.server";
 import { renderCertificatePdf, type CertificateDocument } from "./certificate-pdf.server";
 import type { VersionTerms } from "./terms";
 
@@ -133,13 +134,17 @@ export async function acceptOffer(
       .where(eq(proposal.id, proposalId));
     await syncProposalCommissions(tx, proposalId);
     // #37: the deposit is billed at once (the client pays in the same sitting); without one the work starts now.
-    const invoiceId = await issueDepositInvoice(
-      tx,
-      actor,
-      { proposalId, clientId: row.clientId ?? actor.id, organisationId: row.organisationId },
-      current.terms,
-      acceptance!.acceptedAt,
-    );
+    // With a payment schedule (#37), its lines are written and the deposit line is issued now.
+    const scheduled = await recordScheduleAtAcceptance(tx, actor, proposalId, current.terms, acceptance!.acceptedAt);
+    const invoiceId = scheduled.scheduled
+      ? scheduled.invoiceId
+      : await issueDepositInvoice(
+          tx,
+          actor,
+          { proposalId, clientId: row.clientId ?? actor.id, organisationId: row.organisationId },
+          current.terms,
+          acceptance!.acceptedAt,
+        );
     await recordAudit(tx, actor, {
       entity: "offer",
       entityId: proposalId,

@@ -31,6 +31,10 @@ import {
   type TermsHistory,
 } from "./versions.server";
 import { depositText } from "./terms-diff.server";
+import { scheduleProblem } from "./offer.schema";
+import type { ScheduleDue, ScheduleLineTerms } from "./schedule";
+import { getSettings } from "#app/features/settings/settings.server";
+import { currencyOf } from "#app/lib/money";
 
 /** The offer form's values as text (what the inputs show). */
 export interface OfferFormDefaults {
@@ -41,6 +45,30 @@ export interface OfferFormDefaults {
   depositKind: "none" | "amount" | "percent";
   depositValue: string;
   validUntil: string;
+  /** The milestones of the payment schedule (#37), as the rows show them; `[]` = no schedule. */
+  schedule: ScheduleRowText[];
+  finalLabel: string;
+  finalDueKind: "date" | "days_after_signing" | "milestone";
+  finalDueDate: string;
+  finalDueDays: string;
+}
+
+/** One milestone row of the offer form, as text. */
+export interface ScheduleRowText {
+  label: string;
+  shareKind: "amount" | "percent";
+  shareValue: string;
+  dueKind: "date" | "days_after_signing" | "milestone";
+  dueDate: string;
+  dueDays: string;
+}
+
+function dueText(due: ScheduleDue): Pick<ScheduleRowText, "dueKind" | "dueDate" | "dueDays"> {
+  return {
+    dueKind: due.kind === "signing" ? "milestone" : due.kind,
+    dueDate: due.kind === "date" ? due.date : "",
+    dueDays: due.kind === "days_after_signing" ? String(due.days) : "",
+  };
 }
 
 /** The current version as both pages show it. */
@@ -89,6 +117,7 @@ function inputFromTerms(terms: VersionTerms): OfferTermsInput {
     items: terms.items.map((i) => ({ description: i.description, quantity: i.quantity, unitPriceCents: i.unitPriceCents })),
     timeline: terms.timeline,
     deposit: terms.deposit,
+    schedule: (terms.schedule ?? []).map((line) => ({ label: line.label, share: line.share, due: line.due })),
     validUntil: terms.validUntil,
   };
 }
@@ -106,6 +135,29 @@ function toForm(input: OfferTermsInput): OfferFormDefaults {
     depositKind: input.deposit?.kind ?? "none",
     depositValue: input.deposit ? (input.deposit.kind === "amount" ? centsToInput(input.deposit.value) : String(input.deposit.value)) : "",
     validUntil: input.validUntil ?? "",
+    ...scheduleForm(input.schedule ?? []),
+  };
+}
+
+/** The schedule as the form's rows: the milestones, then the final payment's fields. */
+function scheduleForm(
+  lines: readonly ScheduleLineTerms[],
+): Pick<OfferFormDefaults, "schedule" | "finalLabel" | "finalDueKind" | "finalDueDate" | "finalDueDays"> {
+  const final = lines.at(-1);
+  const milestones = lines.slice(0, -1);
+  const finalDue = final ? dueText(final.due) : { dueKind: "milestone" as const, dueDate: "", dueDays: "" };
+  return {
+    schedule: milestones.map((line) => ({
+      label: line.label,
+      shareKind: line.share.kind === "percent" ? "percent" : "amount",
+      shareValue:
+        line.share.kind === "percent" ? String(line.share.value / 100) : line.share.kind === "amount" ? centsToInput(line.share.value) : "",
+      ...dueText(line.due),
+    })),
+    finalLabel: final?.label ?? "Final payment",
+    finalDueKind: finalDue.dueKind,
+    finalDueDate: finalDue.dueDate,
+    finalDueDays: finalDue.dueDays,
   };
 }
 
@@ -117,6 +169,7 @@ function fromRequest(p: typeof proposal.$inferSelect): OfferTermsInput {
     items: [{ description: p.projectName || "Website project", quantity: 1, unitPriceCents: p.budgetCents ?? 0 }],
     timeline: p.timeline ?? "",
     deposit: null,
+    schedule: [],
     validUntil: null,
   };
 }
@@ -130,6 +183,7 @@ async function readDraft(q: Queryable, proposalId: number): Promise<OfferTermsIn
     items: row.items,
     timeline: row.timeline,
     deposit: row.depositKind && row.depositValue !== null ? { kind: row.depositKind, value: row.depositValue } : null,
+    schedule: row.schedule ?? [],
     validUntil: row.validUntil,
   };
 }
@@ -201,13 +255,23 @@ export function acceptRefusal(p: { clientDeclinedAt: Date | null; status: Propos
   return null;
 }
 
-/** Checks the server-side money rules of an offer (the total's ceiling, the deposit within the total). */
-function checkMoney(input: OfferTermsInput): void {
+/**
+ * Checks the server-side money rules of an offer: the total's ceiling, the deposit within the total,
+ * and a payment schedule that adds up to the total exactly in cents (#37).
+ *
+ * @throws {AppError} 400 on `items`, `depositValue` or `schedule`.
+ */
+function checkMoney(input: OfferTermsInput, currency: string): void {
   const { totalCents } = priceItems(input.items);
   if (totalCents > MAX_CENTS) throw fieldError("items", "The total must be at most $10,000,000.00.");
   if (input.deposit?.kind === "amount" && input.deposit.value > totalCents) {
     throw fieldError("depositValue", "The deposit cannot be more than the total.");
   }
+  const schedule = input.schedule ?? [];
+  if (schedule.length > 0 && schedule.at(-1)!.share.kind !== "rest")
+    throw fieldError("schedule", "The final payment is the rest of the total.");
+  const problem = scheduleProblem(totalCents, depositCents(input.deposit, totalCents), schedule, currency);
+  if (problem) throw fieldError("schedule", problem);
 }
 
 async function upsertDraft(tx: Transaction, actor: Actor, proposalId: number, input: OfferTermsInput): Promise<void> {
@@ -218,6 +282,7 @@ async function upsertDraft(tx: Transaction, actor: Actor, proposalId: number, in
     timeline: input.timeline,
     depositKind: input.deposit?.kind ?? null,
     depositValue: input.deposit?.value ?? null,
+    schedule: input.schedule ?? [],
     validUntil: input.validUntil,
     updatedBy: actor.id,
     updatedAt: sql`now()`,
@@ -249,7 +314,7 @@ export async function saveOffer(
   mode: "draft" | "send",
 ): Promise<{ message: string; version: number | null; voided: number | null }> {
   assertRole(actor, "admin");
-  checkMoney(input);
+  checkMoney(input, currencyOf(await getSettings(db)));
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(proposal).where(eq(proposal.id, proposalId)).for("update");
     if (!row) throw notFound(PROPOSAL_MESSAGES.notFound);

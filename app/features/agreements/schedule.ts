@@ -9,23 +9,9 @@
  * Pure: no server imports; pages, use-cases and tests share it.
  */
 
-/** How much a line asks. `amount`: cents; `percent`: basis points of the total (3000 = 30 %); `rest`: an equal part of what is left. */
-export type ScheduleShare = { kind: "amount"; value: number } | { kind: "percent"; value: number } | { kind: "rest" };
+import type { ScheduleDue, ScheduleLineTerms, ScheduleShare } from "#app/db/schema";
 
-/**
- * When a line becomes an invoice. `signing`: at acceptance (the deposit); `date`: on that calendar
- * date (`YYYY-MM-DD`, agency time zone); `days_after_signing`: N days after acceptance; `milestone`:
- * when the admin marks the milestone reached.
- */
-export type ScheduleDue =
-  { kind: "signing" } | { kind: "date"; date: string } | { kind: "days_after_signing"; days: number } | { kind: "milestone" };
-
-/** One line of an offer's schedule, as a version's terms hold it (after the deposit). */
-export interface ScheduleLineTerms {
-  label: string;
-  share: ScheduleShare;
-  due: ScheduleDue;
-}
+export type { ScheduleDue, ScheduleLineTerms, ScheduleShare } from "#app/db/schema";
 
 /** A line with its amount in cents, as {@link computeSchedule} returns it. */
 export interface ScheduledLine extends ScheduleLineTerms {
@@ -44,6 +30,8 @@ export const SCHEDULE_MESSAGES = {
   tooMany: "A schedule can have at most 20 lines.",
   labelRequired: "Name each payment (e.g. “Milestone 1: design approved”).",
   daysRange: "Enter a number of days from 1 to 730.",
+  finalEmpty: "The milestones take the whole total: lower one of them so the final payment is above 0.",
+  lineEmpty: (label: string) => `“${label}” comes to 0: give it a larger share or remove it.`,
 } as const;
 
 /** Most lines in a schedule (deposit included). */

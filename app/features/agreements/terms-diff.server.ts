@@ -6,6 +6,7 @@
 import { diffLines } from "diff";
 import { formatCents } from "#app/lib/money";
 import { depositCents, type VersionTerms } from "./terms";
+import { dueRuleText, shareText } from "./schedule";
 
 /** One line of a line diff. */
 export interface DiffLine {
@@ -33,6 +34,7 @@ const LABELS: Partial<Record<keyof VersionTerms, string>> = {
   validUntil: "Valid until",
   termsAndConditions: "Terms and conditions",
   currency: "Currency",
+  schedule: "Payment schedule",
 };
 
 /** The fields compared, in the order the History lists them. */
@@ -44,11 +46,26 @@ const FIELDS: (keyof VersionTerms)[] = [
   "currency",
   "timeline",
   "deposit",
+  "schedule",
   "validUntil",
   "termsAndConditions",
 ];
 
-const LONG: (keyof VersionTerms)[] = ["scope", "items", "termsAndConditions"];
+const LONG: (keyof VersionTerms)[] = ["scope", "items", "schedule", "termsAndConditions"];
+
+/**
+ * @returns the payment schedule as text, one line each (#37): "Milestone 1: design — 30 % ($900.00),
+ *   when the agency marks it reached"; "" when the version has none.
+ */
+export function scheduleText(terms: Pick<VersionTerms, "schedule" | "currency">): string {
+  const money = (cents: number) => formatCents(cents, terms.currency);
+  return (terms.schedule ?? [])
+    .map((line) => {
+      const share = line.share.kind === "amount" ? money(line.amountCents) : `${shareText(line.share, money)} (${money(line.amountCents)})`;
+      return `${line.label} — ${share}, ${dueRuleText(line.due)}`;
+    })
+    .join("\n");
+}
 
 /** @returns the items as text, one line each: "Design — 2 × $500.00 = $1,000.00". */
 export function itemsText(terms: VersionTerms): string {
@@ -77,6 +94,8 @@ function textOf(terms: VersionTerms, field: keyof VersionTerms): string {
       return formatCents(terms.totalCents, terms.currency);
     case "deposit":
       return depositText(terms);
+    case "schedule":
+      return scheduleText(terms);
     case "validUntil":
       return terms.validUntil ?? "Not set";
     case "termsAndConditions":

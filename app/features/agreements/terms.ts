@@ -3,6 +3,12 @@
  * form is hashed — and the pure helpers pages and use-cases share. No server imports.
  */
 import type { OfferDeposit, OfferItem } from "#app/db/schema";
+import { computeSchedule, type ScheduleLineTerms } from "./schedule";
+
+/** A schedule line as a version holds it: its terms and its amount in cents (#37). */
+export interface TermsScheduleLine extends ScheduleLineTerms {
+  amountCents: number;
+}
 
 /** One line as a version holds it: quantity × unit price = line total (cents). */
 export interface TermsItem extends OfferItem {
@@ -25,6 +31,31 @@ export interface VersionTerms {
   deposit: OfferDeposit | null;
   validUntil: string | null;
   termsAndConditions: string | null;
+  /**
+   * The payment schedule after the deposit (#37, ADR 026): the milestones, then the final payment,
+   * each with its amount. Absent (not null) when the offer has none, so that versions made before
+   * schedules existed keep their canonical form and hash.
+   */
+  schedule?: TermsScheduleLine[];
+}
+
+/**
+ * @param issued - position → amount (cents) of lines already invoiced: they keep it (#37).
+ * @returns the schedule lines with their amounts (cents, summing with the deposit to the total), or
+ *   `[]` when the offer has no schedule.
+ * @throws {ScheduleError} when the lines do not add up (the form and the use-case refuse that first).
+ */
+export function priceSchedule(
+  totalCents: number,
+  deposit: OfferDeposit | null,
+  lines: readonly ScheduleLineTerms[],
+  issued: ReadonlyMap<number, number> = new Map(),
+): TermsScheduleLine[] {
+  if (lines.length === 0) return [];
+  const dep = depositCents(deposit, totalCents);
+  return computeSchedule(totalCents, dep, lines, issued)
+    .slice(dep !== null ? 1 : 0)
+    .map((line) => ({ label: line.label, share: line.share, due: line.due, amountCents: line.amountCents }));
 }
 
 /** @returns the items with their line totals, and the sum (cents). */

@@ -16,8 +16,10 @@ import { currencyOf } from "#app/lib/money";
 import { canonicalJson, type CanonicalValue } from "./canonical";
 import { termsHash } from "./canonical.server";
 import { diffTerms, type FieldChange } from "./terms-diff.server";
-import { priceItems, type VersionTerms } from "./terms";
+import { priceItems, priceSchedule, type VersionTerms } from "./terms";
 import type { OfferDeposit, OfferItem } from "#app/db/schema";
+import type { ScheduleLineTerms } from "./schedule";
+import { issuedScheduleAmounts } from "./issued-schedule.server";
 
 /** The editable part of the terms (what the offer form holds). */
 export interface OfferTermsInput {
@@ -26,6 +28,8 @@ export interface OfferTermsInput {
   items: OfferItem[];
   timeline: string;
   deposit: OfferDeposit | null;
+  /** The milestones and the final payment (#37); `[]` or absent = no schedule. */
+  schedule?: ScheduleLineTerms[];
   validUntil: string | null;
 }
 
@@ -48,6 +52,8 @@ export interface StoredVersion {
 export async function termsFor(q: Queryable, proposalId: number, input: OfferTermsInput, version: number): Promise<VersionTerms> {
   const settings = await getSettings(q);
   const { items, totalCents } = priceItems(input.items);
+  // Lines already invoiced keep their amounts: a new version changes only the others (#37).
+  const schedule = priceSchedule(totalCents, input.deposit, input.schedule ?? [], await issuedScheduleAmounts(q, proposalId));
   return {
     proposalId,
     version,
@@ -60,6 +66,8 @@ export async function termsFor(q: Queryable, proposalId: number, input: OfferTer
     deposit: input.deposit ? { kind: input.deposit.kind, value: input.deposit.value } : null,
     validUntil: input.validUntil,
     termsAndConditions: settings.termsAndConditions.trim() ? settings.termsAndConditions : null,
+    // Only when there is one: a version without a schedule keeps the canonical form it always had.
+    ...(schedule.length > 0 ? { schedule } : {}),
   };
 }
 

@@ -20,6 +20,9 @@ import { listClientInvoiceRows } from "#app/features/invoices/invoices.server";
 import { listUpcomingClientMeetings, type ClientMeetingRow } from "#app/features/meetings/meetings.server";
 import { listClientProposalRows } from "#app/features/proposals/proposals.server";
 import { proposalNextStep } from "#app/features/proposals/status-next-step";
+import { upcomingPayments } from "#app/features/agreements/payment-schedule.server";
+import { getSettings } from "#app/features/settings/settings.server";
+import { currencyOf } from "#app/lib/money";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { cappedCountOf, countOf, formatDate, formatMoney, formatTime, MEETING_STATUS_LABELS } from "#app/lib/vocabulary";
 
@@ -109,6 +112,18 @@ export async function clientNextSteps(
       text: `${formatMoney(inv.balanceCents)}${inv.balanceCents < inv.totalCents ? " left to pay" : ""}${inv.projectName ? ` for ${inv.projectName}` : ""}${overdue ? `, due ${formatDate(inv.dueDate)}` : ""}.`,
       href: `/view-invoice/${inv.id}`,
       cta: "View invoice",
+    });
+  }
+
+  // #37: what comes next on each project's payment schedule ("Milestone 2 … is due on …").
+  for (const next of await upcomingPayments(db, proposals, currencyOf(await getSettings(db)))) {
+    items.push({
+      key: `schedule-${next.proposalId}`,
+      kind: "info",
+      title: `Next payment${next.projectName ? ` for “${next.projectName}”` : ""}`,
+      text: next.text,
+      href: proposalHref(next.proposalId),
+      cta: "See the schedule",
     });
   }
 

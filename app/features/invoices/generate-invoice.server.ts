@@ -12,7 +12,8 @@
 import { count, eq, sql } from "drizzle-orm";
 import { isUniqueViolation } from "#app/db/errors";
 import type { Database, Queryable } from "#app/db/client.server";
-import { invoice, invoiceCounter, invoiceItem, proposal, user } from "#app/db/schema";
+import { auditEvent, invoice, invoiceCounter, invoiceItem, proposal, user } from "#app/db/schema";
+import { publishAudit } from "#app/features/live/live-events.server";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { queueUserNotice } from "#app/features/mail/notifications.server";
 import { getSettings } from "#app/features/settings/settings.server";
@@ -137,6 +138,8 @@ export interface InvoiceToIssue {
   now: Date;
   /** What the mail says first (default: "Invoice … was issued to you."). */
   mailLead?: string;
+  /** Who the audit names when no person acted (a job): e.g. "Payment schedule". */
+  systemActor?: string;
 }
 
 /**
@@ -145,11 +148,12 @@ export interface InvoiceToIssue {
  * status, the audit event `created`, and a mail with a signed link to each owner and billing person
  * of its organisation. The caller has checked the actor's right and locked the proposal.
  *
+ * @param actor - the person acting, or null for a job (the audit then names `input.systemActor`).
  * @returns the invoice id, number and total (cents).
  */
 export async function issueInvoice(
   tx: Queryable,
-  actor: Actor,
+  actor: Actor | null,
   input: InvoiceToIssue,
 ): Promise<{ id: number; number: string; totalCents: number }> {
   const { proposalId, clientId, items, now } = input;
@@ -178,14 +182,28 @@ export async function issueInvoice(
     .returning({ id: invoice.id, organisationId: invoice.organisationId });
   await tx.insert(invoiceItem).values(items.map((item, position) => ({ invoiceId: created!.id, position, ...item })));
   await syncInvoiceStatus(tx, created!.id);
-  await recordAudit(tx, actor, {
-    entity: "invoice",
+  const audit = {
+    entity: "invoice" as const,
     entityId: created!.id,
     action: "created",
     proposalId,
     before: null,
     after: { number, proposalId, clientId, dueDate: input.dueDate, status: "unpaid", totalCents, items },
-  });
+  };
+  if (actor) await recordAudit(tx, actor, audit);
+  else {
+    await tx.insert(auditEvent).values({
+      actorId: null,
+      actorEmail: input.systemActor ?? "System",
+      entity: audit.entity,
+      entityId: String(audit.entityId),
+      action: audit.action,
+      before: null,
+      after: JSON.parse(JSON.stringify(audit.after)),
+      proposalId,
+    });
+    await publishAudit(tx, audit);
+  }
   // To each owner and billing person of the organisation, with a link of their own.
   const currency = currencyOf(await getSettings(tx));
   for (const person of await organisationPeople(tx, created!.organisationId, MONEY_ROLES, clientId)) {

@@ -39,7 +39,8 @@ export type JobName =
   | "tally-fold"
   | "purge"
   | "billing"
-  | "autopay";
+  | "autopay"
+  | "schedule";
 
 /** Attempts of a mail (docs/product.md#mail-delivery); `OUTBOX_MAX_ATTEMPTS` overrides it. */
 export const MAIL_MAX_ATTEMPTS = 10;
@@ -79,6 +80,8 @@ export const JOB_QUEUES: Record<JobName, QueueOptions> = {
   // payments and warns of expiring cards; one job per charge of a saved card.
   billing: { policy: "singleton", retryLimit: 0, expireInSeconds: 600 },
   autopay: { policy: "standard", retryLimit: 4, retryDelay: 60, retryBackoff: true, expireInSeconds: 120 },
+  // #37 payment schedules (ADR 026): the sweep that turns each due schedule line into its invoice, once.
+  schedule: { policy: "singleton", retryLimit: 0, expireInSeconds: 600 },
 };
 
 /**
@@ -96,4 +99,6 @@ export const JOB_SCHEDULES: Partial<Record<JobName, string>> = {
   purge: "17 * * * *",
   // #39 recurring billing: due cycles (each once), dunning retries, card-expiry notices.
   billing: "* * * * *",
+  // #37 payment schedules: lines due today in the agency's time zone (each once).
+  schedule: "* * * * *",
 };

@@ -141,4 +141,54 @@ describe.each(testDatabases())("payment and acceptance at the same moment on %s"
       expect(outcomes).toEqual(expected);
     },
   );
+
+  it(
+    "a payment refunded in parts, at once, makes entries that sum to the cent to its own (largest remainder)",
+    { timeout: 300_000 },
+    async () => {
+      const { t, s, admin } = ctx;
+      const ambassador = await makeAmbassador(s);
+      const client = await makeClient(s, { verified: true });
+      const proposalId = await insertProposal(t.db, { ambassadorId: ambassador.id, clientId: client.id, status: "pending" });
+      await saveOffer(
+        t.db,
+        admin,
+        proposalId,
+        {
+          projectName: "Split",
+          scope: "Build it.",
+          items: [{ description: "Site", quantity: 1, unitPriceCents: 100_000 }],
+          timeline: "1 week",
+          deposit: null,
+          validUntil: "2099-12-31",
+        },
+        "send",
+      );
+      await acceptOffer(t.db, client, proposalId, { typedName: "Ann Baker", version: 1 }, META);
+      const { id: invoiceId } = await generateInvoice(t.db, admin, proposalId, {
+        dueDate: "2099-01-01",
+        items: [{ description: "Site", amountCents: 100_000 }],
+      });
+      // 15 % of 333.33 is 49.9995 → 50.00; of 111.11, 16.6665 → 16.67: three such parts rounded
+      // each on their own would take back 50.01.
+      const { payment } = await recordPayment(t.db, admin, invoiceId, {
+        amountCents: 33_333,
+        currency: "USD",
+        method: "bank_transfer",
+        receivedAt: new Date(),
+      });
+      await Promise.all(
+        [11_111, 11_111, 11_111].map((amountCents) =>
+          recordRefund(t.db, admin, invoiceId, { paymentId: payment.id, amountCents, currency: "USD", receivedAt: new Date() }),
+        ),
+      );
+      const entries = await t.db
+        .select()
+        .from(commissionEntries)
+        .where(eq(commissionEntries.invoiceId, invoiceId))
+        .orderBy(commissionEntries.id);
+      expect(entries.map((e) => e.amountCents)).toEqual([5_000, -1_667, -1_666, -1_667]);
+      expect(entries.reduce((sum, e) => sum + e.amountCents, 0)).toBe(0);
+    },
+  );
 });

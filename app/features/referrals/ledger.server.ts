@@ -4,7 +4,8 @@
  * Which payments earn a commission (the product's rule since issue #4, kept): those on the invoice
  * of a proposal an ambassador submitted (`proposal.ambassador_id`) once its client approved it.
  * Each such payment or refund makes exactly one entry (unique per payment): rate × amount with
- * the rate frozen on the proposal at approval, rounded half up per entry, negative for a refund.
+ * the rate frozen on the proposal at approval, rounded half up per entry, negative for a refund
+ * (the parts of a payment refunded in several refunds are allocated by largest remainder, #36).
  * It is Pending until `payable_at` = the payment's date received + `settings.commission_hold_days`, then Payable
  * until a payout takes it. Payments recorded before the client approved earn their entries at
  * approval. A proposal whose commission was marked paid before the ledger existed (a `historical`
@@ -13,12 +14,12 @@
  *
  * Everything here runs inside the caller's transaction (the payment's or the approval's).
  */
-import { and, eq, notExists, sql } from "drizzle-orm";
+import { and, eq, lt, notExists, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { billingCycle, billingPlan, commissionEntries, invoice, payments, proposal, settings } from "#app/db/schema";
 import { publishLive } from "#app/features/live/live-events.server";
 import { now } from "#app/lib/clock.server";
-import { commissionEntryCents, payableAtFor } from "./commission";
+import { commissionCents, commissionEntryCents, payableAtFor } from "./commission";
 
 /** The payment fields the ledger needs. */
 export interface LedgerPayment {
@@ -29,6 +30,26 @@ export interface LedgerPayment {
   currency: string;
   /** When the money was received (the hold counts from it). */
   receivedAt: Date;
+  /** For a refund: the payment it refunds (its entry is then allocated by largest remainder). */
+  refundOf?: number | null;
+}
+
+/**
+ * The entry of a refund of a payment refunded in several parts (issue #36): the commission of
+ * everything refunded of that payment so far, including this one, minus that of what was refunded
+ * before it, each rounded half up — so the parts' entries always sum to the cent to the entry of
+ * the same amount refunded at once (largest remainder), and a full refund cancels the payment's
+ * entry exactly.
+ *
+ * @returns the signed (≤ 0) commission of the refund in cents.
+ */
+async function refundEntryCents(q: Queryable, refund: LedgerPayment & { refundOf: number }, rateBps: number): Promise<number> {
+  const [row] = await q
+    .select({ before: sql<number>`coalesce(-sum(${payments.amountCents}), 0)::int`.mapWith(Number) })
+    .from(payments)
+    .where(and(eq(payments.refundOf, refund.refundOf), lt(payments.id, refund.id)));
+  const before = row?.before ?? 0;
+  return -(commissionCents(before + Math.abs(refund.amountCents), rateBps) - commissionCents(before, rateBps));
 }
 
 /**
@@ -83,7 +104,10 @@ export async function recordCommissionForPayment(q: Queryable, payment: LedgerPa
   if (!target) return null;
   if (target.historical && payment.amountCents > 0) return null;
   const createdAt = now();
-  const amountCents = commissionEntryCents(payment.amountCents, target.rateBps);
+  const amountCents =
+    payment.amountCents < 0 && payment.refundOf
+      ? await refundEntryCents(q, { ...payment, refundOf: payment.refundOf }, target.rateBps)
+      : commissionEntryCents(payment.amountCents, target.rateBps);
   const inserted = await q
     .insert(commissionEntries)
     .values({
@@ -122,6 +146,7 @@ export async function syncProposalCommissions(q: Queryable, proposalId: number):
       amountCents: payments.amountCents,
       currency: payments.currency,
       receivedAt: payments.receivedAt,
+      refundOf: payments.refundOf,
     })
     .from(payments)
     .innerJoin(invoice, eq(invoice.id, payments.invoiceId))

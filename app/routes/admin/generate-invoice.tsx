@@ -6,7 +6,6 @@ import { InvoiceForm } from "#app/features/invoices/components/invoice-form";
 import { generateInvoice, getProposalToInvoice } from "#app/features/invoices/invoices.admin.server";
 import { invoiceGenerateSchema, toInvoiceInput } from "#app/features/invoices/invoices.schema";
 import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.messages";
-import { todayUtc } from "#app/features/invoices/invoice-status";
 import { addDays } from "#app/lib/dates";
 import { formAction } from "#app/lib/form-action.server";
 import { formConstraints } from "#app/lib/form-constraints.server";
@@ -14,7 +13,7 @@ import { paramId } from "#app/lib/ids";
 import { useFormatMoney } from "#app/components/money";
 import { actorAndDb } from "#app/features/users/session.server";
 import { getOfferForInvoice, type OfferForInvoice } from "#app/features/agreements/offer-deposit.server";
-import { getSettings } from "#app/features/settings/settings.server";
+import { businessDay, getSettings } from "#app/features/settings/settings.server";
 import { centsToInput, currencyOf, formatCents } from "#app/lib/money";
 import { MAX_INVOICE_ITEMS } from "#app/features/invoices/invoices.messages";
 
@@ -46,7 +45,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return {
     form: formConstraints(invoiceGenerateSchema),
     proposal,
-    defaultDueDate: addDays(todayUtc(), DEFAULT_TERM_DAYS),
+    defaultDueDate: addDays((await businessDay(db)).today, DEFAULT_TERM_DAYS),
     offerItems: offer ? offerItemsForInvoice(offer, currency) : null,
     offerDeposit: offer?.deposit ?? null,
   };

@@ -21,6 +21,11 @@ import { loadConversation } from "#app/features/conversations/conversation-page.
 import { conversationAction } from "#app/features/conversations/thread-route.server";
 import { OfferTerms } from "#app/features/agreements/components/offer-terms";
 import { portfolioLinksOf } from "#app/features/portfolio/case-studies.server";
+import { listScheduleLines, markMilestoneReached } from "#app/features/agreements/payment-schedule.server";
+import { ScheduleLines } from "#app/features/agreements/components/schedule-lines";
+import { getSettings } from "#app/features/settings/settings.server";
+import { currencyOf } from "#app/lib/money";
+import { formId, requireConfirmation } from "#app/lib/form-action.server";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `${data?.proposal.projectName || "Proposal"} | Admin Console` },
@@ -40,6 +45,9 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     reminders: await listRemindersFor(db, actor, "proposal", id),
     // Issue #40: the case study it came from, and the one drafted from it.
     portfolio: await portfolioLinksOf(db, actor, id),
+    // #37: the accepted offer's payment schedule, with "Mark milestone reached".
+    schedule: await listScheduleLines(db, id),
+    currency: currencyOf(await getSettings(db)),
   };
 }
 
@@ -50,7 +58,21 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const { actor, db } = actorAndDb(args.context);
   const id = paramId(args.params.proposalId, PROPOSAL_MESSAGES.notFound);
-  return (await conversationAction(args, id)) ?? runIntent(args, proposalStatusIntents(db, actor), { target: "proposalId" });
+  return (
+    (await conversationAction(args, id)) ??
+    runIntent(
+      args,
+      {
+        ...proposalStatusIntents(db, actor),
+        // #37: a milestone reached makes its line due: its invoice is issued and mailed now (audited).
+        "mark-milestone": async (form) => {
+          requireConfirmation(form, "Confirm that the milestone is reached first.");
+          return (await markMilestoneReached(db, actor, id, formId(form, "id"))).message;
+        },
+      },
+      { target: "proposalId" },
+    )
+  );
 }
 
 /** Heading with status, the parties and invoice, then the request in full. */
@@ -171,6 +193,7 @@ export default function AdminProposal({ loaderData, actionData }: Route.Componen
           </p>
         </OfferTerms>
       ) : null}
+      <ScheduleLines lines={loaderData.schedule} currency={loaderData.currency} audience="admin" headingId="schedule-title" />
       <section aria-labelledby="offer-title" className="min-w-0 rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
         <h2 id="offer-title" className="text-xl font-semibold">
           Offer

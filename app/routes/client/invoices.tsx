@@ -9,7 +9,9 @@ import { InvoiceStatusBadge } from "#app/features/invoices/components/invoice-st
 import { listClientInvoices } from "#app/features/invoices/invoices.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { requireUser } from "#app/features/users/session.server";
-import { formatCents } from "#app/lib/money";
+import { currencyOf, formatCents } from "#app/lib/money";
+import { upcomingPayments } from "#app/features/agreements/payment-schedule.server";
+import { listClientProposalRows } from "#app/features/proposals/proposals.server";
 import { parsePageParam } from "#app/lib/pagination";
 import { MONEY_ROLES } from "#app/features/organisations/access.server";
 import { requireOrganisationRoles } from "#app/features/users/session.server";
@@ -34,7 +36,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     clientPlanPreviews(db, actor),
     getSavedCard(db, actor),
   ]);
-  return { list, currency: settings.currency, plans, card: card ? { ...card, label: cardLabel(card) } : null };
+  // #37: what comes next on the payment schedules of the client's open projects.
+  const upcoming = await upcomingPayments(
+    db,
+    await listClientProposalRows(db, actor, { includeCompleted: false, limit: 50 }),
+    currencyOf(settings),
+  );
+  return { list, currency: settings.currency, plans, upcoming, card: card ? { ...card, label: cardLabel(card) } : null };
 }
 
 /** The client's invoices: number, project, issue and due dates, total, status, page and PDF links. */
@@ -45,6 +53,23 @@ export default function ClientInvoices({ loaderData }: Route.ComponentProps) {
     <>
       <PageHeading title="Invoices" lead="All of your invoices, newest first, whatever the state of their project." />
       <PlanPreview plans={loaderData.plans} currency={currency} card={loaderData.card} />
+      {loaderData.upcoming.length > 0 ? (
+        <section aria-labelledby="upcoming-title" className="mb-6 rounded-xl border border-brand-200 p-4" data-testid="upcoming-payments">
+          <h2 id="upcoming-title" className="text-lg font-semibold">
+            What comes next
+          </h2>
+          <ul className="mt-2 space-y-1 text-sm">
+            {loaderData.upcoming.map((next) => (
+              <li key={next.proposalId} className="wrap-anywhere">
+                <Link to={`/proposals/${next.proposalId}`} className="font-medium text-brand-700 underline">
+                  {next.projectName ?? "Website project"}
+                </Link>
+                : {next.text}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {list.items.length === 0 ? (
         <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-700">No invoices yet.</p>
       ) : (

@@ -5,6 +5,7 @@
  * signing view, so the proposal page (conversation, request) does not carry the signing form's
  * code (issue #29, bench/results/portal-js.md).
  */
+import { getSettings } from "#app/features/settings/settings.server";
 import { Link, redirect } from "react-router";
 import type { Route } from "./+types/proposal-accept";
 import { servicesContext } from "#app/context";
@@ -26,6 +27,9 @@ import { AcceptanceNotice } from "#app/features/agreements/components/acceptance
 import { VersionChanges, VersionHistory } from "#app/features/agreements/components/version-history";
 import { CommentForm } from "#app/features/proposals/components/comment-form";
 import { depositInvoiceDueDate, depositSentence } from "#app/features/agreements/deposit-invoice.server";
+import { scheduleSentence } from "#app/features/agreements/payment-schedule.server";
+import { depositCents } from "#app/features/agreements/terms";
+import { formatCents } from "#app/lib/money";
 import { cardPaymentsEnabled, startCardCheckout } from "#app/features/payments/stripe.server";
 import { logger } from "#app/lib/logger.server";
 
@@ -46,15 +50,22 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   // What happens after signing, said before it (#37): the deposit is paid in the same sitting.
   const deposit =
     agreement.current && proposal.invoices.length === 0
-      ? depositSentence(agreement.current.terms, depositInvoiceDueDate(new Date()))
+      ? depositSentence(agreement.current.terms, depositInvoiceDueDate(new Date(), (await getSettings(db)).timeZone))
       : null;
-  const afterSigning = deposit
-    ? `After you sign, you pay the deposit: ${deposit} ${
-        cardPaymentsEnabled(env)
-          ? "You go straight to a secure card payment page."
-          : "The agency's payment instructions are shown next, with the amount and the reference to use."
-      }`
-    : null;
+  const howToPay = cardPaymentsEnabled(env)
+    ? "You go straight to a secure card payment page."
+    : "The agency's payment instructions are shown next, with the amount and the reference to use.";
+  const terms = agreement.current?.terms;
+  // With a payment schedule (#37): the deposit now (if any), then each line as its own invoice when due.
+  const scheduled = terms ? scheduleSentence(terms) : null;
+  const scheduleDeposit = terms && scheduled ? depositCents(terms.deposit, terms.totalCents) : null;
+  const afterSigning = scheduled
+    ? scheduleDeposit
+      ? `After you sign, you pay the ${formatCents(scheduleDeposit, terms!.currency)} deposit. ${scheduled} ${howToPay}`
+      : `Nothing is due when you sign. ${scheduled}`
+    : deposit
+      ? `After you sign, you pay the deposit: ${deposit} ${howToPay}`
+      : null;
   // Only an owner signs for the organisation (docs/product.md#organisations); others read the offer.
   const canSign = (actor.organisationRole ?? "owner") === "owner";
   return {

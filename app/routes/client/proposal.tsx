@@ -13,6 +13,10 @@ import { loadConversation } from "#app/features/conversations/conversation-page.
 import { conversationAction } from "#app/features/conversations/thread-route.server";
 import { runIntent } from "#app/lib/form-action.server";
 import { getClientProposalWithAgreement } from "#app/features/agreements/offers.server";
+import { listScheduleLines } from "#app/features/agreements/payment-schedule.server";
+import { ScheduleLines } from "#app/features/agreements/components/schedule-lines";
+import { getSettings } from "#app/features/settings/settings.server";
+import { currencyOf } from "#app/lib/money";
 import { OfferTerms } from "#app/features/agreements/components/offer-terms";
 import { AcceptanceNotice } from "#app/features/agreements/components/acceptance-notice";
 import { VersionHistory } from "#app/features/agreements/components/version-history";
@@ -41,6 +45,9 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     ...(await getClientProposalWithAgreement(db, actor, id)),
     ...(await loadConversation({ request, context }, id)),
     billing: await listConversationBilling(db, actor, id),
+    // #37: the accepted offer's payment schedule (read after the proposal's access check above).
+    schedule: await listScheduleLines(db, id),
+    currency: currencyOf(await getSettings(db)),
   };
 }
 
@@ -131,6 +138,9 @@ export default function ClientProposal({ loaderData, actionData }: Route.Compone
           Book a meeting about this project
         </Link>
       </p>
+      {agreement.current ? (
+        <ScheduleLines lines={loaderData.schedule} currency={loaderData.currency} audience="client" headingId="schedule-title" />
+      ) : null}
       {agreement.current ? (
         <OfferTerms version={agreement.current} headingId="offer-title" title="The agency's offer">
           {agreement.acceptance ? (

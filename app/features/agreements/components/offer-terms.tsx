@@ -7,6 +7,7 @@ import type { ReactNode } from "react";
 import { LocalDate, LocalDateTime } from "#app/components/local-time";
 import { formatCents } from "#app/lib/money";
 import type { VersionTerms } from "../terms";
+import { dueRuleText, shareText } from "../schedule";
 
 /** The current version as the loaders pass it (dates may arrive as strings). */
 export interface VersionView {
@@ -85,6 +86,30 @@ export function OfferTerms({
           </strong>
         </Block>
         <Block label="Deposit">{version.depositText}</Block>
+        {t.schedule?.length ? (
+          <div className="min-w-0">
+            <dt className="text-sm font-medium text-slate-600">Payment schedule</dt>
+            <dd className="mt-1">
+              <ol className="flex flex-col gap-2" aria-label="Payment schedule" data-testid="offer-schedule">
+                {version.depositCents ? (
+                  <li className="grid gap-1 rounded-md border border-slate-200 p-2 sm:grid-cols-[1fr_auto] sm:gap-4">
+                    <span>Deposit, when you sign</span>
+                    <strong className="sm:text-right">{money(version.depositCents)}</strong>
+                  </li>
+                ) : null}
+                {t.schedule.map((line, index) => (
+                  <li key={index} className="grid gap-1 rounded-md border border-slate-200 p-2 sm:grid-cols-[1fr_auto] sm:gap-4">
+                    <span className="wrap-anywhere">
+                      {line.label}
+                      {line.share.kind === "percent" ? ` (${shareText(line.share)})` : ""}, {dueRuleText(line.due)}
+                    </span>
+                    <strong className="sm:text-right">{money(line.amountCents)}</strong>
+                  </li>
+                ))}
+              </ol>
+            </dd>
+          </div>
+        ) : null}
         <Block label="Estimated timeline">{t.timeline || "—"}</Block>
         <Block label="Offer valid until">{t.validUntil ? <LocalDate value={t.validUntil} /> : "Not set"}</Block>
         <Block label="Terms and conditions">
