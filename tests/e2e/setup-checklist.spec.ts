@@ -61,7 +61,9 @@ test("a fresh install's checklist ticks after each step and goes when all are do
   await doStep(
     admin,
     "Time zone and weekly hours",
-    (p) => p.getByLabel("Your time zone").selectOption("Europe/London"),
+    async (p) => {
+      await p.getByLabel("Your time zone").selectOption("Europe/London");
+    },
     "Save availability",
     "Availability saved.",
   );
