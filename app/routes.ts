@@ -83,6 +83,8 @@ export default [
   // Admin console (docs/product.md#admin-console).
   route("admin", "routes/admin/_layout.tsx", [
     index("routes/admin/dashboard.tsx"),
+    // The global search (issue #41): the sidebar field's results, and the page without JavaScript.
+    route("search", "routes/admin/search.tsx"),
     route("proposals", "routes/admin/proposals.tsx"),
     route("proposals/:proposalId", "routes/admin/proposal.tsx"),
     route("proposals/:proposalId/offer", "routes/admin/proposal-offer.tsx"),

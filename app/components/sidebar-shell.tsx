@@ -104,7 +104,8 @@ function LogoutButton({ layout }: { layout: "sidebar" | "menu" }) {
  *
  * @param groups - the links by job (`adminNavGroups`).
  * @param title - the area's title ("Admin Console"), shown under the brand.
- * @param search - what goes above the links (the global search field), or nothing.
+ * @param search - what goes above the sidebar's links (the global search field), or nothing; the
+ *   phone's Menu then links to /admin/search instead.
  */
 export function SidebarShell({
   groups,
@@ -171,7 +172,11 @@ export function SidebarShell({
               aria-label="Portal"
               className="absolute top-full right-2 left-2 z-30 mt-1 max-h-[calc(100dvh-5rem)] overflow-y-auto rounded-lg border border-slate-200 bg-white p-2 font-medium shadow-lg sm:left-auto sm:w-72"
             >
-              {search ? <div className="mb-3 px-1">{search}</div> : null}
+              {search ? (
+                <Link to="/admin/search" className="mb-2 block rounded-md px-3 py-2.5 text-base text-slate-800 hover:bg-slate-100">
+                  Search
+                </Link>
+              ) : null}
               <Groups groups={groups} layout="menu" />
               <LogoutButton layout="menu" />
             </nav>

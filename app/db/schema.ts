@@ -221,6 +221,11 @@ export const user = pgTable(
     index("user_email_trgm_idx").using("gin", t.email.op("gin_trgm_ops")),
     index("user_business_name_trgm_idx").using("gin", t.businessName.op("gin_trgm_ops")),
     index("user_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+    // The admin's global search (issue #41): the same expression as SEARCH_VECTORS.user.
+    index("user_search_idx").using(
+      "gin",
+      sql`to_tsvector('simple', coalesce(${t.name}, '') || ' ' || coalesce(${t.businessName}, '') || ' ' || ${t.email})`,
+    ),
   ],
 );
 
@@ -366,6 +371,7 @@ export const organisation = pgTable(
     index("organisation_created_idx").on(t.createdAt, t.id),
     index("organisation_referred_by_idx").on(t.referredById),
     index("organisation_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+    index("organisation_search_idx").using("gin", sql`to_tsvector('simple', ${t.name})`),
   ],
 );
 
@@ -510,6 +516,11 @@ export const proposal = pgTable(
     index("proposal_project_name_trgm_idx").using("gin", t.projectName.op("gin_trgm_ops")),
     index("proposal_client_name_trgm_idx").using("gin", t.clientName.op("gin_trgm_ops")),
     index("proposal_client_email_trgm_idx").using("gin", t.clientEmail.op("gin_trgm_ops")),
+    // The admin's global search (issue #41): the same expression as SEARCH_VECTORS.proposal.
+    index("proposal_search_idx").using(
+      "gin",
+      sql`to_tsvector('simple', coalesce(${t.projectName}, '') || ' ' || coalesce(${t.clientName}, '') || ' ' || coalesce(${t.clientEmail}, ''))`,
+    ),
     check("proposal_budget_nonnegative", sql`${t.budgetCents} is null or ${t.budgetCents} >= 0`),
     check("proposal_commission_rate_range", sql`${t.commissionRateBps} is null or ${t.commissionRateBps} between 0 and 10000`),
   ],
@@ -790,6 +801,7 @@ export const proposalMessage = pgTable(
   },
   (t) => [
     index("proposal_message_thread_idx").on(t.proposalId, t.id),
+    index("proposal_message_search_idx").using("gin", sql`to_tsvector('simple', ${t.body})`),
     // Unread counts: what an admin has not read (client messages), what a client has not read
     // (the agency's shared messages), each an index range per thread.
     index("proposal_message_unread_by_agency_idx")

@@ -107,6 +107,21 @@ export function addDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
+/**
+ * The business day (issue #36): today's calendar date in a time zone — the agency's (Settings) for
+ * due dates, overdue, dates received and deposit terms.
+ *
+ * @param instant - the current instant.
+ * @param timeZone - an IANA zone; an unknown one falls back to UTC.
+ * @returns `YYYY-MM-DD` in that zone.
+ */
+export function todayIn(instant: Date, timeZone = "UTC"): string {
+  const zone = isValidTimeZone(timeZone) ? timeZone : "UTC";
+  const parts = dateTimeFormat("en-US", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(instant);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("year")}-${part("month")}-${part("day")}`;
+}
+
 /** Name of the cookie in which the browser states its time zone (docs/product.md#dates). */
 export const TIME_ZONE_COOKIE = "tz";
 

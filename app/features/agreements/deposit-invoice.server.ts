@@ -3,11 +3,12 @@
  * deposit issues the invoice at once — numbered, the offer's line items, the deposit due now, in the
  * agency's currency — so the client pays in the same sitting (the status that follows: start-work.server.ts).
  */
+import { getSettings } from "#app/features/settings/settings.server";
 import { eq } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { invoice } from "#app/db/schema";
 import { issueInvoice } from "#app/features/invoices/generate-invoice.server";
-import { todayUtc } from "#app/features/invoices/invoice-status";
+import { todayIn } from "#app/lib/dates";
 import type { Actor } from "#app/features/users/actor";
 import { addDays, formatCalendarDate } from "#app/lib/dates";
 import { formatCents } from "#app/lib/money";
@@ -42,9 +43,12 @@ export function depositSentence(terms: Pick<VersionTerms, "deposit" | "totalCent
   return rest > 0 ? `${now} The remaining ${formatCents(rest, terms.currency)} is due by ${formatCalendarDate(dueDate)}.` : now;
 }
 
-/** @returns the due date of an offer signed at `now`: {@link DEPOSIT_INVOICE_TERM_DAYS} days later (`YYYY-MM-DD`). */
-export function depositInvoiceDueDate(now: Date): string {
-  return addDays(todayUtc(now), DEPOSIT_INVOICE_TERM_DAYS);
+/**
+ * @param timeZone - the agency's (Settings): the term counts from its calendar date.
+ * @returns the due date of an offer signed at `now`: {@link DEPOSIT_INVOICE_TERM_DAYS} days later (`YYYY-MM-DD`).
+ */
+export function depositInvoiceDueDate(now: Date, timeZone = "UTC"): string {
+  return addDays(todayIn(now, timeZone), DEPOSIT_INVOICE_TERM_DAYS);
 }
 
 /**
@@ -66,7 +70,7 @@ export async function issueDepositInvoice(
   if (!deposit || terms.totalCents <= 0) return null;
   const [existing] = await tx.select({ id: invoice.id }).from(invoice).where(eq(invoice.proposalId, target.proposalId)).limit(1);
   if (existing) return null;
-  const dueDate = depositInvoiceDueDate(now);
+  const dueDate = depositInvoiceDueDate(now, (await getSettings(tx)).timeZone);
   const created = await issueInvoice(tx, actor, {
     proposalId: target.proposalId,
     clientId: target.clientId,

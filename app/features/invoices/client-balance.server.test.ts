@@ -1,7 +1,11 @@
 import { rerunMigration } from "../../../tests/helpers/migration-sql";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { invoice, proposal } from "#app/db/schema";
+import { invoice, proposal, settings } from "#app/db/schema";
+import { getInvoiceMoney } from "#app/features/payments/balance.server";
+import { receivedAtOf } from "#app/features/payments/payments.schema";
+import { businessDay } from "#app/features/settings/settings.server";
+import { invoiceSummary } from "./invoice-summary.server";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertInvoice, insertProposal, refusalOf } from "../../../tests/helpers/portal";
 import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
@@ -51,6 +55,40 @@ describe.each(testDatabases())("client balance and invoice list on %s", (_name, 
     expect(lastSecond).toMatchObject({ overdueCount: 1, overdueCents: 30_000, nextDueDate: "2026-05-10" });
     const nextDay = await clientBalance(t.db, client, new Date("2026-05-11T00:00:00Z"));
     expect(nextDay).toMatchObject({ outstandingCents: 90_000, overdueCount: 2, overdueCents: 50_000, nextDueDate: "2026-06-30" });
+  });
+
+  it("counts the days in the agency's time zone: overdue, the admin's summary and filter, the client's page, the date received (issue #36)", async () => {
+    const { t, admin } = ctx;
+    const { client, dueToday } = await clientWithInvoices();
+    // 2026-05-10 13:00 UTC is already 2026-05-11 01:00 in Auckland (UTC+12 in May).
+    const evening = new Date("2026-05-10T13:00:00Z");
+    expect((await clientBalance(t.db, client, evening)).overdueCount).toBe(1);
+    expect((await businessDay(t.db, evening)).today).toBe("2026-05-10");
+    await t.db
+      .insert(settings)
+      .values({ id: 1, timeZone: "Pacific/Auckland" })
+      .onConflictDoUpdate({
+        target: settings.id,
+        set: { timeZone: "Pacific/Auckland" },
+      });
+    expect(await businessDay(t.db, evening)).toEqual({ today: "2026-05-11", timeZone: "Pacific/Auckland" });
+    // The invoice due on the 10th is overdue on the agency's 11th — everywhere the same.
+    expect(await clientBalance(t.db, client, evening)).toMatchObject({ overdueCount: 2, overdueCents: 50_000 });
+    const adminOverdue = await listInvoicesForAdmin(t.db, admin, { filter: "overdue", q: client.email }, { size: 100 }, evening);
+    expect(adminOverdue.items.map((row) => row.id)).toContain(dueToday.id);
+    expect(adminOverdue.items.find((row) => row.id === dueToday.id)?.displayStatus).toBe("overdue");
+    expect((await invoiceSummary(t.db, admin, evening)).overdueCount).toBeGreaterThanOrEqual(2);
+    expect((await getInvoiceMoney(t.db, dueToday.id, evening)).status).toBe("overdue");
+    const listed = (await listClientInvoices(t.db, client, { page: 1 }, evening)).items;
+    expect(listed.find((row) => row.id === dueToday.id)?.displayStatus).toBe("overdue");
+    // "Date received": the agency's today is accepted (as now), its tomorrow is refused next to the field.
+    const business = await businessDay(t.db, evening);
+    expect(receivedAtOf("2026-05-11", business, evening)).toBe(evening);
+    expect(receivedAtOf("2026-05-09", business, evening).toISOString()).toBe("2026-05-09T12:00:00.000Z");
+    expect(await refusalOf(Promise.resolve().then(() => receivedAtOf("2026-05-12", business, evening)))).toMatchObject({
+      status: 400,
+      fieldErrors: { receivedOn: ["The date cannot be in the future."] },
+    });
   });
 
   it("drops the invoice of a deleted proposal, counts an older invoice without clientId as its proposal's organisation's, never another client's", async () => {

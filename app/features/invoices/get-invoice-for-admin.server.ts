@@ -10,6 +10,7 @@ import { toIsoOrNull } from "#app/lib/dates";
 import { notFound } from "#app/lib/errors";
 import { adminInvoiceColumns, type AdminInvoiceRow } from "./invoice-admin-row.server";
 import { invoiceDisplayStatus } from "./invoice-status";
+import { businessDay } from "#app/features/settings/settings.server";
 import { INVOICE_MESSAGES } from "./invoices.messages";
 
 /** An invoice with its items, as the admin edit page shows it: its list row and more. Money in cents. */
@@ -47,7 +48,7 @@ export async function getInvoiceForAdmin(db: Queryable, actor: Actor, invoiceId:
     createdAt: toIsoOrNull(row.createdAt),
     disputedAt: toIsoOrNull(row.disputedAt),
     balanceCents: Math.max(0, row.totalCents - row.paidCents),
-    displayStatus: invoiceDisplayStatus(row, now),
+    displayStatus: invoiceDisplayStatus(row, now, (await businessDay(db, now)).timeZone),
     items,
   };
 }

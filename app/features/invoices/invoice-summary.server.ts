@@ -1,10 +1,10 @@
 /**
  * Invoice counts and sums for the admin dashboard (docs/product.md#admin-dashboard).
  */
+import { businessDay } from "#app/features/settings/settings.server";
 import type { Queryable } from "#app/db/client.server";
 import { readDueTotals, readTallies, tallyCount } from "#app/db/tally.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
-import { todayUtc } from "./invoice-status";
 
 /** Invoice totals for the admin dashboard. Money in cents. */
 export interface InvoiceSummary {
@@ -29,8 +29,11 @@ export interface InvoiceSummary {
 export async function invoiceSummary(db: Queryable, actor: Actor, now: Date = new Date()): Promise<InvoiceSummary> {
   assertRole(actor, "admin");
   // 'invoice_due': each unpaid invoice under its due date with its balance due (total − paid, kept
-  // by the payments triggers), summed in the database; overdue = due before today (UTC).
-  const [{ invoice: buckets }, due] = await Promise.all([readTallies(db, ["invoice"]), readDueTotals(db, todayUtc(now))]);
+  // by the payments triggers), summed in the database; overdue = due before today in the agency's zone.
+  const [{ invoice: buckets }, due] = await Promise.all([
+    readTallies(db, ["invoice"]),
+    businessDay(db, now).then(({ today }) => readDueTotals(db, today)),
+  ]);
   const paid = buckets.find((b) => b.bucket === "paid");
   return {
     count: tallyCount(buckets),

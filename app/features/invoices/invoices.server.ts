@@ -17,7 +17,8 @@ import { inOrganisation, MONEY_ROLES, requireOrganisationRole } from "#app/featu
 import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
 import { invoiceFilterSql } from "./invoice-filter.server";
 import type { BillTo } from "./invoice-billing";
-import { invoiceDisplayStatus, todayUtc, type InvoiceDisplayStatus } from "./invoice-status";
+import { invoiceDisplayStatus, type InvoiceDisplayStatus } from "./invoice-status";
+import { businessDay } from "#app/features/settings/settings.server";
 import { INVOICE_MESSAGES } from "./invoices.messages";
 
 /**
@@ -105,8 +106,14 @@ export async function getInvoiceForClient(db: Database, actor: Actor, invoiceId:
     .from(invoiceItem)
     .where(eq(invoiceItem.invoiceId, row.id))
     .orderBy(asc(invoiceItem.position), asc(invoiceItem.id));
-  const paid = await listPaymentsOf(db, row.id);
-  return { ...row, displayStatus: invoiceDisplayStatus(row, now), money: deriveInvoiceMoney(row, now), payments: paid, items };
+  const [paid, { timeZone }] = await Promise.all([listPaymentsOf(db, row.id), businessDay(db, now)]);
+  return {
+    ...row,
+    displayStatus: invoiceDisplayStatus(row, now, timeZone),
+    money: deriveInvoiceMoney(row, now, timeZone),
+    payments: paid,
+    items,
+  };
 }
 
 /** The payments and refunds of one invoice, oldest first (the caller has checked the rights). */
@@ -206,10 +213,11 @@ export async function listClientInvoiceRows(
     .orderBy(desc(invoice.createdAt), desc(invoice.id))
     .limit(options.limit)
     .offset(options.offset ?? 0);
+  const { timeZone } = await businessDay(db, now);
   return rows.map((row) => ({
     ...row,
     balanceCents: Math.max(0, row.totalCents - row.paidCents),
-    displayStatus: invoiceDisplayStatus(row, now),
+    displayStatus: invoiceDisplayStatus(row, now, timeZone),
   }));
 }
 
@@ -227,7 +235,7 @@ export interface ClientBalance {
 
 /**
  * Sums the balances due of the client's invoices with the admin list's own status conditions
- * ({@link invoiceFilterSql}: overdue = a balance due and due before today, UTC; due today is not
+ * ({@link invoiceFilterSql}: overdue = a balance due and due before today in the agency's zone; due today is not
  * overdue; a partly paid invoice counts with what is left of it). Invoices of a deleted proposal are gone with it (the foreign key cascades), so
  * they never count; invoices without a proposal count like any other (#37).
  *
@@ -236,7 +244,7 @@ export interface ClientBalance {
  */
 export async function clientBalance(db: Queryable, actor: Actor, now: Date = new Date()): Promise<ClientBalance> {
   assertRole(actor, "client");
-  const today = todayUtc(now);
+  const { today } = await businessDay(db, now);
   const unpaid = sql`${invoice.status} = 'unpaid'`;
   const overdue = invoiceFilterSql("overdue", today)!;
   const pending = sql`${unpaid} and ${invoice.dueDate} >= ${today}`;

@@ -21,7 +21,8 @@ import {
 } from "#app/lib/pagination";
 import { adminInvoiceColumns, type AdminInvoiceRow } from "./invoice-admin-row.server";
 import { invoiceFilterSql } from "./invoice-filter.server";
-import { invoiceDisplayStatus, todayUtc } from "./invoice-status";
+import { invoiceDisplayStatus } from "./invoice-status";
+import { businessDay } from "#app/features/settings/settings.server";
 import type { InvoiceFilter } from "./invoices.schema";
 
 const ordering = { sort: invoice.createdAt, id: invoice.id };
@@ -51,7 +52,8 @@ export async function listInvoicesForAdmin(
     { order: ordering, request: page, table: invoice, where, countCap: filters.q ? SEARCH_COUNT_CAP : undefined, total },
     (keyset) => fetchInvoiceRows(db, keyset),
   );
-  return { ...result, items: result.items.map((row) => toAdminInvoiceRow(row, now)) };
+  const { timeZone } = await businessDay(db, now);
+  return { ...result, items: result.items.map((row) => toAdminInvoiceRow(row, now, timeZone)) };
 }
 
 /** Filters of the admin invoice list (and its CSV export). */
@@ -64,7 +66,7 @@ export interface InvoiceListFilters {
 /** The list's WHERE clause (filters only, no keyset predicate), shared by pages and export. */
 async function invoiceListWhere(db: Queryable, filters: InvoiceListFilters, now: Date): Promise<SQL | undefined> {
   const conditions: SQL[] = [];
-  const byStatus = invoiceFilterSql(filters.filter, todayUtc(now));
+  const byStatus = invoiceFilterSql(filters.filter, (await businessDay(db, now)).today);
   if (byStatus) conditions.push(byStatus);
   if (filters.q) {
     const pattern = containsPattern(filters.q);
@@ -96,15 +98,16 @@ function fetchInvoiceRows(db: Queryable, keyset: KeysetQuery) {
 
 /**
  * One selected invoice (see {@link adminInvoiceColumns}) as the admin list and the CSV export show it:
- * with its display status on `now`'s date and ISO instants.
+ * with its display status on `now`'s date in `timeZone` (the agency's) and ISO instants.
  */
 export function toAdminInvoiceRow(
   row: Omit<Awaited<ReturnType<typeof fetchInvoiceRows>>[number], "cursorKey">,
   now: Date,
+  timeZone = "UTC",
 ): AdminInvoiceRow {
   return {
     ...row,
-    displayStatus: invoiceDisplayStatus(row, now),
+    displayStatus: invoiceDisplayStatus(row, now, timeZone),
     balanceCents: Math.max(0, row.totalCents - row.paidCents),
     disputedAt: toIsoOrNull(row.disputedAt),
     createdAt: toIsoOrNull(row.createdAt),
@@ -128,5 +131,6 @@ export async function exportInvoicesForAdmin(
 ): Promise<AsyncIterable<AdminInvoiceRow>> {
   assertRole(actor, "admin");
   const rows = keysetBatches(ordering, await invoiceListWhere(db, filters, now), (keyset) => fetchInvoiceRows(db, keyset));
-  return mapRows(rows, (row) => toAdminInvoiceRow(row, now));
+  const { timeZone } = await businessDay(db, now);
+  return mapRows(rows, (row) => toAdminInvoiceRow(row, now, timeZone));
 }

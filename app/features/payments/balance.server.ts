@@ -7,6 +7,7 @@
  * are kept in step by {@link syncInvoiceStatus} in the transaction of every payment, refund and
  * total change, so the tally triggers (dashboard counts) and the status indexes stay right.
  */
+import { businessDay } from "#app/features/settings/settings.server";
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { invoice } from "#app/db/schema";
@@ -85,7 +86,14 @@ export async function getInvoiceMoney(db: Queryable, invoiceId: number, now: Dat
     .from(invoice)
     .where(eq(invoice.id, invoiceId));
   if (!row) throw notFound("Invoice not found.");
-  return { invoiceId: row.id, number: row.number, dueDate: row.dueDate, disputedAt: row.disputedAt, ...deriveInvoiceMoney(row, now) };
+  const { timeZone } = await businessDay(db, now);
+  return {
+    invoiceId: row.id,
+    number: row.number,
+    dueDate: row.dueDate,
+    disputedAt: row.disputedAt,
+    ...deriveInvoiceMoney(row, now, timeZone),
+  };
 }
 
 /**

@@ -9,19 +9,16 @@
  *   balance = max(0, total − paid): a full payment followed by a partial refund stays Paid with balance 0.
  * - Status: Paid when the balance is 0 — Refunded instead when everything paid has been refunded;
  *   Partially paid when something is paid and a balance remains; Unpaid when nothing is paid;
- *   Overdue when a balance remains and the due date (a calendar date) is before today in UTC
+ *   Overdue when a balance remains and the due date (a calendar date) is before today in the agency's time zone (Settings; #36)
  *   ("Partially paid · Overdue" when both). Disputed is a separate flag (a card dispute is open).
  * - Deposit: until the payments reach the deposit, the amount due now is what is left of the deposit; then the balance.
  */
 
+import { todayIn } from "#app/lib/dates";
+
 /** Derived statuses. `pending` is "Unpaid" (kept as the key the list filter has always used). */
 export const INVOICE_DISPLAY_STATUSES = ["pending", "partial", "overdue", "partial-overdue", "paid", "refunded"] as const;
 export type InvoiceDisplayStatus = (typeof INVOICE_DISPLAY_STATUSES)[number];
-
-/** Today's calendar date in UTC, `YYYY-MM-DD`. */
-export function todayUtc(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
 
 /** What the derivation needs. Money in cents; `dueDate` `YYYY-MM-DD`. */
 export interface InvoiceMoneyInput {
@@ -52,18 +49,19 @@ export interface InvoiceMoney {
 
 /**
  * @param now - the current instant (tests pass a fixed one).
+ * @param timeZone - the agency's zone (Settings): "today" is its calendar date (default UTC).
  * @returns the derived status (see the module's rules).
  */
-export function deriveInvoiceStatus(input: InvoiceMoneyInput, now: Date = new Date()): InvoiceDisplayStatus {
+export function deriveInvoiceStatus(input: InvoiceMoneyInput, now: Date = new Date(), timeZone = "UTC"): InvoiceDisplayStatus {
   const balance = Math.max(0, input.totalCents - input.paidCents);
   if (balance === 0) return input.paidCents > 0 && input.refundedCents >= input.paidCents ? "refunded" : "paid";
-  const overdue = input.dueDate < todayUtc(now);
+  const overdue = input.dueDate < todayIn(now, timeZone);
   if (input.paidCents > 0) return overdue ? "partial-overdue" : "partial";
   return overdue ? "overdue" : "pending";
 }
 
 /** @returns paid, refunded, balance, deposit, amount due now and status of one invoice. */
-export function deriveInvoiceMoney(input: InvoiceMoneyInput, now: Date = new Date()): InvoiceMoney {
+export function deriveInvoiceMoney(input: InvoiceMoneyInput, now: Date = new Date(), timeZone = "UTC"): InvoiceMoney {
   const balanceCents = Math.max(0, input.totalCents - input.paidCents);
   const depositCents = Math.min(Math.max(0, input.depositCents ?? 0), input.totalCents);
   const depositDue = depositCents > 0 && input.paidCents < depositCents && balanceCents > 0;
@@ -75,7 +73,7 @@ export function deriveInvoiceMoney(input: InvoiceMoneyInput, now: Date = new Dat
     depositCents,
     dueNowCents: depositDue ? Math.min(depositCents - input.paidCents, balanceCents) : balanceCents,
     depositDue,
-    status: deriveInvoiceStatus(input, now),
+    status: deriveInvoiceStatus(input, now, timeZone),
   };
 }
 

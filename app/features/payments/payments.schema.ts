@@ -4,6 +4,8 @@
  * the app's maximum (so 1e20) and text are refused with a message next to the field. The currency
  * field (hidden, optional) must be the invoice's: the use-case checks it.
  */
+import { todayIn } from "#app/lib/dates";
+import { fieldError } from "#app/lib/errors";
 import { z } from "zod";
 import { calendarDateField } from "#app/features/invoices/invoices.schema";
 import { idSchema, optionalText } from "#app/lib/text-fields";
@@ -47,9 +49,12 @@ const currencyField = z
   .optional()
   .transform((value) => value || null);
 
-/** A receipt date, not after today (UTC). */
+/**
+ * A receipt date, not after today anywhere on Earth (UTC+14); {@link receivedAtOf} then holds it to
+ * the agency's today (#36).
+ */
 const receivedField = calendarDateField("Date received").refine(
-  (value) => value <= new Date().toISOString().slice(0, 10),
+  (value) => value <= todayIn(new Date(), "Pacific/Kiritimati"),
   PAYMENT_MESSAGES.dateFuture,
 );
 
@@ -71,9 +76,15 @@ export const refundFormSchema = z.object({
   reference: optionalText("Reference", 200),
 });
 
-/** A calendar date received as the instant stored: now for today (UTC), else noon UTC of that day. */
-export function receivedAtOf(day: string, now: Date = new Date()): Date {
-  return day === now.toISOString().slice(0, 10) ? now : new Date(`${day}T12:00:00Z`);
+/**
+ * A calendar date received as the instant stored: now for the agency's today, else noon UTC of that day.
+ *
+ * @param business - the agency's business day ({@link businessDay} of Settings).
+ * @throws {AppError} 400 on `receivedOn` for a date after the agency's today (#36: one zone, the agency's).
+ */
+export function receivedAtOf(day: string, business: { today: string }, now: Date = new Date()): Date {
+  if (day > business.today) throw fieldError("receivedOn", PAYMENT_MESSAGES.dateFuture);
+  return day === business.today ? now : new Date(`${day}T12:00:00Z`);
 }
 
 /** The invoice's deposit: none, an amount, or a percentage of the total. */

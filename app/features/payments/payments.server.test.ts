@@ -16,12 +16,13 @@ import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal, rejectionOf, snapshot } from "../../../tests/helpers/admin-data";
 import { makeClient, useTestServices } from "../../../tests/helpers/services";
 import { getInvoiceMoney } from "./balance.server";
-import { deriveInvoiceMoney, deriveInvoiceStatus, depositFromPercent, todayUtc } from "./invoice-money";
+import { deriveInvoiceMoney, deriveInvoiceStatus, depositFromPercent } from "./invoice-money";
+import { todayIn } from "#app/lib/dates";
 import { paymentFormSchema, parsePaymentAmount } from "./payments.schema";
 import { recordFullPayment, recordPayment, recordRefund } from "./record-payment.server";
 
 const NOW = new Date();
-const TODAY = todayUtc(NOW);
+const TODAY = todayIn(NOW);
 const TOMORROW = new Date(NOW.getTime() + 86_400_000);
 
 describe("derived status (pure)", () => {

@@ -14,15 +14,9 @@ import { assertRole, type Actor } from "#app/features/users/actor";
 import { conflict, fieldError, notFound } from "#app/lib/errors";
 import { formatCents } from "#app/lib/money";
 
-/** Why a card payment was kept aside. */
-export type UnappliedReason = "other-currency" | "nothing-due" | "above-balance";
+import { UNAPPLIED_REASON_LABELS, type UnappliedReason } from "./unapplied-labels";
 
-/** What each reason means, for the admin (page and mail). */
-export const UNAPPLIED_REASON_LABELS: Record<UnappliedReason, string> = {
-  "other-currency": "Paid in another currency than the invoice's",
-  "nothing-due": "Paid when nothing was due",
-  "above-balance": "Paid above the balance",
-};
+export { UNAPPLIED_REASON_LABELS, type UnappliedReason };
 
 /** Messages of the admin's "Mark resolved". */
 export const UNAPPLIED_MESSAGES = {

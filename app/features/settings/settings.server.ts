@@ -2,6 +2,7 @@
  * Global settings (docs/product.md#settings; edits them). One row, id 1; read with
  * defaults when it does not exist yet.
  */
+import { todayIn } from "#app/lib/dates";
 import { TERMS_MAX } from "#app/features/agreements/agreements.messages";
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
@@ -102,6 +103,18 @@ function readSettingsAndLogo(q: Queryable): Promise<SettingsAndLogo> {
  */
 export async function getSettings(q: Queryable): Promise<Settings> {
   return (await readSettingsAndLogo(q)).settings;
+}
+
+/**
+ * The agency's business day (issue #36): today's calendar date in Settings' time zone — what due
+ * dates, overdue, dates received and deposit terms count from.
+ *
+ * @param now - the current instant.
+ * @returns `{ today: "YYYY-MM-DD", timeZone }`.
+ */
+export async function businessDay(q: Queryable, now: Date = new Date()): Promise<{ today: string; timeZone: string }> {
+  const { timeZone } = await getSettings(q);
+  return { today: todayIn(now, timeZone), timeZone };
 }
 
 /**

@@ -17,6 +17,7 @@ import { SessionsSection } from "#app/features/users/components/account/sessions
 import { TwoFactorSection } from "#app/features/users/components/account/two-factor-section";
 import { adminNavGroups, AREAS, navItemsFor } from "#app/features/users/navigation";
 import { SidebarShell } from "#app/components/sidebar-shell";
+import { GlobalSearch } from "#app/features/search/components/global-search";
 import { requireRole, requireUser } from "#app/features/users/session.server";
 import { runIntent, type FormReply } from "#app/lib/form-action.server";
 import { accountDeps } from "#app/features/users/auth-context.server";
@@ -82,7 +83,7 @@ export default function AccountSettings({ loaderData, actionData }: Route.Compon
 /** The account page's frame: the admin sidebar for admins (issue #41), else the role's header bar. */
 function AccountFrame({ area, role, children }: { area: "admin" | "ambassador" | "client"; role: Role; children: ReactNode }) {
   return area === "admin" ? (
-    <SidebarShell groups={adminNavGroups()} title={AREAS.admin.title}>
+    <SidebarShell groups={adminNavGroups()} title={AREAS.admin.title} search={<GlobalSearch />}>
       <div className="max-w-2xl">{children}</div>
     </SidebarShell>
   ) : (

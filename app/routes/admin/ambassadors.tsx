@@ -30,7 +30,7 @@ import { parseUserId } from "#app/lib/ids";
 import { now } from "#app/lib/clock.server";
 import { pageRequestFrom, searchFiltersFrom } from "#app/lib/pagination";
 import { actorAndDb, loadListPage } from "#app/features/users/session.server";
-import { getSettings } from "#app/features/settings/settings.server";
+import { businessDay, getSettings } from "#app/features/settings/settings.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Commissions | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -51,7 +51,7 @@ export async function loader(args: Route.LoaderArgs) {
         }),
       )
     : null;
-  return { list, detail, q: filters.q ?? "", payoutForm: formConstraints(payoutSchema), today: now().toISOString().slice(0, 10) };
+  return { list, detail, q: filters.q ?? "", payoutForm: formConstraints(payoutSchema), today: (await businessDay(db, now())).today };
 }
 
 /**

@@ -6,7 +6,6 @@ import { InvoiceForm } from "#app/features/invoices/components/invoice-form";
 import { generateInvoice, getProposalToInvoice } from "#app/features/invoices/invoices.admin.server";
 import { invoiceGenerateSchema, toInvoiceInput } from "#app/features/invoices/invoices.schema";
 import { INVOICE_MESSAGES } from "#app/features/invoices/invoices.messages";
-import { todayUtc } from "#app/features/invoices/invoice-status";
 import { addDays } from "#app/lib/dates";
 import { formAction } from "#app/lib/form-action.server";
 import { formConstraints } from "#app/lib/form-constraints.server";
@@ -17,7 +16,7 @@ import { servicesContext } from "#app/context";
 import { cardPaymentsEnabled } from "#app/features/payments/stripe.server";
 import { clientCanPay } from "#app/features/invoices/generate-invoice.server";
 import { getOfferForInvoice, type OfferForInvoice } from "#app/features/agreements/offer-deposit.server";
-import { getSettings } from "#app/features/settings/settings.server";
+import { businessDay, getSettings } from "#app/features/settings/settings.server";
 import { centsToInput, currencyOf, formatCents } from "#app/lib/money";
 import { MAX_INVOICE_ITEMS } from "#app/features/invoices/invoices.messages";
 
@@ -51,7 +50,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     // #37: without card payments the client pays by the Settings' instructions: asked for first.
     needsInstructions: !(await clientCanPay(db, cardPaymentsEnabled(context.get(servicesContext).env))),
     proposal,
-    defaultDueDate: addDays(todayUtc(), DEFAULT_TERM_DAYS),
+    defaultDueDate: addDays((await businessDay(db)).today, DEFAULT_TERM_DAYS),
     offerItems: offer ? offerItemsForInvoice(offer, currency) : null,
     offerDeposit: offer?.deposit ?? null,
   };

@@ -15,7 +15,7 @@ import { setInvoiceDeposit } from "#app/features/payments/deposit.server";
 import { PAYMENT_METHOD_LABELS, PAYMENT_METHODS } from "#app/features/payments/payments.messages";
 import { depositFormSchema, paymentFormSchema, receivedAtOf, refundFormSchema } from "#app/features/payments/payments.schema";
 import { listPaymentsForAdmin, recordPayment, recordRefund } from "#app/features/payments/record-payment.server";
-import { getSettings } from "#app/features/settings/settings.server";
+import { businessDay, getSettings } from "#app/features/settings/settings.server";
 import { actorAndDb } from "#app/features/users/session.server";
 import { formatCalendarDate } from "#app/lib/dates";
 import { conformIntent, runIntent, type FormReply } from "#app/lib/form-action.server";
@@ -33,10 +33,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
   const invoiceId = paramId(params.invoiceId, INVOICE_MESSAGES.notFound);
   const invoice = await getInvoiceForAdmin(db, actor, invoiceId);
-  const [money, rows, settings] = await Promise.all([
+  const [money, rows, settings, business] = await Promise.all([
     getInvoiceMoney(db, invoiceId),
     listPaymentsForAdmin(db, actor, invoiceId),
     getSettings(db),
+    businessDay(db),
   ]);
   return {
     invoice: {
@@ -49,7 +50,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     money: { ...money, disputedAt: money.disputedAt?.toISOString() ?? null },
     payments: rows.map((p) => ({ ...p, receivedAt: p.receivedAt.toISOString() })),
     currency: currencyOf(settings),
-    today: new Date().toISOString().slice(0, 10),
+    today: business.today,
     forms: {
       payment: formConstraints(paymentFormSchema),
       refund: formConstraints(refundFormSchema),
@@ -70,7 +71,7 @@ export async function action(args: Route.ActionArgs) {
         amountCents: value.amount,
         currency: value.currency ?? currency,
         method: value.method,
-        receivedAt: receivedAtOf(value.receivedOn),
+        receivedAt: receivedAtOf(value.receivedOn, await businessDay(db)),
         reference: value.reference,
       });
       return `Payment of ${money(payment.amountCents)} recorded. New balance: ${money(after.balanceCents)}.`;
@@ -80,7 +81,7 @@ export async function action(args: Route.ActionArgs) {
         paymentId: value.paymentId,
         amountCents: value.amount,
         currency: value.currency ?? currency,
-        receivedAt: receivedAtOf(value.receivedOn),
+        receivedAt: receivedAtOf(value.receivedOn, await businessDay(db)),
         reference: value.reference,
       });
       return `Refund of ${money(-payment.amountCents)} recorded. New balance: ${money(after.balanceCents)}.`;

@@ -5,6 +5,7 @@
  * signing view, so the proposal page (conversation, request) does not carry the signing form's
  * code (issue #29, bench/results/portal-js.md).
  */
+import { getSettings } from "#app/features/settings/settings.server";
 import { Link, redirect } from "react-router";
 import type { Route } from "./+types/proposal-accept";
 import { servicesContext } from "#app/context";
@@ -49,7 +50,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   // What happens after signing, said before it (#37): the deposit is paid in the same sitting.
   const deposit =
     agreement.current && proposal.invoices.length === 0
-      ? depositSentence(agreement.current.terms, depositInvoiceDueDate(new Date()))
+      ? depositSentence(agreement.current.terms, depositInvoiceDueDate(new Date(), (await getSettings(db)).timeZone))
       : null;
   const howToPay = cardPaymentsEnabled(env)
     ? "You go straight to a secure card payment page."

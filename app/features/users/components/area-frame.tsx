@@ -10,6 +10,7 @@ import { RouteErrorMessage } from "#app/components/route-error";
 import type { OrganisationRole, Role } from "#app/db/enums";
 import { LiveUpdates } from "#app/features/live/components/live-updates";
 import { SidebarShell } from "#app/components/sidebar-shell";
+import { GlobalSearch } from "#app/features/search/components/global-search";
 import { adminNavGroups, AREAS, navItemsFor, type PortalArea } from "../navigation";
 
 /**
@@ -33,7 +34,7 @@ export function AreaFrame({
 }) {
   if (area === "admin" && role === "admin") {
     return (
-      <SidebarShell groups={adminNavGroups(unreadMessages)} title={AREAS.admin.title}>
+      <SidebarShell groups={adminNavGroups(unreadMessages)} title={AREAS.admin.title} search={<GlobalSearch />}>
         {children}
         <LiveUpdates />
       </SidebarShell>

@@ -1,0 +1,4 @@
+CREATE INDEX "organisation_search_idx" ON "organisation" USING gin (to_tsvector('simple', "name"));--> statement-breakpoint
+CREATE INDEX "proposal_search_idx" ON "proposal" USING gin (to_tsvector('simple', coalesce("project_name", '') || ' ' || coalesce("client_name", '') || ' ' || coalesce("client_email", '')));--> statement-breakpoint
+CREATE INDEX "proposal_message_search_idx" ON "proposal_message" USING gin (to_tsvector('simple', "body"));--> statement-breakpoint
+CREATE INDEX "user_search_idx" ON "user" USING gin (to_tsvector('simple', coalesce("name", '') || ' ' || coalesce("business_name", '') || ' ' || "email"));
