@@ -70,7 +70,6 @@ export async function action(args: Route.ActionArgs) {
     async (value) => {
       const created = await generateInvoice(db, actor, proposalId, toInvoiceInput(value), new Date(), {
         knownInvoices: value.knownInvoices,
-        cardPayments: cardPaymentsEnabled(args.context.get(servicesContext).env),
       });
       return redirect(`/admin/invoices?created=${encodeURIComponent(created.number)}`);
     },
@@ -126,11 +125,7 @@ export default function GenerateInvoice({ loaderData, actionData }: Route.Compon
         </div>
       ) : null}
       {loaderData.needsInstructions ? (
-        <div
-          role="alert"
-          className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950"
-          data-testid="instructions-first"
-        >
+        <div className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950" data-testid="instructions-first">
           <p className="font-medium">Add your payment instructions before sending an invoice.</p>
           <p className="text-sm">
             Card payments are not set up, so the client pays by transfer: the invoice must say how (bank details, the reference to use).{" "}

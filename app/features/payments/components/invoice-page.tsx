@@ -133,8 +133,7 @@ export function InvoicePage({
         {due && !card && !payment.payLink && !payment.instructions ? (
           // #37: the client always sees how to pay — even before the agency wrote its instructions.
           <p className="mt-4 text-sm" data-testid="payment-instructions-missing">
-            The agency has not said yet how to pay this invoice. Ask them in your project's conversation; the reference to use is{" "}
-            <strong>{invoice.number}</strong>.
+            The agency has not said yet how to pay this invoice: ask them in your project's conversation.
           </p>
         ) : null}
         {due && payment.instructions ? (
