@@ -8,6 +8,8 @@ export default defineConfig({
   test: {
     include: ["app/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts", "tests/lint/**/*.test.ts", "tests/helpers/**/*.test.ts"],
     environment: "node",
+    // Password hashes (scrypt) computed once per password and worker: see the file (issue #42).
+    setupFiles: ["tests/helpers/vitest-setup.ts"],
     // Budgets for a hang, not speed checks: on a busy 2-core machine an integration test that
     // hashes passwords or copies a database (the backup round trip) took over 30 s (issue #28).
     testTimeout: 120_000,

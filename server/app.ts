@@ -26,6 +26,7 @@ import {
 } from "#app/features/mail/outbox.server";
 import { startJobRunner, type JobRunner } from "#app/features/jobs/runner.server";
 import { runBillingJob } from "#app/features/billing/billing-job.server";
+import { runAutopayCharge, type AutopayJobData } from "#app/features/billing/autopay.server";
 import { issueDueScheduleLines } from "#app/features/agreements/payment-schedule.server";
 import { companyNameOf, getSettings } from "#app/features/settings/settings.server";
 import { createAuth, resolveAuthSecret, type Auth } from "#app/features/users/auth.server";
@@ -196,6 +197,11 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
         "tally-fold": { handler: () => foldTallies(handle.db), pollingIntervalSeconds: 5 },
         // docs/product.md#recurring-billing (#39, ADR 025): each due cycle of each plan, once.
         billing: { handler: () => runBillingJob(handle.db), pollingIntervalSeconds: 2 },
+        // #39: one charge of a saved card per job (idempotency key per invoice and attempt).
+        autopay: {
+          handler: (job) => runAutopayCharge(handle.db, env, (job.data as AutopayJobData).invoiceId),
+          pollingIntervalSeconds: 2,
+        },
         // docs/product.md#payment-schedule (#37, ADR 026): each due schedule line, once.
         schedule: { handler: () => issueDueScheduleLines(handle.db), pollingIntervalSeconds: 5 },
         purge: {

@@ -28,11 +28,15 @@ import { formatCalendarDate } from "#app/lib/dates";
 import { currencyOf } from "#app/lib/money";
 import { addCalendarDays, agencyToday, cyclePeriod, nextCycle } from "./plan-dates";
 import { scheduleOf } from "./plans.server";
+import { scheduleAutopay } from "./autopay.server";
 
 /** Hooks run inside a cycle's transaction after its invoice is written (the saved-card charge of #39). */
 export interface IssueHooks {
-  /** Called once per issued cycle whose plan charges automatically. */
-  onAutopayInvoice?: (tx: Queryable, input: { invoiceId: number; organisationId: number; planId: number }) => Promise<void>;
+  /**
+   * Called once per issued cycle whose plan charges automatically (default: {@link scheduleAutopay}).
+   * True: a charge was queued (no "pay this invoice" mail); false: no saved card, the invoice is mailed.
+   */
+  onAutopayInvoice?: (tx: Queryable, input: { invoiceId: number; organisationId: number; planId: number }) => Promise<boolean>;
 }
 
 /** What one pass did. */
@@ -168,9 +172,9 @@ async function issueNextCycle(db: Database, planId: number, today: string, clock
     });
     await publishAudit(tx, { entity: "invoice", entityId: invoiceId, action: "created", after });
 
-    if (plan.autopay && hooks.onAutopayInvoice) {
-      await hooks.onAutopayInvoice(tx, { invoiceId, organisationId: plan.organisationId, planId });
-    } else if (clientId) {
+    const autopay = hooks.onAutopayInvoice ?? ((q, input) => scheduleAutopay(q, input, { now }));
+    const charging = plan.autopay && (await autopay(tx, { invoiceId, organisationId: plan.organisationId, planId }));
+    if (!charging && clientId) {
       for (const person of people)
         await queueUserNotice(
           tx,

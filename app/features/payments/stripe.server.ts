@@ -20,7 +20,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { and, eq, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import type { Database, Queryable } from "#app/db/client.server";
-import { auditEvent, invoice, payments, unappliedPayment } from "#app/db/schema";
+import { auditEvent, commissionEntries, invoice, payments, unappliedPayment } from "#app/db/schema";
 import { notifyAdmin } from "#app/features/mail/notifications.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { conflict } from "#app/lib/errors";
@@ -31,6 +31,7 @@ import { rowsOf } from "#app/db/rows";
 import type { Actor } from "#app/features/users/actor";
 import { lockInvoice, writePayment } from "./record-payment.server";
 import { saveCardFromSetupSession } from "./saved-cards.server";
+import { applyAutopayFailure, applyAutopaySuccess } from "#app/features/billing/autopay.server";
 import { holdUnapplied, type UnappliedReason } from "./unapplied.server";
 
 /** The webhook's path. */
@@ -153,7 +154,8 @@ async function payerOf(tx: Queryable, invoiceId: number, email: string | null | 
 }
 
 /** What {@link handleStripeEvent} did, for the log and the tests. */
-export type StripeOutcome = "recorded" | "held" | "duplicate" | "ignored" | "unknown-invoice" | "disputed" | "card-saved";
+export type StripeOutcome =
+  "recorded" | "held" | "duplicate" | "ignored" | "unknown-invoice" | "disputed" | "card-saved" | "failure-handled";
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   typeof value === "string" ? value : (value?.id ?? null);
@@ -181,6 +183,68 @@ async function eventSeen(tx: Queryable, eventId: string): Promise<boolean> {
 }
 
 /**
+ * Records a card payment Stripe reports (Checkout, or a saved card's automatic charge), once per
+ * payment intent, inside the caller's transaction that holds the invoice's row lock: up to the
+ * balance; another currency, nothing due or the part above the balance is kept aside for the admin.
+ *
+ * @param input.amount - cents received.
+ * @returns `recorded`, `held`, `duplicate` (this intent or event was recorded already) or `ignored` (no amount).
+ */
+export async function applyCardPayment(
+  tx: Queryable,
+  input: { invoiceId: number; intent: string; amount: number; currency: string; eventId: string; receivedAt: Date; payer: Actor | null },
+): Promise<"recorded" | "held" | "duplicate" | "ignored"> {
+  const { invoiceId, intent, amount, currency, receivedAt } = input;
+  const event = { id: input.eventId };
+  const [existing] = await tx.select({ id: payments.id }).from(payments).where(eq(payments.processorPaymentIntent, intent));
+  const [held] = await tx
+    .select({ id: unappliedPayment.id })
+    .from(unappliedPayment)
+    .where(eq(unappliedPayment.processorPaymentIntent, intent));
+  if (existing || held || (await eventSeen(tx, event.id))) return "duplicate";
+  const money = await getInvoiceMoney(tx, invoiceId);
+  if (amount <= 0) return "ignored";
+  const hold = (reason: UnappliedReason, cents: number) =>
+    holdUnapplied(tx, {
+      invoiceId,
+      number: money.number,
+      reason,
+      amountCents: cents,
+      currency,
+      intent,
+      eventId: event.id,
+      receivedAt,
+    });
+  // Paid as it was paid, never dropped (issue #36): another currency than the invoice's, or
+  // nothing due, is kept aside for the admin — the balance stays as it was.
+  if (currency !== currencyOf(await getSettings(tx))) {
+    await hold("other-currency", amount);
+    return "held";
+  }
+  if (money.balanceCents === 0) {
+    await hold("nothing-due", amount);
+    return "held";
+  }
+  // Never beyond the balance (an admin may have recorded a payment meanwhile): the rest is kept aside.
+  const recorded = Math.min(amount, money.balanceCents);
+  await writePayment(tx, {
+    invoiceId,
+    amountCents: recorded,
+    currency,
+    method: "card",
+    receivedAt,
+    reference: `Stripe ${intent}`,
+    recordedBy: null,
+    paidBy: input.payer,
+    refundOf: null,
+    processorPaymentIntent: intent,
+    processorEventId: event.id,
+  });
+  if (recorded < amount) await hold("above-balance", amount - recorded);
+  return "recorded";
+}
+
+/**
  * Applies one verified event.
  *
  * @throws {Error} when a refund arrives before its payment (the webhook answers 503: Stripe sends it again later).
@@ -202,56 +266,50 @@ export async function handleStripeEvent(db: Database, event: Stripe.Event, strip
       if (invoiceId === null || !(await invoiceExists(db, invoiceId))) return "unknown-invoice";
       return db.transaction(async (tx) => {
         await lockInvoice(tx, invoiceId);
-        const [existing] = await tx.select({ id: payments.id }).from(payments).where(eq(payments.processorPaymentIntent, intent));
-        const [held] = await tx
-          .select({ id: unappliedPayment.id })
-          .from(unappliedPayment)
-          .where(eq(unappliedPayment.processorPaymentIntent, intent));
-        if (existing || held || (await eventSeen(tx, event.id))) return "duplicate";
-        const money = await getInvoiceMoney(tx, invoiceId);
-        const amount = session.amount_total ?? 0;
-        const currency = (session.currency ?? "").toUpperCase();
-        if (amount <= 0) return "ignored";
-        const receivedAt = new Date(event.created * 1000);
-        const hold = (reason: UnappliedReason, cents: number) =>
-          holdUnapplied(tx, {
-            invoiceId,
-            number: money.number,
-            reason,
-            amountCents: cents,
-            currency,
-            intent,
-            eventId: event.id,
-            receivedAt,
-          });
-        // Paid as it was paid, never dropped (issue #36): another currency than the invoice's, or
-        // nothing due, is kept aside for the admin — the balance stays as it was.
-        if (currency !== currencyOf(await getSettings(tx))) {
-          await hold("other-currency", amount);
-          return "held";
-        }
-        if (money.balanceCents === 0) {
-          await hold("nothing-due", amount);
-          return "held";
-        }
-        // Never beyond the balance (an admin may have recorded a payment meanwhile): the rest is kept aside.
-        const recorded = Math.min(amount, money.balanceCents);
-        await writePayment(tx, {
+        return applyCardPayment(tx, {
           invoiceId,
-          amountCents: recorded,
-          currency,
-          method: "card",
-          receivedAt,
-          reference: `Stripe ${intent}`,
-          recordedBy: null,
-          paidBy: await payerOf(tx, invoiceId, session.customer_details?.email ?? session.customer_email),
-          refundOf: null,
-          processorPaymentIntent: intent,
-          processorEventId: event.id,
+          intent,
+          amount: session.amount_total ?? 0,
+          currency: (session.currency ?? "").toUpperCase(),
+          eventId: event.id,
+          receivedAt: new Date(event.created * 1000),
+          payer: await payerOf(tx, invoiceId, session.customer_details?.email ?? session.customer_email),
         });
-        if (recorded < amount) await hold("above-balance", amount - recorded);
-        return "recorded";
       });
+    }
+    // #39: a saved card's automatic charge (only intents the autopay job made: Checkout's own
+    // intents are recorded by checkout.session.completed, with the payer).
+    case "payment_intent.succeeded": {
+      const intent = event.data.object;
+      const invoiceId = invoiceIdOf(intent.metadata);
+      if (intent.metadata?.source !== "autopay") return "ignored";
+      if (invoiceId === null || !(await invoiceExists(db, invoiceId))) return "unknown-invoice";
+      const outcome = await applyAutopaySuccess(db, {
+        invoiceId,
+        intent: intent.id,
+        amount: intent.amount_received || intent.amount,
+        currency: intent.currency.toUpperCase(),
+        eventId: event.id,
+        receivedAt: new Date(event.created * 1000),
+      });
+      return outcome === "paid" ? "recorded" : outcome === "held" ? "held" : "duplicate";
+    }
+    case "payment_intent.payment_failed":
+    case "payment_intent.requires_action": {
+      const intent = event.data.object;
+      const invoiceId = invoiceIdOf(intent.metadata);
+      const attempt = Number(intent.metadata?.autopay_attempt ?? "");
+      if (intent.metadata?.source !== "autopay" || !Number.isInteger(attempt) || attempt < 1) return "ignored";
+      if (invoiceId === null || !(await invoiceExists(db, invoiceId))) return "unknown-invoice";
+      const needsAction = event.type === "payment_intent.requires_action" || intent.last_payment_error?.code === "authentication_required";
+      const outcome = await applyAutopayFailure(db, {
+        invoiceId,
+        attempt,
+        intentId: intent.id,
+        kind: needsAction ? "requires_action" : "declined",
+        message: intent.last_payment_error?.message ?? null,
+      });
+      return outcome === "failure-handled" ? "failure-handled" : "duplicate";
     }
     case "charge.refunded": {
       const charge = event.data.object;
@@ -336,11 +394,22 @@ export async function handleStripeEvent(db: Database, event: Stripe.Event, strip
           after: { eventId: event.id, paymentIntent: intent, amountCents: dispute.amount, reason: dispute.reason },
           proposalId: locked.proposalId,
         });
+        // #39: the commission earned on this invoice is flagged (its ledger lines show Disputed).
+        const commissions = await tx
+          .select({ id: commissionEntries.id })
+          .from(commissionEntries)
+          .where(eq(commissionEntries.invoiceId, paid.invoiceId))
+          .limit(1);
         await notifyAdmin(tx, {
           subject: `Card payment disputed on ${locked.number}`,
           lines: [
             `The client disputed a card payment of ${formatCents(dispute.amount, dispute.currency.toUpperCase())} on invoice ${locked.number} (reason: ${dispute.reason}).`,
             "Answer the dispute in the Stripe dashboard.",
+            ...(commissions.length
+              ? [
+                  "The ambassador's commission on this invoice is flagged Disputed in their ledger: hold its payout until the dispute is settled.",
+                ]
+              : []),
           ],
           link: { label: "Open the invoice's payments", path: `/admin/invoices/${paid.invoiceId}/payments` },
         });

@@ -45,6 +45,8 @@ export interface LedgerRow {
   state: CommissionEntryState;
   payoutId: number | null;
   payoutPaidAt: string | null;
+  /** #39: the invoice's card payment is disputed (a chargeback): the entry is flagged. */
+  invoiceDisputed: boolean;
 }
 
 export const ledgerOrdering = { sort: commissionEntries.createdAt, id: commissionEntries.id };
@@ -65,6 +67,7 @@ export function fetchLedgerRows(q: Queryable, keyset: KeysetQuery) {
       projectName: sql<string | null>`coalesce(${proposal.projectName}, ${billingPlan.name})`,
       proposalId: commissionEntries.proposalId,
       invoiceNumber: invoice.number,
+      invoiceDisputed: sql<boolean>`${invoice.disputedAt} is not null`.mapWith(Boolean),
       paymentId: commissionEntries.paymentId,
       kind: commissionEntries.kind,
       baseCents: commissionEntries.baseCents,

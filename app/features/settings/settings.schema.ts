@@ -29,6 +29,13 @@ export {
   buildPaymentLink,
 } from "./settings-rules";
 
+/** The messages of the recurring-billing fields (#39). */
+export const DUNNING_MESSAGES = {
+  format: "Write the days as whole numbers separated by commas, e.g. 1, 3, 7 (at most 5).",
+  range: "Each day must be between 1 and 60.",
+  months: "Enter the months as a whole number from 0 to 120.",
+} as const;
+
 export const settingsSchema = z.object({
   companyName: text("Company name", 200),
   supportEmail: optionalEmail().transform((v) => v ?? ""),
@@ -82,6 +89,36 @@ export const settingsSchema = z.object({
       }
       return days;
     }),
+  /** #39 dunning (docs/product.md#dunning): "1, 3, 7" — days after the first failed automatic payment to retry (1–60, at most 5); absent = unchanged. */
+  dunningRetryDays: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const parts = v
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean);
+      if (parts.length === 0 || parts.length > 5 || parts.some((p) => !/^\d{1,2}$/.test(p))) {
+        ctx.addIssue({ code: "custom", message: DUNNING_MESSAGES.format });
+        return z.NEVER;
+      }
+      const days = [...new Set(parts.map(Number))].sort((a, b) => a - b);
+      if (days.some((d) => d < 1 || d > 60)) {
+        ctx.addIssue({ code: "custom", message: DUNNING_MESSAGES.range });
+        return z.NEVER;
+      }
+      return days;
+    }),
+  /** #39: months from a billing plan's start during which its paid invoices earn commission (0–120); absent = unchanged. */
+  recurringCommissionMonths: z
+    .string()
+    .trim()
+    .regex(/^\d{1,3}$/, { error: DUNNING_MESSAGES.months })
+    .transform(Number)
+    .refine((v) => v <= 120, DUNNING_MESSAGES.months)
+    .optional(),
   /** #25a (docs/product.md#deposits): whole percent 0–100 asked as a deposit on new invoices; absent = unchanged. */
   defaultDepositPercent: z
     .string()
@@ -157,6 +194,10 @@ export interface SettingsInput {
   commissionRateBps: number;
   /** Days a commission entry stays Pending (0–365); absent = unchanged. */
   commissionHoldDays?: number;
+  /** #39: days after the first failed automatic payment to retry, sorted, each 1–60; absent = unchanged. */
+  dunningRetryDays?: number[];
+  /** #39: months a billing plan's invoices earn commission (0–120); absent = unchanged. */
+  recurringCommissionMonths?: number;
   /** Deposit asked on new invoices, whole percent 0–100; absent = unchanged. */
   defaultDepositPercent?: number;
   /** The billing and brand fields: left as they are when undefined. */

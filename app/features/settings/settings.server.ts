@@ -20,6 +20,7 @@ import { rasterizeSvg } from "./logo-raster.server";
 import {
   accentContrastMessage,
   contrastRatio,
+  DUNNING_MESSAGES,
   isHttpsTemplate,
   MIN_ACCENT_CONTRAST,
   normalizeHexColor,
@@ -160,6 +161,12 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
   }
   const accent = input.accentColor ? normalizeHexColor(input.accentColor) : input.accentColor;
   if (accent === null) throw fieldError("accentColor", SETTINGS_FIELD_MESSAGES.accentFormat);
+  const dunning = input.dunningRetryDays;
+  if (dunning !== undefined && (dunning.length === 0 || dunning.length > 5 || dunning.some((d) => !Number.isInteger(d) || d < 1 || d > 60)))
+    throw fieldError("dunningRetryDays", DUNNING_MESSAGES.range);
+  const months = input.recurringCommissionMonths;
+  if (months !== undefined && (!Number.isInteger(months) || months < 0 || months > 120))
+    throw fieldError("recurringCommissionMonths", DUNNING_MESSAGES.months);
   const deposit = input.defaultDepositPercent;
   if (deposit !== undefined && (!Number.isInteger(deposit) || deposit < 0 || deposit > 100))
     throw fieldError("defaultDepositPercent", "Enter the deposit as a whole percent from 0 to 100.");
@@ -185,6 +192,8 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
       accentColor: accent ?? current.accentColor,
       defaultDepositPercent: input.defaultDepositPercent ?? current.defaultDepositPercent,
       termsAndConditions: (input.termsAndConditions ?? current.termsAndConditions).slice(0, TERMS_MAX),
+      dunningRetryDays: dunning ? [...new Set(dunning)].sort((a, b) => a - b) : current.dunningRetryDays,
+      recurringCommissionMonths: months ?? current.recurringCommissionMonths,
     };
     const { before, after } = changedFields(
       {
@@ -204,6 +213,8 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
         accentColor: current.accentColor,
         defaultDepositPercent: current.defaultDepositPercent,
         termsAndConditions: current.termsAndConditions,
+        dunningRetryDays: current.dunningRetryDays,
+        recurringCommissionMonths: current.recurringCommissionMonths,
       },
       values,
     );

@@ -26,6 +26,7 @@ import { logger as appLogger } from "#app/lib/logger.server";
 import { AUTH_MESSAGES } from "./accounts.schema";
 import { claimAddressedProposals } from "./claim-proposals.server";
 import { EMAIL_NOT_VERIFIED, PASSKEY_ADD_AGAIN, PASSKEY_USER_NOT_VERIFIED } from "./auth-glue.server";
+import { passwordHashing } from "./password-hashing.server";
 
 /** Session lifetime: 7 days, refreshed when used after a day. */
 const SESSION_EXPIRES_IN_S = 7 * 24 * 3600;
@@ -96,6 +97,11 @@ export function createAuth({
       maxPasswordLength: 128,
       resetPasswordTokenExpiresIn: RESET_TOKEN_EXPIRES_IN_S,
       revokeSessionsOnPasswordReset: true,
+      // better-auth's own scrypt, read through `passwordHashing` at each call (the test run wraps it).
+      password: {
+        hash: (password) => passwordHashing.hash(password),
+        verify: (data) => passwordHashing.verify(data),
+      },
       // The mail goes through the outbox like every other mail; the link points to our page.
       async sendResetPassword({ user, token }) {
         await queueNotification(db, {

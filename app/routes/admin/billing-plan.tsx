@@ -103,7 +103,11 @@ export default function AdminBillingPlan({ loaderData, actionData }: Route.Compo
           {plan.maxCycles ? `, ${plan.maxCycles} invoices` : ""}
         </dd>
         <dt className="font-medium text-slate-600">Payment</dt>
-        <dd>Each invoice is mailed with a pay link. Due {plan.dueDays} days after issue.</dd>
+        <dd data-testid="plan-payment">
+          {plan.autopay
+            ? `Charged to the organisation's saved card when issued (mailed with a pay link when there is none or it fails). Due ${plan.dueDays} days after issue.`
+            : `Each invoice is mailed with a pay link. Due ${plan.dueDays} days after issue.`}
+        </dd>
       </dl>
       {status === "active" || status === "paused" ? (
         <div className="mb-6 flex flex-wrap items-start gap-3">

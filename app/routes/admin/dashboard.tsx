@@ -19,6 +19,8 @@ import { actorAndDb } from "#app/features/users/session.server";
 import { readTallies } from "#app/db/tally.server";
 import { countOf } from "#app/lib/vocabulary";
 import { listCaseStudiesForAdmin } from "#app/features/portfolio/case-studies.server";
+import { setupChecklist, type SetupStep } from "#app/features/dashboard/setup-checklist.server";
+import { servicesContext } from "#app/context";
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -48,7 +50,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   const storage = { ...(await storageUsed(db, actor)), kind: context.get(filesContext).kind };
   // Issue #40: which case studies bring proposal requests ("Start a project like this").
   const caseStudyRequests = (await listCaseStudiesForAdmin(db, actor)).filter((cs) => cs.requests > 0);
-  return { next, proposals, users, invoices, pending, upcoming, storage, caseStudyRequests };
+  // Issue #41: the first-run checklist, until every step is done.
+  const setup = await setupChecklist(db, actor, context.get(servicesContext).env);
+  return { next, proposals, users, invoices, pending, upcoming, storage, caseStudyRequests, setup };
 }
 
 /** `accept-meeting`, `decline-meeting`, `cancel-meeting` and `delete-meeting` (docs/product.md#meetings-admin). */
@@ -59,11 +63,12 @@ export async function action(args: Route.ActionArgs) {
 
 /** /admin: what waits, compact counts, the meeting requests and upcoming meetings (the sidebar is the navigation, issue #41). */
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {
-  const { next, proposals, users, invoices, pending, upcoming, storage, caseStudyRequests } = loaderData;
+  const { next, proposals, users, invoices, pending, upcoming, storage, caseStudyRequests, setup } = loaderData;
   const money = useFormatMoney();
   return (
     <>
       <PageHeading title="Admin Dashboard" lead="What waits for you, then everything at a glance." />
+      <SetupChecklist steps={setup} />
       <NextSteps id="waiting-heading" title="Waiting for you" items={next} empty="Nothing waits for you right now." />
       <p className="mt-6 rounded-lg border border-slate-200 px-4 py-3 text-sm" data-testid="storage-used">
         Shared files: <span className="font-semibold">{storage.files.toLocaleString("en-US")}</span> using{" "}
@@ -167,6 +172,46 @@ function DashboardSection({ id, title, children }: { id: string; title: string; 
         {title}
       </h2>
       {children}
+    </section>
+  );
+}
+
+/**
+ * The first-run checklist (issue #41): each step a link to its form, ticked once the settings say
+ * it is done; gone when all are.
+ */
+function SetupChecklist({ steps }: { steps: SetupStep[] }) {
+  const done = steps.filter((step) => step.done).length;
+  if (done === steps.length) return null;
+  return (
+    <section aria-labelledby="setup-heading" className="mb-8 rounded-lg border border-slate-300 p-4" data-testid="setup-checklist">
+      <h2 id="setup-heading" className="text-xl font-semibold">
+        Set up your agency
+      </h2>
+      <p className="mt-1 text-sm text-slate-700" data-testid="setup-progress">
+        {done} of {steps.length} done. Each step ticks itself once it is saved.
+      </p>
+      <ol className="mt-3 flex flex-col gap-2">
+        {steps.map((step) => (
+          <li key={step.id} className="flex items-start gap-3" data-testid={`setup-${step.id}`} data-done={step.done}>
+            <span
+              aria-hidden="true"
+              className={`mt-0.5 inline-flex h-5 w-5 shrink-0 items-center justify-center rounded-full border text-xs font-bold ${
+                step.done ? "border-green-700 bg-green-700 text-white" : "border-slate-500 text-transparent"
+              }`}
+            >
+              ✓
+            </span>
+            <div className="min-w-0">
+              <Link to={step.href} className={`font-medium underline ${step.done ? "text-slate-700" : "text-brand-700"}`}>
+                {step.label}
+              </Link>
+              <span className="sr-only">{step.done ? " — done" : " — to do"}</span>
+              <p className="text-sm text-slate-700">{step.why}</p>
+            </div>
+          </li>
+        ))}
+      </ol>
     </section>
   );
 }

@@ -55,6 +55,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       requireClientPhone: settings.requireClientPhone,
       commissionRatePercent: bpsToPercent(settings.commissionRateBps),
       commissionHoldDays: String(settings.commissionHoldDays),
+      dunningRetryDays: settings.dunningRetryDays.join(", "),
+      recurringCommissionMonths: String(settings.recurringCommissionMonths),
       companyAddress: settings.companyAddress,
       taxId: settings.taxId,
       paymentInstructions: settings.paymentInstructions,
@@ -147,6 +149,20 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           hint="Of each payment on the invoice of a proposal the client approved; frozen when the client approves."
         />
         <CommissionHoldField field={fields.commissionHoldDays} />
+        <fieldset className="flex flex-col gap-4 rounded-lg border border-slate-200 p-4">
+          <legend className="px-1 font-semibold">Recurring billing</legend>
+          <TextInput
+            field={fields.dunningRetryDays}
+            label="Retry a failed automatic payment after (days)"
+            hint="Days after the first failure, separated by commas, e.g. 1, 3, 7. The client gets a reminder with each retry; after the last one you are told."
+          />
+          <TextInput
+            field={fields.recurringCommissionMonths}
+            label="Commission on a billing plan's invoices for (months)"
+            inputMode="numeric"
+            hint="From the plan's start; frozen on each plan when it is created. 0: none."
+          />
+        </fieldset>
         <fieldset id="payment-instructions" className="flex scroll-mt-20 flex-col gap-4 rounded-lg border border-slate-200 p-4">
           <legend className="px-1 font-semibold">Billing details on invoices</legend>
           <TextArea field={fields.companyAddress} label="Company address" rows={3} autoComplete="street-address" />

@@ -8,7 +8,7 @@ import { useState } from "react";
 import { Form } from "react-router";
 import { LineItems } from "#app/components/ui/line-items";
 import { SubmitButton } from "#app/components/ui/field";
-import { FormMessage, getFormProps, SelectInput, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
+import { FormMessage, getFormProps, getInputProps, SelectInput, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
 import type { FormConstraints, FormResult } from "#app/lib/forms";
 import { useHydrated } from "#app/lib/use-hydrated";
 import { formatCents, parseMoneyToCents } from "#app/lib/money";
@@ -171,6 +171,18 @@ export function PlanForm({
           inputMode="numeric"
           hint="Each invoice is due this many days after it is issued."
         />
+        <div className="flex items-start gap-3">
+          <input {...getInputProps(fields.autopay, { type: "checkbox" })} className="mt-1 h-5 w-5 shrink-0 rounded border-slate-400" />
+          <div>
+            <label htmlFor={fields.autopay.id} className="font-medium text-slate-800">
+              Charge the saved card automatically
+            </label>
+            <p className="text-sm text-slate-600">
+              Each invoice is charged to the organisation&apos;s saved card when it is issued. Without a saved card, or when the card fails,
+              it is mailed with a pay link and retried on the dunning days (Settings).
+            </p>
+          </div>
+        </div>
       </fieldset>
       <div>
         <SubmitButton pending={pending} pendingLabel="Saving…">

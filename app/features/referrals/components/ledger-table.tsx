@@ -19,6 +19,8 @@ export interface LedgerLine {
   amountCents: number;
   payableAt: string;
   state: CommissionEntryState;
+  /** #39: the invoice's card payment is disputed (chargeback): the commission is flagged. */
+  invoiceDisputed?: boolean;
 }
 
 /** What the Payment column says: the payment or refund and its amount. */
@@ -58,6 +60,11 @@ export function LedgerTable({ caption, lines, empty }: { caption: string; lines:
       cell: (l) => (
         <span className="flex flex-wrap items-center gap-1">
           <CommissionStateBadge state={l.state} />
+          {l.invoiceDisputed ? (
+            <span className="rounded bg-red-50 px-1.5 py-0.5 text-xs font-medium text-red-800" data-testid="commission-disputed">
+              Disputed
+            </span>
+          ) : null}
           {l.state === "pending" ? (
             <span className="text-xs text-slate-600">
               payable <LocalDateTime value={l.payableAt} style="date" />
