@@ -17,6 +17,7 @@ import { offerFormSchema } from "./offer.schema";
 import { issueDueScheduleLines, listScheduleLines, markMilestoneReached } from "./payment-schedule.server";
 import { readAgreement, type OfferTermsInput } from "./versions.server";
 import type { VersionTerms } from "./terms";
+import { generateInvoice } from "#app/features/invoices/generate-invoice.server";
 
 const META = { ip: "203.0.113.9", userAgent: "TestAgent/1.0", timeZone: "UTC", origin: "https://portal.example" };
 const DAY = 24 * 3600 * 1000;
@@ -263,5 +264,27 @@ describe.each(testDatabases())("payment schedules on %s", (_name, open) => {
       [3, 106_670, false],
     ]);
     expect(await t.db.select().from(paymentScheduleLine).where(eq(paymentScheduleLine.proposalId, id))).toHaveLength(4);
+  });
+
+  it("refuses to send an invoice the client could not pay: no card payments, no instructions (409, names the Settings section)", async () => {
+    const { t, s } = ctx;
+    const admin = await makeAdmin(s);
+    const client = await makeClient(s);
+    const id = await insertProposal(t.db, { clientId: client.id, projectDetails: "x", status: "pending" });
+    const input = { dueDate: "2030-01-01", items: [{ description: "Work", amountCents: 10_000 }] };
+    await t.db
+      .insert(settings)
+      .values({ id: 1, paymentInstructions: "", paymentLinkTemplate: "" })
+      .onConflictDoUpdate({ target: settings.id, set: { paymentInstructions: "", paymentLinkTemplate: "" } });
+    await expect(generateInvoice(t.db, admin, id, input, new Date(), { cardPayments: false })).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringContaining("/admin/settings#payment-instructions"),
+    });
+    expect(await t.db.select().from(invoice).where(eq(invoice.proposalId, id))).toEqual([]);
+    // With card payments, or once the instructions are written, it is sent.
+    await generateInvoice(t.db, admin, id, input, new Date(), { cardPayments: true });
+    await t.db.update(settings).set({ paymentInstructions: "IBAN DE00 1234" });
+    await generateInvoice(t.db, admin, id, input, new Date(), { cardPayments: false });
+    expect(await t.db.select().from(invoice).where(eq(invoice.proposalId, id))).toHaveLength(2);
   });
 });

@@ -79,8 +79,11 @@ export async function getProposalToInvoice(db: Queryable, actor: Actor, proposal
  * @param options.knownInvoices - how many invoices of the proposal the admin's page showed; when
  *   given and the proposal has another count now, nothing is written (409).
  * @returns the invoice id, number and total (cents).
+ * @param options.cardPayments - whether Stripe is configured (else the Settings must say how to pay);
+ *   the admin's page always passes it, a caller that omits it (seed scripts, tests of other rules) skips the check.
  * @throws {AppError} 403 unless the actor is an admin; 404 unknown proposal; 409 the proposal got
- *   another invoice since the page was loaded, or its client has no account yet; 400 invalid items or due date.
+ *   another invoice since the page was loaded, or its client has no account yet, or — without card
+ *   payments — the Settings have neither payment instructions nor a payment link (#37); 400 invalid items or due date.
  */
 export async function generateInvoice(
   db: Database,
@@ -88,10 +91,11 @@ export async function generateInvoice(
   proposalId: number,
   input: InvoiceInput,
   now: Date = new Date(),
-  options: { knownInvoices?: number } = {},
+  options: { knownInvoices?: number; cardPayments?: boolean } = {},
 ): Promise<{ id: number; number: string; totalCents: number }> {
   assertRole(actor, "admin");
   const { items, totalCents } = checkedItems(input);
+  if (options.cardPayments !== undefined) await assertClientCanPay(db, options.cardPayments);
   try {
     return await db.transaction(async (tx) => {
       // Lock the proposal: a concurrent generation for it waits here, then sees the new invoice.
@@ -123,6 +127,23 @@ export async function generateInvoice(
     if (!(error instanceof AppError) && isUniqueViolation(error)) throw new AppError("CONFLICT", INVOICE_MESSAGES.alreadyInvoiced);
     throw error;
   }
+}
+
+/** @returns whether the client of an invoice would be told how to pay: card payments, or the Settings' instructions or link. */
+export async function clientCanPay(q: Queryable, cardPayments: boolean): Promise<boolean> {
+  if (cardPayments) return true;
+  const settings = await getSettings(q);
+  return Boolean(settings.paymentInstructions.trim() || settings.paymentLinkTemplate.trim());
+}
+
+/**
+ * #37: without Stripe and without payment instructions (or a payment link) an invoice is not sent:
+ * the admin is asked for the instructions first.
+ *
+ * @throws {AppError} 409 {@link INVOICE_MESSAGES.instructionsFirst} (it names the Settings section).
+ */
+export async function assertClientCanPay(q: Queryable, cardPayments: boolean): Promise<void> {
+  if (!(await clientCanPay(q, cardPayments))) throw new AppError("CONFLICT", INVOICE_MESSAGES.instructionsFirst);
 }
 
 /** What {@link issueInvoice} writes. Money in cents; `dueDate` `YYYY-MM-DD`. */

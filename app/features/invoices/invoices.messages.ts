@@ -10,6 +10,9 @@ export const INVOICE_MESSAGES = {
   alreadyInvoiced: "This proposal got another invoice since this page was loaded. Reload to see it before generating one more.",
   /** The generate page of a proposal that has invoices already (#37: a proposal may have several). */
   moreInvoices: "This proposal already has invoices. Generating creates one more:",
+  /** #37: without card payments and without instructions the client could not pay: asked first. */
+  instructionsFirst:
+    "Add your payment instructions first (bank details and the reference to use): card payments are not set up, so without them the client cannot pay. Settings → Billing details on invoices: /admin/settings#payment-instructions",
   noClientAccount: "This proposal's client has not registered yet. An invoice can be generated once they have an account.",
   paidLocked: "A paid invoice cannot be edited.",
   belowPaid: (paid: string) => `The total cannot be less than what was already paid (${paid}).`,

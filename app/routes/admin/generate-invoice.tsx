@@ -12,6 +12,9 @@ import { formConstraints } from "#app/lib/form-constraints.server";
 import { paramId } from "#app/lib/ids";
 import { useFormatMoney } from "#app/components/money";
 import { actorAndDb } from "#app/features/users/session.server";
+import { servicesContext } from "#app/context";
+import { cardPaymentsEnabled } from "#app/features/payments/stripe.server";
+import { clientCanPay } from "#app/features/invoices/generate-invoice.server";
 import { getOfferForInvoice, type OfferForInvoice } from "#app/features/agreements/offer-deposit.server";
 import { businessDay, getSettings } from "#app/features/settings/settings.server";
 import { centsToInput, currencyOf, formatCents } from "#app/lib/money";
@@ -44,6 +47,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const currency = currencyOf(await getSettings(db));
   return {
     form: formConstraints(invoiceGenerateSchema),
+    // #37: without card payments the client pays by the Settings' instructions: asked for first.
+    needsInstructions: !(await clientCanPay(db, cardPaymentsEnabled(context.get(servicesContext).env))),
     proposal,
     defaultDueDate: addDays((await businessDay(db)).today, DEFAULT_TERM_DAYS),
     offerItems: offer ? offerItemsForInvoice(offer, currency) : null,
@@ -117,6 +122,17 @@ export default function GenerateInvoice({ loaderData, actionData }: Route.Compon
               </span>
             ))}
           </Notice>
+        </div>
+      ) : null}
+      {loaderData.needsInstructions ? (
+        <div className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950" data-testid="instructions-first">
+          <p className="font-medium">Add your payment instructions before sending an invoice.</p>
+          <p className="text-sm">
+            Card payments are not set up, so the client pays by transfer: the invoice must say how (bank details, the reference to use).{" "}
+            <Link to="/admin/settings#payment-instructions" className="font-semibold underline">
+              Add payment instructions in Settings
+            </Link>
+          </p>
         </div>
       ) : null}
       {!proposal.clientId ? (

@@ -171,7 +171,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
             hint="From the plan's start; frozen on each plan when it is created. 0: none."
           />
         </fieldset>
-        <fieldset className="flex flex-col gap-4 rounded-lg border border-slate-200 p-4">
+        <fieldset id="payment-instructions" className="flex scroll-mt-20 flex-col gap-4 rounded-lg border border-slate-200 p-4">
           <legend className="px-1 font-semibold">Billing details on invoices</legend>
           <TextArea field={fields.companyAddress} label="Company address" rows={3} autoComplete="street-address" />
           <TextInput field={fields.taxId} label="Tax ID (optional)" />

@@ -130,6 +130,12 @@ export function InvoicePage({
             Download PDF
           </a>
         </div>
+        {due && !card && !payment.payLink && !payment.instructions ? (
+          // #37: the client always sees how to pay — even before the agency wrote its instructions.
+          <p className="mt-4 text-sm" data-testid="payment-instructions-missing">
+            The agency has not said yet how to pay this invoice: ask them in your project's conversation.
+          </p>
+        ) : null}
         {due && payment.instructions ? (
           <section aria-labelledby="how-to-pay" className="mt-4 text-sm">
             <h3 id="how-to-pay" className="font-semibold">

@@ -119,7 +119,7 @@ export function GlobalSearch() {
         role="listbox"
         aria-label="Search results"
         hidden={!expanded}
-        className="absolute top-full left-0 z-40 mt-1 max-h-[70dvh] w-[min(24rem,calc(100vw-2rem))] overflow-y-auto rounded-lg border border-slate-200 bg-white p-1 shadow-lg"
+        className="absolute top-full left-0 z-40 mt-1 max-h-[70dvh] w-full overflow-y-auto rounded-lg border border-slate-200 bg-white p-1 shadow-lg"
       >
         {results.map((result, index) => (
           <li
