@@ -19,7 +19,7 @@ import { MONEY_ROLES, inOrganisation, requireOrganisationRole } from "#app/featu
 import type { Actor } from "#app/features/users/actor";
 import { conflict, notFound } from "#app/lib/errors";
 import { logger } from "#app/lib/logger.server";
-import { stripeClient, type StripeConfig } from "./stripe.server";
+import { stripeClient, type StripeConfig } from "./stripe-client.server";
 
 /** The page of the saved card (client area). */
 export const PAYMENT_METHOD_PATH = "/payment-method";

@@ -17,8 +17,8 @@
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { and, eq, sql } from "drizzle-orm";
-import Stripe from "stripe";
+import { eq, sql } from "drizzle-orm";
+import type Stripe from "stripe";
 import type { Database, Queryable } from "#app/db/client.server";
 import { auditEvent, commissionEntries, invoice, payments, unappliedPayment } from "#app/db/schema";
 import { notifyAdmin } from "#app/features/mail/notifications.server";
@@ -32,49 +32,17 @@ import type { Actor } from "#app/features/users/actor";
 import { lockInvoice, writePayment } from "./record-payment.server";
 import { saveCardFromSetupSession } from "./saved-cards.server";
 import { applyAutopayFailure, applyAutopaySuccess } from "#app/features/billing/autopay.server";
-import { holdUnapplied, type UnappliedReason } from "./unapplied.server";
+import { applyCardPayment, eventSeen } from "./card-payment.server";
+import { stripeClient, type StripeConfig } from "./stripe-client.server";
+
+export { applyCardPayment } from "./card-payment.server";
+export { cardPaymentsEnabled, stripeApiOptions, stripeClient, type StripeConfig } from "./stripe-client.server";
 
 /** The webhook's path. */
 export const STRIPE_WEBHOOK_PATH = "/webhooks/stripe";
 
 /** Largest webhook body read (Stripe events are a few KB). */
 const MAX_BODY_BYTES = 512 * 1024;
-
-/** What card payments need from the configuration. */
-export interface StripeConfig {
-  STRIPE_SECRET_KEY?: string;
-  STRIPE_WEBHOOK_SECRET?: string;
-  STRIPE_API_URL?: string;
-}
-
-/** Card payments are on when both the secret key and the webhook secret are set. */
-export function cardPaymentsEnabled(env: StripeConfig): boolean {
-  return Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET);
-}
-
-/**
- * The SDK's connection options from STRIPE_API_URL (`http://localhost:12111` → host, port, protocol).
- */
-export function stripeApiOptions(apiUrl: string | undefined): { host?: string; port?: number; protocol?: "http" | "https" } {
-  if (!apiUrl) return {};
-  const url = new URL(apiUrl);
-  const protocol = url.protocol === "http:" ? "http" : "https";
-  return { host: url.hostname, port: url.port ? Number(url.port) : protocol === "http" ? 80 : 443, protocol };
-}
-
-const clients = new Map<string, Stripe>();
-
-/** @returns the Stripe client for this configuration (one per key and base), or null when card payments are off. */
-export function stripeClient(env: StripeConfig): Stripe | null {
-  if (!cardPaymentsEnabled(env)) return null;
-  const key = `${env.STRIPE_SECRET_KEY}|${env.STRIPE_API_URL ?? ""}`;
-  let client = clients.get(key);
-  if (!client) {
-    client = new Stripe(env.STRIPE_SECRET_KEY!, { ...stripeApiOptions(env.STRIPE_API_URL), maxNetworkRetries: 1, timeout: 10_000 });
-    clients.set(key, client);
-  }
-  return client;
-}
 
 /**
  * Creates the Checkout Session for the amount due now (the rest of the deposit while it is due,
@@ -168,80 +136,6 @@ function invoiceIdOf(metadata: Record<string, string> | null | undefined): numbe
 
 async function invoiceExists(db: Queryable, id: number): Promise<boolean> {
   return (await db.select({ id: invoice.id }).from(invoice).where(eq(invoice.id, id))).length > 0;
-}
-
-/** Whether an event id has already recorded something (a payment or refund row, or a dispute audit entry). */
-async function eventSeen(tx: Queryable, eventId: string): Promise<boolean> {
-  const [row] = await tx.select({ id: payments.id }).from(payments).where(eq(payments.processorEventId, eventId)).limit(1);
-  if (row) return true;
-  const [audit] = await tx
-    .select({ id: auditEvent.id })
-    .from(auditEvent)
-    .where(and(eq(auditEvent.action, "disputed"), sql`${auditEvent.after}->>'eventId' = ${eventId}`))
-    .limit(1);
-  return Boolean(audit);
-}
-
-/**
- * Records a card payment Stripe reports (Checkout, or a saved card's automatic charge), once per
- * payment intent, inside the caller's transaction that holds the invoice's row lock: up to the
- * balance; another currency, nothing due or the part above the balance is kept aside for the admin.
- *
- * @param input.amount - cents received.
- * @returns `recorded`, `held`, `duplicate` (this intent or event was recorded already) or `ignored` (no amount).
- */
-export async function applyCardPayment(
-  tx: Queryable,
-  input: { invoiceId: number; intent: string; amount: number; currency: string; eventId: string; receivedAt: Date; payer: Actor | null },
-): Promise<"recorded" | "held" | "duplicate" | "ignored"> {
-  const { invoiceId, intent, amount, currency, receivedAt } = input;
-  const event = { id: input.eventId };
-  const [existing] = await tx.select({ id: payments.id }).from(payments).where(eq(payments.processorPaymentIntent, intent));
-  const [held] = await tx
-    .select({ id: unappliedPayment.id })
-    .from(unappliedPayment)
-    .where(eq(unappliedPayment.processorPaymentIntent, intent));
-  if (existing || held || (await eventSeen(tx, event.id))) return "duplicate";
-  const money = await getInvoiceMoney(tx, invoiceId);
-  if (amount <= 0) return "ignored";
-  const hold = (reason: UnappliedReason, cents: number) =>
-    holdUnapplied(tx, {
-      invoiceId,
-      number: money.number,
-      reason,
-      amountCents: cents,
-      currency,
-      intent,
-      eventId: event.id,
-      receivedAt,
-    });
-  // Paid as it was paid, never dropped (issue #36): another currency than the invoice's, or
-  // nothing due, is kept aside for the admin — the balance stays as it was.
-  if (currency !== currencyOf(await getSettings(tx))) {
-    await hold("other-currency", amount);
-    return "held";
-  }
-  if (money.balanceCents === 0) {
-    await hold("nothing-due", amount);
-    return "held";
-  }
-  // Never beyond the balance (an admin may have recorded a payment meanwhile): the rest is kept aside.
-  const recorded = Math.min(amount, money.balanceCents);
-  await writePayment(tx, {
-    invoiceId,
-    amountCents: recorded,
-    currency,
-    method: "card",
-    receivedAt,
-    reference: `Stripe ${intent}`,
-    recordedBy: null,
-    paidBy: input.payer,
-    refundOf: null,
-    processorPaymentIntent: intent,
-    processorEventId: event.id,
-  });
-  if (recorded < amount) await hold("above-balance", amount - recorded);
-  return "recorded";
 }
 
 /**

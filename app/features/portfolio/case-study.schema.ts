@@ -37,6 +37,7 @@ export const RESERVED_SLUGS = new Set([
   "view-invoice",
   "meetings",
   "organisation",
+  "payment-method",
   "testimonials",
   "ambassador",
   "admin",
