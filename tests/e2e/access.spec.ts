@@ -72,7 +72,7 @@ const ROLE: Record<Identity, Role | null> = {
  * (`/messages` is everyone's: a billing person lists the conversations an owner added them to.)
  */
 const PROJECT_PAGES = ["/project-status", "/proposal-request", "/meetings", "/meetings/book"];
-const MONEY_PAGES = ["/invoices"];
+const MONEY_PAGES = ["/invoices", "/payment-method"];
 const HOME: Record<Role, string> = {
   admin: "/admin",
   ambassador: "/ambassador/dashboard",

@@ -37,6 +37,8 @@ test.describe("client registration", () => {
       "Invoices",
       "Meetings",
       "Messages",
+      // The organisation's people and details (issue #38).
+      "Organisation",
     ]);
     await expect(portalNav(page).getByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/client-dashboard");
 

@@ -94,7 +94,13 @@ test("with a logo and an accent colour every portal page keeps its stylesheet; R
      select client_id, now() + interval '20 days', now() + interval '20 days 30 minutes', 'UTC', 'pending' from proposal where id = $1 returning id`,
     [open!.id],
   );
+  // A testimonial asked of the client's organisation (its page, #40).
+  const testimonial = await app.sql.query(
+    "insert into testimonial (proposal_id, organisation_id) select id, organisation_id from proposal where id = $1 returning id",
+    [open!.id],
+  );
   const ids = {
+    testimonialId: testimonial.rows[0].id as number,
     proposalId: open!.id,
     invoiceId,
     messageId: message.rows[0].id as number,

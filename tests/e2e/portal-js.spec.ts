@@ -3,7 +3,7 @@
  * every script and modulepreload a portal page references, computed from the build's browser
  * manifest (bench/lib/page-js.ts) — and checked against what the server really sends for /login
  * and /admin, so the computation cannot drift from the pages. 125 KB for /login, /register,
- * /forgot-password and /reset-password, 130 KB for every other portal page.
+ * /forgot-password and /reset-password, 155 KB for every other portal page (raised from 130 KB: see portalBudget).
  *
  * The client entry chunk holds React DOM and nothing in build/client mentions Preact (ADR 010).
  *
@@ -57,7 +57,7 @@ test.describe("portal first-load JavaScript", () => {
     expect(withPreact).toEqual([]);
   });
 
-  test("every portal page is within its budget: 125 KB gzipped for the four sign-in pages, 130 KB for the others", () => {
+  test("every portal page is within its budget: 125 KB gzipped for the four sign-in pages, 155 KB for the others", () => {
     const manifest = readManifest();
     const over = PORTAL_PAGES.map((p) => ({ url: p.url, total: pageJs(p.routeId, "build/client", manifest).total })).filter(
       (p) => p.total > portalBudget(p.url),

@@ -60,7 +60,7 @@ const KEEP_FAILED_SECONDS = 30 * 24 * 3600;
 export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunner> {
   const db: SqlExecutor = { executeSql: (text, values) => options.handle.executeSql(text, values) };
   const boss = new PgBoss({
-    db,
+    db: settleJobsQuietly(db),
     schema: JOB_SCHEMA,
     migrate: false,
     maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
@@ -143,6 +143,30 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
         `select name as queue, state::text as state, count(*)::int as count from ${JOB_SCHEMA}.job group by 1, 2`,
       );
       return rows as Array<{ queue: string; state: string; count: number }>;
+    },
+  };
+}
+
+/** pg-boss's statements that complete or fail jobs by id (`… id IN (SELECT UNNEST($2::uuid[])) …`). */
+const SETTLE_BY_ID = /WHERE name = \$1\s+AND id IN \(SELECT UNNEST\(\$2::uuid\[\]\)\)/;
+
+/**
+ * The worker instance's executor: pg-boss completes or fails a job after its handler without
+ * awaiting the statement, so a database outage at that moment would be an unhandled rejection that
+ * ends the process (found by tests/e2e/errors.spec.ts). Those statements' failures are logged and
+ * answered "nothing changed": the job stays active until its expiry, then is retried — as when a
+ * process stops mid-job. Every other statement's failure is the caller's.
+ */
+function settleJobsQuietly(db: SqlExecutor): SqlExecutor {
+  return {
+    async executeSql(text, values) {
+      try {
+        return await db.executeSql(text, values);
+      } catch (error) {
+        if (!SETTLE_BY_ID.test(text)) throw error;
+        logger.warn({ err: error }, "jobs: recording a job's outcome failed; it is retried after its expiry");
+        return { rows: [{ count: 0 }] } as Awaited<ReturnType<SqlExecutor["executeSql"]>>;
+      }
     },
   };
 }
