@@ -4,7 +4,8 @@
  * the app: the client saves a card on the stand-in's setup page and sees "Visa •••• 4242"; the admin
  * creates an automatic monthly plan starting today; the invoice is issued and charged without the
  * client doing anything — the client sees it Paid. A client whose card is declined gets the pay-link
- * mail and the invoice stays due. Checked at 390 px with axe.
+ * mail, the invoice stays due and its page shows the retry schedule; a client who removes the card
+ * gets the next cycle as a mailed invoice, nothing charged. Checked at 390 px with axe.
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
@@ -93,6 +94,21 @@ test.describe("saved cards and automatic payment", () => {
     const charges = standIn.calls.filter((c) => c.path === "/v1/payment_intents");
     expect(charges).toHaveLength(1);
     expect(charges[0]!.idempotencyKey).toMatch(/^autopay-invoice-\d+-1$/);
+
+    // The client removes the card: the next cycle falls back to a mailed invoice, nothing charged.
+    await client.goto("/payment-method");
+    await hydrated(client);
+    await client.getByRole("button", { name: "Remove card" }).click();
+    await client.getByRole("button", { name: "Yes, remove the card" }).click();
+    await expect(client.getByText("No card saved.")).toBeVisible();
+    // The next cycle is due now (its date moved to today in the database, as if a month had passed).
+    await app.sql.query("update billing_plan set next_cycle_on = current_date where organisation_id = $1", [organisationId]);
+    const next = await mailTo(account.email, new RegExp(`^New invoice (?!${number}\\b)`));
+    const nextNumber = /New invoice (\S+)/.exec(next.subject ?? "")![1]!;
+    await client.goto("/invoices");
+    const due = client.getByRole("listitem").filter({ has: client.getByRole("link", { name: nextNumber, exact: true }) });
+    await expect(due.getByText("Unpaid", { exact: true })).toBeVisible();
+    expect(standIn.calls.filter((c) => c.path === "/v1/payment_intents")).toHaveLength(1);
   });
 
   test("a declined card: the pay-link mail, the invoice stays due", async ({ browser }) => {
@@ -107,5 +123,13 @@ test.describe("saved cards and automatic payment", () => {
     await client.goto("/invoices");
     const card = client.getByRole("listitem").filter({ has: client.getByRole("link", { name: number, exact: true }) });
     await expect(card.getByText("Unpaid", { exact: true })).toBeVisible();
+    // The retry schedule shows on the invoice, for the client and the admin.
+    await card.getByRole("link", { name: number, exact: true }).click();
+    await expect(client.getByTestId("autopay-notice")).toContainText(
+      /Automatic payment failed: the card was declined.*We will try the saved card again on \w{3} \d{1,2}, \d{4}/,
+    );
+    const [{ id: invoiceId }] = (await app.sql.query("select id from invoice where number = $1", [number])).rows as { id: number }[];
+    await admin.goto(`/admin/invoices/${invoiceId}/payments`);
+    await expect(admin.getByTestId("autopay-notice")).toContainText("We will try the saved card again on");
   });
 });

@@ -31,7 +31,7 @@ import { manualClock, type ManualClock } from "#app/lib/clock.server";
 import { testDatabases } from "../../../tests/helpers/db";
 import { makeClient, useTestServices } from "../../../tests/helpers/services";
 import { startStripeStandIn, type StripeStandIn, type TestCard } from "../../../tests/e2e/stripe-stand-in";
-import { runAutopayCharge, sendCardExpiryNotices, type AutopayJobData } from "./autopay.server";
+import { autopayNotice, runAutopayCharge, sendCardExpiryNotices, type AutopayJobData } from "./autopay.server";
 import { runBillingJob } from "./billing-job.server";
 import { issueDueCycles } from "./issue-cycles.server";
 import { createBillingPlan } from "./plans.server";
@@ -176,6 +176,10 @@ describe.each(testDatabases())("automatic payment on %s", (_name, open) => {
     expect(first!.text).toContain("Your card was declined");
     expect(first!.text).toContain("/i/"); // the signed pay link
     expect(first!.text).toContain("We will try your card again on Mar 3, 2026");
+    // The invoice's page says it too (client and admin).
+    expect(await autopayNotice(t.db, invoiceId)).toMatch(
+      /^Automatic payment failed: the card was declined.*We will try the saved card again on Mar 3, 2026/,
+    );
 
     expect(new Set(await race(lastEvent("payment_intent.payment_failed")))).toEqual(new Set(["duplicate"]));
     expect(await mailsTo(client.email, "Payment of invoice")).toHaveLength(1);
@@ -204,6 +208,9 @@ describe.each(testDatabases())("automatic payment on %s", (_name, open) => {
     expect(await mailsTo(client.email, "Reminder: invoice")).toHaveLength(3);
     const [stopped] = await t.db.select().from(mailOutbox).where(like(mailOutbox.subject, "Automatic payment of % stopped%"));
     expect(stopped).toBeDefined();
+    expect(await autopayNotice(t.db, invoiceId)).toMatch(
+      /^Automatic payment failed 4 times .* will not be tried again\. The invoice stays due\.$/,
+    );
     clock.set("2026-04-01T15:00:00Z");
     await runBillingJob(t.db, clock);
     await runCharges();

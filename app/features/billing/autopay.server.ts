@@ -411,3 +411,33 @@ export async function sendCardExpiryNotices(db: Database, clock: Clock = systemC
   if (sent) logger.info({ sent }, "autopay: card-expiry notices");
   return sent;
 }
+
+/**
+ * What an invoice's page says of its automatic payment (issue #39, docs/product.md#dunning): a
+ * failed charge with the date of the next retry, or retries that stopped; null when there is
+ * nothing to say (no automatic payment, queued, paid). The caller has checked that the reader may
+ * see the invoice (the client's own, or an admin).
+ *
+ * @returns one sentence, or null.
+ */
+export async function autopayNotice(q: Queryable, invoiceId: number): Promise<string | null> {
+  const [row] = await q
+    .select({
+      state: invoiceAutopay.state,
+      nextRetryAt: invoiceAutopay.nextRetryAt,
+      lastFailure: invoiceAutopay.lastFailure,
+      failures: invoiceAutopay.failures,
+    })
+    .from(invoiceAutopay)
+    .where(eq(invoiceAutopay.invoiceId, invoiceId));
+  if (!row) return null;
+  const why =
+    row.lastFailure === "requires_action"
+      ? "the bank asked to confirm the payment, which cannot be done automatically"
+      : `the card was declined${row.lastFailure?.startsWith("declined: ") ? ` (${row.lastFailure.slice(10).replace(/\.$/, "")})` : ""}`;
+  if (row.state === "retry_scheduled" && row.nextRetryAt)
+    return `Automatic payment failed: ${why}. We will try the saved card again on ${formatCalendarDate(row.nextRetryAt.toISOString().slice(0, 10))}, unless the invoice is paid before.`;
+  if (row.state === "stopped")
+    return `Automatic payment failed ${row.failures} ${row.failures === 1 ? "time" : "times"} (last: ${why}) and will not be tried again. The invoice stays due.`;
+  return null;
+}

@@ -16,6 +16,7 @@ import { PAYMENT_METHOD_LABELS, PAYMENT_METHODS } from "#app/features/payments/p
 import { depositFormSchema, paymentFormSchema, receivedAtOf, refundFormSchema } from "#app/features/payments/payments.schema";
 import { listPaymentsForAdmin, recordPayment, recordRefund } from "#app/features/payments/record-payment.server";
 import { businessDay, getSettings } from "#app/features/settings/settings.server";
+import { autopayNotice } from "#app/features/billing/autopay.server";
 import { actorAndDb } from "#app/features/users/session.server";
 import { formatCalendarDate } from "#app/lib/dates";
 import { conformIntent, runIntent, type FormReply } from "#app/lib/form-action.server";
@@ -33,11 +34,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const { actor, db } = actorAndDb(context);
   const invoiceId = paramId(params.invoiceId, INVOICE_MESSAGES.notFound);
   const invoice = await getInvoiceForAdmin(db, actor, invoiceId);
-  const [money, rows, settings, business] = await Promise.all([
+  const [money, rows, settings, business, autopay] = await Promise.all([
     getInvoiceMoney(db, invoiceId),
     listPaymentsForAdmin(db, actor, invoiceId),
     getSettings(db),
     businessDay(db),
+    autopayNotice(db, invoiceId),
   ]);
   return {
     invoice: {
@@ -50,6 +52,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     money: { ...money, disputedAt: money.disputedAt?.toISOString() ?? null },
     payments: rows.map((p) => ({ ...p, receivedAt: p.receivedAt.toISOString() })),
     currency: currencyOf(settings),
+    autopay,
     today: business.today,
     forms: {
       payment: formConstraints(paymentFormSchema),
@@ -111,6 +114,11 @@ export default function InvoicePayments({ loaderData, actionData }: Route.Compon
         <Notice tone="success" className="mb-4">
           {reply.message}
         </Notice>
+      ) : null}
+      {loaderData.autopay ? (
+        <div data-testid="autopay-notice" className="mb-4">
+          <Notice tone="info">{loaderData.autopay}</Notice>
+        </div>
       ) : null}
       <dl className="mb-6 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 rounded-lg border border-slate-200 p-4 text-sm">
         <dt className="font-medium text-slate-600">Status</dt>

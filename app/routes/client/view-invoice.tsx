@@ -8,6 +8,7 @@ import { getInvoiceForClient } from "#app/features/invoices/invoices.server";
 import { isDue } from "#app/features/payments/invoice-money";
 import { cardPaymentsEnabled, startCardCheckout } from "#app/features/payments/stripe.server";
 import { getSettings } from "#app/features/settings/settings.server";
+import { autopayNotice } from "#app/features/billing/autopay.server";
 import { runIntent } from "#app/lib/form-action.server";
 import { InvoicePage } from "#app/features/payments/components/invoice-page";
 import { paramId } from "#app/lib/ids";
@@ -28,6 +29,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { db, env } = context.get(servicesContext);
   const invoiceId = paramId(params.invoiceId, INVOICE_MESSAGES.notFound);
   const [invoice, settings] = await Promise.all([getInvoiceForClient(db, requireUser(context), invoiceId), getSettings(db)]);
+  // After the rights check above: the automatic payment's state (#39), e.g. the next retry.
+  const autopay = await autopayNotice(db, invoice.id);
   const due = isDue(invoice.displayStatus);
   return {
     invoice,
@@ -35,6 +38,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     billFrom: billFromSettings(settings),
     payment: paymentDetails(settings, { number: invoice.number, totalCents: invoice.money.dueNowCents, status: due ? "unpaid" : "paid" }),
     card: due && cardPaymentsEnabled(env),
+    autopay: due ? autopay : null,
     processing: new URL(request.url).searchParams.get("payment") === "processing" && due,
     signed: new URL(request.url).searchParams.get("signed") === "1",
     // Back from a cancelled Checkout (issue #41).

@@ -35,6 +35,7 @@ export function InvoicePage({
   processing,
   signed = false,
   cancelled = false,
+  autopay = null,
   pdfHref,
   refusal,
 }: {
@@ -48,6 +49,8 @@ export function InvoicePage({
   signed?: boolean;
   /** Back from a Checkout the client cancelled: nothing was charged (issue #41). */
   cancelled?: boolean;
+  /** The automatic payment's failed charge and next retry, or its stop (#39). */
+  autopay?: string | null;
   pdfHref: string;
   refusal: string | null;
 }) {
@@ -98,6 +101,13 @@ export function InvoicePage({
           <Notice tone="info" className="mt-3">
             Payment processing. Your payment shows here as soon as the card processor confirms it; reload the page in a moment.
           </Notice>
+        ) : null}
+        {autopay && !processing ? (
+          <div data-testid="autopay-notice">
+            <Notice tone="info" className="mt-3">
+              {autopay}
+            </Notice>
+          </div>
         ) : null}
         {cancelled && !processing ? (
           <Notice tone="info" className="mt-3">
