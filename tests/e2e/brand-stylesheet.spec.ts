@@ -99,8 +99,19 @@ test("with a logo and an accent colour every portal page keeps its stylesheet; R
     "insert into testimonial (proposal_id, organisation_id) select id, organisation_id from proposal where id = $1 returning id",
     [open!.id],
   );
+  // A billing plan of the client's organisation, starting next year (nothing is issued by it here).
+  const plan = await app.sql.query(
+    `insert into billing_plan (organisation_id, name, items, total_cents, frequency, start_date, due_days)
+     select organisation_id, 'Brand retainer', '[{"description":"Hosting","amountCents":5000}]', 5000, 'monthly', current_date + 365, 14
+     from proposal where id = $1 returning id, organisation_id`,
+    [open!.id],
+  );
   const ids = {
     testimonialId: testimonial.rows[0].id as number,
+    organisationId: plan.rows[0].organisation_id as number,
+    planId: plan.rows[0].id as number,
+    // The first seeded case study (migration 0032).
+    caseStudyId: 1,
     proposalId: open!.id,
     invoiceId,
     messageId: message.rows[0].id as number,
