@@ -7,7 +7,8 @@ import { CONVERSATION_MESSAGES } from "./conversations.schema";
 import { downloadFile, messagesEndpoint } from "./thread-route.server";
 import { listThreadFiles } from "./timeline.server";
 import { notFound } from "#app/lib/errors";
-import { formatBytes, storageOfProposal } from "#app/features/files/uploads.server";
+import { formatBytes } from "#app/features/files/file-kinds";
+import { storageOfProposal } from "#app/features/files/uploads.server";
 
 type Args = { request: Request; params: Record<string, string | undefined>; context: Readonly<RouterContextProvider> };
 

@@ -42,8 +42,8 @@ describe.each(testDatabases())("storage quota and hourly budgets on %s", (_name,
     const refused = await refusalOf(
       postMessage(c, { author: client, proposalId: second, text: "More", attachments: [{ name: "b.png", content: png(400_000) }] }),
     );
-    expect(refused).toMatchObject({ status: 413, message: STORAGE_MESSAGES.full("684 KB", "1 MB") });
-    expect(refused.fieldErrors?.files?.[0]).toContain("of the 1 MB of storage");
+    expect(refused).toMatchObject({ status: 413, message: STORAGE_MESSAGES.full("684 KB", "1.0 MB") });
+    expect(refused.fieldErrors?.files?.[0]).toContain("of the 1.0 MB of storage");
     expect((await t.db.select({ n: count() }).from(storedFile))[0]!.n).toBe(filesBefore);
     expect((await t.db.select({ n: count() }).from(fileObject))[0]!.n).toBe(objectsBefore);
     // What fits still goes in; another client has its own room.

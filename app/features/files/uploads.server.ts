@@ -18,7 +18,7 @@ import { AppError, rateLimited } from "#app/lib/errors";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { logger } from "#app/lib/logger.server";
 import { detectContentType, SNIFF_BYTES, TextCheck } from "./detect.server";
-import { FILE_MESSAGES, sanitizeFileName } from "./file-kinds";
+import { FILE_MESSAGES, formatBytes, sanitizeFileName } from "./file-kinds";
 import type { FileStore } from "./file-store";
 
 /** What storing and discarding files need: the database, the store and the size limit. */
@@ -46,18 +46,6 @@ export const STORAGE_MESSAGES = {
     `Your files use ${used} of the ${quota} of storage you have with us, so this file cannot be stored. Delete files you no longer need, or ask us for more room.`,
   tooMany: (minutes: number) => `You have uploaded many files in the last hour. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
 } as const;
-
-/** A size in words: "512 KB", "1.5 MB", "2 GB". */
-export function formatBytes(bytes: number): string {
-  const units = ["bytes", "KB", "MB", "GB", "TB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${unit === 0 ? value : Number(value.toFixed(value < 10 ? 1 : 0))} ${units[unit]}`;
-}
 
 /**
  * The storage a proposal's client organisation uses (the files of all its proposals; its client's
@@ -106,10 +94,8 @@ export async function storePendingFile(
     throw rateLimited(STORAGE_MESSAGES.tooMany(Math.max(1, Math.ceil(rate.retryAfterSeconds / 60))), rate.retryAfterSeconds);
   const storage = await storageOfProposal(s.db, input.proposalId);
   const roomBytes = storage.quotaBytes - storage.usedBytes;
-  const full = () =>
-    new AppError("PAYLOAD_TOO_LARGE", STORAGE_MESSAGES.full(formatBytes(storage.usedBytes), formatBytes(storage.quotaBytes)), {
-      fieldErrors: { files: [STORAGE_MESSAGES.full(formatBytes(storage.usedBytes), formatBytes(storage.quotaBytes))] },
-    });
+  const fullMessage = STORAGE_MESSAGES.full(formatBytes(storage.usedBytes), formatBytes(storage.quotaBytes));
+  const full = () => new AppError("PAYLOAD_TOO_LARGE", fullMessage, { fieldErrors: { files: [fullMessage] } });
   if (roomBytes <= 0) throw full();
   const maxBytes = s.maxUploadMb * 1024 * 1024;
   const iterator = input.content[Symbol.asyncIterator]();
