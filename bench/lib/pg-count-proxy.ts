@@ -6,6 +6,7 @@
  * Counted from the frontend protocol: each simple query (`Q`) and each extended-protocol `Sync` (`S`;
  * node-postgres sends Parse/Bind/Describe/Execute/Sync for each parameterized query) is one round
  * trip. Bytes pass unchanged; the proxy is used for counting only, never during a timed run.
+ * bench/page-statements.ts lists each page's statements with it.
  */
 import net from "node:net";
 
@@ -14,6 +15,8 @@ export interface PgCountProxy {
   url: string;
   /** Statements (round trips) sent through the proxy since the last reset. */
   count(): number;
+  /** The SQL text of each statement since the last reset (a parsed statement's text, a simple query's text), in order. */
+  texts(): string[];
   reset(): void;
   close(): Promise<void>;
 }
@@ -29,6 +32,7 @@ const PROTOCOL_3 = 196_608;
 export async function startPgCountProxy(databaseUrl: string): Promise<PgCountProxy> {
   const target = new URL(databaseUrl);
   let statements = 0;
+  let texts: string[] = [];
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port || 5432), target.hostname);
@@ -53,6 +57,12 @@ export async function startPgCountProxy(databaseUrl: string): Promise<PgCountPro
         if (pending.length < 1 + length) break;
         const type = String.fromCharCode(pending[0]!);
         if (type === "Q" || type === "S") statements++;
+        // Parse: name\0 query\0 …; Query: query\0. (A prepared statement run again sends no Parse.)
+        if (type === "P" || type === "Q") {
+          const body = pending.subarray(5, 1 + length);
+          const start = type === "P" ? body.indexOf(0) + 1 : 0;
+          texts.push(body.subarray(start, body.indexOf(0, start)).toString().replace(/\s+/g, " ").trim());
+        }
         pending = pending.subarray(1 + length);
       }
     });
@@ -73,8 +83,10 @@ export async function startPgCountProxy(databaseUrl: string): Promise<PgCountPro
   return {
     url: url.toString(),
     count: () => statements,
+    texts: () => texts,
     reset: () => {
       statements = 0;
+      texts = [];
     },
     close: async () => {
       for (const socket of sockets) socket.destroy();
