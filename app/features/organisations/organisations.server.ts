@@ -83,7 +83,9 @@ const toMyOrganisation = (o: MyOrganisation): MyOrganisation => ({ id: Number(o.
 export async function listMyOrganisations(q: Queryable, actor: Actor): Promise<MyOrganisation[]> {
   if (actor.role !== "client") return [];
   return memoRead(q, myOrganisationsKey(actor.id), async () => {
-    const rows = await q.execute<{ organisations: MyOrganisation[] | null }>(sql`select ${myOrganisationsSql(sql`${actor.id}`)} as organisations`);
+    const rows = await q.execute<{ organisations: MyOrganisation[] | null }>(
+      sql`select ${myOrganisationsSql(sql`${actor.id}`)} as organisations`,
+    );
     return (rowsOf<{ organisations: MyOrganisation[] | null }>(rows)[0]?.organisations ?? []).map(toMyOrganisation);
   });
 }
