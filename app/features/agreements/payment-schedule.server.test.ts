@@ -278,7 +278,7 @@ describe.each(testDatabases())("payment schedules on %s", (_name, open) => {
       .onConflictDoUpdate({ target: settings.id, set: { paymentInstructions: "", paymentLinkTemplate: "" } });
     await expect(generateInvoice(t.db, admin, id, input, new Date(), { cardPayments: false })).rejects.toMatchObject({
       status: 409,
-      message: expect.stringContaining("/admin/settings#payment-instructions"),
+      message: expect.stringContaining("/admin/settings/payments#payment-instructions"),
     });
     expect(await t.db.select().from(invoice).where(eq(invoice.proposalId, id))).toEqual([]);
     // With card payments, or once the instructions are written, it is sent.

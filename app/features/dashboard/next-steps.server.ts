@@ -74,7 +74,6 @@ export async function clientNextSteps(
     listClientInvoiceRows(db, actor, { limit: 50 }, now),
     upcomingMeetings ?? listUpcomingClientMeetings(db, actor, now),
     countUnread(db, actor),
-    countOpenUnappliedPayments(db),
   ]);
   if (proposals.length === 0) {
     const anyEver = await listClientProposalRows(db, actor, { includeCompleted: true, limit: 1 });

@@ -129,7 +129,7 @@ export default function GenerateInvoice({ loaderData, actionData }: Route.Compon
           <p className="font-medium">Add your payment instructions before sending an invoice.</p>
           <p className="text-sm">
             Card payments are not set up, so the client pays by transfer: the invoice must say how (bank details, the reference to use).{" "}
-            <Link to="/admin/settings#payment-instructions" className="font-semibold underline">
+            <Link to="/admin/settings/payments#payment-instructions" className="font-semibold underline">
               Add payment instructions in Settings
             </Link>
           </p>
