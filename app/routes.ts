@@ -76,6 +76,7 @@ export default [
     route("dashboard", "routes/ambassador/dashboard.tsx"),
     route("submit-proposal", "routes/ambassador/submit-proposal.tsx"),
     route("earnings", "routes/ambassador/earnings.tsx"),
+    route("payouts", "routes/ambassador/payouts.tsx"),
     // A submitted proposal's status events, read-only (docs/product.md#conversations).
     route("proposals/:proposalId", "routes/ambassador/proposal.tsx"),
   ]),

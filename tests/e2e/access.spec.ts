@@ -661,12 +661,19 @@ test.describe("access matrix", () => {
     expect(failures).toEqual([]);
   });
 
-  test("ledger and payouts: ambassador A sees its own commission and payout, ambassador B nothing of them", async () => {
+  test("ledger and payouts: ambassador A sees its own commission and payout (earnings, payouts), ambassador B nothing of them", async () => {
     const earningsA = await (await contexts.ambassadorA.get("/ambassador/earnings")).text();
     expect(earningsA).toContain(SECRET.invoice);
     expect(earningsA).toContain("Paid out");
+    // Payouts (issue #41): A's payout, with the proposal it covered; B's page is empty.
+    const payoutsA = await (await contexts.ambassadorA.get("/ambassador/payouts")).text();
+    expect(payoutsA).toContain(SECRET.payout);
+    expect(payoutsA).toContain(SECRET.invoice);
+    expect(payoutsA).toContain(SECRET.project);
+    expect(payoutsA).not.toContain(ADMIN.email);
     for (const identity of ["ambassadorB"] as const) {
-      for (const path of ["/ambassador/earnings", "/ambassador/dashboard"]) {
+      expect(await (await contexts[identity].get("/ambassador/payouts")).text()).toContain("No payouts yet.");
+      for (const path of ["/ambassador/earnings", "/ambassador/dashboard", "/ambassador/payouts"]) {
         const body = await (await contexts[identity].get(path)).text();
         for (const secret of Object.values(SECRET)) expect(body, `${identity} ${path}`).not.toContain(secret);
       }

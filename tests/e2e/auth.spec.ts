@@ -141,7 +141,7 @@ test.describe("ambassador sign-up", () => {
     await field.fill(code);
     await page.getByRole("button", { name: "Sign up" }).click();
     await expect(page).toHaveURL(/\/ambassador\/dashboard$/);
-    await expect(portalNav(page).getByRole("link")).toHaveText(["Dashboard", "Submit Proposal", "Earnings"]);
+    await expect(portalNav(page).getByRole("link")).toHaveText(["Dashboard", "Submit Proposal", "Earnings", "Payouts"]);
     const { rows } = await sql.query(`select role, referral_code from "user" where email = $1`, [email]);
     expect(rows).toEqual([{ role: "ambassador", referral_code: code.toLowerCase() }]);
   });

@@ -271,7 +271,7 @@ test.describe("ambassador portal on a 360 px wide screen", () => {
         projectDetails: "x",
       },
     });
-    for (const path of ["/ambassador/dashboard", "/ambassador/submit-proposal", "/ambassador/earnings"]) {
+    for (const path of ["/ambassador/dashboard", "/ambassador/submit-proposal", "/ambassador/earnings", "/ambassador/payouts"]) {
       await page.goto(path);
       expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(360);
     }

@@ -78,7 +78,12 @@ test.describe("hydration of the server-rendered document", () => {
 
   test("ambassador pages", async ({ page }) => {
     await registerAmbassador(page);
-    await expectCleanHydration(page, ["/ambassador/dashboard", "/ambassador/submit-proposal", "/ambassador/earnings"]);
+    await expectCleanHydration(page, [
+      "/ambassador/dashboard",
+      "/ambassador/submit-proposal",
+      "/ambassador/earnings",
+      "/ambassador/payouts",
+    ]);
   });
 
   test("admin pages", async ({ browser }) => {

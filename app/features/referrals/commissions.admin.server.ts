@@ -45,9 +45,10 @@ import {
   toLedgerRow,
   type LedgerRow,
 } from "./ledger-queries.server";
+import { fetchPayoutRows, payoutOrdering, payoutPage, toPayoutRow, type PayoutRow } from "./payout-queries.server";
 import { PAYOUT_MESSAGES, PAYOUT_METHOD_LABELS } from "./payouts.messages";
 
-export type { CommissionTotals };
+export type { CommissionTotals, PayoutRow };
 
 /**
  * The grand totals over all ambassadors at `at`: paid out and not yet paid out from the tally,
@@ -219,52 +220,6 @@ export async function exportCommissionsForAdmin(
   })();
 }
 
-/** One payout in a list. */
-export interface PayoutRow {
-  id: number;
-  ambassadorId: string;
-  ambassadorName: string;
-  ambassadorEmail: string;
-  totalCents: number;
-  currency: string;
-  reference: string;
-  method: PayoutMethod;
-  /** ISO instant (UTC). */
-  paidAt: string;
-  entries: number;
-  createdByEmail: string | null;
-}
-
-const payoutOrdering = { sort: payouts.paidAt, id: payouts.id };
-
-function fetchPayoutRows(db: Queryable, keyset: KeysetQuery) {
-  const creator = sql<string | null>`(select ${user.email} from ${user} where ${user.id} = ${payouts.createdBy})`;
-  return db
-    .select({
-      id: payouts.id,
-      cursorKey: cursorKeySql(payoutOrdering),
-      ambassadorId: payouts.ambassadorId,
-      ambassadorName: user.name,
-      ambassadorEmail: user.email,
-      totalCents: payouts.totalCents,
-      currency: payouts.currency,
-      reference: payouts.reference,
-      method: payouts.method,
-      paidAt: payouts.paidAt,
-      entries: sql<number>`(select count(*) from ${commissionEntries} where ${commissionEntries.payoutId} = ${payouts.id})`.mapWith(Number),
-      createdByEmail: creator,
-    })
-    .from(payouts)
-    .innerJoin(user, eq(user.id, payouts.ambassadorId))
-    .where(keyset.where)
-    .orderBy(...keyset.orderBy)
-    .limit(keyset.limit);
-}
-
-function toPayoutRow(row: Omit<Awaited<ReturnType<typeof fetchPayoutRows>>[number], "cursorKey">): PayoutRow {
-  return { ...row, paidAt: row.paidAt.toISOString() };
-}
-
 /** The detail view of one ambassador (docs/product.md#admin-ambassadors). */
 export interface AmbassadorCommissions {
   ambassador: { id: string; name: string; email: string; referralCode: string | null; active: boolean };
@@ -300,11 +255,7 @@ export async function getAmbassadorCommissions(
   const ambassador = await findAmbassador(db, ambassadorId);
   const at = now();
   const entries = await ledgerPage(db, ambassadorId, pages.entries, at);
-  const payoutPage = await keysetPage(
-    db,
-    { order: payoutOrdering, request: pages.payouts, table: payouts, where: eq(payouts.ambassadorId, ambassadorId) },
-    (keyset) => fetchPayoutRows(db, keyset),
-  );
+  const payoutsOfAmbassador = await payoutPage(db, ambassadorId, pages.payouts);
   const clientOrdering = { sort: user.createdAt, id: user.id };
   const referredClients = await keysetPage(
     db,
@@ -329,7 +280,7 @@ export async function getAmbassadorCommissions(
     totals,
     payoutCents: totals.payableCents > 0 ? totals.payableCents : null,
     entries,
-    payouts: { ...payoutPage, items: payoutPage.items.map(toPayoutRow) },
+    payouts: payoutsOfAmbassador,
     referredClients: { ...referredClients, items: referredClients.items.map((row) => ({ ...row, createdAt: toIsoOrNull(row.createdAt) })) },
   };
 }

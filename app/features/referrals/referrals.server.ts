@@ -15,6 +15,7 @@ import { now } from "#app/lib/clock.server";
 import type { Page, PageRequest } from "#app/lib/pagination";
 import type { CommissionTotals } from "./commission";
 import { ledgerPage, ledgerTotals, type LedgerRow } from "./ledger-queries.server";
+import { payoutCoverage, payoutPage, type PayoutCoverage, type PayoutRow } from "./payout-queries.server";
 
 /** Most rows one dashboard list shows (newest first). */
 const DASHBOARD_LIST_LIMIT = 200;
@@ -166,6 +167,45 @@ export async function getAmbassadorCommissionTotals(db: Queryable, actor: Actor)
 
 /** Ledger entries per page of the earnings page. */
 export const EARNINGS_PAGE_SIZE = 25;
+
+/** Payouts per page of the ambassador's Payouts page. */
+export const PAYOUTS_PAGE_SIZE = 25;
+
+/** One payout as its ambassador sees it: no admin's e-mail. Money in cents, instants ISO (UTC). */
+export interface AmbassadorPayout extends Omit<PayoutRow, "createdByEmail" | "ambassadorName" | "ambassadorEmail"> {
+  /** What it paid, per proposal (or billing plan). */
+  covered: PayoutCoverage[];
+}
+
+/**
+ * The ambassador's Payouts page (docs/product.md#commissions-ledger, issue #41): their own
+ * payouts, newest first, 25 per page (keyset), each with the proposals and invoices whose
+ * commissions it paid. Only the acting ambassador's payouts are read: the ambassador id is the
+ * actor's, never a parameter.
+ *
+ * @param page - the keyset page request (`?after=` / `?before=`).
+ * @returns the page of payouts (amounts in cents, `paidAt` an ISO instant, UTC).
+ * @throws {AppError} 403 unless an ambassador.
+ */
+export async function getAmbassadorPayouts(
+  db: Queryable,
+  actor: Actor,
+  page: PageRequest = { size: PAYOUTS_PAGE_SIZE },
+): Promise<Page<AmbassadorPayout>> {
+  assertRole(actor, "ambassador");
+  const payouts = await payoutPage(db, actor.id, page);
+  const coverage = await payoutCoverage(
+    db,
+    payouts.items.map((p) => p.id),
+  );
+  return {
+    ...payouts,
+    items: payouts.items.map(({ createdByEmail: _admin, ambassadorName: _name, ambassadorEmail: _email, ...payout }) => ({
+      ...payout,
+      covered: coverage.get(payout.id) ?? [],
+    })),
+  };
+}
 
 /**
  * The ambassador who referred the client's current organisation (docs/product.md#client-dashboard), or null.

@@ -35,6 +35,7 @@ export function navItemsFor(
       { to: "/ambassador/dashboard", label: "Dashboard" },
       { to: "/ambassador/submit-proposal", label: "Submit Proposal" },
       { to: "/ambassador/earnings", label: "Earnings" },
+      { to: "/ambassador/payouts", label: "Payouts" },
     ];
   }
   if (!role) {
