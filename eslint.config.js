@@ -46,6 +46,9 @@ export default tseslint.config(
       "test-results/",
       "playwright-report/",
       "bench/results/",
+      // The framework floor's build output (bench/floor, built by bench/portal-scale.ts).
+      "bench/floor/build/",
+      "bench/floor/.react-router/",
       "drizzle/",
       "tests/lint/fixtures/",
     ],

@@ -59,8 +59,6 @@ export function HeaderBar({
   home?: ReactNode;
   className?: string;
 }) {
-  const location = useLocation();
-  const menuRef = useRef<HTMLDetailsElement>(null);
   const bp = BREAKPOINTS[collapseBelow];
   const links = (layout: "row" | "menu") =>
     items.map((item) => (
@@ -76,15 +74,7 @@ export function HeaderBar({
           }
         >
           {item.label}
-          {item.badge ? (
-            <span
-              data-testid="nav-unread"
-              className="ml-1 inline-flex min-w-5 items-center justify-center rounded-full bg-red-700 px-1.5 text-xs font-semibold text-white no-underline"
-            >
-              {cappedCount(item.badge)}
-              <span className="sr-only"> unread</span>
-            </span>
-          ) : null}
+          <UnreadBadge count={item.badge} className="ml-1 no-underline" />
         </NavLink>
       </li>
     ));
@@ -122,23 +112,8 @@ export function HeaderBar({
     ) : null;
   return (
     <header className={`sticky top-0 z-20 border-b border-slate-200 bg-white ${className}`}>
-      {progress ? (
-        <>
-          <div
-            aria-hidden="true"
-            className={`absolute top-0 left-0 h-1 bg-brand-600 transition-all duration-500 ${busy ? "w-2/3 opacity-100" : "w-0 opacity-0"}`}
-          />
-          <p role="status" className="sr-only">
-            {busy ? "Loading…" : ""}
-          </p>
-        </>
-      ) : null}
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-30 focus:rounded focus:bg-white focus:px-3 focus:py-2"
-      >
-        Skip to content
-      </a>
+      {progress ? <ProgressBar busy={busy} /> : null}
+      <SkipLink />
       <div className="relative mx-auto flex h-14 max-w-6xl items-center justify-between gap-4 px-4">
         {home ?? (
           <NavLink to="/" prefetch="intent" className="min-w-0 truncate text-lg font-bold tracking-tight text-slate-900">
@@ -152,38 +127,100 @@ export function HeaderBar({
             {logoutButton("row")}
           </ul>
         </nav>
-        <details
-          key={location.pathname}
-          ref={menuRef}
-          className={`menu ${bp.menu}`}
-          onKeyDown={(event) => {
-            if (event.key === "Escape" && menuRef.current?.open) {
-              menuRef.current.open = false;
-              menuRef.current.querySelector("summary")?.focus();
-            }
-          }}
-        >
-          <summary className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50">
-            <span aria-hidden="true" className="flex w-4 flex-col gap-[3px]">
-              <span className="h-0.5 rounded bg-current" />
-              <span className="h-0.5 rounded bg-current" />
-              <span className="h-0.5 rounded bg-current" />
-            </span>
-            Menu
-          </summary>
-          <nav
-            aria-label={label}
-            className="absolute top-full right-2 left-2 z-30 mt-1 max-h-[calc(100dvh-5rem)] overflow-y-auto rounded-lg border border-slate-200 bg-white p-2 shadow-lg sm:left-auto sm:w-72"
-          >
-            <ul className="flex flex-col text-base font-medium">
-              {links("menu")}
-              {ctaLink("menu")}
-              {logoutButton("menu")}
-            </ul>
-          </nav>
-        </details>
+        <MenuDisclosure className={bp.menu} label={label}>
+          <ul className="flex flex-col text-base font-medium">
+            {links("menu")}
+            {ctaLink("menu")}
+            {logoutButton("menu")}
+          </ul>
+        </MenuDisclosure>
       </div>
     </header>
+  );
+}
+
+/** A link's unread count ("3 unread" to a screen reader; "99+" past 99), nothing at zero. */
+export function UnreadBadge({ count, className }: { count: number | undefined; className: string }) {
+  return count ? (
+    <span
+      data-testid="nav-unread"
+      className={`inline-flex min-w-5 items-center justify-center rounded-full bg-red-700 px-1.5 text-xs font-semibold text-white ${className}`}
+    >
+      {cappedCount(count)}
+      <span className="sr-only"> unread</span>
+    </span>
+  ) : null;
+}
+
+/**
+ * The navigation progress bar (a thin bar along the header's top) and its "Loading…"
+ * announcement, replacing the spec's "Loading...".
+ */
+export function ProgressBar({ busy }: { busy: boolean }) {
+  return (
+    <>
+      <div
+        aria-hidden="true"
+        className={`absolute top-0 left-0 h-1 bg-brand-600 transition-all duration-500 ${busy ? "w-2/3 opacity-100" : "w-0 opacity-0"}`}
+      />
+      <p role="status" className="sr-only">
+        {busy ? "Loading…" : ""}
+      </p>
+    </>
+  );
+}
+
+/** "Skip to content", the first stop of the keyboard, to the page's `#main`. */
+export function SkipLink() {
+  return (
+    <a
+      href="#main"
+      className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-30 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+    >
+      Skip to content
+    </a>
+  );
+}
+
+/**
+ * The phones' **Menu** (docs/product.md#phone-layouts): a `<details>` disclosure (keyboard and
+ * no-JavaScript friendly; Escape closes it and returns focus to its button) whose panel, a
+ * navigation landmark, floats over the page. Closed again on every navigation.
+ *
+ * @param className - when it shows (e.g. `lg:hidden`).
+ * @param label - the navigation landmark's name ("Portal").
+ * @param children - the panel's links.
+ */
+export function MenuDisclosure({ className, label, children }: { className: string; label: string; children: ReactNode }) {
+  const location = useLocation();
+  const menuRef = useRef<HTMLDetailsElement>(null);
+  return (
+    <details
+      key={location.pathname}
+      ref={menuRef}
+      className={`menu ${className}`}
+      onKeyDown={(event) => {
+        if (event.key === "Escape" && menuRef.current?.open) {
+          menuRef.current.open = false;
+          menuRef.current.querySelector("summary")?.focus();
+        }
+      }}
+    >
+      <summary className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50">
+        <span aria-hidden="true" className="flex w-4 flex-col gap-[3px]">
+          <span className="h-0.5 rounded bg-current" />
+          <span className="h-0.5 rounded bg-current" />
+          <span className="h-0.5 rounded bg-current" />
+        </span>
+        Menu
+      </summary>
+      <nav
+        aria-label={label}
+        className="absolute top-full right-2 left-2 z-30 mt-1 max-h-[calc(100dvh-5rem)] overflow-y-auto rounded-lg border border-slate-200 bg-white p-2 shadow-lg sm:left-auto sm:w-72"
+      >
+        {children}
+      </nav>
+    </details>
   );
 }
 

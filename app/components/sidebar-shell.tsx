@@ -6,11 +6,10 @@
  * The brand is a column (logo above name above the area's title), so a long name or a logo never
  * runs into the links; every link is one line (long labels are truncated, never wrapped).
  */
-import { useRef, type ReactNode } from "react";
-import { Form, Link, NavLink, useLocation, useNavigation } from "react-router";
+import type { ReactNode } from "react";
+import { Form, Link, NavLink, useNavigation } from "react-router";
 import { accentStyle, useBrand } from "./brand";
-import { PortalFooter, type NavGroup } from "./portal-header";
-import { cappedCount } from "#app/lib/vocabulary";
+import { MenuDisclosure, PortalFooter, ProgressBar, SkipLink, UnreadBadge, type NavGroup } from "./portal-header";
 
 function SidebarBrand({ title }: { title: string }) {
   const brand = useBrand();
@@ -66,15 +65,7 @@ function Groups({ groups, layout }: { groups: NavGroup[]; layout: "sidebar" | "m
                     }
                   >
                     <span className="min-w-0 truncate">{item.label}</span>
-                    {item.badge ? (
-                      <span
-                        data-testid="nav-unread"
-                        className="ml-auto inline-flex min-w-5 items-center justify-center rounded-full bg-red-700 px-1.5 text-xs font-semibold text-white"
-                      >
-                        {cappedCount(item.badge)}
-                        <span className="sr-only"> unread</span>
-                      </span>
-                    ) : null}
+                    <UnreadBadge count={item.badge} className="ml-auto" />
                   </NavLink>
                 </li>
               ))}
@@ -120,25 +111,12 @@ export function SidebarShell({
 }) {
   const brand = useBrand();
   const navigation = useNavigation();
-  const location = useLocation();
-  const menuRef = useRef<HTMLDetailsElement>(null);
   const busy = navigation.state !== "idle";
   return (
     <div className={`${brand.accent ? "portal-root has-accent" : "portal-root"} lg:flex`} style={accentStyle(brand)}>
       <header className="portal-header sticky top-0 z-20 border-b border-slate-200 bg-white lg:h-dvh lg:w-60 lg:shrink-0 lg:overflow-y-auto lg:border-r lg:border-b-0">
-        <div
-          aria-hidden="true"
-          className={`absolute top-0 left-0 h-1 bg-brand-600 transition-all duration-500 ${busy ? "w-2/3 opacity-100" : "w-0 opacity-0"}`}
-        />
-        <p role="status" className="sr-only">
-          {busy ? "Loading…" : ""}
-        </p>
-        <a
-          href="#main"
-          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-30 focus:rounded focus:bg-white focus:px-3 focus:py-2"
-        >
-          Skip to content
-        </a>
+        <ProgressBar busy={busy} />
+        <SkipLink />
         {/* Phones and tablets: one 56 px bar, the brand and the Menu; from 1024 px a column: brand, search, links. */}
         <div className="relative flex h-14 items-center justify-between gap-4 px-4 lg:h-auto lg:flex-col lg:items-stretch lg:justify-start lg:px-3 lg:py-4">
           <div className="min-w-0 lg:px-3">
@@ -149,29 +127,8 @@ export function SidebarShell({
             <Groups groups={groups} layout="sidebar" />
             <LogoutButton layout="sidebar" />
           </nav>
-          <details
-            key={location.pathname}
-            ref={menuRef}
-            className="menu lg:hidden"
-            onKeyDown={(event) => {
-              if (event.key === "Escape" && menuRef.current?.open) {
-                menuRef.current.open = false;
-                menuRef.current.querySelector("summary")?.focus();
-              }
-            }}
-          >
-            <summary className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50">
-              <span aria-hidden="true" className="flex w-4 flex-col gap-[3px]">
-                <span className="h-0.5 rounded bg-current" />
-                <span className="h-0.5 rounded bg-current" />
-                <span className="h-0.5 rounded bg-current" />
-              </span>
-              Menu
-            </summary>
-            <nav
-              aria-label="Portal"
-              className="absolute top-full right-2 left-2 z-30 mt-1 max-h-[calc(100dvh-5rem)] overflow-y-auto rounded-lg border border-slate-200 bg-white p-2 font-medium shadow-lg sm:left-auto sm:w-72"
-            >
+          <MenuDisclosure className="lg:hidden" label="Portal">
+            <div className="font-medium">
               {search ? (
                 <Link to="/admin/search" className="mb-2 block rounded-md px-3 py-2.5 text-base text-slate-800 hover:bg-slate-100">
                   Search
@@ -179,8 +136,8 @@ export function SidebarShell({
               ) : null}
               <Groups groups={groups} layout="menu" />
               <LogoutButton layout="menu" />
-            </nav>
-          </details>
+            </div>
+          </MenuDisclosure>
         </div>
       </header>
       <div className="flex min-w-0 flex-1 flex-col">

@@ -107,3 +107,23 @@ export const invalidInput = (message: string) => new AppError("INVALID_INPUT", m
 export const conflict = (message: string) => new AppError("CONFLICT", message);
 /** RATE_LIMITED with the seconds until the next attempt may succeed. */
 export const rateLimited = (message: string, retryAfterSeconds: number) => new AppError("RATE_LIMITED", message, { retryAfterSeconds });
+
+/**
+ * "Try again in N minutes." for a wait in seconds: whole minutes, rounded up, at least one.
+ *
+ * @param retryAfterSeconds - the wait until the next attempt may succeed (seconds).
+ */
+export function tryAgainIn(retryAfterSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return `Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
+
+/**
+ * RATE_LIMITED whose message is `reason` followed by {@link tryAgainIn} (the upload, message and
+ * reminder budgets: #36, docs/product.md#reminders-admin).
+ *
+ * @param reason - the first sentence ("You have uploaded many files in the last hour.").
+ * @param retryAfterSeconds - the wait (seconds), also sent as Retry-After.
+ */
+export const rateLimitedFor = (reason: string, retryAfterSeconds: number) =>
+  rateLimited(`${reason} ${tryAgainIn(retryAfterSeconds)}`, retryAfterSeconds);

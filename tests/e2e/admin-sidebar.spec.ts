@@ -13,7 +13,7 @@ const LONG_NAME = "Northern Lights Creative Web Design and Development Studio of
 const TINY_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 const GROUPS = {
   Work: ["Dashboard", "Proposals", /^Messages(\d+\+? unread)?$/, "Meetings"],
-  Money: ["Invoices", "Billing plans", "Commissions"],
+  Money: ["Invoices", "Billing plans", "Card payments", "Commissions"],
   People: ["Organisations", "Users"],
   Site: ["Contact form", "Case studies", "Testimonials"],
   System: ["Settings", "Audit trail", "Mail outbox"],
@@ -53,7 +53,7 @@ test("grouped by job, one line per link at 1024–1440 px, a long name and a log
     await expectGroups(admin);
     const nav = admin.getByRole("navigation", { name: "Portal" });
     const items = nav.getByTestId("nav-item");
-    await expect(items).toHaveCount(15);
+    await expect(items).toHaveCount(16);
     const boxes = await items.evaluateAll((links) => links.map((a) => a.getBoundingClientRect().toJSON() as DOMRect));
     const heights = new Set(boxes.map((b) => Math.round(b.height)));
     expect([...heights], `${width}px: every nav item one line`).toHaveLength(1);

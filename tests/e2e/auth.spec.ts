@@ -220,6 +220,7 @@ test.describe("sign-in", () => {
       "Meetings",
       "Invoices",
       "Billing plans",
+      "Card payments",
       "Commissions",
       "Organisations",
       "Users",

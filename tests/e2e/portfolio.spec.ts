@@ -9,7 +9,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { projects } from "../../app/content/projects";
-import { adminPage, expect, newUserPage, PASSWORD, registerClient, test, uniqueEmail } from "./fixtures";
+import { adminPage, expect, hydrated, mailTo, newUserPage, PASSWORD, registerClient, test, uniqueEmail } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
 
 test.describe.configure({ mode: "serial", timeout: 420_000 });
@@ -40,6 +40,18 @@ async function publicHtml(path: string): Promise<{ html: string; etag: string | 
 }
 
 const visitor = (browser: Browser) => newUserPage(browser, { baseURL: app.baseUrl });
+
+/**
+ * Follows the case study's "Start a project like this" link from the keyboard. A pointer click is
+ * unreliable here: the link's block slides 1.5rem into place (the scroll-driven `.reveal`) while
+ * Playwright scrolls it into view (smooth scrolling), so the click lands where the link was — on
+ * its box's edge — and about one run in two it hit the surrounding block and nothing happened.
+ */
+async function startLikeThis(page: Page): Promise<void> {
+  const link = page.getByRole("link", { name: "Start a project like this" });
+  await link.focus();
+  await page.keyboard.press("Enter");
+}
 
 test("the admin edits a case study's Impact in draft, previews it; the public page changes only once published", async ({ browser }) => {
   const admin = await adminPage(browser, { baseURL: app.baseUrl });
@@ -119,18 +131,37 @@ test("a client's testimonial with first name only: approved, shown on the case s
 
   // The admin marks the project completed: the owner is asked on the dashboard and by one mail.
   const admin = await adminPage(browser, { baseURL: app.baseUrl });
-  await admin.goto(`/admin/proposals/${proposalId}`);
-  await admin.getByLabel("Status of Compiler site").selectOption("completed");
-  await admin.getByRole("button", { name: "Save new status — Compiler site" }).click();
+  const setStatus = async (label: string) => {
+    // A fresh, hydrated page each time: the control is drawn again after a save.
+    await admin.goto(`/admin/proposals/${proposalId}`);
+    await hydrated(admin);
+    await admin.getByLabel("Status of Compiler site").selectOption({ label });
+    await admin.getByRole("button", { name: "Save new status — Compiler site" }).click();
+    await expect(admin.getByText(`“Compiler site” is now “${label}”`)).toBeVisible();
+  };
+  await setStatus("Completed");
   await expect(admin.getByRole("link", { name: "Make a case study draft" })).toBeVisible();
-  // The request itself (asked on completion, once, with one mail) is checked by the use-case test
-  // (app/features/portfolio/portfolio.server.test.ts). In this browser run on PostgreSQL the
-  // completion did not queue it (open question, see the issue's report), so the request is
-  // made here as the completion makes it.
-  await app.sql.query(
-    `insert into testimonial (proposal_id, organisation_id) select id, organisation_id from proposal where id = $1 on conflict do nothing`,
-    [proposalId],
+  const asked = await mailTo(email, /^How did Compiler site go\?/);
+  const askedPath = /\/testimonials\/\d+/.exec(asked.text ?? "")?.[0];
+  expect(askedPath).toBeTruthy();
+  // Completed again (after a step back to Review): nothing asked a second time, no second mail.
+  await setStatus("Review");
+  await setStatus("Completed");
+  const queued = async () =>
+    Number(
+      (
+        await app.sql.query(`select count(*)::int as n from mail_outbox where "to" = $1 and subject like 'How did Compiler site go?%'`, [
+          email,
+        ])
+      ).rows[0].n,
+    );
+  expect(await queued()).toBe(1);
+  expect(Number((await app.sql.query(`select count(*)::int as n from testimonial where proposal_id = $1`, [proposalId])).rows[0].n)).toBe(
+    1,
   );
+  // The mail's link opens the request for the signed-in owner.
+  await client.goto(askedPath!);
+  await expect(client.getByRole("heading", { level: 1 })).toHaveText("Your testimonial");
   await client.goto("/client-dashboard");
   await client.getByRole("link", { name: "Write a testimonial about Compiler site" }).click();
   await expect(client.getByRole("heading", { level: 1 })).toHaveText("Your testimonial");
@@ -181,12 +212,12 @@ test("“Start a project like this” signs in, prefills the request, and the ad
 
   const page = await visitor(browser);
   await page.goto("/project2");
-  await page.getByRole("link", { name: "Start a project like this" }).click();
-  await expect(page).toHaveURL(/\/login\?redirectTo=/);
+  await startLikeThis(page);
+  await expect(page).toHaveURL(/\/login\?redirectTo=/, { timeout: 30_000 });
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: /^(Login|Sign in|Log in)$/ }).click();
-  await expect(page).toHaveURL(/\/proposal-request\?caseStudy=project2$/);
+  await expect(page).toHaveURL(/\/proposal-request\?caseStudy=project2$/, { timeout: 30_000 });
   await expect(page.getByTestId("case-study-reference")).toContainText("Kitchen Display System");
   await expect(page.getByLabel("Project name (optional)")).toHaveValue("A project like Kitchen Display System");
   await expect(page.getByLabel("Project details")).toHaveValue(/your case study “Kitchen Display System” \(\/project2\)/);
@@ -206,5 +237,52 @@ test("“Start a project like this” signs in, prefills the request, and the ad
   await expect(admin.getByTestId("proposal-source")).toContainText("From the case study Kitchen Display System");
   await admin.goto("/admin/case-studies");
   await expect(admin.getByTestId("requests-project2")).toHaveText("1 request");
+  await Promise.all([page.context().close(), admin.context().close()]);
+});
+
+test("“Start a project like this” for a visitor without an account: registers first, lands on the prefilled request, and the admin counts it", async ({
+  browser,
+}) => {
+  const rental = projects.find((p) => p.slug === "project3")!;
+  const page = await visitor(browser);
+  await page.goto("/project3");
+  await startLikeThis(page);
+  await expect(page).toHaveURL(/\/login\?redirectTo=/, { timeout: 30_000 });
+  await page.getByRole("link", { name: "Create an account" }).click();
+  await expect(page).toHaveURL(/\/register\?redirectTo=%2Fproposal-request%3FcaseStudy%3Dproject3$/, { timeout: 30_000 });
+  // Changing one's mind on the way keeps the destination too.
+  await expect(page.getByRole("link", { name: "Sign in" })).toHaveAttribute(
+    "href",
+    /\/login\?redirectTo=%2Fproposal-request%3FcaseStudy%3Dproject3$/,
+  );
+  expect(await axeProblems(page)).toEqual([]);
+  const email = uniqueEmail("from-case-study");
+  await page.getByLabel("Business name").fill("Tenant Homes");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel(/^Phone/).fill("301 555 0100");
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Register" }).click();
+
+  await expect(page).toHaveURL(/\/proposal-request\?caseStudy=project3$/, { timeout: 30_000 });
+  await expect(page.getByTestId("case-study-reference")).toContainText(rental.title);
+  await expect(page.getByLabel("Project name (optional)")).toHaveValue(`A project like ${rental.title}`);
+  await expect(page.getByLabel("Project details")).toHaveValue(new RegExp(`your case study “${rental.title}” \\(/project3\\)`));
+  expect(await axeProblems(page)).toEqual([]);
+  await page.getByRole("button", { name: "Submit request" }).click();
+  await expect(page.getByTestId("request-result")).toContainText(/submitted/i);
+
+  const [{ id: proposalId }] = (
+    await app.sql.query(
+      `select p.id from proposal p join "user" u on u.id = p.client_id where u.email = $1 and p.source_case_study_id = (select id from case_study where slug = 'project3')`,
+      [email],
+    )
+  ).rows;
+  const admin = await adminPage(browser, { baseURL: app.baseUrl });
+  await admin.goto("/admin");
+  await expect(admin.getByTestId("case-study-requests")).toContainText(`${rental.title}: 1 proposal request`);
+  await admin.goto(`/admin/proposals/${proposalId}`);
+  await expect(admin.getByTestId("proposal-source")).toContainText(`From the case study ${rental.title}`);
+  await admin.goto("/admin/case-studies");
+  await expect(admin.getByTestId("requests-project3")).toHaveText("1 request");
   await Promise.all([page.context().close(), admin.context().close()]);
 });

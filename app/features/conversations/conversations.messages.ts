@@ -12,8 +12,8 @@ export const MAIL_WINDOW_MS = 10 * 60 * 1000;
 
 /** Everything the conversation says to the user. */
 export const CONVERSATION_MESSAGES = {
-  tooManyMessages: (minutes: number) =>
-    `You have sent many messages in the last hour. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+  /** Followed by "Try again in N minutes." (`rateLimitedFor`). */
+  tooManyMessages: "You have sent many messages in the last hour.",
   empty: "Write a message before sending.",
   tooLong: `A message may be at most ${MAX_MESSAGE_LENGTH.toLocaleString("en-US")} characters.`,
   notFound: "Proposal not found",

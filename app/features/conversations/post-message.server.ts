@@ -15,7 +15,7 @@ import { FILE_MESSAGES, MAX_FILES_PER_MESSAGE } from "#app/features/files/file-k
 import type { FileStore } from "#app/features/files/file-store";
 import { discardFiles, storePendingFile, type PendingFile } from "#app/features/files/uploads.server";
 import type { Actor } from "#app/features/users/actor";
-import { AppError, fieldError, notFound, rateLimited } from "#app/lib/errors";
+import { AppError, fieldError, notFound, rateLimitedFor } from "#app/lib/errors";
 import { logger } from "#app/lib/logger.server";
 import { CONVERSATION_MESSAGES, messageText } from "./conversations.schema";
 import { mailDueNow, messageMailUpsert } from "./message-mail.server";
@@ -194,10 +194,7 @@ export async function postMessage(s: ConversationServices, input: PostMessageInp
     // An hourly message budget per client or ambassador account, whatever the way in (#36).
     if (input.author.role !== "admin") {
       const rate = await hitRateLimit(s.db, `message:${input.author.id}`, MESSAGE_RATE);
-      if (!rate.allowed) {
-        const minutes = Math.max(1, Math.ceil(rate.retryAfterSeconds / 60));
-        throw rateLimited(CONVERSATION_MESSAGES.tooManyMessages(minutes), rate.retryAfterSeconds);
-      }
+      if (!rate.allowed) throw rateLimitedFor(CONVERSATION_MESSAGES.tooManyMessages, rate.retryAfterSeconds);
     }
     // Bytes to store first (a mail's attachments) need the uploader's name, so access is checked
     // first for them; otherwise the posting statement checks it.

@@ -14,7 +14,7 @@ import type { Database, Queryable } from "#app/db/client.server";
 import { rowsOf } from "#app/db/rows";
 import { hitRateLimit } from "#app/lib/rate-limit.server";
 import { fileGc, storedFile } from "#app/db/schema";
-import { AppError, rateLimited } from "#app/lib/errors";
+import { AppError, rateLimitedFor } from "#app/lib/errors";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { logger } from "#app/lib/logger.server";
 import { detectContentType, SNIFF_BYTES, TextCheck } from "./detect.server";
@@ -44,7 +44,8 @@ export const UPLOAD_RATE = { limit: 100, windowMs: 60 * 60 * 1000 } as const;
 export const STORAGE_MESSAGES = {
   full: (used: string, quota: string) =>
     `Your files use ${used} of the ${quota} of storage you have with us, so this file cannot be stored. Delete files you no longer need, or ask us for more room.`,
-  tooMany: (minutes: number) => `You have uploaded many files in the last hour. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+  /** Followed by "Try again in N minutes." (`rateLimitedFor`). */
+  tooMany: "You have uploaded many files in the last hour.",
 } as const;
 
 /**
@@ -90,8 +91,7 @@ export async function storePendingFile(
   const name = sanitizeFileName(input.name);
   // An hourly upload budget per account and the organisation's storage quota (#36), before a byte is stored.
   const rate = await hitRateLimit(s.db, `upload:${input.uploader.id}`, UPLOAD_RATE);
-  if (!rate.allowed)
-    throw rateLimited(STORAGE_MESSAGES.tooMany(Math.max(1, Math.ceil(rate.retryAfterSeconds / 60))), rate.retryAfterSeconds);
+  if (!rate.allowed) throw rateLimitedFor(STORAGE_MESSAGES.tooMany, rate.retryAfterSeconds);
   const storage = await storageOfProposal(s.db, input.proposalId);
   const roomBytes = storage.quotaBytes - storage.usedBytes;
   const fullMessage = STORAGE_MESSAGES.full(formatBytes(storage.usedBytes), formatBytes(storage.quotaBytes));

@@ -11,7 +11,7 @@ import { rowsOf } from "#app/features/conversations/unread.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { systemClock, type Clock } from "#app/lib/clock.server";
-import { conflict, notFound, rateLimited } from "#app/lib/errors";
+import { conflict, notFound, rateLimitedFor } from "#app/lib/errors";
 import { currencyOf } from "#app/lib/money";
 import { formatDateTime } from "#app/lib/dates";
 import { queueInvoiceReminder, queueMeetingReminder, queueProposalReminder } from "./reminder-mails.server";
@@ -184,7 +184,7 @@ export async function sendReminderNow(
       .limit(1);
     if (last) {
       const waitMs = last.at.getTime() + SEND_NOW_INTERVAL_MS - now.getTime();
-      throw rateLimited(REMINDER_MESSAGES.tooSoon(Math.max(1, Math.ceil(waitMs / 60_000))), Math.ceil(waitMs / 1000));
+      throw rateLimitedFor(REMINDER_MESSAGES.tooSoon, Math.ceil(waitMs / 1000));
     }
     const outboxId = await queueNow(tx, kind, id, now);
     await tx.insert(remindersSent).values({

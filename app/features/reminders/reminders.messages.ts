@@ -26,8 +26,8 @@ export const REMINDER_MESSAGES = {
   daysRequired: "Enter at least one day, or turn these reminders off.",
   // "Send reminder now" (docs/product.md#reminders-admin).
   sentNow: "Reminder sent.",
-  tooSoon: (minutes: number) =>
-    `A reminder for this record went out less than an hour ago. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+  /** Followed by "Try again in N minutes." (`rateLimitedFor`). */
+  tooSoon: "A reminder for this record went out less than an hour ago.",
   moot: {
     invoice: "This invoice has no balance due: no reminder is sent.",
     proposal: "This proposal no longer waits for the client: no reminder is sent.",

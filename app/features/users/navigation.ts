@@ -66,46 +66,58 @@ export function navItemsFor(
  * @param unreadMessages - the conversations' unread count (the "Messages" badge).
  */
 export function adminNavGroups(unreadMessages = 0): NavGroup[] {
-  return [
-    {
-      label: "Work",
-      items: [
-        { to: "/admin", label: "Dashboard", end: true },
-        { to: "/admin/proposals", label: "Proposals" },
-        { to: "/admin/conversations", label: "Messages", badge: unreadMessages },
-        { to: "/admin/meetings", label: "Meetings" },
-      ],
-    },
-    {
-      label: "Money",
-      items: [
-        { to: "/admin/invoices", label: "Invoices" },
-        { to: "/admin/billing-plans", label: "Billing plans" },
-        { to: "/admin/ambassadors", label: "Commissions" },
-      ],
-    },
-    {
-      label: "People",
-      items: [
-        { to: "/admin/organisations", label: "Organisations" },
-        { to: "/admin/users", label: "Users" },
-      ],
-    },
-    {
-      label: "Site",
-      items: [
-        { to: "/admin/messages", label: "Contact form" },
-        { to: "/admin/case-studies", label: "Case studies" },
-        { to: "/admin/testimonials", label: "Testimonials" },
-      ],
-    },
-    {
-      label: "System",
-      items: [
-        { to: "/admin/settings", label: "Settings" },
-        { to: "/admin/audit", label: "Audit trail" },
-        { to: "/admin/outbox", label: "Mail outbox" },
-      ],
-    },
-  ];
+  return ADMIN_NAV.map(([label, links]) => ({
+    label,
+    items: links.map(([to, text]) => ({
+      to,
+      label: text,
+      ...(to === "/admin" ? { end: true } : {}),
+      ...(to === "/admin/conversations" ? { badge: unreadMessages } : {}),
+    })),
+  }));
 }
+
+/** The admin sidebar's groups as data: each group's label and its links (path, label). */
+const ADMIN_NAV: [string, [string, string][]][] = [
+  [
+    "Work",
+    [
+      ["/admin", "Dashboard"],
+      ["/admin/proposals", "Proposals"],
+      ["/admin/conversations", "Messages"],
+      ["/admin/meetings", "Meetings"],
+    ],
+  ],
+  [
+    "Money",
+    [
+      ["/admin/invoices", "Invoices"],
+      ["/admin/billing-plans", "Billing plans"],
+      ["/admin/card-payments", "Card payments"],
+      ["/admin/ambassadors", "Commissions"],
+    ],
+  ],
+  [
+    "People",
+    [
+      ["/admin/organisations", "Organisations"],
+      ["/admin/users", "Users"],
+    ],
+  ],
+  [
+    "Site",
+    [
+      ["/admin/messages", "Contact form"],
+      ["/admin/case-studies", "Case studies"],
+      ["/admin/testimonials", "Testimonials"],
+    ],
+  ],
+  [
+    "System",
+    [
+      ["/admin/settings", "Settings"],
+      ["/admin/audit", "Audit trail"],
+      ["/admin/outbox", "Mail outbox"],
+    ],
+  ],
+];

@@ -83,7 +83,10 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
       )}
       <p className="mt-6 text-sm">
         Already have an account?{" "}
-        <Link className="text-brand-700 underline" to="/login">
+        <Link
+          className="text-brand-700 underline"
+          to={loaderData.redirectTo ? `/login?redirectTo=${encodeURIComponent(loaderData.redirectTo)}` : "/login"}
+        >
           Sign in
         </Link>
       </p>
