@@ -102,7 +102,12 @@ export default [
     route("card-payments", "routes/admin/card-payments.tsx"),
     route("generate-invoice/:proposalId", "routes/admin/generate-invoice.tsx"),
     route("ambassadors", "routes/admin/ambassadors.tsx"),
-    route("settings", "routes/admin/settings.tsx"),
+    // Settings, one page per section (issue #41; one module for the sections that are forms of settings
+    // fields, a static path each); /admin/settings shows the first section and takes the old page's forms.
+    route("settings", "routes/admin/settings.tsx", { id: "routes/admin/settings" }),
+    ...["company", "brand", "reminders", "payments", "commissions", "terms", "sign-in"].map((section) =>
+      route(`settings/${section}`, "routes/admin/settings.tsx", { id: `routes/admin/settings/${section}` }),
+    ),
     route("settings/availability", "routes/admin/settings-availability.tsx"),
     route("meetings", "routes/admin/meetings.tsx"),
     route("meetings/:meetingId/reschedule", "routes/admin/reschedule-meeting.tsx"),
@@ -137,7 +142,11 @@ export default [
   ]),
 
   // Any signed-in user: the account page (profile, sign-in security, notifications, their data, closing).
-  route("account", "routes/account/settings.tsx"),
+  // One page per section (issue #41), a static path each; /account shows the first and takes the old page's forms.
+  route("account", "routes/account/settings.tsx", { id: "routes/account/settings" }),
+  ...["profile", "security", "sessions", "privacy"].map((section) =>
+    route(`account/${section}`, "routes/account/settings.tsx", { id: `routes/account/settings/${section}` }),
+  ),
   // "Download my data": the ZIP as a file download (a resource route; docs/product.md#download-my-data).
   route("account/my-data", "routes/account/my-data-request.ts"),
   route("account/my-data/:token", "routes/account/my-data.ts"),

@@ -40,8 +40,8 @@ export const FORM_BODY_LIMIT = 64 * 1024;
 export const BODY_LIMITS: Record<string, BodyRule> = {
   // WebAuthn answers from the browser (docs/product.md#account-page): small JSON documents.
   "/passkey/": { maxBytes: 32 * 1024, json: true },
-  // The logo upload of the settings page (docs/product.md#settings): a file of at most 200 KB
-  // plus the form's few fields. The page's other forms are small URL-encoded posts.
+  // The logo upload of the settings (docs/product.md#settings; /admin/settings and its Brand
+  // section /admin/settings/brand): a file of at most 200 KB plus the form's few fields.
   "/admin/settings": { maxBytes: 256 * 1024, multipart: true },
   // The same action posted by React Router's client-side navigation.
   "/admin/settings.data": { maxBytes: 256 * 1024, multipart: true },

@@ -285,7 +285,7 @@ export function PortalFooter({ signedIn }: { signedIn: boolean }) {
       <ul className="mx-auto flex max-w-6xl flex-wrap items-center gap-4 px-4 py-6 text-sm text-slate-700">
         {signedIn ? (
           <li>
-            <NavLink to="/account" className="underline hover:text-brand-700">
+            <NavLink to="/account/profile" className="underline hover:text-brand-700">
               Account settings
             </NavLink>
           </li>

@@ -38,3 +38,16 @@ export function memoRead<T>(q: Queryable, key: string, read: () => Promise<T>): 
   promise.catch(() => memo.delete(key));
   return promise;
 }
+
+/**
+ * Gives the request view the answer of the read `key` when another statement of the same request
+ * already brought it (e.g. the session's statement brings the person's organisations): a later
+ * {@link memoRead} with that key gets `value` and sends nothing. A key already read is kept.
+ * Without a request view it does nothing.
+ *
+ * @param key - the key {@link memoRead} uses for that read, with every argument (e.g. the user id).
+ */
+export function memoPrime<T>(q: Queryable, key: string, value: T): void {
+  const memo = memos.get(q);
+  if (memo && !memo.has(key)) memo.set(key, Promise.resolve(value));
+}

@@ -340,7 +340,7 @@ test.describe("accept, sign, pay", () => {
           await hydrated(tab);
           await expect(
             tab.getByTestId("instructions-first").getByRole("link", { name: "Add payment instructions in Settings" }),
-          ).toHaveAttribute("href", "/admin/settings#payment-instructions");
+          ).toHaveAttribute("href", "/admin/settings/payments#payment-instructions");
           await tab.getByLabel("Item 1 description").fill("Design");
           await tab.getByLabel("Item 1 amount").fill("100");
           const answer = tab.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/admin/generate-invoice/"));
@@ -348,7 +348,7 @@ test.describe("accept, sign, pay", () => {
           expect((await answer).status()).toBe(409);
           await expect(tab.getByText(/^Add your payment instructions first/).first()).toBeVisible();
           expect((await app.sql.query(`select count(*)::int as n from invoice`)).rows[0].n).toBe(0);
-          // The agency writes its instructions (Settings → Billing details on invoices).
+          // The agency writes its instructions (Settings → Payments).
           await app.sql.query(
             `insert into settings (id, payment_instructions) values (1, $1) on conflict (id) do update set payment_instructions = excluded.payment_instructions`,
             ["Bank transfer to IBAN DE89 3704 0044 0532 0130 00."],

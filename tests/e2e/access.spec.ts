@@ -636,7 +636,7 @@ test.describe("access matrix", () => {
           // The organisation switcher is a form's target: a GET goes to the dashboard.
           !(status === 302 && path === "/organisation/switch" && location === HOME.client) &&
           // "Download my data" is a form's target (a POST answers the ZIP): a GET goes to its section.
-          !(status === 302 && path === "/account/my-data" && location === "/account#my-data")
+          !(status === 302 && path === "/account/my-data" && location === "/account/privacy#my-data")
         ) {
           failures.push(`${identity} GET ${path}: ${status} ${location}, want the page`);
         } else {

@@ -38,7 +38,7 @@ async function clientInTwoBrowsers(page: Page, browser: Browser, baseURL: string
 test.describe("profile, e-mail and password", () => {
   test("a client edits the profile; errors stay next to the field", async ({ page, sql }) => {
     const client = await registerClient(page);
-    await page.goto("/account");
+    await page.goto("/account/profile");
     const profile = page.locator("#profile");
     await fillFields(profile, { "Business name": "Renamed Bakery", Phone: "not a phone" });
     await profile.getByRole("button", { name: "Save profile" }).click();
@@ -53,7 +53,7 @@ test.describe("profile, e-mail and password", () => {
   test("an e-mail change applies from the link in the mail; the old address is told", async ({ page, sql, browser, baseURL }) => {
     const client = await registerClient(page);
     const newEmail = uniqueEmail("moved");
-    await page.goto("/account");
+    await page.goto("/account/profile");
     const section = page.locator("#email");
     await fillFields(section, { "New e-mail address": newEmail, "Current password": PASSWORD });
     await section.getByRole("button", { name: "Send confirmation link" }).click();
@@ -76,7 +76,7 @@ test.describe("profile, e-mail and password", () => {
     const otherContext = await otherBrowser(browser, baseURL);
     const other = await registerClient(await otherContext.newPage());
     await otherContext.close();
-    await page.goto("/account");
+    await page.goto("/account/profile");
     await fillFields(section, { "New e-mail address": other.email, "Current password": PASSWORD });
     await section.getByRole("button", { name: "Send confirmation link" }).click();
     await expect(section.getByText("An account with this e-mail already exists.")).toBeVisible();
@@ -85,7 +85,7 @@ test.describe("profile, e-mail and password", () => {
   test("a password change ends the session of another browser, keeps this one, and sends a notice", async ({ page, browser, baseURL }) => {
     const { client, other, otherPage } = await clientInTwoBrowsers(page, browser, baseURL);
 
-    await page.goto("/account");
+    await page.goto("/account/security");
     const section = page.locator("#password");
     await fillFields(section, {
       "Current password": "wrong-password",
@@ -116,7 +116,7 @@ test.describe("profile, e-mail and password", () => {
   test("the session list shows both browsers; signing one out sends it to /login", async ({ page, browser, baseURL }) => {
     const { other, otherPage } = await clientInTwoBrowsers(page, browser, baseURL);
 
-    await page.goto("/account");
+    await page.goto("/account/sessions");
     const list = page.getByRole("list", { name: "Active sessions" });
     await expect(list.getByRole("listitem")).toHaveCount(2);
     await expect(list.getByRole("listitem").filter({ hasText: "This device" })).toHaveCount(1);
@@ -168,7 +168,7 @@ for (const javaScriptEnabled of [true, false]) {
     test("enable, sign in with a code, wrong code refused, backup code once, disable", async ({ page, sql }) => {
       test.setTimeout(90_000);
       const client = await registerClient(page);
-      await page.goto("/account");
+      await page.goto("/account/security");
       if (javaScriptEnabled) await hydrated(page);
       const { totp, backupCodes } = await setUpTotp(page);
       expect((await sql.query(`select two_factor_enabled from "user" where email = $1`, [client.email])).rows[0]).toEqual({
@@ -215,7 +215,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(/\/client-dashboard$/);
 
       // Disable: password + code.
-      await page.goto("/account");
+      await page.goto("/account/security");
       const section = page.locator("#two-factor");
       await fillFields(section, { Password: PASSWORD, "Code from your app, or a backup code": "99999-zzzzz" });
       await section.getByRole("button", { name: "Turn off two-factor" }).click();
@@ -240,27 +240,27 @@ test("Require two-factor for admins: an admin without it is sent to set it up fi
     const page = await settingsContext.newPage();
     await signInForm(page, ADMIN.email, ADMIN.password);
     await expect(page).toHaveURL(/\/admin$/);
-    await page.goto("/admin/settings");
+    await page.goto("/admin/settings/sign-in");
     // Hydrated first: a click before hydration posts the form natively, which shows "Settings
     // saved."; after it, the revalidation that follows the save already sends this admin (who has
     // no two-factor) to set it up. Either way the setting is saved; the test takes one path.
     await hydrated(page);
     await page.getByLabel("Require two-factor for admins").check();
     await page.getByRole("button", { name: "Save settings" }).click();
-    await expect(page).toHaveURL(/\/account\?setup=two-factor/);
+    await expect(page).toHaveURL(/\/account\/security\?setup=two-factor/);
     await page.goto("/admin/users");
-    await expect(page).toHaveURL(/\/account\?setup=two-factor/);
+    await expect(page).toHaveURL(/\/account\/security\?setup=two-factor/);
     await settingsContext.close();
 
     const noJs = await otherBrowser(browser, app.baseUrl, false);
     const admin = await noJs.newPage();
     passwords.set(admin, ADMIN.password);
     await signInForm(admin, ADMIN.email, ADMIN.password);
-    await expect(admin).toHaveURL(/\/account\?setup=two-factor/);
+    await expect(admin).toHaveURL(/\/account\/security\?setup=two-factor/);
     await expect(admin.getByText("An admin must use two-factor authentication")).toBeVisible();
     const { totp } = await setUpTotp(admin);
-    await admin.goto("/admin/settings");
-    await expect(admin).toHaveURL(/\/admin\/settings$/);
+    await admin.goto("/admin/settings/sign-in");
+    await expect(admin).toHaveURL(/\/admin\/settings\/sign-in$/);
     await expect(admin.getByLabel("Require two-factor for admins")).toBeChecked();
 
     // Signing in again asks for the code, then the admin pages open.
@@ -327,7 +327,7 @@ test.describe("passkeys", () => {
       },
     });
     const client = await registerClient(page);
-    await page.goto("/account");
+    await page.goto("/account/security");
     await hydrated(page);
     const section = page.locator("#passkeys");
     await expect(section.getByText("You have no passkeys yet.")).toBeVisible();
@@ -343,7 +343,7 @@ test.describe("passkeys", () => {
     await expect(page.getByRole("heading", { name: "Sign in with a passkey" })).toBeVisible();
     await page.getByRole("button", { name: "Use a passkey" }).click();
     await expect(page).toHaveURL(/\/client-dashboard$/);
-    await page.goto("/account");
+    await page.goto("/account/security");
     await expect(page.getByText(`Signed in as ${client.email}.`)).toBeVisible();
 
     await section.getByLabel("New name for Work laptop").fill("Home laptop");

@@ -43,6 +43,8 @@ test("grouped by job, one line per link at 1024–1440 px, a long name and a log
   await admin.getByLabel("Company name").fill(LONG_NAME);
   await admin.getByRole("button", { name: "Save settings" }).click();
   await expect(admin.getByText("Settings saved.")).toBeVisible();
+  await admin.goto("/admin/settings/brand");
+  await hydrated(admin);
   await admin.getByLabel("Logo file").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: TINY_PNG });
   await admin.getByRole("button", { name: "Upload logo" }).click();
   await expect(admin.getByText("Logo saved.")).toBeVisible();

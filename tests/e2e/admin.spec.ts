@@ -456,12 +456,14 @@ test.describe("admin settings", () => {
       commission_rate_bps: 1500,
     });
 
+    await admin.goto("/admin/settings/commissions");
+    await hydrated(admin);
     await admin.getByLabel("Ambassador commission (%)").fill("150");
     await admin.getByRole("button", { name: "Save settings" }).click();
     await expect(admin.getByText("The rate must be between 0 and 100 %.")).toBeVisible();
     // The browser validates first; the server's answer is checked without JavaScript below.
     const noJs = await adminPage(browser, { javaScriptEnabled: false, baseURL: app.baseUrl });
-    await noJs.goto("/admin/settings");
+    await noJs.goto("/admin/settings/commissions");
     await noJs.getByLabel("Ambassador commission (%)").fill("150");
     await noJs.getByRole("button", { name: "Save settings" }).click();
     await expect(noJs.getByText("❌ Failed to save settings.")).toBeVisible();
@@ -473,7 +475,7 @@ test.describe("admin settings", () => {
     const sql = app.sql;
     const admin = await adminPage(browser, { baseURL: app.baseUrl });
     const setAllow = async (allow: boolean) => {
-      await admin.goto("/admin/settings");
+      await admin.goto("/admin/settings/sign-in");
       await hydrated(admin);
       await admin.getByLabel("Allow new clients").setChecked(allow);
       await admin.getByRole("button", { name: "Save settings" }).click();

@@ -60,7 +60,7 @@ test.describe.serial("booking from availability", () => {
     // The admin sets weekly hours: Mon–Fri 09:00–17:00 in Berlin, 30 min, 15 min buffer, 24 h notice.
     const admin = await adminPage(browser);
     await admin.goto("/admin/settings");
-    await admin.getByRole("link", { name: "Availability" }).click();
+    await admin.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Availability" }).click();
     await expect(admin).toHaveURL(/\/admin\/settings\/availability$/);
     await hydrated(admin);
     await admin.getByLabel("Your time zone").selectOption("Europe/Berlin");

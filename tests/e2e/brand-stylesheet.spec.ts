@@ -52,7 +52,7 @@ test("with a logo and an accent colour every portal page keeps its stylesheet; R
   const admin = await adminPage(browser, { baseURL: app.baseUrl });
 
   // The admin sets the accent colour and uploads the logo through the settings page, JavaScript on.
-  await admin.goto("/admin/settings");
+  await admin.goto("/admin/settings/brand");
   await hydrated(admin);
   await admin.getByLabel("Accent colour (optional)").fill(ACCENT);
   await admin.getByRole("button", { name: "Save settings" }).click();
@@ -150,7 +150,7 @@ test("with a logo and an accent colour every portal page keeps its stylesheet; R
   }
 
   // Remove logo, JavaScript on: confirmed in the dialog, posted by React Router, gone everywhere.
-  await admin.goto("/admin/settings");
+  await admin.goto("/admin/settings/brand");
   await hydrated(admin);
   admin.once("dialog", (dialog) => void dialog.accept());
   await admin.getByRole("button", { name: "Remove logo" }).click();

@@ -74,7 +74,7 @@ test.describe("commission ledger and payouts", () => {
     await expect(ambassadorPage.getByTestId("commission-payable")).toHaveText("$0.00");
 
     // 2. The admin sets the hold to 0 days in Settings; a partial refund and the rest are payable at once.
-    await admin.goto("/admin/settings");
+    await admin.goto("/admin/settings/commissions");
     await hydrated(admin);
     await admin.getByLabel("Commission hold (days)").fill("0");
     await admin.getByRole("button", { name: "Save settings" }).click();

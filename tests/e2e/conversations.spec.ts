@@ -353,7 +353,7 @@ test("refused uploads store nothing; downloads are byte-identical with the right
 
 test("message mails are switched off in the account's notifications; ambassadors have no such choice", async ({ page, browser, sql }) => {
   const client = await registerClient(page);
-  await page.goto("/account");
+  await page.goto("/account/profile");
   const box = page.getByRole("checkbox", { name: /E-mail me about new messages/ });
   await expect(box).toBeChecked();
   await box.uncheck();
@@ -364,7 +364,7 @@ test("message mails are switched off in the account's notifications; ambassadors
   expect(rows).toEqual([{ notify_messages: false, notify_updates: true }]);
   const ambassador = await newUserPage(browser);
   await registerAmbassador(ambassador);
-  await ambassador.goto("/account");
+  await ambassador.goto("/account/profile");
   await expect(ambassador.getByRole("checkbox", { name: /E-mail me about updates/ })).toBeVisible();
   await expect(ambassador.getByRole("checkbox", { name: /new messages/ })).toHaveCount(0);
   await ambassador.context().close();

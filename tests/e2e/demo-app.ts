@@ -80,10 +80,12 @@ export async function startDemoApp(label: string): Promise<DemoApp> {
       .map((r) => r.path.replace(/:[A-Za-z]+/g, (param) => String(values[param] ?? "")))
       .filter((path) => !path.endsWith("/") || path === "/")
       .filter((path) => path !== "/ambassador");
+  // The account's pages (/account and each section's page, issue #41), for every role.
+  const accountPages = configuredRoutes.filter((r) => r.area === "account" && r.file.endsWith(".tsx")).map((r) => r.path);
   const pages: DemoApp["pages"] = {
-    admin: [...pagesOf("admin", adminIds), `/admin/ambassadors?ambassador=${ambassador!.id}`, "/account"],
-    client: [...pagesOf("client", ids), "/account"],
-    ambassador: [...pagesOf("ambassador", {}), "/account"],
+    admin: [...pagesOf("admin", adminIds), `/admin/ambassadors?ambassador=${ambassador!.id}`, ...accountPages],
+    client: [...pagesOf("client", ids), ...accountPages],
+    ambassador: [...pagesOf("ambassador", {}), ...accountPages],
     public: ["/", "/about", "/projects", "/project1", "/contact", "/login", "/register", "/register/ambassador", "/forgot-password"],
   };
   return {

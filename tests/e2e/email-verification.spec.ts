@@ -114,7 +114,7 @@ test.describe("with “Require e-mail verification to sign in” on", () => {
       (await browser.newContext({ baseURL: app.baseUrl, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } })).newPage();
     const admin = await newPage();
     await loginAsAdmin(admin);
-    await admin.goto("/admin/settings");
+    await admin.goto("/admin/settings/sign-in");
     await hydrated(admin);
     await admin.getByLabel("Require e-mail verification to sign in").check();
     await admin.getByRole("button", { name: "Save settings" }).click();

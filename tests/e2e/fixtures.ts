@@ -231,7 +231,7 @@ export async function expectNoSidewaysScroll(page: Page, path: string, width: nu
   expect(scrollWidth, `${path} is ${scrollWidth}px wide: ${culprits.join(", ")}`).toBeLessThanOrEqual(width);
 }
 
-/** What the e2e agency tells clients to pay with (Settings → Billing details on invoices). */
+/** What the e2e agency tells clients to pay with (Settings → Payments). */
 export const E2E_PAYMENT_INSTRUCTIONS = "Bank transfer to IBAN GB00 TEST 0000 0000 0000 00, with the invoice number as the reference.";
 
 /**

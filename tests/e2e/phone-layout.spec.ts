@@ -12,7 +12,8 @@ import type { Page } from "@playwright/test";
 import { expect, expectNoSidewaysScroll, test } from "./fixtures";
 import { contextFor, startDemoApp, visit, type DemoApp, type Role } from "./demo-app";
 
-test.describe.configure({ mode: "serial", timeout: 240_000 });
+// A budget per role for a busy machine: the admin visits some 60 pages (issue #41 added the settings and account sections).
+test.describe.configure({ mode: "serial", timeout: 420_000 });
 
 let app: DemoApp;
 test.beforeAll(async () => {

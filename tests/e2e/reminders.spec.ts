@@ -81,7 +81,7 @@ test("the admin sees the reminders sent for an invoice; Send reminder now works 
 
 test("the reminder settings form validates the days next to the field and saves", async ({ page }) => {
   await loginAsAdmin(page);
-  await page.goto("/admin/settings");
+  await page.goto("/admin/settings/reminders");
   const form = page.getByRole("region", { name: "Automatic reminders" });
   await expect(form.getByLabel("Invoice reminder days")).toHaveValue("-3, 0, 7, 14");
   await form.getByLabel("Invoice reminder days").fill("-3, zero");

@@ -161,7 +161,7 @@ test("closing an account with an unpaid balance says so first, and is refused un
   ]);
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto("/account#close-account");
+  await page.goto("/account/privacy#close-account");
   await hydrated(page);
   const note = page.getByTestId("unpaid-on-closing");
   await expect(note).toContainText("You have an unpaid balance of $1,250.00. Closing your account does not cancel it.");
@@ -172,7 +172,7 @@ test("closing an account with an unpaid balance says so first, and is refused un
   expect(await axeViolations(page)).toEqual([]);
 
   // A post without the box (a script, an old page) is refused by the server, next to the box.
-  const refused = await page.request.post("/account", {
+  const refused = await page.request.post("/account/privacy", {
     form: { intent: "close-account", confirm: "yes", password: "secret-pass-1" },
     maxRedirects: 0,
   });

@@ -45,6 +45,8 @@ test.describe.serial("console screenshots", () => {
     )
       .png()
       .toBuffer();
+    await admin.goto("/admin/settings/brand");
+    await hydrated(admin);
     await admin.getByLabel("Logo file").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: logo });
     await admin.getByRole("button", { name: "Upload logo" }).click();
     await expect(admin.getByText("Logo saved.")).toBeVisible();
@@ -87,8 +89,8 @@ test.describe.serial("console screenshots", () => {
         await expectAxeClean(page, `search ${colorScheme} ${width}`);
         await page.screenshot({ path: shot("search") });
 
-        // A settings page.
-        await page.goto("/admin/settings/availability");
+        // A settings section (issue #41: one page per section, with the section menu).
+        await page.goto("/admin/settings/company");
         await hydrated(page);
         await expectAxeClean(page, `settings ${colorScheme} ${width}`);
         await page.screenshot({ path: shot("settings") });

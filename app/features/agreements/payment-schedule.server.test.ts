@@ -289,7 +289,7 @@ describe.each(testDatabases())("payment schedules on %s", (_name, open) => {
       .onConflictDoUpdate({ target: settings.id, set: { paymentInstructions: "", paymentLinkTemplate: "" } });
     await expect(generateInvoice(t.db, admin, id, input, new Date(), { cardPayments: false })).rejects.toMatchObject({
       status: 409,
-      message: expect.stringContaining("/admin/settings#payment-instructions"),
+      message: expect.stringContaining("/admin/settings/payments#payment-instructions"),
     });
     expect(await t.db.select().from(invoice).where(eq(invoice.proposalId, id))).toEqual([]);
     // With card payments, or once the instructions are written, it is sent.
@@ -304,7 +304,7 @@ describe.each(testDatabases())("payment schedules on %s", (_name, open) => {
     const { admin, id } = await acceptedProposal();
     const noInstructions = { paymentInstructions: "", paymentLinkTemplate: "" };
     await t.db.update(settings).set(noInstructions);
-    const refusal = { status: 409, message: expect.stringContaining("/admin/settings#payment-instructions") };
+    const refusal = { status: 409, message: expect.stringContaining("/admin/settings/payments#payment-instructions") };
     // Mark milestone reached: refused, nothing changes.
     const milestone = (await listScheduleLines(t.db, id))[1]!;
     await expect(markMilestoneReached(t.db, admin, id, milestone.id, new Date(), { cardPayments: false })).rejects.toMatchObject(refusal);

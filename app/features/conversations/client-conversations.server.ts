@@ -7,7 +7,7 @@ import type { Queryable } from "#app/db/client.server";
 import { proposal, proposalThread } from "#app/db/schema";
 import { conversationsOfClient, emailVerified } from "#app/features/proposals/client-visibility.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
-import { unreadByProposal } from "./unread.server";
+import { unreadOfProposalSql } from "./unread.server";
 
 /** One conversation of the client. */
 export interface ClientConversationRow {
@@ -29,16 +29,13 @@ export async function listClientConversations(q: Queryable, actor: Actor, limit 
       id: proposal.id,
       projectName: sql<string>`coalesce(nullif(${proposal.projectName}, ''), 'Proposal #' || ${proposal.id})`,
       lastActivityAt: proposalThread.lastActivityAt,
+      // Each row's unread count in the same statement (issue #42: one statement for the card).
+      unread: unreadOfProposalSql(actor, sql`"proposal"."id"`).mapWith(Number),
     })
     .from(proposal)
     .leftJoin(proposalThread, eq(proposalThread.proposalId, proposal.id))
     .where(conversationsOfClient(actor, await emailVerified(q, actor)))
     .orderBy(desc(sql`coalesce(${proposalThread.lastActivityAt}, ${proposal.createdAt})`), desc(proposal.id))
     .limit(limit);
-  const unread = await unreadByProposal(
-    q,
-    actor,
-    rows.map((r) => r.id),
-  );
-  return rows.map((r) => ({ ...r, lastActivityAt: r.lastActivityAt?.toISOString() ?? null, unread: unread[r.id] ?? 0 }));
+  return rows.map((r) => ({ ...r, lastActivityAt: r.lastActivityAt?.toISOString() ?? null }));
 }

@@ -73,6 +73,19 @@ async function countUnreadNow(q: Queryable, actor: Actor): Promise<number> {
 }
 
 /**
+ * SQL: the unread messages of one conversation for `actor` (0 for a role without conversations),
+ * as a column of a list's own statement — the caller selects only proposals the actor may see.
+ *
+ * @param proposalId - qualified SQL naming the row's proposal id (e.g. `sql\`"proposal"."id"\``).
+ */
+export function unreadOfProposalSql(actor: Actor, proposalId: SQL): SQL<number> {
+  if (actor.role !== "admin" && actor.role !== "client") return sql<number>`0`;
+  return sql<number>`(select count(*)::int from proposal_message m
+    left join proposal_read r on r.proposal_id = m.proposal_id and r.user_id = ${actor.id}
+    where m.proposal_id = ${proposalId} and m.id > coalesce(r.last_read_message_id, 0) and ${unreadBy(actor)})`;
+}
+
+/**
  * Unread messages per conversation, for the rows of a list (client dashboard, project status,
  * the admin proposal list). The caller lists only proposals the actor may see.
  *

@@ -75,7 +75,6 @@ export async function clientNextSteps(
     listClientInvoiceRows(db, actor, { limit: 50 }, now),
     upcomingMeetings ?? listUpcomingClientMeetings(db, actor, now),
     countUnread(db, actor),
-    countOpenUnappliedPayments(db),
   ]);
   if (proposals.length === 0) {
     const anyEver = await listClientProposalRows(db, actor, { includeCompleted: true, limit: 1 });
@@ -254,7 +253,7 @@ export async function adminNextSteps(
       kind: "action",
       title: `${countOf(heldBack, "invoice")} waiting for your payment instructions`,
       text: "Payment schedules or billing plans are due, but card payments are not set up and clients would not know how to pay. Add your bank details: the invoices go out then.",
-      href: "/admin/settings#payment-instructions",
+      href: "/admin/settings/payments#payment-instructions",
       cta: "Add instructions",
     },
     {

@@ -18,12 +18,12 @@ describe.each(testDatabases())("setup checklist on %s", (_name, open) => {
   it("a fresh install has six steps to do, each linking to its form; each ticks from the saved settings", async () => {
     const steps = await setupChecklist(ctx.t.db, ctx.admin, {});
     expect(steps.map((s) => [s.id, s.href, s.done])).toEqual([
-      ["company-name", "/admin/settings", false],
-      ["billing-details", "/admin/settings", false],
-      ["payments", "/admin/settings", false],
+      ["company-name", "/admin/settings/company", false],
+      ["billing-details", "/admin/settings/company#billing-details", false],
+      ["payments", "/admin/settings/payments#payment-instructions", false],
       ["availability", "/admin/settings/availability", false],
-      ["brand", "/admin/settings#logo-title", false],
-      ["terms", "/admin/settings", false],
+      ["brand", "/admin/settings/brand", false],
+      ["terms", "/admin/settings/terms", false],
     ]);
     expect(await doneIds({ STRIPE_SECRET_KEY: "sk_test_12345678", STRIPE_WEBHOOK_SECRET: "whsec_12345678" })).toEqual(["payments"]);
     await set(sql`update settings set company_name = 'Acme Studio', company_address = '1 Main St'`);

@@ -12,7 +12,7 @@ export const INVOICE_MESSAGES = {
   moreInvoices: "This proposal already has invoices. Generating creates one more:",
   /** #37: without card payments and without instructions the client could not pay: asked first. */
   instructionsFirst:
-    "Add your payment instructions first (bank details and the reference to use): card payments are not set up, so without them the client cannot pay. Settings → Billing details on invoices: /admin/settings#payment-instructions",
+    "Add your payment instructions first (bank details and the reference to use): card payments are not set up, so without them the client cannot pay. Settings → Payments: /admin/settings/payments#payment-instructions",
   noClientAccount: "This proposal's client has not registered yet. An invoice can be generated once they have an account.",
   paidLocked: "A paid invoice cannot be edited.",
   belowPaid: (paid: string) => `The total cannot be less than what was already paid (${paid}).`,

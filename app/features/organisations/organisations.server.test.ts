@@ -24,6 +24,7 @@ import { getProposalForClient } from "#app/features/proposals/proposal-detail.se
 import { listClientProposals, requestProposal } from "#app/features/proposals/proposals.server";
 import { registerInvited } from "#app/features/users/accounts.server";
 import type { Actor } from "#app/features/users/actor";
+import { withRequestMemo } from "#app/db/request-memo.server";
 import { testDatabases } from "../../../tests/helpers/db";
 import { EMPTY_PROPOSAL_REQUEST, refusalOf } from "../../../tests/helpers/portal";
 import { freshMeta, makeAdmin, makeClient, useTestServices, type TestServices } from "../../../tests/helpers/services";
@@ -39,6 +40,7 @@ import {
   removeMember,
   revokeInvitation,
   sessionOrganisation,
+  createOrganisation,
 } from "./organisations.server";
 
 /** The actor a request of `person` in `organisationId` carries (what the session middleware sets). */
@@ -356,5 +358,20 @@ describe.each(testDatabases())("organisations on %s", (_name, open) => {
     expect(await sessionOrganisation(s.db, "s-test")).toEqual({ organisationId: orgId, organisationRole: "member", name: "Acme Bakery" });
     await s.db.delete(membership).where(eq(membership.userId, member.id));
     expect(await sessionOrganisation(s.db, "s-test")).toBeNull();
+  });
+
+  it("the session's statement brings the person's organisations to the request, never another person's (issue #42)", async () => {
+    const { s } = ctx;
+    const { member, owner, orgId } = await team();
+    await s.db.execute(sql`insert into session (id, expires_at, token, user_id, active_organisation_id)
+        values ('s-memo', now() + interval '1 day', 't-memo', ${member.id}, ${orgId})`);
+    const request = withRequestMemo(s.db);
+    await sessionOrganisation(request, "s-memo");
+    // A membership added after the session's statement: the request keeps what that statement brought…
+    const second = await createOrganisation(s.db, { name: "Second Co", ownerId: member.id });
+    expect(await listMyOrganisations(request, member)).toEqual([{ id: orgId, name: "Acme Bakery", role: "member" }]);
+    // …a fresh read sees both, and another person on the same request reads their own.
+    expect((await listMyOrganisations(s.db, member)).map((o) => o.id)).toEqual([orgId, second]);
+    expect(await listMyOrganisations(request, owner)).toEqual([{ id: orgId, name: "Acme Bakery", role: "owner" }]);
   });
 });

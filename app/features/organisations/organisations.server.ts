@@ -14,13 +14,14 @@
  * - every change is in the audit trail with the person who acted.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, asc, count, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { invitation, membership, organisation, session, user, type OrganisationRole } from "#app/db/schema";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { queueNotification } from "#app/features/mail/notifications.server";
 import { publishLive } from "#app/features/live/live-events.server";
 import { rowsOf } from "#app/db/rows";
+import { memoPrime, memoRead } from "#app/db/request-memo.server";
 import type { Actor } from "#app/features/users/actor";
 import { AppError, conflict, fieldError, notFound, rateLimited } from "#app/lib/errors";
 import { hitRateLimit } from "#app/lib/rate-limit.server";
@@ -35,16 +36,24 @@ export const INVITATION_LIMIT = { limit: 20, windowMs: 60 * 60_000 };
 /** The SHA-256 (hex) kept for an invitation token: the token itself is only in the mail. */
 export const invitationTokenHash = (token: string): string => createHash("sha256").update(token).digest("hex");
 
-/** The organisation a session works in, for the session middleware (one statement). */
+/**
+ * The organisation a session works in, for the session middleware (one statement). The same
+ * statement brings the person's organisations for the header's switcher: on a request view of the
+ * database, {@link listMyOrganisations} for that person then sends nothing (issue #42).
+ */
 export async function sessionOrganisation(
   q: Queryable,
   sessionId: string,
 ): Promise<{ organisationId: number; organisationRole: OrganisationRole; name: string } | null> {
-  const rows = await q.execute<{ membership: string | null; name: string | null }>(sql`
-    select x.membership, o.name from (
-      select ${sessionMembershipSql(sql`s.user_id`, sql`s.active_organisation_id`)} as membership from session s where s.id = ${sessionId}
+  type Row = { membership: string | null; name: string | null; user_id: string | null; organisations: MyOrganisation[] | null };
+  const rows = await q.execute<Row>(sql`
+    select x.membership, o.name, x.user_id, x.organisations from (
+      select ${sessionMembershipSql(sql`s.user_id`, sql`s.active_organisation_id`)} as membership, s.user_id,
+        ${myOrganisationsSql(sql`s.user_id`)} as organisations
+      from session s where s.id = ${sessionId}
     ) x left join organisation o on o.id = split_part(x.membership, ':', 1)::integer`);
-  const [row] = rowsOf<{ membership: string | null; name: string | null }>(rows);
+  const [row] = rowsOf<Row>(rows);
+  if (row?.user_id) memoPrime(q, myOrganisationsKey(row.user_id), (row.organisations ?? []).map(toMyOrganisation));
   const parsed = parseMembership(row?.membership);
   return parsed && row?.name != null ? { ...parsed, name: row.name } : null;
 }
@@ -56,15 +65,29 @@ export interface MyOrganisation {
   role: OrganisationRole;
 }
 
-/** @returns the organisations the person belongs to, oldest membership first. */
+/** The request memo's key of one person's organisations (app/db/request-memo.server.ts). */
+const myOrganisationsKey = (userId: string) => `organisations:${userId}`;
+
+/** SQL: the person's organisations as a JSON array of {id, name, role}, oldest membership first. */
+function myOrganisationsSql(userId: SQL): SQL {
+  return sql`(select coalesce(json_agg(json_build_object('id', mo.id, 'name', mo.name, 'role', mm.role) order by mm.created_at, mm.organisation_id), '[]')
+    from membership mm join organisation mo on mo.id = mm.organisation_id where mm.user_id = ${userId})`;
+}
+
+const toMyOrganisation = (o: MyOrganisation): MyOrganisation => ({ id: Number(o.id), name: o.name, role: o.role });
+
+/**
+ * @returns the organisations the person belongs to, oldest membership first (read once per request:
+ *   the session's statement brings them, see {@link sessionOrganisation}).
+ */
 export async function listMyOrganisations(q: Queryable, actor: Actor): Promise<MyOrganisation[]> {
   if (actor.role !== "client") return [];
-  return q
-    .select({ id: organisation.id, name: organisation.name, role: membership.role })
-    .from(membership)
-    .innerJoin(organisation, eq(organisation.id, membership.organisationId))
-    .where(eq(membership.userId, actor.id))
-    .orderBy(asc(membership.createdAt), asc(membership.organisationId));
+  return memoRead(q, myOrganisationsKey(actor.id), async () => {
+    const rows = await q.execute<{ organisations: MyOrganisation[] | null }>(
+      sql`select ${myOrganisationsSql(sql`${actor.id}`)} as organisations`,
+    );
+    return (rowsOf<{ organisations: MyOrganisation[] | null }>(rows)[0]?.organisations ?? []).map(toMyOrganisation);
+  });
 }
 
 /**

@@ -189,17 +189,19 @@ export function bpsToPercent(bps: number): string {
 
 /** What {@link saveSettings} takes: validated values, the rate in basis points. */
 export interface SettingsInput {
-  companyName: string;
-  supportEmail: string;
-  defaultTimeline: string;
-  allowNewClients: boolean;
-  /** "Require two-factor for admins" (docs/product.md#account-page); false when not given. */
+  /** Absent (here and below, unless said otherwise) = unchanged. */
+  companyName?: string;
+  supportEmail?: string;
+  defaultTimeline?: string;
+  allowNewClients?: boolean;
+  /** "Require two-factor for admins" (docs/product.md#account-page); absent = unchanged. */
   requireAdminTwoFactor?: boolean;
   /** "Require e-mail verification to sign in"; absent = unchanged. */
   requireEmailVerification?: boolean;
   /** "Require a phone number at client registration"; absent = unchanged. */
   requireClientPhone?: boolean;
-  commissionRateBps: number;
+  /** Basis points, 0–10,000. */
+  commissionRateBps?: number;
   /** Days a commission entry stays Pending (0–365); absent = unchanged. */
   commissionHoldDays?: number;
   /** Storage per client organisation in MB (1–1,000,000); absent = unchanged. */

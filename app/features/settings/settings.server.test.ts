@@ -97,6 +97,23 @@ describe.each(testDatabases())("settings on %s", (_name, open) => {
     expect((await rejectionOf(saveSettings(t.db, admin, { ...input, commissionRateBps: 10_001 }))).status).toBe(400);
   });
 
+  it("a section's save (issue #41) changes its fields only and leaves the others as they are", async () => {
+    const { t, admin } = ctx;
+    const full = { companyName: "Acme Web", supportEmail: "help@acme.test", defaultTimeline: "6 weeks", allowNewClients: false };
+    await saveSettings(t.db, admin, { ...full, requireAdminTwoFactor: true, commissionRateBps: 1250, termsAndConditions: "Net 30." });
+    await saveSettings(t.db, admin, { accentColor: "#0f5132" });
+    await saveSettings(t.db, admin, { commissionRateBps: 1000 });
+    expect(await getSettings(t.db)).toMatchObject({
+      ...full,
+      requireAdminTwoFactor: true,
+      commissionRateBps: 1000,
+      termsAndConditions: "Net 30.",
+      accentColor: "#0f5132",
+    });
+    await saveSettings(t.db, admin, { requireAdminTwoFactor: false, allowNewClients: true });
+    expect(await getSettings(t.db)).toMatchObject({ companyName: "Acme Web", requireAdminTwoFactor: false, allowNewClients: true });
+  });
+
   it("turning off new clients stops client registration; ambassadors can still sign up", async () => {
     const { t, s, admin } = ctx;
     await saveSettings(t.db, admin, {

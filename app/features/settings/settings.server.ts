@@ -131,7 +131,8 @@ export async function getSettingsForAdmin(q: Queryable, actor: Actor): Promise<S
 
 /**
  * Saves the global settings (docs/product.md#settings "set settings/global"): creates the row on first save,
- * replaces every editable field afterwards. `allowNewClients = false` closes client
+ * afterwards replaces the fields given and leaves those absent as they are (each section of the
+ * settings pages, issue #41, saves its own fields). `allowNewClients = false` closes client
  * registration at once (`registerClient` reads it); `requireEmailVerification` refuses the
  * sign-in of unverified addresses from the next attempt (docs/product.md#email-verification). When a field changes, one audit event
  * `updated` with the changed fields before/after is recorded in the same transaction
@@ -148,7 +149,10 @@ export async function getSettingsForAdmin(q: Queryable, actor: Actor): Promise<S
  */
 export async function saveSettings(db: Database, actor: Actor, input: SettingsInput): Promise<Settings> {
   assertRole(actor, "admin");
-  if (!Number.isInteger(input.commissionRateBps) || input.commissionRateBps < 0 || input.commissionRateBps > 10_000) {
+  if (
+    input.commissionRateBps !== undefined &&
+    (!Number.isInteger(input.commissionRateBps) || input.commissionRateBps < 0 || input.commissionRateBps > 10_000)
+  ) {
     throw fieldError("commissionRatePercent", "The rate must be between 0 and 100 %.");
   }
   if (
@@ -182,14 +186,14 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
     await tx.execute(sql`select pg_advisory_xact_lock(${SETTINGS_LOCK_ID})`);
     const current = await getSettings(tx);
     const values = {
-      companyName: input.companyName.slice(0, 200),
-      supportEmail: input.supportEmail.slice(0, 254),
-      defaultTimeline: input.defaultTimeline.slice(0, 200),
-      allowNewClients: input.allowNewClients,
-      requireAdminTwoFactor: input.requireAdminTwoFactor ?? false,
+      companyName: (input.companyName ?? current.companyName).slice(0, 200),
+      supportEmail: (input.supportEmail ?? current.supportEmail).slice(0, 254),
+      defaultTimeline: (input.defaultTimeline ?? current.defaultTimeline).slice(0, 200),
+      allowNewClients: input.allowNewClients ?? current.allowNewClients,
+      requireAdminTwoFactor: input.requireAdminTwoFactor ?? current.requireAdminTwoFactor,
       requireEmailVerification: input.requireEmailVerification ?? current.requireEmailVerification,
       requireClientPhone: input.requireClientPhone ?? current.requireClientPhone,
-      commissionRateBps: input.commissionRateBps,
+      commissionRateBps: input.commissionRateBps ?? current.commissionRateBps,
       commissionHoldDays: input.commissionHoldDays ?? current.commissionHoldDays,
       storageQuotaMb: input.storageQuotaMb ?? current.storageQuotaMb,
       companyAddress: (input.companyAddress ?? current.companyAddress).slice(0, 500),

@@ -186,7 +186,7 @@ export async function loadListPage<F, P>(
 }
 
 /** Where an admin without two-factor is sent when the setting requires it. */
-export const TWO_FACTOR_SETUP_PATH = "/account?setup=two-factor#two-factor";
+export const TWO_FACTOR_SETUP_PATH = "/account/security?setup=two-factor#two-factor";
 
 /**
  * "Require two-factor for admins" (docs/product.md#account-page): when the setting is on, an

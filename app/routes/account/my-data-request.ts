@@ -17,11 +17,12 @@ import type { MyDataNotice } from "#app/features/privacy/privacy.messages";
 
 export const middleware: Route.MiddlewareFunction[] = [requireRole("client", "ambassador", "admin")];
 
-const back = (notice: MyDataNotice, headers?: HeadersInit) => redirect(`/account?my-data=${notice}#my-data`, { status: 303, headers });
+const back = (notice: MyDataNotice, headers?: HeadersInit) =>
+  redirect(`/account/privacy?my-data=${notice}#my-data`, { status: 303, headers });
 
 /** A GET (a typed or followed link) shows the account page's "Your data" section. */
 export function loader() {
-  return redirect("/account#my-data");
+  return redirect("/account/privacy#my-data");
 }
 
 /** Builds and sends the signed-in user's ZIP, or queues it and says so on the account page. */

@@ -2,7 +2,6 @@ import type { Role } from "#app/db/enums";
 import type { ReactNode } from "react";
 import type { Route } from "./+types/settings";
 import { PortalShell } from "#app/components/portal-header";
-import { PageHeading } from "#app/components/page-heading";
 import { servicesContext } from "#app/context";
 import { CloseAccountSection } from "#app/features/privacy/components/close-account-section";
 import { DownloadDataSection } from "#app/features/privacy/components/download-data-section";
@@ -20,10 +19,22 @@ import { SidebarShell } from "#app/components/sidebar-shell";
 import { GlobalSearch } from "#app/features/search/components/global-search";
 import { requireRole, requireUser } from "#app/features/users/session.server";
 import { runIntent, type FormReply } from "#app/lib/form-action.server";
+import { redirect } from "react-router";
+import { SectionLayout } from "#app/components/section-menu";
+import {
+  ACCOUNT_SECTION_INTENTS,
+  ACCOUNT_SECTIONS,
+  accountSectionForQuery,
+  accountSectionOf,
+  type AccountSectionId,
+} from "#app/features/users/account-sections";
 import { accountDeps } from "#app/features/users/auth-context.server";
 import { requestMeta } from "#app/lib/request.server";
 
-export const meta: Route.MetaFunction = () => [{ title: "Account settings" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = ({ location }) => {
+  const section = ACCOUNT_SECTIONS.find((s) => s.id === (sectionOfPath(location.pathname) ?? "profile"));
+  return [{ title: `${section?.label ?? "Account"} | Account settings` }, { name: "robots", content: "noindex" }];
+};
 
 export const middleware: Route.MiddlewareFunction[] = [requireRole("client", "ambassador", "admin")];
 
@@ -36,46 +47,94 @@ function pageContext({ request, context }: Route.LoaderArgs | Route.ActionArgs):
   };
 }
 
-/** What each section shows (docs/product.md#account-page). */
+/** The section of the URL (`/account/<section>`, each a route of app/routes.ts), or null for `/account`. */
+function sectionOfPath(pathname: string): AccountSectionId | null {
+  return accountSectionOf(/^\/account\/([\w-]+)/.exec(pathname)?.[1]);
+}
+
+/**
+ * What the section shows (docs/product.md#account-page). An old `/account?…` address whose query
+ * belongs to another section (`?setup=two-factor`, `?done=`, `?my-data=`) is sent there.
+ */
 export async function loader(args: Route.LoaderArgs) {
-  return loadAccountPage(pageContext(args), new URL(args.request.url));
+  const url = new URL(args.request.url);
+  const chosen = sectionOfPath(url.pathname);
+  if (!chosen) {
+    const owner = accountSectionForQuery(url.searchParams);
+    if (owner) throw redirect(`/account/${owner}${url.search}`);
+  }
+  const section = chosen ?? "profile";
+  return { section, ...(await loadAccountPage(pageContext(args), url, section)) };
 }
 
-/** The page's forms, each posting an `intent` (`accountIntents`). */
+/**
+ * The section's forms, each posting an `intent` of that section (`ACCOUNT_SECTION_INTENTS`); a
+ * post to `/account` (the old single page's forms) takes any of them.
+ */
 export async function action(args: Route.ActionArgs) {
-  return runIntent(args, accountIntents(pageContext(args)));
+  const all = accountIntents(pageContext(args));
+  const section = sectionOfPath(new URL(args.request.url).pathname);
+  if (!section) return runIntent(args, all);
+  const mine = ACCOUNT_SECTION_INTENTS[section];
+  return runIntent(args, Object.fromEntries(Object.entries(all).filter(([intent]) => mine.includes(intent))));
 }
 
-/** /account: one section per concern, for every signed-in role. */
+/** /account/<section>: the section's parts, for every signed-in role, with the section menu. */
 export default function AccountSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { user } = loaderData;
+  const { user, section } = loaderData;
   const area = user.role === "admin" ? "admin" : user.role === "ambassador" ? "ambassador" : "client";
   const reply = actionData as FormReply | undefined;
   return (
     <AccountFrame area={area} role={user.role}>
-      <PageHeading title="Account settings" lead={`Signed in as ${user.email}.`} />
-      <div className="flex flex-col gap-6">
-        <ProfileSection user={user} reply={replyFor(reply, "profile")} />
-        <EmailSection email={user.email} reply={replyFor(reply, "change-email")} />
-        <PasswordSection minPassword={loaderData.minPassword} reply={replyFor(reply, "change-password")} done={loaderData.passwordDone} />
-        <TwoFactorSection
-          twoFactor={loaderData.twoFactor}
-          setupRequired={loaderData.setupRequired}
-          done={loaderData.twoFactorDone}
-          reply={reply}
-        />
-        <PasskeysSection passkeys={loaderData.passkeys} reply={reply} />
-        <SessionsSection sessions={loaderData.sessions} reply={reply} />
-        <NotificationsSection preferences={loaderData.preferences} reply={replyFor(reply, "preferences")} role={user.role} />
-        <DownloadDataSection notice={loaderData.myData} />
-        {loaderData.canClose ? (
-          <CloseAccountSection
-            twoFactor={loaderData.twoFactor.enabled}
-            reply={replyFor(reply, "close-account")}
-            unpaid={loaderData.unpaidOnClosing}
-          />
-        ) : null}
-      </div>
+      <SectionLayout
+        title="Account settings"
+        lead={`Signed in as ${user.email}.`}
+        menuLabel="Account sections"
+        sections={ACCOUNT_SECTIONS}
+        current={section}
+        sectionHeading={false}
+      >
+        <div className="flex flex-col gap-6">
+          {section === "profile" ? (
+            <>
+              <ProfileSection user={user} reply={replyFor(reply, "profile")} />
+              <EmailSection email={user.email} reply={replyFor(reply, "change-email")} />
+              {loaderData.preferences ? (
+                <NotificationsSection preferences={loaderData.preferences} reply={replyFor(reply, "preferences")} role={user.role} />
+              ) : null}
+            </>
+          ) : null}
+          {section === "security" && loaderData.twoFactor ? (
+            <>
+              <PasswordSection
+                minPassword={loaderData.minPassword}
+                reply={replyFor(reply, "change-password")}
+                done={loaderData.passwordDone}
+              />
+              <TwoFactorSection
+                twoFactor={loaderData.twoFactor}
+                setupRequired={loaderData.setupRequired}
+                done={loaderData.twoFactorDone}
+                reply={reply}
+              />
+              <PasskeysSection passkeys={loaderData.passkeys} reply={reply} />
+            </>
+          ) : null}
+          {section === "sessions" ? <SessionsSection sessions={loaderData.sessions} reply={reply} /> : null}
+          {section === "privacy" ? (
+            <>
+              <DownloadDataSection notice={loaderData.myData} />
+              {loaderData.canClose && loaderData.twoFactor ? (
+                <CloseAccountSection
+                  twoFactor={loaderData.twoFactor.enabled}
+                  reply={replyFor(reply, "close-account")}
+                  unpaid={loaderData.unpaidOnClosing}
+                />
+              ) : null}
+            </>
+          ) : null}
+        </div>
+      </SectionLayout>
     </AccountFrame>
   );
 }
@@ -84,10 +143,10 @@ export default function AccountSettings({ loaderData, actionData }: Route.Compon
 function AccountFrame({ area, role, children }: { area: "admin" | "ambassador" | "client"; role: Role; children: ReactNode }) {
   return area === "admin" ? (
     <SidebarShell groups={adminNavGroups()} title={AREAS.admin.title} search={<GlobalSearch />}>
-      <div className="max-w-2xl">{children}</div>
+      <div className="max-w-4xl">{children}</div>
     </SidebarShell>
   ) : (
-    <PortalShell items={navItemsFor(role, area)} title="Account" signedIn width="medium">
+    <PortalShell items={navItemsFor(role, area)} title="Account" signedIn>
       {children}
     </PortalShell>
   );

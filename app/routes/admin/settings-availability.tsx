@@ -1,6 +1,6 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import type { Route } from "./+types/settings-availability";
-import { PageHeading } from "#app/components/page-heading";
+import { SettingsFrame, settingsTitle } from "#app/features/settings/components/settings-sections";
 import { SubmitButton } from "#app/components/ui/field";
 import {
   FormMessage,
@@ -22,10 +22,7 @@ import { formConstraints } from "#app/lib/form-constraints.server";
 import { timeZoneNames } from "#app/lib/time-zones";
 import { useFocusOnArrival } from "#app/lib/use-focus-result";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Availability | Settings | Admin Console" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => [{ title: settingsTitle("availability") }, { name: "robots", content: "noindex" }];
 
 /** The agency's availability for meetings (docs/product.md#availability), as the form shows it. */
 export async function loader({ context }: Route.LoaderArgs) {
@@ -68,12 +65,10 @@ export default function AvailabilitySettings({ loaderData, actionData }: Route.C
   const pending = useIsSubmitting();
   const messageRef = useFocusOnArrival<HTMLDivElement>(actionData);
   return (
-    <>
-      <PageHeading title="Availability" lead="When clients can book a meeting with you. Clients see the free times in their own time zone.">
-        <Link to="/admin/settings" className="text-brand-700 underline underline-offset-4">
-          All settings
-        </Link>
-      </PageHeading>
+    <SettingsFrame current="availability">
+      <p className="mb-4 max-w-xl text-slate-700">
+        When clients can book a meeting with you. Clients see the free times in their own time zone.
+      </p>
       <Form method="post" {...getFormProps(form)} className="flex max-w-xl flex-col gap-5">
         <div ref={messageRef} tabIndex={-1} className="outline-none">
           <FormMessage id={form.errorId} errors={form.errors} success={actionData?.ok ? actionData.message : null} />
@@ -153,6 +148,6 @@ export default function AvailabilitySettings({ loaderData, actionData }: Route.C
           </SubmitButton>
         </div>
       </Form>
-    </>
+    </SettingsFrame>
   );
 }

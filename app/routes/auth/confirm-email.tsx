@@ -43,7 +43,7 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
         <>
           <FormMessage success={actionData.message} />
           <p className="mt-4">
-            <Link className="text-brand-700 underline" to={loaderData.role ? "/account" : "/login"}>
+            <Link className="text-brand-700 underline" to={loaderData.role ? "/account/profile" : "/login"}>
               {loaderData.role ? "Back to your account" : "Sign in"}
             </Link>
           </p>

@@ -1,7 +1,7 @@
 /**
  * #37: the warning shown where the admin would ask money (Generate invoice, the offer editor) while
  * card payments are off and Settings hold no payment instructions: what is refused, and the link to
- * Settings → Billing details on invoices.
+ * Settings → Payments.
  */
 import { Link } from "react-router";
 
@@ -12,7 +12,7 @@ export function InstructionsFirst({ what }: { what: string }) {
       <p className="font-medium">Add your payment instructions before {what}.</p>
       <p className="text-sm">
         Card payments are not set up, so the client pays by transfer: the invoice must say how (bank details, the reference to use).{" "}
-        <Link to="/admin/settings#payment-instructions" className="font-semibold underline">
+        <Link to="/admin/settings/payments#payment-instructions" className="font-semibold underline">
           Add payment instructions in Settings
         </Link>
       </p>

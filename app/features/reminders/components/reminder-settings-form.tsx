@@ -1,5 +1,5 @@
 /**
- * "Automatic reminders" on /admin/settings (docs/product.md#reminders): a form of its own
+ * "Automatic reminders" on /admin/settings/reminders (docs/product.md#reminders): a form of its own
  * (`intent=save-reminders`), four switches and two lists of days.
  */
 import { Form, useNavigation } from "react-router";
@@ -39,7 +39,7 @@ export function ReminderSettingsForm({
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === SAVE_REMINDERS_INTENT;
   return (
-    <section aria-labelledby="reminders-title" className="mt-10 flex max-w-xl flex-col gap-4 rounded-lg border border-slate-200 p-4">
+    <section aria-labelledby="reminders-title" className="flex max-w-xl flex-col gap-4 rounded-lg border border-slate-200 p-4">
       <h2 id="reminders-title" className="text-lg font-semibold">
         Automatic reminders
       </h2>

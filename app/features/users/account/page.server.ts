@@ -1,5 +1,5 @@
 /**
- * The account page `/account` (docs/product.md#account-page) on the server: what its sections
+ * The account pages `/account/:section` (docs/product.md#account-page) on the server: what its sections
  * show, and the handler of each of its forms (one `intent` per form). The route only wires these
  * to React Router; each section's use-case lives in its own module of this folder.
  */
@@ -27,6 +27,7 @@ import {
 } from "../account.schema";
 import { ACCOUNT_MESSAGES } from "../account.messages";
 import { preferencesSchema } from "../accounts.schema";
+import type { AccountSectionId } from "../account-sections";
 import type { AccountDeps } from "../accounts.server";
 import type { SessionUser } from "../actor";
 import { getPreferences, savePreferences } from "../preferences.server";
@@ -53,19 +54,20 @@ const DONE_MESSAGES: Record<string, string> = {
 };
 
 /**
- * Everything the account page's sections show, read for the signed-in user only.
+ * What one section of the account page shows, read for the signed-in user only.
  *
  * @param url - the page's URL: `?setup=two-factor` (an admin sent to set it up) and `?done=`.
+ * @param section - the section's page (issue #41); what the others show is not read (null or empty).
  */
-export async function loadAccountPage({ deps, env, user, meta }: AccountPageContext, url: URL) {
-  const sessionId = await currentSessionId(deps, meta);
+export async function loadAccountPage({ deps, env, user, meta }: AccountPageContext, url: URL, section: AccountSectionId) {
   const canClose = user.role === "client" || user.role === "ambassador";
+  // Each section's page reads what it shows (issue #41); the two-factor state is also the closing form's.
   const [preferences, sessions, twoFactor, passkeys, unpaid, settings] = await Promise.all([
-    getPreferences(deps.db, user),
-    listSessions(deps.db, user, sessionId),
-    getTwoFactorState(deps, user),
-    listPasskeys(deps.db, user),
-    canClose ? unpaidBalanceOnClosing(deps.db, user.id) : null,
+    section === "profile" ? getPreferences(deps.db, user) : null,
+    section === "sessions" ? currentSessionId(deps, meta).then((sessionId) => listSessions(deps.db, user, sessionId)) : [],
+    section === "security" || section === "privacy" ? getTwoFactorState(deps, user) : null,
+    section === "security" ? listPasskeys(deps.db, user) : [],
+    canClose && section === "privacy" ? unpaidBalanceOnClosing(deps.db, user.id) : null,
     getSettings(deps.db),
   ]);
   const done = DONE_MESSAGES[url.searchParams.get("done") ?? ""] ?? null;
@@ -84,7 +86,7 @@ export async function loadAccountPage({ deps, env, user, meta }: AccountPageCont
     sessions,
     twoFactor,
     passkeys,
-    setupRequired: url.searchParams.get("setup") === "two-factor" && !twoFactor.enabled,
+    setupRequired: url.searchParams.get("setup") === "two-factor" && twoFactor !== null && !twoFactor.enabled,
     /** Clients and ambassadors close their own account; an admin's is closed by another admin. */
     canClose,
     /** An unpaid balance closing would leave behind (issue #41), said before the confirmation; null when none. */
@@ -106,7 +108,7 @@ export type AccountPageData = Awaited<ReturnType<typeof loadAccountPage>>;
 export function accountIntents({ deps, env, user, meta }: AccountPageContext): Record<string, IntentHandler | ConformIntent> {
   const profileSchema =
     user.role === "client" ? clientProfileSchema : user.role === "ambassador" ? ambassadorProfileSchema : adminProfileSchema;
-  const back = (done: string, headers: Headers, hash: string) => redirect(`/account?done=${done}${hash}`, { headers });
+  const back = (done: string, headers: Headers, hash: string) => redirect(`/account/security?done=${done}${hash}`, { headers });
   return {
     profile: conformIntent(profileSchema, async (value) => {
       await updateProfile(deps.db, user, value);

@@ -40,7 +40,7 @@ export function ReplyMessage({ reply }: { reply: FormReply | null }) {
   return <FormMessage errors={[reply.message]} />;
 }
 
-/** One titled section of the page; `id` is its anchor (`/account#two-factor`). */
+/** One titled section of the page; `id` is its anchor (`/account/security#two-factor`). */
 export function Section({ id, title, lead, children }: { id: string; title: string; lead?: ReactNode; children: ReactNode }) {
   return (
     <section id={id} aria-labelledby={`${id}-title`} className="scroll-mt-20 rounded-xl border border-slate-200 p-4 sm:p-6">

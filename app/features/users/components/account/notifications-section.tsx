@@ -11,7 +11,7 @@ export function NotificationsSection({
   reply,
   role,
 }: {
-  preferences: AccountPageData["preferences"];
+  preferences: NonNullable<AccountPageData["preferences"]>;
   reply: FormReply | null;
   /** Ambassadors take part in no conversation: no message-mail choice for them. */
   role: string;

@@ -14,7 +14,7 @@ export function TwoFactorSection({
   done,
   reply,
 }: {
-  twoFactor: AccountPageData["twoFactor"];
+  twoFactor: NonNullable<AccountPageData["twoFactor"]>;
   setupRequired: boolean;
   done: string | null;
   reply: FormReply | undefined;
@@ -81,7 +81,7 @@ function Setup({
   started,
   confirm,
 }: {
-  pending: NonNullable<AccountPageData["twoFactor"]["pending"]>;
+  pending: NonNullable<NonNullable<AccountPageData["twoFactor"]>["pending"]>;
   started: FormReply | null;
   confirm: FormReply | null;
 }) {
