@@ -65,7 +65,10 @@ describe.each(testDatabases())("recurring billing on %s", (_name, open) => {
         .where(and(eq(mailOutbox.to, client.email), like(mailOutbox.subject, "New invoice%"))),
     ).toEqual([]);
     const held = (await adminNextSteps(t.db, admin, clock.now())).find((step) => step.key === "invoices-held-back");
-    expect(held).toMatchObject({ title: "1 invoice waiting for your payment instructions", href: "/admin/settings/payments#payment-instructions" });
+    expect(held).toMatchObject({
+      title: "1 invoice waiting for your payment instructions",
+      href: "/admin/settings/payments#payment-instructions",
+    });
     // With card payments nothing is held back; once the instructions are written the cycle goes out.
     expect(
       (await adminNextSteps(t.db, admin, clock.now(), undefined, true)).find((step) => step.key === "invoices-held-back"),
