@@ -278,6 +278,8 @@ test.describe("accept, sign, pay", () => {
       await client.goto(`/view-invoice/${depositId}`);
       await expect(client.getByTestId("amount-due")).toHaveText("$0.00");
       await expect(client.getByText("Paid", { exact: true })).toBeVisible();
+      // Settings hold no company details yet: no empty "From" block on the invoice.
+      await expect(client.getByRole("heading", { name: "From", exact: true })).toHaveCount(0);
       await client.goto(`/proposals/${id}`);
       await expect(client.getByText("In progress", { exact: true }).first()).toBeVisible();
       expect((await app.sql.query(`select status from proposal where id = $1`, [id])).rows[0].status).toBe("in_progress");
