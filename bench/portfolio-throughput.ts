@@ -1,58 +1,131 @@
 /**
- * Issue #40: a case study published from the admin (read from the database, cached in memory,
- * re-rendered on publish) against `/project1` — the page that was prerendered from
- * `app/content/projects.ts` until now and is today the first seeded case study — in one run of the
- * built app on PostgreSQL (target: ≥ 0.9 × /project1). A third row shows the same case study
- * rendered per request (a query string skips the page cache) to show what the cache saves.
+ * Issue #40's benchmark: a case study published from the admin (read from the database, cached in
+ * memory, re-rendered on publish) against THE PRERENDERED `/project1` OF THE RELEASE BEFORE #40 —
+ * the page rendered from `app/content/projects.ts` at start — in one wrk run (target: published ≥
+ * 0.9 × that baseline). Today's `/project1` (since #40 itself a case study from the database) and
+ * the published page rendered per request (a query string skips the page cache) are measured too.
  *
- * The bench publishes its case study the way the admin does: a copy of /project1's content with
- * a Markdown Impact, written to the database, plus the live event that makes every server process
- * drop and re-render its cached pages (what `publishCaseStudy` writes through `recordAudit`).
+ * The baseline is the parent of the commit that first added a `drizzle/*_portfolio.sql` migration
+ * (the last commit whose portfolio is prerendered from code). It is checked out into a temporary git
+ * worktree (node_modules: a hard-linked copy of this checkout's when every package its lockfile names
+ * is locked here at the same version, else `npm ci` there), built there (`npm run build`), and
+ * started from there on its own port with its own, empty PostgreSQL database (its migrations run at
+ * its start). Today's build runs beside it with a database of its own.
  *
- * Load generator: wrk (one thread, 50 connections, with the browser's `Accept-Encoding`) when
- * installed, else autocannon (50 connections) in this process. The rows alternate (A B C A B C) so
- * that the machine's other load falls on each alike; the generator's CPU share is shown per row.
+ * The bench publishes its case study the way the admin does: a copy of /project1's content with a
+ * Markdown Impact, written to the database, plus the live event that makes every server process drop
+ * and re-render its cached pages (what `publishCaseStudy` writes through `recordAudit`).
  *
- * Environment: BENCH_SECONDS (default 10) per row; TEST_DATABASE_URL (default
- * postgres://postgres@127.0.0.1:5432/postgres).
+ * Load generator: wrk (one thread, 50 connections, the browser's `Accept-Encoding`), required. The
+ * rows alternate (A B C D, A B C D, …) so that the machine's other load falls on each alike; every
+ * row records wrk's CPU share (user + system over wall time: near 100 % of its one thread means the
+ * generator, not the server, was the limit) and the 1-minute load average after it.
+ *
+ * Environment: BENCH_SECONDS (default 10) per row; BENCH_ROUNDS (default 3); TEST_DATABASE_URL
+ * (default postgres://postgres@127.0.0.1:5432/postgres); PORTFOLIO_BASELINE_KEEP=1 keeps the
+ * baseline worktree and its build for the next run (otherwise removed). Writes
+ * bench/results/portfolio-throughput.md, the previous file kept below as the earlier run.
  *
  *   npm run build && npx tsx bench/portfolio-throughput.ts
  */
-import { spawn, spawnSync } from "node:child_process";
+import { execFile, spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
 import os from "node:os";
-import autocannon from "autocannon";
+import path from "node:path";
+import { promisify } from "node:util";
 import pg from "pg";
-import { startApp, trialStorage, removeTrialStorage, writeResults } from "./lib/server";
+import { createPgDatabase } from "../tests/helpers/test-database";
+import { startApp, trialStorage, removeTrialStorage, writeResults, type RunningApp } from "./lib/server";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const KEEP = process.env.PORTFOLIO_BASELINE_KEEP === "1";
 const CONNECTIONS = 50;
 const ENCODING = "gzip, deflate, br";
-const HAS_WRK = spawnSync("sh", ["-c", "command -v wrk"]).status === 0;
+const RESULTS = "bench/results/portfolio-throughput.md";
+/** Above this share of its one thread, wrk itself may have been the limit. */
+const GENERATOR_LIMIT = 0.9;
+const execFileAsync = promisify(execFile);
 
 interface Row {
   rps: number;
   p50: number;
   p99: number;
   errors: number;
+  /** wrk's CPU time over its wall time (1 = one core). */
   generatorCpu: number;
+  /** 1-minute load average right after the row. */
+  load: number;
 }
 
-async function withAutocannon(url: string): Promise<Row> {
-  const cpu0 = process.cpuUsage();
-  const started = process.hrtime.bigint();
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: { "accept-encoding": ENCODING } });
-  const cpu = process.cpuUsage(cpu0);
-  const wall = Number(process.hrtime.bigint() - started) / 1e9;
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx + result.timeouts,
-    generatorCpu: (cpu.user + cpu.system) / 1e6 / wall,
-  };
+async function git(...args: string[]): Promise<string> {
+  return (await execFileAsync("git", args, { maxBuffer: 1 << 24 })).stdout.trim();
 }
 
+/** Runs a command in `cwd`, its output kept and shown on failure; rejects on a non-zero exit. */
+function sh(cmd: string, args: string[], cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")} exited ${code}\n${out.slice(-4000)}`)),
+    );
+  });
+}
+
+/**
+ * The release before #40 in a temporary worktree, with its dependencies and its production build.
+ *
+ * @returns its directory, commit and subject, and how its node_modules was made.
+ * @throws {Error} when no commit adds a portfolio migration, or the baseline does not prerender /project1 from code.
+ */
+async function baselineTree(): Promise<{ dir: string; commit: string; subject: string; modules: string }> {
+  const added = (await git("log", "--diff-filter=A", "--format=%H", "--", "drizzle/*_portfolio.sql")).split("\n").pop();
+  if (!added) throw new Error("No commit adds a drizzle/*_portfolio.sql migration");
+  const commit = await git("rev-parse", `${added}^`);
+  const cache = await git("show", `${commit}:server/page-cache.ts`);
+  if (!cache.includes("projects.map((p) => `/${p.slug}`)")) throw new Error(`${commit} does not prerender the projects from code`);
+  const subject = await git("log", "-1", "--format=%h %s", commit);
+  const dir = path.join(os.tmpdir(), `portfolio-baseline-${commit.slice(0, 10)}`);
+  if (!fs.existsSync(path.join(dir, ".git"))) {
+    await git("worktree", "prune");
+    await git("worktree", "add", "--detach", dir, commit);
+  }
+  let modules = "kept from an earlier run";
+  if (!fs.existsSync(path.join(dir, "node_modules"))) {
+    type Lock = { packages: Record<string, { version?: string; integrity?: string }> };
+    const oldLock = JSON.parse(await git("show", `${commit}:package-lock.json`)) as Lock;
+    const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8")) as Lock;
+    const differing = Object.entries(oldLock.packages).filter(
+      ([key, p]) =>
+        key.startsWith("node_modules/") && (lock.packages[key]?.version !== p.version || lock.packages[key]?.integrity !== p.integrity),
+    );
+    if (differing.length === 0) {
+      // A hard-linked copy (never a symlink): same files, nothing downloaded, removed with the worktree.
+      await execFileAsync("cp", ["-al", path.resolve("node_modules"), path.join(dir, "node_modules")]);
+      modules = `hard-linked copy of this checkout's node_modules (all locked packages at the same versions)`;
+    } else {
+      console.log(
+        `${differing.length} locked packages differ (${differing
+          .slice(0, 5)
+          .map(([k]) => k)
+          .join(", ")}…): npm ci in ${dir}`,
+      );
+      await sh("npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"], dir);
+      modules = `npm ci (${differing.length} locked packages differ from this checkout's)`;
+    }
+  }
+  if (!fs.existsSync(path.join(dir, "build/server/main.js"))) {
+    console.log(`building ${commit.slice(0, 10)} in ${dir} …`);
+    await sh("npm", ["run", "build"], dir);
+  }
+  return { dir, commit, subject, modules };
+}
+
+/** One wrk run of BENCH_SECONDS against `url`, timed by /usr/bin/time for wrk's own CPU. */
 function withWrk(url: string): Promise<Row> {
   const ms = (text: string) =>
     text.endsWith("us") ? parseFloat(text) / 1000 : text.endsWith("ms") ? parseFloat(text) : parseFloat(text) * 1000;
@@ -80,19 +153,48 @@ function withWrk(url: string): Promise<Row> {
         rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]),
         p50: ms(/\s50%\s+(\S+)/.exec(out)![1]!),
         p99: ms(/\s99%\s+(\S+)/.exec(out)![1]!),
-        errors: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
+        // Non-2xx answers plus socket errors (connect, read, write, timeout).
+        errors:
+          Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) +
+          (/Socket errors: (.*)/.exec(out)?.[1] ?? "").split(",").reduce((n, part) => n + Number(/\d+/.exec(part)?.[0] ?? 0), 0),
         generatorCpu: (user + sys) / wall,
+        load: os.loadavg()[0]!,
       });
     }),
   );
 }
 
+/** Waits until `url` is answered from the page cache (it has an ETag) and its body passes `check`. */
+async function cached(url: string, check: (html: string) => boolean = () => true): Promise<void> {
+  for (let i = 0; ; i++) {
+    const res = await fetch(url);
+    const html = await res.text();
+    if (res.ok && res.headers.get("etag") && check(html)) return;
+    if (i > 600) throw new Error(`${url} never reached the page cache (${res.status})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 async function main() {
+  if (spawnSync("sh", ["-c", "command -v wrk && test -x /usr/bin/time"]).status !== 0)
+    throw new Error("wrk and /usr/bin/time are required (apt-get install -y wrk time)");
+  const tree = await baselineTree();
+  console.log(`baseline ${tree.subject} in ${tree.dir}; node_modules: ${tree.modules}`);
   const storage = await trialStorage("postgres", "bench_portfolio", PG_URL);
-  const app = await startApp({ ...storage.env, NODE_ENV: "production" });
+  // The baseline's own database, empty: its own migrations run when it starts.
+  const baselineDb = await createPgDatabase(PG_URL, "bench_portfolio_baseline", { empty: true });
+  const baselineData = fs.mkdtempSync(path.join(os.tmpdir(), "bench-portfolio-baseline-"));
+  const apps: RunningApp[] = [];
   const sql = new pg.Client({ connectionString: storage.database!.url });
-  await sql.connect();
   try {
+    const app = await startApp({ ...storage.env, NODE_ENV: "production" });
+    apps.push(app);
+    const baseline = await startApp(
+      { DATA_DIR: baselineData, DATABASE_URL: baselineDb.url, NODE_ENV: "production" },
+      { cwd: tree.dir, args: [path.join(tree.dir, "build/server/main.js")] },
+    );
+    apps.push(baseline);
+    await sql.connect();
     // Publish a case study as the admin's "Publish" does: the row, then the live event.
     await sql.query(`
       insert into case_study (slug, draft, published, published_at, position)
@@ -104,56 +206,77 @@ async function main() {
       `insert into live_event (kind, entity_id, data, user_ids, admins) values ('case_study.published', 'bench', '{}', '{}', true)`,
     );
     const urls = {
-      prerendered: `${app.baseUrl}/project1`,
+      baseline: `${baseline.baseUrl}/project1`,
       published: `${app.baseUrl}/bench-case-study`,
+      project1: `${app.baseUrl}/project1`,
       uncached: `${app.baseUrl}/bench-case-study?uncached=1`,
     };
-    // Both pages cached (an ETag), and the new one shows its Markdown.
-    for (let i = 0; ; i++) {
-      const [a, b] = await Promise.all([fetch(urls.prerendered), fetch(urls.published)]);
-      const html = await b.text();
-      if (a.headers.get("etag") && b.headers.get("etag") && html.includes("<strong>from a screen</strong>")) break;
-      if (i > 600) throw new Error("the published case study never reached the page cache");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const run = HAS_WRK ? withWrk : withAutocannon;
-    const rows: Record<keyof typeof urls, Row[]> = { prerendered: [], published: [], uncached: [] };
-    for (let round = 0; round < 2; round++) {
-      for (const name of Object.keys(urls) as (keyof typeof urls)[]) rows[name].push(await run(urls[name]));
+    const labels: Record<keyof typeof urls, string> = {
+      baseline: `/project1 of the release before #40 (${tree.commit.slice(0, 10)}: prerendered from projects.ts)`,
+      published: "/bench-case-study today (published through the database, page cache)",
+      project1: "/project1 today (seeded case study from the database, page cache)",
+      uncached: "/bench-case-study?uncached=1 today (rendered per request)",
+    };
+    await cached(urls.baseline);
+    await cached(urls.project1);
+    await cached(urls.published, (html) => html.includes("<strong>from a screen</strong>"));
+    const rows: Record<keyof typeof urls, Row[]> = { baseline: [], published: [], project1: [], uncached: [] };
+    const names = Object.keys(urls) as (keyof typeof urls)[];
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const name of names) {
+        rows[name].push(await withWrk(urls[name]));
+        console.log(`round ${round + 1}/${ROUNDS} ${name}: ${Math.round(rows[name].at(-1)!.rps)} req/s`);
+      }
     }
     const mean = (list: Row[], key: keyof Row) => list.reduce((s, r) => s + r[key], 0) / list.length;
-    const line = (name: keyof typeof urls, label: string) => {
+    const int = (n: number) => Math.round(n).toLocaleString("en-US");
+    const line = (name: keyof typeof urls) => {
       const list = rows[name];
-      return `| ${label} | ${Math.round(mean(list, "rps")).toLocaleString("en-US")} | ${list.map((r) => Math.round(r.rps).toLocaleString("en-US")).join(" / ")} | ${mean(list, "p50").toFixed(1)} | ${mean(list, "p99").toFixed(1)} | ${list.reduce((s, r) => s + r.errors, 0)} | ${(100 * mean(list, "generatorCpu")).toFixed(0)} % |`;
+      return `| ${labels[name]} | ${int(mean(list, "rps"))} | ${list.map((r) => int(r.rps)).join(" / ")} | ${mean(list, "p50").toFixed(1)} | ${mean(list, "p99").toFixed(1)} | ${list.reduce((s, r) => s + r.errors, 0)} | ${list.map((r) => `${(100 * r.generatorCpu).toFixed(0)} %`).join(" / ")} | ${list.map((r) => r.load.toFixed(1)).join(" / ")} |`;
     };
-    const ratio = mean(rows.published, "rps") / mean(rows.prerendered, "rps");
+    const ratio = mean(rows.published, "rps") / mean(rows.baseline, "rps");
+    const perRound = rows.baseline.map((b, i) => (rows.published[i]!.rps / b.rps).toFixed(2)).join(" / ");
+    const busiest = Math.max(...names.flatMap((n) => rows[n].map((r) => r.generatorCpu)));
+    const previous = fs.existsSync(RESULTS) ? fs.readFileSync(RESULTS, "utf8").replace(/^# .*\n/, "") : "";
+    const smoke =
+      DURATION < 10 || ROUNDS < 3
+        ? `**Smoke run** (${DURATION} s × ${ROUNDS} round${ROUNDS === 1 ? "" : "s"}): proves the bench works; its ratio is not a figure to quote.\n\n`
+        : "";
     const body = `
-Generator: ${HAS_WRK ? "wrk (1 thread)" : "autocannon in the bench process (wrk is not installed here)"}, ${CONNECTIONS} connections, ${DURATION} s per row, two alternating rounds, \`Accept-Encoding: ${ENCODING}\`.
-Server: the built app, one process, PostgreSQL, LOG_LEVEL=warn. Load average at the end: ${os
+${smoke}Generator: wrk (1 thread), ${CONNECTIONS} connections, ${DURATION} s per row, ${ROUNDS} alternating round${ROUNDS === 1 ? "" : "s"} (${names.join(", ")}; then again), \`Accept-Encoding: ${ENCODING}\`.
+Servers: two production builds side by side, one process each, LOG_LEVEL=warn, each on its own port and PostgreSQL database:
+the baseline is \`${tree.subject.replace(/`/g, "'").split(/[:;(]/)[0]}…\` — the parent of the commit that first added a
+\`drizzle/*_portfolio.sql\` migration, built in a temporary git worktree (node_modules: ${tree.modules}); today's is this checkout's \`build/\`.
+Machine: ${os.cpus().length} cores shared with other work; load average at the end: ${os
       .loadavg()
       .map((l) => l.toFixed(1))
-      .join(", ")} (other work shares this machine).
+      .join(", ")}.
 
-| page | req/s (mean) | per round | p50 ms | p99 ms | errors | generator CPU |
-|---|---:|---|---:|---:|---:|---:|
-${line("prerendered", "/project1 (seeded; before #40 prerendered from projects.ts)")}
-${line("published", "/bench-case-study (published through the database)")}
-${line("uncached", "/bench-case-study?uncached=1 (rendered per request)")}
+| page | req/s (mean) | per round | p50 ms | p99 ms | errors | wrk CPU per round | load (1 min) per round |
+|---|---:|---|---:|---:|---:|---|---|
+${names.map(line).join("\n")}
 
-**Ratio published / /project1: ${ratio.toFixed(2)}** (target ≥ 0.90: ${ratio >= 0.9 ? "met" : "NOT met"}).
+**Ratio published / baseline (prerendered /project1 before #40): ${ratio.toFixed(2)}** (per round ${perRound}; target ≥ 0.90: ${ratio >= 0.9 ? "met" : "NOT met"}).
+Today's /project1 / baseline: ${(mean(rows.project1, "rps") / mean(rows.baseline, "rps")).toFixed(2)}.
 
-Both cached pages take the same path (server/page-cache.ts answers before express from memory,
-precompressed); the third row is the price of a page the cache does not hold (a database read and a
-React render per request), paid only until the page is rendered again after a publish.
-`;
-    console.log(body);
+Generator: wrk used at most ${(100 * busiest).toFixed(0)} % of its one thread's core (${busiest < GENERATOR_LIMIT ? "below" : "AT OR ABOVE"} ${GENERATOR_LIMIT * 100} %: ${busiest < GENERATOR_LIMIT ? "the servers, not wrk, set the pace" : "wrk itself may have been the limit — read the req/s as a floor"}).
+With ${os.cpus().length} cores, wrk and the measured server share the machine; a load average well above ${os.cpus().length} means other work took CPU from both.
+
+Every cached page takes the same path in both builds (server/page-cache.ts answers before express from memory,
+precompressed); the last row is the price of a page the cache does not hold (a database read and a React render
+per request), paid only until the page is rendered again after a publish.
+${previous ? `\n---\n\n## Earlier run\n${previous.replace(/^## /gm, "### ")}` : ""}`;
+    console.log(body.split("\n---\n")[0]);
     console.log(
-      `written to ${writeResults("portfolio-throughput", "Portfolio: a published case study vs /project1", "npx tsx bench/portfolio-throughput.ts", body)}`,
+      `written to ${writeResults("portfolio-throughput", "Portfolio: a published case study vs the prerendered /project1 before #40", `npm run build && BENCH_SECONDS=${DURATION} BENCH_ROUNDS=${ROUNDS} npx tsx bench/portfolio-throughput.ts`, body)}`,
     );
   } finally {
-    await sql.end();
-    await app.stop();
+    await sql.end().catch(() => {});
+    for (const a of apps) await a.stop();
     await removeTrialStorage(storage);
+    await baselineDb.drop();
+    fs.rmSync(baselineData, { recursive: true, force: true });
+    if (!KEEP) await git("worktree", "remove", "--force", tree.dir).catch((e: Error) => console.error(e.message));
   }
 }
 

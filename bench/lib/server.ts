@@ -16,10 +16,10 @@ export type RunningApp = AppProcess;
 /**
  * Starts the built app with the benchmark admin (admin@bench.test / admin-bench-password), its own data directory and LOG_LEVEL=warn.
  *
- * @param options - passed to spawnApp (e.g. `args` to start another entry point).
+ * @param options - passed to spawnApp (e.g. `args` to start another entry point, `cwd` another checkout's build).
  */
 export async function startApp(env: Record<string, string> = {}, options: Parameters<typeof spawnApp>[1] = {}): Promise<RunningApp> {
-  if (!fs.existsSync("build/server/index.js")) throw new Error("Run `npm run build` first.");
+  if (!fs.existsSync(path.join(options.cwd ?? "", "build/server/index.js"))) throw new Error("Run `npm run build` first.");
   return spawnApp(
     {
       BETTER_AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123",

@@ -32,17 +32,19 @@ export interface AppProcess {
  *   collecting it (benchmarks at tens of thousands of requests per second); `output()` then holds stderr only.
  * @param options.args - node's arguments (default `build/server/main.js`; e.g. `--import tsx server/main.ts`).
  * @param options.startTimeoutMs - how long it may take to become healthy (default 60 s).
+ * @param options.cwd - the process's working directory (default this one's; e.g. another checkout's build).
  * @throws {Error} with the process output when it exits or is not healthy in time.
  */
 export async function spawnApp(
   env: Record<string, string>,
-  options: { hostname?: string; discardStdout?: boolean; args?: string[]; startTimeoutMs?: number } = {},
+  options: { hostname?: string; discardStdout?: boolean; args?: string[]; startTimeoutMs?: number; cwd?: string } = {},
 ): Promise<AppProcess> {
   const port = await freePort();
   // `hostname: "localhost"` for WebAuthn, whose relying party cannot be an IP address.
   const baseUrl = `http://${options.hostname ?? "127.0.0.1"}:${port}`;
   let output = "";
   const child = spawn(process.execPath, options.args ?? ["build/server/main.js"], {
+    cwd: options.cwd,
     env: {
       ...process.env,
       NODE_ENV: "production",
