@@ -1,8 +1,8 @@
 /**
  * Screenshots of issue #41's admin console at 390 and 1280 px, light and dark, on a fresh install
  * with a long company name and a logo: the sidebar (the Menu open on a phone), the global search's
- * results (the open list at 1280, the results page at 390), the first-run checklist and a settings
- * page. Each page passes axe first. Writes small PNGs to docs/screenshots/console-*.png — run on
+ * results (the open list at 1280, the results page at 390), the first-run checklist, a settings
+ * section (with its section menu) and the contact form's success (docs/screenshots/contact-success-*). Each page passes axe first. Writes small PNGs to docs/screenshots/console-*.png — run on
  * demand: `SCREENSHOTS=1 npx playwright test tests/e2e/screenshots-console.spec.ts --workers=1`.
  */
 import fs from "node:fs";
@@ -95,6 +95,21 @@ test.describe.serial("console screenshots", () => {
         await expectAxeClean(page, `settings ${colorScheme} ${width}`);
         await page.screenshot({ path: shot("settings") });
         await page.context().close();
+
+        // The contact form's success, as a visitor (issue #41: focused and in view after Send).
+        const visitor = await newUserPage(browser, { baseURL: app.baseUrl });
+        await visitor.emulateMedia({ colorScheme, reducedMotion: "reduce" });
+        await visitor.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+        await visitor.goto("/contact");
+        await hydrated(visitor);
+        await visitor.getByLabel("Name").fill("Dana Visitor");
+        await visitor.getByLabel("Email").fill("dana.visitor@example.com");
+        await visitor.getByLabel("Message", { exact: true }).fill("Can you build a bakery site?");
+        await visitor.getByRole("button", { name: "Send Message" }).click();
+        await expect(visitor.getByTestId("contact-result")).toBeInViewport();
+        await expectAxeClean(visitor, `contact ${colorScheme} ${width}`);
+        await visitor.screenshot({ path: path.join(OUT, `contact-success-${width}-${colorScheme}.png`) });
+        await visitor.context().close();
       });
     }
   }

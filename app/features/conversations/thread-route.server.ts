@@ -10,7 +10,8 @@ import { AppError } from "#app/lib/errors";
 import { formId, runIntent, type FormReply, type RequestRef } from "#app/lib/form-action.server";
 import { logger } from "#app/lib/logger.server";
 import { requireUser } from "#app/features/users/session.server";
-import { INLINE_TYPES } from "#app/features/files/file-kinds";
+import { INLINE_TYPES, THUMBNAIL_TYPES } from "#app/features/files/file-kinds";
+import { imageThumbnail } from "#app/features/files/thumbnail.server";
 import { filesContext } from "#app/features/files/files-context";
 import { CONVERSATION_MESSAGES, MAX_MESSAGE_LENGTH, visibilitySchema } from "./conversations.schema";
 import { deleteMessage, editMessage } from "./edit-message.server";
@@ -229,6 +230,7 @@ export async function downloadFile(ref: RequestRef, proposalId: number, fileId: 
   const { db, files } = conversationServices(ref.context);
   const file = await getFileForDownload(db, actor, proposalId, fileId);
   const url = new URL(ref.request.url);
+  if (url.searchParams.get("thumb") === "1") return thumbnailResponse(files, file);
   const inline = url.searchParams.get("inline") === "1" && INLINE_TYPES.has(file.contentType);
   const headers = new Headers({
     "Content-Type": file.contentType,
@@ -252,4 +254,31 @@ export async function downloadFile(ref: RequestRef, proposalId: number, fileId: 
   }
   headers.set("Content-Length", String(file.size));
   return new Response(ref.request.method === "HEAD" ? null : body, { status: 200, headers });
+}
+
+/**
+ * `?thumb=1` (issue #41): an image's thumbnail (WebP), after the same access check as the download.
+ *
+ * @throws {AppError} 404 "File not found" for a file that is not an image, or whose bytes are gone.
+ */
+async function thumbnailResponse(
+  files: ReturnType<typeof conversationServices>["files"],
+  file: { storageKey: string; contentType: string; name: string },
+): Promise<Response> {
+  if (!THUMBNAIL_TYPES.has(file.contentType)) throw new AppError("NOT_FOUND", "File not found");
+  const body = await files.get(file.storageKey);
+  if (!body) throw new AppError("NOT_FOUND", "File not found");
+  const thumbnail = await imageThumbnail(new Uint8Array(await new Response(body).arrayBuffer()));
+  return new Response(Uint8Array.from(thumbnail), {
+    status: 200,
+    headers: {
+      "Content-Type": "image/webp",
+      "Content-Disposition": contentDisposition("inline", `${file.name}.webp`),
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "sandbox; default-src 'none'",
+      // Private to this browser: a file's bytes never change, its access may (checked again after a day).
+      "Cache-Control": "private, max-age=86400",
+      "Content-Length": String(thumbnail.length),
+    },
+  });
 }

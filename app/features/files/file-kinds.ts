@@ -22,6 +22,12 @@ export const ALLOWED_KINDS: Record<string, string> = {
 /** Types a browser may show inline (with `Content-Security-Policy: sandbox`); everything else downloads. */
 export const INLINE_TYPES = new Set(["application/pdf", "image/png", "image/jpeg", "image/webp", "image/gif"]);
 
+/** Images shown as a thumbnail in the conversation (issue #41). */
+export const THUMBNAIL_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
+
+/** A thumbnail's box on the page, in CSS pixels (its width and height attributes: no layout shift). */
+export const THUMBNAIL_SIZE = { width: 160, height: 120 } as const;
+
 /** The file input's `accept` hint (the server decides from the content, whatever the browser says). */
 export const ACCEPT_ATTRIBUTE = ".pdf,.png,.jpg,.jpeg,.webp,.gif,.txt,.csv,.zip,.docx,.xlsx,.pptx";
 

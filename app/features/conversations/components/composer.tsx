@@ -63,7 +63,12 @@ export function Composer({
     if (reply?.intent === "post-message") setResult(reply);
   }, [reply]);
 
-  const syncFiles = () => setFiles(Array.from(fileRef.current?.files ?? []));
+  // An old refusal goes as soon as the user changes what it was about (issue #41): it no longer applies.
+  const clearRefusal = () => setResult((current) => (current && !current.ok ? null : current));
+  const syncFiles = () => {
+    setFiles(Array.from(fileRef.current?.files ?? []));
+    clearRefusal();
+  };
 
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
@@ -145,7 +150,10 @@ export function Composer({
           name="text"
           rows={4}
           defaultValue={reply?.intent === "post-message" && !reply.ok ? (reply.text ?? "") : ""}
-          onChange={(e) => setLength(e.currentTarget.value.length)}
+          onChange={(e) => {
+            setLength(e.currentTarget.value.length);
+            clearRefusal();
+          }}
           onKeyDown={onKeyDown}
           aria-invalid={textError ? true : undefined}
           aria-describedby="composer-hint composer-text-error"

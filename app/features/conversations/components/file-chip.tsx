@@ -1,4 +1,4 @@
-import { formatBytes } from "#app/features/files/file-kinds";
+import { formatBytes, THUMBNAIL_SIZE, THUMBNAIL_TYPES } from "#app/features/files/file-kinds";
 import type { ThreadFile } from "../thread-types";
 
 /** One attachment: its name (a download link) and size. */
@@ -15,5 +15,27 @@ export function FileChip({ file }: { file: ThreadFile }) {
       <span className="truncate font-medium">{file.name}</span>
       <span className="shrink-0 text-xs text-slate-600">{formatBytes(file.size)}</span>
     </a>
+  );
+}
+
+/**
+ * An attached image's thumbnail (issue #41), above its download link: served by the file's route
+ * (`?thumb=1`, the same access check), loaded lazily, its box sized by the width and height
+ * attributes so nothing moves when it arrives; its text is the file's name. Nothing for other kinds.
+ */
+export function FileThumbnail({ file }: { file: ThreadFile }) {
+  if (!THUMBNAIL_TYPES.has(file.contentType)) return null;
+  return (
+    <img
+      src={`${file.url}?thumb=1`}
+      alt={file.name}
+      width={THUMBNAIL_SIZE.width}
+      height={THUMBNAIL_SIZE.height}
+      loading="lazy"
+      decoding="async"
+      data-testid="file-thumbnail"
+      className="rounded-md border border-slate-200 bg-slate-100 object-cover"
+      style={{ width: THUMBNAIL_SIZE.width, height: THUMBNAIL_SIZE.height }}
+    />
   );
 }

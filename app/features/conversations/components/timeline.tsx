@@ -5,7 +5,7 @@ import { buttonClass } from "#app/components/ui/button";
 import type { FormReply } from "#app/lib/form-action.server";
 import { MAX_MESSAGE_LENGTH } from "../conversations.messages";
 import type { TimelineEntry } from "../thread-types";
-import { FileChip } from "./file-chip";
+import { FileChip, FileThumbnail } from "./file-chip";
 import { MessageText } from "./message-text";
 
 /**
@@ -78,7 +78,8 @@ function MessageEntry({ entry, reply }: { entry: MessageEntryData; reply?: FormR
           {entry.files.length ? (
             <ul className="mt-2 flex flex-wrap gap-2" aria-label="Attachments">
               {entry.files.map((file) => (
-                <li key={file.id} className="max-w-full">
+                <li key={file.id} className="flex max-w-full flex-col gap-1">
+                  <FileThumbnail file={file} />
                   <FileChip file={file} />
                 </li>
               ))}
