@@ -61,7 +61,7 @@ test.describe.serial("console screenshots", () => {
   for (const colorScheme of ["light", "dark"] as const) {
     for (const width of [390, 1280]) {
       test(`${colorScheme} ${width}`, async ({ browser }) => {
-        test.setTimeout(180_000);
+        test.setTimeout(360_000);
         const page = await adminPage(browser, { baseURL: app.baseUrl });
         await page.emulateMedia({ colorScheme, reducedMotion: "reduce" });
         await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
