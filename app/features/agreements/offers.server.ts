@@ -34,6 +34,7 @@ import { scheduleProblem } from "./offer.schema";
 import type { ScheduleDue, ScheduleLineTerms } from "./schedule";
 import { getSettings } from "#app/features/settings/settings.server";
 import { currencyOf } from "#app/lib/money";
+import { assertClientCanPay } from "#app/features/invoices/client-can-pay.server";
 
 /** The offer form's values as text (what the inputs show). */
 export interface OfferFormDefaults {
@@ -300,9 +301,12 @@ async function upsertDraft(tx: Transaction, actor: Actor, proposalId: number, in
  * and mails the client a link; when nothing changed, no version is made.
  *
  * @param input - validated form output (cents, `YYYY-MM-DD`).
+ * @param options.cardPayments - whether Stripe is configured (`cardPaymentsEnabled(env)`): sending an
+ *   offer that asks money (a deposit or a payment schedule) needs it or the Settings' payment instructions (#37).
  * @returns the message to show, and the version made (null for a draft or no change).
  * @throws {AppError} 403 unless an admin; 404 "Proposal not found"; 400 on `items` when the total
- *   exceeds $10,000,000.00, on `depositValue` when an amount exceeds the total.
+ *   exceeds $10,000,000.00, on `depositValue` when an amount exceeds the total; 409
+ *   `INVOICE_MESSAGES.instructionsFirst` when sending an offer that asks money the client could not pay.
  */
 export async function saveOffer(
   db: Database,
@@ -310,9 +314,11 @@ export async function saveOffer(
   proposalId: number,
   input: OfferTermsInput,
   mode: "draft" | "send",
+  options: { cardPayments: boolean },
 ): Promise<{ message: string; version: number | null; voided: number | null }> {
   assertRole(actor, "admin");
   checkMoney(input, currencyOf(await getSettings(db)));
+  if (mode === "send" && (input.deposit !== null || (input.schedule?.length ?? 0) > 0)) await assertClientCanPay(db, options.cardPayments);
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(proposal).where(eq(proposal.id, proposalId)).for("update");
     if (!row) throw notFound(PROPOSAL_MESSAGES.notFound);
