@@ -4,7 +4,7 @@
  * (`versions.server.ts`), mails the client and moves the proposal to "Awaiting acceptance". An
  * ambassador's proposal gets its version 1 when submitted. The client reads only sent versions.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database, Queryable, Transaction } from "#app/db/client.server";
 import { proposal, proposalOffer, type ProposalStatus } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
@@ -14,9 +14,8 @@ import { recordAudit } from "#app/features/audit/audit.server";
 import { queueUserNotice } from "#app/features/mail/notifications.server";
 import { publishProposalEvent } from "#app/features/live/live-events.server";
 import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
-import { emailVerified, visibleToClient } from "#app/features/proposals/client-visibility.server";
 import { isCompletedStatus } from "#app/features/proposals/proposal-rules";
-import { getProposalForClient } from "#app/features/proposals/proposal-detail.server";
+import { getProposalForClient, readProposalFor } from "#app/features/proposals/proposal-detail.server";
 import { AGREEMENT_MESSAGES } from "./agreements.messages";
 import { depositCents, priceItems, type VersionTerms } from "./terms";
 import {
@@ -221,7 +220,8 @@ function acceptanceOf(standing: HistoryAcceptance | null, current: CurrentVersio
  */
 export async function getOfferForAdmin(q: Queryable, actor: Actor, proposalId: number): Promise<AdminOfferView> {
   assertRole(actor, "admin");
-  const [p] = await q.select().from(proposal).where(eq(proposal.id, proposalId));
+  // The proposal page reads the same row for its detail: one statement per request (issue #42).
+  const p = (await readProposalFor(q, actor, proposalId))?.p;
   if (!p) throw notFound(PROPOSAL_MESSAGES.notFound);
   const [draft, { current: version, standing, history }] = await Promise.all([readDraft(q, proposalId), readAgreement(q, proposalId)]);
   const current = currentView(version);
@@ -238,10 +238,8 @@ export async function getOfferForAdmin(q: Queryable, actor: Actor, proposalId: n
  */
 export async function getAgreementForClient(q: Queryable, actor: Actor, proposalId: number): Promise<ClientAgreementView> {
   assertRole(actor, "client");
-  const [p] = await q
-    .select()
-    .from(proposal)
-    .where(and(eq(proposal.id, proposalId), visibleToClient(actor, await emailVerified(q, actor))));
+  // The client's visibility checked in the statement, shared with the page's detail (issue #42).
+  const p = (await readProposalFor(q, actor, proposalId))?.p;
   if (!p) throw notFound(PROPOSAL_MESSAGES.notFound);
   const { current: version, standing, history } = await readAgreement(q, proposalId);
   const current = currentView(version);
