@@ -73,6 +73,7 @@ describe.each(testDatabases())("seed:demo on %s", (_name, open) => {
       proposalId,
       { dueDate: "2026-07-01", items: [{ description: "x", amountCents: 1 }] },
       new Date("2026-06-01T12:00:00Z"),
+      { cardPayments: true },
     );
     expect(next.number).toBe(`INV-2026-${String(n + 1).padStart(4, "0")}`);
     await expect(seedDemo(t.db, { users: 3, proposals: 1, invoices: 0 })).rejects.toThrow(

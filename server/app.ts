@@ -49,7 +49,7 @@ import { replyAddress } from "#app/features/inbound/reply-token.server";
 import { startInboundSmtp, type InboundSmtp } from "#app/features/inbound/smtp-listener.server";
 import { createThreadPoster } from "#app/features/inbound/thread-poster.server";
 import { INBOUND_WEBHOOK_PATH, inboundWebhook } from "#app/features/inbound/webhook.server";
-import { STRIPE_WEBHOOK_PATH, stripeWebhook } from "#app/features/payments/stripe.server";
+import { cardPaymentsEnabled, STRIPE_WEBHOOK_PATH, stripeWebhook } from "#app/features/payments/stripe.server";
 import { bearerMatches } from "#app/lib/bearer.server";
 import { purgeSubmissionKeys } from "#app/features/submissions/submission-key.server";
 import { redactPath } from "#app/lib/redact-path";
@@ -196,14 +196,20 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
         conversations: { handler: () => runConversationJobs({ db: handle.db, files }), pollingIntervalSeconds: 5 },
         "tally-fold": { handler: () => foldTallies(handle.db), pollingIntervalSeconds: 5 },
         // docs/product.md#recurring-billing (#39, ADR 025): each due cycle of each plan, once.
-        billing: { handler: () => runBillingJob(handle.db), pollingIntervalSeconds: 2 },
+        billing: {
+          handler: () => runBillingJob(handle.db, undefined, { cardPayments: cardPaymentsEnabled(env) }),
+          pollingIntervalSeconds: 2,
+        },
         // #39: one charge of a saved card per job (idempotency key per invoice and attempt).
         autopay: {
           handler: (job) => runAutopayCharge(handle.db, env, (job.data as AutopayJobData).invoiceId),
           pollingIntervalSeconds: 2,
         },
         // docs/product.md#payment-schedule (#37, ADR 026): each due schedule line, once.
-        schedule: { handler: () => issueDueScheduleLines(handle.db), pollingIntervalSeconds: 5 },
+        schedule: {
+          handler: () => issueDueScheduleLines(handle.db, undefined, { cardPayments: cardPaymentsEnabled(env) }),
+          pollingIntervalSeconds: 5,
+        },
         purge: {
           handler: async () => {
             await purgeOutbox(handle.db, { retentionDays: env.OUTBOX_RETENTION_DAYS });

@@ -3,12 +3,15 @@
  * SDK-signed webhooks): the signing page says what happens, signing lands on Checkout, the webhook
  * records the card payment credited to the client, the proposal moves to "In progress" and the
  * dashboard says so. Without Stripe: the agency's instructions with the amount and the reference; the
- * admin records the transfer. Screenshots of the signing page, the pay-now step and the dashboard at
- * 390 and 1280 px (docs/screenshots/).
+ * admin records the transfer. With a payment schedule (30 % deposit, two milestones, the rest): the
+ * deposit paid on the stand-in's Checkout, the dashboard names milestone 1, the admin marks it reached
+ * and the client pays its mailed invoice from the link without signing in. Screenshots of a scheduled
+ * offer's signing page, the pay-now step and the dashboard at 390 and 1280 px (docs/screenshots/37-*).
  */
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
 import Stripe from "stripe";
-import { expect, hydrated, loginAsAdmin, newUserPage, registerClient, test } from "./fixtures";
+import { expect, expectNoSidewaysScroll, hydrated, loginAsAdmin, mailTo, newUserPage, registerClient, test } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
 import { startStripeStandIn } from "./stripe-stand-in";
 
@@ -18,8 +21,18 @@ const stripe = new Stripe(SECRET_KEY);
 
 type App = Awaited<ReturnType<typeof startIsolatedApp>>;
 
-/** The admin sends a $6,380.00 offer (two lines) with a 30 % deposit. @returns the proposal id. */
-async function offerWithDeposit(app: App, admin: Page, clientEmail: string, project: string): Promise<number> {
+/**
+ * The admin sends a $6,380.00 offer (two lines) with a 30 % deposit; with `schedule`, the rest in
+ * two milestones (30 % and 25 %, when marked reached) and the final payment ($957.00, 30 days after
+ * signing). @returns the proposal id.
+ */
+async function offerWithDeposit(
+  app: App,
+  admin: Page,
+  clientEmail: string,
+  project: string,
+  options: { schedule?: boolean; withoutInstructions?: () => Promise<void> } = {},
+): Promise<number> {
   const { rows } = await app.sql.query(
     `insert into proposal (client_id, source, status, project_name, project_details)
      values ((select id from "user" where email = $1), 'client', 'pending', $2, 'A bakery site.') returning id`,
@@ -39,9 +52,59 @@ async function offerWithDeposit(app: App, admin: Page, clientEmail: string, proj
   await expect(admin.getByTestId("offer-total")).toHaveText("$6,380.00");
   await admin.getByLabel("Deposit", { exact: true }).selectOption("percent");
   await admin.getByLabel("Deposit amount or percentage").fill("30");
+  if (options.schedule) {
+    // Two milestones the admin marks reached (30 % and 25 % of the total), then the rest 30 days after signing.
+    for (const [n, name, percent] of [
+      [1, "Design approved", "30"],
+      [2, "Pages built", "25"],
+    ] as const) {
+      await admin.getByRole("button", { name: "+ Add milestone" }).click();
+      await admin.getByLabel(`Milestone ${n} name`).fill(name);
+      await admin.getByLabel(`Milestone ${n} share`).selectOption("percent");
+      await admin.getByLabel(`Milestone ${n} percentage`).fill(percent);
+      await admin.getByLabel(`Milestone ${n} is due`).selectOption("milestone");
+    }
+    await admin.getByLabel("Final payment is due").selectOption("days_after_signing");
+    await admin.getByLabel("Final payment: days after signing").fill("30");
+    await expect(admin.getByTestId("schedule-preview")).toHaveText("Final payment: $957.00. The lines add up to $6,380.00.");
+    // The schedule's fieldset on a phone: no sideways scroll, axe clean (a date and a number of days shown too).
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await admin.getByLabel("Milestone 2 is due").selectOption("date");
+    await expect(admin.getByLabel("Milestone 2 due date")).toBeVisible();
+    await phoneClean(admin, "the offer editor with a schedule");
+    await admin.getByLabel("Milestone 2 is due").selectOption("milestone");
+    await admin.setViewportSize({ width: 1280, height: 720 });
+  }
+  if (options.withoutInstructions) {
+    // #37: no card payments, no instructions: the editor says so first, and sending an offer that asks money is refused.
+    await expect(admin.getByTestId("instructions-first")).toContainText("Add your payment instructions before sending an offer");
+    await admin.getByRole("button", { name: "Send to client (version 1)" }).click();
+    await expect(admin.getByText(/^Add your payment instructions first \(bank details and the reference to use\)/).first()).toBeVisible();
+    expect((await app.sql.query(`select count(*)::int as n from proposal_version where proposal_id = $1`, [id])).rows[0].n).toBe(0);
+    await options.withoutInstructions();
+  }
   await admin.getByRole("button", { name: "Send to client (version 1)" }).click();
   await expect(admin.locator("#offer-error")).toHaveText("Version 1 sent to the client.");
   return id;
+}
+
+/** At the page's width: nothing wider than the view, and (with `axe`) no axe-core violation (WCAG 2.2 AA and best practice). */
+async function phoneClean(page: Page, what: string, { axe = true } = {}) {
+  await expectNoSidewaysScroll(page, what, page.viewportSize()!.width);
+  // axe-core runs in the page: not on a page without JavaScript (the same markup is checked with it).
+  if (!axe) return;
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .analyze();
+  expect(
+    results.violations.map(
+      (v) =>
+        `${what}: ${v.id} ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(" | ")}`,
+    ),
+  ).toEqual([]);
 }
 
 async function sign(client: Page, id: number, name: string) {
@@ -50,9 +113,11 @@ async function sign(client: Page, id: number, name: string) {
   await client.getByRole("button", { name: "Accept version 1 and sign" }).click();
 }
 
-async function shoot(page: Page, name: string) {
+/** The page at 390 and 1280 px into docs/screenshots/37-<name>-<width>.png, with `focus` (what the shot is of) in the middle of the view. */
+async function shoot(page: Page, name: string, focus?: Locator) {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    if (focus) await focus.evaluate((element) => element.scrollIntoView({ block: "center", behavior: "instant" }));
     await page.screenshot({ path: `docs/screenshots/37-${name}-${width}.png`, fullPage: false, scale: "css" });
   }
 }
@@ -69,6 +134,8 @@ async function closePages() {
 
 test.describe("accept, sign, pay", () => {
   test.describe.configure({ mode: "serial", timeout: 240_000 });
+  // A step that cannot happen fails within seconds, naming the step (not after the whole budget).
+  test.use({ actionTimeout: 20_000, navigationTimeout: 30_000 });
 
   test("with Stripe: signing lands on Checkout, the webhook pays the deposit, the work starts", async ({ browser }) => {
     const standIn = await startStripeStandIn();
@@ -90,7 +157,6 @@ test.describe("accept, sign, pay", () => {
       await expect(client.getByTestId("after-signing")).toHaveText(
         /^After you sign, you pay the deposit: Pay \$1,914\.00 now \(deposit\)\. The remaining \$4,466\.00 is due by .+\. You go straight to a secure card payment page\.$/,
       );
-      await shoot(client, "signing");
       await client.setViewportSize({ width: 390, height: 844 });
       await sign(client, id, "Ann Card");
       await expect(client.getByRole("heading", { name: "Stand-in checkout" })).toBeVisible();
@@ -150,7 +216,109 @@ test.describe("accept, sign, pay", () => {
       await client.goto("/client-dashboard");
       await expect(client.getByTestId("balance-outstanding")).toContainText("$4,466.00");
       await expect(client.getByTestId("balance-outstanding")).toContainText("1 unpaid invoice");
+    } finally {
+      await closePages();
+      await app.stop();
+      await standIn.close();
+    }
+  });
+
+  test("with Stripe and a schedule: the deposit paid on Checkout, the next step names milestone 1; marked reached, it is mailed and paid from the mail's link", async ({
+    browser,
+  }) => {
+    const standIn = await startStripeStandIn();
+    const app = await startIsolatedApp("accept-pay-schedule", {
+      STRIPE_SECRET_KEY: SECRET_KEY,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: standIn.url,
+    });
+    standIn.setWebhook(`${app.baseUrl}/webhooks/stripe`, WEBHOOK_SECRET);
+    try {
+      const client = opened(await newUserPage(browser, { baseURL: app.baseUrl }));
+      const account = await registerClient(client, { businessName: "Schedule Bakery" });
+      const admin = opened(await newUserPage(browser, { baseURL: app.baseUrl }));
+      await loginAsAdmin(admin);
+      const id = await offerWithDeposit(app, admin, account.email, "Scheduled bakery site", { schedule: true });
+      // Without JavaScript the editor shows every row's date and days fields: still no sideways scroll at 390 px.
+      const plainAdmin = opened(await newUserPage(browser, { baseURL: app.baseUrl, javaScriptEnabled: false }));
+      await loginAsAdmin(plainAdmin);
+      await plainAdmin.setViewportSize({ width: 390, height: 844 });
+      await plainAdmin.goto(`/admin/proposals/${id}/offer`);
+      await expect(plainAdmin.getByLabel("Milestone 2 name")).toHaveValue("Pages built");
+      await expect(plainAdmin.getByLabel("Milestone 2: days after signing")).toBeVisible();
+      await phoneClean(plainAdmin, "the offer editor with a schedule, without JavaScript", { axe: false });
+
+      // The signing page says the deposit and what follows.
+      await client.goto(`/proposals/${id}/accept`);
+      await hydrated(client);
+      await expect(client.getByTestId("after-signing")).toHaveText(
+        "After you sign, you pay the $1,914.00 deposit. Then, each as its own invoice: Design approved ($1,914.00) when the agency marks it reached; " +
+          "Pages built ($1,595.00) when the agency marks it reached; Final payment ($957.00) 30 days after signing. You go straight to a secure card payment page.",
+      );
+      await shoot(client, "signing", client.getByTestId("after-signing"));
+      await client.setViewportSize({ width: 390, height: 844 });
+      await sign(client, id, "Ann Schedule");
+
+      // Checkout asks the deposit alone; the client pays.
+      await expect(client.getByRole("heading", { name: "Stand-in checkout" })).toBeVisible();
+      await expect(client.getByText("1914.00 USD")).toBeVisible();
+      await client.getByRole("button", { name: "Pay", exact: true }).click();
+      await expect(client).toHaveURL(/\/view-invoice\/\d+\?payment=processing$/);
+      const depositId = Number(/view-invoice\/(\d+)/.exec(client.url())![1]);
+      const { rows: lines } = await app.sql.query(
+        `select position, label, amount_cents, invoice_id from payment_schedule_line where proposal_id = $1 order by position`,
+        [id],
+      );
+      expect(lines).toEqual([
+        { position: 0, label: "Deposit", amount_cents: 191_400, invoice_id: depositId },
+        { position: 1, label: "Design approved", amount_cents: 191_400, invoice_id: null },
+        { position: 2, label: "Pages built", amount_cents: 159_500, invoice_id: null },
+        { position: 3, label: "Final payment", amount_cents: 95_700, invoice_id: null },
+      ]);
+      await client.goto(`/view-invoice/${depositId}`);
+      await expect(client.getByTestId("amount-due")).toHaveText("$0.00");
+      await expect(client.getByText("Paid", { exact: true })).toBeVisible();
+      // Settings hold no company details yet: no empty "From" block on the invoice.
+      await expect(client.getByRole("heading", { name: "From", exact: true })).toHaveCount(0);
+      await client.goto(`/proposals/${id}`);
+      await expect(client.getByText("In progress", { exact: true }).first()).toBeVisible();
+      expect((await app.sql.query(`select status from proposal where id = $1`, [id])).rows[0].status).toBe("in_progress");
+      // The dashboard's next step names milestone 1.
+      await client.goto("/client-dashboard");
+      await expect(client.getByText("Design approved ($1,914.00) is due when the agency marks it reached.").first()).toBeVisible();
       await shoot(client, "dashboard");
+
+      // The admin marks milestone 1 reached: its invoice is issued and mailed.
+      await admin.goto(`/admin/proposals/${id}`);
+      await hydrated(admin);
+      await admin.getByTestId("schedule-line-1").getByRole("link", { name: "Mark milestone reached “Design approved”" }).click();
+      await admin.getByRole("button", { name: "Yes, it is reached: send the invoice" }).click();
+      await expect(admin.getByText(/“Design approved” marked reached: invoice INV-\d{4}-\d{4,} was sent to the client\./)).toBeVisible();
+      const { rows: issued } = await app.sql.query(
+        `select i.id, i.number, i.total_cents from payment_schedule_line l join invoice i on i.id = l.invoice_id where l.proposal_id = $1 and l.position = 1`,
+        [id],
+      );
+      expect(issued).toEqual([expect.objectContaining({ total_cents: 191_400 })]);
+      const mail = await mailTo(account.email, new RegExp(`New invoice ${issued[0].number as string}`));
+      expect(mail.text).toContain("Design approved of “Scheduled bakery site” is due: $1,914.00.");
+      const link = /https?:\/\/[^\s]+\/i\/[\w.-]+/.exec(mail.text ?? "")?.[0];
+      expect(link, "the mail links the invoice").toBeTruthy();
+
+      // Paid from the mail's link, without signing in.
+      const stranger = opened(await newUserPage(browser, { baseURL: app.baseUrl }));
+      await stranger.goto(new URL(link!).pathname);
+      await hydrated(stranger);
+      await expect(stranger.getByRole("heading", { name: `Invoice ${issued[0].number as string}` })).toBeVisible();
+      await stranger.getByRole("button", { name: "Pay $1,914.00 by card" }).click();
+      await expect(stranger.getByRole("heading", { name: "Stand-in checkout" })).toBeVisible();
+      await stranger.getByRole("button", { name: "Pay", exact: true }).click();
+      // Back on the signed link: the webhook came first, so the invoice reads paid.
+      await expect(stranger).toHaveURL(/\/i\/[^/?]+\?payment=processing$/);
+      await expect(stranger.getByTestId("amount-due")).toHaveText("$0.00");
+      await expect(stranger.getByText("Paid", { exact: true })).toBeVisible();
+      expect((await app.sql.query(`select status from invoice where id = $1`, [issued[0].id])).rows[0].status).toBe("paid");
+      await client.goto("/client-dashboard");
+      await expect(client.getByText("Pages built ($1,595.00) is due when the agency marks it reached.").first()).toBeVisible();
     } finally {
       await closePages();
       await app.stop();
@@ -161,15 +329,34 @@ test.describe("accept, sign, pay", () => {
   test("without Stripe: the instructions with amount and reference; the admin records the transfer", async ({ browser }) => {
     const app = await startIsolatedApp("accept-pay-transfer");
     try {
-      await app.sql.query(
-        `insert into settings (id, payment_instructions) values (1, $1) on conflict (id) do update set payment_instructions = excluded.payment_instructions`,
-        ["Bank transfer to IBAN DE89 3704 0044 0532 0130 00."],
-      );
       const client = opened(await newUserPage(browser, { baseURL: app.baseUrl }));
       const account = await registerClient(client, { businessName: "Transfer Bakery" });
       const admin = opened(await newUserPage(browser, { baseURL: app.baseUrl }));
       await loginAsAdmin(admin);
-      const id = await offerWithDeposit(app, admin, account.email, "Transfer bakery site");
+      const id = await offerWithDeposit(app, admin, account.email, "Transfer bakery site", {
+        schedule: true,
+        withoutInstructions: async () => {
+          // Generate invoice (in another tab: the offer stays as typed): the page warns with the link to Settings, and the action refuses (409) with the sentence.
+          const tab = opened(await admin.context().newPage());
+          await tab.goto(`/admin/generate-invoice/${(await app.sql.query(`select max(id) as id from proposal`)).rows[0].id}`);
+          await hydrated(tab);
+          await expect(
+            tab.getByTestId("instructions-first").getByRole("link", { name: "Add payment instructions in Settings" }),
+          ).toHaveAttribute("href", "/admin/settings/payments#payment-instructions");
+          await tab.getByLabel("Item 1 description").fill("Design");
+          await tab.getByLabel("Item 1 amount").fill("100");
+          const answer = tab.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/admin/generate-invoice/"));
+          await tab.getByRole("button", { name: "Generate Invoice" }).click();
+          expect((await answer).status()).toBe(409);
+          await expect(tab.getByText(/^Add your payment instructions first/).first()).toBeVisible();
+          expect((await app.sql.query(`select count(*)::int as n from invoice`)).rows[0].n).toBe(0);
+          // The agency writes its instructions (Settings → Payments).
+          await app.sql.query(
+            `insert into settings (id, payment_instructions) values (1, $1) on conflict (id) do update set payment_instructions = excluded.payment_instructions`,
+            ["Bank transfer to IBAN DE89 3704 0044 0532 0130 00."],
+          );
+        },
+      });
 
       await client.goto(`/proposals/${id}/accept`);
       await hydrated(client);
@@ -183,12 +370,12 @@ test.describe("accept, sign, pay", () => {
       await expect(client.getByText("You accepted and signed the offer.")).toBeVisible();
       await expect(client.getByTestId("payment-instructions")).toHaveText("Bank transfer to IBAN DE89 3704 0044 0532 0130 00.");
       await expect(client.getByTestId("payment-reference")).toHaveText(`Amount: $1,914.00 · Reference: ${number}`);
-      await expect(client.getByTestId("deposit-sentence")).toContainText("Pay $1,914.00 now (deposit). The remaining $4,466.00 is due by");
-      await shoot(client, "pay-now");
+      await expect(client.getByTestId("deposit-sentence")).toHaveText("Pay $1,914.00 now (deposit).");
+      await shoot(client, "pay-now", client.getByTestId("payment-reference"));
       // The dashboard's next step says what is true: the deposit to pay.
       await client.goto("/client-dashboard");
       await expect(client.getByText("Pay your deposit for “Transfer bakery site”", { exact: true })).toBeVisible();
-      await expect(client.getByText(/Pay \$1,914\.00 now \(deposit\)\. The remaining \$4,466\.00 is due by/).first()).toBeVisible();
+      await expect(client.getByText(/Pay \$1,914\.00 now \(deposit\)\./).first()).toBeVisible();
 
       // The admin records the transfer: the work starts.
       await admin.goto(`/admin/invoices/${invoiceId}/payments`);

@@ -4,7 +4,18 @@
  * fixture sets up rows the other portals would create and checks what the database holds.
  */
 import type pg from "pg";
-import { ADMIN, adminPage, expect, hydrated, login, PASSWORD, registerClient, newUserPage, test } from "./fixtures";
+import {
+  ADMIN,
+  adminPage,
+  expect,
+  givePaymentInstructions,
+  hydrated,
+  login,
+  PASSWORD,
+  registerClient,
+  newUserPage,
+  test,
+} from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
 
 async function userId(sql: pg.Pool, email: string): Promise<string> {
@@ -93,6 +104,7 @@ test.describe("admin console", () => {
     sql,
   }) => {
     test.setTimeout(60_000);
+    await givePaymentInstructions(sql);
     const client = await registerClient(page, { businessName: "Invoice Cafe" });
     const project = `Invoice site ${uid()}`;
     const proposalId = await insertProposal(sql, {
@@ -213,6 +225,7 @@ test.describe("admin console", () => {
   });
 
   test("invoice items can be added and removed without JavaScript; the server refuses a missing amount", async ({ browser, page, sql }) => {
+    await givePaymentInstructions(sql);
     const client = await registerClient(page);
     const project = `NoJS invoice ${uid()}`;
     const proposalId = await insertProposal(sql, { client_id: await userId(sql, client.email), project_name: project });
@@ -247,6 +260,7 @@ test.describe("admin console", () => {
     sql,
     consoleErrors,
   }) => {
+    await givePaymentInstructions(sql);
     // The action's 500 is what this test provokes.
     consoleErrors.allow(/\/admin\/generate-invoice\/\d+\.data: fetch answered 500$/);
     const client = await registerClient(page);

@@ -14,6 +14,7 @@ import {
   expect,
   hydrated,
   login,
+  givePaymentInstructions,
   mailTo,
   newUserPage,
   registerAmbassador,
@@ -63,6 +64,7 @@ test("offer → draft hidden → send → accept and sign → certificate → ve
   sql,
 }) => {
   test.setTimeout(180_000);
+  await givePaymentInstructions(sql);
   const client = await registerClient(page, { businessName: "Pancake House" });
   const name = `Pancake site ${Date.now()}`;
   await requestProposal(page, name);
@@ -253,6 +255,7 @@ test("offer → draft hidden → send → accept and sign → certificate → ve
 
 test("accepting works without JavaScript", async ({ browser, sql }) => {
   test.setTimeout(120_000);
+  await givePaymentInstructions(sql);
   const page = await newUserPage(browser, { javaScriptEnabled: false });
   const client = await registerClient(page);
   const name = `No-JS site ${Date.now()}`;
@@ -281,6 +284,7 @@ test("accepting works without JavaScript", async ({ browser, sql }) => {
 
 test("an ambassador's proposal is version 1 at submission and is accepted the same way", async ({ page, browser, sql }) => {
   test.setTimeout(120_000);
+  await givePaymentInstructions(sql);
   const ambassador = await registerAmbassador(page);
   const clientPage = await newUserPage(browser);
   const client = await registerClient(clientPage, { referralCode: ambassador.referralCode });

@@ -5,7 +5,7 @@
  * nothing ever gets a 500. Runs on an instance of its own (whole-table comparisons).
  */
 import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
-import { ADMIN, PASSWORD, expect, test, uniqueEmail, uniqueIp } from "./fixtures";
+import { ADMIN, PASSWORD, expect, givePaymentInstructions, test, uniqueEmail, uniqueIp } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
 
 type Role = "anonymous" | "client" | "ambassador" | "admin";
@@ -37,6 +37,7 @@ test.describe("bad input", () => {
 
   test.beforeAll(async () => {
     app = await startIsolatedApp("badinput");
+    await givePaymentInstructions(app.sql);
     for (const role of ["anonymous", "client", "ambassador", "admin"] as Role[]) {
       as[role] = await playwrightRequest.newContext({ baseURL: app.baseUrl, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
     }

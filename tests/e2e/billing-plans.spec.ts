@@ -6,7 +6,7 @@
  * next invoice), pauses it (the client's preview says so), resumes and cancels it after confirming;
  * every change is in the audit trail. Checked at 390 px too.
  */
-import { expect, hydrated, loginAsAdmin, mailTo, newUserPage, registerClient, test } from "./fixtures";
+import { expect, givePaymentInstructions, hydrated, loginAsAdmin, mailTo, newUserPage, registerClient, test } from "./fixtures";
 
 test.describe("billing plans", () => {
   test.describe.configure({ timeout: 180_000 });
@@ -15,6 +15,8 @@ test.describe("billing plans", () => {
     browser,
     sql,
   }) => {
+    // #37: without card payments a plan's invoices wait for the agency's payment instructions.
+    await givePaymentInstructions(sql);
     const client = await newUserPage(browser);
     const business = `Retainer Co ${Date.now().toString(36)}`;
     const account = await registerClient(client, { businessName: business });

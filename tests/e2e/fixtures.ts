@@ -219,6 +219,34 @@ export const test = base.extend<Fixtures, { sqlPool: pg.Pool; watchContexts: voi
   extraHTTPHeaders: async ({ ip }, use) => use({ "x-forwarded-for": ip }),
 });
 
+/** Fails with the page's widest elements when it scrolls sideways. */
+export async function expectNoSidewaysScroll(page: Page, path: string, width: number) {
+  const { scrollWidth, culprits } = await page.evaluate((w) => {
+    const wide = [...document.querySelectorAll("body *")]
+      .filter((el) => el.getBoundingClientRect().right > w + 0.5)
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${(el.getAttribute("class") ?? "").split(" ").slice(0, 3).join(".")}`);
+    return { scrollWidth: document.documentElement.scrollWidth, culprits: wide };
+  }, width);
+  expect(scrollWidth, `${path} is ${scrollWidth}px wide: ${culprits.join(", ")}`).toBeLessThanOrEqual(width);
+}
+
+/** What the e2e agency tells clients to pay with (Settings → Payments). */
+export const E2E_PAYMENT_INSTRUCTIONS = "Bank transfer to IBAN GB00 TEST 0000 0000 0000 00, with the invoice number as the reference.";
+
+/**
+ * #37: without card payments an invoice is sent (and an offer asking a deposit or a schedule) only
+ * when the agency wrote its payment instructions. Writes them on the app behind `sql` unless some are
+ * there already (specs that share the app do not overwrite each other's).
+ */
+export async function givePaymentInstructions(sql: pg.Pool, text: string = E2E_PAYMENT_INSTRUCTIONS): Promise<void> {
+  await sql.query(
+    `insert into settings (id, payment_instructions) values (1, $1)
+     on conflict (id) do update set payment_instructions = excluded.payment_instructions where settings.payment_instructions = ''`,
+    [text],
+  );
+}
+
 // ---------------------------------------------------------------------------------------
 // Accounts. Requests made with `page.request` share the page's cookies, so these sign the
 // page in. The first admin is created at server start from ADMIN_EMAIL / ADMIN_PASSWORD.

@@ -9,7 +9,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, expectNoSidewaysScroll, test } from "./fixtures";
 import { contextFor, startDemoApp, visit, type DemoApp, type Role } from "./demo-app";
 
 // A budget per role for a busy machine: the admin visits some 60 pages (issue #41 added the settings and account sections).
@@ -38,18 +38,6 @@ async function hydratedIfScripted(page: Page) {
     .locator("html[data-hydrated]")
     .waitFor({ state: "attached", timeout: 3_000 })
     .catch(() => {});
-}
-
-/** Fails with the page's widest elements when it scrolls sideways. */
-async function expectNoSidewaysScroll(page: Page, path: string, width: number) {
-  const { scrollWidth, culprits } = await page.evaluate((w) => {
-    const wide = [...document.querySelectorAll("body *")]
-      .filter((el) => el.getBoundingClientRect().right > w + 0.5)
-      .slice(0, 5)
-      .map((el) => `${el.tagName.toLowerCase()}.${(el.getAttribute("class") ?? "").split(" ").slice(0, 3).join(".")}`);
-    return { scrollWidth: document.documentElement.scrollWidth, culprits: wide };
-  }, width);
-  expect(scrollWidth, `${path} is ${scrollWidth}px wide: ${culprits.join(", ")}`).toBeLessThanOrEqual(width);
 }
 
 /**

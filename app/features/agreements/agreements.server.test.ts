@@ -114,7 +114,7 @@ describe.each(testDatabases())("offers, versions and acceptance on %s", (_name, 
     });
 
     // Draft: nothing for the client.
-    expect((await saveOffer(t.db, admin, id, OFFER, "draft")).version).toBeNull();
+    expect((await saveOffer(t.db, admin, id, OFFER, "draft", { cardPayments: true })).version).toBeNull();
     const hidden = await getAgreementForClient(t.db, client, id);
     expect(hidden).toMatchObject({ current: null, canAccept: false, history: { versions: [] } });
     expect(JSON.stringify(hidden)).not.toContain("Hosting setup");
@@ -122,13 +122,13 @@ describe.each(testDatabases())("offers, versions and acceptance on %s", (_name, 
     expect((await getOfferForAdmin(t.db, admin, id)).form.items).toHaveLength(3);
 
     // Send: version 1, mail to the client, status awaiting acceptance.
-    const sent = await saveOffer(t.db, admin, id, OFFER, "send");
+    const sent = await saveOffer(t.db, admin, id, OFFER, "send", { cardPayments: true });
     expect(sent.version).toBe(1);
     expect((await proposalRow(t.db, id))!.status).toBe("awaiting_acceptance");
     const mails = await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, client.email));
     expect(mails.some((m) => m.subject.startsWith("Your offer is ready") && m.text.includes(`/proposals/${id}`))).toBe(true);
     // Sending the same terms again makes no version.
-    expect((await saveOffer(t.db, admin, id, OFFER, "send")).version).toBeNull();
+    expect((await saveOffer(t.db, admin, id, OFFER, "send", { cardPayments: true })).version).toBeNull();
 
     const view = await getAgreementForClient(t.db, client, id);
     expect(view.canAccept).toBe(true);
@@ -202,7 +202,7 @@ describe.each(testDatabases())("offers, versions and acceptance on %s", (_name, 
 
     // The admin changes the price: version 2 voids the acceptance.
     const changed = { ...OFFER, items: [{ ...OFFER.items[0]!, unitPriceCents: 175_000 }, ...OFFER.items.slice(1)] };
-    const second = await saveOffer(t.db, admin, id, changed, "send");
+    const second = await saveOffer(t.db, admin, id, changed, "send", { cardPayments: true });
     expect(second).toMatchObject({ version: 2, voided: 1 });
     const p2 = (await proposalRow(t.db, id))!;
     expect(p2.status).toBe("awaiting_acceptance");
@@ -230,10 +230,17 @@ describe.each(testDatabases())("offers, versions and acceptance on %s", (_name, 
 
     // The invoice generated from it asks for the accepted version's deposit: 30 % of its total (#25).
     const offered = (await getOfferForInvoice(t.db, id))!;
-    const generated = await generateInvoice(t.db, admin, id, {
-      items: offered.items.map((item) => ({ description: item.description, amountCents: item.quantity * item.unitPriceCents })),
-      dueDate: "2099-01-31",
-    });
+    const generated = await generateInvoice(
+      t.db,
+      admin,
+      id,
+      {
+        items: offered.items.map((item) => ({ description: item.description, amountCents: item.quantity * item.unitPriceCents })),
+        dueDate: "2099-01-31",
+      },
+      undefined,
+      { cardPayments: true },
+    );
     const [stored] = await t.db.select({ depositCents: invoice.depositCents }).from(invoice).where(eq(invoice.id, generated.id));
     expect(stored!.depositCents).toBe(depositFromPercent(generated.totalCents, 30));
   });
@@ -244,17 +251,21 @@ describe.each(testDatabases())("offers, versions and acceptance on %s", (_name, 
     const client = await makeClient(s);
     const id = await insertProposal(t.db, { clientId: client.id, projectDetails: "x", status: "pending" });
     expect(
-      (await refusalOf(saveOffer(t.db, admin, id, { ...OFFER, deposit: { kind: "amount", value: 10_000_000 } }, "send"))).fieldErrors,
+      (
+        await refusalOf(
+          saveOffer(t.db, admin, id, { ...OFFER, deposit: { kind: "amount", value: 10_000_000 } }, "send", { cardPayments: true }),
+        )
+      ).fieldErrors,
     ).toHaveProperty("depositValue");
-    expect((await refusalOf(saveOffer(t.db, client, id, OFFER, "send"))).status).toBe(403);
+    expect((await refusalOf(saveOffer(t.db, client, id, OFFER, "send", { cardPayments: true }))).status).toBe(403);
     expect((await refusalOf(acceptOffer(t.db, client, id, { typedName: "A", version: 1 }, META))).status).toBe(409);
-    await saveOffer(t.db, admin, id, OFFER, "send");
+    await saveOffer(t.db, admin, id, OFFER, "send", { cardPayments: true });
     expect((await refusalOf(acceptOffer(t.db, client, id, { typedName: "   ", version: 1 }, META))).status).toBe(400);
     const { declineProposal } = await import("#app/features/proposals/proposals.server");
     await declineProposal(t.db, client, id, "Too expensive");
     expect((await refusalOf(acceptOffer(t.db, client, id, { typedName: "Ann", version: 1 }, META))).status).toBe(409);
     // A new version answers the decline: the client may accept again.
-    await saveOffer(t.db, admin, id, { ...OFFER, timeline: "8 weeks" }, "send");
+    await saveOffer(t.db, admin, id, { ...OFFER, timeline: "8 weeks" }, "send", { cardPayments: true });
     expect((await proposalRow(t.db, id))!.clientDeclinedAt).toBeNull();
     expect((await acceptOffer(t.db, client, id, { typedName: "Ann", version: 2 }, META)).changed).toBe(true);
   });
@@ -293,10 +304,10 @@ describe.each(testDatabases())("offers, versions and acceptance on %s", (_name, 
     const admin = await makeAdmin(s);
     const client = await makeClient(s);
     const id = await insertProposal(t.db, { clientId: client.id, projectDetails: "x", status: "pending" });
-    await saveOffer(t.db, admin, id, OFFER, "draft");
-    await saveOffer(t.db, admin, id, OFFER, "send");
+    await saveOffer(t.db, admin, id, OFFER, "draft", { cardPayments: true });
+    await saveOffer(t.db, admin, id, OFFER, "send", { cardPayments: true });
     await acceptOffer(t.db, client, id, { typedName: "Ann", version: 1 }, META);
-    await saveOffer(t.db, admin, id, { ...OFFER, timeline: "9 weeks" }, "send");
+    await saveOffer(t.db, admin, id, { ...OFFER, timeline: "9 weeks" }, "send", { cardPayments: true });
     const texts = async (actor: typeof admin) =>
       (await getThread(t.db, actor, id, { markAsRead: false })).entries.flatMap((e) => (e.kind === "event" ? [e.text] : []));
     const forClient = await texts(client);
@@ -317,9 +328,9 @@ describe.each(testDatabases())("offers, versions and acceptance on %s", (_name, 
     const admin = await makeAdmin(s);
     const client = await makeClient(s);
     const id = await insertProposal(t.db, { clientId: client.id, projectDetails: "x", status: "pending" });
-    await saveOffer(t.db, admin, id, OFFER, "send");
+    await saveOffer(t.db, admin, id, OFFER, "send", { cardPayments: true });
     const v1 = (await getAgreementForClient(t.db, client, id)).current!;
-    await saveOffer(t.db, admin, id, { ...OFFER, scope: "Changed scope" }, "send");
+    await saveOffer(t.db, admin, id, { ...OFFER, scope: "Changed scope" }, "send", { cardPayments: true });
     // The tab still showing version 1 (with its hash) is refused.
     const refused = await refusalOf(acceptOffer(t.db, client, id, { typedName: "Ann", version: 1, sha256: v1.sha256 }, META));
     expect(refused.status).toBe(409);

@@ -48,7 +48,7 @@ describe.each(testDatabases())("accept, sign, pay on %s", (_name, open) => {
     const admin = await makeAdmin(s);
     const client = await makeClient(s);
     const id = await insertProposal(t.db, { clientId: client.id, projectDetails: "x", status: "pending" });
-    await saveOffer(t.db, admin, id, OFFER, "send");
+    await saveOffer(t.db, admin, id, OFFER, "send", { cardPayments: true });
     const accepted = await acceptOffer(t.db, client, id, { typedName: "Ann Baker", version: 1 }, META);
     expect(accepted.invoiceId).not.toBeNull();
     const invoiceId = accepted.invoiceId!;

@@ -4,7 +4,7 @@
  * (`versions.server.ts`), mails the client and moves the proposal to "Awaiting acceptance". An
  * ambassador's proposal gets its version 1 when submitted. The client reads only sent versions.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database, Queryable, Transaction } from "#app/db/client.server";
 import { proposal, proposalOffer, type ProposalStatus } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
@@ -14,9 +14,8 @@ import { recordAudit } from "#app/features/audit/audit.server";
 import { queueUserNotice } from "#app/features/mail/notifications.server";
 import { publishProposalEvent } from "#app/features/live/live-events.server";
 import { PROPOSAL_MESSAGES } from "#app/features/proposals/proposals.messages";
-import { emailVerified, visibleToClient } from "#app/features/proposals/client-visibility.server";
 import { isCompletedStatus } from "#app/features/proposals/proposal-rules";
-import { getProposalForClient } from "#app/features/proposals/proposal-detail.server";
+import { getProposalForClient, readProposalFor } from "#app/features/proposals/proposal-detail.server";
 import { AGREEMENT_MESSAGES } from "./agreements.messages";
 import { depositCents, priceItems, type VersionTerms } from "./terms";
 import {
@@ -35,6 +34,7 @@ import { scheduleProblem } from "./offer.schema";
 import type { ScheduleDue, ScheduleLineTerms } from "./schedule";
 import { getSettings } from "#app/features/settings/settings.server";
 import { currencyOf } from "#app/lib/money";
+import { assertClientCanPay } from "#app/features/invoices/client-can-pay.server";
 
 /** The offer form's values as text (what the inputs show). */
 export interface OfferFormDefaults {
@@ -220,7 +220,8 @@ function acceptanceOf(standing: HistoryAcceptance | null, current: CurrentVersio
  */
 export async function getOfferForAdmin(q: Queryable, actor: Actor, proposalId: number): Promise<AdminOfferView> {
   assertRole(actor, "admin");
-  const [p] = await q.select().from(proposal).where(eq(proposal.id, proposalId));
+  // The proposal page reads the same row for its detail: one statement per request (issue #42).
+  const p = (await readProposalFor(q, actor, proposalId))?.p;
   if (!p) throw notFound(PROPOSAL_MESSAGES.notFound);
   const [draft, { current: version, standing, history }] = await Promise.all([readDraft(q, proposalId), readAgreement(q, proposalId)]);
   const current = currentView(version);
@@ -237,10 +238,8 @@ export async function getOfferForAdmin(q: Queryable, actor: Actor, proposalId: n
  */
 export async function getAgreementForClient(q: Queryable, actor: Actor, proposalId: number): Promise<ClientAgreementView> {
   assertRole(actor, "client");
-  const [p] = await q
-    .select()
-    .from(proposal)
-    .where(and(eq(proposal.id, proposalId), visibleToClient(actor, await emailVerified(q, actor))));
+  // The client's visibility checked in the statement, shared with the page's detail (issue #42).
+  const p = (await readProposalFor(q, actor, proposalId))?.p;
   if (!p) throw notFound(PROPOSAL_MESSAGES.notFound);
   const { current: version, standing, history } = await readAgreement(q, proposalId);
   const current = currentView(version);
@@ -302,9 +301,12 @@ async function upsertDraft(tx: Transaction, actor: Actor, proposalId: number, in
  * and mails the client a link; when nothing changed, no version is made.
  *
  * @param input - validated form output (cents, `YYYY-MM-DD`).
+ * @param options.cardPayments - whether Stripe is configured (`cardPaymentsEnabled(env)`): sending an
+ *   offer that asks money (a deposit or a payment schedule) needs it or the Settings' payment instructions (#37).
  * @returns the message to show, and the version made (null for a draft or no change).
  * @throws {AppError} 403 unless an admin; 404 "Proposal not found"; 400 on `items` when the total
- *   exceeds $10,000,000.00, on `depositValue` when an amount exceeds the total.
+ *   exceeds $10,000,000.00, on `depositValue` when an amount exceeds the total; 409
+ *   `INVOICE_MESSAGES.instructionsFirst` when sending an offer that asks money the client could not pay.
  */
 export async function saveOffer(
   db: Database,
@@ -312,9 +314,11 @@ export async function saveOffer(
   proposalId: number,
   input: OfferTermsInput,
   mode: "draft" | "send",
+  options: { cardPayments: boolean },
 ): Promise<{ message: string; version: number | null; voided: number | null }> {
   assertRole(actor, "admin");
   checkMoney(input, currencyOf(await getSettings(db)));
+  if (mode === "send" && (input.deposit !== null || (input.schedule?.length ?? 0) > 0)) await assertClientCanPay(db, options.cardPayments);
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(proposal).where(eq(proposal.id, proposalId)).for("update");
     if (!row) throw notFound(PROPOSAL_MESSAGES.notFound);

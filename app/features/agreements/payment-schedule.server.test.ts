@@ -120,7 +120,7 @@ describe.each(testDatabases())("payment schedules on %s", (_name, open) => {
     const admin = await makeAdmin(s);
     const client = await makeClient(s);
     const id = await insertProposal(t.db, { clientId: client.id, projectDetails: "x", status: "pending" });
-    await saveOffer(t.db, admin, id, OFFER, "send");
+    await saveOffer(t.db, admin, id, OFFER, "send", { cardPayments: true });
     const accepted = await acceptOffer(t.db, client, id, { typedName: "Ann Baker", version: 1 }, META);
     return { admin, client, id, accepted };
   }
@@ -130,7 +130,7 @@ describe.each(testDatabases())("payment schedules on %s", (_name, open) => {
     const admin = await makeAdmin(s);
     const client = await makeClient(s);
     const id = await insertProposal(t.db, { clientId: client.id, projectDetails: "x", status: "pending" });
-    await saveOffer(t.db, admin, id, OFFER, "send");
+    await saveOffer(t.db, admin, id, OFFER, "send", { cardPayments: true });
     const [v1] = await t.db.select().from(proposalVersion).where(eq(proposalVersion.proposalId, id));
     const terms = v1!.terms as unknown as VersionTerms;
     // 10 % deposit = $100.00; 33.33 % of $1,000.00 = $333.30 each; the rest $233.40.
@@ -146,7 +146,7 @@ describe.each(testDatabases())("payment schedules on %s", (_name, open) => {
         { label: "Final payment", share: { kind: "rest" as const }, due: { kind: "milestone" as const } },
       ],
     };
-    await saveOffer(t.db, admin, id, thirds, "send");
+    await saveOffer(t.db, admin, id, thirds, "send", { cardPayments: true });
     const { current, history } = await readAgreement(t.db, id);
     expect(current!.terms.schedule!.map((l) => l.amountCents)).toEqual([33_334, 33_333, 33_333]);
     // The version diff shows the schedule's change.
@@ -159,7 +159,7 @@ describe.each(testDatabases())("payment schedules on %s", (_name, open) => {
       ...OFFER,
       schedule: [{ ...OFFER.schedule![0]!, share: { kind: "amount" as const, value: 95_000 } }, OFFER.schedule![2]!],
     };
-    await expect(saveOffer(t.db, admin, id, over, "send")).rejects.toMatchObject({
+    await expect(saveOffer(t.db, admin, id, over, "send", { cardPayments: true })).rejects.toMatchObject({
       status: 400,
       fieldErrors: { schedule: ["The schedule asks $1,050.00, more than the offer's total of $1,000.00."] },
     });
@@ -196,10 +196,13 @@ describe.each(testDatabases())("payment schedules on %s", (_name, open) => {
     const dueOn = lines[2]!.dueOn!;
     // The day before (agency time): nothing. Kiritimati is UTC+14: its day starts at 10:00 UTC the day before.
     const dayStart = new Date(`${dueOn}T00:00:00+14:00`);
-    expect(await issueDueScheduleLines(t.db, new Date(dayStart.getTime() - 60_000))).toBe(0);
-    const runs = await Promise.all([issueDueScheduleLines(t.db, dayStart), issueDueScheduleLines(t.db, dayStart)]);
+    expect(await issueDueScheduleLines(t.db, new Date(dayStart.getTime() - 60_000), { cardPayments: true })).toBe(0);
+    const runs = await Promise.all([
+      issueDueScheduleLines(t.db, dayStart, { cardPayments: true }),
+      issueDueScheduleLines(t.db, dayStart, { cardPayments: true }),
+    ]);
     expect(runs[0] + runs[1]).toBe(1);
-    expect(await issueDueScheduleLines(t.db, new Date(dayStart.getTime() + DAY))).toBe(0);
+    expect(await issueDueScheduleLines(t.db, new Date(dayStart.getTime() + DAY), { cardPayments: true })).toBe(0);
     const invoices = await t.db.select().from(invoice).where(eq(invoice.proposalId, id));
     expect(invoices.map((i) => i.totalCents).sort()).toEqual([10_000, 33_330]);
     const issued = (await listScheduleLines(t.db, id))[2]!;
@@ -216,18 +219,26 @@ describe.each(testDatabases())("payment schedules on %s", (_name, open) => {
     const { id, admin, client } = await acceptedProposal();
     const milestone = (await listScheduleLines(t.db, id))[1]!;
     const ambassador = await makeAmbassador(s);
-    await expect(markMilestoneReached(t.db, client, id, milestone.id)).rejects.toMatchObject({ status: 403 });
-    await expect(markMilestoneReached(t.db, ambassador, id, milestone.id)).rejects.toMatchObject({ status: 403 });
+    await expect(markMilestoneReached(t.db, client, id, milestone.id, undefined, { cardPayments: true })).rejects.toMatchObject({
+      status: 403,
+    });
+    await expect(markMilestoneReached(t.db, ambassador, id, milestone.id, undefined, { cardPayments: true })).rejects.toMatchObject({
+      status: 403,
+    });
     expect((await listScheduleLines(t.db, id))[1]!.reachedAt).toBeNull();
-    const done = await markMilestoneReached(t.db, admin, id, milestone.id);
+    const done = await markMilestoneReached(t.db, admin, id, milestone.id, undefined, { cardPayments: true });
     expect(done.message).toBe(`“Milestone 1: design approved” marked reached: invoice ${done.number} was sent to the client.`);
     const [row] = await t.db.select().from(invoice).where(eq(invoice.id, done.invoiceId));
     expect(row).toMatchObject({ totalCents: 33_330, depositCents: null, clientId: client.id });
-    await expect(markMilestoneReached(t.db, admin, id, milestone.id)).rejects.toMatchObject({ status: 409 });
+    await expect(markMilestoneReached(t.db, admin, id, milestone.id, undefined, { cardPayments: true })).rejects.toMatchObject({
+      status: 409,
+    });
     // Not a milestone / another proposal's line.
     const dated = (await listScheduleLines(t.db, id))[2]!;
-    await expect(markMilestoneReached(t.db, admin, id, dated.id)).rejects.toMatchObject({ status: 409 });
-    await expect(markMilestoneReached(t.db, admin, id + 1000, milestone.id)).rejects.toMatchObject({ status: 404 });
+    await expect(markMilestoneReached(t.db, admin, id, dated.id, undefined, { cardPayments: true })).rejects.toMatchObject({ status: 409 });
+    await expect(markMilestoneReached(t.db, admin, id + 1000, milestone.id, undefined, { cardPayments: true })).rejects.toMatchObject({
+      status: 404,
+    });
     const audits = await t.db
       .select({ actorId: auditEvent.actorId, after: auditEvent.after })
       .from(auditEvent)
@@ -235,7 +246,7 @@ describe.each(testDatabases())("payment schedules on %s", (_name, open) => {
     expect(audits).toHaveLength(1);
     expect(audits[0]!.actorId).toBe(admin.id);
     // Its invoice is issued once: the job finds nothing more for it.
-    expect(await issueDueScheduleLines(t.db)).toBe(0);
+    expect(await issueDueScheduleLines(t.db, undefined, { cardPayments: true })).toBe(0);
     expect(await t.db.select().from(invoice).where(eq(invoice.proposalId, id))).toHaveLength(2);
   });
 
@@ -243,7 +254,7 @@ describe.each(testDatabases())("payment schedules on %s", (_name, open) => {
     const { t } = ctx;
     const { id, admin, client } = await acceptedProposal();
     const milestone = (await listScheduleLines(t.db, id))[1]!;
-    await markMilestoneReached(t.db, admin, id, milestone.id);
+    await markMilestoneReached(t.db, admin, id, milestone.id, undefined, { cardPayments: true });
     // Version 2: the total rises to $2,000.00 and the second milestone becomes a fixed $500.00.
     const v2 = {
       ...OFFER,
@@ -251,7 +262,7 @@ describe.each(testDatabases())("payment schedules on %s", (_name, open) => {
       schedule: [OFFER.schedule![0]!, { ...OFFER.schedule![1]!, share: { kind: "amount" as const, value: 50_000 } }, OFFER.schedule![2]!],
     };
     // The deposit stays a fixed $100.00 (issued), so the percentage deposit is given as that amount.
-    await saveOffer(t.db, admin, id, { ...v2, deposit: { kind: "amount", value: 10_000 } }, "send");
+    await saveOffer(t.db, admin, id, { ...v2, deposit: { kind: "amount", value: 10_000 } }, "send", { cardPayments: true });
     const { current } = await readAgreement(t.db, id);
     // Issued: the deposit ($100.00) and milestone 1 ($333.30) keep their amounts; the rest follows the new total.
     expect(current!.terms.schedule!.map((l) => l.amountCents)).toEqual([33_330, 50_000, 106_670]);
@@ -286,5 +297,42 @@ describe.each(testDatabases())("payment schedules on %s", (_name, open) => {
     await t.db.update(settings).set({ paymentInstructions: "IBAN DE00 1234" });
     await generateInvoice(t.db, admin, id, input, new Date(), { cardPayments: false });
     expect(await t.db.select().from(invoice).where(eq(invoice.proposalId, id))).toHaveLength(2);
+  });
+
+  it("without card payments and instructions: an offer asking money is not sent, a milestone is not marked, due lines wait; then go out", async () => {
+    const { t } = ctx;
+    const { admin, id } = await acceptedProposal();
+    const noInstructions = { paymentInstructions: "", paymentLinkTemplate: "" };
+    await t.db.update(settings).set(noInstructions);
+    const refusal = { status: 409, message: expect.stringContaining("/admin/settings/payments#payment-instructions") };
+    // Mark milestone reached: refused, nothing changes.
+    const milestone = (await listScheduleLines(t.db, id))[1]!;
+    await expect(markMilestoneReached(t.db, admin, id, milestone.id, new Date(), { cardPayments: false })).rejects.toMatchObject(refusal);
+    expect((await listScheduleLines(t.db, id))[1]).toMatchObject({ reachedAt: null, invoiceId: null });
+    // A line falling due waits (no invoice, no mail) until the instructions exist, then goes out on the next run.
+    const dueOn = (await listScheduleLines(t.db, id))[2]!.dueOn!;
+    const dayStart = new Date(`${dueOn}T00:00:00+14:00`);
+    const invoicesBefore = (await t.db.select().from(invoice).where(eq(invoice.proposalId, id))).length;
+    expect(await issueDueScheduleLines(t.db, dayStart, { cardPayments: false })).toBe(0);
+    expect(await t.db.select().from(invoice).where(eq(invoice.proposalId, id))).toHaveLength(invoicesBefore);
+    expect(await issueDueScheduleLines(t.db, dayStart, { cardPayments: true })).toBe(1);
+    await t.db.update(settings).set({ paymentInstructions: "IBAN DE00 1234" });
+    expect(await markMilestoneReached(t.db, admin, id, milestone.id, new Date(), { cardPayments: false })).toMatchObject({
+      number: expect.stringMatching(/^INV-/),
+    });
+
+    // Sending an offer that asks a deposit or a schedule: refused; a draft, or an offer asking nothing now, is fine.
+    await t.db.update(settings).set(noInstructions);
+    const other = await insertProposal(t.db, { clientId: (await makeClient(ctx.s)).id, projectDetails: "x", status: "pending" });
+    const deposit = { ...OFFER, schedule: [], deposit: { kind: "percent" as const, value: 30 } };
+    for (const asking of [OFFER, deposit]) {
+      await expect(saveOffer(t.db, admin, other, asking, "send", { cardPayments: false })).rejects.toMatchObject(refusal);
+    }
+    expect(await t.db.select().from(proposalVersion).where(eq(proposalVersion.proposalId, other))).toEqual([]);
+    await saveOffer(t.db, admin, other, OFFER, "draft", { cardPayments: false });
+    expect((await saveOffer(t.db, admin, other, { ...OFFER, schedule: [], deposit: null }, "send", { cardPayments: false })).version).toBe(
+      1,
+    );
+    expect((await saveOffer(t.db, admin, other, OFFER, "send", { cardPayments: true })).version).toBe(2);
   });
 });

@@ -11,6 +11,7 @@ import type { Database, Queryable } from "#app/db/client.server";
 import { invoice, paymentScheduleLine, proposal } from "#app/db/schema";
 import { recordAudit } from "#app/features/audit/audit.server";
 import { issueInvoice } from "#app/features/invoices/generate-invoice.server";
+import { assertClientCanPay, clientCanPay } from "#app/features/invoices/client-can-pay.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { dateIn, addCalendarDays } from "#app/features/meetings/slots";
 import { assertRole, type Actor } from "#app/features/users/actor";
@@ -69,24 +70,7 @@ export async function agencyToday(q: Queryable, at: Date): Promise<string> {
  * @returns `[]` for a proposal without a schedule (or not accepted yet).
  */
 export async function listScheduleLines(q: Queryable, proposalId: number): Promise<ScheduleLineView[]> {
-  return q
-    .select({
-      id: paymentScheduleLine.id,
-      position: paymentScheduleLine.position,
-      label: paymentScheduleLine.label,
-      amountCents: paymentScheduleLine.amountCents,
-      dueKind: paymentScheduleLine.dueKind,
-      dueOn: paymentScheduleLine.dueOn,
-      reachedAt: paymentScheduleLine.reachedAt,
-      invoiceId: paymentScheduleLine.invoiceId,
-      invoiceNumber: invoice.number,
-      invoiceStatus: invoice.status,
-      invoiceDueDate: invoice.dueDate,
-    })
-    .from(paymentScheduleLine)
-    .leftJoin(invoice, eq(invoice.id, paymentScheduleLine.invoiceId))
-    .where(eq(paymentScheduleLine.proposalId, proposalId))
-    .orderBy(asc(paymentScheduleLine.position));
+  return (await scheduleLinesOf(q, [proposalId])).get(proposalId) ?? [];
 }
 
 /**
@@ -228,11 +212,14 @@ export async function issueScheduleLine(tx: Queryable, actor: Actor | null, line
 /**
  * The `schedule` job (#37): issues every line due today or earlier in the agency's time zone, each
  * in its own transaction. Two runners at once issue each line once (the row lock, SKIP LOCKED, and
- * `issued_at`).
+ * `issued_at`). Without card payments and without payment instructions nothing is issued (#37: the
+ * lines are held back, the admin dashboard says so; they go out on the first run after).
  *
+ * @param options.cardPayments - whether Stripe is configured (`cardPaymentsEnabled(env)`).
  * @returns how many invoices this run issued.
  */
-export async function issueDueScheduleLines(db: Database, at: Date = clockNow()): Promise<number> {
+export async function issueDueScheduleLines(db: Database, at: Date = clockNow(), options: { cardPayments: boolean }): Promise<number> {
+  if (!(await clientCanPay(db, options.cardPayments))) return 0;
   const today = await agencyToday(db, at);
   const due = await db
     .select({ id: paymentScheduleLine.id })
@@ -251,9 +238,11 @@ export async function issueDueScheduleLines(db: Database, at: Date = clockNow())
  * "Mark milestone reached" (#37, admin only): the milestone falls due today (agency time zone) and
  * its invoice is issued and mailed at once. Audited as `milestone-reached` on the proposal.
  *
+ * @param options.cardPayments - whether Stripe is configured (`cardPaymentsEnabled(env)`).
  * @returns the invoice issued (id, number) and the message to show.
  * @throws {AppError} 403 unless an admin; 404 unknown line (or of another proposal); 409 not a
- *   milestone, already reached, or no client account.
+ *   milestone, already reached, or no client account; 409 `INVOICE_MESSAGES.instructionsFirst`
+ *   without card payments and without payment instructions (#37).
  */
 export async function markMilestoneReached(
   db: Database,
@@ -261,8 +250,10 @@ export async function markMilestoneReached(
   proposalId: number,
   lineId: number,
   at: Date = clockNow(),
+  options: { cardPayments: boolean },
 ): Promise<{ invoiceId: number; number: string; message: string }> {
   assertRole(actor, "admin");
+  await assertClientCanPay(db, options.cardPayments);
   return db.transaction(async (tx) => {
     const [line] = await tx
       .select()

@@ -66,8 +66,17 @@ describe.each(testDatabases())("admin CSV exports on %s", (_name, open) => {
     expect(users.map((u) => u.email).sort()).toEqual([bakery.email, gym.email].sort());
     expect(users.map((u) => u.email)).not.toContain(ambassador.email);
 
-    const paid = await generateInvoice(t.db, admin, await insertProposal(t.db, { clientId: gym.id, projectName: "Gym shop" }), ITEMS);
-    await generateInvoice(t.db, admin, await insertProposal(t.db, { clientId: bakery.id, projectName: "Bakery shop" }), ITEMS);
+    const paid = await generateInvoice(
+      t.db,
+      admin,
+      await insertProposal(t.db, { clientId: gym.id, projectName: "Gym shop" }),
+      ITEMS,
+      undefined,
+      { cardPayments: true },
+    );
+    await generateInvoice(t.db, admin, await insertProposal(t.db, { clientId: bakery.id, projectName: "Bakery shop" }), ITEMS, undefined, {
+      cardPayments: true,
+    });
     await markInvoicePaid(t.db, admin, paid.id);
     const invoices = await all(await exportInvoicesForAdmin(t.db, admin, { filter: "paid" }));
     expect(invoices.map((i) => i.number)).toEqual([paid.number]);
@@ -113,7 +122,9 @@ describe.each(testDatabases())("admin CSV exports on %s", (_name, open) => {
     const { t, s, admin } = ctx;
     const client = await makeClient(s);
     for (let i = 0; i < 7; i++) {
-      const { id } = await generateInvoice(t.db, admin, await insertProposal(t.db, { clientId: client.id }), ITEMS);
+      const { id } = await generateInvoice(t.db, admin, await insertProposal(t.db, { clientId: client.id }), ITEMS, undefined, {
+        cardPayments: true,
+      });
       // Same creation instant for several rows: the id decides their order.
       if (i >= 2)
         await t.db

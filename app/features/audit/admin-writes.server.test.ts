@@ -110,7 +110,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
       const client = await makeClient(s);
       await optOut(client.id); // essential: sent anyway
       const proposalId = await insertProposal(t.db, { clientId: client.id });
-      const created = await generateInvoice(t.db, admin, proposalId, ITEMS, new Date("2030-12-01T12:00:00Z"));
+      const created = await generateInvoice(t.db, admin, proposalId, ITEMS, new Date("2030-12-01T12:00:00Z"), { cardPayments: true });
       expect(await onlyEvent()).toMatchObject({
         entity: "invoice",
         entityId: String(created.id),
@@ -137,7 +137,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
       const { t, s, admin } = ctx;
       const client = await makeClient(s);
       const proposalId = await insertProposal(t.db, { clientId: client.id });
-      const { id } = await generateInvoice(t.db, admin, proposalId, ITEMS);
+      const { id } = await generateInvoice(t.db, admin, proposalId, ITEMS, undefined, { cardPayments: true });
       await t.db.delete(auditEvent);
       await t.db.delete(mailOutbox);
 
@@ -164,7 +164,9 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
     it("record full payment (was Mark paid): one event with the balance before/after; again is a no-op; refusals record nothing", async () => {
       const { t, s, admin } = ctx;
       const client = await makeClient(s);
-      const { id } = await generateInvoice(t.db, admin, await insertProposal(t.db, { clientId: client.id }), ITEMS);
+      const { id } = await generateInvoice(t.db, admin, await insertProposal(t.db, { clientId: client.id }), ITEMS, undefined, {
+        cardPayments: true,
+      });
       await t.db.delete(auditEvent);
       await t.db.delete(mailOutbox);
       const before = await snapshot(t.db);
@@ -196,7 +198,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
       const { t, s, admin } = ctx;
       const client = await makeClient(s);
       const proposalId = await insertProposal(t.db, { clientId: client.id });
-      const { id, number } = await generateInvoice(t.db, admin, proposalId, ITEMS);
+      const { id, number } = await generateInvoice(t.db, admin, proposalId, ITEMS, undefined, { cardPayments: true });
       await t.db.delete(auditEvent);
       await t.db.delete(mailOutbox);
       const before = await snapshot(t.db);
@@ -217,11 +219,13 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
       const { t, s, admin } = ctx;
       const client = await makeClient(s);
       const proposalId = await insertProposal(t.db, { clientId: client.id });
-      await generateInvoice(t.db, admin, proposalId, ITEMS);
+      await generateInvoice(t.db, admin, proposalId, ITEMS, undefined, { cardPayments: true });
       const before = await snapshot(t.db);
       // The page showed no invoice; one was generated since (a double submit, another admin): 409 (#37).
-      expect((await rejectionOf(generateInvoice(t.db, admin, proposalId, ITEMS, new Date(), { knownInvoices: 0 }))).status).toBe(409);
-      expect((await rejectionOf(generateInvoice(t.db, client, proposalId, ITEMS))).status).toBe(403);
+      expect(
+        (await rejectionOf(generateInvoice(t.db, admin, proposalId, ITEMS, new Date(), { cardPayments: true, knownInvoices: 0 }))).status,
+      ).toBe(409);
+      expect((await rejectionOf(generateInvoice(t.db, client, proposalId, ITEMS, undefined, { cardPayments: true }))).status).toBe(403);
       expect(await snapshot(t.db)).toEqual(before);
     });
   });

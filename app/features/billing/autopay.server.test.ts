@@ -12,21 +12,9 @@
 import { and, eq, like } from "drizzle-orm";
 import type Stripe from "stripe";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Database } from "#app/db/client.server";
-import {
-  billingCycle,
-  invoice,
-  invoiceAutopay,
-  mailOutbox,
-  membership,
-  payments,
-  savedCard,
-  settings,
-  stripeCustomer,
-} from "#app/db/schema";
+import { billingCycle, invoice, invoiceAutopay, mailOutbox, payments, savedCard, settings, stripeCustomer } from "#app/db/schema";
 import { runDueJobs } from "#app/features/jobs/jobs.server";
 import { handleStripeEvent } from "#app/features/payments/stripe.server";
-import type { Actor } from "#app/features/users/actor";
 import { manualClock, type ManualClock } from "#app/lib/clock.server";
 import { testDatabases } from "../../../tests/helpers/db";
 import { makeClient, useTestServices } from "../../../tests/helpers/services";
@@ -35,11 +23,7 @@ import { autopayNotice, runAutopayCharge, sendCardExpiryNotices, type AutopayJob
 import { runBillingJob } from "./billing-job.server";
 import { issueDueCycles } from "./issue-cycles.server";
 import { createBillingPlan } from "./plans.server";
-
-async function organisationOf(db: Database, client: Actor): Promise<number> {
-  const [row] = await db.select({ id: membership.organisationId }).from(membership).where(eq(membership.userId, client.id));
-  return row!.id;
-}
+import { organisationOf, planInput } from "../../../tests/helpers/billing";
 
 describe.each(testDatabases())("automatic payment on %s", (_name, open) => {
   const ctx = useTestServices(open, { admin: true });
@@ -78,18 +62,12 @@ describe.each(testDatabases())("automatic payment on %s", (_name, open) => {
     const plan = await createBillingPlan(
       t.db,
       admin,
-      {
-        organisationId,
+      planInput(organisationId, {
         name: "Hosting",
         items: [{ description: "Hosting", amountCents: 20_000 }],
-        frequency: "monthly",
         startDate: over.startDate ?? "2026-03-02",
-        dayOfMonth: null,
-        endDate: null,
-        maxCycles: null,
-        dueDays: 14,
         autopay: true,
-      },
+      }),
       clock,
     );
     return { client, organisationId, plan };
@@ -114,7 +92,7 @@ describe.each(testDatabases())("automatic payment on %s", (_name, open) => {
   it("charges the saved card when the invoice is issued: paid, one payment, the succeeded webhook 20 times changes nothing", async () => {
     const { t } = ctx;
     const { client, plan } = await setup("succeed");
-    expect((await issueDueCycles(t.db, clock)).issued).toBe(1);
+    expect((await issueDueCycles(t.db, clock, { cardPayments: true })).issued).toBe(1);
     const invoiceId = await issuedInvoice(plan.id);
     expect(await autopayRow(invoiceId)).toMatchObject({ state: "queued", attempts: 0 });
     expect(await mailsTo(client.email, "New invoice")).toHaveLength(1);
@@ -162,7 +140,7 @@ describe.each(testDatabases())("automatic payment on %s", (_name, open) => {
   it("a declined card: pay-link mail, invoice due, retries after 1, 3 and 7 days with a reminder each, then stops and tells the admin — each failure once under 20 webhooks", async () => {
     const { t } = ctx;
     const { client, plan } = await setup("declined");
-    await issueDueCycles(t.db, clock);
+    await issueDueCycles(t.db, clock, { cardPayments: true });
     const invoiceId = await issuedInvoice(plan.id);
     await runCharges();
     expect(await autopayRow(invoiceId)).toMatchObject({
@@ -186,7 +164,7 @@ describe.each(testDatabases())("automatic payment on %s", (_name, open) => {
 
     // Not yet due: nothing. Then each retry day: one more charge, one reminder.
     clock.set("2026-03-03T14:59:00Z");
-    expect((await runBillingJob(t.db, clock)).retries).toBe(0);
+    expect((await runBillingJob(t.db, clock, { cardPayments: true })).retries).toBe(0);
     const expected: Array<[string, number, string | null]> = [
       ["2026-03-03T15:00:00Z", 2, "2026-03-05T15:00:00.000Z"],
       ["2026-03-05T15:00:00Z", 3, "2026-03-09T15:00:00.000Z"],
@@ -194,8 +172,8 @@ describe.each(testDatabases())("automatic payment on %s", (_name, open) => {
     ];
     for (const [at, attempt, next] of expected) {
       clock.set(at);
-      expect((await runBillingJob(t.db, clock)).retries).toBe(1);
-      expect((await runBillingJob(t.db, clock)).retries).toBe(0);
+      expect((await runBillingJob(t.db, clock, { cardPayments: true })).retries).toBe(1);
+      expect((await runBillingJob(t.db, clock, { cardPayments: true })).retries).toBe(0);
       await runCharges();
       const row = await autopayRow(invoiceId);
       expect(row).toMatchObject({ attempts: attempt, failures: attempt, state: next ? "retry_scheduled" : "stopped" });
@@ -212,7 +190,7 @@ describe.each(testDatabases())("automatic payment on %s", (_name, open) => {
       /^Automatic payment failed 4 times .* will not be tried again\. The invoice stays due\.$/,
     );
     clock.set("2026-04-01T15:00:00Z");
-    await runBillingJob(t.db, clock);
+    await runBillingJob(t.db, clock, { cardPayments: true });
     await runCharges();
     expect(standIn.calls.filter((c) => c.path === "/v1/payment_intents")).toHaveLength(4);
   });
@@ -220,7 +198,7 @@ describe.each(testDatabases())("automatic payment on %s", (_name, open) => {
   it("a card that needs authentication: the pay link, the requires_action webhook applied once; a retry after the client paid by link charges nothing", async () => {
     const { t, admin } = ctx;
     const { client, plan } = await setup("requires_action");
-    await issueDueCycles(t.db, clock);
+    await issueDueCycles(t.db, clock, { cardPayments: true });
     const invoiceId = await issuedInvoice(plan.id);
     await runCharges();
     expect(await autopayRow(invoiceId)).toMatchObject({ state: "retry_scheduled", lastFailure: "requires_action", failures: 1 });
@@ -234,7 +212,7 @@ describe.each(testDatabases())("automatic payment on %s", (_name, open) => {
     const { recordFullPayment } = await import("#app/features/payments/record-payment.server");
     await recordFullPayment(t.db, admin, invoiceId, { method: "card", receivedAt: clock.now() });
     clock.set("2026-03-03T15:00:00Z");
-    await runBillingJob(t.db, clock);
+    await runBillingJob(t.db, clock, { cardPayments: true });
     await runCharges();
     expect(await autopayRow(invoiceId)).toMatchObject({ state: "settled" });
     expect(standIn.calls.filter((c) => c.path === "/v1/payment_intents")).toHaveLength(1);
@@ -243,7 +221,7 @@ describe.each(testDatabases())("automatic payment on %s", (_name, open) => {
   it("a job retried after a crash sends the same key: Stripe answers the same intent, one payment", async () => {
     const { t } = ctx;
     const { plan } = await setup("succeed");
-    await issueDueCycles(t.db, clock);
+    await issueDueCycles(t.db, clock, { cardPayments: true });
     const invoiceId = await issuedInvoice(plan.id);
     await runCharges();
     // As if the process died after Stripe answered and before anything else: the row says charging.
@@ -257,7 +235,7 @@ describe.each(testDatabases())("automatic payment on %s", (_name, open) => {
   it("without a saved card the invoice is mailed to pay by link; a card removed before the charge falls back the same way", async () => {
     const { t } = ctx;
     const { client, plan } = await setup(null);
-    await issueDueCycles(t.db, clock);
+    await issueDueCycles(t.db, clock, { cardPayments: true });
     const invoiceId = await issuedInvoice(plan.id);
     expect(await t.db.select().from(invoiceAutopay)).toHaveLength(0);
     const [mail] = await mailsTo(client.email, "New invoice");
@@ -266,7 +244,7 @@ describe.each(testDatabases())("automatic payment on %s", (_name, open) => {
     expect((await t.db.select().from(invoice).where(eq(invoice.id, invoiceId)))[0]!.status).toBe("unpaid");
 
     const other = await setup("succeed");
-    await issueDueCycles(t.db, clock);
+    await issueDueCycles(t.db, clock, { cardPayments: true });
     await t.db.delete(savedCard).where(eq(savedCard.organisationId, other.organisationId));
     await runCharges();
     const otherInvoice = await issuedInvoice(other.plan.id);

@@ -12,10 +12,11 @@ import { queueDueRetries, sendCardExpiryNotices } from "./autopay.server";
 
 /**
  * @param clock - "now" (tests move it).
+ * @param options.cardPayments - whether Stripe is configured (else invoices wait for payment instructions, #37).
  * @returns what the pass did.
  */
-export async function runBillingJob(db: Database, clock: Clock = systemClock) {
-  const issued = await issueDueCycles(db, clock);
+export async function runBillingJob(db: Database, clock: Clock = systemClock, options: { cardPayments: boolean }) {
+  const issued = await issueDueCycles(db, clock, { cardPayments: options.cardPayments });
   if (issued.issued) logger.info({ issued: issued.issued }, "billing: invoices issued");
   // Dunning: failed automatic payments whose retry day came (docs/product.md#dunning).
   const retries = await queueDueRetries(db, clock);

@@ -15,7 +15,6 @@ import {
   invoice,
   invoiceItem,
   mailOutbox,
-  membership,
   organisation,
   settings,
   user,
@@ -23,37 +22,15 @@ import {
 import { manualClock } from "#app/lib/clock.server";
 import { testDatabases } from "../../../tests/helpers/db";
 import { refusalOf } from "../../../tests/helpers/portal";
-import { makeClient, useTestServices, type TestServices } from "../../../tests/helpers/services";
+import { makeClient, useTestServices } from "../../../tests/helpers/services";
 import { createPgDatabase } from "../../../tests/helpers/test-database";
-import type { Actor } from "#app/features/users/actor";
 import { issueDueCycles } from "./issue-cycles.server";
+import { adminNextSteps } from "#app/features/dashboard/next-steps.server";
 import { recordFullPayment } from "#app/features/payments/record-payment.server";
 import { ledgerPage } from "#app/features/referrals/ledger-queries.server";
 import { pageRequestFrom } from "#app/lib/pagination";
 import { cancelBillingPlan, changeBillingPlan, createBillingPlan, pauseBillingPlan, resumeBillingPlan } from "./plans.server";
-import type { PlanCreateInput } from "./billing.schema";
-
-async function organisationOf(db: Database, client: Actor): Promise<number> {
-  const [row] = await db.select({ id: membership.organisationId }).from(membership).where(eq(membership.userId, client.id));
-  return row!.id;
-}
-
-const planInput = (organisationId: number, over: Partial<PlanCreateInput> = {}): PlanCreateInput => ({
-  organisationId,
-  name: "Hosting and maintenance",
-  items: [
-    { description: "Hosting", amountCents: 4_000 },
-    { description: "Maintenance", amountCents: 16_000 },
-  ],
-  frequency: "monthly",
-  startDate: "2026-01-31",
-  dayOfMonth: null,
-  endDate: null,
-  maxCycles: null,
-  dueDays: 14,
-  autopay: false,
-  ...over,
-});
+import { clientWithOrganisation, planInput } from "../../../tests/helpers/billing";
 
 async function invoicesOf(db: Database, planId: number) {
   return db
@@ -70,13 +47,37 @@ async function invoicesOf(db: Database, planId: number) {
     .orderBy(asc(billingCycle.cycleIndex));
 }
 
-async function clientWithOrganisation(s: TestServices) {
-  const client = await makeClient(s);
-  return { client, organisationId: await organisationOf(s.db, client) };
-}
-
 describe.each(testDatabases())("recurring billing on %s", (_name, open) => {
   const ctx = useTestServices(open, { admin: true });
+
+  it("without card payments and payment instructions a due cycle is held back (no invoice, no mail; the admin dashboard says so), then goes out", async () => {
+    const { t, s, admin } = ctx;
+    await t.db.insert(settings).values({ id: 1, paymentInstructions: "", paymentLinkTemplate: "" });
+    const { client, organisationId } = await clientWithOrganisation(s);
+    const clock = manualClock("2026-01-31T12:00:00Z");
+    const plan = await createBillingPlan(t.db, admin, planInput(organisationId), clock);
+    expect(await issueDueCycles(t.db, clock, { cardPayments: false })).toEqual({ issued: 0, plans: 0 });
+    expect(await invoicesOf(t.db, plan.id)).toEqual([]);
+    expect(
+      await t.db
+        .select()
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.to, client.email), like(mailOutbox.subject, "New invoice%"))),
+    ).toEqual([]);
+    const held = (await adminNextSteps(t.db, admin, clock.now())).find((step) => step.key === "invoices-held-back");
+    expect(held).toMatchObject({
+      title: "1 invoice waiting for your payment instructions",
+      href: "/admin/settings/payments#payment-instructions",
+    });
+    // With card payments nothing is held back; once the instructions are written the cycle goes out.
+    expect(
+      (await adminNextSteps(t.db, admin, clock.now(), undefined, true)).find((step) => step.key === "invoices-held-back"),
+    ).toBeUndefined();
+    await t.db.update(settings).set({ paymentInstructions: "IBAN DE00 1234" });
+    expect((await adminNextSteps(t.db, admin, clock.now())).find((step) => step.key === "invoices-held-back")).toBeUndefined();
+    expect((await issueDueCycles(t.db, clock, { cardPayments: false })).issued).toBe(1);
+    expect((await invoicesOf(t.db, plan.id)).map((i) => i.cycleOn)).toEqual(["2026-01-31"]);
+  });
 
   it("a monthly plan from Jan 31 bills Jan 31, Feb 28, Mar 31, Apr 30 on the agency's date, once each, mailed and numbered in sequence", async () => {
     const { t, s, admin } = ctx;
@@ -86,18 +87,18 @@ describe.each(testDatabases())("recurring billing on %s", (_name, open) => {
     const plan = await createBillingPlan(t.db, admin, planInput(organisationId), clock);
     expect(plan.nextCycleOn).toBe("2026-01-31");
 
-    expect((await issueDueCycles(t.db, clock)).issued).toBe(1);
-    expect((await issueDueCycles(t.db, clock)).issued).toBe(0);
+    expect((await issueDueCycles(t.db, clock, { cardPayments: true })).issued).toBe(1);
+    expect((await issueDueCycles(t.db, clock, { cardPayments: true })).issued).toBe(0);
     // 03:00 UTC on Feb 28 is still Feb 27 in New York: nothing; at 05:00 UTC it is Feb 28 there.
     clock.set("2026-02-28T03:00:00Z");
-    expect((await issueDueCycles(t.db, clock)).issued).toBe(0);
+    expect((await issueDueCycles(t.db, clock, { cardPayments: true })).issued).toBe(0);
     clock.set("2026-02-28T05:00:00Z");
-    expect((await issueDueCycles(t.db, clock)).issued).toBe(1);
+    expect((await issueDueCycles(t.db, clock, { cardPayments: true })).issued).toBe(1);
     clock.set("2026-03-31T12:00:00Z");
-    await issueDueCycles(t.db, clock);
+    await issueDueCycles(t.db, clock, { cardPayments: true });
     clock.set("2026-04-30T12:00:00Z");
-    await issueDueCycles(t.db, clock);
-    await issueDueCycles(t.db, clock);
+    await issueDueCycles(t.db, clock, { cardPayments: true });
+    await issueDueCycles(t.db, clock, { cardPayments: true });
 
     const issued = await invoicesOf(t.db, plan.id);
     expect(issued.map((i) => [i.number, i.cycleOn, i.dueDate, i.totalCents])).toEqual([
@@ -131,11 +132,11 @@ describe.each(testDatabases())("recurring billing on %s", (_name, open) => {
     const { organisationId } = await clientWithOrganisation(s);
     const clock = manualClock("2026-01-31T12:00:00Z");
     const plan = await createBillingPlan(t.db, admin, planInput(organisationId), clock);
-    await issueDueCycles(t.db, clock);
+    await issueDueCycles(t.db, clock, { cardPayments: true });
     // Down from Feb 1 to May 1: Feb 28, Mar 31 and Apr 30 were missed.
     clock.set("2026-05-01T09:00:00Z");
-    expect((await issueDueCycles(t.db, clock)).issued).toBe(3);
-    expect((await issueDueCycles(t.db, clock)).issued).toBe(0);
+    expect((await issueDueCycles(t.db, clock, { cardPayments: true })).issued).toBe(3);
+    expect((await issueDueCycles(t.db, clock, { cardPayments: true })).issued).toBe(0);
     expect((await invoicesOf(t.db, plan.id)).map((i) => i.cycleOn)).toEqual(["2026-01-31", "2026-02-28", "2026-03-31", "2026-04-30"]);
   });
 
@@ -161,7 +162,7 @@ describe.each(testDatabases())("recurring billing on %s", (_name, open) => {
       clock,
     );
     clock.set("2026-04-30T12:00:00Z");
-    expect((await issueDueCycles(t.db, clock)).issued).toBe(2);
+    expect((await issueDueCycles(t.db, clock, { cardPayments: true })).issued).toBe(2);
     const [ended] = await t.db.select().from(billingPlan).where(eq(billingPlan.id, plan.id));
     expect(ended!.nextCycleOn).toBeNull();
   });
@@ -171,11 +172,11 @@ describe.each(testDatabases())("recurring billing on %s", (_name, open) => {
     const { organisationId } = await clientWithOrganisation(s);
     const clock = manualClock("2026-01-31T12:00:00Z");
     const plan = await createBillingPlan(t.db, admin, planInput(organisationId), clock);
-    await issueDueCycles(t.db, clock);
+    await issueDueCycles(t.db, clock, { cardPayments: true });
     await pauseBillingPlan(t.db, admin, plan.id, clock);
     expect((await refusalOf(pauseBillingPlan(t.db, admin, plan.id, clock))).status).toBe(409);
     clock.set("2026-03-31T12:00:00Z");
-    expect((await issueDueCycles(t.db, clock)).issued).toBe(0);
+    expect((await issueDueCycles(t.db, clock, { cardPayments: true })).issued).toBe(0);
     clock.set("2026-04-15T12:00:00Z");
     const resumed = await resumeBillingPlan(t.db, admin, plan.id, clock);
     expect(resumed.nextCycleOn).toBe("2026-04-30");
@@ -194,14 +195,14 @@ describe.each(testDatabases())("recurring billing on %s", (_name, open) => {
       clock,
     );
     clock.set("2026-04-30T12:00:00Z");
-    expect((await issueDueCycles(t.db, clock)).issued).toBe(1);
+    expect((await issueDueCycles(t.db, clock, { cardPayments: true })).issued).toBe(1);
     expect((await invoicesOf(t.db, plan.id)).map((i) => [i.cycleOn, i.totalCents, i.dueDate])).toEqual([
       ["2026-01-31", 20_000, "2026-02-14"],
       ["2026-04-30", 5_000, "2026-05-07"],
     ]);
     await cancelBillingPlan(t.db, admin, plan.id, clock);
     clock.set("2026-06-30T12:00:00Z");
-    expect((await issueDueCycles(t.db, clock)).issued).toBe(0);
+    expect((await issueDueCycles(t.db, clock, { cardPayments: true })).issued).toBe(0);
     expect((await refusalOf(resumeBillingPlan(t.db, admin, plan.id, clock))).status).toBe(409);
     const audit = await t.db
       .select({ action: auditEvent.action, actorId: auditEvent.actorId })
@@ -220,7 +221,7 @@ describe.each(testDatabases())("recurring billing on %s", (_name, open) => {
     const clock = manualClock("2026-01-31T12:00:00Z");
     const plan = await createBillingPlan(t.db, admin, planInput(organisationId), clock);
     clock.set("2026-03-31T12:00:00Z");
-    await issueDueCycles(t.db, clock);
+    await issueDueCycles(t.db, clock, { cardPayments: true });
     const issued = await invoicesOf(t.db, plan.id);
     expect(issued.map((i) => i.cycleOn)).toEqual(["2026-01-31", "2026-02-28", "2026-03-31"]);
     for (const inv of issued) await recordFullPayment(t.db, admin, inv.id, { method: "bank_transfer", receivedAt: clock.now() });
@@ -266,10 +267,10 @@ describe.skipIf(!pgUrl)("recurring billing with two processes on PostgreSQL", ()
       }
       clock.set("2026-04-30T12:00:00Z");
       const runs = await Promise.all([
-        issueDueCycles(one.db, clock),
-        issueDueCycles(two.db, clock),
-        issueDueCycles(one.db, clock),
-        issueDueCycles(two.db, clock),
+        issueDueCycles(one.db, clock, { cardPayments: true }),
+        issueDueCycles(two.db, clock, { cardPayments: true }),
+        issueDueCycles(one.db, clock, { cardPayments: true }),
+        issueDueCycles(two.db, clock, { cardPayments: true }),
       ]);
       expect(runs.reduce((sum, r) => sum + r.issued, 0)).toBe(16);
       for (const id of plans)

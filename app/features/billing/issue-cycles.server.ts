@@ -29,6 +29,7 @@ import { currencyOf } from "#app/lib/money";
 import { addCalendarDays, agencyToday, cyclePeriod, nextCycle } from "./plan-dates";
 import { scheduleOf } from "./plans.server";
 import { scheduleAutopay } from "./autopay.server";
+import { clientCanPay } from "#app/features/invoices/client-can-pay.server";
 
 /** Hooks run inside a cycle's transaction after its invoice is written (the saved-card charge of #39). */
 export interface IssueHooks {
@@ -59,13 +60,17 @@ async function agencySettings(q: Queryable): Promise<{ timeZone: string; currenc
  * @param clock - "now" (tests move it); the agency's date decides what is due.
  * @param options.planId - only this plan (the job a creation enqueues).
  * @param options.maxPerPlan - at most this many cycles per plan per pass (the next pass goes on).
+ * @param options.cardPayments - whether Stripe is configured: without it and without payment
+ *   instructions in Settings nothing is issued (#37: held back, the admin dashboard says so; the
+ *   cycles go out on the first pass after the instructions are written).
  * @returns how many invoices were issued.
  */
 export async function issueDueCycles(
   db: Database,
   clock: Clock = systemClock,
-  options: { planId?: number; maxPerPlan?: number; hooks?: IssueHooks } = {},
+  options: { planId?: number; maxPerPlan?: number; hooks?: IssueHooks; cardPayments: boolean },
 ): Promise<IssueOutcome> {
+  if (!(await clientCanPay(db, options.cardPayments))) return { issued: 0, plans: 0 };
   const agency = await agencySettings(db);
   const today = agencyToday(clock.now(), agency.timeZone);
   const due = await db

@@ -18,20 +18,11 @@ import {
   resumeBillingPlan,
 } from "./plans.server";
 import type { PlanCreateInput } from "./billing.schema";
+import { planInput } from "../../../tests/helpers/billing";
 
-const input = (organisationId: number, over: Partial<PlanCreateInput> = {}): PlanCreateInput => ({
-  organisationId,
-  name: "Hosting and maintenance",
-  items: [{ description: "Hosting", amountCents: 20_000 }],
-  frequency: "monthly",
-  startDate: "2026-01-31",
-  dayOfMonth: null,
-  endDate: null,
-  maxCycles: null,
-  dueDays: 14,
-  autopay: false,
-  ...over,
-});
+/** The shared plan with one $200.00 item. */
+const input = (organisationId: number, over: Partial<PlanCreateInput> = {}): PlanCreateInput =>
+  planInput(organisationId, { items: [{ description: "Hosting", amountCents: 20_000 }], ...over });
 
 describe.each(testDatabases())("billing plans on %s", (_name, open) => {
   const ctx = useTestServices(open, { admin: true });

@@ -170,6 +170,45 @@ async function lockPlan(tx: Queryable, planId: number): Promise<BillingPlanRow> 
 }
 
 /**
+ * One admin write of an existing plan, in its own transaction: the actor checked, the plan locked,
+ * `write` decides (and refuses with its own error); its `set` is written and audited as `action`
+ * on the plan with the row before and after (plus `extra`). `afterwards` runs in the same transaction.
+ *
+ * @returns the plan as written.
+ * @throws {AppError} 403 unless an admin; 404 unknown plan; whatever `write` throws.
+ */
+async function writePlan(
+  db: Database,
+  actor: Actor,
+  planId: number,
+  action: "changed" | "paused" | "resumed" | "cancelled",
+  write: (
+    tx: Queryable,
+    before: BillingPlanRow,
+  ) => Promise<{
+    set: Partial<typeof billingPlan.$inferInsert>;
+    extra?: (after: BillingPlanRow) => Record<string, unknown>;
+    afterwards?: () => Promise<void>;
+  }>,
+): Promise<BillingPlanRow> {
+  assertRole(actor, "admin");
+  return db.transaction(async (tx) => {
+    const before = await lockPlan(tx, planId);
+    const { set, extra, afterwards } = await write(tx, before);
+    const [after] = await tx.update(billingPlan).set(set).where(eq(billingPlan.id, planId)).returning();
+    await recordAudit(tx, actor, {
+      entity: "billing-plan",
+      entityId: planId,
+      action,
+      before: auditView(before),
+      after: { ...auditView(after!), ...extra?.(after!) },
+    });
+    await afterwards?.();
+    return after!;
+  });
+}
+
+/**
  * Changes what a plan bills from its next invoice on: name, items, due days, automatic payment and
  * its end (end date or number of invoices). Invoices already issued are not touched.
  *
@@ -179,15 +218,12 @@ async function lockPlan(tx: Queryable, planId: number): Promise<BillingPlanRow> 
 export async function changeBillingPlan(db: Database, actor: Actor, planId: number, input: PlanChangeInput, clock: Clock = systemClock) {
   assertRole(actor, "admin");
   const { items, totalCents } = checkedChange(input);
-  return db.transaction(async (tx) => {
-    const before = await lockPlan(tx, planId);
+  return writePlan(db, actor, planId, "changed", async (_tx, before) => {
     if (before.status === "cancelled") throw conflict(BILLING_MESSAGES.cancelled);
     if (input.endDate !== null && input.endDate < before.startDate) throw fieldError("endDate", BILLING_MESSAGES.endBeforeStart);
-    const schedule = { ...scheduleOf(before), endDate: input.endDate, maxCycles: input.maxCycles };
-    const next = nextCycle(schedule, before.nextCycleIndex);
-    const [after] = await tx
-      .update(billingPlan)
-      .set({
+    const next = nextCycle({ ...scheduleOf(before), endDate: input.endDate, maxCycles: input.maxCycles }, before.nextCycleIndex);
+    return {
+      set: {
         name: input.name.trim(),
         items,
         totalCents,
@@ -197,17 +233,8 @@ export async function changeBillingPlan(db: Database, actor: Actor, planId: numb
         maxCycles: input.maxCycles,
         nextCycleOn: next?.date ?? null,
         updatedAt: clock.now(),
-      })
-      .where(eq(billingPlan.id, planId))
-      .returning();
-    await recordAudit(tx, actor, {
-      entity: "billing-plan",
-      entityId: planId,
-      action: "changed",
-      before: auditView(before),
-      after: auditView(after!),
-    });
-    return after!;
+      },
+    };
   });
 }
 
@@ -217,23 +244,9 @@ export async function changeBillingPlan(db: Database, actor: Actor, planId: numb
  * @throws {AppError} 403 unless an admin; 404 unknown plan; 409 not active.
  */
 export async function pauseBillingPlan(db: Database, actor: Actor, planId: number, clock: Clock = systemClock) {
-  assertRole(actor, "admin");
-  return db.transaction(async (tx) => {
-    const before = await lockPlan(tx, planId);
+  return writePlan(db, actor, planId, "paused", async (_tx, before) => {
     if (before.status !== "active") throw conflict(BILLING_MESSAGES.notActive);
-    const [after] = await tx
-      .update(billingPlan)
-      .set({ status: "paused", updatedAt: clock.now() })
-      .where(eq(billingPlan.id, planId))
-      .returning();
-    await recordAudit(tx, actor, {
-      entity: "billing-plan",
-      entityId: planId,
-      action: "paused",
-      before: auditView(before),
-      after: auditView(after!),
-    });
-    return after!;
+    return { set: { status: "paused" as const, updatedAt: clock.now() } };
   });
 }
 
@@ -244,28 +257,19 @@ export async function pauseBillingPlan(db: Database, actor: Actor, planId: numbe
  * @throws {AppError} 403 unless an admin; 404 unknown plan; 409 not paused.
  */
 export async function resumeBillingPlan(db: Database, actor: Actor, planId: number, clock: Clock = systemClock) {
-  assertRole(actor, "admin");
-  return db.transaction(async (tx) => {
-    const before = await lockPlan(tx, planId);
+  return writePlan(db, actor, planId, "resumed", async (tx, before) => {
     if (before.status !== "paused") throw conflict(BILLING_MESSAGES.notPaused);
     const today = agencyToday(clock.now(), (await agencyZone(tx)).timeZone);
     const schedule = scheduleOf(before);
     const index = firstCycleOnOrAfter(schedule, before.nextCycleIndex, today);
     const next = nextCycle(schedule, index);
-    const [after] = await tx
-      .update(billingPlan)
-      .set({ status: "active", nextCycleIndex: index, nextCycleOn: next?.date ?? null, updatedAt: clock.now() })
-      .where(eq(billingPlan.id, planId))
-      .returning();
-    await recordAudit(tx, actor, {
-      entity: "billing-plan",
-      entityId: planId,
-      action: "resumed",
-      before: auditView(before),
-      after: { ...auditView(after!), skippedCycles: index - before.nextCycleIndex },
-    });
-    if (next && next.date <= today) await enqueueJob(tx, "billing", { planId });
-    return after!;
+    return {
+      set: { status: "active" as const, nextCycleIndex: index, nextCycleOn: next?.date ?? null, updatedAt: clock.now() },
+      extra: () => ({ skippedCycles: index - before.nextCycleIndex }),
+      afterwards: async () => {
+        if (next && next.date <= today) await enqueueJob(tx, "billing", { planId });
+      },
+    };
   });
 }
 
@@ -275,23 +279,9 @@ export async function resumeBillingPlan(db: Database, actor: Actor, planId: numb
  * @throws {AppError} 403 unless an admin; 404 unknown plan; 409 already cancelled.
  */
 export async function cancelBillingPlan(db: Database, actor: Actor, planId: number, clock: Clock = systemClock) {
-  assertRole(actor, "admin");
-  return db.transaction(async (tx) => {
-    const before = await lockPlan(tx, planId);
+  return writePlan(db, actor, planId, "cancelled", async (_tx, before) => {
     if (before.status === "cancelled") throw conflict(BILLING_MESSAGES.cancelled);
-    const [after] = await tx
-      .update(billingPlan)
-      .set({ status: "cancelled", nextCycleOn: null, cancelledAt: clock.now(), updatedAt: clock.now() })
-      .where(eq(billingPlan.id, planId))
-      .returning();
-    await recordAudit(tx, actor, {
-      entity: "billing-plan",
-      entityId: planId,
-      action: "cancelled",
-      before: auditView(before),
-      after: auditView(after!),
-    });
-    return after!;
+    return { set: { status: "cancelled" as const, nextCycleOn: null, cancelledAt: clock.now(), updatedAt: clock.now() } };
   });
 }
 

@@ -9,10 +9,11 @@
  * both sides (docs/product.md#conversations).
  */
 import { countOpenUnappliedPayments } from "#app/features/payments/unapplied.server";
-import { and, count, eq, gt, sql } from "drizzle-orm";
+import { and, count, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { readTally, tallyCount } from "#app/db/tally.server";
-import { meeting, proposal } from "#app/db/schema";
+import { billingPlan, meeting, paymentScheduleLine, proposal } from "#app/db/schema";
+import { clientCanPay } from "#app/features/invoices/client-can-pay.server";
 import { countUnreadMessages } from "#app/features/contact/inbox.server";
 import { countUnread } from "#app/features/conversations/unread.server";
 import { invoiceSummary, type InvoiceSummary } from "#app/features/invoices/invoices.admin.server";
@@ -20,7 +21,7 @@ import { listClientInvoiceRows } from "#app/features/invoices/invoices.server";
 import { listUpcomingClientMeetings, type ClientMeetingRow } from "#app/features/meetings/meetings.server";
 import { listClientProposalRows } from "#app/features/proposals/proposals.server";
 import { proposalNextStep } from "#app/features/proposals/status-next-step";
-import { upcomingPayments } from "#app/features/agreements/payment-schedule.server";
+import { agencyToday, upcomingPayments } from "#app/features/agreements/payment-schedule.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { currencyOf } from "#app/lib/money";
 import { assertRole, type Actor } from "#app/features/users/actor";
@@ -215,6 +216,8 @@ function proposalHref(id: number): string {
  *
  * @param invoiceTotals - the caller's own {@link invoiceSummary} at `now`, when it has one (the
  *   dashboard shows the totals too: one read, not two).
+ * @param cardPayments - whether Stripe is configured (`cardPaymentsEnabled(env)`): without it and
+ *   without payment instructions, the invoices held back (#37) are named first.
  * @throws {AppError} 403 unless the actor is an admin.
  */
 export async function adminNextSteps(
@@ -222,9 +225,10 @@ export async function adminNextSteps(
   actor: Actor,
   now: Date = new Date(),
   invoiceTotals?: InvoiceSummary,
+  cardPayments = false,
 ): Promise<NextStep[]> {
   assertRole(actor, "admin");
-  const [byStatus, revisions, meetingRequests, invoices, unread, unreadConversations, cardPayments] = await Promise.all([
+  const [byStatus, revisions, meetingRequests, invoices, unread, unreadConversations, cardPaymentsToReview, heldBack] = await Promise.all([
     readTally(db, "proposal"),
     // Through the partial index proposal_revision_requested_idx (its predicate, written out).
     db
@@ -239,9 +243,19 @@ export async function adminNextSteps(
     countUnreadMessages(db, actor),
     countUnread(db, actor),
     countOpenUnappliedPayments(db),
+    countHeldBackInvoices(db, now, cardPayments),
   ]);
   const statusCount = (s: string) => tallyCount(byStatus, (bucket) => bucket === s);
   const steps: (NextStep & { n: number })[] = [
+    {
+      n: heldBack,
+      key: "invoices-held-back",
+      kind: "action",
+      title: `${countOf(heldBack, "invoice")} waiting for your payment instructions`,
+      text: "Payment schedules or billing plans are due, but card payments are not set up and clients would not know how to pay. Add your bank details: the invoices go out then.",
+      href: "/admin/settings/payments#payment-instructions",
+      cta: "Add instructions",
+    },
     {
       n: statusCount("pending"),
       key: "new-requests",
@@ -288,10 +302,10 @@ export async function adminNextSteps(
       cta: "Open",
     },
     {
-      n: cardPayments,
+      n: cardPaymentsToReview,
       key: "card-payments-to-review",
       kind: "action",
-      title: `${countOf(cardPayments, "card payment")} to review`,
+      title: `${countOf(cardPaymentsToReview, "card payment")} to review`,
       text: "Paid in another currency, above the balance or with nothing due: kept aside, not applied.",
       href: "/admin/card-payments",
       cta: "Review",
@@ -316,4 +330,27 @@ export async function adminNextSteps(
     },
   ];
   return steps.filter((s) => s.n > 0).map(({ n: _n, ...step }) => step);
+}
+
+/**
+ * #37: how many invoices are held back because the client could not pay them — schedule lines and
+ * billing-plan cycles due today or earlier (agency time zone) while neither card payments nor payment
+ * instructions exist. Their jobs issue them as soon as one does.
+ *
+ * @returns 0 when the client can pay (nothing is held back).
+ */
+async function countHeldBackInvoices(db: Queryable, now: Date, cardPayments: boolean): Promise<number> {
+  if (await clientCanPay(db, cardPayments)) return 0;
+  const today = await agencyToday(db, now);
+  const [[lines], [plans]] = await Promise.all([
+    db
+      .select({ n: count() })
+      .from(paymentScheduleLine)
+      .where(and(isNull(paymentScheduleLine.issuedAt), lte(paymentScheduleLine.dueOn, today))),
+    db
+      .select({ n: count() })
+      .from(billingPlan)
+      .where(and(eq(billingPlan.status, "active"), lte(billingPlan.nextCycleOn, today))),
+  ]);
+  return (lines?.n ?? 0) + (plans?.n ?? 0);
 }

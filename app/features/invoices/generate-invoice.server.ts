@@ -31,6 +31,7 @@ import { signedInvoicePath } from "#app/features/payments/invoice-link.server";
 import { type InvoiceInput } from "./invoices.schema";
 import { listInvoicesOfProposal, type ProposalInvoice } from "./proposal-invoices.server";
 import { INVOICE_MESSAGES } from "./invoices.messages";
+import { assertClientCanPay } from "./client-can-pay.server";
 
 /** The proposal an invoice is being generated for (docs/product.md#invoices-generating). */
 export interface ProposalToInvoice {
@@ -79,8 +80,8 @@ export async function getProposalToInvoice(db: Queryable, actor: Actor, proposal
  * @param options.knownInvoices - how many invoices of the proposal the admin's page showed; when
  *   given and the proposal has another count now, nothing is written (409).
  * @returns the invoice id, number and total (cents).
- * @param options.cardPayments - whether Stripe is configured (else the Settings must say how to pay);
- *   the admin's page always passes it, a caller that omits it (seed scripts, tests of other rules) skips the check.
+ * @param options.cardPayments - whether Stripe is configured (`cardPaymentsEnabled(env)`); without it
+ *   the Settings must say how to pay (#37: an invoice the client cannot pay is never sent). Every caller says.
  * @throws {AppError} 403 unless the actor is an admin; 404 unknown proposal; 409 the proposal got
  *   another invoice since the page was loaded, or its client has no account yet, or — without card
  *   payments — the Settings have neither payment instructions nor a payment link (#37); 400 invalid items or due date.
@@ -91,11 +92,10 @@ export async function generateInvoice(
   proposalId: number,
   input: InvoiceInput,
   now: Date = new Date(),
-  options: { knownInvoices?: number; cardPayments?: boolean } = {},
+  options: { knownInvoices?: number; cardPayments: boolean },
 ): Promise<{ id: number; number: string; totalCents: number }> {
   assertRole(actor, "admin");
   const { items, totalCents } = checkedItems(input);
-  if (options.cardPayments !== undefined) await assertClientCanPay(db, options.cardPayments);
   try {
     return await db.transaction(async (tx) => {
       // Lock the proposal: a concurrent generation for it waits here, then sees the new invoice.
@@ -105,6 +105,7 @@ export async function generateInvoice(
         .where(eq(proposal.id, proposalId))
         .for("update");
       if (!target) throw notFound("Proposal not found");
+      await assertClientCanPay(tx, options.cardPayments);
       if (options.knownInvoices !== undefined) {
         const [counted] = await tx.select({ n: count() }).from(invoice).where(eq(invoice.proposalId, proposalId));
         if ((counted?.n ?? 0) !== options.knownInvoices) throw new AppError("CONFLICT", INVOICE_MESSAGES.alreadyInvoiced);
@@ -129,22 +130,7 @@ export async function generateInvoice(
   }
 }
 
-/** @returns whether the client of an invoice would be told how to pay: card payments, or the Settings' instructions or link. */
-export async function clientCanPay(q: Queryable, cardPayments: boolean): Promise<boolean> {
-  if (cardPayments) return true;
-  const settings = await getSettings(q);
-  return Boolean(settings.paymentInstructions.trim() || settings.paymentLinkTemplate.trim());
-}
-
-/**
- * #37: without Stripe and without payment instructions (or a payment link) an invoice is not sent:
- * the admin is asked for the instructions first.
- *
- * @throws {AppError} 409 {@link INVOICE_MESSAGES.instructionsFirst} (it names the Settings section).
- */
-export async function assertClientCanPay(q: Queryable, cardPayments: boolean): Promise<void> {
-  if (!(await clientCanPay(q, cardPayments))) throw new AppError("CONFLICT", INVOICE_MESSAGES.instructionsFirst);
-}
+export { assertClientCanPay, clientCanPay } from "./client-can-pay.server";
 
 /** What {@link issueInvoice} writes. Money in cents; `dueDate` `YYYY-MM-DD`. */
 export interface InvoiceToIssue {

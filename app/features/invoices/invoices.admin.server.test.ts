@@ -101,7 +101,9 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
   it("generates an invoice: total is the sum of the items in cents, status unpaid, client from the proposal", async () => {
     const { t, admin } = ctx;
     const proposalId = await insertProposal(t.db, { clientId: client.id, projectName: "Cafe site" });
-    const created = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(120_050, 1, 99_999) }, NOW);
+    const created = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(120_050, 1, 99_999) }, NOW, {
+      cardPayments: true,
+    });
     expect(created).toEqual({ id: created.id, number: "INV-2026-0001", totalCents: 220_050 });
     const [row] = await t.db.select().from(invoice).where(eq(invoice.id, created.id));
     expect(row).toMatchObject({
@@ -128,9 +130,11 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
     const { t, admin } = ctx;
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push(await insertProposal(t.db, { clientId: client.id }));
-    const a = await generateInvoice(t.db, admin, ids[0]!, { dueDate: "2026-04-01", items: items(100) }, NOW);
-    const b = await generateInvoice(t.db, admin, ids[1]!, { dueDate: "2026-04-01", items: items(100) }, NOW);
-    const c = await generateInvoice(t.db, admin, ids[2]!, { dueDate: "2027-02-01", items: items(100) }, new Date("2027-01-01T00:00:01Z"));
+    const a = await generateInvoice(t.db, admin, ids[0]!, { dueDate: "2026-04-01", items: items(100) }, NOW, { cardPayments: true });
+    const b = await generateInvoice(t.db, admin, ids[1]!, { dueDate: "2026-04-01", items: items(100) }, NOW, { cardPayments: true });
+    const c = await generateInvoice(t.db, admin, ids[2]!, { dueDate: "2027-02-01", items: items(100) }, new Date("2027-01-01T00:00:01Z"), {
+      cardPayments: true,
+    });
     expect([a.number, b.number, c.number]).toEqual(["INV-2026-0001", "INV-2026-0002", "INV-2027-0001"]);
   });
 
@@ -138,12 +142,16 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
     const { t, admin } = ctx;
     const ids = [];
     for (let i = 0; i < 8; i++) ids.push(await insertProposal(t.db, { clientId: client.id }));
-    const results = await Promise.all(ids.map((id) => generateInvoice(t.db, admin, id, { dueDate: "2026-04-01", items: items(500) }, NOW)));
+    const results = await Promise.all(
+      ids.map((id) => generateInvoice(t.db, admin, id, { dueDate: "2026-04-01", items: items(500) }, NOW, { cardPayments: true })),
+    );
     expect(results.map((r) => r.number).sort()).toEqual(Array.from({ length: 8 }, (_, i) => formatInvoiceNumber(2026, i + 1)));
 
     const twice = await insertProposal(t.db, { clientId: client.id });
     const race = await Promise.allSettled(
-      [1, 2, 3].map(() => generateInvoice(t.db, admin, twice, { dueDate: "2026-04-01", items: items(500) }, NOW, { knownInvoices: 0 })),
+      [1, 2, 3].map(() =>
+        generateInvoice(t.db, admin, twice, { dueDate: "2026-04-01", items: items(500) }, NOW, { cardPayments: true, knownInvoices: 0 }),
+      ),
     );
     expect(race.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of race.filter((r) => r.status === "rejected"))
@@ -157,39 +165,59 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
   it("refuses an invoice the page did not know about, a proposal whose client has no account, and an unknown proposal, writing nothing", async () => {
     const { t, s, admin } = ctx;
     const proposalId = await insertProposal(t.db, { clientId: client.id });
-    await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100) }, NOW);
+    await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100) }, NOW, { cardPayments: true });
     const ambassador = await makeAmbassador(s);
     const unclaimed = await insertProposal(t.db, { ambassadorId: ambassador.id, clientName: "New Co", clientEmail: "new@example.com" });
     const before = await snapshot(t.db);
     // A page loaded before the first invoice (it showed 0) is refused: the admin sees it first.
     expect(
-      await rejectionOf(generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100) }, NOW, { knownInvoices: 0 })),
+      await rejectionOf(
+        generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100) }, NOW, {
+          cardPayments: true,
+          knownInvoices: 0,
+        }),
+      ),
     ).toMatchObject({
       status: 409,
       message: INVOICE_MESSAGES.alreadyInvoiced,
     });
-    expect(await rejectionOf(generateInvoice(t.db, admin, unclaimed, { dueDate: "2026-04-01", items: items(100) }, NOW))).toMatchObject({
+    expect(
+      await rejectionOf(generateInvoice(t.db, admin, unclaimed, { dueDate: "2026-04-01", items: items(100) }, NOW, { cardPayments: true })),
+    ).toMatchObject({
       status: 409,
       message: INVOICE_MESSAGES.noClientAccount,
     });
-    expect((await rejectionOf(generateInvoice(t.db, admin, 999_999, { dueDate: "2026-04-01", items: items(100) }, NOW))).status).toBe(404);
+    expect(
+      (await rejectionOf(generateInvoice(t.db, admin, 999_999, { dueDate: "2026-04-01", items: items(100) }, NOW, { cardPayments: true })))
+        .status,
+    ).toBe(404);
     // The use-case checks items itself too (no form in between).
-    expect((await rejectionOf(generateInvoice(t.db, admin, unclaimed, { dueDate: "2026-04-01", items: [] }, NOW))).status).toBe(400);
+    expect(
+      (await rejectionOf(generateInvoice(t.db, admin, unclaimed, { dueDate: "2026-04-01", items: [] }, NOW, { cardPayments: true })))
+        .status,
+    ).toBe(400);
     expect(
       (
         await rejectionOf(
-          generateInvoice(t.db, admin, unclaimed, { dueDate: "2026-04-01", items: [{ description: "x", amountCents: -5 }] }, NOW),
+          generateInvoice(t.db, admin, unclaimed, { dueDate: "2026-04-01", items: [{ description: "x", amountCents: -5 }] }, NOW, {
+            cardPayments: true,
+          }),
         )
       ).status,
     ).toBe(400);
-    expect((await rejectionOf(generateInvoice(t.db, admin, unclaimed, { dueDate: "2026-13-01", items: items(5) }, NOW))).status).toBe(400);
+    expect(
+      (await rejectionOf(generateInvoice(t.db, admin, unclaimed, { dueDate: "2026-13-01", items: items(5) }, NOW, { cardPayments: true })))
+        .status,
+    ).toBe(400);
     expect(await snapshot(t.db)).toEqual(before);
   });
 
   it("edits items and due date with the total recomputed; a paid invoice is locked", async () => {
     const { t, admin } = ctx;
     const proposalId = await insertProposal(t.db, { clientId: client.id });
-    const { id } = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100, 200) }, NOW);
+    const { id } = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100, 200) }, NOW, {
+      cardPayments: true,
+    });
     expect(
       await updateInvoice(t.db, admin, id, {
         dueDate: "2026-05-15",
@@ -231,7 +259,9 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
     const { t, s, admin } = ctx;
     const otherAdmin = await makeAdmin(s);
     const proposalId = await insertProposal(t.db, { clientId: client.id });
-    const { id } = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100, 200) }, NOW);
+    const { id } = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100, 200) }, NOW, {
+      cardPayments: true,
+    });
     // Both open the edit page at version 1.
     const seenByFirst = (await getInvoiceForAdmin(t.db, admin, id, NOW)).version;
     const seenBySecond = (await getInvoiceForAdmin(t.db, otherAdmin, id, NOW)).version;
@@ -262,14 +292,18 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
   it("deletes an invoice with its items and unlinks the proposal, which stays", async () => {
     const { t, admin } = ctx;
     const proposalId = await insertProposal(t.db, { clientId: client.id });
-    const { id } = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100, 200, 300) }, NOW);
+    const { id } = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100, 200, 300) }, NOW, {
+      cardPayments: true,
+    });
     expect(await deleteInvoice(t.db, admin, id)).toEqual({ number: "INV-2026-0001", proposalId });
     expect(await t.db.select().from(invoiceItem)).toHaveLength(0);
     expect(await t.db.select().from(proposal).where(eq(proposal.id, proposalId))).toHaveLength(1);
     expect((await getProposalToInvoice(t.db, admin, proposalId)).invoices).toEqual([]);
     expect((await rejectionOf(deleteInvoice(t.db, admin, id))).status).toBe(404);
     // The proposal can be invoiced again.
-    expect((await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(1) }, NOW)).number).toBe("INV-2026-0002");
+    expect(
+      (await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(1) }, NOW, { cardPayments: true })).number,
+    ).toBe("INV-2026-0002");
   });
 
   it("filters all / paid / pending / overdue around the due date, in SQL as in invoice-status.ts", async () => {
@@ -278,10 +312,12 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
     const made: Record<string, number> = {};
     for (const [label, dueDate] of Object.entries(due)) {
       const p = await insertProposal(t.db, { clientId: client.id, projectName: `due ${label}` });
-      made[label] = (await generateInvoice(t.db, admin, p, { dueDate, items: items(1_000) }, NOW)).id;
+      made[label] = (await generateInvoice(t.db, admin, p, { dueDate, items: items(1_000) }, NOW, { cardPayments: true })).id;
     }
     const paidProposal = await insertProposal(t.db, { clientId: client.id });
-    made.paidLate = (await generateInvoice(t.db, admin, paidProposal, { dueDate: "2026-01-01", items: items(5_000) }, NOW)).id;
+    made.paidLate = (
+      await generateInvoice(t.db, admin, paidProposal, { dueDate: "2026-01-01", items: items(5_000) }, NOW, { cardPayments: true })
+    ).id;
     await markInvoicePaid(t.db, admin, made.paidLate);
 
     // Just before midnight UTC, and just after (the day changes by UTC, not local time).
@@ -322,8 +358,8 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
     const other = await makeClient(s, { businessName: "Red Barn", email: "barn@example.org" });
     const p1 = await insertProposal(t.db, { clientId: client.id, projectName: "Cafe Website" });
     const p2 = await insertProposal(t.db, { clientId: other.id, projectName: "Farm shop" });
-    const a = await generateInvoice(t.db, admin, p1, { dueDate: "2026-04-01", items: items(1) }, NOW);
-    const b = await generateInvoice(t.db, admin, p2, { dueDate: "2026-04-01", items: items(1) }, NOW);
+    const a = await generateInvoice(t.db, admin, p1, { dueDate: "2026-04-01", items: items(1) }, NOW, { cardPayments: true });
+    const b = await generateInvoice(t.db, admin, p2, { dueDate: "2026-04-01", items: items(1) }, NOW, { cardPayments: true });
     const ids = async (q: string) =>
       (await listInvoicesForAdmin(t.db, admin, { filter: "all", q }, { size: 25 }, NOW)).items.map((r) => r.id);
     expect(await ids("inv-2026-0002")).toEqual([b.id]);
@@ -337,11 +373,13 @@ describe.each(testDatabases())("admin invoices on %s", (_name, open) => {
     const ambassador = await makeAmbassador(s);
     const proposalId = await insertProposal(t.db, { clientId: client.id });
     const other = await insertProposal(t.db, { clientId: client.id });
-    const { id } = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100) }, NOW);
+    const { id } = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-04-01", items: items(100) }, NOW, {
+      cardPayments: true,
+    });
     const before = await snapshot(t.db);
     for (const actor of [client, ambassador]) {
       const refusals = [
-        generateInvoice(t.db, actor, other, { dueDate: "2026-04-01", items: items(100) }, NOW),
+        generateInvoice(t.db, actor, other, { dueDate: "2026-04-01", items: items(100) }, NOW, { cardPayments: true }),
         updateInvoice(t.db, actor, id, { dueDate: "2026-04-02", items: items(1) }),
         markInvoicePaid(t.db, actor, id),
         deleteInvoice(t.db, actor, id),

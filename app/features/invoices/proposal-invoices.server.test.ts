@@ -37,15 +37,19 @@ describe.each(testDatabases())("several invoices per proposal, and invoices with
     const client = await makeClient(ctx.s);
     const proposalId = await insertProposal(t.db, { clientId: client.id, projectName: "Two parts", status: "in_progress" });
     const first = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-05-01", items: items(30_000) }, NOW, {
+      cardPayments: true,
       knownInvoices: 0,
     });
     const second = await generateInvoice(t.db, admin, proposalId, { dueDate: "2026-06-01", items: items(70_000) }, NOW, {
+      cardPayments: true,
       knownInvoices: 1,
     });
     expect(second.number).not.toBe(first.number);
     // A page still showing one invoice is refused, nothing written.
     expect(
-      await refusalOf(generateInvoice(t.db, admin, proposalId, { dueDate: "2026-06-01", items: items(1) }, NOW, { knownInvoices: 1 })),
+      await refusalOf(
+        generateInvoice(t.db, admin, proposalId, { dueDate: "2026-06-01", items: items(1) }, NOW, { cardPayments: true, knownInvoices: 1 }),
+      ),
     ).toMatchObject({ status: 409, message: INVOICE_MESSAGES.alreadyInvoiced });
     expect((await getProposalToInvoice(t.db, admin, proposalId)).invoices.map((i) => i.id)).toEqual([first.id, second.id]);
 

@@ -157,10 +157,17 @@ describe.each(testDatabases())("organisations on %s", (_name, open) => {
       projectName: "Shop",
     });
     const admin = await makeAdmin(s);
-    const { id: invoiceId } = await generateInvoice(s.db, admin, proposalId, {
-      items: [{ description: "Work", amountCents: 50_000 }],
-      dueDate: "2030-01-01",
-    });
+    const { id: invoiceId } = await generateInvoice(
+      s.db,
+      admin,
+      proposalId,
+      {
+        items: [{ description: "Work", amountCents: 50_000 }],
+        dueDate: "2030-01-01",
+      },
+      undefined,
+      { cardPayments: true },
+    );
     const outsiderPerson = await makeClient(s, { verified: true });
     const outsider = await inOrg(s, outsiderPerson, await ownOrganisation(s, outsiderPerson));
 

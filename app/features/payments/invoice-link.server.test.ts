@@ -25,8 +25,16 @@ describe.each(testDatabases())("signed invoice links on %s", (_name, open) => {
     for (const n of [1, 2]) {
       const proposalId = await insertProposal(ctx.t.db, { clientId: client.id, projectName: `P${n}` });
       ids.push(
-        (await generateInvoice(ctx.t.db, ctx.admin, proposalId, { dueDate: "2030-01-01", items: [{ description: "x", amountCents: 100 }] }))
-          .id,
+        (
+          await generateInvoice(
+            ctx.t.db,
+            ctx.admin,
+            proposalId,
+            { dueDate: "2030-01-01", items: [{ description: "x", amountCents: 100 }] },
+            undefined,
+            { cardPayments: true },
+          )
+        ).id,
       );
     }
   });

@@ -105,6 +105,7 @@ describe.each(testDatabases())("payments on %s", (_name, open) => {
       proposalId,
       { dueDate: TODAY, items: [{ description: "Site", amountCents: 100_000 }] },
       NOW,
+      { cardPayments: true },
     ));
   });
 

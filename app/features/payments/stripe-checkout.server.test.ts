@@ -26,10 +26,17 @@ describe.each(testDatabases())("card checkout on %s", (_name, open) => {
     const env = { STRIPE_SECRET_KEY: "sk_test_checkout_0123", STRIPE_WEBHOOK_SECRET: "whsec_checkout_0123", STRIPE_API_URL: standIn.url };
     const client = await makeClient(s);
     const proposalId = await insertProposal(t.db, { clientId: client.id, status: "in_progress" });
-    const { id: invoiceId } = await generateInvoice(t.db, admin, proposalId, {
-      dueDate: "2030-01-01",
-      items: [{ description: "Site", amountCents: 100_000 }],
-    });
+    const { id: invoiceId } = await generateInvoice(
+      t.db,
+      admin,
+      proposalId,
+      {
+        dueDate: "2030-01-01",
+        items: [{ description: "Site", amountCents: 100_000 }],
+      },
+      undefined,
+      { cardPayments: true },
+    );
     const start = (returnPath: string) =>
       startCardCheckout(t.db, env, { invoiceId, clientEmail: client.email, origin: "https://portal.example", returnPath });
 

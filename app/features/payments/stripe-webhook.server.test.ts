@@ -45,10 +45,17 @@ describe.each(testDatabases())("stripe webhook on %s", (_name, open) => {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/stripe`;
     const client = await makeClient(ctx.s);
     const proposalId = await insertProposal(ctx.t.db, { clientId: client.id, status: "in_progress" });
-    ({ id: invoiceId } = await generateInvoice(ctx.t.db, ctx.admin, proposalId, {
-      dueDate: "2030-01-01",
-      items: [{ description: "Site", amountCents: 100_000 }],
-    }));
+    ({ id: invoiceId } = await generateInvoice(
+      ctx.t.db,
+      ctx.admin,
+      proposalId,
+      {
+        dueDate: "2030-01-01",
+        items: [{ description: "Site", amountCents: 100_000 }],
+      },
+      undefined,
+      { cardPayments: true },
+    ));
   });
   afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())));
 

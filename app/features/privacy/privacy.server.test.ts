@@ -187,7 +187,7 @@ describe.each(testDatabases())("privacy rights on %s", (_name, open) => {
   it("closing keeps the signatures of kept proposals as evidence: typed name, e-mail, IP address, user agent (issue #36)", async () => {
     const { s, admin } = ctx;
     const { client, invoiced, here } = await clientWithRecords();
-    await saveOffer(s.db, admin, invoiced, OFFER, "send");
+    await saveOffer(s.db, admin, invoiced, OFFER, "send", { cardPayments: true });
     await acceptOffer(s.db, client, invoiced, { typedName: "Ada Baker", version: 1 }, SIGNED_FROM);
     const before = await s.db.select().from(proposalAcceptance).where(eq(proposalAcceptance.proposalId, invoiced));
     expect(before).toHaveLength(1);

@@ -8,6 +8,7 @@
 import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Queryable } from "#app/db/client.server";
+import { memoRead } from "#app/db/request-memo.server";
 import { proposal, user, type ProposalStatus, type WebsiteGoal } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
@@ -47,22 +48,43 @@ export interface ProposalDetail {
 const clientUser = alias(user, "detail_client");
 const ambassadorUser = alias(user, "detail_ambassador");
 
-/** The one query behind both readers: the proposal, its client, ambassador, then its invoices. */
-async function readDetail(q: Queryable, where: ReturnType<typeof and>): Promise<ProposalDetail | null> {
-  const [row] = await q
-    .select({
-      p: proposal,
-      clientName: clientUser.businessName,
-      clientUserName: clientUser.name,
-      clientEmail: clientUser.email,
-      ambassadorId: ambassadorUser.id,
-      ambassadorName: ambassadorUser.name,
-      ambassadorEmail: ambassadorUser.email,
-    })
-    .from(proposal)
-    .leftJoin(clientUser, eq(clientUser.id, proposal.clientId))
-    .leftJoin(ambassadorUser, eq(ambassadorUser.id, proposal.ambassadorId))
-    .where(where);
+/**
+ * The proposal row with its client's and ambassador's names, as `actor` may read it: any for an
+ * admin, else {@link visibleToClient}'s. Read once per request (issue #42: the page's detail and
+ * its agreement or offer share it), keyed by everything that decides the answer — the actor, their
+ * organisation and role there, their address's verification and the proposal — so one actor's
+ * answer is never another's.
+ *
+ * @returns the row, or null when there is none the actor may read.
+ * @throws {AppError} 403 unless an admin or a client.
+ */
+export async function readProposalFor(q: Queryable, actor: Actor, proposalId: number) {
+  if (actor.role !== "admin") assertRole(actor, "client");
+  const verified = actor.role === "admin" || (await emailVerified(q, actor));
+  const key = `proposal-detail:${actor.role}:${actor.id}:${actor.organisationId ?? ""}:${actor.organisationRole ?? ""}:${verified}:${proposalId}`;
+  return memoRead(q, key, async () => {
+    const where = actor.role === "admin" ? eq(proposal.id, proposalId) : and(eq(proposal.id, proposalId), visibleToClient(actor, verified));
+    const [row] = await q
+      .select({
+        p: proposal,
+        clientName: clientUser.businessName,
+        clientUserName: clientUser.name,
+        clientEmail: clientUser.email,
+        ambassadorId: ambassadorUser.id,
+        ambassadorName: ambassadorUser.name,
+        ambassadorEmail: ambassadorUser.email,
+      })
+      .from(proposal)
+      .leftJoin(clientUser, eq(clientUser.id, proposal.clientId))
+      .leftJoin(ambassadorUser, eq(ambassadorUser.id, proposal.ambassadorId))
+      .where(where);
+    return row ?? null;
+  });
+}
+
+/** Both readers' detail: the proposal, its client, ambassador, then its invoices. */
+async function readDetail(q: Queryable, actor: Actor, proposalId: number): Promise<ProposalDetail | null> {
+  const row = await readProposalFor(q, actor, proposalId);
   if (!row) return null;
   const { p } = row;
   return {
@@ -102,7 +124,7 @@ async function readDetail(q: Queryable, where: ReturnType<typeof and>): Promise<
  */
 export async function getProposalForAdmin(q: Queryable, actor: Actor, proposalId: number): Promise<ProposalDetail> {
   assertRole(actor, "admin");
-  const detail = await readDetail(q, and(eq(proposal.id, proposalId)));
+  const detail = await readDetail(q, actor, proposalId);
   if (!detail) throw notFound(PROPOSAL_MESSAGES.notFound);
   return detail;
 }
@@ -120,7 +142,7 @@ export async function getProposalForClient(
   proposalId: number,
 ): Promise<{ proposal: ProposalDetail; allowed: ClientProposalActions }> {
   assertRole(actor, "client");
-  const detail = await readDetail(q, and(eq(proposal.id, proposalId), visibleToClient(actor, await emailVerified(q, actor))));
+  const detail = await readDetail(q, actor, proposalId);
   if (!detail) throw notFound(PROPOSAL_MESSAGES.notFound);
   // A member's role covers no money (docs/product.md#organisations): the invoice is not named to them.
   const invoicesShown = hasOrganisationRole(actor, MONEY_ROLES) ? detail.invoices : [];

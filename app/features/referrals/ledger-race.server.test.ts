@@ -74,11 +74,19 @@ describe.each(testDatabases())("payment and acceptance at the same moment on %s"
             validUntil: "2099-12-31",
           },
           "send",
+          { cardPayments: true },
         );
-        const { id: invoiceId } = await generateInvoice(t.db, admin, proposalId, {
-          dueDate: "2099-01-01",
-          items: [{ description: "Site", amountCents: 100_000 }],
-        });
+        const { id: invoiceId } = await generateInvoice(
+          t.db,
+          admin,
+          proposalId,
+          {
+            dueDate: "2099-01-01",
+            items: [{ description: "Site", amountCents: 100_000 }],
+          },
+          undefined,
+          { cardPayments: true },
+        );
         return { proposalId, invoiceId };
       };
 
@@ -163,12 +171,20 @@ describe.each(testDatabases())("payment and acceptance at the same moment on %s"
           validUntil: "2099-12-31",
         },
         "send",
+        { cardPayments: true },
       );
       await acceptOffer(t.db, client, proposalId, { typedName: "Ann Baker", version: 1 }, META);
-      const { id: invoiceId } = await generateInvoice(t.db, admin, proposalId, {
-        dueDate: "2099-01-01",
-        items: [{ description: "Site", amountCents: 100_000 }],
-      });
+      const { id: invoiceId } = await generateInvoice(
+        t.db,
+        admin,
+        proposalId,
+        {
+          dueDate: "2099-01-01",
+          items: [{ description: "Site", amountCents: 100_000 }],
+        },
+        undefined,
+        { cardPayments: true },
+      );
       // 15 % of 333.33 is 49.9995 → 50.00; of 111.11, 16.6665 → 16.67: three such parts rounded
       // each on their own would take back 50.01.
       const { payment } = await recordPayment(t.db, admin, invoiceId, {

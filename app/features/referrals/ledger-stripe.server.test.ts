@@ -58,10 +58,17 @@ describe.each(testDatabases())("commission ledger from card payments on %s", (_n
       commissionRateBps: 1500,
       status: "in_progress",
     });
-    const { id: invoiceId } = await generateInvoice(t.db, admin, proposalId, {
-      dueDate: "2030-01-01",
-      items: [{ description: "Site", amountCents: 100_000 }],
-    });
+    const { id: invoiceId } = await generateInvoice(
+      t.db,
+      admin,
+      proposalId,
+      {
+        dueDate: "2030-01-01",
+        items: [{ description: "Site", amountCents: 100_000 }],
+      },
+      undefined,
+      { cardPayments: true },
+    );
     const completed = (id: string) =>
       event(id, "checkout.session.completed", {
         id: `cs_${id}`,

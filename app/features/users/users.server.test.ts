@@ -82,18 +82,39 @@ describe.each(testDatabases())("admin users on %s", (_name, open) => {
     const own = await insertProposal(t.db, { clientId: client.id });
     const viaAmbassador = await insertProposal(t.db, { clientId: client.id, ambassadorId: ambassador.id, clientApprovedAt: new Date() });
     const othersProposal = await insertProposal(t.db, { clientId: other.id });
-    await generateInvoice(t.db, admin, own, {
-      dueDate: "2026-04-01",
-      items: [
-        { description: "a", amountCents: 100 },
-        { description: "b", amountCents: 200 },
-      ],
-    });
-    await generateInvoice(t.db, admin, viaAmbassador, { dueDate: "2026-04-01", items: [{ description: "c", amountCents: 300 }] });
-    const othersInvoice = await generateInvoice(t.db, admin, othersProposal, {
-      dueDate: "2026-04-01",
-      items: [{ description: "d", amountCents: 400 }],
-    });
+    await generateInvoice(
+      t.db,
+      admin,
+      own,
+      {
+        dueDate: "2026-04-01",
+        items: [
+          { description: "a", amountCents: 100 },
+          { description: "b", amountCents: 200 },
+        ],
+      },
+      undefined,
+      { cardPayments: true },
+    );
+    await generateInvoice(
+      t.db,
+      admin,
+      viaAmbassador,
+      { dueDate: "2026-04-01", items: [{ description: "c", amountCents: 300 }] },
+      undefined,
+      { cardPayments: true },
+    );
+    const othersInvoice = await generateInvoice(
+      t.db,
+      admin,
+      othersProposal,
+      {
+        dueDate: "2026-04-01",
+        items: [{ description: "d", amountCents: 400 }],
+      },
+      undefined,
+      { cardPayments: true },
+    );
     await insertMeeting(t.db, { userId: client.id });
     await insertMeeting(t.db, { userId: other.id });
     await requestPasswordReset(s, "leaving@example.com", freshMeta());
@@ -134,10 +155,17 @@ describe.each(testDatabases())("admin users on %s", (_name, open) => {
       commissionRateBps: 1500,
     });
     const addressed = await insertProposal(t.db, { ambassadorId: ambassador.id, clientName: "Not yet", clientEmail: "notyet@example.com" });
-    const { id: invoiceId } = await generateInvoice(t.db, admin, forReferred, {
-      dueDate: "2026-04-01",
-      items: [{ description: "x", amountCents: 10_000 }],
-    });
+    const { id: invoiceId } = await generateInvoice(
+      t.db,
+      admin,
+      forReferred,
+      {
+        dueDate: "2026-04-01",
+        items: [{ description: "x", amountCents: 10_000 }],
+      },
+      undefined,
+      { cardPayments: true },
+    );
     await recordTestPayment(t.db, { invoiceId, amountCents: 10_000 });
     expect(await t.db.select().from(commissionEntries)).toHaveLength(1);
 

@@ -21,6 +21,7 @@ import { countOf } from "#app/lib/vocabulary";
 import { listCaseStudiesForAdmin } from "#app/features/portfolio/case-studies.server";
 import { setupChecklist, type SetupStep } from "#app/features/dashboard/setup-checklist.server";
 import { servicesContext } from "#app/context";
+import { cardPaymentsEnabled } from "#app/features/payments/stripe.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard | Admin Console" }, { name: "robots", content: "noindex" }];
 
@@ -42,7 +43,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   await readTallies(db, ["invoice", "proposal", "user"]);
   // One read of the invoice totals for the next steps and the money cards.
   const invoices = await invoiceSummary(db, actor, now);
-  const next = await adminNextSteps(db, actor, now, invoices);
+  const next = await adminNextSteps(db, actor, now, invoices, cardPaymentsEnabled(context.get(servicesContext).env));
   const proposals = await countProposals(db, actor);
   const users = await countUsers(db, actor);
   const pending = await listUpcomingMeetings(db, actor, "pending", { pageSize: DASHBOARD_MEETINGS });

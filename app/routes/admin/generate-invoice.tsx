@@ -14,7 +14,8 @@ import { useFormatMoney } from "#app/components/money";
 import { actorAndDb } from "#app/features/users/session.server";
 import { servicesContext } from "#app/context";
 import { cardPaymentsEnabled } from "#app/features/payments/stripe.server";
-import { clientCanPay } from "#app/features/invoices/generate-invoice.server";
+import { clientCanPay } from "#app/features/invoices/client-can-pay.server";
+import { InstructionsFirst } from "#app/features/invoices/components/instructions-first";
 import { getOfferForInvoice, type OfferForInvoice } from "#app/features/agreements/offer-deposit.server";
 import { businessDay, getSettings } from "#app/features/settings/settings.server";
 import { centsToInput, currencyOf, formatCents } from "#app/lib/money";
@@ -70,6 +71,7 @@ export async function action(args: Route.ActionArgs) {
     async (value) => {
       const created = await generateInvoice(db, actor, proposalId, toInvoiceInput(value), new Date(), {
         knownInvoices: value.knownInvoices,
+        cardPayments: cardPaymentsEnabled(args.context.get(servicesContext).env),
       });
       return redirect(`/admin/invoices?created=${encodeURIComponent(created.number)}`);
     },
@@ -124,17 +126,7 @@ export default function GenerateInvoice({ loaderData, actionData }: Route.Compon
           </Notice>
         </div>
       ) : null}
-      {loaderData.needsInstructions ? (
-        <div className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950" data-testid="instructions-first">
-          <p className="font-medium">Add your payment instructions before sending an invoice.</p>
-          <p className="text-sm">
-            Card payments are not set up, so the client pays by transfer: the invoice must say how (bank details, the reference to use).{" "}
-            <Link to="/admin/settings/payments#payment-instructions" className="font-semibold underline">
-              Add payment instructions in Settings
-            </Link>
-          </p>
-        </div>
-      ) : null}
+      {loaderData.needsInstructions ? <InstructionsFirst what="sending an invoice" /> : null}
       {!proposal.clientId ? (
         <Notice tone="info">{INVOICE_MESSAGES.noClientAccount}</Notice>
       ) : (

@@ -18,6 +18,10 @@ import { formAction, type FormReply } from "#app/lib/form-action.server";
 import { formConstraints } from "#app/lib/form-constraints.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { currencyOf } from "#app/lib/money";
+import { servicesContext } from "#app/context";
+import { cardPaymentsEnabled } from "#app/features/payments/stripe.server";
+import { clientCanPay } from "#app/features/invoices/client-can-pay.server";
+import { InstructionsFirst } from "#app/features/invoices/components/instructions-first";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `Offer: ${data?.proposal.projectName || "Proposal"} | Admin Console` },
@@ -34,6 +38,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     offer: await getOfferForAdmin(db, actor, id),
     offerForm: formConstraints(offerFormSchema),
     currency: currencyOf(await getSettings(db)),
+    // #37: an offer asking a deposit or a schedule is sent only when the client would know how to pay.
+    needsInstructions: !(await clientCanPay(db, cardPaymentsEnabled(context.get(servicesContext).env))),
   };
 }
 
@@ -43,7 +49,8 @@ export async function action(args: Route.ActionArgs) {
   const id = paramId(args.params.proposalId, PROPOSAL_MESSAGES.notFound);
   const reply = await formAction(args, offerFormSchema, async (value, form) => {
     const mode = form.get("intent") === "send-offer" ? "send" : "draft";
-    return (await saveOffer(db, actor, id, value, mode)).message;
+    return (await saveOffer(db, actor, id, value, mode, { cardPayments: cardPaymentsEnabled(args.context.get(servicesContext).env) }))
+      .message;
   });
   if (reply instanceof Response) return reply;
   return data<FormReply>({ ...reply.data, intent: "offer" }, reply.init ?? undefined);
@@ -66,6 +73,7 @@ export default function AdminProposalOffer({ loaderData, actionData }: Route.Com
           {title} · #{p.id}
         </p>
       </header>
+      {loaderData.needsInstructions ? <InstructionsFirst what="sending an offer that asks a deposit or a payment schedule" /> : null}
       <section aria-labelledby="offer-form-title" className="min-w-0 rounded-xl border border-slate-200 p-4 shadow-sm sm:p-6">
         <h2 id="offer-form-title" className="text-xl font-semibold">
           {offer.current ? `Version ${offer.current.number + 1}` : "Version 1"}

@@ -26,6 +26,8 @@ import { ScheduleLines } from "#app/features/agreements/components/schedule-line
 import { getSettings } from "#app/features/settings/settings.server";
 import { currencyOf } from "#app/lib/money";
 import { formId, requireConfirmation } from "#app/lib/form-action.server";
+import { servicesContext } from "#app/context";
+import { cardPaymentsEnabled } from "#app/features/payments/stripe.server";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `${data?.proposal.projectName || "Proposal"} | Admin Console` },
@@ -67,7 +69,11 @@ export async function action(args: Route.ActionArgs) {
         // #37: a milestone reached makes its line due: its invoice is issued and mailed now (audited).
         "mark-milestone": async (form) => {
           requireConfirmation(form, "Confirm that the milestone is reached first.");
-          return (await markMilestoneReached(db, actor, id, formId(form, "id"))).message;
+          return (
+            await markMilestoneReached(db, actor, id, formId(form, "id"), undefined, {
+              cardPayments: cardPaymentsEnabled(args.context.get(servicesContext).env),
+            })
+          ).message;
         },
       },
       { target: "proposalId" },

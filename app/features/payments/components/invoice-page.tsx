@@ -219,17 +219,20 @@ export function InvoicePage({
       </table>
 
       <div className="mt-8 grid gap-6 text-sm sm:grid-cols-2">
-        <section aria-labelledby="bill-from">
-          <h2 id="bill-from" className="font-semibold text-slate-600">
-            From
-          </h2>
-          <address className="mt-1 not-italic wrap-anywhere" data-testid="bill-from">
-            {billFrom.name ? <span className="block font-medium">{billFrom.name}</span> : null}
-            {billFrom.address ? <span className="block whitespace-pre-line">{billFrom.address}</span> : null}
-            {billFrom.email ? <span className="block">{billFrom.email}</span> : null}
-            {billFrom.taxId ? <span className="block">Tax ID: {billFrom.taxId}</span> : null}
-          </address>
-        </section>
+        {/* No empty "From" heading before the agency has filled in its company details. */}
+        {billFrom.name || billFrom.address || billFrom.email || billFrom.taxId ? (
+          <section aria-labelledby="bill-from">
+            <h2 id="bill-from" className="font-semibold text-slate-600">
+              From
+            </h2>
+            <address className="mt-1 not-italic wrap-anywhere" data-testid="bill-from">
+              {billFrom.name ? <span className="block font-medium">{billFrom.name}</span> : null}
+              {billFrom.address ? <span className="block whitespace-pre-line">{billFrom.address}</span> : null}
+              {billFrom.email ? <span className="block">{billFrom.email}</span> : null}
+              {billFrom.taxId ? <span className="block">Tax ID: {billFrom.taxId}</span> : null}
+            </address>
+          </section>
+        ) : null}
         <section aria-labelledby="bill-to">
           <h2 id="bill-to" className="font-semibold text-slate-600">
             Bill to
