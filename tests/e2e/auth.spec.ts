@@ -394,7 +394,7 @@ test.describe("account settings", () => {
     const client = await registerClient(page);
     await page.goto("/client-dashboard");
     await page.getByRole("link", { name: "Account settings" }).click();
-    await expect(page).toHaveURL(/\/account$/);
+    await expect(page).toHaveURL(/\/account\/profile$/);
     const box = page.getByRole("checkbox", { name: /E-mail me about updates/ });
     await expect(box).toBeChecked();
     await box.uncheck();

@@ -50,7 +50,18 @@ describe("a mail process killed mid-batch", { timeout: 600_000 }, () => {
     for (const c of cleanups.splice(0)) await c();
   });
 
-  const run = async (env: Record<string, string>, restartCount: number, sentRows: () => Promise<number>) => {
+  /**
+   * @param recordedRows - where the database can be read while the first process runs (PostgreSQL):
+   *   the kill waits until every mail the server accepted is recorded sent, so no mail is in the
+   *   documented at-least-once window (accepted, not yet recorded) when the process dies — on a busy
+   *   machine that recording can lag the acceptance by seconds.
+   */
+  const run = async (
+    env: Record<string, string>,
+    restartCount: number,
+    sentRows: () => Promise<number>,
+    recordedRows?: () => Promise<number>,
+  ) => {
     smtp = await startSmtpRecorder({ delayMs: () => 300 });
     const first = await startWorker({ ...env, SMTP_URL: smtp.url });
     children.push(first);
@@ -58,6 +69,15 @@ describe("a mail process killed mid-batch", { timeout: 600_000 }, () => {
     await until(() => smtp!.total() >= 10, "ten accepted mails");
     smtp.hold();
     await until(() => smtp!.holding() >= 3, "three messages in flight");
+    if (recordedRows) {
+      // A message already in its 300 ms answer delay when the hold began is still accepted: wait
+      // until the accepted count stays put, and every accepted mail is recorded.
+      for (let accepted = -1; accepted !== smtp.total();) {
+        await new Promise((r) => setTimeout(r, 400));
+        accepted = smtp.total();
+        await until(async () => (await recordedRows()) >= accepted, `the ${accepted} accepted mails recorded sent`);
+      }
+    }
     first.kill("SIGKILL");
     await exited(first);
     // The server answers the held messages only now: their client is gone, they are not accepted.
@@ -105,9 +125,10 @@ describe("a mail process killed mid-batch", { timeout: 600_000 }, () => {
       await created.drop();
     });
     await fastQueue(handle);
-    await run({ DATABASE_URL: created.url }, 2, async () => {
+    const sentRows = async () => {
       const rows = await handle.db.select({ sentAt: mailOutbox.sentAt }).from(mailOutbox);
       return rows.filter((r) => r.sentAt).length;
-    });
+    };
+    await run({ DATABASE_URL: created.url }, 2, sentRows, sentRows);
   });
 });
