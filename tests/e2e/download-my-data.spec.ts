@@ -1,6 +1,6 @@
 /**
  * "Download my data" in Chromium (docs/product.md#download-my-data, issue #36): the button on
- * /account saves a ZIP through the browser's own download — with JavaScript and without — and the
+ * /account/privacy (the account's Privacy section) saves a ZIP through the browser's own download — with JavaScript and without — and the
  * files in it are the account's data as the database holds it. The ZIP is unzipped here with fflate
  * (the library the export is written with). A request that sends no file (over the hourly limit)
  * brings the browser back to the section with the reason.
@@ -67,11 +67,11 @@ for (const javaScriptEnabled of [true, false]) {
   test(`"Download my data" saves the account's ZIP ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({ browser, sql }) => {
     const page = await newUserPage(browser, { javaScriptEnabled, acceptDownloads: true });
     const client = await clientWithProposals(page, sql);
-    await page.goto("/account#my-data");
+    await page.goto("/account/privacy#my-data");
     if (javaScriptEnabled) await hydrated(page);
     const first = await expectAccountZip(await download(page), sql, client.id);
     // The page stayed as it was: the download is the answer, not a new page.
-    await expect(page).toHaveURL(/\/account#my-data$/);
+    await expect(page).toHaveURL(/\/account\/privacy#my-data$/);
     await expect(page.getByRole("heading", { name: "Your data" })).toBeVisible();
 
     // Two more downloads fill the hour's budget (only delivered files count); the fourth says why it sends nothing.
@@ -79,7 +79,7 @@ for (const javaScriptEnabled of [true, false]) {
     const third = await expectAccountZip(await download(page), sql, client.id);
     expect(third.exportedAt >= first.exportedAt).toBe(true);
     await page.getByRole("button", { name: "Download my data" }).click();
-    await expect(page).toHaveURL(/\/account\?my-data=limit#my-data$/);
+    await expect(page).toHaveURL(/\/account\/privacy\?my-data=limit#my-data$/);
     await expect(page.locator("#my-data").getByText("You asked for your data several times in the last hour")).toBeVisible();
   });
 }
@@ -87,7 +87,7 @@ for (const javaScriptEnabled of [true, false]) {
 test("GET /account/my-data shows the section; a signed-out POST goes to sign-in and sends nothing", async ({ browser, page }) => {
   await registerClient(page);
   const get = await page.request.get("/account/my-data", { maxRedirects: 0 });
-  expect([get.status(), get.headers().location]).toEqual([302, "/account#my-data"]);
+  expect([get.status(), get.headers().location]).toEqual([302, "/account/privacy#my-data"]);
   const stranger = await newUserPage(browser);
   const post = await stranger.request.post("/account/my-data", { maxRedirects: 0 });
   expect(post.status()).toBe(302);
