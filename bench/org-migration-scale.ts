@@ -27,21 +27,19 @@
  *
  * Exits 1 when any check fails (the results file says which).
  */
-import { execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import pg from "pg";
 import { openDatabase, type Database } from "../app/db/client.server";
 import { getCertificatePdf, verifyCertificate } from "../app/features/agreements/acceptance.server";
 import { getInvoiceForClient } from "../app/features/invoices/invoices.server";
 import { openSignedInvoice } from "../app/features/payments/invoice-link.server";
 import { DEMO_SIZE, SCALE_SIZE, type SeedSize } from "../scripts/seed-demo";
+import { git, releaseWorktree, sh } from "./lib/old-release";
 import { startApp, writeResults } from "./lib/server";
 
-const run = promisify(execFile);
 const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const SIZES = (process.env.ORG_MIGRATION_SIZES ?? "demo,scale").split(",").map((s) => s.trim());
 const CERTIFICATES = Number(process.env.ORG_MIGRATION_CERTIFICATES ?? 100);
@@ -94,27 +92,6 @@ function dbUrl(name: string): string {
   return u.toString();
 }
 
-async function git(...args: string[]): Promise<string> {
-  return (await run("git", args, { maxBuffer: 1 << 24 })).stdout.trim();
-}
-
-/** Runs a command in `cwd`, its output streamed to ours with a prefix; rejects on a non-zero exit. */
-function sh(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    const take = (d: Buffer) => {
-      out += d;
-      for (const line of String(d).split("\n").filter(Boolean)) console.log(`  [old] ${line}`);
-    };
-    child.stdout.on("data", take);
-    child.stderr.on("data", take);
-    child.on("exit", (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(" ")} exited ${code}\n${out.slice(-4000)}`)),
-    );
-  });
-}
-
 /**
  * The old commit in a worktree of its own, with its dependencies.
  *
@@ -125,37 +102,7 @@ async function oldTree(): Promise<{ dir: string; commit: string; modules: string
   const added = (await git("log", "--diff-filter=A", "--format=%H", "--", MIGRATION)).split("\n").pop()!;
   if (!added) throw new Error(`No commit adds ${MIGRATION}`);
   const commit = await git("rev-parse", `${added}^`);
-  const dir = path.join(os.tmpdir(), `org-migration-old-${commit.slice(0, 10)}`);
-  if (!fs.existsSync(path.join(dir, ".git"))) {
-    await git("worktree", "prune");
-    await git("worktree", "add", "--detach", dir, commit);
-  }
-  let modules = "kept from an earlier run";
-  if (!fs.existsSync(path.join(dir, "node_modules"))) {
-    // Same versions? Every package the old lockfile names must be locked here at its version (and
-    // this checkout's node_modules installed from this lockfile: `npm install` ran).
-    type Lock = { packages: Record<string, { version?: string; integrity?: string }> };
-    const oldLock = JSON.parse(await git("show", `${commit}:package-lock.json`)) as Lock;
-    const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8")) as Lock;
-    const differing = Object.entries(oldLock.packages).filter(
-      ([key, p]) =>
-        key.startsWith("node_modules/") && (lock.packages[key]?.version !== p.version || lock.packages[key]?.integrity !== p.integrity),
-    );
-    if (differing.length === 0) {
-      // A hard-linked copy (never a symlink): same files, nothing downloaded, removed with the worktree.
-      await run("cp", ["-al", path.resolve("node_modules"), path.join(dir, "node_modules")]);
-      modules = `hard-linked copy of this checkout's node_modules (all ${Object.keys(oldLock.packages).length - 1} locked packages at the same versions)`;
-    } else {
-      console.log(
-        `${differing.length} packages differ (${differing
-          .slice(0, 5)
-          .map(([k]) => k)
-          .join(", ")}…): npm ci in the old worktree`,
-      );
-      await sh("npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"], dir);
-      modules = `npm ci (${differing.length} locked packages differ from this checkout's)`;
-    }
-  }
+  const { dir, modules } = await releaseWorktree(commit, "org-migration-old");
   fs.writeFileSync(path.join(dir, "scripts", "org-migration-old-phase.ts"), OLD_PHASE);
   return { dir, commit, modules, seconds: since(t) };
 }
@@ -375,16 +322,13 @@ async function oneSize(name: string, tree: { dir: string; commit: string }): Pro
       "node_modules/.bin/tsx",
       ["scripts/seed-demo.ts", "--users", String(size.users), "--proposals", String(size.proposals), "--invoices", String(size.invoices)],
       tree.dir,
-      oldEnv,
+      { env: oldEnv, echo: "[old]" },
     );
     seconds["old migrations + seed:demo (old CLI)"] = since(t);
     t = performance.now();
     await sh("node_modules/.bin/tsx", ["scripts/org-migration-old-phase.ts"], tree.dir, {
-      ...oldEnv,
-      OUT_FILE: outFile,
-      COMMIT: tree.commit,
-      CERTIFICATES: String(CERTIFICATES),
-      RECEIPTS: String(RECEIPTS),
+      env: { ...oldEnv, OUT_FILE: outFile, COMMIT: tree.commit, CERTIFICATES: String(CERTIFICATES), RECEIPTS: String(RECEIPTS) },
+      echo: "[old]",
     });
     seconds["old code: offers, payments, links, verdicts"] = since(t);
     const old = JSON.parse(fs.readFileSync(outFile, "utf8")) as OldPhase;

@@ -28,13 +28,13 @@
  *
  *   npm run build && npx tsx bench/portfolio-throughput.ts
  */
-import { execFile, spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import pg from "pg";
 import { createPgDatabase } from "../tests/helpers/test-database";
+import { git, releaseWorktree, sh } from "./lib/old-release";
 import { startApp, trialStorage, removeTrialStorage, writeResults, type RunningApp } from "./lib/server";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -46,7 +46,6 @@ const ENCODING = "gzip, deflate, br";
 const RESULTS = "bench/results/portfolio-throughput.md";
 /** Above this share of its one thread, wrk itself may have been the limit. */
 const GENERATOR_LIMIT = 0.9;
-const execFileAsync = promisify(execFile);
 
 interface Row {
   rps: number;
@@ -57,23 +56,6 @@ interface Row {
   generatorCpu: number;
   /** 1-minute load average right after the row. */
   load: number;
-}
-
-async function git(...args: string[]): Promise<string> {
-  return (await execFileAsync("git", args, { maxBuffer: 1 << 24 })).stdout.trim();
-}
-
-/** Runs a command in `cwd`, its output kept and shown on failure; rejects on a non-zero exit. */
-function sh(cmd: string, args: string[], cwd: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
-    child.on("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")} exited ${code}\n${out.slice(-4000)}`)),
-    );
-  });
 }
 
 /**
@@ -89,35 +71,7 @@ async function baselineTree(): Promise<{ dir: string; commit: string; subject: s
   const cache = await git("show", `${commit}:server/page-cache.ts`);
   if (!cache.includes("projects.map((p) => `/${p.slug}`)")) throw new Error(`${commit} does not prerender the projects from code`);
   const subject = await git("log", "-1", "--format=%h %s", commit);
-  const dir = path.join(os.tmpdir(), `portfolio-baseline-${commit.slice(0, 10)}`);
-  if (!fs.existsSync(path.join(dir, ".git"))) {
-    await git("worktree", "prune");
-    await git("worktree", "add", "--detach", dir, commit);
-  }
-  let modules = "kept from an earlier run";
-  if (!fs.existsSync(path.join(dir, "node_modules"))) {
-    type Lock = { packages: Record<string, { version?: string; integrity?: string }> };
-    const oldLock = JSON.parse(await git("show", `${commit}:package-lock.json`)) as Lock;
-    const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8")) as Lock;
-    const differing = Object.entries(oldLock.packages).filter(
-      ([key, p]) =>
-        key.startsWith("node_modules/") && (lock.packages[key]?.version !== p.version || lock.packages[key]?.integrity !== p.integrity),
-    );
-    if (differing.length === 0) {
-      // A hard-linked copy (never a symlink): same files, nothing downloaded, removed with the worktree.
-      await execFileAsync("cp", ["-al", path.resolve("node_modules"), path.join(dir, "node_modules")]);
-      modules = `hard-linked copy of this checkout's node_modules (all locked packages at the same versions)`;
-    } else {
-      console.log(
-        `${differing.length} locked packages differ (${differing
-          .slice(0, 5)
-          .map(([k]) => k)
-          .join(", ")}…): npm ci in ${dir}`,
-      );
-      await sh("npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"], dir);
-      modules = `npm ci (${differing.length} locked packages differ from this checkout's)`;
-    }
-  }
+  const { dir, modules } = await releaseWorktree(commit, "portfolio-baseline");
   if (!fs.existsSync(path.join(dir, "build/server/main.js"))) {
     console.log(`building ${commit.slice(0, 10)} in ${dir} …`);
     await sh("npm", ["run", "build"], dir);
