@@ -3,15 +3,16 @@
  * `npm test`: every check of the project, overlapped so that the 2-core machine is kept busy
  * (issue #42: a test suite that fits in a stop). Nothing is left out; only the order changes:
  *
- *   typecheck ‖ lint ‖ build ‖ vitest (niced)
+ *   build ‖ typecheck ‖ lint ‖ vitest (the last three niced)
  *   build done                     → Playwright's browser projects (`sweep`, `main`)
  *   all of the above done          → Playwright's `hostile` and `fuzz` projects, one worker, alone
  *
  * Why this is safe: vitest needs none of the build's outputs (`build/`, `public/generated/`,
  * `.react-router/`), so it starts at once; the browser tests wait mostly on the server, the mails
  * and hydration (≈ 1 core for two workers), so vitest's ≈ 340 s of CPU runs in the core they
- * leave idle. vitest runs at nice 5, so the checks on the critical path (the build, then the
- * browser tests) get the CPU first. `hostile` measures /healthz latency during attacks and `fuzz`
+ * leave idle. The critical path is the build, then the browser tests: typecheck, lint and vitest
+ * run at nice 5 so that these get the CPU first (the three have minutes of slack: they only have
+ * to end before hostile and fuzz start). `hostile` measures /healthz latency during attacks and `fuzz`
  * loads the server for 60 s: they start only when everything else has ended, on one worker, so
  * nothing else runs beside them (as in playwright.config.ts, where they depend on the others).
  *
@@ -92,8 +93,8 @@ function run(name, command, commandArgs, options = {}) {
 
 const report = (/** @type {string} */ file) => (reportDir ? path.join(reportDir, file) : "");
 
-const typecheck = run("typecheck", npm, ["run", "typecheck"]);
-const lint = run("lint", npm, ["run", "lint"]);
+const typecheck = run("typecheck", npm, ["run", "typecheck"], { nice: 5 });
+const lint = run("lint", npm, ["run", "lint"], { nice: 5 });
 const build = run("build", npm, ["run", "build"]);
 const vitest = run(
   "vitest",
