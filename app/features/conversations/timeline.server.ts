@@ -7,13 +7,13 @@
  * files query only files of those messages, its events query only {@link CLIENT_TIMELINE_EVENTS};
  * an ambassador's reads status events only. Nothing is filtered after reading.
  */
-import { and, asc, desc, eq, inArray, isNotNull, isNull, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, notInArray, sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { auditEvent, proposal, proposalMessage, storedFile, user, type MessageAuthorRole } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
 import { CONVERSATION_MESSAGES, EDIT_WINDOW_MS } from "./conversations.schema";
-import { markRead, readPosition } from "./read-state.server";
+import { markRead, readPositionSql } from "./read-state.server";
 import { threadAccess, type ThreadAccess } from "./thread-access.server";
 import { fileUrl } from "./thread-paths";
 import { AMBASSADOR_TIMELINE_EVENTS, CLIENT_TIMELINE_EVENTS, describeEvent, HIDDEN_TIMELINE_ENTITIES } from "./timeline-events";
@@ -66,11 +66,15 @@ export async function getThread(
 ): Promise<ThreadView> {
   const access = await threadAccess(q, actor, proposalId);
   const forClient = access.side === "client";
-  const messages = await q
-    .select()
+  // Each row carries the reader's read position (one statement, issue #42): without messages it is
+  // not needed (nothing to mark read, no first unread).
+  const rows = await q
+    .select({ ...getTableColumns(proposalMessage), lastRead: readPositionSql(q, actor.id, access.proposalId) })
     .from(proposalMessage)
     .where(and(eq(proposalMessage.proposalId, access.proposalId), forClient ? eq(proposalMessage.visibility, "shared") : undefined))
     .orderBy(asc(proposalMessage.id));
+  const lastRead = rows[0]?.lastRead ?? 0;
+  const messages = rows.map(({ lastRead: _lastRead, ...m }) => m);
   const files = await listFiles(q, access, { messageIds: messages.map((m) => m.id) });
   const events = await readEvents(
     q,
@@ -78,7 +82,6 @@ export async function getThread(
     forClient ? inArray(eventKey, [...CLIENT_TIMELINE_EVENTS]) : notInArray(auditEvent.entity, [...HIDDEN_TIMELINE_ENTITIES]),
   );
   const now = (options.now ?? new Date()).getTime();
-  const lastRead = await readPosition(q, actor.id, access.proposalId);
   const entries: TimelineEntry[] = [
     ...messages.map((m) => {
       const own = m.authorId === actor.id && !m.deletedAt;
