@@ -16,18 +16,22 @@
  * Markdown Impact, written to the database, plus the live event that makes every server process drop
  * and re-render its cached pages (what `publishCaseStudy` writes through `recordAudit`).
  *
- * Load generator: wrk (one thread, 50 connections, the browser's `Accept-Encoding`), required. Each
- * cached page first gets a discarded warm-up run (its server's first hot seconds: JIT, heap growth).
- * The three cached pages then alternate in rounds whose order rotates (A B C, B C A, C A B, …: over
- * three rounds each page runs once in each place), every row after a 2 s idle pause (what the row
- * before left behind, e.g. queued renders, ends first); the uncached page is measured after all
- * cached rounds, so that no cached row follows it. (The earlier fixed order — baseline, published,
- * project1, uncached — put the published page always first on today's server and right after the
- * uncached row: a page's place could not be told from its cost.) Every row records the measured
- * server's CPU time per request (user + system of its process, from /proc, over wrk's request
- * count: what one answer costs the server, which the machine's other load changes far less than
- * req/s), wrk's CPU share (near 100 % of its one thread means the generator, not the server, was the
- * limit) and the 1-minute load average after it.
+ * Load generator: wrk (one thread, 50 connections, the browser's `Accept-Encoding`), required. Every
+ * row is run right after a discarded 2 s warm-up of the same URL, so that each measures a server
+ * already answering that page: a Node server that sat idle for 10 s or more (while wrk loaded the
+ * other server or page) answered its next seconds measurably slower and at a higher CPU cost per
+ * request (heap and code warm up again; measured on this machine, 2026-11-29: after 15 s idle
+ * 12.5–14.6k req/s and 49–60 µs/request, hot 14.6–15.6k and 47–51 µs, same page). The earlier
+ * fixed order (baseline, published, project1, uncached) made the published page always the first on
+ * today's server after its idle spell while today's /project1 followed it hot: the run of 14:53
+ * measured the published page at 0.88 × the baseline and today's /project1 at 0.96, although both
+ * take the same path and cost the same per request. The three cached pages alternate in rounds whose
+ * order rotates (A B C, B C A, C A B, …: over three rounds each page runs once in each place); the
+ * uncached page is measured after all cached rounds. Every row records the measured server's CPU time
+ * per request (user + system of its process, from /proc, over wrk's request count: what one answer
+ * costs the server, which the machine's other load changes far less than req/s), wrk's CPU share
+ * (near 100 % of its one thread means the generator, not the server, was the limit) and the 1-minute
+ * load average after it.
  *
  * Environment: BENCH_SECONDS (default 10) per row; BENCH_ROUNDS (default 3); TEST_DATABASE_URL
  * (default postgres://postgres@127.0.0.1:5432/postgres); PORTFOLIO_BASELINE_KEEP=1 keeps the
@@ -50,10 +54,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const KEEP = process.env.PORTFOLIO_BASELINE_KEEP === "1";
 const CONNECTIONS = 50;
-/** Seconds of the discarded warm-up run per cached page. */
-const WARMUP = 3;
-/** Idle pause before each row (ms). */
-const SETTLE_MS = 2_000;
+/** Seconds of the discarded warm-up run of the same URL right before each row. */
+const WARMUP = 2;
 const ENCODING = "gzip, deflate, br";
 const RESULTS = "bench/results/portfolio-throughput.md";
 /** Above this share of its one thread, wrk itself may have been the limit. */
@@ -106,15 +108,15 @@ function cpuMicros(pid: number): number {
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim() || 100);
 
 /**
- * One wrk run of `seconds` against `url` served by process `pid`, timed by /usr/bin/time for wrk's own CPU.
+ * One row: a discarded WARMUP-second wrk run against `url`, then one of BENCH_SECONDS measured,
+ * timed by /usr/bin/time for wrk's own CPU, with the CPU time of process `pid` (the server) per request.
  *
  * @throws {Error} when wrk fails.
  */
-async function withWrk(url: string, pid: number, seconds = DURATION): Promise<Row> {
-  // What the previous row left behind (a queued render, a collection) ends before this one starts.
-  await new Promise((r) => setTimeout(r, SETTLE_MS));
+async function withWrk(url: string, pid: number): Promise<Row> {
+  await runWrk(url, WARMUP);
   const before = cpuMicros(pid);
-  const row = await runWrk(url, seconds);
+  const row = await runWrk(url, DURATION);
   return { ...row, serverUs: (cpuMicros(pid) - before) / row.requests };
 }
 
@@ -222,7 +224,6 @@ async function main() {
     const rows: Record<keyof typeof urls, Row[]> = { baseline: [], published: [], project1: [], uncached: [] };
     const names = Object.keys(urls) as (keyof typeof urls)[];
     const cachedNames = names.filter((n) => n !== "uncached");
-    for (const name of cachedNames) await withWrk(urls[name], pids[name], WARMUP);
     for (let round = 0; round < ROUNDS; round++) {
       const order = cachedNames.map((_, i) => cachedNames[(i + round) % cachedNames.length]!);
       for (const name of order) {
@@ -251,8 +252,8 @@ async function main() {
         ? `**Smoke run** (${DURATION} s × ${ROUNDS} round${ROUNDS === 1 ? "" : "s"}): proves the bench works; its ratio is not a figure to quote.\n\n`
         : "";
     const body = `
-${smoke}Generator: wrk (1 thread), ${CONNECTIONS} connections, ${DURATION} s per row, \`Accept-Encoding: ${ENCODING}\`. After a discarded ${WARMUP} s warm-up per cached page,
-${ROUNDS} round${ROUNDS === 1 ? "" : "s"} of the three cached pages in rotating order (${Array.from({ length: Math.min(ROUNDS, cachedNames.length) }, (_, r) => cachedNames.map((_, i) => cachedNames[(i + r) % cachedNames.length]).join(", ")).join("; ")}: each page once in each position), then ${ROUNDS} row${ROUNDS === 1 ? "" : "s"} of the uncached page; ${SETTLE_MS / 1000} s idle before each row.
+${smoke}Generator: wrk (1 thread), ${CONNECTIONS} connections, ${DURATION} s per row, \`Accept-Encoding: ${ENCODING}\`; every row right after a discarded ${WARMUP} s warm-up of its URL.
+${ROUNDS} round${ROUNDS === 1 ? "" : "s"} of the three cached pages in rotating order (${Array.from({ length: Math.min(ROUNDS, cachedNames.length) }, (_, r) => cachedNames.map((_, i) => cachedNames[(i + r) % cachedNames.length]).join(", ")).join("; ")}: each page once in each position), then ${ROUNDS} row${ROUNDS === 1 ? "" : "s"} of the uncached page.
 Server CPU per request: the measured server process's user + system time over the row (/proc) divided by the requests wrk completed.
 Servers: two production builds side by side, one process each, LOG_LEVEL=warn, each on its own port and PostgreSQL database:
 the baseline is \`${tree.subject.replace(/`/g, "'").split(/[:;(]/)[0]}…\` — the parent of the commit that first added a
