@@ -31,6 +31,8 @@ export default defineConfig({
     { name: "main", testIgnore: /(hostile-input|fuzz|phone-layout)\.spec\.ts/ },
     // Measures /healthz latency while hostile requests are in flight: it runs alone, after the
     // rest, so that another worker's browser does not take the CPU from the server it measures.
+    // `npm test` (scripts/test.mjs) runs hostile and fuzz in a Playwright run of their own
+    // (`--no-deps --workers=1`) once the other projects and vitest have all ended.
     { name: "hostile", testMatch: /hostile-input\.spec\.ts/, dependencies: ["sweep", "main"] },
     // The 60-second fuzz (issue #28): last and alone, so its load neither slows the others nor skews the latency measured above.
     { name: "fuzz", testMatch: /fuzz\.spec\.ts/, dependencies: ["hostile"] },

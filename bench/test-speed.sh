@@ -6,10 +6,11 @@
 #   bench/test-speed.sh --here     # the same in this checkout (no clone, no install)
 #   VITEST_ARGS=--maxWorkers=3 PLAYWRIGHT_ARGS=--workers=3 bench/test-speed.sh   # a variant to compare
 #
-# Parts, run as `npm test` runs them: typecheck ‖ lint ‖ build (scripts/run-parallel.mjs), vitest,
-# Playwright. Each part: wall time, CPU time of it and its children (user + sys, GNU time), load
-# average before and after; the slowest vitest files and Playwright specs (their reporters' JSON).
-# A failing part is recorded and the next parts still run. The "Latest run" section of the results
+# Runs `npm test` as it runs (scripts/test.mjs: typecheck ‖ lint ‖ build ‖ vitest, the browser
+# projects once the build is done, hostile + fuzz alone at the end) and records its wall and CPU
+# time (user + sys, GNU time) with the load average before and after, then each part's start, end
+# and CPU time (the parts overlap: their wall times do not add up), and the slowest vitest files and
+# Playwright specs (their reporters' JSON). The "Latest run" section of the results
 # file (between its markers) is replaced; the rest of the file is kept. TEST_DATABASE_URL defaults
 # to the local PostgreSQL server, as in .ci/run.
 set -uo pipefail
@@ -39,17 +40,14 @@ part() {
   /usr/bin/time -f "%e %U %S" -o "$work/time" "$@" >"$work/$label.log" 2>&1
   status=$?
   after="$(load)"
-  read -r wall user sys <"$work/time"
+  read -r wall user sys < <(tail -1 "$work/time")
   rows+=("| $label | $(printf '%.0f' "$wall") s | $(awk "BEGIN { printf \"%.0f\", $user + $sys }") s | $before → $after | $([ "$status" = 0 ] && echo ok || echo "FAILED ($status)") |")
   echo "$label: ${wall}s wall, exit $status"
 }
 
 started=$(date +%s)
 if [ "$dir" != "$repo" ]; then part "npm ci" npm ci --no-audit --no-fund; fi
-part "typecheck ‖ lint ‖ build" node scripts/run-parallel.mjs typecheck lint build
-# shellcheck disable=SC2086 # the extra arguments are meant to split
-part "vitest run" npx vitest run ${VITEST_ARGS:-} --reporter=default --reporter=json --outputFile="$work/vitest.json"
-part "playwright test" env PLAYWRIGHT_JSON_OUTPUT_NAME="$work/playwright.json" npx playwright test ${PLAYWRIGHT_ARGS:-} --reporter=list,json
+part "npm test" node scripts/test.mjs --report-dir "$work" --vitest-args "${VITEST_ARGS:-}" --playwright-args "${PLAYWRIGHT_ARGS:-}"
 total=$(($(date +%s) - started))
 
 # The slowest vitest files and Playwright specs (wall time inside the run).
@@ -59,27 +57,42 @@ import fs from "node:fs";
 const dir = process.argv[2];
 const out = [];
 try {
+  const parts = JSON.parse(fs.readFileSync(`${dir}/parts.json`, "utf8"));
+  out.push("| part of `npm test` | from → to (s) | wall | CPU (user + sys) | exit |", "| --- | --- | ---: | ---: | --- |");
+  for (const p of parts) {
+    const file = `${dir}/${p.name}.time`;
+    const [, user, sys] = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim().split(/\s+/).slice(-3).map(Number) : [];
+    const cpu = user === undefined ? "?" : `${(user + sys).toFixed(0)} s`;
+    out.push(`| ${p.name} | ${p.start.toFixed(0)} → ${p.end.toFixed(0)} | ${(p.end - p.start).toFixed(0)} s | ${cpu} | ${p.code} |`);
+  }
+  out.push("");
+} catch (e) { out.push(`parts: no parts.json (${e.message})\n`); }
+try {
   const v = JSON.parse(fs.readFileSync(`${dir}/vitest.json`, "utf8"));
   const files = v.testResults.map((f) => [f.name.replace(/^.*?\/(app|server|scripts|tests)\//, "$1/"), (f.endTime - f.startTime) / 1000]);
   files.sort((a, b) => b[1] - a[1]);
   out.push(`vitest: ${v.numPassedTests} passed, ${v.numFailedTests} failed, ${v.numPendingTests} skipped; slowest files (wall s):`);
   for (const [f, s] of files.slice(0, 10)) out.push(`- ${f} ${s.toFixed(1)}`);
 } catch (e) { out.push(`vitest: no JSON (${e.message})`); }
-try {
-  const p = JSON.parse(fs.readFileSync(`${dir}/playwright.json`, "utf8"));
-  const specs = new Map();
-  const walk = (suite, project) => {
-    for (const s of suite.specs ?? []) for (const t of s.tests) for (const r of t.results) {
-      const key = `${t.projectName} ${s.file}`;
-      specs.set(key, (specs.get(key) ?? 0) + r.duration / 1000);
-    }
-    for (const child of suite.suites ?? []) walk(child, project);
-  };
-  for (const suite of p.suites) walk(suite);
-  const st = p.stats;
-  out.push(`\nPlaywright: ${st.expected} passed, ${st.unexpected} failed, ${st.flaky} flaky, ${st.skipped} skipped; slowest specs (summed test time, s):`);
-  for (const [k, s] of [...specs].sort((a, b) => b[1] - a[1]).slice(0, 10)) out.push(`- ${k} ${s.toFixed(1)}`);
-} catch (e) { out.push(`Playwright: no JSON (${e.message})`); }
+// The browser projects and the hostile + fuzz run (scripts/test.mjs) each write a report.
+const specs = new Map();
+const stats = { expected: 0, unexpected: 0, flaky: 0, skipped: 0 };
+for (const name of ["playwright-browser.json", "playwright-alone.json"]) {
+  try {
+    const p = JSON.parse(fs.readFileSync(`${dir}/${name}`, "utf8"));
+    const walk = (suite) => {
+      for (const s of suite.specs ?? []) for (const t of s.tests) for (const r of t.results) {
+        const key = `${t.projectName} ${s.file}`;
+        specs.set(key, (specs.get(key) ?? 0) + r.duration / 1000);
+      }
+      for (const child of suite.suites ?? []) walk(child);
+    };
+    for (const suite of p.suites) walk(suite);
+    for (const k of Object.keys(stats)) stats[k] += p.stats[k];
+  } catch (e) { out.push(`Playwright: no ${name} (${e.message})`); }
+}
+out.push(`\nPlaywright: ${stats.expected} passed, ${stats.unexpected} failed, ${stats.flaky} flaky, ${stats.skipped} skipped; slowest specs (summed test time, s):`);
+for (const [k, s] of [...specs].sort((a, b) => b[1] - a[1]).slice(0, 10)) out.push(`- ${k} ${s.toFixed(1)}`);
 console.log(out.join("\n"));
 EOF
 )"
@@ -92,11 +105,9 @@ section="$(
 - $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit, $(nproc) cores, Node $(node --version), $([ "$dir" = "$repo" ] && echo "this checkout" || echo "fresh clone + npm ci")$([ -n "${VITEST_ARGS:-}${PLAYWRIGHT_ARGS:-}" ] && echo ", VITEST_ARGS='${VITEST_ARGS:-}' PLAYWRIGHT_ARGS='${PLAYWRIGHT_ARGS:-}'")
 - **\`npm test\` parts: $((total / 60)) min $((total % 60)) s** (goal ≤ 12 min; npm ci included when run on a fresh clone)
 
-| part | wall | CPU (user + sys) | load average before → after | result |
+| command | wall | CPU (user + sys) | load average before → after | result |
 | --- | ---: | ---: | --- | --- |
 $(printf '%s\n' "${rows[@]}")
-
-Static checks, each (scripts/run-parallel.mjs): $(grep -E '^(ok  |FAIL) ' "$work/typecheck ‖ lint ‖ build.log" | tr '\n' ';' | sed 's/;$//')
 
 $slowest
 <!-- test-speed.sh:end -->

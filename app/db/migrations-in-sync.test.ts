@@ -23,9 +23,13 @@ describe("drizzle/ matches app/db/schema.ts", () => {
     const out = path.join(dir, "drizzle");
     fs.cpSync(path.join(root, "drizzle"), out, { recursive: true });
     const before = fs.readdirSync(out, { recursive: true }).map(String).sort();
-    // drizzle-kit resolves the config's imports from its own directory (so the config sits in the
-    // project) and reads `out` relative to the working directory.
-    const config = path.join(root, `drizzle.sync-check.${process.pid}.config.ts`);
+    // drizzle-kit resolves the config's imports from its own directory (so the config sits under
+    // the project's node_modules/, where `drizzle-kit` resolves and which tsc, ESLint and Prettier
+    // skip: `npm test` runs them beside vitest, and a config file at the project's root could be
+    // half-seen by them) and reads `out` relative to the working directory.
+    const cache = path.join(root, "node_modules/.cache");
+    fs.mkdirSync(cache, { recursive: true });
+    const config = path.join(cache, `drizzle.sync-check.${process.pid}.config.ts`);
     fs.writeFileSync(
       config,
       `import { defineConfig } from "drizzle-kit";\nexport default defineConfig({ dialect: "postgresql", schema: "./app/db/schema.ts", out: ${JSON.stringify(path.relative(root, out))}, casing: "snake_case" });\n`,

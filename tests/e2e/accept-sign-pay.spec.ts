@@ -286,6 +286,10 @@ test.describe("accept, sign, pay", () => {
       // The dashboard's next step names milestone 1.
       await client.goto("/client-dashboard");
       await expect(client.getByText("Design approved ($1,914.00) is due when the agency marks it reached.").first()).toBeVisible();
+      // Nothing unpaid, milestones to come: the balance card says what is next, not "—".
+      await expect(client.getByTestId("balance-next-due")).toHaveText(
+        "Scheduled bakery site: Design approved ($1,914.00) is due when the agency marks it reached.",
+      );
       await shoot(client, "dashboard");
 
       // The admin marks milestone 1 reached: its invoice is issued and mailed.
@@ -376,6 +380,22 @@ test.describe("accept, sign, pay", () => {
       await client.goto("/client-dashboard");
       await expect(client.getByText("Pay your deposit for “Transfer bakery site”", { exact: true })).toBeVisible();
       await expect(client.getByText(/Pay \$1,914\.00 now \(deposit\)\./).first()).toBeVisible();
+
+      // The deposit is unpaid: Settings keeps its instructions (409, the reason next to the field, nothing saved).
+      await admin.goto("/admin/settings/payments");
+      await hydrated(admin);
+      const instructions = admin.getByLabel("Payment instructions (optional)");
+      await instructions.fill("");
+      const refused = admin.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/admin/settings/payments"));
+      await admin.getByRole("button", { name: "Save settings" }).click();
+      expect((await refused).status()).toBe(409);
+      await expect(instructions).toHaveAccessibleDescription(
+        new RegExp(`card payments are not set up, and invoice ${number} is unpaid, so clients would have no way to pay\\.`),
+      );
+      await expect(admin.getByText("❌ Failed to save settings.")).toBeVisible();
+      expect((await app.sql.query(`select payment_instructions from settings`)).rows[0].payment_instructions).toBe(
+        "Bank transfer to IBAN DE89 3704 0044 0532 0130 00.",
+      );
 
       // The admin records the transfer: the work starts.
       await admin.goto(`/admin/invoices/${invoiceId}/payments`);

@@ -100,6 +100,69 @@ test.describe("safe admin actions", () => {
     await expect(admin.getByRole("status").filter({ hasText: "Undone" })).toHaveCount(0, { timeout: 15_000 });
   });
 
+  // Under load the toast (the action's answer) shows before the list's data has reloaded: React
+  // Router commits the answer first and runs the loaders after it. Here the reloads are held back
+  // (as a busy machine does) so that Undo, and a second choice, come in that window.
+  test("Undo, or another choice, while the list is still reloading after Save: the dropdown shows the truth and Save sends the new choice", async ({
+    browser,
+    page,
+    sql,
+  }) => {
+    test.setTimeout(60_000);
+    const client = await registerClient(page);
+    const project = `Slow reload ${uid()}`;
+    const { rows } = await sql.query(
+      "insert into proposal (source, status, project_details, client_id, project_name) values ('client', 'pending', 'x', $1, $2) returning id",
+      [await userId(sql, client.email), project],
+    );
+    const id = rows[0].id as number;
+    const admin = await adminPage(browser);
+    await admin.goto(`/admin/proposals?q=${encodeURIComponent(project)}`);
+    await hydrated(admin);
+    // Every data reload of the page (React Router's GET of `….data`) answers 2 s late.
+    let started = 0;
+    let inFlight = 0;
+    await admin.route(
+      (url) => url.pathname.endsWith(".data"),
+      async (route) => {
+        if (route.request().method() !== "GET") return route.continue();
+        started++;
+        inFlight++;
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        await route.continue().catch(() => undefined); // an aborted reload (Undo came first)
+        inFlight--;
+      },
+    );
+    /** Waits until the `n`th reload has been asked for and every reload has answered. */
+    const reloaded = (n: number) => expect.poll(() => started >= n && inFlight === 0, { timeout: 20_000 }).toBe(true);
+    const select = admin.getByLabel(`Status of ${project}`);
+    const row = admin.getByRole("row", { name: new RegExp(project) });
+
+    // Undo before the list has reloaded after Save.
+    await select.selectOption("in_progress");
+    await row.getByRole("button", { name: /^Save/ }).click();
+    const toast = admin.getByRole("status").filter({ hasText: `“${project}” is now “In progress” (was “Pending”).` });
+    await toast.getByRole("button", { name: "Undo" }).click();
+    await expect(admin.getByRole("status").filter({ hasText: `Undone: “${project}” is back to “Pending”.` })).toBeVisible();
+    await expect(select).toHaveValue("pending");
+    await reloaded(2);
+    await expect(select).toHaveValue("pending");
+    expect(await statusOf(sql, id)).toBe("pending");
+
+    // Another choice before the list has reloaded after Save: it stays chosen, and Save sends it.
+    await select.selectOption("planning");
+    await row.getByRole("button", { name: /^Save/ }).click();
+    await expect(admin.getByRole("status").filter({ hasText: `“${project}” is now “Planning” (was “Pending”).` })).toBeVisible();
+    await select.selectOption("completed");
+    await reloaded(3);
+    await expect(select).toHaveValue("completed");
+    await row.getByRole("button", { name: /^Save/ }).click();
+    await expect(admin.getByRole("status").filter({ hasText: `“${project}” is now “Completed” (was “Planning”).` })).toBeVisible();
+    await reloaded(4);
+    await expect(select).toHaveValue("completed");
+    expect(await statusOf(sql, id)).toBe("completed");
+  });
+
   test("without JavaScript: Save applies the status and Undo restores it", async ({ browser, page, sql }) => {
     const client = await registerClient(page);
     const project = `NoJS undo ${uid()}`;

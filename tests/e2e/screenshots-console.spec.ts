@@ -51,10 +51,12 @@ test.describe.serial("console screenshots", () => {
     await admin.getByRole("button", { name: "Upload logo" }).click();
     await expect(admin.getByText("Logo saved.")).toBeVisible();
     await admin.context().close();
-    const client = await newUserPage(browser, { baseURL: app.baseUrl });
-    await registerClient(client, { businessName: "Harbor Light Bakery" });
-    await registerClient(client, { businessName: "Harbor Street Dental" });
-    await client.context().close();
+    // Two clients for the search, each in its own browser (a signed-in one is sent on from /register).
+    for (const businessName of ["Harbor Light Bakery", "Harbor Street Dental"]) {
+      const client = await newUserPage(browser, { baseURL: app.baseUrl });
+      await registerClient(client, { businessName });
+      await client.context().close();
+    }
   });
   test.afterAll(async () => app?.stop());
 

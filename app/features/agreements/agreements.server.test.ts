@@ -98,14 +98,19 @@ describe.each(testDatabases())("offers, versions and acceptance on %s", (_name, 
     const admin = await makeAdmin(s);
     const client = await makeClient(s);
     const other = await makeClient(s);
-    await saveSettings(t.db, admin, {
-      companyName: "Pixel Agency",
-      supportEmail: "",
-      defaultTimeline: "",
-      allowNewClients: true,
-      commissionRateBps: 1500,
-      termsAndConditions: "Payment within 30 days.\nWork starts after the deposit.",
-    });
+    await saveSettings(
+      t.db,
+      admin,
+      {
+        companyName: "Pixel Agency",
+        supportEmail: "",
+        defaultTimeline: "",
+        allowNewClients: true,
+        commissionRateBps: 1500,
+        termsAndConditions: "Payment within 30 days.\nWork starts after the deposit.",
+      },
+      { cardPayments: false },
+    );
     const id = await insertProposal(t.db, {
       clientId: client.id,
       projectName: "Bakery",

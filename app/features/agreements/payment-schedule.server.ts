@@ -80,11 +80,16 @@ export async function listScheduleLines(q: Queryable, proposalId: number): Promi
  * @returns null when every line is issued (what is unpaid shows as an invoice).
  */
 export function nextLineSentence(lines: readonly ScheduleLineView[], currency: string): string | null {
-  const next = lines.find((line) => line.invoiceId === null && line.dueKind !== "signing");
+  const next = nextLine(lines);
   if (!next) return null;
   const amount = formatCents(next.amountCents, currency);
   if (next.dueOn) return `${next.label} (${amount}) is due on ${formatCalendarDate(next.dueOn)}.`;
   return `${next.label} (${amount}) is due when the agency marks it reached.`;
+}
+
+/** @returns the first line not issued yet after the deposit, or undefined. */
+function nextLine(lines: readonly ScheduleLineView[]): ScheduleLineView | undefined {
+  return lines.find((line) => line.invoiceId === null && line.dueKind !== "signing");
 }
 
 /**
@@ -288,6 +293,8 @@ export interface UpcomingPayment {
   projectName: string | null;
   /** "Milestone 2 ($500.00) is due on Jun 9, 2026." */
   text: string;
+  /** The line's day (`YYYY-MM-DD`, agency time zone); null for a milestone not reached yet. */
+  dueOn: string | null;
 }
 
 /**
@@ -307,8 +314,9 @@ export async function upcomingPayments(
   );
   const out: UpcomingPayment[] = [];
   for (const p of proposals) {
-    const text = nextLineSentence(lines.get(p.id) ?? [], currency);
-    if (text) out.push({ proposalId: p.id, projectName: p.projectName, text });
+    const own = lines.get(p.id) ?? [];
+    const text = nextLineSentence(own, currency);
+    if (text) out.push({ proposalId: p.id, projectName: p.projectName, text, dueOn: nextLine(own)!.dueOn });
   }
   return out;
 }

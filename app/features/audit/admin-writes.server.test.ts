@@ -307,7 +307,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
   describe("settings", () => {
     it("records one event with only the changed fields; saving the same values records nothing; refusals nothing", async () => {
       const { t, s, admin } = ctx;
-      await saveSettings(t.db, admin, SETTINGS);
+      await saveSettings(t.db, admin, SETTINGS, { cardPayments: false });
       expect(await onlyEvent()).toMatchObject({
         entity: "settings",
         entityId: "1",
@@ -315,9 +315,9 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
         before: { companyName: "", supportEmail: "" },
         after: { companyName: "Acme Studio", supportEmail: "help@acme.example" },
       });
-      await saveSettings(t.db, admin, SETTINGS);
+      await saveSettings(t.db, admin, SETTINGS, { cardPayments: false });
       expect(await events()).toHaveLength(1);
-      await saveSettings(t.db, admin, { ...SETTINGS, commissionRateBps: 2000, allowNewClients: false });
+      await saveSettings(t.db, admin, { ...SETTINGS, commissionRateBps: 2000, allowNewClients: false }, { cardPayments: false });
       const all = await events();
       expect(all).toHaveLength(2);
       expect(all[1]!.before).toEqual({ commissionRateBps: 1500, allowNewClients: true });
@@ -327,8 +327,12 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
       const before = await snapshot(t.db);
       const ambassador = await makeAmbassador(s);
       const afterSignup = await snapshot(t.db);
-      expect((await rejectionOf(saveSettings(t.db, ambassador, { ...SETTINGS, companyName: "Hacked" }))).status).toBe(403);
-      expect((await rejectionOf(saveSettings(t.db, admin, { ...SETTINGS, commissionRateBps: 10_001 }))).status).toBe(400);
+      expect(
+        (await rejectionOf(saveSettings(t.db, ambassador, { ...SETTINGS, companyName: "Hacked" }, { cardPayments: false }))).status,
+      ).toBe(403);
+      expect(
+        (await rejectionOf(saveSettings(t.db, admin, { ...SETTINGS, commissionRateBps: 10_001 }, { cardPayments: false }))).status,
+      ).toBe(400);
       expect(await snapshot(t.db)).toEqual(afterSignup);
       expect(before).not.toEqual(afterSignup);
       expect(await mails()).toEqual([]);
@@ -338,7 +342,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
   describe("meetings", () => {
     it("accept: one event, and a mail with the meeting's .ics whose link is resolved when sent", async () => {
       const { t, s, admin } = ctx;
-      await saveSettings(t.db, admin, SETTINGS);
+      await saveSettings(t.db, admin, SETTINGS, { cardPayments: false });
       await t.db.delete(auditEvent);
       const client = await makeClient(s);
       const id = await insertMeeting(t.db, {
@@ -429,7 +433,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
     const client = await makeClient(s);
     const id = await insertProposal(t.db, { clientId: client.id, status: "pending" });
     await setProposalStatus(t.db, admin, id, "planning");
-    await saveSettings(t.db, admin, SETTINGS);
+    await saveSettings(t.db, admin, SETTINGS, { cardPayments: false });
     await setProposalStatus(t.db, admin, id, "review");
     const all = await listAuditEvents(t.db, admin, {});
     expect(all.events.map((e) => e.entity)).toEqual(["proposal", "settings", "proposal"]);

@@ -124,9 +124,19 @@ function previewOf(text: string): string {
  * @throws {AppError} FORBIDDEN unless the actor is an admin.
  */
 export async function countUnreadMessages(db: Queryable, actor: Actor): Promise<number> {
-  assertRole(actor, "admin");
-  const [row] = await db.select({ n: count() }).from(contactMessage).where(isNull(contactMessage.readAt));
+  const [row] = await unreadMessagesCountQuery(db, actor);
   return row!.n;
+}
+
+/**
+ * {@link countUnreadMessages} as one unexecuted query (one row, `n`), for a page that sends it with
+ * other counts in one statement (`countsInOne`, app/db/counts.server.ts).
+ *
+ * @throws {AppError} FORBIDDEN unless the actor is an admin.
+ */
+export function unreadMessagesCountQuery(db: Queryable, actor: Actor) {
+  assertRole(actor, "admin");
+  return db.select({ n: count() }).from(contactMessage).where(isNull(contactMessage.readAt));
 }
 
 const NOT_FOUND_MESSAGE = "Message not found";

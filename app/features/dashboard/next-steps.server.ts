@@ -8,13 +8,14 @@
  * meeting requests, overdue invoices and unread contact messages; unread conversation messages on
  * both sides (docs/product.md#conversations).
  */
-import { countOpenUnappliedPayments } from "#app/features/payments/unapplied.server";
+import { openUnappliedPaymentsCountQuery } from "#app/features/payments/unapplied.server";
 import { and, count, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
+import { countsInOne } from "#app/db/counts.server";
 import { readTally, tallyCount } from "#app/db/tally.server";
 import { billingPlan, meeting, paymentScheduleLine, proposal } from "#app/db/schema";
 import { clientCanPay } from "#app/features/invoices/client-can-pay.server";
-import { countUnreadMessages } from "#app/features/contact/inbox.server";
+import { unreadMessagesCountQuery } from "#app/features/contact/inbox.server";
 import { countUnread } from "#app/features/conversations/unread.server";
 import { invoiceSummary, type InvoiceSummary } from "#app/features/invoices/invoices.admin.server";
 import { listClientInvoiceRows } from "#app/features/invoices/invoices.server";
@@ -228,23 +229,31 @@ export async function adminNextSteps(
   cardPayments = false,
 ): Promise<NextStep[]> {
   assertRole(actor, "admin");
-  const [byStatus, revisions, meetingRequests, invoices, unread, unreadConversations, cardPaymentsToReview, heldBack] = await Promise.all([
+  // #37: schedule lines and billing-plan cycles due while the client could not pay are held back.
+  // The settings are this request's (memoised): no statement.
+  const heldBackFrom = (await clientCanPay(db, cardPayments)) ? null : await agencyToday(db, now);
+  // Issue #42: every count of this section in one statement (each query stays its feature's).
+  const [byStatus, invoices, unreadConversations, counts] = await Promise.all([
     readTally(db, "proposal"),
-    // Through the partial index proposal_revision_requested_idx (its predicate, written out).
-    db
-      .select({ n: count() })
-      .from(proposal)
-      .where(sql`${proposal.status} = 'review' and ${proposal.revisionComment} <> ''`),
-    db
-      .select({ n: count() })
-      .from(meeting)
-      .where(and(eq(meeting.status, "pending"), gt(meeting.startsAt, now))),
     invoiceTotals ?? invoiceSummary(db, actor, now),
-    countUnreadMessages(db, actor),
     countUnread(db, actor),
-    countOpenUnappliedPayments(db),
-    countHeldBackInvoices(db, now, cardPayments),
+    countsInOne(db, {
+      // Through the partial index proposal_revision_requested_idx (its predicate, written out).
+      revisions: db
+        .select({ n: count() })
+        .from(proposal)
+        .where(sql`${proposal.status} = 'review' and ${proposal.revisionComment} <> ''`),
+      meetingRequests: db
+        .select({ n: count() })
+        .from(meeting)
+        .where(and(eq(meeting.status, "pending"), gt(meeting.startsAt, now))),
+      unread: unreadMessagesCountQuery(db, actor),
+      cardPaymentsToReview: openUnappliedPaymentsCountQuery(db),
+      ...heldBackCountQueries(db, heldBackFrom),
+    }),
   ]);
+  const { revisions, meetingRequests, unread, cardPaymentsToReview } = counts;
+  const heldBack = counts.heldBackLines + counts.heldBackPlans;
   const statusCount = (s: string) => tallyCount(byStatus, (bucket) => bucket === s);
   const steps: (NextStep & { n: number })[] = [
     {
@@ -275,19 +284,19 @@ export async function adminNextSteps(
       cta: "Open",
     },
     {
-      n: revisions[0]?.n ?? 0,
+      n: revisions,
       key: "revision-requests",
       kind: "action",
-      title: countOf(revisions[0]?.n ?? 0, "revision request"),
+      title: countOf(revisions, "revision request"),
       text: "Clients asked for changes during review.",
       href: "/admin/proposals?status=review",
       cta: "Open",
     },
     {
-      n: meetingRequests[0]?.n ?? 0,
+      n: meetingRequests,
       key: "meeting-requests",
       kind: "action",
-      title: countOf(meetingRequests[0]?.n ?? 0, "meeting request"),
+      title: countOf(meetingRequests, "meeting request"),
       text: "Accept or decline them.",
       href: "/admin/meetings?show=awaiting",
       cta: "Open",
@@ -333,24 +342,23 @@ export async function adminNextSteps(
 }
 
 /**
- * #37: how many invoices are held back because the client could not pay them — schedule lines and
- * billing-plan cycles due today or earlier (agency time zone) while neither card payments nor payment
- * instructions exist. Their jobs issue them as soon as one does.
+ * #37: the invoices held back because the client could not pay them — schedule lines and
+ * billing-plan cycles due on `today` or earlier (agency time zone) while neither card payments nor
+ * payment instructions exist — as two unexecuted counts (their jobs issue them as soon as one does).
  *
- * @returns 0 when the client can pay (nothing is held back).
+ * @param today - the agency's date, `YYYY-MM-DD`; null when the client can pay (nothing is held
+ *   back: neither count is sent).
  */
-async function countHeldBackInvoices(db: Queryable, now: Date, cardPayments: boolean): Promise<number> {
-  if (await clientCanPay(db, cardPayments)) return 0;
-  const today = await agencyToday(db, now);
-  const [[lines], [plans]] = await Promise.all([
-    db
+function heldBackCountQueries(db: Queryable, today: string | null) {
+  if (today === null) return { heldBackLines: null, heldBackPlans: null };
+  return {
+    heldBackLines: db
       .select({ n: count() })
       .from(paymentScheduleLine)
       .where(and(isNull(paymentScheduleLine.issuedAt), lte(paymentScheduleLine.dueOn, today))),
-    db
+    heldBackPlans: db
       .select({ n: count() })
       .from(billingPlan)
       .where(and(eq(billingPlan.status, "active"), lte(billingPlan.nextCycleOn, today))),
-  ]);
-  return (lines?.n ?? 0) + (plans?.n ?? 0);
+  };
 }

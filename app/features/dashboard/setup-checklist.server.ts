@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
 import { DEFAULT_WEEKLY_HOURS } from "#app/db/enums";
+import { rowsOf } from "#app/db/rows";
 import { brandLogo } from "#app/db/schema";
 import { cardPaymentsEnabled, type StripeConfig } from "#app/features/payments/stripe.server";
 import { getSettings } from "#app/features/settings/settings.server";
@@ -30,12 +31,12 @@ export interface SetupStep {
 export async function setupChecklist(db: Queryable, actor: Actor, env: StripeConfig): Promise<SetupStep[]> {
   assertRole(actor, "admin");
   const s = await getSettings(db);
-  const [logo] = await db.select({ id: brandLogo.id }).from(brandLogo).limit(1);
-  const availabilitySaved = (
-    (await db.execute(
-      sql`select exists (select 1 from audit_event where entity = 'settings' and (jsonb_exists(after, 'timeZone') or jsonb_exists(after, 'weeklyHours'))) as saved`,
-    )) as unknown as { rows: { saved: boolean }[] }
-  ).rows[0]!.saved;
+  // Whether a logo exists and whether the availability was ever saved: one statement (issue #42).
+  const [{ logo, availabilitySaved }] = rowsOf<{ logo: boolean; availabilitySaved: boolean }>(
+    await db.execute(
+      sql`select exists (select 1 from ${brandLogo}) as "logo", exists (select 1 from audit_event where entity = 'settings' and (jsonb_exists(after, 'timeZone') or jsonb_exists(after, 'weeklyHours'))) as "availabilitySaved"`,
+    ),
+  ) as [{ logo: boolean; availabilitySaved: boolean }];
   const hoursChanged = canonical(s.weeklyHours) !== canonical(DEFAULT_WEEKLY_HOURS);
   return [
     {
@@ -71,7 +72,7 @@ export async function setupChecklist(db: Queryable, actor: Actor, env: StripeCon
       label: "Brand",
       why: "Your logo or accent colour in the portal and mails.",
       href: "/admin/settings/brand",
-      done: Boolean(logo) || s.accentColor !== "",
+      done: logo || s.accentColor !== "",
     },
     {
       id: "terms",

@@ -45,14 +45,19 @@ describe.each(testDatabases())("the agency's name in mails and factors on %s", (
 
   it("every account mail is in the branded layout with the company name", async () => {
     const { s, admin } = ctx;
-    await saveSettings(s.db, admin, {
-      companyName: COMPANY,
-      supportEmail: "hello@acme.example",
-      defaultTimeline: "",
-      allowNewClients: true,
-      commissionRateBps: 1500,
-      accentColor: "#7a1f5c",
-    });
+    await saveSettings(
+      s.db,
+      admin,
+      {
+        companyName: COMPANY,
+        supportEmail: "hello@acme.example",
+        defaultTimeline: "",
+        allowNewClients: true,
+        commissionRateBps: 1500,
+        accentColor: "#7a1f5c",
+      },
+      { cardPayments: false },
+    );
     const client = await makeClient(s);
     const actor = await sessionUser(s, client.id);
     await requestPasswordReset(s, client.email, freshMeta());
@@ -93,7 +98,12 @@ describe.each(testDatabases())("the agency's name in mails and factors on %s", (
     const actor = await sessionUser(s, client.id);
     const here = await signedIn(s, client.email);
     const rename = (companyName: string) =>
-      saveSettings(s.db, admin, { companyName, supportEmail: "", defaultTimeline: "", allowNewClients: true, commissionRateBps: 1500 });
+      saveSettings(
+        s.db,
+        admin,
+        { companyName, supportEmail: "", defaultTimeline: "", allowNewClients: true, commissionRateBps: 1500 },
+        { cardPayments: false },
+      );
     await rename(COMPANY);
     await startTwoFactor(s, actor, PASSWORD, here);
     const uri = new URL((await getTwoFactorState(s, actor)).pending!.uri);

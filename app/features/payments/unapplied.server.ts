@@ -115,8 +115,17 @@ export async function listUnappliedPayments(db: Queryable, actor: Actor): Promis
 
 /** @returns how many kept-aside card payments wait for an admin (the dashboard's count). */
 export async function countOpenUnappliedPayments(db: Queryable): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(unappliedPayment).where(isNull(unappliedPayment.resolvedAt));
+  const [row] = await openUnappliedPaymentsCountQuery(db);
   return row?.n ?? 0;
+}
+
+/**
+ * {@link countOpenUnappliedPayments} as one unexecuted query (one row, `n`), for a page that sends
+ * it with other counts in one statement (`countsInOne`, app/db/counts.server.ts). The caller checks
+ * the reader is an admin.
+ */
+export function openUnappliedPaymentsCountQuery(db: Queryable) {
+  return db.select({ n: count() }).from(unappliedPayment).where(isNull(unappliedPayment.resolvedAt));
 }
 
 /**

@@ -425,8 +425,13 @@ export function draftFromDeliveredProject(source: DeliveredProjectSource): Parti
 
 /** @returns the case study already drafted from a proposal, if any. */
 export async function caseStudyOfProposal(db: Queryable, proposalId: number): Promise<number | null> {
-  const [row] = await db.select({ id: caseStudy.id }).from(caseStudy).where(eq(caseStudy.sourceProposalId, proposalId)).limit(1);
+  const [row] = await caseStudyOfProposalQuery(db, proposalId);
   return row?.id ?? null;
+}
+
+/** {@link caseStudyOfProposal} as one unexecuted query (column `id`, at most one row), to embed in a page's statement. */
+function caseStudyOfProposalQuery(db: Queryable, proposalId: number) {
+  return db.select({ id: caseStudy.id }).from(caseStudy).where(eq(caseStudy.sourceProposalId, proposalId)).limit(1);
 }
 
 /** @returns the Open Graph PNG of a published case study, or null. */
@@ -465,10 +470,19 @@ export async function portfolioLinksOf(
   proposalId: number,
 ): Promise<{ source: { id: number; title: string } | null; drafted: number | null }> {
   assertRole(actor, "admin");
+  // One statement (issue #42): the source case study joined, the drafted one a sub-select (its own
+  // `case_study` scope).
   const [row] = await db
-    .select({ id: caseStudy.id, title: sql<string>`${caseStudy.draft}->>'title'` })
+    .select({
+      sourceId: caseStudy.id,
+      sourceTitle: sql<string | null>`${caseStudy.draft}->>'title'`,
+      drafted: sql<number | null>`${caseStudyOfProposalQuery(db, proposalId)}`.mapWith((id: unknown) => (id === null ? null : Number(id))),
+    })
     .from(proposal)
-    .innerJoin(caseStudy, eq(caseStudy.id, proposal.sourceCaseStudyId))
+    .leftJoin(caseStudy, eq(caseStudy.id, proposal.sourceCaseStudyId))
     .where(eq(proposal.id, proposalId));
-  return { source: row ?? null, drafted: await caseStudyOfProposal(db, proposalId) };
+  return {
+    source: row?.sourceId == null ? null : { id: row.sourceId, title: row.sourceTitle! },
+    drafted: row?.drafted ?? null,
+  };
 }

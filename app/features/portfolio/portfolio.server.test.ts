@@ -18,6 +18,7 @@ import {
   listFeaturedCaseStudies,
   listPublishedCaseStudies,
   moveCaseStudy,
+  portfolioLinksOf,
   PUBLIC_PAGE_EVENT,
   publishCaseStudy,
   publishedCaseStudyPaths,
@@ -241,10 +242,24 @@ describe.each(testDatabases())("case studies on %s", (_name, open) => {
     const { t, s, admin } = ctx;
     const client = await makeClient(s);
     const [, second] = await listPublishedCaseStudies(t.db);
-    await requestProposal(t.db, client, { ...EMPTY, projectDetails: "Like the kitchen one" }, { sourceCaseStudyId: second!.id });
-    await requestProposal(t.db, client, { ...EMPTY, projectDetails: "Something else" });
+    const liked = await requestProposal(
+      t.db,
+      client,
+      { ...EMPTY, projectDetails: "Like the kitchen one" },
+      { sourceCaseStudyId: second!.id },
+    );
+    const other = await requestProposal(t.db, client, { ...EMPTY, projectDetails: "Something else" });
     const counts = Object.fromEntries((await listCaseStudiesForAdmin(t.db, admin)).map((r) => [r.slug, r.requests]));
     expect(counts).toEqual({ project1: 0, project2: 1, project3: 0, project4: 0 });
+    // The admin proposal page's portfolio links: the source case study, and the one drafted from it.
+    expect(await portfolioLinksOf(t.db, admin, liked.id)).toEqual({
+      source: { id: second!.id, title: second!.content.title },
+      drafted: null,
+    });
+    expect(await portfolioLinksOf(t.db, admin, other.id)).toEqual({ source: null, drafted: null });
+    const drafted = await createCaseStudy(t.db, admin, { title: "Kitchen again", sourceProposalId: other.id });
+    expect(await portfolioLinksOf(t.db, admin, other.id)).toEqual({ source: null, drafted });
+    expect((await refusalOf(portfolioLinksOf(t.db, client, other.id))).status).toBe(403);
   });
 });
 

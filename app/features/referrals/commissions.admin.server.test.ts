@@ -259,10 +259,25 @@ describe.each(testDatabases())("commission ledger and payouts on %s", (_name, op
     await createPayout(t.db, admin, b.ambassador.id, payout);
     await t.db.update(settings).set({ commissionHoldDays: 30 });
     await recordTestPayment(t.db, { invoiceId: b.invoiceId, amountCents: 10_000 });
-    await makeAmbassador(s);
+    const idle = await makeAmbassador(s);
     const list = await listAmbassadorsForAdmin(t.db, admin, {}, { size: 25 });
     const byId = new Map(list.items.map((r) => [r.id, r]));
-    expect(byId.get(a.ambassador.id)).toMatchObject({ pendingCents: 0, payableCents: 15_000, paidOutCents: 0, approvedProposals: 1 });
+    expect(byId.get(a.ambassador.id)).toMatchObject({
+      pendingCents: 0,
+      payableCents: 15_000,
+      paidOutCents: 0,
+      proposals: 1,
+      approvedProposals: 1,
+    });
+    // An ambassador with no proposal, client or ledger entry reads zeros (nothing joined).
+    expect(byId.get(idle.id)).toMatchObject({
+      proposals: 0,
+      approvedProposals: 0,
+      referredClients: 0,
+      pendingCents: 0,
+      payableCents: 0,
+      paidOutCents: 0,
+    });
     expect(byId.get(b.ambassador.id)).toMatchObject({ pendingCents: 1_500, payableCents: 0, paidOutCents: 3_000 });
     expect(list.totals).toEqual({ pendingCents: 1_500, payableCents: 15_000, paidOutCents: 3_000 });
     expect(list.holdDays).toBe(30);

@@ -13,6 +13,7 @@
  */
 import { formatMailDate, readerTimeZone } from "#app/features/mail/mail-dates.server";
 import { and, count, desc, eq, gt, ilike, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Database, Queryable } from "#app/db/client.server";
 import { readTally } from "#app/db/tally.server";
 import { commissionEntries, payouts, proposal, user, type PayoutMethod } from "#app/db/schema";
@@ -41,7 +42,7 @@ import {
   ledgerOrdering,
   ledgerPage,
   ledgerTotals,
-  ledgerTotalsByAmbassador,
+  ledgerTotalsByAmbassadorQuery,
   toLedgerRow,
   type LedgerRow,
 } from "./ledger-queries.server";
@@ -152,43 +153,59 @@ function fetchAmbassadorRows(db: Queryable, keyset: KeysetQuery) {
 
 type AmbassadorBaseRow = Omit<Awaited<ReturnType<typeof fetchAmbassadorRows>>[number], "cursorKey">;
 
-/** Adds referred clients, proposals and ledger totals to a page or batch of ambassadors (three grouped queries). */
+/**
+ * Adds referred clients, proposals and ledger totals to a page or batch of ambassadors: three grouped
+ * subqueries joined to the page's ids, one statement (issue #42).
+ */
 async function withCommissionStats(db: Queryable, rows: AmbassadorBaseRow[], at: Date): Promise<AdminAmbassadorRow[]> {
   const ids = rows.map((row) => row.id);
-  const stats = ids.length
-    ? await db
-        .select({
-          ambassadorId: proposal.ambassadorId,
-          proposals: count(),
-          approved: sql<number>`count(*) filter (where ${proposal.clientApprovedAt} is not null)`.mapWith(Number),
-        })
-        .from(proposal)
-        .where(inArray(proposal.ambassadorId, ids))
-        .groupBy(proposal.ambassadorId)
-    : [];
-  const referred = ids.length
-    ? await db
-        .select({ ambassadorId: user.referredById, n: count() })
-        .from(user)
-        .where(inArray(user.referredById, ids))
-        .groupBy(user.referredById)
-    : [];
-  const totals = await ledgerTotalsByAmbassador(db, ids, at);
-  const statsById = new Map(stats.map((x) => [x.ambassadorId, x]));
-  const referredById = new Map(referred.map((x) => [x.ambassadorId, x.n]));
+  if (!ids.length) return [];
+  const byProposals = db
+    .select({
+      ambassadorId: proposal.ambassadorId,
+      proposals: sql<number>`count(*)`.as("proposals"),
+      approved: sql<number>`count(*) filter (where ${proposal.clientApprovedAt} is not null)`.as("approved"),
+    })
+    .from(proposal)
+    .where(inArray(proposal.ambassadorId, ids))
+    .groupBy(proposal.ambassadorId)
+    .as("by_proposals");
+  const referredClient = alias(user, "referred_client");
+  const byReferrals = db
+    .select({ ambassadorId: referredClient.referredById, n: sql<number>`count(*)`.as("referred") })
+    .from(referredClient)
+    .where(inArray(referredClient.referredById, ids))
+    .groupBy(referredClient.referredById)
+    .as("by_referrals");
+  const ledger = ledgerTotalsByAmbassadorQuery(db, ids, at).as("ledger");
+  const found = await db
+    .select({
+      id: user.id,
+      proposals: byProposals.proposals,
+      approved: byProposals.approved,
+      referred: byReferrals.n,
+      pendingCents: ledger.pendingCents,
+      payableCents: ledger.payableCents,
+      paidOutCents: ledger.paidOutCents,
+    })
+    .from(user)
+    .leftJoin(byProposals, eq(byProposals.ambassadorId, user.id))
+    .leftJoin(byReferrals, eq(byReferrals.ambassadorId, user.id))
+    .leftJoin(ledger, eq(ledger.ambassadorId, user.id))
+    .where(inArray(user.id, ids));
+  const statsById = new Map(found.map((x) => [x.id, x]));
   return rows.map(({ banned, createdAt, ...row }) => {
     const s = statsById.get(row.id);
-    const t = totals.get(row.id);
     return {
       ...row,
       active: !banned,
       createdAt: toIsoOrNull(createdAt),
-      referredClients: referredById.get(row.id) ?? 0,
-      proposals: s?.proposals ?? 0,
-      approvedProposals: s?.approved ?? 0,
-      pendingCents: t?.pendingCents ?? 0,
-      payableCents: t?.payableCents ?? 0,
-      paidOutCents: t?.paidOutCents ?? 0,
+      referredClients: Number(s?.referred ?? 0),
+      proposals: Number(s?.proposals ?? 0),
+      approvedProposals: Number(s?.approved ?? 0),
+      pendingCents: Number(s?.pendingCents ?? 0),
+      payableCents: Number(s?.payableCents ?? 0),
+      paidOutCents: Number(s?.paidOutCents ?? 0),
     };
   });
 }

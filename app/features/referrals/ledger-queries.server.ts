@@ -146,15 +146,23 @@ export async function ledgerTotals(q: Queryable, ambassadorId: string, at: Date)
   return row ?? { pendingCents: 0, payableCents: 0, paidOutCents: 0 };
 }
 
-/** Totals of several ambassadors at once (one grouped query), keyed by ambassador id. */
-export async function ledgerTotalsByAmbassador(q: Queryable, ambassadorIds: string[], at: Date): Promise<Map<string, CommissionTotals>> {
-  if (!ambassadorIds.length) return new Map();
-  const rows = await q
-    .select({ ambassadorId: commissionEntries.ambassadorId, ...totalsSelection(at) })
+/**
+ * Totals of several ambassadors at once: one grouped query, unexecuted, its columns named
+ * (`ambassador_id`, `pending_cents`, `payable_cents`, `paid_out_cents`) so that a list joins it as
+ * a subquery (`.as(…)`) and reads the totals in its own statement.
+ */
+export function ledgerTotalsByAmbassadorQuery(q: Queryable, ambassadorIds: string[], at: Date) {
+  const totals = totalsSelection(at);
+  return q
+    .select({
+      ambassadorId: commissionEntries.ambassadorId,
+      pendingCents: totals.pendingCents.as("pending_cents"),
+      payableCents: totals.payableCents.as("payable_cents"),
+      paidOutCents: totals.paidOutCents.as("paid_out_cents"),
+    })
     .from(commissionEntries)
     .where(inArray(commissionEntries.ambassadorId, ambassadorIds))
     .groupBy(commissionEntries.ambassadorId);
-  return new Map(rows.map(({ ambassadorId, ...totals }) => [ambassadorId, totals]));
 }
 
 /** The entries of one payout (for its CSV), in ledger order. */

@@ -142,14 +142,19 @@ describe.each(testDatabases())("brand settings on %s", (_name, open) => {
 
   it("saves the billing fields and accent colour; refuses a bad colour or an http link without saving anything", async () => {
     const { t, admin } = ctx;
-    await saveSettings(t.db, admin, {
-      ...base,
-      companyAddress: "1 Harbour Road\nPortsmouth",
-      taxId: "GB123",
-      paymentInstructions: "IBAN GB00 1234",
-      paymentLinkTemplate: "https://pay.example.com/{number}?amount={amount}",
-      accentColor: "#0F5132",
-    });
+    await saveSettings(
+      t.db,
+      admin,
+      {
+        ...base,
+        companyAddress: "1 Harbour Road\nPortsmouth",
+        taxId: "GB123",
+        paymentInstructions: "IBAN GB00 1234",
+        paymentLinkTemplate: "https://pay.example.com/{number}?amount={amount}",
+        accentColor: "#0F5132",
+      },
+      { cardPayments: false },
+    );
     expect(await getSettings(t.db)).toMatchObject({
       companyAddress: "1 Harbour Road\nPortsmouth",
       taxId: "GB123",
@@ -158,15 +163,22 @@ describe.each(testDatabases())("brand settings on %s", (_name, open) => {
       accentColor: "#0f5132",
     });
     const before = await snapshot(t.db);
-    const badColour = await rejectionOf(saveSettings(t.db, admin, { ...base, companyName: "Changed", accentColor: "#fafafa" }));
+    const badColour = await rejectionOf(
+      saveSettings(t.db, admin, { ...base, companyName: "Changed", accentColor: "#fafafa" }, { cardPayments: false }),
+    );
     expect(badColour).toMatchObject({ status: 400, fieldErrors: { accentColor: [expect.stringContaining("Choose a darker colour.")] } });
     const badLink = await rejectionOf(
-      saveSettings(t.db, admin, { ...base, companyName: "Changed", paymentLinkTemplate: "http://pay.example.com" }),
+      saveSettings(
+        t.db,
+        admin,
+        { ...base, companyName: "Changed", paymentLinkTemplate: "http://pay.example.com" },
+        { cardPayments: false },
+      ),
     );
     expect(badLink).toMatchObject({ status: 400, fieldErrors: { paymentLinkTemplate: [expect.stringContaining("https://")] } });
     expect(await snapshot(t.db)).toEqual(before);
     // Fields left out keep their values.
-    await saveSettings(t.db, admin, { ...base, companyName: "Acme 2" });
+    await saveSettings(t.db, admin, { ...base, companyName: "Acme 2" }, { cardPayments: false });
     expect(await getSettings(t.db)).toMatchObject({ companyName: "Acme 2", taxId: "GB123", accentColor: "#0f5132" });
     expect(await getBrand(t.db)).toEqual({ companyName: "Acme 2", accentColor: "#0f5132", logoPath: null });
   });
@@ -195,7 +207,7 @@ describe.each(testDatabases())("brand settings on %s", (_name, open) => {
     expect(await readLogo(t.db, "../../etc/passwd")).toBeNull();
 
     // Notifications show the logo (hosted on the site's origin) and the accent colour; the text part stays.
-    await saveSettings(t.db, admin, { ...base, accentColor: "#0f5132" });
+    await saveSettings(t.db, admin, { ...base, accentColor: "#0f5132" }, { cardPayments: false });
     // With a settings row the logo comes with it: on a page's request view, the header's brand and
     // the settings are one statement.
     const view = withRequestMemo(t.db);

@@ -37,14 +37,14 @@ describe.each(testDatabases())("commission hold setting on %s", (_name, open) =>
   it("defaults to 30, is saved and audited; out of range is refused next to the field and nothing is saved", async () => {
     const { t, admin } = ctx;
     expect((await getSettings(t.db)).commissionHoldDays).toBe(30);
-    await saveSettings(t.db, admin, { ...BASE, commissionHoldDays: 14 });
+    await saveSettings(t.db, admin, { ...BASE, commissionHoldDays: 14 }, { cardPayments: false });
     expect((await t.db.select().from(settings))[0]!.commissionHoldDays).toBe(14);
     const [event] = await t.db.select().from(auditEvent);
     expect(event).toMatchObject({ entity: "settings", before: { commissionHoldDays: 30 }, after: { commissionHoldDays: 14 } });
     // Absent: unchanged.
-    await saveSettings(t.db, admin, BASE);
+    await saveSettings(t.db, admin, BASE, { cardPayments: false });
     expect((await getSettings(t.db)).commissionHoldDays).toBe(14);
-    const refused = await rejectionOf(saveSettings(t.db, admin, { ...BASE, commissionHoldDays: 400 }));
+    const refused = await rejectionOf(saveSettings(t.db, admin, { ...BASE, commissionHoldDays: 400 }, { cardPayments: false }));
     expect(refused).toMatchObject({ status: 400, fieldErrors: { commissionHoldDays: [COMMISSION_HOLD_MESSAGES.range] } });
     expect((await getSettings(t.db)).commissionHoldDays).toBe(14);
   });

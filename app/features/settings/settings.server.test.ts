@@ -82,9 +82,9 @@ describe.each(testDatabases())("settings on %s", (_name, open) => {
       requireAdminTwoFactor: true,
       commissionRateBps: 1250,
     };
-    expect(await saveSettings(t.db, admin, input)).toMatchObject(input);
+    expect(await saveSettings(t.db, admin, input, { cardPayments: false })).toMatchObject(input);
     expect(await getSettings(t.db)).toMatchObject(input);
-    await saveSettings(t.db, admin, { ...input, companyName: "Acme 2", allowNewClients: true });
+    await saveSettings(t.db, admin, { ...input, companyName: "Acme 2", allowNewClients: true }, { cardPayments: false });
     const rows = await t.db.select().from(settings);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
@@ -94,15 +94,22 @@ describe.each(testDatabases())("settings on %s", (_name, open) => {
       commissionRateBps: 1250,
       currency: DEFAULT_SETTINGS.currency,
     });
-    expect((await rejectionOf(saveSettings(t.db, admin, { ...input, commissionRateBps: 10_001 }))).status).toBe(400);
+    expect((await rejectionOf(saveSettings(t.db, admin, { ...input, commissionRateBps: 10_001 }, { cardPayments: false }))).status).toBe(
+      400,
+    );
   });
 
   it("a section's save (issue #41) changes its fields only and leaves the others as they are", async () => {
     const { t, admin } = ctx;
     const full = { companyName: "Acme Web", supportEmail: "help@acme.test", defaultTimeline: "6 weeks", allowNewClients: false };
-    await saveSettings(t.db, admin, { ...full, requireAdminTwoFactor: true, commissionRateBps: 1250, termsAndConditions: "Net 30." });
-    await saveSettings(t.db, admin, { accentColor: "#0f5132" });
-    await saveSettings(t.db, admin, { commissionRateBps: 1000 });
+    await saveSettings(
+      t.db,
+      admin,
+      { ...full, requireAdminTwoFactor: true, commissionRateBps: 1250, termsAndConditions: "Net 30." },
+      { cardPayments: false },
+    );
+    await saveSettings(t.db, admin, { accentColor: "#0f5132" }, { cardPayments: false });
+    await saveSettings(t.db, admin, { commissionRateBps: 1000 }, { cardPayments: false });
     expect(await getSettings(t.db)).toMatchObject({
       ...full,
       requireAdminTwoFactor: true,
@@ -110,31 +117,41 @@ describe.each(testDatabases())("settings on %s", (_name, open) => {
       termsAndConditions: "Net 30.",
       accentColor: "#0f5132",
     });
-    await saveSettings(t.db, admin, { requireAdminTwoFactor: false, allowNewClients: true });
+    await saveSettings(t.db, admin, { requireAdminTwoFactor: false, allowNewClients: true }, { cardPayments: false });
     expect(await getSettings(t.db)).toMatchObject({ companyName: "Acme Web", requireAdminTwoFactor: false, allowNewClients: true });
   });
 
   it("turning off new clients stops client registration; ambassadors can still sign up", async () => {
     const { t, s, admin } = ctx;
-    await saveSettings(t.db, admin, {
-      companyName: "",
-      supportEmail: "",
-      defaultTimeline: "",
-      allowNewClients: false,
-      commissionRateBps: 1500,
-    });
+    await saveSettings(
+      t.db,
+      admin,
+      {
+        companyName: "",
+        supportEmail: "",
+        defaultTimeline: "",
+        allowNewClients: false,
+        commissionRateBps: 1500,
+      },
+      { cardPayments: false },
+    );
     const refused = await rejectionOf(makeClient(s, { email: "closed@example.com" }));
     expect(refused.status).toBe(403);
     expect(refused.message).toMatch(/registrations are currently closed/);
     expect((await t.db.select({ email: user.email }).from(user)).map((u) => u.email)).not.toContain("closed@example.com");
     await makeAmbassador(s);
-    await saveSettings(t.db, admin, {
-      companyName: "",
-      supportEmail: "",
-      defaultTimeline: "",
-      allowNewClients: true,
-      commissionRateBps: 1500,
-    });
+    await saveSettings(
+      t.db,
+      admin,
+      {
+        companyName: "",
+        supportEmail: "",
+        defaultTimeline: "",
+        allowNewClients: true,
+        commissionRateBps: 1500,
+      },
+      { cardPayments: false },
+    );
     await makeClient(s, { email: "open@example.com" });
   });
 
@@ -147,13 +164,18 @@ describe.each(testDatabases())("settings on %s", (_name, open) => {
       expect(
         (
           await rejectionOf(
-            saveSettings(t.db, actor, {
-              companyName: "Hacked",
-              supportEmail: "",
-              defaultTimeline: "",
-              allowNewClients: false,
-              commissionRateBps: 9000,
-            }),
+            saveSettings(
+              t.db,
+              actor,
+              {
+                companyName: "Hacked",
+                supportEmail: "",
+                defaultTimeline: "",
+                allowNewClients: false,
+                commissionRateBps: 9000,
+              },
+              { cardPayments: false },
+            ),
           )
         ).status,
       ).toBe(403);

@@ -13,6 +13,7 @@ import { changedFields, recordAudit } from "#app/features/audit/audit.server";
 import { brandLogo, DEFAULT_WEEKLY_HOURS, settings } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { fieldError } from "#app/lib/errors";
+import { moneyAskedOfClients, moneyAskedRefusal } from "#app/features/invoices/money-asked.server";
 import { COMMISSION_HOLD_MESSAGES, STORAGE_QUOTA_MESSAGE } from "./settings.messages";
 import { checkLogo, LOGO_MESSAGES, type StoredLogoType } from "./logo";
 import { pngDecodes } from "./png-check.server";
@@ -142,12 +143,23 @@ export async function getSettingsForAdmin(q: Queryable, actor: Actor): Promise<S
  * (docs/product.md#settings): a non-https link or a colour that is not hex or too light for
  * white text is refused (400, next to its field) and nothing is saved.
  *
+ * #37 (ADR 026, "no money asked without Stripe or payment instructions"): without card payments, a
+ * save that leaves neither payment instructions nor a payment link while invoices are unpaid or sent
+ * offers ask a deposit is refused (409 next to `paymentInstructions`, naming them); nothing is saved.
+ *
  * @param input - validated values; `commissionRateBps` 0–10000 (basis points).
+ * @param options.cardPayments - whether Stripe is configured (`cardPaymentsEnabled(env)`).
  * @returns the saved row.
  * @throws {AppError} 403 unless the actor is an admin; 400 on `commissionRatePercent` for a
- *   rate outside 0–100 %, on `paymentLinkTemplate` or `accentColor` when refused.
+ *   rate outside 0–100 %, on `paymentLinkTemplate` or `accentColor` when refused; 409 on
+ *   `paymentInstructions` when clearing the last way to pay while money is asked.
  */
-export async function saveSettings(db: Database, actor: Actor, input: SettingsInput): Promise<Settings> {
+export async function saveSettings(
+  db: Database,
+  actor: Actor,
+  input: SettingsInput,
+  options: { cardPayments: boolean },
+): Promise<Settings> {
   assertRole(actor, "admin");
   if (
     input.commissionRateBps !== undefined &&
@@ -206,6 +218,13 @@ export async function saveSettings(db: Database, actor: Actor, input: SettingsIn
       dunningRetryDays: dunning ? [...new Set(dunning)].sort((a, b) => a - b) : current.dunningRetryDays,
       recurringCommissionMonths: months ?? current.recurringCommissionMonths,
     };
+    // #37: the last way to pay is not taken away while clients are asked to pay (checked under the lock).
+    const couldPay = Boolean(current.paymentInstructions.trim() || current.paymentLinkTemplate.trim());
+    const canPay = Boolean(values.paymentInstructions.trim() || values.paymentLinkTemplate.trim());
+    if (!options.cardPayments && couldPay && !canPay) {
+      const refusal = moneyAskedRefusal(await moneyAskedOfClients(tx));
+      if (refusal) throw fieldError("paymentInstructions", refusal, "CONFLICT");
+    }
     const { before, after } = changedFields(
       {
         companyName: current.companyName,

@@ -29,14 +29,19 @@ describe.each(testDatabases())("e-mail verification on %s", (_name, open) => {
   const sessionsOf = async (userId: string) =>
     (await ctx.t.db.select({ n: count() }).from(session).where(eq(session.userId, userId)))[0]!.n;
   const requireVerification = (on: boolean) =>
-    saveSettings(ctx.t.db, ctx.admin, {
-      companyName: "",
-      supportEmail: "",
-      defaultTimeline: "",
-      allowNewClients: true,
-      requireEmailVerification: on,
-      commissionRateBps: 1500,
-    });
+    saveSettings(
+      ctx.t.db,
+      ctx.admin,
+      {
+        companyName: "",
+        supportEmail: "",
+        defaultTimeline: "",
+        allowNewClients: true,
+        requireEmailVerification: on,
+        commissionRateBps: 1500,
+      },
+      { cardPayments: false },
+    );
 
   it("mails a link at registration through the outbox; the link verifies once and for all; a forged one does not", async () => {
     const { t, s, admin } = ctx;

@@ -120,7 +120,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
  */
 export async function action(args: Route.ActionArgs) {
   const actor = requireUser(args.context);
-  const { db } = args.context.get(servicesContext);
+  const { db, env } = args.context.get(servicesContext);
   const section = sectionOfPath(new URL(args.request.url).pathname);
   // The settings forms post no intent; peek at a copy of the body to route the logo and reminder forms.
   const intent = (await readForm(args.request.clone())).get("intent");
@@ -156,13 +156,18 @@ export async function action(args: Route.ActionArgs) {
     async (value) => {
       const { commissionRatePercent, storageQuotaGb, termsAndConditions, ...rest } = value as Partial<z.output<typeof settingsSchema>>;
       const holdsTerms = section === null || section === "terms";
-      await saveSettings(db, actor, {
-        ...rest,
-        storageQuotaMb: storageQuotaGb,
-        // An emptied terms field clears the terms; a section without it leaves them.
-        termsAndConditions: holdsTerms ? (termsAndConditions ?? "") : undefined,
-        commissionRateBps: commissionRatePercent,
-      });
+      await saveSettings(
+        db,
+        actor,
+        {
+          ...rest,
+          storageQuotaMb: storageQuotaGb,
+          // An emptied terms field clears the terms; a section without it leaves them.
+          termsAndConditions: holdsTerms ? (termsAndConditions ?? "") : undefined,
+          commissionRateBps: commissionRatePercent,
+        },
+        { cardPayments: cardPaymentsEnabled(env) },
+      );
       return SETTINGS_MESSAGES.saved;
     },
     { failureMessage: SETTINGS_MESSAGES.failed },

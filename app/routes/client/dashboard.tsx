@@ -12,6 +12,9 @@ import { buttonClass } from "#app/components/ui/button";
 import { ActionNotice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
 import { clientBalance, type ClientBalance } from "#app/features/invoices/invoices.server";
+import { nextPayment, type NextPayment } from "#app/features/invoices/next-payment";
+import { upcomingPayments } from "#app/features/agreements/payment-schedule.server";
+import { listClientProposalRows } from "#app/features/proposals/proposals.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { CommentForm } from "#app/features/proposals/components/comment-form";
 import { ClientMeetingList } from "#app/features/meetings/components/client-meeting-list";
@@ -25,7 +28,7 @@ import { getReferringAmbassador } from "#app/features/referrals/referrals.server
 import { formId, parseInput, requireConfirmation, runIntent, type FormReply } from "#app/lib/form-action.server";
 import { cancelMeeting } from "#app/features/meetings/booking.server";
 import { BOOKING_MESSAGES } from "#app/features/meetings/meetings.messages";
-import { formatCents } from "#app/lib/money";
+import { currencyOf, formatCents } from "#app/lib/money";
 import { requireUser } from "#app/features/users/session.server";
 import { countOf } from "#app/lib/vocabulary";
 import { listMyTestimonials } from "#app/features/portfolio/testimonials.server";
@@ -44,7 +47,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const now = new Date();
   // One read of the upcoming meetings for the list and the next steps.
   const upcomingMeetings = listUpcomingClientMeetings(db, actor, now);
-  const [ambassador, awaiting, meetings, balance, settings, next, conversations, testimonials, plans] = await Promise.all([
+  const [ambassador, awaiting, meetings, balance, settings, next, conversations, testimonials, plans, upcoming] = await Promise.all([
     getReferringAmbassador(db, actor),
     listAwaitingApproval(db, actor),
     upcomingMeetings,
@@ -56,6 +59,13 @@ export async function loader({ context }: Route.LoaderArgs) {
     listMyTestimonials(db, actor),
     // #39: what the organisation's plans bill next, when and how (money roles only).
     clientPlanPreviews(db, actor),
+    // #37: the next line of each open project's payment schedule, for the balance's "Next due".
+    (async () =>
+      upcomingPayments(
+        db,
+        await listClientProposalRows(db, actor, { includeCompleted: false, limit: 50 }),
+        currencyOf(await getSettings(db)),
+      ))(),
   ]);
   // What the person's role in the organisation covers (docs/product.md#organisations): the use-cases
   // return nothing outside it; the page leaves those cards out.
@@ -75,6 +85,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     changeCutoffHours: meetings.changeCutoffHours,
     supportEmail: settings.supportEmail,
     balance,
+    nextPayment: nextPayment(balance, upcoming),
     currency: settings.currency,
     next,
     conversations,
@@ -155,7 +166,7 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
       </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]">
         <div className="flex min-w-0 flex-col gap-6">
-          {next.firstTime || !money ? null : <BalanceCard balance={balance} currency={currency} />}
+          {next.firstTime || !money ? null : <BalanceCard balance={balance} next={loaderData.nextPayment} currency={currency} />}
           {money ? <PlanPreview plans={loaderData.plans} currency={currency} /> : null}
           {projects ? (
             <CardSection id="meetings-title" title="Your next meetings">
@@ -222,8 +233,11 @@ export default function ClientDashboard({ loaderData, actionData }: Route.Compon
   );
 }
 
-/** What the client owes (docs/product.md#client-dashboard): outstanding, of which overdue, next due date. */
-function BalanceCard({ balance, currency }: { balance: ClientBalance; currency: string }) {
+/**
+ * What the client owes (docs/product.md#client-dashboard): outstanding, of which overdue, and what is
+ * due next — an invoice's date, else the next line of a payment schedule (#37), never a bare "—".
+ */
+function BalanceCard({ balance, next, currency }: { balance: ClientBalance; next: NextPayment; currency: string }) {
   const money = (cents: number) => formatCents(cents, currency);
   return (
     <CardSection id="balance-title" title="Your balance">
@@ -238,8 +252,8 @@ function BalanceCard({ balance, currency }: { balance: ClientBalance; currency: 
           {balance.overdueCount ? `${money(balance.overdueCents)} (${countOf(balance.overdueCount, "invoice")})` : "Nothing overdue"}
         </dd>
         <dt className="text-slate-600">Next due</dt>
-        <dd className="font-medium" data-testid="balance-next-due">
-          {balance.nextDueDate ? <LocalDate value={balance.nextDueDate} /> : "—"}
+        <dd className="font-medium wrap-anywhere" data-testid="balance-next-due">
+          {next.kind === "date" ? <LocalDate value={next.date} /> : next.text}
         </dd>
       </dl>
       <p className="mt-4">

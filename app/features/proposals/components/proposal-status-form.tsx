@@ -3,6 +3,7 @@
  * answers it, used by the proposal list and the proposal page (intents of
  * `proposal-status-intents.server.ts`).
  */
+import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { buttonClass } from "#app/components/ui/button";
 import { useActionHref } from "#app/components/ui/action-href";
@@ -15,14 +16,25 @@ import { ADMIN_PROPOSAL_STATUSES } from "../proposal-rules";
 /**
  * The status dropdown of one row: choosing only selects (WCAG 3.2.2); Save (or Enter on the
  * dropdown) applies it, with or without JavaScript (docs/product.md#proposals-admin-status).
+ *
+ * What it shows, first that applies: the user's choice not sent yet; the status being sent (from
+ * Save until the page's data has reloaded); the page's data. React Router shows an action's answer
+ * (the toast with Undo) before it reloads the page's data, and a new submission (Undo) drops that
+ * reload: a dropdown drawn from the page's data alone (remounted when the status changed) kept a
+ * sent choice after Undo, and reset a new choice to the saved one when the late reload arrived.
  */
 export function StatusForm({ proposal }: { proposal: { id: number; projectName: string | null; status: ProposalStatus } }) {
   const navigation = useNavigation();
   const actionHref = useActionHref();
-  const saving =
-    navigation.state === "submitting" &&
-    navigation.formData?.get("intent") === "set-status" &&
-    navigation.formData?.get("proposalId") === String(proposal.id);
+  // This row's Save under way (navigation.formData stays set until the page's data has reloaded).
+  const sending =
+    navigation.formData?.get("intent") === "set-status" && navigation.formData.get("proposalId") === String(proposal.id)
+      ? String(navigation.formData.get("status"))
+      : null;
+  const saving = sending !== null && navigation.state === "submitting";
+  const [choice, setChoice] = useState<string | null>(null);
+  // The choice is being sent: from now on the submission says what is shown.
+  if (choice !== null && choice === sending) setChoice(null);
   const id = `status-${proposal.id}`;
   const name = proposal.projectName || `proposal #${proposal.id}`;
   const isAdminStatus = (ADMIN_PROPOSAL_STATUSES as readonly string[]).includes(proposal.status);
@@ -36,8 +48,8 @@ export function StatusForm({ proposal }: { proposal: { id: number; projectName: 
       <select
         id={id}
         name="status"
-        key={proposal.status}
-        defaultValue={proposal.status}
+        value={choice ?? sending ?? proposal.status}
+        onChange={(event) => setChoice(event.currentTarget.value)}
         onKeyDown={(event) => {
           if (event.key === "Enter") {
             event.preventDefault();
