@@ -16,10 +16,22 @@
  * Markdown Impact, written to the database, plus the live event that makes every server process drop
  * and re-render its cached pages (what `publishCaseStudy` writes through `recordAudit`).
  *
- * Load generator: wrk (one thread, 50 connections, the browser's `Accept-Encoding`), required. The
- * rows alternate (A B C D, A B C D, …) so that the machine's other load falls on each alike; every
- * row records wrk's CPU share (user + system over wall time: near 100 % of its one thread means the
- * generator, not the server, was the limit) and the 1-minute load average after it.
+ * Load generator: wrk (one thread, 50 connections, the browser's `Accept-Encoding`), required. Every
+ * row is run right after a discarded 2 s warm-up of the same URL, so that each measures a server
+ * already answering that page: a Node server that sat idle for 10 s or more (while wrk loaded the
+ * other server or page) answered its next seconds measurably slower and at a higher CPU cost per
+ * request (heap and code warm up again; measured on this machine, 2026-11-29: after 15 s idle
+ * 12.5–14.6k req/s and 49–60 µs/request, hot 14.6–15.6k and 47–51 µs, same page). The earlier
+ * fixed order (baseline, published, project1, uncached) made the published page always the first on
+ * today's server after its idle spell while today's /project1 followed it hot: the run of 14:53
+ * measured the published page at 0.88 × the baseline and today's /project1 at 0.96, although both
+ * take the same path and cost the same per request. The three cached pages alternate in rounds whose
+ * order rotates (A B C, B C A, C A B, …: over three rounds each page runs once in each place); the
+ * uncached page is measured after all cached rounds. Every row records the measured server's CPU time
+ * per request (user + system of its process, from /proc, over wrk's request count: what one answer
+ * costs the server, which the machine's other load changes far less than req/s), wrk's CPU share
+ * (near 100 % of its one thread means the generator, not the server, was the limit) and the 1-minute
+ * load average after it.
  *
  * Environment: BENCH_SECONDS (default 10) per row; BENCH_ROUNDS (default 3); TEST_DATABASE_URL
  * (default postgres://postgres@127.0.0.1:5432/postgres); PORTFOLIO_BASELINE_KEEP=1 keeps the
@@ -42,6 +54,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const KEEP = process.env.PORTFOLIO_BASELINE_KEEP === "1";
 const CONNECTIONS = 50;
+/** Seconds of the discarded warm-up run of the same URL right before each row. */
+const WARMUP = 2;
 const ENCODING = "gzip, deflate, br";
 const RESULTS = "bench/results/portfolio-throughput.md";
 /** Above this share of its one thread, wrk itself may have been the limit. */
@@ -54,6 +68,8 @@ interface Row {
   errors: number;
   /** wrk's CPU time over its wall time (1 = one core). */
   generatorCpu: number;
+  /** The measured server process's CPU time (user + system) per request, in microseconds. */
+  serverUs: number;
   /** 1-minute load average right after the row. */
   load: number;
 }
@@ -79,8 +95,32 @@ async function baselineTree(): Promise<{ dir: string; commit: string; subject: s
   return { dir, commit, subject, modules };
 }
 
-/** One wrk run of BENCH_SECONDS against `url`, timed by /usr/bin/time for wrk's own CPU. */
-function withWrk(url: string): Promise<Row> {
+/** CPU time (user + system) the process `pid` used so far, in microseconds (Linux /proc). */
+function cpuMicros(pid: number): number {
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = fs
+    .readFileSync(`/proc/${pid}/stat`, "utf8")
+    .replace(/^.*\) /s, "")
+    .split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1e6) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim() || 100);
+
+/**
+ * One row: a discarded WARMUP-second wrk run against `url`, then one of BENCH_SECONDS measured,
+ * timed by /usr/bin/time for wrk's own CPU, with the CPU time of process `pid` (the server) per request.
+ *
+ * @throws {Error} when wrk fails.
+ */
+async function withWrk(url: string, pid: number): Promise<Row> {
+  await runWrk(url, WARMUP);
+  const before = cpuMicros(pid);
+  const row = await runWrk(url, DURATION);
+  return { ...row, serverUs: (cpuMicros(pid) - before) / row.requests };
+}
+
+function runWrk(url: string, seconds: number): Promise<Omit<Row, "serverUs"> & { requests: number }> {
   const ms = (text: string) =>
     text.endsWith("us") ? parseFloat(text) / 1000 : text.endsWith("ms") ? parseFloat(text) : parseFloat(text) * 1000;
   const child = spawn("/usr/bin/time", [
@@ -89,7 +129,7 @@ function withWrk(url: string): Promise<Row> {
     "wrk",
     "-t1",
     `-c${CONNECTIONS}`,
-    `-d${DURATION}s`,
+    `-d${seconds}s`,
     "--latency",
     "-H",
     `Accept-Encoding: ${ENCODING}`,
@@ -105,6 +145,7 @@ function withWrk(url: string): Promise<Row> {
       const [user, sys, wall] = err.trim().split("\n").at(-1)!.split(" ").map(Number) as [number, number, number];
       resolve({
         rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]),
+        requests: Number(/(\d+) requests in/.exec(out)![1]),
         p50: ms(/\s50%\s+(\S+)/.exec(out)![1]!),
         p99: ms(/\s99%\s+(\S+)/.exec(out)![1]!),
         // Non-2xx answers plus socket errors (connect, read, write, timeout).
@@ -174,19 +215,33 @@ async function main() {
     await cached(urls.baseline);
     await cached(urls.project1);
     await cached(urls.published, (html) => html.includes("<strong>from a screen</strong>"));
+    const pids: Record<keyof typeof urls, number> = {
+      baseline: baseline.child.pid!,
+      published: app.child.pid!,
+      project1: app.child.pid!,
+      uncached: app.child.pid!,
+    };
     const rows: Record<keyof typeof urls, Row[]> = { baseline: [], published: [], project1: [], uncached: [] };
     const names = Object.keys(urls) as (keyof typeof urls)[];
+    const cachedNames = names.filter((n) => n !== "uncached");
     for (let round = 0; round < ROUNDS; round++) {
-      for (const name of names) {
-        rows[name].push(await withWrk(urls[name]));
-        console.log(`round ${round + 1}/${ROUNDS} ${name}: ${Math.round(rows[name].at(-1)!.rps)} req/s`);
+      const order = cachedNames.map((_, i) => cachedNames[(i + round) % cachedNames.length]!);
+      for (const name of order) {
+        rows[name].push(await withWrk(urls[name], pids[name]));
+        console.log(
+          `round ${round + 1}/${ROUNDS} ${name}: ${Math.round(rows[name].at(-1)!.rps)} req/s, ${Math.round(rows[name].at(-1)!.serverUs)} µs/req`,
+        );
       }
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      rows.uncached.push(await withWrk(urls.uncached, pids.uncached));
+      console.log(`uncached ${round + 1}/${ROUNDS}: ${Math.round(rows.uncached.at(-1)!.rps)} req/s`);
     }
     const mean = (list: Row[], key: keyof Row) => list.reduce((s, r) => s + r[key], 0) / list.length;
     const int = (n: number) => Math.round(n).toLocaleString("en-US");
     const line = (name: keyof typeof urls) => {
       const list = rows[name];
-      return `| ${labels[name]} | ${int(mean(list, "rps"))} | ${list.map((r) => int(r.rps)).join(" / ")} | ${mean(list, "p50").toFixed(1)} | ${mean(list, "p99").toFixed(1)} | ${list.reduce((s, r) => s + r.errors, 0)} | ${list.map((r) => `${(100 * r.generatorCpu).toFixed(0)} %`).join(" / ")} | ${list.map((r) => r.load.toFixed(1)).join(" / ")} |`;
+      return `| ${labels[name]} | ${int(mean(list, "rps"))} | ${list.map((r) => int(r.rps)).join(" / ")} | ${mean(list, "p50").toFixed(1)} | ${mean(list, "p99").toFixed(1)} | ${list.reduce((s, r) => s + r.errors, 0)} | ${int(mean(list, "serverUs"))} (${list.map((r) => int(r.serverUs)).join(" / ")}) | ${list.map((r) => `${(100 * r.generatorCpu).toFixed(0)} %`).join(" / ")} | ${list.map((r) => r.load.toFixed(1)).join(" / ")} |`;
     };
     const ratio = mean(rows.published, "rps") / mean(rows.baseline, "rps");
     const perRound = rows.baseline.map((b, i) => (rows.published[i]!.rps / b.rps).toFixed(2)).join(" / ");
@@ -197,7 +252,9 @@ async function main() {
         ? `**Smoke run** (${DURATION} s × ${ROUNDS} round${ROUNDS === 1 ? "" : "s"}): proves the bench works; its ratio is not a figure to quote.\n\n`
         : "";
     const body = `
-${smoke}Generator: wrk (1 thread), ${CONNECTIONS} connections, ${DURATION} s per row, ${ROUNDS} alternating round${ROUNDS === 1 ? "" : "s"} (${names.join(", ")}; then again), \`Accept-Encoding: ${ENCODING}\`.
+${smoke}Generator: wrk (1 thread), ${CONNECTIONS} connections, ${DURATION} s per row, \`Accept-Encoding: ${ENCODING}\`; every row right after a discarded ${WARMUP} s warm-up of its URL.
+${ROUNDS} round${ROUNDS === 1 ? "" : "s"} of the three cached pages in rotating order (${Array.from({ length: Math.min(ROUNDS, cachedNames.length) }, (_, r) => cachedNames.map((_, i) => cachedNames[(i + r) % cachedNames.length]).join(", ")).join("; ")}: each page once in each position), then ${ROUNDS} row${ROUNDS === 1 ? "" : "s"} of the uncached page.
+Server CPU per request: the measured server process's user + system time over the row (/proc) divided by the requests wrk completed.
 Servers: two production builds side by side, one process each, LOG_LEVEL=warn, each on its own port and PostgreSQL database:
 the baseline is \`${tree.subject.replace(/`/g, "'").split(/[:;(]/)[0]}…\` — the parent of the commit that first added a
 \`drizzle/*_portfolio.sql\` migration, built in a temporary git worktree (node_modules: ${tree.modules}); today's is this checkout's \`build/\`.
@@ -206,12 +263,12 @@ Machine: ${os.cpus().length} cores shared with other work; load average at the e
       .map((l) => l.toFixed(1))
       .join(", ")}.
 
-| page | req/s (mean) | per round | p50 ms | p99 ms | errors | wrk CPU per round | load (1 min) per round |
-|---|---:|---|---:|---:|---:|---|---|
+| page | req/s (mean) | per round | p50 ms | p99 ms | errors | server CPU µs/request (per round) | wrk CPU per round | load (1 min) per round |
+|---|---:|---|---:|---:|---:|---|---|---|
 ${names.map(line).join("\n")}
 
 **Ratio published / baseline (prerendered /project1 before #40): ${ratio.toFixed(2)}** (per round ${perRound}; target ≥ 0.90: ${ratio >= 0.9 ? "met" : "NOT met"}).
-Today's /project1 / baseline: ${(mean(rows.project1, "rps") / mean(rows.baseline, "rps")).toFixed(2)}.
+Today's /project1 / baseline: ${(mean(rows.project1, "rps") / mean(rows.baseline, "rps")).toFixed(2)}. Server CPU per request, published / today's /project1: ${(mean(rows.published, "serverUs") / mean(rows.project1, "serverUs")).toFixed(2)}; published / baseline: ${(mean(rows.published, "serverUs") / mean(rows.baseline, "serverUs")).toFixed(2)}.
 
 Generator: wrk used at most ${(100 * busiest).toFixed(0)} % of its one thread's core (${busiest < GENERATOR_LIMIT ? "below" : "AT OR ABOVE"} ${GENERATOR_LIMIT * 100} %: ${busiest < GENERATOR_LIMIT ? "the servers, not wrk, set the pace" : "wrk itself may have been the limit — read the req/s as a floor"}).
 With ${os.cpus().length} cores, wrk and the measured server share the machine; a load average well above ${os.cpus().length} means other work took CPU from both.

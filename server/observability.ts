@@ -206,10 +206,10 @@ export function createRequestTracker(resolveRoute: (pathname: string) => string,
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const query = url.indexOf("?");
     const route = resolveRoute(query === -1 ? url : url.slice(0, query));
-    // Signed links (/i/<token>, invitations, certificates …) are logged without their secret; never a query.
-    const path = redactPath(url);
     metrics.requestDuration.observe({ method, route, status: String(status) }, seconds);
     if (requestLogger.isLevelEnabled("info")) {
+      // Signed links (/i/<token>, invitations, certificates …) are logged without their secret; never a query.
+      const path = redactPath(url);
       requestLogger.info({ requestId: id, method, route, path, status, durationMs: Math.round(seconds * 10_000) / 10, userId }, "request");
     }
   };
