@@ -224,19 +224,21 @@ describe.each(testDatabases())("live updates on %s", (name, open) => {
     expect(update).toMatchObject({ kind: "proposal.status-changed", data: { status: "planning" } });
   });
 
-  it.runIf(name === "postgres")("still delivers after the listening connection is killed (missed events are replayed)", async () => {
-    const p = await people();
-    const tab = await ready(await connect(p.aliceCookie));
-    const killed = await ctx.s.db.execute(
-      sql`select pg_terminate_backend(pid) as killed from pg_stat_activity where application_name = ${LISTENER_APPLICATION_NAME} and datname = current_database()`,
-    );
-    expect((killed as unknown as { rows: unknown[] }).rows).toHaveLength(1);
-    // Written while no connection listens: the notification is lost, the row is not.
-    await ctx.s.db.transaction((tx) => publishLive(tx, { kind: "test.while-down", entityId: 1, userIds: [p.alice.id] }));
-    await tab.next((f) => f.event === "live" && JSON.parse(f.data).kind === "test.while-down", 15_000);
-    // And live again after the reconnect.
-    await ctx.s.db.transaction((tx) => publishLive(tx, { kind: "test.after", entityId: 1, userIds: [p.alice.id] }));
-    await tab.next((f) => f.event === "live" && JSON.parse(f.data).kind === "test.after", 15_000);
-    expect(tab.updates().filter((u) => u.kind === "test.while-down")).toHaveLength(1);
-  });
+  // PostgreSQL only: PGlite has no server connection to kill (defined only there, not reported as skipped).
+  if (name === "postgres")
+    it("still delivers after the listening connection is killed (missed events are replayed)", async () => {
+      const p = await people();
+      const tab = await ready(await connect(p.aliceCookie));
+      const killed = await ctx.s.db.execute(
+        sql`select pg_terminate_backend(pid) as killed from pg_stat_activity where application_name = ${LISTENER_APPLICATION_NAME} and datname = current_database()`,
+      );
+      expect((killed as unknown as { rows: unknown[] }).rows).toHaveLength(1);
+      // Written while no connection listens: the notification is lost, the row is not.
+      await ctx.s.db.transaction((tx) => publishLive(tx, { kind: "test.while-down", entityId: 1, userIds: [p.alice.id] }));
+      await tab.next((f) => f.event === "live" && JSON.parse(f.data).kind === "test.while-down", 15_000);
+      // And live again after the reconnect.
+      await ctx.s.db.transaction((tx) => publishLive(tx, { kind: "test.after", entityId: 1, userIds: [p.alice.id] }));
+      await tab.next((f) => f.event === "live" && JSON.parse(f.data).kind === "test.after", 15_000);
+      expect(tab.updates().filter((u) => u.kind === "test.while-down")).toHaveLength(1);
+    });
 });
