@@ -42,6 +42,23 @@ async function auditOf(sql: pg.Pool, entity: string, id: number) {
   return rows as { action: string; before: Record<string, unknown>; after: Record<string, unknown> }[];
 }
 
+/**
+ * A new client's proposal named "`prefix` <unique>" with `status`, and an admin page on the
+ * proposal list searched for it (hydrated when JavaScript is on).
+ */
+async function proposalOnAdminList(browser: Browser, page: Page, sql: pg.Pool, prefix: string, status: string, javaScriptEnabled = true) {
+  const client = await registerClient(page);
+  const project = `${prefix} ${uid()}`;
+  const { rows } = await sql.query(
+    "insert into proposal (source, status, project_details, client_id, project_name) values ('client', $3, 'x', $1, $2) returning id",
+    [await userId(sql, client.email), project, status],
+  );
+  const admin = await adminPage(browser, javaScriptEnabled);
+  await admin.goto(`/admin/proposals?q=${encodeURIComponent(project)}`);
+  if (javaScriptEnabled) await hydrated(admin);
+  return { id: rows[0].id as number, project, admin };
+}
+
 test.describe("safe admin actions", () => {
   test("keyboard: ArrowDown on the status dropdown changes nothing; Save applies; Undo restores; the audit trail holds both", async ({
     browser,
@@ -49,16 +66,7 @@ test.describe("safe admin actions", () => {
     sql,
   }) => {
     test.setTimeout(60_000);
-    const client = await registerClient(page);
-    const project = `Keyboard site ${uid()}`;
-    const { rows } = await sql.query(
-      "insert into proposal (source, status, project_details, client_id, project_name) values ('client', 'pending', 'x', $1, $2) returning id",
-      [await userId(sql, client.email), project],
-    );
-    const id = rows[0].id as number;
-    const admin = await adminPage(browser);
-    await admin.goto(`/admin/proposals?q=${encodeURIComponent(project)}`);
-    await hydrated(admin);
+    const { id, project, admin } = await proposalOnAdminList(browser, page, sql, "Keyboard site", "pending");
     const select = admin.getByLabel(`Status of ${project}`);
     await select.focus();
     await admin.keyboard.press("ArrowDown");
@@ -109,16 +117,7 @@ test.describe("safe admin actions", () => {
     sql,
   }) => {
     test.setTimeout(60_000);
-    const client = await registerClient(page);
-    const project = `Slow reload ${uid()}`;
-    const { rows } = await sql.query(
-      "insert into proposal (source, status, project_details, client_id, project_name) values ('client', 'pending', 'x', $1, $2) returning id",
-      [await userId(sql, client.email), project],
-    );
-    const id = rows[0].id as number;
-    const admin = await adminPage(browser);
-    await admin.goto(`/admin/proposals?q=${encodeURIComponent(project)}`);
-    await hydrated(admin);
+    const { id, project, admin } = await proposalOnAdminList(browser, page, sql, "Slow reload", "pending");
     // Every data reload of the page (React Router's GET of `….data`) answers 2 s late.
     let started = 0;
     let inFlight = 0;
@@ -164,15 +163,7 @@ test.describe("safe admin actions", () => {
   });
 
   test("without JavaScript: Save applies the status and Undo restores it", async ({ browser, page, sql }) => {
-    const client = await registerClient(page);
-    const project = `NoJS undo ${uid()}`;
-    const { rows } = await sql.query(
-      "insert into proposal (source, status, project_details, client_id, project_name) values ('client', 'planning', 'x', $1, $2) returning id",
-      [await userId(sql, client.email), project],
-    );
-    const id = rows[0].id as number;
-    const admin = await adminPage(browser, false);
-    await admin.goto(`/admin/proposals?q=${encodeURIComponent(project)}`);
+    const { id, project, admin } = await proposalOnAdminList(browser, page, sql, "NoJS undo", "planning", false);
     await admin.getByLabel(`Status of ${project}`).selectOption("completed");
     expect(await statusOf(sql, id)).toBe("planning");
     await admin
