@@ -1,11 +1,12 @@
 /**
- * Billing-plan set-up shared by the recurring-billing, plan and automatic-payment tests (issue #39):
- * a client with the organisation registration made for them, and a plan's create input.
+ * Billing set-up shared by tests: a client with the organisation registration made for them, a
+ * plan's create input (recurring billing, issue #39) and a one-line invoice (payments, ledger).
  */
 import { eq } from "drizzle-orm";
 import type { Database } from "#app/db/client.server";
 import { membership } from "#app/db/schema";
 import type { PlanCreateInput } from "#app/features/billing/billing.schema";
+import { generateInvoice } from "#app/features/invoices/generate-invoice.server";
 import type { Actor } from "#app/features/users/actor";
 import { makeClient, type TestServices } from "./services";
 
@@ -41,3 +42,15 @@ export const planInput = (organisationId: number, over: Partial<PlanCreateInput>
   autopay: false,
   ...over,
 });
+
+/**
+ * Generates, as `admin`, the invoice "Site" $1,000.00 (100,000 cents) for `proposalId`, due on
+ * `dueDate` (YYYY-MM-DD), with card payments set up (so nothing is held back for want of a way to pay).
+ *
+ * @returns what `generateInvoice` returns (the invoice's id and number).
+ */
+export function siteInvoice(db: Database, admin: Actor, proposalId: number, dueDate: string) {
+  return generateInvoice(db, admin, proposalId, { dueDate, items: [{ description: "Site", amountCents: 100_000 }] }, undefined, {
+    cardPayments: true,
+  });
+}

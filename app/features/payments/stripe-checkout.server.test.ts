@@ -6,9 +6,9 @@
  * project's Stripe stand-in (which answers reused keys as Stripe does).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { generateInvoice } from "#app/features/invoices/invoices.admin.server";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal } from "../../../tests/helpers/admin-data";
+import { siteInvoice } from "../../../tests/helpers/billing";
 import { makeClient, useTestServices } from "../../../tests/helpers/services";
 import { startStripeStandIn } from "../../../tests/e2e/stripe-stand-in";
 import { startCardCheckout } from "./stripe.server";
@@ -26,17 +26,7 @@ describe.each(testDatabases())("card checkout on %s", (_name, open) => {
     const env = { STRIPE_SECRET_KEY: "sk_test_checkout_0123", STRIPE_WEBHOOK_SECRET: "whsec_checkout_0123", STRIPE_API_URL: standIn.url };
     const client = await makeClient(s);
     const proposalId = await insertProposal(t.db, { clientId: client.id, status: "in_progress" });
-    const { id: invoiceId } = await generateInvoice(
-      t.db,
-      admin,
-      proposalId,
-      {
-        dueDate: "2030-01-01",
-        items: [{ description: "Site", amountCents: 100_000 }],
-      },
-      undefined,
-      { cardPayments: true },
-    );
+    const { id: invoiceId } = await siteInvoice(t.db, admin, proposalId, "2030-01-01");
     const start = (returnPath: string) =>
       startCardCheckout(t.db, env, { invoiceId, clientEmail: client.email, origin: "https://portal.example", returnPath });
 

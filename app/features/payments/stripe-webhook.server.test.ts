@@ -12,9 +12,9 @@ import Stripe from "stripe";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { auditEvent, invoice, mailOutbox, payments, unappliedPayment } from "#app/db/schema";
 import { adminNextSteps } from "#app/features/dashboard/next-steps.server";
-import { generateInvoice } from "#app/features/invoices/invoices.admin.server";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal, snapshot } from "../../../tests/helpers/admin-data";
+import { siteInvoice } from "../../../tests/helpers/billing";
 import { makeClient, useTestServices } from "../../../tests/helpers/services";
 import { getInvoiceMoney } from "./balance.server";
 import { stripeApiOptions, stripeWebhook } from "./stripe.server";
@@ -45,17 +45,7 @@ describe.each(testDatabases())("stripe webhook on %s", (_name, open) => {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/stripe`;
     const client = await makeClient(ctx.s);
     const proposalId = await insertProposal(ctx.t.db, { clientId: client.id, status: "in_progress" });
-    ({ id: invoiceId } = await generateInvoice(
-      ctx.t.db,
-      ctx.admin,
-      proposalId,
-      {
-        dueDate: "2030-01-01",
-        items: [{ description: "Site", amountCents: 100_000 }],
-      },
-      undefined,
-      { cardPayments: true },
-    ));
+    ({ id: invoiceId } = await siteInvoice(ctx.t.db, ctx.admin, proposalId, "2030-01-01"));
   });
   afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())));
 

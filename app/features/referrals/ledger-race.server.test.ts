@@ -13,10 +13,10 @@ import type { Database } from "#app/db/client.server";
 import { commissionEntries } from "#app/db/schema";
 import { acceptOffer } from "#app/features/agreements/acceptance.server";
 import { saveOffer } from "#app/features/agreements/offers.server";
-import { generateInvoice } from "#app/features/invoices/generate-invoice.server";
 import { recordPayment, recordRefund } from "#app/features/payments/record-payment.server";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal } from "../../../tests/helpers/admin-data";
+import { siteInvoice } from "../../../tests/helpers/billing";
 import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 
 const META = { ip: "203.0.113.9", userAgent: "RaceTest/1.0", timeZone: "UTC", origin: "https://portal.example" };
@@ -76,17 +76,7 @@ describe.each(testDatabases())("payment and acceptance at the same moment on %s"
           "send",
           { cardPayments: true },
         );
-        const { id: invoiceId } = await generateInvoice(
-          t.db,
-          admin,
-          proposalId,
-          {
-            dueDate: "2099-01-01",
-            items: [{ description: "Site", amountCents: 100_000 }],
-          },
-          undefined,
-          { cardPayments: true },
-        );
+        const { id: invoiceId } = await siteInvoice(t.db, admin, proposalId, "2099-01-01");
         return { proposalId, invoiceId };
       };
 
@@ -174,17 +164,7 @@ describe.each(testDatabases())("payment and acceptance at the same moment on %s"
         { cardPayments: true },
       );
       await acceptOffer(t.db, client, proposalId, { typedName: "Ann Baker", version: 1 }, META);
-      const { id: invoiceId } = await generateInvoice(
-        t.db,
-        admin,
-        proposalId,
-        {
-          dueDate: "2099-01-01",
-          items: [{ description: "Site", amountCents: 100_000 }],
-        },
-        undefined,
-        { cardPayments: true },
-      );
+      const { id: invoiceId } = await siteInvoice(t.db, admin, proposalId, "2099-01-01");
       // 15 % of 333.33 is 49.9995 → 50.00; of 111.11, 16.6665 → 16.67: three such parts rounded
       // each on their own would take back 50.01.
       const { payment } = await recordPayment(t.db, admin, invoiceId, {

@@ -8,10 +8,10 @@ import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { commissionEntries, payments } from "#app/db/schema";
-import { generateInvoice } from "#app/features/invoices/invoices.admin.server";
 import { stripeWebhook } from "#app/features/payments/stripe.server";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertReferredProposal } from "../../../tests/helpers/admin-data";
+import { siteInvoice } from "../../../tests/helpers/billing";
 import { useTestServices } from "../../../tests/helpers/services";
 import { getAmbassadorEarnings } from "./referrals.server";
 
@@ -58,17 +58,7 @@ describe.each(testDatabases())("commission ledger from card payments on %s", (_n
       commissionRateBps: 1500,
       status: "in_progress",
     });
-    const { id: invoiceId } = await generateInvoice(
-      t.db,
-      admin,
-      proposalId,
-      {
-        dueDate: "2030-01-01",
-        items: [{ description: "Site", amountCents: 100_000 }],
-      },
-      undefined,
-      { cardPayments: true },
-    );
+    const { id: invoiceId } = await siteInvoice(t.db, admin, proposalId, "2030-01-01");
     const completed = (id: string) =>
       event(id, "checkout.session.completed", {
         id: `cs_${id}`,
