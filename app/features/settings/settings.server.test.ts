@@ -123,35 +123,20 @@ describe.each(testDatabases())("settings on %s", (_name, open) => {
 
   it("turning off new clients stops client registration; ambassadors can still sign up", async () => {
     const { t, s, admin } = ctx;
-    await saveSettings(
-      t.db,
-      admin,
-      {
-        companyName: "",
-        supportEmail: "",
-        defaultTimeline: "",
-        allowNewClients: false,
-        commissionRateBps: 1500,
-      },
-      { cardPayments: false },
-    );
+    const saveAllowNewClients = (allowNewClients: boolean) =>
+      saveSettings(
+        t.db,
+        admin,
+        { companyName: "", supportEmail: "", defaultTimeline: "", allowNewClients, commissionRateBps: 1500 },
+        { cardPayments: false },
+      );
+    await saveAllowNewClients(false);
     const refused = await rejectionOf(makeClient(s, { email: "closed@example.com" }));
     expect(refused.status).toBe(403);
     expect(refused.message).toMatch(/registrations are currently closed/);
     expect((await t.db.select({ email: user.email }).from(user)).map((u) => u.email)).not.toContain("closed@example.com");
     await makeAmbassador(s);
-    await saveSettings(
-      t.db,
-      admin,
-      {
-        companyName: "",
-        supportEmail: "",
-        defaultTimeline: "",
-        allowNewClients: true,
-        commissionRateBps: 1500,
-      },
-      { cardPayments: false },
-    );
+    await saveAllowNewClients(true);
     await makeClient(s, { email: "open@example.com" });
   });
 
