@@ -6,6 +6,7 @@
  * milestone reached. Every line is issued exactly once: the issuer locks the line's row and sets
  * `issued_at` in the transaction that writes the invoice.
  */
+import { memoRead } from "#app/db/request-memo.server";
 import { and, asc, eq, inArray, isNull, lte } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { invoice, paymentScheduleLine, proposal } from "#app/db/schema";
@@ -300,25 +301,29 @@ export interface UpcomingPayment {
 /**
  * The next unissued line of each open project of the client's (#37: "Milestone 2 is due on …").
  *
+ * Read once per request for the same proposals (the dashboard's next steps and balance card); pages only.
+ *
  * @param proposals - the client's open proposals as they may see them (the caller's read, rights checked).
  * @returns one entry per project with a line still to come, in the proposals' order.
  */
-export async function upcomingPayments(
+export function upcomingPayments(
   q: Queryable,
   proposals: readonly { id: number; projectName: string | null }[],
   currency: string,
 ): Promise<UpcomingPayment[]> {
-  const lines = await scheduleLinesOf(
-    q,
-    proposals.map((p) => p.id),
-  );
-  const out: UpcomingPayment[] = [];
-  for (const p of proposals) {
-    const own = lines.get(p.id) ?? [];
-    const text = nextLineSentence(own, currency);
-    if (text) out.push({ proposalId: p.id, projectName: p.projectName, text, dueOn: nextLine(own)!.dueOn });
-  }
-  return out;
+  return memoRead(q, `upcoming-payments:${currency}:${proposals.map((p) => p.id).join(",")}`, async () => {
+    const lines = await scheduleLinesOf(
+      q,
+      proposals.map((p) => p.id),
+    );
+    const out: UpcomingPayment[] = [];
+    for (const p of proposals) {
+      const own = lines.get(p.id) ?? [];
+      const text = nextLineSentence(own, currency);
+      if (text) out.push({ proposalId: p.id, projectName: p.projectName, text, dueOn: nextLine(own)!.dueOn });
+    }
+    return out;
+  });
 }
 
 /** The schedules of several proposals at once (dashboards): proposal id → lines. */

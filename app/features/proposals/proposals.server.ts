@@ -7,6 +7,7 @@
  * transaction as the write, so two tabs or an admin's concurrent change cannot slip past).
  * Nothing is written on refusal. The admin's use-cases live in `proposals.admin.server.ts`.
  */
+import { memoRead } from "#app/db/request-memo.server";
 import { shownInvoiceIdSql } from "#app/features/invoices/proposal-invoices.server";
 import { and, asc, count, desc, eq, isNull, notInArray, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
@@ -204,7 +205,8 @@ export async function listClientProposals(
 
 /**
  * The first `limit` of the client's proposals as {@link listClientProposals} lists them, without
- * counting them all (one statement; the dashboard's next steps, docs/product.md#client-dashboard).
+ * counting them all (one statement, once per request; the dashboard's next steps and balance card,
+ * docs/product.md#client-dashboard). Pages only: a read after a write in the same request is not fresh.
  *
  * @throws {AppError} 403 unless a client.
  */
@@ -214,8 +216,12 @@ export async function listClientProposalRows(
   options: { includeCompleted: boolean; limit: number },
 ): Promise<ClientProposalRow[]> {
   assertRole(actor, "client");
-  const rows = await clientProposalQuery(q, await clientListWhere(q, actor, options.includeCompleted)).limit(options.limit);
-  return rows.map((row) => withAllowed(row, actor));
+  // Read once per request: the dashboard's next steps and its balance card both list these.
+  const key = `client-proposal-rows:${actor.id}:${actor.organisationId ?? ""}:${actor.organisationRole ?? ""}:${options.includeCompleted}:${options.limit}`;
+  return memoRead(q, key, async () => {
+    const rows = await clientProposalQuery(q, await clientListWhere(q, actor, options.includeCompleted)).limit(options.limit);
+    return rows.map((row) => withAllowed(row, actor));
+  });
 }
 
 /** Which of the client's proposals a list shows: the visible ones, without the completed and closed unless asked. */
