@@ -14,7 +14,7 @@ import { user } from "../app/db/schema";
 import { insertProposal } from "../tests/helpers/admin-data";
 import { testDatabases } from "../tests/helpers/db";
 import { makeClient, useTestServices } from "../tests/helpers/services";
-import { createPgDatabase } from "../tests/helpers/test-database";
+import { createPgDatabase, migratedPgliteDir } from "../tests/helpers/test-database";
 import { SeedRefusedError, seedDemo, seedRefusal } from "./seed-demo";
 
 /** Every sequence's last value and every table's row count: what a refused seed must leave as it was. */
@@ -79,8 +79,8 @@ describe("npm run seed:demo on a database in use (the command)", () => {
   it("on PGlite in DATA_DIR: exit 1, one sentence", { timeout: 240_000 }, async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "seed-in-use-"));
     try {
+      await migratedPgliteDir(path.join(dataDir, "pglite"));
       const handle = await openDatabase({ pgliteDir: path.join(dataDir, "pglite") });
-      await handle.migrate();
       await fill(handle.db);
       const before = await state(handle.db);
       await handle.close();

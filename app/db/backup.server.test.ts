@@ -2,15 +2,37 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migratedPgliteDir } from "../../tests/helpers/test-database";
 import { contactMessage } from "./schema";
 import { openDatabase } from "./client.server";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "backup-"));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+// The two commands built once, as `npm run build:server` builds the server (esbuild, packages
+// external), into node_modules where their packages resolve: each of the five runs below then
+// starts as plain Node (≈ 0.3 s of CPU) instead of through tsx (≈ 1.1 s); the code run is the same.
+const bin = fs.mkdtempSync(path.resolve("node_modules/.cache/backup-test-"));
+afterAll(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.rmSync(bin, { recursive: true, force: true });
+});
+beforeAll(async () => {
+  await build({
+    entryPoints: ["scripts/db-backup.ts", "scripts/db-restore.ts"],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    outdir: bin,
+    outExtension: { ".js": ".mjs" },
+    logLevel: "warning",
+  });
+});
 
 const run = (script: string, args: string[], dataDir: string) =>
-  spawnSync(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), script, ...args], {
+  spawnSync(process.execPath, [path.join(bin, `${path.basename(script, ".ts")}.mjs`), ...args], {
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
     encoding: "utf8",
     timeout: 60_000,
@@ -19,8 +41,8 @@ const run = (script: string, args: string[], dataDir: string) =>
 describe("npm run db:backup / db:restore (embedded database)", () => {
   it("round-trips the data, refuses to overwrite without --force, and keeps the old database aside", async () => {
     const source = path.join(tmp, "source");
+    await migratedPgliteDir(path.join(source, "pglite"));
     const handle = await openDatabase({ pgliteDir: path.join(source, "pglite") });
-    await handle.migrate();
     await handle.db.insert(contactMessage).values({ userName: "Backup Test", userEmail: "b@example.com", message: "keep me" });
     await handle.close();
 
@@ -55,8 +77,8 @@ describe("npm run db:backup / db:restore (embedded database)", () => {
 
   it("refuses to back up while another process holds the database", async () => {
     const dir = path.join(tmp, "busy");
+    await migratedPgliteDir(path.join(dir, "pglite"));
     const handle = await openDatabase({ pgliteDir: path.join(dir, "pglite") });
-    await handle.migrate();
     // This test process holds the lock, like a running server would.
     const result = run("scripts/db-backup.ts", ["--out", path.join(tmp, "x.tar.gz")], dir);
     expect(result.status).toBe(1);

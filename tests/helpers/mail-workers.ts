@@ -3,6 +3,40 @@
  * queue) for the multi-process mail tests and benchmarks.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { build } from "esbuild";
+
+let built: Promise<string> | undefined;
+
+/**
+ * tests/helpers/mail-worker.ts built once per process (esbuild, packages external, as
+ * `npm run build:server` builds the server) into node_modules/.cache, where its packages resolve:
+ * a worker then starts as plain Node instead of through tsx (≈ 1 s less CPU per start). The
+ * file is removed when this process exits.
+ *
+ * @returns the path of the built worker.
+ */
+function builtWorker(): Promise<string> {
+  built ??= (async () => {
+    const dir = fs.mkdtempSync(path.resolve("node_modules/.cache/mail-worker-"));
+    process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+    const outfile = path.join(dir, "mail-worker.mjs");
+    await build({
+      entryPoints: ["tests/helpers/mail-worker.ts"],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      packages: "external",
+      outfile,
+      logLevel: "warning",
+    });
+    return outfile;
+  })();
+  built.catch(() => (built = undefined));
+  return built;
+}
 
 /**
  * Starts one mail worker process.
@@ -10,8 +44,8 @@ import { spawn, type ChildProcess } from "node:child_process";
  * @param env - its environment on top of this process's: DATABASE_URL or PGLITE_DIR, SMTP_URL, FAST.
  * @returns the process, once it polls (it printed `ready`).
  */
-export function startMailWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/helpers/mail-worker.ts"], {
+export async function startMailWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [await builtWorker()], {
     env: { ...process.env, LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });

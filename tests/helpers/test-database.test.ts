@@ -1,11 +1,11 @@
 /**
- * The test-database helper itself: a PGlite clone handed back by `close()` must be, for the
- * next test, what a fresh copy of the migrated template is.
+ * The test-database helper itself: a PGlite or PostgreSQL clone handed back by `close()` must be,
+ * for the next test, what a fresh copy of the migrated template is.
  */
 import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { openPgliteClone } from "./test-database";
+import { openPgClone, openPgliteClone, testPool } from "./test-database";
 
 type Rows<T> = { rows: T[] };
 
@@ -48,6 +48,62 @@ describe("openPgliteClone", () => {
     await first.db.execute(sql`alter table contact_message add column extra text`);
     await first.close();
     const second = await openPgliteClone();
+    const found = (await second.db.execute(sql`select to_regclass('public.scratch') as t`)) as unknown as Rows<{ t: string | null }>;
+    expect(found.rows[0]!.t).toBeNull();
+    const columns = (await second.db.execute(
+      sql`select count(*)::int as n from information_schema.columns where table_name = 'contact_message' and column_name = 'extra'`,
+    )) as unknown as Rows<{ n: number }>;
+    expect(columns.rows[0]!.n).toBe(0);
+    await second.close();
+  });
+});
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+
+describe.skipIf(!pgUrl)("openPgClone", () => {
+  const open = () => openPgClone(pgUrl!);
+  const nameOf = async (handle: Awaited<ReturnType<typeof open>>) =>
+    ((await handle.db.execute(sql`select current_database() as name`)) as unknown as Rows<{ name: string }>).rows[0]!.name;
+
+  it("gives a migrated database, and the next one is back to the template's state, by another name", async () => {
+    const journal = JSON.parse(fs.readFileSync("drizzle/meta/_journal.json", "utf8")) as { entries: unknown[] };
+    const first = await open();
+    const firstName = await nameOf(first);
+    await first.db.execute(
+      sql`insert into contact_message (user_name, user_email, message, ip) values ('A', 'a@example.com', 'hello', '192.0.2.1')`,
+    );
+    const firstId = (await first.db.execute(sql`select max(id) as id from contact_message`)) as unknown as Rows<{ id: number }>;
+    // A connection of the test's own that it leaves open (a pool, a listener).
+    const stray = testPool(new URL(`/${firstName}`, pgUrl).toString(), 1);
+    await stray.query("select 1");
+    await first.close();
+    await expect(first.db.execute(sql`select 1`)).rejects.toThrow();
+    // The stray pool's connection was ended, and its old URL no longer names a database.
+    await expect(stray.query("select 1")).rejects.toThrow(/does not exist|terminat/);
+    await stray.end();
+
+    const second = await open();
+    expect(await nameOf(second)).not.toBe(firstName);
+    const count = (await second.db.execute(sql`select count(*)::int as n from contact_message`)) as unknown as Rows<{ n: number }>;
+    expect(count.rows[0]!.n).toBe(0);
+    await second.db.execute(
+      sql`insert into contact_message (user_name, user_email, message, ip) values ('B', 'b@example.com', 'hi', '192.0.2.2')`,
+    );
+    const secondId = (await second.db.execute(sql`select max(id) as id from contact_message`)) as unknown as Rows<{ id: number }>;
+    expect(secondId.rows[0]!.id).toBe(firstId.rows[0]!.id); // sequences restart too
+    const migrations = (await second.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown as Rows<{
+      n: number;
+    }>;
+    expect(migrations.rows[0]!.n).toBe(journal.entries.length);
+    await second.close();
+  });
+
+  it("drops a clone when a test changed the schema", async () => {
+    const first = await open();
+    await first.db.execute(sql`create table scratch (x int)`);
+    await first.db.execute(sql`alter table contact_message add column extra text`);
+    await first.close();
+    const second = await open();
     const found = (await second.db.execute(sql`select to_regclass('public.scratch') as t`)) as unknown as Rows<{ t: string | null }>;
     expect(found.rows[0]!.t).toBeNull();
     const columns = (await second.db.execute(

@@ -18,7 +18,7 @@ import { openDatabase, type DbHandle } from "#app/db/client.server";
 import { mailOutbox } from "#app/db/schema";
 import { exited, startMailWorker } from "../../../tests/helpers/mail-workers";
 import { startSmtpRecorder, type SmtpRecorder } from "../../../tests/helpers/smtp-recorder";
-import { createPgDatabase } from "../../../tests/helpers/test-database";
+import { createPgDatabase, migratedPgliteDir } from "../../../tests/helpers/test-database";
 import { enqueueMail } from "./mail.server";
 
 const MAILS = 60;
@@ -101,8 +101,8 @@ describe("a mail process killed mid-batch", { timeout: 600_000 }, () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mail-kill-"));
     cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
     const pgliteDir = path.join(dir, "pglite");
+    await migratedPgliteDir(pgliteDir);
     const setup = await openDatabase({ pgliteDir });
-    await setup.migrate();
     await fastQueue(setup);
     await setup.close();
     await run({ PGLITE_DIR: pgliteDir }, 1, async () => {

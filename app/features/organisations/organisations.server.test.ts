@@ -59,7 +59,7 @@ async function ownOrganisation(s: TestServices, person: Actor): Promise<number> 
 
 /** The token of the newest invitation mail to `email`. */
 async function invitationToken(s: TestServices, email: string): Promise<string> {
-  const rows = await s.db.select().from(mailOutbox).where(eq(mailOutbox.to, email));
+  const rows = await s.db.select().from(mailOutbox).where(eq(mailOutbox.to, email)).orderBy(mailOutbox.id);
   const match = rows
     .map((r) => /\/invitations\/([\w-]+)/.exec(r.text)?.[1])
     .filter(Boolean)
