@@ -1,5 +1,5 @@
 import { useRef, type ReactNode } from "react";
-import { Form, NavLink, useLocation, useNavigation } from "react-router";
+import { Form, Link, NavLink, useLocation, useNavigation } from "react-router";
 import { accentStyle, BrandLink, useBrand } from "./brand";
 import { ThemeToggle } from "./theme-toggle";
 import { cappedCount } from "#app/lib/vocabulary";
@@ -60,24 +60,28 @@ export function HeaderBar({
   className?: string;
 }) {
   const bp = BREAKPOINTS[collapseBelow];
+  const isActive = useIsActive();
   const links = (layout: "row" | "menu") =>
-    items.map((item) => (
-      <li key={item.to}>
-        <NavLink
-          to={item.to}
-          end={item.end}
-          prefetch="intent"
-          className={({ isActive }) =>
-            layout === "row"
-              ? `rounded px-1 py-2 hover:text-brand-700 ${isActive ? "text-brand-700 underline underline-offset-8" : "text-slate-700"}`
-              : `block rounded px-3 py-2.5 hover:bg-slate-50 ${isActive ? "font-semibold text-brand-700" : "text-slate-800"}`
-          }
-        >
-          {item.label}
-          <UnreadBadge count={item.badge} className="ml-1 no-underline" />
-        </NavLink>
-      </li>
-    ));
+    items.map((item) => {
+      const active = isActive(item);
+      return (
+        <li key={item.to}>
+          <Link
+            to={item.to}
+            prefetch="intent"
+            aria-current={active ? "page" : undefined}
+            className={
+              layout === "row"
+                ? `rounded px-1 py-2 hover:text-brand-700 ${active ? "text-brand-700 underline underline-offset-8" : "text-slate-700"}`
+                : `block rounded px-3 py-2.5 hover:bg-slate-50 ${active ? "font-semibold text-brand-700" : "text-slate-800"}`
+            }
+          >
+            {item.label}
+            <UnreadBadge count={item.badge} className="ml-1 no-underline" />
+          </Link>
+        </li>
+      );
+    });
   const ctaLink = (layout: "row" | "menu") =>
     cta ? (
       <li>
@@ -137,6 +141,23 @@ export function HeaderBar({
       </div>
     </header>
   );
+}
+
+/**
+ * Whether a navigation link is the current page, as React Router's `NavLink` decides it (its path,
+ * compared without case, is the location's path or, unless `end`, one of its parents), from one
+ * reading of the location for all the links of a bar: a `NavLink` per link resolved its path and
+ * read the router's state again for each of the 20–40 links of a portal page (issue #42).
+ *
+ * @returns a test taking a link (`to`: an absolute path without query; `end`: only the exact path).
+ */
+export function useIsActive(): (item: Pick<NavItem, "to" | "end">) => boolean {
+  const pathname = useLocation().pathname.toLowerCase();
+  return ({ to, end }) => {
+    const target = to.toLowerCase();
+    const endSlash = target !== "/" && target.endsWith("/") ? target.length - 1 : target.length;
+    return pathname === target || (!end && pathname.startsWith(target) && pathname.charAt(endSlash) === "/");
+  };
 }
 
 /** A link's unread count ("3 unread" to a screen reader; "99+" past 99), nothing at zero. */

@@ -7,9 +7,9 @@
  * runs into the links; every link is one line (long labels are truncated, never wrapped).
  */
 import type { ReactNode } from "react";
-import { Form, Link, NavLink, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { accentStyle, useBrand } from "./brand";
-import { MenuDisclosure, PortalFooter, ProgressBar, SkipLink, UnreadBadge, type NavGroup } from "./portal-header";
+import { MenuDisclosure, PortalFooter, ProgressBar, SkipLink, UnreadBadge, useIsActive, type NavGroup } from "./portal-header";
 
 function SidebarBrand({ title }: { title: string }) {
   const brand = useBrand();
@@ -41,6 +41,7 @@ function SidebarBrand({ title }: { title: string }) {
 }
 
 function Groups({ groups, layout }: { groups: NavGroup[]; layout: "sidebar" | "menu" }) {
+  const isActive = useIsActive();
   return (
     <>
       {groups.map((group) => {
@@ -51,24 +52,25 @@ function Groups({ groups, layout }: { groups: NavGroup[]; layout: "sidebar" | "m
               {group.label}
             </p>
             <ul className="flex flex-col">
-              {group.items.map((item) => (
-                <li key={item.to}>
-                  <NavLink
-                    to={item.to}
-                    end={item.end}
-                    prefetch="intent"
-                    data-testid="nav-item"
-                    className={({ isActive }) =>
-                      `flex items-center gap-2 rounded-md px-3 py-1.5 whitespace-nowrap hover:bg-slate-100 ${
+              {group.items.map((item) => {
+                const active = isActive(item);
+                return (
+                  <li key={item.to}>
+                    <Link
+                      to={item.to}
+                      prefetch="intent"
+                      data-testid="nav-item"
+                      aria-current={active ? "page" : undefined}
+                      className={`flex items-center gap-2 rounded-md px-3 py-1.5 whitespace-nowrap hover:bg-slate-100 ${
                         layout === "menu" ? "py-2.5 text-base" : "text-sm"
-                      } ${isActive ? "bg-brand-50 font-semibold text-brand-700" : "text-slate-800"}`
-                    }
-                  >
-                    <span className="min-w-0 truncate">{item.label}</span>
-                    <UnreadBadge count={item.badge} className="ml-auto" />
-                  </NavLink>
-                </li>
-              ))}
+                      } ${active ? "bg-brand-50 font-semibold text-brand-700" : "text-slate-800"}`}
+                    >
+                      <span className="min-w-0 truncate">{item.label}</span>
+                      <UnreadBadge count={item.badge} className="ml-auto" />
+                    </Link>
+                  </li>
+                );
+              })}
             </ul>
           </div>
         );

@@ -9,7 +9,7 @@
  * offer's signing page, the pay-now step and the dashboard at 390 and 1280 px (docs/screenshots/37-*).
  */
 import type { Locator, Page } from "@playwright/test";
-import AxeBuilder from "@axe-core/playwright";
+import { axeBuilder } from "./axe";
 import Stripe from "stripe";
 import { expect, expectNoSidewaysScroll, hydrated, loginAsAdmin, mailTo, newUserPage, registerClient, test } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
@@ -93,9 +93,7 @@ async function phoneClean(page: Page, what: string, { axe = true } = {}) {
   await expectNoSidewaysScroll(page, what, page.viewportSize()!.width);
   // axe-core runs in the page: not on a page without JavaScript (the same markup is checked with it).
   if (!axe) return;
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
+  const results = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
   expect(
     results.violations.map(
       (v) =>

@@ -5,7 +5,7 @@
  * payout (date, amount, method, reference, the proposal and invoice it covered), axe clean and
  * without sideways scroll; another ambassador sees the empty state and nothing of it.
  */
-import AxeBuilder from "@axe-core/playwright";
+import { axeBuilder } from "./axe";
 import { formatDate } from "../../app/lib/vocabulary";
 import { adminPage, expect, hydrated, newUserPage, registerAmbassador, registerClient, test } from "./fixtures";
 
@@ -78,7 +78,7 @@ test("an admin's payout shows on its ambassador's Payouts page, never on another
   await expect(covered).toContainText(`${invoiceNumber} · 1 commission · $150.00`);
   await expect(ambassadorPage.getByRole("navigation", { name: "Pages of payouts" })).toContainText("1 payout");
   expect(await ambassadorPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  const { violations } = await new AxeBuilder({ page: ambassadorPage }).analyze();
+  const { violations } = await axeBuilder(ambassadorPage).analyze();
   expect(violations.map((v) => v.id)).toEqual([]);
 
   // Another ambassador: the empty state, nothing of the first one's payout.

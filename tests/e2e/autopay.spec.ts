@@ -7,7 +7,7 @@
  * mail, the invoice stays due and its page shows the retry schedule; a client who removes the card
  * gets the next cycle as a mailed invoice, nothing charged. Checked at 390 px with axe.
  */
-import AxeBuilder from "@axe-core/playwright";
+import { axeBuilder } from "./axe";
 import type { Browser, Page } from "@playwright/test";
 import { expect, hydrated, loginAsAdmin, mailTo, newUserPage, registerClient, test } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
@@ -75,7 +75,7 @@ test.describe("saved cards and automatic payment", () => {
     const { client, account, organisationId } = await clientWithCard(browser, "Autopay Bakery", "4242 4242 4242 4242");
     await expect(client.getByTestId("saved-card")).toContainText("Visa •••• 4242");
     await client.setViewportSize({ width: 390, height: 844 });
-    const axe = await new AxeBuilder({ page: client }).analyze();
+    const axe = await axeBuilder(client).analyze();
     expect(axe.violations).toEqual([]);
     const stored = await app.sql.query("select * from saved_card where organisation_id = $1", [organisationId]);
     expect(stored.rows[0]).toMatchObject({ brand: "visa", last4: "4242" });

@@ -5,14 +5,14 @@
  * results page, which also works without JavaScript; axe finds nothing on the open list and the
  * page. A client and an ambassador have no field, and /admin/search answers them nothing.
  */
-import AxeBuilder from "@axe-core/playwright";
+import { axeBuilder } from "./axe";
 import type { Page } from "@playwright/test";
 import { adminPage, expect, hydrated, newUserPage, registerAmbassador, registerClient, test } from "./fixtures";
 
 const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 async function axeViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axeBuilder(page).analyze();
   return violations.flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(" ")}: ${n.failureSummary}`));
 }
 

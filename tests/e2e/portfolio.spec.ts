@@ -6,7 +6,7 @@
  * project like this" prefilling the request and the admin seeing its source; axe on the editor
  * and the public pages.
  */
-import AxeBuilder from "@axe-core/playwright";
+import { axeBuilder } from "./axe";
 import type { Browser, Page } from "@playwright/test";
 import { projects } from "../../app/content/projects";
 import { adminPage, expect, hydrated, mailTo, newUserPage, PASSWORD, registerClient, test, uniqueEmail } from "./fixtures";
@@ -27,9 +27,7 @@ test.afterAll(async () => {
 const warehouse = projects.find((p) => p.slug === "project4")!;
 
 async function axeProblems(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
+  const results = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
   return results.violations.map((v) => `${page.url()}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
 }
 

@@ -4,7 +4,7 @@
  * signing error at once, an unpaid balance said before an account is closed, a cancelled Checkout,
  * instant confirmation and the meetings' place from Settings, the day chips by arrow keys.
  */
-import AxeBuilder from "@axe-core/playwright";
+import { axeBuilder } from "./axe";
 import type { Page } from "@playwright/test";
 import { adminPage, expect, hydrated, loginAsAdmin, mailTo, newUserPage, registerAmbassador, registerClient, test } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
@@ -13,7 +13,7 @@ const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).t
 
 /** The axe violations of the page (WCAG 2.x A/AA and best practices), as readable lines. */
 async function axeViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axeBuilder(page).analyze();
   return violations.flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(" ")}: ${n.failureSummary}`));
 }
 
@@ -78,7 +78,7 @@ test("record-not-found pages have a real <title> in every area, axe clean (docum
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(404);
     await expect(page, path).toHaveTitle(title);
-    const { violations } = await new AxeBuilder({ page }).withRules(["document-title"]).analyze();
+    const { violations } = await axeBuilder(page).withRules(["document-title"]).analyze();
     expect(violations, path).toEqual([]);
   }
   expect(await axeViolations(admin)).toEqual([]);

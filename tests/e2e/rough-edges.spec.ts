@@ -4,7 +4,7 @@
  * contrast in both themes, no "Live Site" link without an address, the 404 footer, the optional
  * phone number, whose portal the sign-in page is.
  */
-import AxeBuilder from "@axe-core/playwright";
+import { axeBuilder } from "./axe";
 import type { Page } from "@playwright/test";
 import { adminPage, expect, hydrated, newUserPage, PASSWORD, registerClient, test, uniqueEmail } from "./fixtures";
 
@@ -77,7 +77,7 @@ test("on a phone, the result of a proposal request is scrolled into view and foc
 
 /** The axe contrast violations of the page, as readable lines. */
 async function contrastViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withRules(["color-contrast"]).analyze();
+  const { violations } = await axeBuilder(page).withRules(["color-contrast"]).analyze();
   return violations.flatMap((v) => v.nodes.map((n) => `${page.url()} ${n.target.join(" ")}: ${n.failureSummary}`));
 }
 

@@ -7,7 +7,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
+import { axeBuilder } from "./axe";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { adminPage, expect, hydrated, newUserPage, registerClient, test } from "./fixtures";
@@ -19,7 +19,7 @@ const OUT = path.resolve("docs/screenshots");
 const LONG_NAME = "Northern Lights Creative Web Design and Development Studio";
 
 async function expectAxeClean(page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axeBuilder(page).analyze();
   expect(
     violations.flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(" ")}`)),
     what,

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
+import { axeBuilder } from "./axe";
 import { expect, test, uniqueIp } from "./fixtures";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../scripts/seed-demo";
 import { startDemoApp, type DemoApp } from "./demo-app";
@@ -47,7 +47,7 @@ test.describe.serial("screenshots", () => {
           for (const shot of PAGES.filter((p) => p.role === role)) {
             await page.goto(shot.path);
             await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
-            const { violations } = await new AxeBuilder({ page }).analyze();
+            const { violations } = await axeBuilder(page).analyze();
             expect(
               violations.flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(" ")}`)),
               `${shot.name} ${colorScheme} ${width}`,

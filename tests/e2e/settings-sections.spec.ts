@@ -5,7 +5,7 @@
  * sections' settings alone, and each section page is axe clean with no sideways scroll on a phone.
  * An app of its own: the saves change global settings.
  */
-import AxeBuilder from "@axe-core/playwright";
+import { axeBuilder } from "./axe";
 import type { Page } from "@playwright/test";
 import { adminPage, expect, hydrated, newUserPage, registerClient, test } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
@@ -51,7 +51,7 @@ async function walkByKeyboard(page: Page, start: string, menu: string, sections:
 }
 
 async function expectCleanOnPhone(page: Page, path: string) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axeBuilder(page).analyze();
   expect(
     violations.flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(" ")}`)),
     path,

@@ -3,7 +3,7 @@
  * leading to its form; after each form is saved the dashboard ticks that step ("n of 6 done"), and
  * the list is gone once all are done. Settings are global: an app of its own.
  */
-import AxeBuilder from "@axe-core/playwright";
+import { axeBuilder } from "./axe";
 import type { Page } from "@playwright/test";
 import { adminPage, expect, hydrated, test } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
@@ -40,7 +40,7 @@ test("a fresh install's checklist ticks after each step and goes when all are do
   test.setTimeout(240_000);
   const admin = await adminPage(browser, { baseURL: app.baseUrl });
   await expectTicked(admin, []);
-  const { violations } = await new AxeBuilder({ page: admin }).analyze();
+  const { violations } = await axeBuilder(admin).analyze();
   expect(violations.map((v) => v.id)).toEqual([]);
 
   const settings = ["Save settings", "Settings saved."] as const;

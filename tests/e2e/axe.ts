@@ -1,0 +1,24 @@
+/**
+ * axe-core for the browser tests: one way to build the checker, so that every spec pays the least
+ * for the same rules (issue #42: a test suite that fits in a stop).
+ */
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+
+/**
+ * An axe-core checker of the page as it is now; chain `.withTags(…)`, `.withRules(…)`,
+ * `.include(…)` as needed, then `.analyze()`.
+ *
+ * - Legacy mode: axe runs in the page itself (`axe.run`) instead of running in each frame and
+ *   finishing in a blank page that `@axe-core/playwright` opens, injects axe into and closes for
+ *   every call (≈ 35 % of the phone sweep's CPU). What it gives up — cross-origin frames — our
+ *   pages have none (no iframe in app/); same-origin frames are still checked.
+ * - Violations only (`resultTypes`): every rule still runs on every node; only the passes and the
+ *   inapplicable and incomplete results, which no test reads, are reported with one node each.
+ *
+ * @param page - the page to check (its current document, at its current viewport).
+ * @returns the builder; `.analyze()` resolves to axe's results, whose `violations` the specs check.
+ */
+export function axeBuilder(page: Page): AxeBuilder {
+  return new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ["violations"] });
+}
