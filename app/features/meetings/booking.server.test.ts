@@ -109,17 +109,15 @@ describe.each(testDatabases())("booking on %s", (_name, open) => {
       ["14:00", "14:00", "pending"], // no length: still a point in time
     ];
     // Straight into the table (blocked_until null: outside the no-overlap constraint, as before availability existed).
-    await t.db
-      .insert(meeting)
-      .values(
-        held.map(([start, end, status]) => ({
-          userId: client.id,
-          timeZone: "UTC",
-          startsAt: at(start),
-          endsAt: at(end),
-          status: status as never,
-        })),
-      );
+    await t.db.insert(meeting).values(
+      held.map(([start, end, status]) => ({
+        userId: client.id,
+        timeZone: "UTC",
+        startsAt: at(start),
+        endsAt: at(end),
+        status: status as never,
+      })),
+    );
     const ranges = await busyRanges(t.db, at("00:00"), at("23:59"));
     expect(ranges.map((r) => [r.start.toISOString().slice(11, 16), r.end.toISOString().slice(11, 16)])).toEqual([
       ["08:00", "09:30"],
