@@ -44,8 +44,17 @@ export function currencyOf(settings: { currency: string }): string {
  */
 export function formatCents(cents: number | null | undefined, currency = DEFAULT_CURRENCY): string {
   if (cents === null || cents === undefined) return "—";
-  return numberFormat("en-US", { style: "currency", currency }).format(cents / 100);
+  let format = currencyFormats.get(currency);
+  if (!format) {
+    format = numberFormat("en-US", { style: "currency", currency });
+    // Kept only once Intl accepted it (it throws for a malformed code): the code comes from Settings.
+    currencyFormats.set(currency, format);
+  }
+  return format.format(cents / 100);
 }
+
+/** formatCents' formatter per currency code, found without building the shared cache's JSON key (a table formats 25–75 amounts). */
+const currencyFormats = new Map<string, Intl.NumberFormat>();
 
 /** Cents as a plain editable string, e.g. 500050 → "5000.50" (form default values). */
 export function centsToInput(cents: number | null | undefined): string {

@@ -103,4 +103,34 @@ test.describe("hydration of the server-rendered document", () => {
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     await page.context().close();
   });
+
+  test("after hydration, a table row's form, confirmation link and cancel work on the client (list-navigation.tsx)", async ({
+    browser,
+  }) => {
+    const client = await newUserPage(browser);
+    const { email } = await registerClient(client);
+    await client.context().close();
+    const page = await adminPage(browser);
+    const listPath = `/admin/users?q=${encodeURIComponent(email)}`;
+    await page.goto(listPath);
+    await hydrated(page);
+    await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+    const row = page.getByRole("row").filter({ hasText: email });
+    // A row's form (ListForm): the switch posts on the client, its toast answers, the list is the same.
+    const pause = row.getByRole("switch", { name: /Pause reminders/ });
+    await expect(pause).toHaveAttribute("aria-checked", "false");
+    await pause.click();
+    await expect(page.getByText(`Reminders are paused for ${email}.`)).toBeVisible();
+    await expect(pause).toHaveAttribute("aria-checked", "true");
+    // A row's confirmation link (ConfirmLink through ListLink): the question opens under the row.
+    await row.getByRole("link", { name: `Delete ${email}` }).click();
+    await expect(page).toHaveURL(/confirm=delete-user/);
+    const dialog = page.getByRole("alertdialog", { name: `Delete ${email}?` });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("link", { name: "Cancel" }).click();
+    await expect(dialog).toHaveCount(0);
+    expect(new URL(page.url()).search).not.toContain("confirm=");
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    await page.context().close();
+  });
 });

@@ -20,6 +20,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { Form, Link, useLocation, useNavigation, useSearchParams } from "react-router";
 import { buttonClass } from "./button";
 import { useActionHref, useHrefWith } from "./action-href";
+import { ListLink, useListNavigation } from "./list-navigation";
 
 /** The anchor of the open confirmation (one at a time: the URL names one). */
 const PANEL_ID = "confirm";
@@ -65,20 +66,47 @@ export function ConfirmLink({
   /** Classes instead of the danger button look (e.g. a row menu item). */
   className?: string;
 }) {
-  const location = useLocation();
+  // In a table, the table's location (one useLocation per table, not per row; app/components/ui/list-navigation.tsx).
+  const list = useListNavigation();
+  return list ? (
+    <ConfirmLinkAt location={list.location} kind={kind} target={target} label={label} className={className}>
+      {children}
+    </ConfirmLinkAt>
+  ) : (
+    <ConfirmLinkHere kind={kind} target={target} label={label} className={className}>
+      {children}
+    </ConfirmLinkHere>
+  );
+}
+
+type ConfirmLinkProps = { kind: string; target: string | number; children: ReactNode; label?: string; className?: string };
+
+function ConfirmLinkHere(props: ConfirmLinkProps) {
+  return <ConfirmLinkAt location={useLocation()} {...props} />;
+}
+
+/** The opener link for `location`: the same page with `?confirm=<kind>&target=<id>#confirm`. */
+function ConfirmLinkAt({
+  location,
+  kind,
+  target,
+  children,
+  label,
+  className,
+}: ConfirmLinkProps & { location: { pathname: string; search: string } }) {
   const params = new URLSearchParams(location.search);
   params.delete("index");
   params.set("confirm", kind);
   params.set("target", String(target));
   return (
-    <Link
+    <ListLink
       to={`${location.pathname}?${params}#${PANEL_ID}`}
       className={className ?? buttonClass("danger")}
       preventScrollReset
       aria-label={label}
     >
       {children}
-    </Link>
+    </ListLink>
   );
 }
 

@@ -9,6 +9,7 @@ import { Form, Link, useLocation, useNavigation } from "react-router";
 import { cursorParamNames } from "#app/lib/pagination";
 import { buttonClass } from "./button";
 import { TRANSIENT_PARAMS, useHrefWith } from "./action-href";
+import { ListNavigationProvider } from "./list-navigation";
 
 /** A column: its header and how to render a row's cell. */
 export interface Column<T> {
@@ -48,51 +49,55 @@ export function DataTable<T>({
     return <div className="rounded-lg border border-dashed border-slate-300 px-4 py-10 text-center text-slate-600">{empty}</div>;
   }
   return (
-    <div className="relative overflow-x-auto rounded-lg border border-slate-200">
-      <table className="stack-table min-w-full divide-y divide-slate-200 text-left text-sm">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="bg-slate-50">
-          <tr>
-            {columns.map((column, i) => (
-              <th key={i} scope="col" className={`px-3 py-2 font-semibold whitespace-nowrap text-slate-700 ${column.className ?? ""}`}>
-                {column.header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 bg-white">
-          {rows.map((row) => {
-            const extra = after?.(row);
-            return (
-              <Fragment key={rowKey(row)}>
-                <tr className="align-top">
-                  {columns.map((column, i) => (
-                    <td
-                      key={i}
-                      data-label={column.label ?? (typeof column.header === "string" ? column.header : "")}
-                      className={`px-3 py-2 ${column.className ?? ""}`}
-                    >
-                      {column.cell(row)}
-                    </td>
-                  ))}
-                </tr>
-                {extra ? (
-                  <tr>
-                    <td colSpan={columns.length} data-label="" className="bg-red-50/40 px-3 py-3">
-                      {extra}
-                    </td>
+    // One navigate/submit for every row's ListLink, ListForm and ConfirmLink (list-navigation.tsx).
+    <ListNavigationProvider>
+      <div className="relative overflow-x-auto rounded-lg border border-slate-200">
+        <table className="stack-table min-w-full divide-y divide-slate-200 text-left text-sm">
+          <caption className="sr-only">{caption}</caption>
+          <thead className="bg-slate-50">
+            <tr>
+              {columns.map((column, i) => (
+                <th key={i} scope="col" className={`px-3 py-2 font-semibold whitespace-nowrap text-slate-700 ${column.className ?? ""}`}>
+                  {column.header}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 bg-white">
+            {rows.map((row) => {
+              const extra = after?.(row);
+              return (
+                <Fragment key={rowKey(row)}>
+                  <tr className="align-top">
+                    {columns.map((column, i) => (
+                      <td
+                        key={i}
+                        data-label={column.label ?? (typeof column.header === "string" ? column.header : "")}
+                        className={`px-3 py-2 ${column.className ?? ""}`}
+                      >
+                        {column.cell(row)}
+                      </td>
+                    ))}
                   </tr>
-                ) : null}
-              </Fragment>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+                  {extra ? (
+                    <tr>
+                      <td colSpan={columns.length} data-label="" className="bg-red-50/40 px-3 py-3">
+                        {extra}
+                      </td>
+                    </tr>
+                  ) : null}
+                </Fragment>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </ListNavigationProvider>
   );
 }
 
 export { TRANSIENT_PARAMS, useActionHref, useHrefWith } from "./action-href";
+export { ListForm, ListLink } from "./list-navigation";
 
 /**
  * Previous/next links of a keyset-paginated list and its row count.

@@ -13,6 +13,7 @@ import {
   deleteMeeting,
   listMeetingRequests,
   listPendingMeetingRequests,
+  listUpcomingMeetingFirstPages,
   listUpcomingMeetings,
 } from "./meetings.admin.server";
 
@@ -108,6 +109,24 @@ describe.each(testDatabases())("admin meetings on %s", (_name, open) => {
     expect(beyond.total).toBe(all.total);
   });
 
+  it("reads the dashboard's first pages of both upcoming lists in one statement, as the lists give them", async () => {
+    const { t, s, admin } = ctx;
+    const client = await makeClient(s);
+    const day = 86_400_000;
+    const pendingIds: number[] = [];
+    for (const days of [30, 10, 20])
+      pendingIds.push(await insertMeeting(t.db, { userId: client.id, startsAt: new Date(Date.now() + days * day) }));
+    const acceptedIds: number[] = [];
+    for (const days of [5, 15])
+      acceptedIds.push(await insertMeeting(t.db, { userId: client.id, status: "accepted", startsAt: new Date(Date.now() + days * day) }));
+    const both = await listUpcomingMeetingFirstPages(t.db, admin, 2);
+    expect(both.pending).toEqual(await listUpcomingMeetings(t.db, admin, "pending", { pageSize: 2 }));
+    expect(both.accepted).toEqual(await listUpcomingMeetings(t.db, admin, "accepted", { pageSize: 2 }));
+    expect(both.pending.items.every((m) => m.status === "pending")).toBe(true);
+    expect(both.accepted.items.map((m) => m.id)).toEqual([acceptedIds[0], acceptedIds[1]]);
+    expect(both.pending.total).toBeGreaterThanOrEqual(3);
+  });
+
   it("refuses clients and ambassadors without writing", async () => {
     const { t, s } = ctx;
     const client = await makeClient(s);
@@ -119,6 +138,7 @@ describe.each(testDatabases())("admin meetings on %s", (_name, open) => {
       expect((await rejectionOf(acceptMeeting(t.db, actor, id))).status).toBe(403);
       expect((await rejectionOf(deleteMeeting(t.db, actor, id))).status).toBe(403);
       expect((await rejectionOf(countMeetings(t.db, actor))).status).toBe(403);
+      expect((await rejectionOf(listUpcomingMeetingFirstPages(t.db, actor, 10))).status).toBe(403);
     }
     expect(await snapshot(t.db)).toEqual(before);
   });

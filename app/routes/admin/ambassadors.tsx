@@ -2,7 +2,16 @@ import { Form, Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/ambassadors";
 import { PageHeading } from "#app/components/page-heading";
 import { buttonClass } from "#app/components/ui/button";
-import { DataTable, ExportCsvLink, Pager, SearchBar, useActionHref, useHrefWith, type Column } from "#app/components/ui/data-table";
+import {
+  DataTable,
+  ExportCsvLink,
+  ListLink,
+  Pager,
+  SearchBar,
+  useActionHref,
+  useHrefWith,
+  type Column,
+} from "#app/components/ui/data-table";
 import { LocalTime } from "#app/components/local-time";
 import { SubmitButton } from "#app/components/ui/field";
 import { FormMessage, getFormProps, SelectInput, TextInput, useAppForm, useIsSubmitting } from "#app/components/ui/form";
@@ -104,13 +113,13 @@ export default function AdminAmbassadors({ loaderData, actionData }: Route.Compo
       header: <span className="sr-only">Details</span>,
       label: "Details",
       cell: (a) => (
-        <Link
+        <ListLink
           className={buttonClass("secondary")}
           to={hrefWith({ ambassador: a.id, eAfter: null, eBefore: null, oAfter: null, oBefore: null, cAfter: null, cBefore: null })}
           aria-label={`Details of ${a.name}`}
         >
           Details
-        </Link>
+        </ListLink>
       ),
     },
   ];

@@ -1,10 +1,9 @@
-import { Link } from "react-router";
 import type { Route } from "./+types/conversations";
 import { PageHeading } from "#app/components/page-heading";
 import { LocalTime } from "#app/components/local-time";
 import { Badge } from "#app/components/ui/badge";
 import { BreakableText } from "#app/components/ui/breakable-text";
-import { DataTable, Pager, SearchBar, type Column } from "#app/components/ui/data-table";
+import { DataTable, ListLink, Pager, SearchBar, type Column } from "#app/components/ui/data-table";
 import { UnreadBadge } from "#app/features/conversations/components/unread-badge";
 import { listConversations, type InboxRow } from "#app/features/conversations/inbox.server";
 import { loadListPage } from "#app/features/users/session.server";
@@ -26,9 +25,12 @@ export default function AdminConversations({ loaderData }: Route.ComponentProps)
       header: "Project",
       cell: (row) => (
         <div className="min-w-48 wrap-anywhere">
-          <Link to={`/admin/proposals/${row.id}#conversation`} className={`text-brand-700 underline ${row.unread ? "font-semibold" : ""}`}>
+          <ListLink
+            to={`/admin/proposals/${row.id}#conversation`}
+            className={`text-brand-700 underline ${row.unread ? "font-semibold" : ""}`}
+          >
             {row.projectName}
-          </Link>
+          </ListLink>
           <UnreadBadge count={row.unread} testId={`inbox-unread-${row.id}`} />
         </div>
       ),

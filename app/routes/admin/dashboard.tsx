@@ -8,7 +8,7 @@ import { AdminMeetingTable } from "#app/features/meetings/components/admin-meeti
 import { NextSteps } from "#app/features/dashboard/components/next-steps";
 import { adminNextSteps } from "#app/features/dashboard/next-steps.server";
 import { invoiceSummary } from "#app/features/invoices/invoices.admin.server";
-import { adminMeetingIntents, listUpcomingMeetings } from "#app/features/meetings/meetings.admin.server";
+import { adminMeetingIntents, listUpcomingMeetingFirstPages } from "#app/features/meetings/meetings.admin.server";
 import { countProposals } from "#app/features/proposals/proposals.admin.server";
 import { countUsers } from "#app/features/users/users.server";
 import { runIntent } from "#app/lib/form-action.server";
@@ -46,8 +46,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   const next = await adminNextSteps(db, actor, now, invoices, cardPaymentsEnabled(context.get(servicesContext).env));
   const proposals = await countProposals(db, actor);
   const users = await countUsers(db, actor);
-  const pending = await listUpcomingMeetings(db, actor, "pending", { pageSize: DASHBOARD_MEETINGS });
-  const upcoming = await listUpcomingMeetings(db, actor, "accepted", { pageSize: DASHBOARD_MEETINGS });
+  // The requests awaiting an answer and the accepted meetings: one statement for both lists.
+  const { pending, accepted: upcoming } = await listUpcomingMeetingFirstPages(db, actor, DASHBOARD_MEETINGS);
   const storage = { ...(await storageUsed(db, actor)), kind: context.get(filesContext).kind };
   // Issue #40: which case studies bring proposal requests ("Start a project like this").
   const caseStudyRequests = (await listCaseStudiesForAdmin(db, actor)).filter((cs) => cs.requests > 0);

@@ -1,8 +1,7 @@
-import { Link } from "react-router";
 import type { Route } from "./+types/invoices";
 import { PageHeading } from "#app/components/page-heading";
 import { ConfirmLink, ConfirmPanel, useIsConfirming } from "#app/components/ui/confirm";
-import { DataTable, ExportCsvLink, FilterSelect, Pager, SearchBar, type Column } from "#app/components/ui/data-table";
+import { DataTable, ExportCsvLink, FilterSelect, ListLink, Pager, SearchBar, type Column } from "#app/components/ui/data-table";
 import { Notice } from "#app/components/ui/notice";
 import { RowMenu, ROW_MENU_ITEM } from "#app/components/ui/row-menu";
 import { Toast } from "#app/components/ui/toast";
@@ -162,14 +161,14 @@ function InvoiceActions({ invoice }: { invoice: AdminInvoiceRow }) {
   return (
     <RowMenu name={invoice.number}>
       <li>
-        <Link to={`/admin/invoices/edit/${invoice.id}`} className={ROW_MENU_ITEM}>
+        <ListLink to={`/admin/invoices/edit/${invoice.id}`} className={ROW_MENU_ITEM}>
           {invoice.status === "unpaid" ? "Edit" : "View"}
-        </Link>
+        </ListLink>
       </li>
       <li>
-        <Link to={`/admin/invoices/${invoice.id}/payments`} className={ROW_MENU_ITEM}>
+        <ListLink to={`/admin/invoices/${invoice.id}/payments`} className={ROW_MENU_ITEM}>
           Payments
-        </Link>
+        </ListLink>
       </li>
       {invoice.balanceCents > 0 ? (
         <li>

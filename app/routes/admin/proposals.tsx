@@ -1,8 +1,7 @@
-import { Link } from "react-router";
 import type { Route } from "./+types/proposals";
 import { PageHeading } from "#app/components/page-heading";
 import { buttonClass } from "#app/components/ui/button";
-import { DataTable, ExportCsvLink, FilterSelect, Pager, SearchBar, type Column } from "#app/components/ui/data-table";
+import { DataTable, ExportCsvLink, FilterSelect, ListLink, Pager, SearchBar, type Column } from "#app/components/ui/data-table";
 import { LocalTime } from "#app/components/local-time";
 import { BreakableText } from "#app/components/ui/breakable-text";
 import { PROPOSAL_STATUSES } from "#app/db/enums";
@@ -53,9 +52,9 @@ export default function AdminProposals({ loaderData, actionData }: Route.Compone
       header: "Project",
       cell: (p) => (
         <div className="min-w-48">
-          <Link to={`/admin/proposals/${p.id}`} className="font-medium text-brand-700 underline">
+          <ListLink to={`/admin/proposals/${p.id}`} className="font-medium text-brand-700 underline">
             {p.projectName || `Proposal #${p.id}`}
-          </Link>
+          </ListLink>
           <UnreadBadge count={unread[p.id] ?? 0} testId={`proposal-unread-${p.id}`} />
           <p className="line-clamp-2 text-xs text-slate-600">{p.projectDetails}</p>
           <p className="text-xs text-slate-500">
@@ -92,13 +91,13 @@ export default function AdminProposals({ loaderData, actionData }: Route.Compone
       header: "Invoice",
       cell: (p) =>
         p.invoiceId ? (
-          <Link className="whitespace-nowrap text-brand-700 underline" to={`/admin/invoices/edit/${p.invoiceId}`}>
+          <ListLink className="whitespace-nowrap text-brand-700 underline" to={`/admin/invoices/edit/${p.invoiceId}`}>
             {p.invoiceNumber}
-          </Link>
+          </ListLink>
         ) : p.clientHasAccount ? (
-          <Link className={buttonClass("secondary")} to={`/admin/generate-invoice/${p.id}`}>
+          <ListLink className={buttonClass("secondary")} to={`/admin/generate-invoice/${p.id}`}>
             Generate Invoice
-          </Link>
+          </ListLink>
         ) : (
           <span className="text-xs text-slate-600">After the client registers</span>
         ),

@@ -1,10 +1,10 @@
 import { countOf } from "#app/lib/vocabulary";
-import { Form, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 import type { Route } from "./+types/users";
 import { PageHeading } from "#app/components/page-heading";
 import { buttonClass } from "#app/components/ui/button";
 import { ConfirmLink, ConfirmPanel, useIsConfirming } from "#app/components/ui/confirm";
-import { DataTable, ExportCsvLink, FilterSelect, Pager, SearchBar, useActionHref, type Column } from "#app/components/ui/data-table";
+import { DataTable, ExportCsvLink, FilterSelect, ListForm, Pager, SearchBar, type Column } from "#app/components/ui/data-table";
 import { LocalTime } from "#app/components/local-time";
 import { Badge } from "#app/components/ui/badge";
 import { Toast } from "#app/components/ui/toast";
@@ -167,14 +167,13 @@ function ImpactText({ impact }: { impact: UserDeletionImpact }) {
 
 function UserActions({ user }: { user: AdminUserRow }) {
   const navigation = useNavigation();
-  const actionHref = useActionHref();
   if (user.closedAt) return <span className="text-sm text-slate-600">Closed by its holder</span>;
   const intent = user.active ? "deactivate" : "reactivate";
   const pending =
     navigation.state === "submitting" && navigation.formData?.get("userId") === user.id && navigation.formData?.get("intent") === intent;
   return (
     <div className="flex gap-2">
-      <Form method="post" action={actionHref} preventScrollReset>
+      <ListForm preventScrollReset>
         <input type="hidden" name="intent" value={intent} />
         <input type="hidden" name="userId" value={user.id} />
         <input type="hidden" name="email" value={user.email} />
@@ -186,7 +185,7 @@ function UserActions({ user }: { user: AdminUserRow }) {
         >
           {pending ? (user.active ? "Deactivating…" : "Reactivating…") : user.active ? "Deactivate" : "Reactivate"}
         </button>
-      </Form>
+      </ListForm>
       <ConfirmLink kind="delete-user" target={user.id} label={`Delete ${user.email}`}>
         Delete
       </ConfirmLink>
@@ -197,12 +196,11 @@ function UserActions({ user }: { user: AdminUserRow }) {
 /** docs/product.md#reminders-admin: the per-client "Pause reminders" switch (a toggle button, audited). */
 function ReminderPauseSwitch({ user, paused }: { user: AdminUserRow; paused: boolean }) {
   const navigation = useNavigation();
-  const actionHref = useActionHref();
   const intent = paused ? "resume-reminders" : "pause-reminders";
   const pending =
     navigation.state === "submitting" && navigation.formData?.get("userId") === user.id && navigation.formData?.get("intent") === intent;
   return (
-    <Form method="post" action={actionHref} preventScrollReset>
+    <ListForm preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="userId" value={user.id} />
       <button
@@ -218,6 +216,6 @@ function ReminderPauseSwitch({ user, paused }: { user: AdminUserRow; paused: boo
         {pending ? "Saving…" : "Pause reminders"}
         <span className="sr-only"> for {user.email}</span>
       </button>
-    </Form>
+    </ListForm>
   );
 }

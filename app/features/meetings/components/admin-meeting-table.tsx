@@ -4,11 +4,11 @@
  * actions: Accept / Decline for requests still ahead, Reschedule / Cancel (confirmed) for pending and
  * accepted meetings still ahead, Delete (confirmed) for any. Several actions fold into one menu.
  */
-import { Form, Link, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 import { LocalTime } from "#app/components/local-time";
 import { BreakableText } from "#app/components/ui/breakable-text";
 import { ConfirmLink, ConfirmPanel, useIsConfirming } from "#app/components/ui/confirm";
-import { DataTable, useActionHref, type Column } from "#app/components/ui/data-table";
+import { DataTable, ListForm, ListLink, type Column } from "#app/components/ui/data-table";
 import { RowMenu, ROW_MENU_ITEM } from "#app/components/ui/row-menu";
 import type { MeetingStatus } from "#app/db/enums";
 import { MeetingStatusBadge } from "./meeting-status-badge";
@@ -100,7 +100,6 @@ export function AdminMeetingTable({ caption, rows, empty }: { caption: string; r
 /** Accept and Decline (one click each), Reschedule, Cancel and Delete (after a confirmation). */
 function MeetingActions({ meeting }: { meeting: AdminMeetingItem }) {
   const navigation = useNavigation();
-  const actionHref = useActionHref();
   const busy = (intent: string) =>
     navigation.state === "submitting" &&
     navigation.formData?.get("intent") === intent &&
@@ -120,29 +119,29 @@ function MeetingActions({ meeting }: { meeting: AdminMeetingItem }) {
   );
   if (!changeable) return deleteLink();
   const answer = (intent: "accept-meeting" | "decline-meeting", label: string, pendingLabel: string) => (
-    <Form method="post" action={actionHref} preventScrollReset>
+    <ListForm preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="meetingId" value={meeting.id} />
       <button type="submit" className={ROW_MENU_ITEM} disabled={busy(intent)}>
         {busy(intent) ? pendingLabel : label}
       </button>
-    </Form>
+    </ListForm>
   );
   return (
     <RowMenu name={`the meeting of ${meeting.clientName}`}>
       {answerable ? <li>{answer("accept-meeting", "Accept", "Accepting…")}</li> : null}
       {answerable ? <li>{answer("decline-meeting", "Decline", "Declining…")}</li> : null}
       <li>
-        <Link to={`/admin/meetings/${meeting.id}/reschedule`} className={ROW_MENU_ITEM}>
+        <ListLink to={`/admin/meetings/${meeting.id}/reschedule`} className={ROW_MENU_ITEM}>
           Reschedule
-        </Link>
+        </ListLink>
       </li>
       {meeting.status === "accepted" ? (
         <li>
           {/* docs/product.md#reminders-admin: the meeting's reminders and "Send reminder now". */}
-          <Link to={`/admin/reminders/meeting/${meeting.id}`} className={ROW_MENU_ITEM}>
+          <ListLink to={`/admin/reminders/meeting/${meeting.id}`} className={ROW_MENU_ITEM}>
             Reminders
-          </Link>
+          </ListLink>
         </li>
       ) : null}
       <li>

@@ -7,6 +7,7 @@ import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { buttonClass } from "#app/components/ui/button";
 import { useActionHref } from "#app/components/ui/action-href";
+import { ListForm } from "#app/components/ui/list-navigation";
 import { Toast } from "#app/components/ui/toast";
 import type { ProposalStatus } from "#app/db/enums";
 import type { FormReply } from "#app/lib/form-action.server";
@@ -25,7 +26,6 @@ import { ADMIN_PROPOSAL_STATUSES } from "../proposal-rules";
  */
 export function StatusForm({ proposal }: { proposal: { id: number; projectName: string | null; status: ProposalStatus } }) {
   const navigation = useNavigation();
-  const actionHref = useActionHref();
   // This row's Save under way (navigation.formData stays set until the page's data has reloaded).
   const sending =
     navigation.formData?.get("intent") === "set-status" && navigation.formData.get("proposalId") === String(proposal.id)
@@ -39,7 +39,7 @@ export function StatusForm({ proposal }: { proposal: { id: number; projectName: 
   const name = proposal.projectName || `proposal #${proposal.id}`;
   const isAdminStatus = (ADMIN_PROPOSAL_STATUSES as readonly string[]).includes(proposal.status);
   return (
-    <Form method="post" action={actionHref} preventScrollReset className="flex min-w-40 flex-wrap items-center gap-2">
+    <ListForm preventScrollReset className="flex min-w-40 flex-wrap items-center gap-2">
       <input type="hidden" name="intent" value="set-status" />
       <input type="hidden" name="proposalId" value={proposal.id} />
       <label htmlFor={id} className="sr-only">
@@ -72,7 +72,7 @@ export function StatusForm({ proposal }: { proposal: { id: number; projectName: 
       <button type="submit" className={buttonClass("secondary")} disabled={saving} aria-label={`Save new status — ${name}`}>
         {saving ? "Saving…" : "Save"}
       </button>
-    </Form>
+    </ListForm>
   );
 }
 
