@@ -14,10 +14,7 @@ const TONES: Record<BadgeTone, string> = {
 /** A small coloured status label; the text itself carries the meaning (not only the colour). */
 export function Badge({ tone, children }: { tone: BadgeTone; children: ReactNode }) {
   return (
-    <span
-      className={`inline-flex items-center whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${TONES[tone]}`}
-    >
-      {children}
-    </span>
+    // `badge`: the shape (app/app.css), the same on every badge.
+    <span className={`badge ${TONES[tone]}`}>{children}</span>
   );
 }

@@ -6,8 +6,8 @@
  */
 import { useRef, type ReactNode } from "react";
 
-/** The look of one item of a {@link RowMenu} (a link, or a form's button). */
-export const ROW_MENU_ITEM = "block w-full rounded px-3 py-2 text-left text-sm text-slate-800 hover:bg-slate-100";
+/** The look of one item of a {@link RowMenu} (a link, or a form's button): `menu-item` in app/app.css. */
+export const ROW_MENU_ITEM = "menu-item text-slate-800";
 
 /**
  * @param name - names the row for assistive technology: "Actions for <name>".
@@ -29,7 +29,7 @@ export function RowMenu({ name, children }: { name: string; children: ReactNode 
       <summary className="btn btn-secondary btn-sm" aria-label={`Actions for ${name}`}>
         Actions <span aria-hidden="true">▾</span>
       </summary>
-      <ul className="mt-1 w-48 rounded-md border border-slate-200 bg-white p-1 shadow-md">{children}</ul>
+      <ul className="menu-panel">{children}</ul>
     </details>
   );
 }
