@@ -51,3 +51,15 @@ export function memoPrime<T>(q: Queryable, key: string, value: T): void {
   const memo = memos.get(q);
   if (memo && !memo.has(key)) memo.set(key, Promise.resolve(value));
 }
+
+/**
+ * The answer of the read `key` when this request already ran it (or is running it), without
+ * reading: for a use-case whose own check another read of the same request already implies (e.g. a
+ * proposal the actor may read is one whose conversation they take part in).
+ *
+ * @returns the first call's promise, or undefined when nothing was read under `key` (or without a
+ *   request view: plain database, transaction, tests).
+ */
+export function memoPeek<T>(q: Queryable, key: string): Promise<T> | undefined {
+  return memos.get(q)?.get(key) as Promise<T> | undefined;
+}

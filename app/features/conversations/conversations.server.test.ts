@@ -1,5 +1,5 @@
 import { and, count, eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal, refusalOf } from "../../../tests/helpers/portal";
 import { makeAdmin, makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
@@ -18,6 +18,8 @@ import { getStatusEventsForAmbassador, getThread, listThreadFiles } from "./time
 import { countUnread, rowsOf, UNREAD_CAP, unreadByProposal } from "./unread.server";
 import { decodeCursor } from "#app/lib/pagination";
 import type { Actor } from "#app/features/users/actor";
+import { withRequestMemo } from "#app/db/request-memo.server";
+import { readProposalFor } from "#app/features/proposals/proposal-detail.server";
 
 const services = (db: Database): ConversationServices => ({ db, files: createDatabaseFileStore(db), maxUploadMb: 1 });
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
@@ -122,6 +124,32 @@ describe.each(testDatabases())("conversations on %s", (_name, open) => {
     expect((await refusalOf(getThread(t.db, ambassador, id))).status).toBe(404);
     // A client cannot write a note.
     expect((await refusalOf(postMessage(c, { author: client, proposalId: id, text: "x", visibility: "internal" }))).status).toBe(403);
+  });
+
+  it("on a proposal page's request, reads the conversation without a third read of the proposal the page read (issue #42), and still refuses anyone else", async () => {
+    const { t, s } = ctx;
+    const admin = await makeAdmin(s);
+    // What the session middleware sets: the address's verification read this request.
+    const client = { ...(await makeClient(s, { businessName: "Bakery Co" })), emailVerified: false };
+    const other = { ...(await makeClient(s)), emailVerified: false };
+    const id = await insertProposal(t.db, { clientId: client.id, projectName: "Bakery site", status: "pending" });
+    await postMessage(services(t.db), { author: client, proposalId: id, text: "Hello", now: new Date("2031-01-01T10:00:00Z") });
+    for (const actor of [client, admin]) {
+      const expected = await getThread(t.db, actor, id, { markAsRead: false });
+      // The page read the proposal first: the conversation sends one statement fewer, same answer.
+      const page = withRequestMemo(t.db);
+      expect(await readProposalFor(page, actor, id)).not.toBeNull();
+      const pageSelects = vi.spyOn(page, "select");
+      expect(await getThread(page, actor, id, { markAsRead: false })).toEqual(expected);
+      const alone = withRequestMemo(t.db);
+      const aloneSelects = vi.spyOn(alone, "select");
+      expect(await getThread(alone, actor, id, { markAsRead: false })).toEqual(expected);
+      expect(pageSelects.mock.calls.length, actor.role).toBe(aloneSelects.mock.calls.length - 1);
+    }
+    // Another client's request that read (and was refused) the proposal: still 404.
+    const theirs = withRequestMemo(t.db);
+    expect(await readProposalFor(theirs, other, id)).toBeNull();
+    expect((await refusalOf(getThread(theirs, other, id, { markAsRead: false }))).status).toBe(404);
   });
 
   it("keeps read positions and unread counts per participant; opening the thread marks it read", async () => {

@@ -13,6 +13,7 @@ import type { Actor } from "#app/features/users/actor";
 import { conversationParticipant } from "#app/features/organisations/access.server";
 import { notFound } from "#app/lib/errors";
 import { CONVERSATION_MESSAGES } from "./conversations.schema";
+import { knownProposalFor } from "#app/features/proposals/proposal-detail.server";
 
 /** A participant's view of one conversation. */
 export interface ThreadAccess {
@@ -81,6 +82,19 @@ export async function threadAccess(
   proposalId: number,
   options: { lock?: boolean } = {},
 ): Promise<ThreadAccess> {
+  // A proposal this request already read as the actor (its page reads it first) is one whose
+  // conversation they take part in (an admin: any; a client: visibleToClient's ⊆ participants'): no
+  // third read of the proposal (issue #42). Never for a lock, which must be taken by the statement.
+  const known = options.lock ? undefined : await knownProposalFor(q, actor, proposalId)?.catch(() => undefined);
+  if (known) {
+    return {
+      proposalId: known.p.id,
+      label: known.p.projectName || `Proposal #${known.p.id}`,
+      clientId: known.p.clientId,
+      side: sideOf(actor),
+      actorName: known.actorName,
+    };
+  }
   const query = threadAccessQuery(q, actor, proposalId, options);
   const [row] = query ? await query : [];
   if (!row) throw notFound(CONVERSATION_MESSAGES.notFound);

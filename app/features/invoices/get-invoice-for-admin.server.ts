@@ -2,9 +2,10 @@
  * One invoice with its items, as the admin's invoice page and PDF show it
  * (docs/product.md#invoices-editing, docs/product.md#invoice-pdf).
  */
-import { asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Queryable } from "#app/db/client.server";
-import { invoice, invoiceItem, proposal, user } from "#app/db/schema";
+import { invoice, proposal, user } from "#app/db/schema";
+import { invoiceItemsSql } from "./invoice-items.server";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { toIsoOrNull } from "#app/lib/dates";
 import { notFound } from "#app/lib/errors";
@@ -31,17 +32,12 @@ export interface AdminInvoice extends AdminInvoiceRow {
 export async function getInvoiceForAdmin(db: Queryable, actor: Actor, invoiceId: number, now: Date = new Date()): Promise<AdminInvoice> {
   assertRole(actor, "admin");
   const [row] = await db
-    .select({ ...adminInvoiceColumns, clientPhone: user.phone, clientWebsite: user.website })
+    .select({ ...adminInvoiceColumns, clientPhone: user.phone, clientWebsite: user.website, items: invoiceItemsSql })
     .from(invoice)
     .leftJoin(proposal, eq(proposal.id, invoice.proposalId))
     .leftJoin(user, eq(user.id, invoice.clientId))
     .where(eq(invoice.id, invoiceId));
   if (!row) throw notFound(INVOICE_MESSAGES.notFound);
-  const items = await db
-    .select({ description: invoiceItem.description, amountCents: invoiceItem.amountCents })
-    .from(invoiceItem)
-    .where(eq(invoiceItem.invoiceId, invoiceId))
-    .orderBy(asc(invoiceItem.position), asc(invoiceItem.id));
   return {
     ...row,
     paidAt: toIsoOrNull(row.paidAt),
@@ -49,6 +45,5 @@ export async function getInvoiceForAdmin(db: Queryable, actor: Actor, invoiceId:
     disputedAt: toIsoOrNull(row.disputedAt),
     balanceCents: Math.max(0, row.totalCents - row.paidCents),
     displayStatus: invoiceDisplayStatus(row, now, (await businessDay(db, now)).timeZone),
-    items,
   };
 }

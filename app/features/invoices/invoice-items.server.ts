@@ -1,7 +1,10 @@
 /**
  * Server-side checks of an invoice's items and due date (docs/product.md#invoices-generating), shared by
- * generating and editing: a use-case may be called without the form schema in between.
+ * generating and editing: a use-case may be called without the form schema in between; and the items
+ * as one column of the statement that reads an invoice (issue #42).
  */
+import { sql } from "drizzle-orm";
+import { invoice } from "#app/db/schema";
 import { fieldError } from "#app/lib/errors";
 import { MAX_CENTS } from "#app/lib/money";
 import { invoiceTotalCents, type InvoiceInput } from "./invoices.schema";
@@ -33,3 +36,19 @@ export function checkedItems(input: InvoiceInput): { items: InvoiceInput["items"
   }
   return { items, totalCents };
 }
+
+/** One line of an invoice: its text and amount in cents. */
+export interface InvoiceItemLine {
+  description: string;
+  amountCents: number;
+}
+
+/**
+ * The lines of the selected invoice (`invoice.id` of the row) in their order (position, then id), as
+ * a JSON array, `[]` for none: the invoice pages read them with the invoice, not in a statement of
+ * their own (issue #42). Add it to a select whose `from` is the `invoice` table.
+ */
+export const invoiceItemsSql =
+  sql`coalesce((select json_agg(json_build_object('description', ii.description, 'amountCents', ii.amount_cents) order by ii.position, ii.id) from invoice_item ii where ii.invoice_id = ${invoice.id}), '[]'::json)`.mapWith(
+    (value: unknown): InvoiceItemLine[] => (typeof value === "string" ? JSON.parse(value) : value) as InvoiceItemLine[],
+  );

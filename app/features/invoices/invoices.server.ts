@@ -7,7 +7,8 @@
  */
 import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
-import { invoice, invoiceItem, payments, proposal, user } from "#app/db/schema";
+import { invoice, payments, proposal, user } from "#app/db/schema";
+import { invoiceItemsSql } from "./invoice-items.server";
 import { invoiceBalanceSql, invoiceMoneyColumns } from "#app/features/payments/balance.server";
 import { deriveInvoiceMoney, type InvoiceMoney } from "#app/features/payments/invoice-money";
 import { clientEmailSql, clientNameSql } from "#app/features/users/client-name.server";
@@ -89,6 +90,7 @@ export async function getInvoiceForClient(db: Database, actor: Actor, invoiceId:
       ...invoiceMoneyColumns,
       paidAt: invoice.paidAt,
       createdAt: invoice.createdAt,
+      items: invoiceItemsSql,
       billTo: {
         name: clientNameSql(proposal.clientName),
         email: sql<string>`coalesce(${clientEmailSql(proposal.clientEmail)}, '')`,
@@ -101,18 +103,12 @@ export async function getInvoiceForClient(db: Database, actor: Actor, invoiceId:
     .leftJoin(user, eq(user.id, actor.id))
     .where(and(eq(invoice.id, id), ownedByClient(actor)));
   if (!row) throw notFound(INVOICE_MESSAGES.notFound);
-  const items = await db
-    .select({ description: invoiceItem.description, amountCents: invoiceItem.amountCents })
-    .from(invoiceItem)
-    .where(eq(invoiceItem.invoiceId, row.id))
-    .orderBy(asc(invoiceItem.position), asc(invoiceItem.id));
   const [paid, { timeZone }] = await Promise.all([listPaymentsOf(db, row.id), businessDay(db, now)]);
   return {
     ...row,
     displayStatus: invoiceDisplayStatus(row, now, timeZone),
     money: deriveInvoiceMoney(row, now, timeZone),
     payments: paid,
-    items,
   };
 }
 

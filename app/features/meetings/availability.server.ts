@@ -4,6 +4,7 @@
  */
 import { and, gt, inArray, lt, ne, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
+import { rowsOf } from "#app/db/rows";
 import { meeting, settings } from "#app/db/schema";
 import { changedFields, recordAudit } from "#app/features/audit/audit.server";
 import { getSettings } from "#app/features/settings/settings.server";
@@ -115,23 +116,34 @@ export async function saveAvailability(db: Database, actor: Actor, input: Availa
 export const HOLDS_TIME = inArray(meeting.status, ["pending", "accepted"]);
 
 /**
- * The time held by pending and accepted meetings between two instants.
+ * The time held by pending and accepted meetings between two instants, as the union of their
+ * [start, end] ranges: overlapping or touching meetings come back as one range (issue #42: a busy
+ * calendar holds thousands of meetings in the booking horizon, a few dozen ranges once merged, and
+ * the booking page only asks whether a slot meets any of them — the same answer for the union as
+ * for every meeting). Merged by PostgreSQL (`range_agg`), read as epoch milliseconds.
  *
  * @param exceptMeetingId - a meeting being rescheduled (its own time is free for it).
+ * @returns disjoint ranges, earliest first; meetings at ±infinity are left out.
  */
 export async function busyRanges(q: Queryable, from: Date, to: Date, exceptMeetingId?: number): Promise<BusyRange[]> {
-  const rows = await q
-    .select({ start: meeting.startsAt, end: meeting.endsAt })
+  const held = q
+    .select({ range: sql`range_agg(tstzrange(${meeting.startsAt}, ${meeting.endsAt}, '[]'))`.as("range") })
     .from(meeting)
     .where(
       and(
         HOLDS_TIME,
         lt(meeting.startsAt, to),
         gt(meeting.endsAt, from),
+        sql`isfinite(${meeting.startsAt}) and isfinite(${meeting.endsAt})`,
         exceptMeetingId === undefined ? undefined : ne(meeting.id, exceptMeetingId),
       ),
     );
-  return rows.filter((r) => Number.isFinite(r.start.getTime()) && Number.isFinite(r.end.getTime()));
+  const rows = rowsOf<{ start: number; end: number }>(
+    await q.execute(sql`
+      select floor(extract(epoch from lower(r)) * 1000)::float8 as "start", floor(extract(epoch from upper(r)) * 1000)::float8 as "end"
+      from unnest((${held})) as r order by 1`),
+  );
+  return rows.map((r) => ({ start: new Date(Number(r.start)), end: new Date(Number(r.end)) }));
 }
 
 /**

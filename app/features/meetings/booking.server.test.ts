@@ -7,7 +7,8 @@ import { testDatabases } from "../../../tests/helpers/db";
 import { insertProposal, refusalOf } from "../../../tests/helpers/portal";
 import { makeAmbassador, makeClient, useTestServices } from "../../../tests/helpers/services";
 import { BOOKING_MESSAGES } from "./meetings.messages";
-import { freeSlots, saveAvailability } from "./availability.server";
+import { busyRanges, freeSlots, saveAvailability } from "./availability.server";
+import { openSlots } from "./slots";
 import { bookMeeting, cancelMeeting, rescheduleMeeting } from "./booking.server";
 import { listClientMeetings } from "./meetings.server";
 
@@ -92,6 +93,43 @@ describe.each(testDatabases())("booking on %s", (_name, open) => {
       expect(await refusalOf(book(second, new Date(odd)))).toMatchObject({ status: 409 });
     }
     expect(await t.db.$count(meeting)).toBe(1);
+  });
+
+  it("reads the held time as its union (issue #42): overlapping and touching meetings are one range; the free slots are those the meetings leave", async () => {
+    const { t, s, admin } = ctx;
+    await saveAvailability(t.db, admin, BERLIN);
+    const client = await makeClient(s);
+    const at = (time: string) => new Date(`2026-06-10T${time}:00Z`);
+    const held: [string, string, string][] = [
+      ["08:00", "08:30", "pending"],
+      ["08:15", "09:00", "accepted"],
+      ["09:00", "09:30", "pending"], // touches the one before
+      ["11:00", "11:30", "accepted"],
+      ["12:00", "13:00", "cancelled"], // holds no time
+      ["14:00", "14:00", "pending"], // no length: still a point in time
+    ];
+    // Straight into the table (blocked_until null: outside the no-overlap constraint, as before availability existed).
+    await t.db.insert(meeting).values(
+      held.map(([start, end, status]) => ({
+        userId: client.id,
+        timeZone: "UTC",
+        startsAt: at(start),
+        endsAt: at(end),
+        status: status as never,
+      })),
+    );
+    const ranges = await busyRanges(t.db, at("00:00"), at("23:59"));
+    expect(ranges.map((r) => [r.start.toISOString().slice(11, 16), r.end.toISOString().slice(11, 16)])).toEqual([
+      ["08:00", "09:30"],
+      ["11:00", "11:30"],
+      ["14:00", "14:00"],
+    ]);
+    // The slots are those every meeting on its own leaves free (with the 15-minute buffer: 10:00 UTC is, 09:30 is not).
+    const each = held.filter(([, , status]) => status !== "cancelled").map(([start, end]) => ({ start: at(start), end: at(end) }));
+    const { availability, slots: free } = await freeSlots(t.db, {}, NOW);
+    expect(free).toEqual(openSlots(availability, each, NOW));
+    expect(free.some((slot) => slot.toISOString() === "2026-06-10T10:00:00.000Z")).toBe(true);
+    expect(free.some((slot) => slot.toISOString() === "2026-06-10T09:30:00.000Z")).toBe(false);
   });
 
   it("two bookings of one slot at the same moment make one meeting and one clear refusal", async () => {

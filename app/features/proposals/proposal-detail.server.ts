@@ -5,10 +5,10 @@
  * for them (their own requests, and ambassador proposals addressed to them once their address is
  * verified); anything else is the same 404 "Proposal not found".
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Queryable } from "#app/db/client.server";
-import { memoRead } from "#app/db/request-memo.server";
+import { memoPeek, memoRead } from "#app/db/request-memo.server";
 import { proposal, user, type ProposalStatus, type WebsiteGoal } from "#app/db/schema";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
@@ -48,12 +48,18 @@ export interface ProposalDetail {
 const clientUser = alias(user, "detail_client");
 const ambassadorUser = alias(user, "detail_ambassador");
 
+/** The request memo's key of {@link readProposalFor}: everything that decides the answer. */
+function proposalReadKey(actor: Actor, verified: boolean, proposalId: number): string {
+  return `proposal-detail:${actor.role}:${actor.id}:${actor.organisationId ?? ""}:${actor.organisationRole ?? ""}:${verified}:${proposalId}`;
+}
+
 /**
  * The proposal row with its client's and ambassador's names, as `actor` may read it: any for an
  * admin, else {@link visibleToClient}'s. Read once per request (issue #42: the page's detail and
  * its agreement or offer share it), keyed by everything that decides the answer — the actor, their
  * organisation and role there, their address's verification and the proposal — so one actor's
- * answer is never another's.
+ * answer is never another's. `actorName` is the actor's display name (their name, else their
+ * e-mail), as the conversation keeps it on their messages.
  *
  * @returns the row, or null when there is none the actor may read.
  * @throws {AppError} 403 unless an admin or a client.
@@ -61,8 +67,7 @@ const ambassadorUser = alias(user, "detail_ambassador");
 export async function readProposalFor(q: Queryable, actor: Actor, proposalId: number) {
   if (actor.role !== "admin") assertRole(actor, "client");
   const verified = actor.role === "admin" || (await emailVerified(q, actor));
-  const key = `proposal-detail:${actor.role}:${actor.id}:${actor.organisationId ?? ""}:${actor.organisationRole ?? ""}:${verified}:${proposalId}`;
-  return memoRead(q, key, async () => {
+  return memoRead(q, proposalReadKey(actor, verified, proposalId), async () => {
     const where = actor.role === "admin" ? eq(proposal.id, proposalId) : and(eq(proposal.id, proposalId), visibleToClient(actor, verified));
     const [row] = await q
       .select({
@@ -73,6 +78,7 @@ export async function readProposalFor(q: Queryable, actor: Actor, proposalId: nu
         ambassadorId: ambassadorUser.id,
         ambassadorName: ambassadorUser.name,
         ambassadorEmail: ambassadorUser.email,
+        actorName: sql<string>`coalesce((select nullif(${user.name}, '') from ${user} where ${user.id} = ${actor.id}), ${actor.email}::text)`,
       })
       .from(proposal)
       .leftJoin(clientUser, eq(clientUser.id, proposal.clientId))
@@ -80,6 +86,23 @@ export async function readProposalFor(q: Queryable, actor: Actor, proposalId: nu
       .where(where);
     return row ?? null;
   });
+}
+
+/**
+ * {@link readProposalFor}'s answer when this request already read it, without reading (issue #42:
+ * the conversation's access check on a proposal page, whose proposal the page read first).
+ *
+ * @returns the row (null: none the actor may read), or undefined when this request has not read it
+ *   (or the actor's address verification is not known without a statement).
+ */
+export function knownProposalFor(
+  q: Queryable,
+  actor: Actor,
+  proposalId: number,
+): Promise<Awaited<ReturnType<typeof readProposalFor>>> | undefined {
+  if (actor.role !== "admin" && actor.role !== "client") return undefined;
+  if (actor.role === "client" && typeof actor.emailVerified !== "boolean") return undefined;
+  return memoPeek(q, proposalReadKey(actor, actor.role === "admin" || actor.emailVerified === true, proposalId));
 }
 
 /** Both readers' detail: the proposal, its client, ambassador, then its invoices. */
