@@ -74,6 +74,10 @@ describe.skipIf(!pgUrl)("openPgClone", () => {
     );
     const firstId = (await first.db.execute(sql`select max(id) as id from contact_message`)) as unknown as Rows<{ id: number }>;
     // A connection of the test's own that it leaves open (a pool, a listener).
+    // A table the template fills (case studies), emptied by the test.
+    const seeded = (await first.db.execute(sql`select count(*)::int as n from case_study`)) as unknown as Rows<{ n: number }>;
+    expect(seeded.rows[0]!.n).toBeGreaterThan(0);
+    await first.db.execute(sql`delete from case_study`);
     const stray = testPool(new URL(`/${firstName}`, pgUrl).toString(), 1);
     await stray.query("select 1");
     await first.close();
@@ -86,6 +90,8 @@ describe.skipIf(!pgUrl)("openPgClone", () => {
     expect(await nameOf(second)).not.toBe(firstName);
     const count = (await second.db.execute(sql`select count(*)::int as n from contact_message`)) as unknown as Rows<{ n: number }>;
     expect(count.rows[0]!.n).toBe(0);
+    const reseeded = (await second.db.execute(sql`select count(*)::int as n from case_study`)) as unknown as Rows<{ n: number }>;
+    expect(reseeded.rows[0]!.n).toBe(seeded.rows[0]!.n);
     await second.db.execute(
       sql`insert into contact_message (user_name, user_email, message, ip) values ('B', 'b@example.com', 'hi', '192.0.2.2')`,
     );

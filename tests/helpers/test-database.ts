@@ -434,7 +434,7 @@ async function captureBaseline(client: SqlClient): Promise<Baseline> {
 async function restoreBaseline(client: SqlClient, base: Baseline): Promise<boolean> {
   await client.exec("discard all");
   // The tables with rows, but the template's tables whose rows are still exactly the template's.
-  const written = new Set<string>();
+  const written = new Set(base.rows.map((r) => r.table));
   if (base.tables.length) {
     const probe = base.tables.map((table, i) => `select ${i} as i where exists (select from ${table})`).join(" union all ");
     for (const { i } of (await client.query<{ i: number }>(probe)).rows) written.add(base.tables[i]!);
