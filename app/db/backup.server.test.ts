@@ -12,6 +12,8 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "backup-"));
 // The two commands built once, as `npm run build:server` builds the server (esbuild, packages
 // external), into node_modules where their packages resolve: each of the five runs below then
 // starts as plain Node (≈ 0.3 s of CPU) instead of through tsx (≈ 1.1 s); the code run is the same.
+// node_modules/.cache does not exist in a fresh clone until something writes there.
+fs.mkdirSync(path.resolve("node_modules/.cache"), { recursive: true });
 const bin = fs.mkdtempSync(path.resolve("node_modules/.cache/backup-test-"));
 afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });

@@ -72,7 +72,9 @@ test("the admin edits a case study's Impact in draft, previews it; the public pa
   // The preview shows the draft with the public page's own layout; raw HTML stays text.
   await admin.getByRole("link", { name: "Preview draft" }).click();
   await expect(admin).toHaveURL(/\/portfolio\/preview\/\d+$/);
-  await expect(admin.getByRole("status")).toContainText("Preview of the draft");
+  // The URL changes before React renders the preview: wait for its status by its text (a bare
+  // getByRole("status") could still see the edit page's four and fail strict mode at once).
+  await expect(admin.getByRole("status").filter({ hasText: "Preview of the draft" })).toBeVisible();
   const impact = admin.getByRole("region", { name: "Impact" });
   await expect(impact.locator("strong")).toHaveText("42 % fewer");
   await expect(impact).toContainText("<script>alert(1)</script>");

@@ -19,6 +19,8 @@ let built: Promise<string> | undefined;
  */
 function builtWorker(): Promise<string> {
   built ??= (async () => {
+    // node_modules/.cache does not exist in a fresh clone until something writes there.
+    fs.mkdirSync(path.resolve("node_modules/.cache"), { recursive: true });
     const dir = fs.mkdtempSync(path.resolve("node_modules/.cache/mail-worker-"));
     process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
     const outfile = path.join(dir, "mail-worker.mjs");
