@@ -243,7 +243,12 @@ export function lockDirectory(dir: string): () => void {
   throw new DataDirLockedError(`Could not lock the database directory ${dir}.`);
 }
 
-function isAlive(pid: number): boolean {
+/**
+ * @param pid - a process id.
+ * @returns whether a process with this id runs on this machine (signal 0; EPERM means it runs as
+ *   another user). Used for stale lock files here and for test clones left by ended processes.
+ */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

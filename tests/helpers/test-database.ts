@@ -22,7 +22,7 @@ import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { openDatabase, PGLITE_EXTENSIONS, type DbHandle } from "#app/db/client.server";
+import { isAlive, openDatabase, PGLITE_EXTENSIONS, type DbHandle } from "#app/db/client.server";
 
 /** The local PostgreSQL server the browser tests used before the embedded server (and what CI sets). */
 export const DEFAULT_PG_URL = "postgres://postgres@127.0.0.1:5432/postgres";
@@ -144,16 +144,6 @@ const idlePg = new Map<string, Array<{ name: string; base: Baseline }>>();
 /** Admin URLs whose leftover clones (of processes that ended) were dropped by this process. */
 const swept = new Set<string>();
 
-/** @returns whether a process with this id runs on this machine. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
  * Drops the reusable clones that processes which ended left on the server (a worker's idle clones
  * outlive it: nothing runs when vitest ends its workers). Clones of live processes (another run
@@ -165,7 +155,7 @@ async function sweepLeftovers(admin: pg.Client): Promise<void> {
   ]);
   for (const { datname } of rows) {
     const pid = Number(/^test_p(\d+)_/.exec(datname)?.[1]);
-    if (pid && !alive(pid)) await admin.query(`drop database if exists "${datname}" with (force)`);
+    if (pid && !isAlive(pid)) await admin.query(`drop database if exists "${datname}" with (force)`);
   }
 }
 
