@@ -219,6 +219,9 @@ export interface HistoryAcceptance {
   certificateId: string;
 }
 
+/** One acceptance as {@link readAgreement}'s statement returns it: version, typed name, accepted and voided (ms since the epoch), voiding version, certificate id. */
+type AcceptanceJson = [number, string, number, number | null, number | null, string];
+
 /** The History of a proposal's terms, newest version first. */
 export interface TermsHistory {
   versions: HistoryVersion[];
@@ -235,26 +238,47 @@ export interface AgreementState {
 }
 
 /**
- * Reads a proposal's versions and acceptances (two statements, whatever the page needs of them:
- * the current version, the standing acceptance, the History — docs/product.md#offer-versions).
- * The caller has checked the reader's right to the proposal.
+ * Reads a proposal's versions and acceptances in one statement (whatever the page needs of them:
+ * the current version, the standing acceptance, the History — docs/product.md#offer-versions). The
+ * acceptances come as one JSON array on each version row (PostgreSQL reads them once; an acceptance
+ * always has a version, so no version means no acceptance). The caller has checked the reader's
+ * right to the proposal.
  */
 export async function readAgreement(q: Queryable, proposalId: number): Promise<AgreementState> {
-  const rows = (
-    await q.select().from(proposalVersion).where(eq(proposalVersion.proposalId, proposalId)).orderBy(asc(proposalVersion.number))
-  ).map(toStored);
-  const acceptances = await q
+  const found = await q
     .select({
-      versionNumber: proposalAcceptance.versionNumber,
-      typedName: proposalAcceptance.typedName,
-      acceptedAt: proposalAcceptance.acceptedAt,
-      voidedAt: proposalAcceptance.voidedAt,
-      voidedByVersion: proposalAcceptance.voidedByVersion,
-      certificateId: proposalAcceptance.certificateId,
+      id: proposalVersion.id,
+      number: proposalVersion.number,
+      terms: proposalVersion.terms,
+      sha256: proposalVersion.sha256,
+      createdAt: proposalVersion.createdAt,
+      createdByName: proposalVersion.createdByName,
+      acceptances: sql<AcceptanceJson[]>`(select coalesce(json_agg(json_build_array(a.version_number, a.typed_name,
+        floor(extract(epoch from a.accepted_at) * 1000)::float8, floor(extract(epoch from a.voided_at) * 1000)::float8,
+        a.voided_by_version, a.certificate_id) order by a.accepted_at desc, a.id desc), '[]'::json)
+        from ${proposalAcceptance} a where a.proposal_id = ${proposalId})`,
     })
-    .from(proposalAcceptance)
-    .where(eq(proposalAcceptance.proposalId, proposalId))
-    .orderBy(desc(proposalAcceptance.acceptedAt));
+    .from(proposalVersion)
+    .where(eq(proposalVersion.proposalId, proposalId))
+    .orderBy(asc(proposalVersion.number));
+  const rows: StoredVersion[] = found.map((row) => ({
+    id: row.id,
+    number: row.number,
+    terms: row.terms as unknown as VersionTerms,
+    sha256: row.sha256,
+    createdAt: row.createdAt,
+    createdByName: row.createdByName,
+  }));
+  const acceptances: HistoryAcceptance[] = (found[0]?.acceptances ?? []).map(
+    ([versionNumber, typedName, acceptedAt, voidedAt, voidedByVersion, certificateId]) => ({
+      versionNumber,
+      typedName,
+      acceptedAt: new Date(acceptedAt),
+      voidedAt: voidedAt === null ? null : new Date(voidedAt),
+      voidedByVersion,
+      certificateId,
+    }),
+  );
   const versions = rows.map((v, index) => ({
     number: v.number,
     sha256: v.sha256,

@@ -3,22 +3,11 @@
  * conversation sends them no message mails (message-mail.server.ts leaves them out); its page, its
  * unread counts and the live updates stay.
  */
-import { and, eq, isNotNull, sql } from "drizzle-orm";
-import type { Database, Queryable } from "#app/db/client.server";
+import { sql } from "drizzle-orm";
+import type { Database } from "#app/db/client.server";
 import { conversationMember } from "#app/db/schema";
 import type { Actor } from "#app/features/users/actor";
 import { threadAccess } from "./thread-access.server";
-
-/** @returns whether the person muted the conversation of `proposalId`. */
-export async function isConversationMuted(q: Queryable, actor: Actor, proposalId: number): Promise<boolean> {
-  const [row] = await q
-    .select({ proposalId: conversationMember.proposalId })
-    .from(conversationMember)
-    .where(
-      and(eq(conversationMember.proposalId, proposalId), eq(conversationMember.userId, actor.id), isNotNull(conversationMember.mutedAt)),
-    );
-  return row !== undefined;
-}
 
 /**
  * Mutes or unmutes the conversation for the acting person.

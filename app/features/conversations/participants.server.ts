@@ -4,7 +4,7 @@
  * (`conversation_member.added_at`); from then on thread access, message mails and live updates
  * include them (`conversationParticipant`). Owners and members always take part.
  */
-import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { conversationMember, membership, proposal, user } from "#app/db/schema";
 import { recordAudit } from "#app/features/audit/audit.server";
@@ -30,20 +30,46 @@ export interface ConversationBillingPerson {
  */
 export async function listConversationBilling(q: Queryable, actor: Actor, proposalId: number): Promise<ConversationBillingPerson[]> {
   if (!hasOrganisationRole(actor, OWNER_ROLES)) return [];
-  const rows = await q
+  return (await readConversationSettings(q, actor, proposalId)).billing;
+}
+
+/** What the reader of a conversation sets on it: their mute, and (owners) who of billing takes part. */
+export interface ConversationSettings {
+  /** The reader muted the conversation (docs/product.md#organisation-notifications). */
+  muted: boolean;
+  /** As {@link listConversationBilling}: empty for anyone but an owner of the proposal's organisation. */
+  billing: ConversationBillingPerson[];
+}
+
+/**
+ * The reader's mute of the conversation of `proposalId` and, for an owner of the proposal's
+ * organisation, its billing people, in one statement (the proposal page's conversation settings).
+ * The billing people are read only under the owner check in the statement (`inOrganisation`); the
+ * mute is the reader's own row. The caller has checked that the reader takes part.
+ */
+export async function readConversationSettings(q: Queryable, actor: Actor, proposalId: number): Promise<ConversationSettings> {
+  const [row] = await q
     .select({
-      userId: membership.userId,
-      name: user.name,
-      email: user.email,
-      addedAt: conversationMember.addedAt,
+      muted: sql<boolean>`exists (select 1 from ${conversationMember} m where m.proposal_id = ${proposalId} and m.user_id = ${actor.id} and m.muted_at is not null)`,
+      billing: sql<
+        [string, string, string, boolean][]
+      >`coalesce(json_agg(json_build_array(${membership.userId}, ${user.name}, ${user.email},
+        ${conversationMember.addedAt} is not null) order by ${user.name}, ${user.email}), '[]'::json)`,
     })
     .from(proposal)
     .innerJoin(membership, and(eq(membership.organisationId, proposal.organisationId), eq(membership.role, "billing")))
     .innerJoin(user, eq(user.id, membership.userId))
     .leftJoin(conversationMember, and(eq(conversationMember.proposalId, proposal.id), eq(conversationMember.userId, membership.userId)))
-    .where(and(eq(proposal.id, proposalId), inOrganisation(proposal.organisationId, actor, OWNER_ROLES)))
-    .orderBy(asc(user.name), asc(user.email));
-  return rows.map((row) => ({ userId: row.userId, label: row.name || row.email, email: row.email, added: row.addedAt !== null }));
+    .where(
+      and(
+        eq(proposal.id, proposalId),
+        hasOrganisationRole(actor, OWNER_ROLES) ? inOrganisation(proposal.organisationId, actor, OWNER_ROLES) : sql`false`,
+      ),
+    );
+  return {
+    muted: row?.muted === true,
+    billing: (row?.billing ?? []).map(([userId, name, email, added]) => ({ userId, label: name || email, email, added })),
+  };
 }
 
 /**

@@ -18,9 +18,9 @@ import { clientCanPay } from "#app/features/invoices/client-can-pay.server";
 import { unreadMessagesCountQuery } from "#app/features/contact/inbox.server";
 import { countUnread } from "#app/features/conversations/unread.server";
 import { invoiceSummary, type InvoiceSummary } from "#app/features/invoices/invoices.admin.server";
-import { listClientInvoiceRows } from "#app/features/invoices/invoices.server";
+import { clientInvoiceOverview } from "#app/features/invoices/invoices.server";
 import { listUpcomingClientMeetings, type ClientMeetingRow } from "#app/features/meetings/meetings.server";
-import { listClientProposalRows } from "#app/features/proposals/proposals.server";
+import { DASHBOARD_OPEN_ROWS, listClientProposalRows } from "#app/features/proposals/proposals.server";
 import { proposalNextStep } from "#app/features/proposals/status-next-step";
 import { agencyToday, upcomingPayments } from "#app/features/agreements/payment-schedule.server";
 import { getSettings } from "#app/features/settings/settings.server";
@@ -72,8 +72,8 @@ export async function clientNextSteps(
 ): Promise<ClientNextSteps> {
   assertRole(actor, "client");
   const [proposals, invoices, meetings, unreadMessages] = await Promise.all([
-    listClientProposalRows(db, actor, { includeCompleted: false, limit: 50 }),
-    listClientInvoiceRows(db, actor, { limit: 50 }, now),
+    listClientProposalRows(db, actor, { includeCompleted: false, limit: DASHBOARD_OPEN_ROWS }),
+    clientInvoiceOverview(db, actor, now).then((overview) => overview.rows),
     upcomingMeetings ?? listUpcomingClientMeetings(db, actor, now),
     countUnread(db, actor),
   ]);

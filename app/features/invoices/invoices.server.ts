@@ -5,7 +5,8 @@
  * (`invoices.admin.server.ts`), whose status conditions ({@link invoiceFilterSql}) these
  * reads share, so "overdue" means the same on both sides.
  */
-import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { memoRead } from "#app/db/request-memo.server";
 import type { Database, Queryable } from "#app/db/client.server";
 import { invoice, payments, proposal, user } from "#app/db/schema";
 import { invoiceItemsSql } from "./invoice-items.server";
@@ -91,6 +92,8 @@ export async function getInvoiceForClient(db: Database, actor: Actor, invoiceId:
       paidAt: invoice.paidAt,
       createdAt: invoice.createdAt,
       items: invoiceItemsSql,
+      // The payments and refunds, oldest first, in the same statement (read only once the row passed the check).
+      payments: invoicePaymentsSql,
       billTo: {
         name: clientNameSql(proposal.clientName),
         email: sql<string>`coalesce(${clientEmailSql(proposal.clientEmail)}, '')`,
@@ -103,30 +106,29 @@ export async function getInvoiceForClient(db: Database, actor: Actor, invoiceId:
     .leftJoin(user, eq(user.id, actor.id))
     .where(and(eq(invoice.id, id), ownedByClient(actor)));
   if (!row) throw notFound(INVOICE_MESSAGES.notFound);
-  const [paid, { timeZone }] = await Promise.all([listPaymentsOf(db, row.id), businessDay(db, now)]);
+  const { timeZone } = await businessDay(db, now);
   return {
     ...row,
     displayStatus: invoiceDisplayStatus(row, now, timeZone),
     money: deriveInvoiceMoney(row, now, timeZone),
-    payments: paid,
+    payments: row.payments.map(([id, amountCents, method, receivedAt, reference, refundOf]) => ({
+      id,
+      amountCents,
+      method,
+      receivedAt: new Date(receivedAt),
+      reference,
+      refundOf,
+    })),
   };
 }
 
-/** The payments and refunds of one invoice, oldest first (the caller has checked the rights). */
-export async function listPaymentsOf(db: Queryable, invoiceId: number): Promise<ClientPayment[]> {
-  return db
-    .select({
-      id: payments.id,
-      amountCents: payments.amountCents,
-      method: payments.method,
-      receivedAt: payments.receivedAt,
-      reference: payments.reference,
-      refundOf: payments.refundOf,
-    })
-    .from(payments)
-    .where(eq(payments.invoiceId, invoiceId))
-    .orderBy(asc(payments.receivedAt), asc(payments.id));
-}
+/**
+ * The payments and refunds of the invoice in the query (`invoice` in FROM), oldest first, as one JSON
+ * array of `[id, amount cents, method, received (ms since the epoch), reference, refund of]`.
+ */
+const invoicePaymentsSql = sql<[number, number, ClientPayment["method"], number, string | null, number | null][]>`(select coalesce(
+  json_agg(json_build_array(p.id, p.amount_cents, p.method, floor(extract(epoch from p.received_at) * 1000)::float8, p.reference, p.refund_of)
+    order by p.received_at, p.id), '[]'::json) from ${payments} p where p.invoice_id = ${sql.raw(`"invoice"."id"`)})`;
 
 /** Invoices per page of the client's invoice list. */
 export const CLIENT_INVOICES_PAGE_SIZE = 20;
@@ -167,30 +169,33 @@ export async function listClientInvoices(
   assertRole(actor, "client");
   requireOrganisationRole(actor, MONEY_ROLES, INVOICE_MESSAGES.notFound);
   const pageSize = options.pageSize ?? CLIENT_INVOICES_PAGE_SIZE;
-  const owned = ownedByClient(actor);
-  const [counted] = await db.select({ total: count() }).from(invoice).leftJoin(proposal, eq(proposal.id, invoice.proposalId)).where(owned);
-  const total = counted?.total ?? 0;
-  const pageCount = pageCountOf(total, pageSize);
-  const page = Math.min(Math.max(1, options.page), pageCount);
-  const items = await listClientInvoiceRows(db, actor, { limit: pageSize, offset: (page - 1) * pageSize }, now);
-  return { items, page, pageSize, total, pageCount };
+  const read = async (page: number) => {
+    const found = await clientInvoiceRowsQuery(db, actor, { total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .limit(pageSize)
+      .offset((page - 1) * pageSize);
+    return { found, total: found[0]?.total ?? 0 };
+  };
+  // One statement: the page's rows counted with the whole list (a window over every row before the
+  // limit). Only a page past the end (no rows) reads again: the count, then the last page.
+  let page = Math.max(1, options.page);
+  let { found, total } = await read(page);
+  if (found.length === 0 && page > 1) {
+    const [counted] = await db.select({ total: count() }).from(invoice).where(ownedByClient(actor));
+    page = pageCountOf(counted?.total ?? 0, pageSize);
+    if (page > 1) ({ found, total } = await read(page));
+    else total = counted?.total ?? 0;
+  }
+  const items = await withDisplayStatus(db, found, now);
+  return { items, page, pageSize, total, pageCount: pageCountOf(total, pageSize) };
 }
 
-/**
- * The client's invoices as {@link listClientInvoices} lists them (newest first), `limit` of them
- * from `offset`, without counting them all (one statement; the dashboard's next steps).
- *
- * @param now - the current instant, for the overdue status.
- * @throws {AppError} 403 unless a client.
- */
-export async function listClientInvoiceRows(
+/** The client's invoices newest first (as {@link listClientInvoices} lists them), with `extra` columns. */
+function clientInvoiceRowsQuery<Extra extends Record<string, SQL<unknown> | SQL.Aliased<unknown>>>(
   db: Queryable,
   actor: Actor,
-  options: { limit: number; offset?: number },
-  now: Date = new Date(),
-): Promise<ClientInvoiceRow[]> {
-  assertRole(actor, "client");
-  const rows = await db
+  extra: Extra,
+) {
+  return db
     .select({
       id: invoice.id,
       number: invoice.number,
@@ -202,21 +207,79 @@ export async function listClientInvoiceRows(
       refundedCents: invoiceMoneyColumns.refundedCents,
       depositCents: invoice.depositCents,
       status: invoice.status,
+      ...extra,
     })
     .from(invoice)
     .leftJoin(proposal, eq(proposal.id, invoice.proposalId))
     .where(ownedByClient(actor))
-    .orderBy(desc(invoice.createdAt), desc(invoice.id))
-    .limit(options.limit)
-    .offset(options.offset ?? 0);
+    .orderBy(desc(invoice.createdAt), desc(invoice.id));
+}
+
+type InvoiceRowColumns = Omit<ClientInvoiceRow, "balanceCents" | "displayStatus">;
+
+/** Adds the balance and the derived status (in the agency's zone at `now`) to each row. */
+async function withDisplayStatus(db: Queryable, rows: readonly InvoiceRowColumns[], now: Date): Promise<ClientInvoiceRow[]> {
   const { timeZone } = await businessDay(db, now);
   return rows.map((row) => ({
-    ...row,
+    id: row.id,
+    number: row.number,
+    projectName: row.projectName,
+    createdAt: row.createdAt,
+    dueDate: row.dueDate,
+    totalCents: row.totalCents,
+    paidCents: row.paidCents,
+    refundedCents: row.refundedCents,
+    depositCents: row.depositCents,
+    status: row.status,
     balanceCents: Math.max(0, row.totalCents - row.paidCents),
     displayStatus: invoiceDisplayStatus(row, now, timeZone),
   }));
 }
 
+/**
+ * The client's invoices as {@link listClientInvoices} lists them (newest first), `limit` of them
+ * from `offset`, without counting them all (one statement).
+ *
+ * @param now - the current instant, for the overdue status.
+ * @throws {AppError} 403 unless a client.
+ */
+export async function listClientInvoiceRows(
+  db: Queryable,
+  actor: Actor,
+  options: { limit: number; offset?: number },
+  now: Date = new Date(),
+): Promise<ClientInvoiceRow[]> {
+  assertRole(actor, "client");
+  const rows = await clientInvoiceRowsQuery(db, actor, {})
+    .limit(options.limit)
+    .offset(options.offset ?? 0);
+  return withDisplayStatus(db, rows, now);
+}
+
+/** How many of the client's newest invoices the dashboard's next steps look at. */
+export const DASHBOARD_INVOICE_ROWS = 50;
+
+/**
+ * The dashboard's invoices (docs/product.md#client-dashboard): the newest
+ * {@link DASHBOARD_INVOICE_ROWS} rows for its next steps and the balance of them all, in one
+ * statement (the balance as window sums over every invoice before the limit) read once per request.
+ *
+ * @param now - the current instant (the same for both reads of one request).
+ * @throws {AppError} 403 unless a client.
+ */
+export function clientInvoiceOverview(
+  db: Queryable,
+  actor: Actor,
+  now: Date,
+): Promise<{ rows: ClientInvoiceRow[]; balance: ClientBalance }> {
+  assertRole(actor, "client");
+  const key = `client-invoice-overview:${actor.id}:${actor.organisationId ?? ""}:${actor.organisationRole ?? ""}:${now.getTime()}`;
+  return memoRead(db, key, async () => {
+    const { today } = await businessDay(db, now);
+    const found = await clientInvoiceRowsQuery(db, actor, balanceColumns(today, "over ()")).limit(DASHBOARD_INVOICE_ROWS);
+    return { rows: await withDisplayStatus(db, found, now), balance: balanceOf(found[0]) };
+  });
+}
 /** The client's balance (docs/product.md#client-dashboard). Money in cents. */
 export interface ClientBalance {
   /** Invoices with a balance due, overdue or not: how many and the sum of their balances. */
@@ -241,20 +304,36 @@ export interface ClientBalance {
 export async function clientBalance(db: Queryable, actor: Actor, now: Date = new Date()): Promise<ClientBalance> {
   assertRole(actor, "client");
   const { today } = await businessDay(db, now);
-  const unpaid = sql`${invoice.status} = 'unpaid'`;
-  const overdue = invoiceFilterSql("overdue", today)!;
-  const pending = sql`${unpaid} and ${invoice.dueDate} >= ${today}`;
   const [row] = await db
-    .select({
-      outstandingCount: sql<number>`count(*) filter (where ${unpaid})`.mapWith(Number),
-      outstandingCents: sql<number>`coalesce(sum(${invoiceBalanceSql}) filter (where ${unpaid}), 0)`.mapWith(Number),
-      overdueCount: sql<number>`count(*) filter (where ${overdue})`.mapWith(Number),
-      overdueCents: sql<number>`coalesce(sum(${invoiceBalanceSql}) filter (where ${overdue}), 0)`.mapWith(Number),
-      nextDueDate: sql<string | null>`(min(${invoice.dueDate}) filter (where ${pending}))::text`,
-    })
+    .select(balanceColumns(today, ""))
     .from(invoice)
     .leftJoin(proposal, eq(proposal.id, invoice.proposalId))
     .where(ownedByClient(actor));
+  return balanceOf(row);
+}
+
+/**
+ * The sums of {@link ClientBalance} as select columns: plain aggregates (`window` ""), or window
+ * aggregates over the whole list beside its rows (`window` "over ()").
+ *
+ * @param today - the agency's business day (`YYYY-MM-DD`): due before it is overdue.
+ */
+function balanceColumns(today: string, window: "" | "over ()") {
+  const unpaid = sql`${invoice.status} = 'unpaid'`;
+  const overdue = invoiceFilterSql("overdue", today)!;
+  const pending = sql`${unpaid} and ${invoice.dueDate} >= ${today}`;
+  const over = sql.raw(window);
+  return {
+    outstandingCount: sql<number>`count(*) filter (where ${unpaid}) ${over}`.mapWith(Number),
+    outstandingCents: sql<number>`coalesce(sum(${invoiceBalanceSql}) filter (where ${unpaid}) ${over}, 0)`.mapWith(Number),
+    overdueCount: sql<number>`count(*) filter (where ${overdue}) ${over}`.mapWith(Number),
+    overdueCents: sql<number>`coalesce(sum(${invoiceBalanceSql}) filter (where ${overdue}) ${over}, 0)`.mapWith(Number),
+    nextDueDate: sql<string | null>`(min(${invoice.dueDate}) filter (where ${pending}) ${over})::text`,
+  };
+}
+
+/** @returns the balance of a row with {@link balanceColumns} (none: no invoice, nothing due). */
+function balanceOf(row: ClientBalance | undefined): ClientBalance {
   return {
     outstandingCount: row?.outstandingCount ?? 0,
     outstandingCents: row?.outstandingCents ?? 0,

@@ -74,10 +74,22 @@ export async function savedCardOf(q: Queryable, organisationId: number) {
  * @throws {AppError} 404 for a member or anyone outside the organisation.
  */
 export async function getSavedCard(db: Database, actor: Actor): Promise<SavedCardView | null> {
-  const org = await moneyOrganisation(db, actor);
-  const card = await savedCardOf(db, org.id);
-  return card
-    ? { brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear, savedAt: card.savedAt.toISOString() }
+  requireOrganisationRole(actor, MONEY_ROLES, SAVED_CARD_MESSAGES.notFound);
+  // One statement: the organisation as {@link moneyOrganisation} checks it, with its card if any.
+  const [row] = await db
+    .select({
+      brand: savedCard.brand,
+      last4: savedCard.last4,
+      expMonth: savedCard.expMonth,
+      expYear: savedCard.expYear,
+      savedAt: savedCard.savedAt,
+    })
+    .from(organisation)
+    .leftJoin(savedCard, eq(savedCard.organisationId, organisation.id))
+    .where(inOrganisation(organisation.id, actor, MONEY_ROLES));
+  if (!row) throw notFound(SAVED_CARD_MESSAGES.notFound);
+  return row.brand !== null && row.last4 !== null && row.expMonth !== null && row.expYear !== null && row.savedAt !== null
+    ? { brand: row.brand, last4: row.last4, expMonth: row.expMonth, expYear: row.expYear, savedAt: row.savedAt.toISOString() }
     : null;
 }
 

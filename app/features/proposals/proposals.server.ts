@@ -38,6 +38,12 @@ import { type AmbassadorProposalInput, type ProposalRequestInput } from "./propo
 import { AMBASSADOR_DAILY_LIMITS, PROPOSAL_MESSAGES } from "./proposals.messages";
 import { currentCommissionRateSql, syncProposalCommissions } from "#app/features/referrals/ledger.server";
 
+/**
+ * How many of the client's open proposals the dashboard reads once per request (its next steps,
+ * the balance card's next payment and the proposals awaiting approval, docs/product.md#client-dashboard).
+ */
+export const DASHBOARD_OPEN_ROWS = 50;
+
 /** Rows per page of the project-status list. */
 export const PROJECT_STATUS_PAGE_SIZE = 20;
 
@@ -264,6 +270,10 @@ export async function listClientProjectNames(
 export async function listAwaitingApproval(db: Database, actor: Actor): Promise<ClientProposalRow[]> {
   assertRole(actor, "client");
   if (!(await emailVerified(db, actor))) return [];
+  // The open rows the dashboard reads anyway (once per request) hold every proposal awaiting approval
+  // (a completed or closed one never does): no statement of its own unless they were cut at the limit.
+  const open = await listClientProposalRows(db, actor, { includeCompleted: false, limit: DASHBOARD_OPEN_ROWS });
+  if (open.length < DASHBOARD_OPEN_ROWS) return open.filter((row) => row.allowed.approve);
   const rows = await clientProposalQuery(
     db,
     and(

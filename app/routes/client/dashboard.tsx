@@ -11,10 +11,10 @@ import { CardSection } from "#app/components/ui/card-section";
 import { buttonClass } from "#app/components/ui/button";
 import { ActionNotice } from "#app/components/ui/notice";
 import { servicesContext } from "#app/context";
-import { clientBalance, type ClientBalance } from "#app/features/invoices/invoices.server";
+import { clientInvoiceOverview, type ClientBalance } from "#app/features/invoices/invoices.server";
 import { nextPayment, type NextPayment } from "#app/features/invoices/next-payment";
 import { upcomingPayments } from "#app/features/agreements/payment-schedule.server";
-import { listClientProposalRows } from "#app/features/proposals/proposals.server";
+import { DASHBOARD_OPEN_ROWS, listClientProposalRows } from "#app/features/proposals/proposals.server";
 import { getSettings } from "#app/features/settings/settings.server";
 import { CommentForm } from "#app/features/proposals/components/comment-form";
 import { ClientMeetingList } from "#app/features/meetings/components/client-meeting-list";
@@ -51,7 +51,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     getReferringAmbassador(db, actor),
     listAwaitingApproval(db, actor),
     upcomingMeetings,
-    clientBalance(db, actor, now),
+    // The balance card's sums come with the next steps' invoice rows (one statement, read once).
+    clientInvoiceOverview(db, actor, now).then((overview) => overview.balance),
     getSettings(db),
     clientNextSteps(db, actor, now, upcomingMeetings),
     listClientConversations(db, actor),
@@ -63,7 +64,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     (async () =>
       upcomingPayments(
         db,
-        await listClientProposalRows(db, actor, { includeCompleted: false, limit: 50 }),
+        await listClientProposalRows(db, actor, { includeCompleted: false, limit: DASHBOARD_OPEN_ROWS }),
         currencyOf(await getSettings(db)),
       ))(),
   ]);

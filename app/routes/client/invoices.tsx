@@ -11,7 +11,7 @@ import { getSettings } from "#app/features/settings/settings.server";
 import { requireUser } from "#app/features/users/session.server";
 import { currencyOf, formatCents } from "#app/lib/money";
 import { upcomingPayments } from "#app/features/agreements/payment-schedule.server";
-import { listClientProposalRows } from "#app/features/proposals/proposals.server";
+import { DASHBOARD_OPEN_ROWS, listClientProposalRows } from "#app/features/proposals/proposals.server";
 import { parsePageParam } from "#app/lib/pagination";
 import { MONEY_ROLES } from "#app/features/organisations/access.server";
 import { requireOrganisationRoles } from "#app/features/users/session.server";
@@ -39,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // #37: what comes next on the payment schedules of the client's open projects.
   const upcoming = await upcomingPayments(
     db,
-    await listClientProposalRows(db, actor, { includeCompleted: false, limit: 50 }),
+    await listClientProposalRows(db, actor, { includeCompleted: false, limit: DASHBOARD_OPEN_ROWS }),
     currencyOf(settings),
   );
   return { list, currency: settings.currency, plans, upcoming, card: card ? { ...card, label: cardLabel(card) } : null };

@@ -21,7 +21,6 @@ import { OfferTerms } from "#app/features/agreements/components/offer-terms";
 import { AcceptanceNotice } from "#app/features/agreements/components/acceptance-notice";
 import { VersionHistory } from "#app/features/agreements/components/version-history";
 import { ConversationBilling } from "#app/features/conversations/components/conversation-billing";
-import { listConversationBilling } from "#app/features/conversations/participants.server";
 import { hasOrganisationRole, PROJECT_ROLES } from "#app/features/organisations/access.server";
 
 export const meta: Route.MetaFunction = ({ data }) => [
@@ -43,8 +42,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   return {
     conversationOnly: false as const,
     ...(await getClientProposalWithAgreement(db, actor, id)),
-    ...(await loadConversation({ request, context }, id)),
-    billing: await listConversationBilling(db, actor, id),
+    // The conversation, the client's mute and the billing people an owner may add to it.
+    ...(await loadConversation({ request, context }, id, { billing: true })),
     // #37: the accepted offer's payment schedule (read after the proposal's access check above).
     schedule: await listScheduleLines(db, id),
     currency: currencyOf(await getSettings(db)),
