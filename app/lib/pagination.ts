@@ -327,3 +327,36 @@ export function parsePageParam(value: string | null | undefined): number {
 export function pageCountOf(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / pageSize));
 }
+
+/** A window count of every row a numbered list's statement matches, before its limit (`count(*) over ()`). */
+export const totalOverSql = (): SQL<number> => sql<number>`count(*) over ()`.mapWith(Number);
+
+/**
+ * A numbered page read in one statement: `read` selects the page's rows with {@link totalOverSql} as
+ * `total` (the whole list's count beside each row). A page past the end has no rows to carry the
+ * count: then `count` counts the list and the last page is read instead (the clamp of
+ * {@link NumberedPage}).
+ *
+ * @param page - 1-based, as asked (clamped here).
+ * @param read - the rows of a 1-based page, each with the list's `total`.
+ * @param count - the list's count (only for a page past the end).
+ */
+export async function numberedPage<Row extends { total: number }>(
+  page: number,
+  pageSize: number,
+  read: (page: number) => Promise<Row[]>,
+  count: () => Promise<number>,
+): Promise<NumberedPage<Row>> {
+  let served = Math.max(1, page);
+  let items = await read(served);
+  let total = items[0]?.total ?? 0;
+  if (items.length === 0 && served > 1) {
+    total = await count();
+    served = pageCountOf(total, pageSize);
+    if (served > 1) {
+      items = await read(served);
+      total = items[0]?.total ?? total;
+    }
+  }
+  return { items, page: served, pageSize, total, pageCount: pageCountOf(total, pageSize) };
+}

@@ -16,7 +16,7 @@ import { clientEmailSql, clientNameSql } from "#app/features/users/client-name.s
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { notFound } from "#app/lib/errors";
 import { inOrganisation, MONEY_ROLES, requireOrganisationRole } from "#app/features/organisations/access.server";
-import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
+import { numberedPage, totalOverSql, type NumberedPage } from "#app/lib/pagination";
 import { invoiceFilterSql } from "./invoice-filter.server";
 import type { BillTo } from "./invoice-billing";
 import { invoiceDisplayStatus, type InvoiceDisplayStatus } from "./invoice-status";
@@ -169,24 +169,17 @@ export async function listClientInvoices(
   assertRole(actor, "client");
   requireOrganisationRole(actor, MONEY_ROLES, INVOICE_MESSAGES.notFound);
   const pageSize = options.pageSize ?? CLIENT_INVOICES_PAGE_SIZE;
-  const read = async (page: number) => {
-    const found = await clientInvoiceRowsQuery(db, actor, { total: sql<number>`count(*) over ()`.mapWith(Number) })
-      .limit(pageSize)
-      .offset((page - 1) * pageSize);
-    return { found, total: found[0]?.total ?? 0 };
-  };
-  // One statement: the page's rows counted with the whole list (a window over every row before the
-  // limit). Only a page past the end (no rows) reads again: the count, then the last page.
-  let page = Math.max(1, options.page);
-  let { found, total } = await read(page);
-  if (found.length === 0 && page > 1) {
-    const [counted] = await db.select({ total: count() }).from(invoice).where(ownedByClient(actor));
-    page = pageCountOf(counted?.total ?? 0, pageSize);
-    if (page > 1) ({ found, total } = await read(page));
-    else total = counted?.total ?? 0;
-  }
-  const items = await withDisplayStatus(db, found, now);
-  return { items, page, pageSize, total, pageCount: pageCountOf(total, pageSize) };
+  // One statement: the page's rows counted with the whole list (a window over every row before the limit).
+  const found = await numberedPage(
+    options.page,
+    pageSize,
+    (page) =>
+      clientInvoiceRowsQuery(db, actor, { total: totalOverSql() })
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+    async () => (await db.select({ total: count() }).from(invoice).where(ownedByClient(actor)))[0]?.total ?? 0,
+  );
+  return { ...found, items: await withDisplayStatus(db, found.items, now) };
 }
 
 /** The client's invoices newest first (as {@link listClientInvoices} lists them), with `extra` columns. */

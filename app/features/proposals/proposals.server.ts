@@ -19,7 +19,7 @@ import { hitRateLimit } from "#app/lib/rate-limit.server";
 import { notifyAdmin, notifyAdminCoalesced, queueNotification, queueUserUpdate } from "#app/features/mail/notifications.server";
 import { publishProposalEvent } from "#app/features/live/live-events.server";
 import { changedFields, recordAudit } from "#app/features/audit/audit.server";
-import { pageCountOf, type NumberedPage } from "#app/lib/pagination";
+import { numberedPage, totalOverSql, type NumberedPage } from "#app/lib/pagination";
 import {
   approvalRefusal,
   clientActions,
@@ -73,9 +73,10 @@ export interface ClientProposalRow {
 const ambassadorUser = alias(user, "ambassador_user");
 
 /** The one query behind every client list: own proposals + ambassador name + invoice id. */
-function clientProposalQuery(q: Queryable, where: SQL | undefined) {
+function clientProposalQuery<Extra extends Record<string, SQL<unknown>>>(q: Queryable, where: SQL | undefined, extra?: Extra) {
   return q
     .select({
+      ...(extra as Extra),
       id: proposal.id,
       source: proposal.source,
       projectName: proposal.projectName,
@@ -200,13 +201,17 @@ export async function listClientProposals(
   assertRole(actor, "client");
   const pageSize = options.pageSize ?? PROJECT_STATUS_PAGE_SIZE;
   const where = await clientListWhere(db, actor, options.includeCompleted);
-  const [{ total }] = (await db.select({ total: count() }).from(proposal).where(where)) as [{ total: number }];
-  const pageCount = pageCountOf(total, pageSize);
-  const page = Math.min(Math.max(1, options.page), pageCount);
-  const rows = await clientProposalQuery(db, where)
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
-  return { items: rows.map((row) => withAllowed(row, actor)), page, pageSize, total, pageCount };
+  // One statement: the page's rows counted with the whole list (a window over every row before the limit).
+  const found = await numberedPage(
+    options.page,
+    pageSize,
+    (page) =>
+      clientProposalQuery(db, where, { total: totalOverSql() })
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+    async () => (await db.select({ total: count() }).from(proposal).where(where))[0]?.total ?? 0,
+  );
+  return { ...found, items: found.items.map(({ total: _total, ...row }) => withAllowed(row, actor)) };
 }
 
 /**
