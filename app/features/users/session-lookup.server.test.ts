@@ -75,7 +75,7 @@ describe.each(testDatabases())("session lookup on %s", (_name, open) => {
 
     const theirs = await s.auth.api.getSession({ headers: new Headers({ cookie }) });
     expect(found!.session.id).toBe(theirs!.session.id);
-    for (const key of Object.keys(found!.user) as Array<keyof typeof found.user>) {
+    for (const key of Object.keys(found!.user) as Array<keyof NonNullable<typeof found>["user"]>) {
       expect(found!.user[key] ?? null, key).toEqual((theirs!.user as Record<string, unknown>)[key] ?? null);
     }
     expect(found!.organisation).toMatchObject({ organisationRole: "owner", name: "Bakery Ltd" });
