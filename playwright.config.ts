@@ -24,10 +24,12 @@ export default defineConfig({
     trace: "off",
   },
   projects: [
-    // The longest spec (every page of every role at two widths, one serial group of ~17 tests)
-    // is queued first, so that one worker starts it at once while the other takes the short specs;
-    // queued alphabetically among them it started half-way and ran minutes alone at the end (issue #42).
-    { name: "sweep", testMatch: /phone-layout\.spec\.ts/ },
+    // The longest spec (every page of every role at two widths) is queued first, its longest tests
+    // first (the admin's pages, in parts): longest-first keeps a worker from running minutes alone at
+    // the end; queued alphabetically it started half-way and did (issue #42). Its tests are
+    // independent and spread over two workers at most (each worker starts and seeds a demo app of
+    // its own: a third would cost a third start and seed); with `--workers=3` the third takes `main`.
+    { name: "sweep", testMatch: /phone-layout\.spec\.ts/, workers: 2 },
     { name: "main", testIgnore: /(hostile-input|fuzz|phone-layout)\.spec\.ts/ },
     // Measures /healthz latency while hostile requests are in flight: it runs alone, after the
     // rest, so that another worker's browser does not take the CPU from the server it measures.

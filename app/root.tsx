@@ -17,6 +17,7 @@ import { ErrorPage } from "./components/error-page";
 import { errorMeta } from "./lib/meta";
 import { owner } from "./content/site";
 import { themeClass, themeFromCookie, type Theme } from "./lib/theme";
+import { ignoreAbortRejections } from "./lib/abort-rejections";
 
 /** Route `handle` shape: `hydrate: false` marks a page that ships no JavaScript. */
 export interface RouteHandle {
@@ -108,12 +109,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App() {
   // Marks the document once this component's first effect has run, i.e. after hydration (browser tests wait for it).
   useEffect(() => {
+    // A data request the router cancelled is no uncaught error (app/lib/abort-rejections.ts).
+    const stopIgnoring = ignoreAbortRejections(window);
     document.documentElement.dataset.hydrated = "true";
     // States the browser's time zone for the next server render (docs/product.md#dates).
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (zone && !document.cookie.split("; ").includes(`${TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}`)) {
       document.cookie = `${TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
     }
+    return stopIgnoring;
   }, []);
   return <Outlet />;
 }

@@ -163,10 +163,7 @@ export function useIsActive(): (item: Pick<NavItem, "to" | "end">) => boolean {
 /** A link's unread count ("3 unread" to a screen reader; "99+" past 99), nothing at zero. */
 export function UnreadBadge({ count, className }: { count: number | undefined; className: string }) {
   return count ? (
-    <span
-      data-testid="nav-unread"
-      className={`inline-flex min-w-5 items-center justify-center rounded-full bg-red-700 px-1.5 text-xs font-semibold text-white ${className}`}
-    >
+    <span data-testid="nav-unread" className={`unread-badge ${className}`}>
       {cappedCount(count)}
       <span className="sr-only"> unread</span>
     </span>

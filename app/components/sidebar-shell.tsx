@@ -48,7 +48,7 @@ function Groups({ groups, layout }: { groups: NavGroup[]; layout: "sidebar" | "m
         const id = `nav-group-${layout}-${group.label.toLowerCase()}`;
         return (
           <div key={group.label} role="group" aria-labelledby={id} className="mt-3 first:mt-0">
-            <p id={id} className="px-3 pb-1 text-xs font-semibold tracking-wide text-slate-600 uppercase">
+            <p id={id} className="nav-group-label">
               {group.label}
             </p>
             <ul className="flex flex-col">
@@ -61,9 +61,10 @@ function Groups({ groups, layout }: { groups: NavGroup[]; layout: "sidebar" | "m
                       prefetch="intent"
                       data-testid="nav-item"
                       aria-current={active ? "page" : undefined}
-                      className={`flex items-center gap-2 rounded-md px-3 py-1.5 whitespace-nowrap hover:bg-slate-100 ${
-                        layout === "menu" ? "py-2.5 text-base" : "text-sm"
-                      } ${active ? "bg-brand-50 font-semibold text-brand-700" : "text-slate-800"}`}
+                      // `nav-link` (app/app.css): the shape of every link, written once per link instead of ~8 utility classes.
+                      className={`nav-link ${layout === "menu" ? "py-2.5 text-base" : "py-1.5 text-sm"} ${
+                        active ? "bg-brand-50 font-semibold text-brand-700" : "text-slate-800"
+                      }`}
                     >
                       <span className="min-w-0 truncate">{item.label}</span>
                       <UnreadBadge count={item.badge} className="ml-auto" />

@@ -12,7 +12,20 @@ import * as OTPAuth from "otpauth";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { spawnApp, type AppProcess } from "../helpers/app-server";
 import { startIsolatedApp } from "./global-setup";
-import { ADMIN, PASSWORD, expect, fillFields, hydrated, logout, mailTo, registerClient, test, uniqueEmail, uniqueIp } from "./fixtures";
+import {
+  ADMIN,
+  PASSWORD,
+  SERVER_ANSWER,
+  expect,
+  fillFields,
+  hydrated,
+  logout,
+  mailTo,
+  registerClient,
+  test,
+  uniqueEmail,
+  uniqueIp,
+} from "./fixtures";
 
 async function otherBrowser(browser: Browser, baseURL: string | undefined, javaScriptEnabled = true): Promise<BrowserContext> {
   return browser.newContext({ baseURL, javaScriptEnabled, extraHTTPHeaders: { "x-forwarded-for": uniqueIp() } });
@@ -146,10 +159,10 @@ async function setUpTotp(page: Page): Promise<{ totp: OTPAuth.TOTP; backupCodes:
   const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
   await section.getByLabel("Code from your app").fill("000000" === totp.generate() ? "111111" : "000000");
   await section.getByRole("button", { name: "Turn on two-factor" }).click();
-  await expect(section.getByText("That code is not valid. Try again.")).toBeVisible();
+  await expect(section.getByText("That code is not valid. Try again.")).toBeVisible(SERVER_ANSWER);
   await section.getByLabel("Code from your app").fill(totp.generate());
   await section.getByRole("button", { name: "Turn on two-factor" }).click();
-  await expect(section.getByText("Two-factor authentication is on.", { exact: true })).toBeVisible();
+  await expect(section.getByText("Two-factor authentication is on.", { exact: true })).toBeVisible(SERVER_ANSWER);
   return { totp, backupCodes };
 }
 
@@ -166,7 +179,8 @@ for (const javaScriptEnabled of [true, false]) {
     test.use({ javaScriptEnabled });
 
     test("enable, sign in with a code, wrong code refused, backup code once, disable", async ({ page, sql }) => {
-      test.setTimeout(90_000);
+      // A budget for a hang: 8 password checks and 7 sign-in steps, each waited for as long as it takes (SERVER_ANSWER).
+      test.setTimeout(180_000);
       const client = await registerClient(page);
       await page.goto("/account/security");
       if (javaScriptEnabled) await hydrated(page);
@@ -178,25 +192,25 @@ for (const javaScriptEnabled of [true, false]) {
 
       // The password alone is not enough.
       await signInForm(page, client.email);
-      await expect(page).toHaveURL(/\/login\/two-factor$/);
+      await expect(page).toHaveURL(/\/login\/two-factor$/, SERVER_ANSWER);
       await page.goto("/client-dashboard");
       await expect(page).toHaveURL(/\/login\?redirectTo=/);
       await signInForm(page, client.email);
-      await expect(page).toHaveURL(/\/login\/two-factor$/);
+      await expect(page).toHaveURL(/\/login\/two-factor$/, SERVER_ANSWER);
       await page.getByLabel("Code").fill(totp.generate({ timestamp: Date.now() + 5 * 60_000 }));
       await page.getByRole("button", { name: "Verify" }).click();
-      await expect(page.getByText("That code is not valid. Try again.")).toBeVisible();
+      await expect(page.getByText("That code is not valid. Try again.")).toBeVisible(SERVER_ANSWER);
       const code = nextCode(totp);
       await page.getByLabel("Code").fill(code);
       await page.getByRole("button", { name: "Verify" }).click();
-      await expect(page).toHaveURL(/\/client-dashboard$/);
+      await expect(page).toHaveURL(/\/client-dashboard$/, SERVER_ANSWER);
       await logout(page);
 
       // The same code again is refused.
       await signInForm(page, client.email);
       await page.getByLabel("Code").fill(code);
       await page.getByRole("button", { name: "Verify" }).click();
-      await expect(page.getByText(/already been used/)).toBeVisible();
+      await expect(page.getByText(/already been used/)).toBeVisible(SERVER_ANSWER);
       await page.goto("/client-dashboard");
       await expect(page).toHaveURL(/\/login\?redirectTo=/);
 
@@ -204,28 +218,28 @@ for (const javaScriptEnabled of [true, false]) {
       await signInForm(page, client.email);
       await page.getByLabel("Code").fill(backupCodes[0]!);
       await page.getByRole("button", { name: "Verify" }).click();
-      await expect(page).toHaveURL(/\/client-dashboard$/);
+      await expect(page).toHaveURL(/\/client-dashboard$/, SERVER_ANSWER);
       await logout(page);
       await signInForm(page, client.email);
       await page.getByLabel("Code").fill(backupCodes[0]!);
       await page.getByRole("button", { name: "Verify" }).click();
-      await expect(page.getByText("That code is not valid. Try again.")).toBeVisible();
+      await expect(page.getByText("That code is not valid. Try again.")).toBeVisible(SERVER_ANSWER);
       await page.getByLabel("Code").fill(backupCodes[1]!);
       await page.getByRole("button", { name: "Verify" }).click();
-      await expect(page).toHaveURL(/\/client-dashboard$/);
+      await expect(page).toHaveURL(/\/client-dashboard$/, SERVER_ANSWER);
 
       // Disable: password + code.
       await page.goto("/account/security");
       const section = page.locator("#two-factor");
       await fillFields(section, { Password: PASSWORD, "Code from your app, or a backup code": "99999-zzzzz" });
       await section.getByRole("button", { name: "Turn off two-factor" }).click();
-      await expect(section.getByText("That code is not valid. Try again.")).toBeVisible();
+      await expect(section.getByText("That code is not valid. Try again.")).toBeVisible(SERVER_ANSWER);
       await fillFields(section, { Password: PASSWORD, "Code from your app, or a backup code": backupCodes[2]! });
       await section.getByRole("button", { name: "Turn off two-factor" }).click();
-      await expect(page.getByText("Two-factor authentication is off.")).toBeVisible();
+      await expect(page.getByText("Two-factor authentication is off.")).toBeVisible(SERVER_ANSWER);
       await logout(page);
       await signInForm(page, client.email);
-      await expect(page).toHaveURL(/\/client-dashboard$/);
+      await expect(page).toHaveURL(/\/client-dashboard$/, SERVER_ANSWER);
     });
   });
 }
@@ -233,13 +247,15 @@ for (const javaScriptEnabled of [true, false]) {
 test("Require two-factor for admins: an admin without it is sent to set it up first (JavaScript off for the admin)", async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  // A budget for a hang: the isolated app's start alone may take up to 180 s on a busy machine
+  // (spawnApp's own limit), then the flow (4 sign-in steps, 2 password checks) up to 120 s.
+  test.setTimeout(300_000);
   const app = await startIsolatedApp("admin2fa");
   try {
     const settingsContext = await otherBrowser(browser, app.baseUrl);
     const page = await settingsContext.newPage();
     await signInForm(page, ADMIN.email, ADMIN.password);
-    await expect(page).toHaveURL(/\/admin$/);
+    await expect(page).toHaveURL(/\/admin$/, SERVER_ANSWER);
     await page.goto("/admin/settings/sign-in");
     // Hydrated first: a click before hydration posts the form natively, which shows "Settings
     // saved."; after it, the revalidation that follows the save already sends this admin (who has
@@ -247,7 +263,7 @@ test("Require two-factor for admins: an admin without it is sent to set it up fi
     await hydrated(page);
     await page.getByLabel("Require two-factor for admins").check();
     await page.getByRole("button", { name: "Save settings" }).click();
-    await expect(page).toHaveURL(/\/account\/security\?setup=two-factor/);
+    await expect(page).toHaveURL(/\/account\/security\?setup=two-factor/, SERVER_ANSWER);
     await page.goto("/admin/users");
     await expect(page).toHaveURL(/\/account\/security\?setup=two-factor/);
     await settingsContext.close();
@@ -256,8 +272,8 @@ test("Require two-factor for admins: an admin without it is sent to set it up fi
     const admin = await noJs.newPage();
     passwords.set(admin, ADMIN.password);
     await signInForm(admin, ADMIN.email, ADMIN.password);
-    await expect(admin).toHaveURL(/\/account\/security\?setup=two-factor/);
-    await expect(admin.getByText("An admin must use two-factor authentication")).toBeVisible();
+    await expect(admin).toHaveURL(/\/account\/security\?setup=two-factor/, SERVER_ANSWER);
+    await expect(admin.getByText("An admin must use two-factor authentication")).toBeVisible(SERVER_ANSWER);
     const { totp } = await setUpTotp(admin);
     await admin.goto("/admin/settings/sign-in");
     await expect(admin).toHaveURL(/\/admin\/settings\/sign-in$/);
@@ -266,10 +282,10 @@ test("Require two-factor for admins: an admin without it is sent to set it up fi
     // Signing in again asks for the code, then the admin pages open.
     await admin.context().clearCookies();
     await signInForm(admin, ADMIN.email, ADMIN.password);
-    await expect(admin).toHaveURL(/\/login\/two-factor$/);
+    await expect(admin).toHaveURL(/\/login\/two-factor$/, SERVER_ANSWER);
     await admin.getByLabel("Code").fill(nextCode(totp));
     await admin.getByRole("button", { name: "Verify" }).click();
-    await expect(admin).toHaveURL(/\/admin$/);
+    await expect(admin).toHaveURL(/\/admin$/, SERVER_ANSWER);
     await noJs.close();
   } finally {
     await app.stop();

@@ -331,15 +331,28 @@ test.describe("admin console", () => {
     await sql.query("delete from meeting where id = $1", [brokenId]);
   });
 
-  test("the delete confirmation works without JavaScript", async ({ browser, page, sql }) => {
+  test("the delete confirmation works without JavaScript; so do a row's buttons that share its one form", async ({
+    browser,
+    page,
+    sql,
+  }) => {
     const client = await registerClient(page);
     const note = `NoJS meeting ${uid()}`;
+    const declineNote = `NoJS decline ${uid()}`;
     const { rows } = await sql.query(
-      "insert into meeting (user_id, starts_at, time_zone, notes) values ($1, now() + interval '3 days', 'UTC', $2) returning id",
-      [await userId(sql, client.email), note],
+      `insert into meeting (user_id, starts_at, time_zone, notes) values
+         ($1, now() + interval '3 days', 'UTC', $2), ($1, now() + interval '4 days', 'UTC', $3) returning id`,
+      [await userId(sql, client.email), note, declineNote],
     );
     const admin = await adminPage(browser, { javaScriptEnabled: false });
     // The dashboard lists the ten soonest requests only; other tests' may come first.
+    await admin.goto("/admin/meetings?show=awaiting");
+    // Accept and Decline are buttons of the menu's one form (RowMenu `fields`): each posts its own intent.
+    const declineRow = admin.getByRole("row", { name: new RegExp(declineNote) });
+    await declineRow.getByText("Actions").click();
+    await declineRow.getByRole("button", { name: "Decline" }).click();
+    await expect(admin.getByText("Meeting declined.")).toBeVisible();
+    expect((await sql.query("select status from meeting where id = $1", [rows[1].id])).rows[0].status).toBe("declined");
     await admin.goto("/admin/meetings?show=awaiting");
     const row = admin.getByRole("row", { name: new RegExp(note) });
     await row.getByText("Actions").click(); // a <details> menu: opens without JavaScript
@@ -348,6 +361,11 @@ test.describe("admin console", () => {
     await admin.getByRole("button", { name: "Yes, delete meeting" }).click();
     await expect(admin.getByText("Meeting deleted.")).toBeVisible();
     expect((await sql.query("select count(*)::int as n from meeting where id = $1", [rows[0].id])).rows[0].n).toBe(0);
+    // The users list: the Reminders switch sits in another cell than the row's form and posts it (`form=`).
+    await admin.goto(`/admin/users?q=${encodeURIComponent(client.email)}`);
+    await admin.getByRole("switch", { name: `Pause reminders for ${client.email}` }).click();
+    await expect(admin.getByText(`Reminders are paused for ${client.email}.`)).toBeVisible();
+    expect((await sql.query('select reminders_paused from "user" where email = $1', [client.email])).rows[0].reminders_paused).toBe(true);
   });
 
   test("deactivates a user, who is thrown out of their open session, and reactivates them", async ({ browser, page, sql }) => {

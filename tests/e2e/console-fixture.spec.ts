@@ -48,6 +48,14 @@ test.describe("the console-error fixture fails a test on", () => {
     await page.waitForTimeout(200);
   });
 
+  test("an unhandled promise rejection", async ({ page }) => {
+    test.fail();
+    await page.goto("/login");
+    await hydrated(page);
+    await page.evaluate(() => void Promise.reject(new Error("unhandled")));
+    await page.waitForTimeout(200);
+  });
+
   test("a subresource that fails to load", async ({ page }) => {
     test.fail();
     await page.goto("/login");
@@ -65,4 +73,27 @@ test("an expected problem is allowed by name, and a refused navigation is no bro
   await page.goto("/login");
   await page.evaluate(() => console.error("expected by this test"));
   expect((await page.goto("/no-such-page"))?.status()).toBe(404);
+});
+
+test("a request the router cancelled (an unhandled AbortError) is no uncaught error; any other rejection still is", async ({
+  page,
+  consoleErrors,
+}) => {
+  // app/lib/abort-rejections.ts: React Router leaves such a rejection when it replaces a data request
+  // whose answer it was reading (issue #42).
+  consoleErrors.allow(/still reported/);
+  const uncaught: string[] = [];
+  page.on("pageerror", (error) => uncaught.push(error.message));
+  await page.goto("/login");
+  await hydrated(page);
+  const reported = page.waitForEvent("pageerror");
+  await page.evaluate(() => {
+    const controller = new AbortController();
+    controller.abort();
+    void Promise.reject(controller.signal.reason);
+    // Reported after the AbortError's turn: once it is here, the AbortError had its chance.
+    setTimeout(() => void Promise.reject(new Error("still reported")), 50);
+  });
+  await reported;
+  expect(uncaught).toEqual(["still reported"]);
 });

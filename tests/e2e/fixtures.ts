@@ -89,6 +89,15 @@ export async function fillFields(scope: Page | Locator, values: Record<string, s
   for (const [label, value] of Object.entries(values)) await scope.getByLabel(label, { exact: true }).fill(value);
 }
 
+/**
+ * For an `expect` that waits on the server's answer to a form, above all a password check (a
+ * sign-in, a two-factor step, a setting guarded by the password): no time limit of its own, only
+ * the test's budget. On a
+ * busy machine with three workers the password hash alone took longer than `expect`'s 7 s, and the
+ * tests failed though nothing was wrong (issue #42). The assertion is the same; only its wait changes.
+ */
+export const SERVER_ANSWER = { timeout: 0 } as const;
+
 /** Waits until React has hydrated the page (root sets `html[data-hydrated]`). */
 export async function hydrated(page: import("@playwright/test").Page): Promise<void> {
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });

@@ -9,24 +9,42 @@
  */
 import { axeBuilder } from "./axe";
 import type { Page } from "@playwright/test";
-import { expect, expectNoSidewaysScroll, test } from "./fixtures";
+import { expect, expectNoSidewaysScroll, test as base } from "./fixtures";
 import { contextFor, startDemoApp, visit, type DemoApp, type Role } from "./demo-app";
 
-// A budget per role for a busy machine: the admin visits some 60 pages (issue #41 added the settings and account sections).
-test.describe.configure({ mode: "serial", timeout: 420_000 });
+/**
+ * The demo app of this worker: started and seeded once per worker, on the first test that needs
+ * it, and stopped when the worker ends. The tests below are independent (each has its own context
+ * and sign-in, and none writes what another reads), so they spread over the workers instead of
+ * running one after the other on one worker for minutes (issue #42); the `sweep` project in
+ * playwright.config.ts caps them at two workers, so at most two demo apps run at once.
+ */
+const test = base.extend<object, { app: DemoApp }>({
+  app: [
+    async ({}, use) => {
+      const app = await startDemoApp("phone");
+      await use(app);
+      await app.stop();
+    },
+    // A budget for a hang (as the spec's beforeAll had): the start and the seed on a busy machine.
+    { scope: "worker", timeout: 240_000 },
+  ],
+});
 
-let app: DemoApp;
-test.beforeAll(async () => {
-  test.setTimeout(240_000);
-  app = await startDemoApp("phone");
-});
-test.afterAll(async () => {
-  await app?.stop();
-});
+// A budget per test for a busy machine (the admin's pages, some 60 of them, are split over several tests below).
+test.describe.configure({ mode: "parallel", timeout: 420_000 });
 
 const ROLES: (Role | null)[] = ["admin", "client", "ambassador", null];
-const pagesOf = (role: Role | null) => (role ? app.pages[role] : app.pages.public);
+const pagesOf = (app: DemoApp, role: Role | null) => (role ? app.pages[role] : app.pages.public);
 const name = (role: Role | null) => role ?? "signed out";
+/**
+ * Into how many tests each role's pages are split for the checks with JavaScript (every page is in
+ * exactly one part: part k of n takes the pages at positions k, k + n, k + 2n …, so that each
+ * part gets pages from every section of the area). The admin's pages took ≈ 4 min under load in one
+ * test, longer than any other spec; a part is now about as long as the client's or a main spec.
+ */
+const PARTS: Record<string, number> = { admin: 4, client: 2, ambassador: 1, "signed out": 1 };
+const partOf = <T>(list: T[], k: number, n: number) => list.filter((_, i) => i % n === k);
 
 /**
  * Waits (up to 3 s) for React to hydrate a page that ships JavaScript. Public pages ship none
@@ -94,60 +112,73 @@ async function resize(page: Page, width: number, height: number) {
 for (const role of ROLES) {
   // One load and hydration per page serves both widths (issue #42: the sweep loaded every page three
   // times with JavaScript, once per check): at 390×844 sideways scroll, header, menu and axe, then the
-  // same page resized to 1280×900 for axe again. Nothing is skipped: every page, both widths.
-  test(`390×844, ${name(role)}: no sideways scroll, header ≤ 64 px, the menu opens and its links work (with JavaScript); axe-core and label in name at 390 and 1280 px on every page`, async ({
-    browser,
-  }) => {
-    const context = await contextFor(browser, app, role, { width: 390 });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    for (const path of pagesOf(role)) {
-      await resize(page, 390, 844);
-      await visit(page, path);
-      await hydratedIfScripted(page);
-      await expectNoSidewaysScroll(page, path, 390);
-      problems.push(...(await accessibilityProblems(page, path, 390)));
-      const header = (await page.locator("header").first().boundingBox())!;
-      expect(header.height, `${path} header`).toBeLessThanOrEqual(64);
-      const menu = page.locator("header details.menu");
-      await expect(menu.locator("summary"), `${path} Menu button`).toBeVisible();
-      await menu.locator("summary").click();
-      const nav = menu.getByRole("navigation");
-      await expect(nav).toBeVisible();
-      expect((await page.locator("header").first().boundingBox())!.height, `${path} header with the menu open`).toBeLessThanOrEqual(64);
-      await expectNoSidewaysScroll(page, `${path} (menu open)`, 390);
-      await menu.locator("summary").click();
-      await expect(nav).toBeHidden();
-      // As on a page just loaded: nothing hovered, nothing focused.
-      await page.mouse.move(0, 0);
-      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-      await resize(page, 1280, 900);
-      problems.push(...(await accessibilityProblems(page, path, 1280)));
-    }
-    expect(problems).toEqual([]);
-    await resize(page, 390, 844);
-    // Every link of the menu leads to its page.
-    await visit(page, pagesOf(role)[0]!);
-    const hrefs = await page.locator("header details.menu nav a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
-    expect(hrefs.length).toBeGreaterThan(2);
-    for (const href of hrefs) {
-      await visit(page, pagesOf(role)[0]!);
-      await page.locator("header details.menu summary").click();
-      await page.locator(`header details.menu nav a[href="${href}"]`).click();
-      await expect(page).toHaveURL((url) => url.pathname === href);
-    }
-    await context.close();
-  });
+  // same page resized to 1280×900 for axe again. Nothing is skipped: every page, both widths, in one
+  // of the role's parts; the first part also follows every link of the menu.
+  const parts = PARTS[name(role)]!;
+  for (let part = 0; part < parts; part++) {
+    const which = parts > 1 ? ` (pages ${part + 1} of ${parts})` : "";
+    test(`390×844, ${name(role)}${which}: no sideways scroll, header ≤ 64 px, the menu opens and its links work (with JavaScript); axe-core and label in name at 390 and 1280 px on every page`, async ({
+      browser,
+      app,
+    }) => {
+      const context = await contextFor(browser, app, role, { width: 390 });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      const pages = partOf(pagesOf(app, role), part, parts);
+      expect(pages.length).toBeGreaterThan(0);
+      for (const path of pages) {
+        await resize(page, 390, 844);
+        await visit(page, path);
+        await hydratedIfScripted(page);
+        await expectNoSidewaysScroll(page, path, 390);
+        problems.push(...(await accessibilityProblems(page, path, 390)));
+        const header = (await page.locator("header").first().boundingBox())!;
+        expect(header.height, `${path} header`).toBeLessThanOrEqual(64);
+        const menu = page.locator("header details.menu");
+        await expect(menu.locator("summary"), `${path} Menu button`).toBeVisible();
+        await menu.locator("summary").click();
+        const nav = menu.getByRole("navigation");
+        await expect(nav).toBeVisible();
+        expect((await page.locator("header").first().boundingBox())!.height, `${path} header with the menu open`).toBeLessThanOrEqual(64);
+        await expectNoSidewaysScroll(page, `${path} (menu open)`, 390);
+        await menu.locator("summary").click();
+        await expect(nav).toBeHidden();
+        // As on a page just loaded: nothing hovered, nothing focused.
+        await page.mouse.move(0, 0);
+        await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+        await resize(page, 1280, 900);
+        problems.push(...(await accessibilityProblems(page, path, 1280)));
+      }
+      expect(problems).toEqual([]);
+      if (part === 0) {
+        await resize(page, 390, 844);
+        // Every link of the menu leads to its page.
+        const first = pagesOf(app, role)[0]!;
+        await visit(page, first);
+        const hrefs = await page.locator("header details.menu nav a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
+        expect(hrefs.length).toBeGreaterThan(2);
+        for (const href of hrefs) {
+          await visit(page, first);
+          await page.locator("header details.menu summary").click();
+          await page.locator(`header details.menu nav a[href="${href}"]`).click();
+          await expect(page).toHaveURL((url) => url.pathname === href);
+        }
+      }
+      await context.close();
+    });
+  }
+}
 
-  test(`390×844, ${name(role)}: the same without JavaScript`, async ({ browser }) => {
+for (const role of ROLES) {
+  test(`390×844, ${name(role)}: the same without JavaScript`, async ({ browser, app }) => {
     const context = await contextFor(browser, app, role, { width: 390, javaScript: false });
     const page = await context.newPage();
-    for (const path of pagesOf(role)) {
+    for (const path of pagesOf(app, role)) {
       await visit(page, path);
       await expectNoSidewaysScroll(page, path, 390);
       expect((await page.locator("header").first().boundingBox())!.height, `${path} header`).toBeLessThanOrEqual(64);
     }
-    const first = pagesOf(role)[0]!;
+    const first = pagesOf(app, role)[0]!;
     await visit(page, first);
     const summary = page.locator("header details.menu summary");
     await summary.click();
@@ -168,6 +199,7 @@ for (const role of ROLES) {
 
 test("ambassador dashboard: summary, proposals 10 per page, and “Submit another proposal for this client” prefilled", async ({
   browser,
+  app,
 }) => {
   const context = await contextFor(browser, app, "ambassador", { width: 390 });
   const page = await context.newPage();

@@ -48,6 +48,7 @@ export function DataTable<T>({
   if (rows.length === 0) {
     return <div className="rounded-lg border border-dashed border-slate-300 px-4 py-10 text-center text-slate-600">{empty}</div>;
   }
+  const labels = columns.map((column) => column.label ?? (typeof column.header === "string" ? column.header : ""));
   return (
     // One navigate/submit for every row's ListLink, ListForm and ConfirmLink (list-navigation.tsx).
     <ListNavigationProvider>
@@ -57,7 +58,8 @@ export function DataTable<T>({
           <thead className="bg-slate-50">
             <tr>
               {columns.map((column, i) => (
-                <th key={i} scope="col" className={`px-3 py-2 font-semibold whitespace-nowrap text-slate-700 ${column.className ?? ""}`}>
+                // The cells' look is `.stack-table`'s (app/app.css): only a column's own classes are written per cell.
+                <th key={i} scope="col" className={column.className}>
                   {column.header}
                 </th>
               ))}
@@ -68,13 +70,9 @@ export function DataTable<T>({
               const extra = after?.(row);
               return (
                 <Fragment key={rowKey(row)}>
-                  <tr className="align-top">
+                  <tr>
                     {columns.map((column, i) => (
-                      <td
-                        key={i}
-                        data-label={column.label ?? (typeof column.header === "string" ? column.header : "")}
-                        className={`px-3 py-2 ${column.className ?? ""}`}
-                      >
+                      <td key={i} data-label={labels[i]} className={column.className}>
                         {column.cell(row)}
                       </td>
                     ))}

@@ -113,12 +113,19 @@ export function ListLink({
   );
 }
 
-/** A row's POST form to the page's own action (as `<Form method="post" action={useActionHref()}>`). */
+/**
+ * A row's POST form to the page's own action (as `<Form method="post" action={useActionHref()}>`).
+ *
+ * @param id - lets a button in another cell of the row post this form (`<button form={id}>`), so a
+ *   row's buttons share one form and its hidden fields (issue #42).
+ */
 export function ListForm({
+  id,
   className,
   preventScrollReset,
   children,
 }: {
+  id?: string;
   className?: string;
   preventScrollReset?: boolean;
   children: ReactNode;
@@ -126,13 +133,14 @@ export function ListForm({
   const list = useListNavigation();
   if (!list) {
     return (
-      <ActionForm className={className} preventScrollReset={preventScrollReset}>
+      <ActionForm id={id} className={className} preventScrollReset={preventScrollReset}>
         {children}
       </ActionForm>
     );
   }
   return (
     <form
+      id={id}
       method="post"
       action={list.actionHref}
       onSubmit={(event) => list.submit(event, preventScrollReset)}
@@ -145,17 +153,19 @@ export function ListForm({
 }
 
 function ActionForm({
+  id,
   className,
   preventScrollReset,
   children,
 }: {
+  id?: string;
   className?: string;
   preventScrollReset?: boolean;
   children: ReactNode;
 }) {
   const actionHref = useActionHref();
   return (
-    <Form method="post" action={actionHref} preventScrollReset={preventScrollReset} className={className}>
+    <Form id={id} method="post" action={actionHref} preventScrollReset={preventScrollReset} className={className}>
       {children}
     </Form>
   );

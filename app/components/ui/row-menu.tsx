@@ -5,16 +5,21 @@
  * scrolling table never clips it.
  */
 import { useRef, type ReactNode } from "react";
+import { ListForm } from "./list-navigation";
 
-/** The look of one item of a {@link RowMenu} (a link, or a form's button): `menu-item` in app/app.css. */
-export const ROW_MENU_ITEM = "menu-item text-slate-800";
+/** The look of one item of a {@link RowMenu} (a link, or a form's button): `menu-item` in app/app.css; it takes the panel's text colour unless the item adds its own (e.g. `text-red-800`). */
+export const ROW_MENU_ITEM = "menu-item";
 
 /**
  * @param name - names the row for assistive technology: "Actions for <name>".
+ * @param fields - when the menu has buttons that post: the row's fields (e.g. `{ meetingId: 5 }`),
+ *   written once as hidden inputs of one form around the panel; each button then names its own
+ *   intent (`<button type="submit" name="intent" value="…">`), so a row carries one form, not one per button (issue #42).
  * @param children - the items, each an `<li>`.
  */
-export function RowMenu({ name, children }: { name: string; children: ReactNode }) {
+export function RowMenu({ name, fields, children }: { name: string; fields?: Record<string, string | number>; children: ReactNode }) {
   const ref = useRef<HTMLDetailsElement>(null);
+  const panel = <ul className="menu-panel">{children}</ul>;
   return (
     <details
       ref={ref}
@@ -27,9 +32,18 @@ export function RowMenu({ name, children }: { name: string; children: ReactNode 
       }}
     >
       <summary className="btn btn-secondary btn-sm" aria-label={`Actions for ${name}`}>
-        Actions <span aria-hidden="true">▾</span>
+        Actions
       </summary>
-      <ul className="menu-panel">{children}</ul>
+      {fields ? (
+        <ListForm preventScrollReset>
+          {Object.entries(fields).map(([field, value]) => (
+            <input key={field} type="hidden" name={field} value={value} />
+          ))}
+          {panel}
+        </ListForm>
+      ) : (
+        panel
+      )}
     </details>
   );
 }

@@ -67,9 +67,11 @@ describe.each(testDatabases())("admin users on %s", (_name, open) => {
     const { t, s, admin } = ctx;
     const client = await makeClient(s, { email: "toggle@example.com" });
     expect((await t.db.select({ n: count() }).from(session).where(eq(session.userId, client.id)))[0]!.n).toBeGreaterThan(0);
-    await setUserActive(t.db, admin, client.id, false);
+    // The e-mail address comes back for the admin's message ("toggle@example.com is deactivated …").
+    expect(await setUserActive(t.db, admin, client.id, false)).toEqual({ changed: true, email: "toggle@example.com" });
     expect(await t.db.select().from(session).where(eq(session.userId, client.id))).toHaveLength(0);
     expect((await rejectionOf(signIn(s, { email: "toggle@example.com", password: "secret-pass" }, freshMeta()))).status).toBe(403);
+    expect(await setUserActive(t.db, admin, client.id, false)).toEqual({ changed: false, email: "toggle@example.com" });
     await setUserActive(t.db, admin, client.id, true);
     expect((await signIn(s, { email: "toggle@example.com", password: "secret-pass" }, freshMeta())).userId).toBe(client.id);
   });

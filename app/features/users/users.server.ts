@@ -39,14 +39,19 @@ async function nonAdminUserBuckets(db: Queryable): Promise<TallyBucket[]> {
  * before/after) is recorded in the same transaction; setting the flag it already
  * has records nothing.
  *
- * @returns whether the flag changed.
+ * @returns whether the flag changed, and the user's e-mail address (for the admin's confirmation message).
  * @throws {AppError} 403 unless the actor is an admin; 404 for an unknown id or an admin.
  */
-export async function setUserActive(db: Database, actor: Actor, userId: string, active: boolean): Promise<{ changed: boolean }> {
+export async function setUserActive(
+  db: Database,
+  actor: Actor,
+  userId: string,
+  active: boolean,
+): Promise<{ changed: boolean; email: string }> {
   assertRole(actor, "admin");
   return db.transaction(async (tx) => {
     const [current] = await tx
-      .select({ banned: user.banned, closedAt: user.closedAt })
+      .select({ banned: user.banned, closedAt: user.closedAt, email: user.email })
       .from(user)
       .where(and(eq(user.id, userId), notAdmin))
       .for("update");
@@ -54,7 +59,7 @@ export async function setUserActive(db: Database, actor: Actor, userId: string, 
     if (current.closedAt && active) throw conflict(USER_MESSAGES.closed);
     const wasActive = !current.banned;
     if (!active) await tx.delete(session).where(eq(session.userId, userId));
-    if (wasActive === active) return { changed: false };
+    if (wasActive === active) return { changed: false, email: current.email };
     await tx
       .update(user)
       .set({ banned: !active, banReason: active ? null : "Deactivated by an admin", updatedAt: sql`now()` })
@@ -66,7 +71,7 @@ export async function setUserActive(db: Database, actor: Actor, userId: string, 
       before: { active: wasActive },
       after: { active },
     });
-    return { changed: true };
+    return { changed: true, email: current.email };
   });
 }
 

@@ -49,14 +49,9 @@ export async function action(args: Route.ActionArgs) {
   return runIntent(
     args,
     {
-      deactivate: async (form) => {
-        await setUserActive(db, actor, formUserId(form), false);
-        return `${String(form.get("email") ?? "The user")} is deactivated and signed out everywhere.`;
-      },
-      reactivate: async (form) => {
-        await setUserActive(db, actor, formUserId(form), true);
-        return `${String(form.get("email") ?? "The user")} is active again and can sign in.`;
-      },
+      deactivate: async (form) =>
+        `${(await setUserActive(db, actor, formUserId(form), false)).email} is deactivated and signed out everywhere.`,
+      reactivate: async (form) => `${(await setUserActive(db, actor, formUserId(form), true)).email} is active again and can sign in.`,
       "pause-reminders": async (form) => REMINDER_MESSAGES.paused((await setRemindersPaused(db, actor, formUserId(form), true)).email),
       "resume-reminders": async (form) => REMINDER_MESSAGES.resumed((await setRemindersPaused(db, actor, formUserId(form), false)).email),
       "delete-user": async (form) => {
@@ -165,6 +160,12 @@ function ImpactText({ impact }: { impact: UserDeletionImpact }) {
   );
 }
 
+/**
+ * The id of a row's one form (in the Actions cell): Deactivate/Reactivate and the Reminders cell's
+ * switch post it, each button naming its intent, so the row writes its user id once (issue #42).
+ */
+const rowFormId = (user: AdminUserRow) => `user-form-${user.id}`;
+
 function UserActions({ user }: { user: AdminUserRow }) {
   const navigation = useNavigation();
   if (user.closedAt) return <span className="text-sm text-slate-600">Closed by its holder</span>;
@@ -173,12 +174,12 @@ function UserActions({ user }: { user: AdminUserRow }) {
     navigation.state === "submitting" && navigation.formData?.get("userId") === user.id && navigation.formData?.get("intent") === intent;
   return (
     <div className="flex gap-2">
-      <ListForm preventScrollReset>
-        <input type="hidden" name="intent" value={intent} />
+      <ListForm id={rowFormId(user)} preventScrollReset>
         <input type="hidden" name="userId" value={user.id} />
-        <input type="hidden" name="email" value={user.email} />
         <button
           type="submit"
+          name="intent"
+          value={intent}
           className={buttonClass("secondary")}
           disabled={pending}
           aria-label={`${user.active ? "Deactivate" : "Reactivate"} ${user.email}`}
@@ -200,22 +201,22 @@ function ReminderPauseSwitch({ user, paused }: { user: AdminUserRow; paused: boo
   const pending =
     navigation.state === "submitting" && navigation.formData?.get("userId") === user.id && navigation.formData?.get("intent") === intent;
   return (
-    <ListForm preventScrollReset>
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="userId" value={user.id} />
-      <button
-        type="submit"
-        role="switch"
-        aria-checked={paused}
-        className={`${buttonClass("secondary")} ${paused ? "border-amber-700 bg-amber-50 text-amber-900" : ""}`}
-        disabled={pending}
-      >
-        <span aria-hidden="true" className="mr-1">
-          {paused ? "⏸" : "▶"}
-        </span>
-        {pending ? "Saving…" : "Pause reminders"}
-        <span className="sr-only"> for {user.email}</span>
-      </button>
-    </ListForm>
+    // Posts the row's form (in the Actions cell, rowFormId); a closed account has neither.
+    <button
+      form={rowFormId(user)}
+      type="submit"
+      name="intent"
+      value={intent}
+      role="switch"
+      aria-checked={paused}
+      className={`${buttonClass("secondary")} ${paused ? "border-amber-700 bg-amber-50 text-amber-900" : ""}`}
+      disabled={pending}
+    >
+      <span aria-hidden="true" className="mr-1">
+        {paused ? "⏸" : "▶"}
+      </span>
+      {pending ? "Saving…" : "Pause reminders"}
+      <span className="sr-only"> for {user.email}</span>
+    </button>
   );
 }

@@ -4,10 +4,8 @@ import { cappedCount } from "#app/lib/vocabulary";
 export function UnreadBadge({ count, testId }: { count: number; testId?: string }) {
   if (count <= 0) return null;
   return (
-    <span
-      data-testid={testId}
-      className="ml-1 inline-flex min-w-5 items-center justify-center rounded-full bg-red-700 px-1.5 text-xs font-semibold text-white"
-    >
+    // `unread-badge`: the pill's look (app/app.css), also the sidebar's (app/components/portal-header.tsx).
+    <span data-testid={testId} className="unread-badge ml-1">
       {cappedCount(count)}
       <span className="sr-only"> unread</span>
     </span>

@@ -8,7 +8,7 @@ import { useNavigation } from "react-router";
 import { LocalTime } from "#app/components/local-time";
 import { BreakableText } from "#app/components/ui/breakable-text";
 import { ConfirmLink, ConfirmPanel, useIsConfirming } from "#app/components/ui/confirm";
-import { DataTable, ListForm, ListLink, type Column } from "#app/components/ui/data-table";
+import { DataTable, ListLink, type Column } from "#app/components/ui/data-table";
 import { RowMenu, ROW_MENU_ITEM } from "#app/components/ui/row-menu";
 import type { MeetingStatus } from "#app/db/enums";
 import { MeetingStatusBadge } from "./meeting-status-badge";
@@ -36,12 +36,12 @@ export function AdminMeetingTable({ caption, rows, empty }: { caption: string; r
     {
       header: "Time",
       cell: (m) => (
-        <span>
+        <>
           <LocalTime value={m.startsAt} />
           <span className="block text-xs text-slate-600">
-            Client&apos;s time: <LocalTime value={m.startsAt} timeZone={m.timeZone} /> ({m.timeZone})
+            Client&apos;s time: <LocalTime value={m.startsAt} timeZone={m.timeZone} /> {`(${m.timeZone})`}
           </span>
-        </span>
+        </>
       ),
     },
     {
@@ -118,17 +118,14 @@ function MeetingActions({ meeting }: { meeting: AdminMeetingItem }) {
     </ConfirmLink>
   );
   if (!changeable) return deleteLink();
+  // Accept and Decline post the menu's one form (RowMenu's `fields`), each button naming its intent.
   const answer = (intent: "accept-meeting" | "decline-meeting", label: string, pendingLabel: string) => (
-    <ListForm preventScrollReset>
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="meetingId" value={meeting.id} />
-      <button type="submit" className={ROW_MENU_ITEM} disabled={busy(intent)}>
-        {busy(intent) ? pendingLabel : label}
-      </button>
-    </ListForm>
+    <button type="submit" name="intent" value={intent} className={ROW_MENU_ITEM} disabled={busy(intent)}>
+      {busy(intent) ? pendingLabel : label}
+    </button>
   );
   return (
-    <RowMenu name={`the meeting of ${meeting.clientName}`}>
+    <RowMenu name={`the meeting of ${meeting.clientName}`} fields={answerable ? { meetingId: meeting.id } : undefined}>
       {answerable ? <li>{answer("accept-meeting", "Accept", "Accepting…")}</li> : null}
       {answerable ? <li>{answer("decline-meeting", "Decline", "Declining…")}</li> : null}
       <li>

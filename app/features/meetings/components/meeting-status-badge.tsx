@@ -9,10 +9,13 @@ const TONE: Record<MeetingStatus, BadgeTone> = { pending: "amber", accepted: "gr
  * it for a meeting whose time has gone by.
  */
 export function MeetingStatusBadge({ status, past = false }: { status: MeetingStatus; past?: boolean }) {
+  const badge = <Badge tone={TONE[status]}>{MEETING_STATUS_LABELS[status]}</Badge>;
+  // The wrapper lays out two badges; one needs none (a row of a long list, issue #42).
+  if (!past) return badge;
   return (
     <span className="inline-flex flex-wrap gap-1">
-      <Badge tone={TONE[status]}>{MEETING_STATUS_LABELS[status]}</Badge>
-      {past ? <Badge tone="gray">{PAST_MEETING_LABEL}</Badge> : null}
+      {badge}
+      <Badge tone="gray">{PAST_MEETING_LABEL}</Badge>
     </span>
   );
 }
