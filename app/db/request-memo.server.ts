@@ -63,3 +63,11 @@ export function memoPrime<T>(q: Queryable, key: string, value: T): void {
 export function memoPeek<T>(q: Queryable, key: string): Promise<T> | undefined {
   return memos.get(q)?.get(key) as Promise<T> | undefined;
 }
+
+/**
+ * @returns whether `q` is a request view ({@link withRequestMemo}): whether a read primed on it
+ *   ({@link memoPrime}) will be used — so that a statement brings such facts only when they serve.
+ */
+export function isRequestView(q: Queryable): boolean {
+  return memos.has(q);
+}

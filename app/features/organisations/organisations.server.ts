@@ -36,6 +36,46 @@ export const INVITATION_LIMIT = { limit: 20, windowMs: 60 * 60_000 };
 /** The SHA-256 (hex) kept for an invitation token: the token itself is only in the mail. */
 export const invitationTokenHash = (token: string): string => createHash("sha256").update(token).digest("hex");
 
+/** A session's organisation and the person's organisations, as {@link sessionOrganisationSql} brings them. */
+export interface SessionOrganisationFacts {
+  /** `[membership, organisation name]` of the session's current organisation (see sessionMembershipSql), or null. */
+  current: [string | null, string | null] | null;
+  /** The person's organisations, oldest membership first. */
+  organisations: MyOrganisation[] | null;
+}
+
+/**
+ * SQL: the organisation a session works in and the person's organisations (the header's switcher),
+ * as one JSON value ({@link SessionOrganisationFacts}) — for a statement over the `session` row,
+ * read with {@link readSessionOrganisationFacts}.
+ *
+ * @param userId - the session's `user_id` column.
+ * @param activeOrganisationId - the session's `active_organisation_id` column.
+ */
+export function sessionOrganisationSql(userId: SQL, activeOrganisationId: SQL): SQL<SessionOrganisationFacts> {
+  return sql<SessionOrganisationFacts>`json_build_object(
+    'current', (select json_build_array(x.membership, o.name) from (select ${sessionMembershipSql(userId, activeOrganisationId)} as membership) x
+      left join organisation o on o.id = split_part(x.membership, ':', 1)::integer),
+    'organisations', ${myOrganisationsSql(userId)})`;
+}
+
+/**
+ * Reads {@link sessionOrganisationSql}'s value; on a request view of the database the person's
+ * organisations are kept for {@link listMyOrganisations}, which then sends nothing (issue #42).
+ *
+ * @returns the session's current organisation, or null when the person belongs to none.
+ */
+export function readSessionOrganisationFacts(
+  q: Queryable,
+  userId: string,
+  facts: SessionOrganisationFacts | null,
+): { organisationId: number; organisationRole: OrganisationRole; name: string } | null {
+  memoPrime(q, myOrganisationsKey(userId), (facts?.organisations ?? []).map(toMyOrganisation));
+  const [membership, name] = facts?.current ?? [null, null];
+  const parsed = parseMembership(membership);
+  return parsed && name != null ? { ...parsed, name } : null;
+}
+
 /**
  * The organisation a session works in, for the session middleware (one statement). The same
  * statement brings the person's organisations for the header's switcher: on a request view of the
@@ -45,17 +85,12 @@ export async function sessionOrganisation(
   q: Queryable,
   sessionId: string,
 ): Promise<{ organisationId: number; organisationRole: OrganisationRole; name: string } | null> {
-  type Row = { membership: string | null; name: string | null; user_id: string | null; organisations: MyOrganisation[] | null };
-  const rows = await q.execute<Row>(sql`
-    select x.membership, o.name, x.user_id, x.organisations from (
-      select ${sessionMembershipSql(sql`s.user_id`, sql`s.active_organisation_id`)} as membership, s.user_id,
-        ${myOrganisationsSql(sql`s.user_id`)} as organisations
-      from session s where s.id = ${sessionId}
-    ) x left join organisation o on o.id = split_part(x.membership, ':', 1)::integer`);
+  type Row = { user_id: string; facts: SessionOrganisationFacts | null };
+  const rows = await q.execute<Row>(
+    sql`select s.user_id, ${sessionOrganisationSql(sql`s.user_id`, sql`s.active_organisation_id`)} as facts from session s where s.id = ${sessionId}`,
+  );
   const [row] = rowsOf<Row>(rows);
-  if (row?.user_id) memoPrime(q, myOrganisationsKey(row.user_id), (row.organisations ?? []).map(toMyOrganisation));
-  const parsed = parseMembership(row?.membership);
-  return parsed && row?.name != null ? { ...parsed, name: row.name } : null;
+  return row ? readSessionOrganisationFacts(q, row.user_id, row.facts) : null;
 }
 
 /** One organisation of the person, for the header's switcher. */

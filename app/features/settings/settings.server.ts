@@ -7,7 +7,7 @@ import { TERMS_MAX } from "#app/features/agreements/agreements.messages";
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
-import { memoRead } from "#app/db/request-memo.server";
+import { memoPrime, memoRead } from "#app/db/request-memo.server";
 import { DEFAULT_CURRENCY } from "#app/lib/money";
 import { changedFields, recordAudit } from "#app/features/audit/audit.server";
 import { brandLogo, DEFAULT_WEEKLY_HOURS, settings } from "#app/db/schema";
@@ -88,15 +88,41 @@ interface SettingsAndLogo {
  * Before the first save there is no settings row: the logo is then read on its own.
  */
 function readSettingsAndLogo(q: Queryable): Promise<SettingsAndLogo> {
-  return memoRead(q, "settings", async () => {
-    const [row] = await q
-      .select({ settings, logoVersion: sql<string | null>`(select ${brandLogo.version} from ${brandLogo} where ${brandLogo.id} = 1)` })
-      .from(settings)
-      .limit(1);
+  return memoRead(q, SETTINGS_MEMO_KEY, async () => {
+    const [row] = await q.select({ settings, logoVersion: LOGO_VERSION_SQL }).from(settings).limit(1);
     if (row) return row;
     const [logo] = await q.select({ version: brandLogo.version }).from(brandLogo).where(eq(brandLogo.id, 1));
-    return { settings: { ...DEFAULT_SETTINGS, updatedAt: new Date(0) }, logoVersion: logo?.version ?? null };
+    return settingsOrDefaults(null, logo?.version ?? null);
   });
+}
+
+/** The request memo's key of {@link readSettingsAndLogo} (app/db/request-memo.server.ts). */
+const SETTINGS_MEMO_KEY = "settings";
+
+/** SQL: the logo's version, or null without a logo. */
+const LOGO_VERSION_SQL = sql<string | null>`(select ${brandLogo.version} from ${brandLogo} where ${brandLogo.id} = 1)`;
+
+const settingsOrDefaults = (row: Settings | null, logoVersion: string | null): SettingsAndLogo => ({
+  settings: row ?? { ...DEFAULT_SETTINGS, updatedAt: new Date(0) },
+  logoVersion,
+});
+
+/**
+ * For a statement that reads something else of the request (the session, issue #42): the columns
+ * that bring the settings row and the logo's version with it — select them under these names from
+ * a `left join settings on true` — and {@link primeSettings} hands them to the request's readers.
+ */
+export const SETTINGS_SELECTION = { settings, logoVersion: LOGO_VERSION_SQL };
+
+/**
+ * Gives a request view the settings another statement of the request brought (see
+ * {@link SETTINGS_SELECTION}): {@link getSettings} and {@link getBrand} on that view then send
+ * nothing. Without a request view it does nothing.
+ *
+ * @param row - the settings row of that statement (null: none saved yet, the defaults hold).
+ */
+export function primeSettings(q: Queryable, row: Settings | null, logoVersion: string | null): void {
+  memoPrime(q, SETTINGS_MEMO_KEY, settingsOrDefaults(row, logoVersion));
 }
 
 /**

@@ -13,6 +13,8 @@ import { getSettings } from "#app/features/settings/settings.server";
 import { touchSession } from "./account/sessions.server";
 import { sessionOrganisation } from "#app/features/organisations/organisations.server";
 import { authContext } from "./auth-context.server";
+import type { Auth } from "./auth.server";
+import { lookUpSession, type FoundSession } from "./session-lookup.server";
 import { pageRequestFrom, type PageRequest } from "#app/lib/pagination";
 import { homeFor, roleOf, type Actor, type SessionUser } from "./actor";
 
@@ -29,15 +31,12 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
     context.set(sessionUserContext, null);
     return next();
   }
-  const { headers, response: found } = await auth.api.getSession({ headers: request.headers, returnHeaders: true });
-  const u = found?.user as (Record<string, unknown> & { id: string; email: string; name: string }) | undefined;
-  const role = roleOf(u?.role as string | null);
-  // A client works in one organisation per session (docs/product.md#organisations): read fresh on
-  // every request, so a removed member's next request no longer carries it.
-  const organisation =
-    u && !u.banned && role === "client" && found?.session
-      ? await sessionOrganisation(context.get(servicesContext).db, found.session.id)
-      : null;
+  const { db } = context.get(servicesContext);
+  // Issue #42: the common case in one statement (session-lookup.server.ts); better-auth answers the rest.
+  const found: SessionFound = (await lookUpSession(auth, db, request.headers)) ?? (await sessionFromBetterAuth(auth, db, request.headers));
+  const u = found.user;
+  const role = roleOf(u?.role);
+  const organisation = found.organisation;
   context.set(
     sessionUserContext,
     u && !u.banned
@@ -53,23 +52,23 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
           email: u.email,
           name: u.name,
           role,
-          sessionId: found?.session?.id,
-          businessName: (u.businessName as string | null) ?? null,
-          phone: (u.phone as string | null) ?? null,
-          website: (u.website as string | null) ?? null,
-          referralCode: (u.referralCode as string | null) ?? null,
-          referredById: (u.referredById as string | null) ?? null,
+          sessionId: found.session?.id,
+          businessName: u.businessName ?? null,
+          phone: u.phone ?? null,
+          website: u.website ?? null,
+          referralCode: u.referralCode ?? null,
+          referredById: u.referredById ?? null,
           twoFactorEnabled: u.twoFactorEnabled === true,
           emailVerified: u.emailVerified === true,
         }
       : null,
   );
   // "Last active" on the account page's session list (docs/product.md#account-page).
-  if (found?.session && u && !u.banned) await touchSession(context.get(servicesContext).db, found.session);
+  if (found.session && u && !u.banned) await touchSession(db, found.session);
   const signedIn = context.get(sessionUserContext);
   if (signedIn) noteUserForLog(context, signedIn.id);
   const response = await next();
-  const cookies = headers.getSetCookie();
+  const cookies = found.headers?.getSetCookie() ?? [];
   if (cookies.length) {
     const copy = new Response(response.body, response);
     for (const cookie of cookies) copy.headers.append("Set-Cookie", cookie);
@@ -77,6 +76,21 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   }
   return response;
 };
+
+/** A session as either way reads it; `headers` holds better-auth's cookies (a refresh, a deletion). */
+type SessionFound = Partial<Omit<FoundSession, "organisation">> & Pick<FoundSession, "organisation"> & { headers?: Headers };
+
+/**
+ * The session as better-auth's `getSession` answers it (with its cookies: a refresh, a deletion),
+ * and the client's organisation in a second statement: every case {@link lookUpSession} declines.
+ */
+async function sessionFromBetterAuth(auth: Auth, db: Database, requestHeaders: Headers): Promise<SessionFound> {
+  const { headers, response } = await auth.api.getSession({ headers: requestHeaders, returnHeaders: true });
+  const user = response?.user as (FoundSession["user"] & Record<string, unknown>) | undefined;
+  const organisation =
+    user && !user.banned && roleOf(user.role) === "client" && response?.session ? await sessionOrganisation(db, response.session.id) : null;
+  return { session: response?.session, user, organisation, headers };
+}
 
 /** Puts the signed-in user's id on the request's log line (absent outside the server, e.g. in tests). */
 function noteUserForLog(context: { get: <T>(key: import("react-router").RouterContext<T>) => T }, userId: string) {
