@@ -1,8 +1,8 @@
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./tests/helpers/chromium";
+import { TEST_CHROMIUM_FLAGS, TEST_CHROMIUM_PATH } from "./tests/helpers/chromium";
 
 /**
- * Browser tests in Debian's Chromium (never a downloaded browser). The global setup
+ * Browser tests in Debian's Chromium (never a downloaded browser; its headless shell when installed). The global setup
  * starts a real SMTP server and the built app on a free port (see tests/e2e/global-setup.ts).
  */
 export default defineConfig({
@@ -18,8 +18,8 @@ export default defineConfig({
   use: {
     browserName: "chromium",
     launchOptions: {
-      executablePath: CHROMIUM_PATH,
-      args: ["--headless", ...CHROMIUM_FLAGS],
+      executablePath: TEST_CHROMIUM_PATH,
+      args: ["--headless", ...TEST_CHROMIUM_FLAGS],
     },
     trace: "off",
   },
