@@ -242,7 +242,7 @@ describe.each(testDatabases())("admin audit trail and notifications on %s", (_na
         before: { active: true },
         after: { active: false },
       });
-      expect(await setUserActive(t.db, admin, client.id, false)).toEqual({ changed: false });
+      expect(await setUserActive(t.db, admin, client.id, false)).toEqual({ changed: false, email: client.email });
       await setUserActive(t.db, admin, client.id, true);
       const all = await events();
       expect(all).toHaveLength(2);
