@@ -18,7 +18,7 @@ const HEADLESS_SHELL_PATH = "/usr/lib/chromium/chromium-headless-shell";
  * half the CPU of the full browser's headless mode (issue #42, bench/results/test-speed.md).
  */
 export const TEST_CHROMIUM_PATH =
-  process.env.CHROMIUM_PATH ?? (fs.existsSync(HEADLESS_SHELL_PATH) ? HEADLESS_SHELL_PATH : "/usr/bin/chromium");
+  process.env.CHROMIUM_PATH === undefined && fs.existsSync(HEADLESS_SHELL_PATH) ? HEADLESS_SHELL_PATH : CHROMIUM_PATH;
 
 /** Command-line flags after the headless one (which differs between Playwright and chrome-launcher). */
 export const CHROMIUM_FLAGS = [

@@ -89,7 +89,9 @@ export async function currentVersion(q: Queryable, proposalId: number): Promise<
   return row ? toStored(row) : null;
 }
 
-function toStored(row: typeof proposalVersion.$inferSelect): StoredVersion {
+function toStored(
+  row: Pick<typeof proposalVersion.$inferSelect, "id" | "number" | "terms" | "sha256" | "createdAt" | "createdByName">,
+): StoredVersion {
   return {
     id: row.id,
     number: row.number,
@@ -261,14 +263,7 @@ export async function readAgreement(q: Queryable, proposalId: number): Promise<A
     .from(proposalVersion)
     .where(eq(proposalVersion.proposalId, proposalId))
     .orderBy(asc(proposalVersion.number));
-  const rows: StoredVersion[] = found.map((row) => ({
-    id: row.id,
-    number: row.number,
-    terms: row.terms as unknown as VersionTerms,
-    sha256: row.sha256,
-    createdAt: row.createdAt,
-    createdByName: row.createdByName,
-  }));
+  const rows: StoredVersion[] = found.map(toStored);
   const acceptances: HistoryAcceptance[] = (found[0]?.acceptances ?? []).map(
     ([versionNumber, typedName, acceptedAt, voidedAt, voidedByVersion, certificateId]) => ({
       versionNumber,

@@ -23,6 +23,9 @@ import {
 } from "#app/features/organisations/organisations.server";
 import { primeSettings, SETTINGS_SELECTION } from "#app/features/settings/settings.server";
 import type { BetterAuthOptions } from "better-auth";
+// better-auth reads its cookies with better-call's parser (the first of a name wins, values unquoted and decoded).
+import { parseCookies } from "better-call";
+import { roleOf } from "./actor";
 import type { Auth } from "./auth.server";
 
 /** What the session middleware needs of a session, from either way of reading it. */
@@ -81,38 +84,6 @@ function sessionRules(auth: Auth): Promise<SessionRules> {
     rulesOf.set(auth, rules);
   }
   return rules;
-}
-
-/**
- * The cookies of a `Cookie` header by name, as better-auth (better-call's `parseCookies`) reads
- * them: the first of a name wins, values trimmed, unquoted and URI-decoded when they decode.
- */
-function parseCookies(header: string): Map<string, string> {
-  const cookies = new Map<string, string>();
-  let index = 0;
-  while (index < header.length) {
-    const eq = header.indexOf("=", index);
-    if (eq === -1) break;
-    let end = header.indexOf(";", index);
-    if (end === -1) end = header.length;
-    else if (end < eq) {
-      index = header.lastIndexOf(";", eq - 1) + 1;
-      continue;
-    }
-    const key = header.slice(index, eq).trim();
-    if (!cookies.has(key)) {
-      let value = header.slice(eq + 1, end).trim();
-      if (value.codePointAt(0) === 34) value = value.slice(1, -1);
-      try {
-        value = value.includes("%") ? decodeURIComponent(value) : value;
-      } catch {
-        /* kept as it is, as better-call does */
-      }
-      cookies.set(key, value);
-    }
-    index = end + 1;
-  }
-  return cookies;
 }
 
 /**
@@ -188,7 +159,7 @@ export async function lookUpSession(auth: Auth, db: Database, headers: Headers):
   const expiresAt = row.expiresAt.getTime();
   // Expired (better-auth deletes it and the cookie) or due for its sliding refresh (better-auth writes it).
   if (!(expiresAt > now) || expiresAt - rules.expiresInMs + rules.updateAgeMs <= now) return null;
-  const client = row.user.role !== "admin" && row.user.role !== "ambassador";
+  const client = roleOf(row.user.role) === "client";
   return {
     session: { id: row.sessionId, updatedAt: row.updatedAt },
     user: row.user,
