@@ -1,4 +1,4 @@
-import { useRef, type ReactNode } from "react";
+import { useRef, type KeyboardEvent, type ReactNode } from "react";
 import { Form, Link, NavLink, useLocation, useNavigation } from "react-router";
 import { accentStyle, BrandLink, useBrand } from "./brand";
 import { ThemeToggle } from "./theme-toggle";
@@ -10,10 +10,15 @@ export type NavItem = { to: string; label: string; end?: boolean; /** An unread 
 /** Links of one job in the admin sidebar ("Work", "Money" …; issue #41). */
 export type NavGroup = { label: string; items: NavItem[] };
 
+/**
+ * Per breakpoint, the classes of the bar's one navigation (literal, for Tailwind's scan): below the
+ * breakpoint hidden until the Menu before it is open (`peer-open`), then the Menu's floating panel
+ * (`menu-sheet`); from the breakpoint a row (`data-collapse` selects the row rules, app/app.css).
+ */
 const BREAKPOINTS = {
-  md: { inline: "hidden md:block", menu: "md:hidden" },
-  lg: { inline: "hidden lg:block", menu: "lg:hidden" },
-  xl: { inline: "hidden xl:block", menu: "xl:hidden" },
+  md: { nav: "hidden peer-open:block max-md:menu-sheet md:block", menu: "md:hidden" },
+  lg: { nav: "hidden peer-open:block max-lg:menu-sheet lg:block", menu: "lg:hidden" },
+  xl: { nav: "hidden peer-open:block max-xl:menu-sheet xl:block", menu: "xl:hidden" },
 } as const;
 
 /** A bar with more links than this folds them into the menu below 1280 px instead of 1024 px. */
@@ -23,8 +28,8 @@ const LINKS_IN_A_1024_ROW = 8;
  * A header bar (docs/product.md#header-bars, #phone-layouts): the title and the links. From
  * `collapseBelow` up the links sit in one row; below it (phones) the bar is one 56 px row with a
  * **Menu** button — a `<details>` disclosure, so it opens with the keyboard and without
- * JavaScript — whose panel floats over the page (opening it moves nothing). Only one of the two
- * navigations is displayed at any width. The links are data (one list per role, `navItemsFor`),
+ * JavaScript — whose panel floats over the page (opening it moves nothing). One navigation, laid
+ * out by CSS as the row or as the Menu's panel (`MenuDisclosure`). The links are data (one list per role, `navItemsFor`),
  * so adding one is one line there.
  *
  * @param items - the links, in order.
@@ -61,59 +66,8 @@ export function HeaderBar({
 }) {
   const bp = BREAKPOINTS[collapseBelow];
   const isActive = useIsActive();
-  const links = (layout: "row" | "menu") =>
-    items.map((item) => {
-      const active = isActive(item);
-      return (
-        <li key={item.to}>
-          <Link
-            to={item.to}
-            prefetch="intent"
-            aria-current={active ? "page" : undefined}
-            className={
-              layout === "row"
-                ? `rounded px-1 py-2 hover:text-brand-700 ${active ? "text-brand-700 underline underline-offset-8" : "text-slate-700"}`
-                : `block rounded px-3 py-2.5 hover:bg-slate-50 ${active ? "font-semibold text-brand-700" : "text-slate-800"}`
-            }
-          >
-            {item.label}
-            <UnreadBadge count={item.badge} className="ml-1 no-underline" />
-          </Link>
-        </li>
-      );
-    });
-  const ctaLink = (layout: "row" | "menu") =>
-    cta ? (
-      <li>
-        <NavLink
-          to={cta.to}
-          className={
-            layout === "row"
-              ? "rounded-md bg-brand-700 px-3 py-2 text-white hover:bg-brand-800"
-              : "mt-1 block rounded-md bg-brand-700 px-3 py-2.5 text-center text-white hover:bg-brand-800"
-          }
-        >
-          {cta.label}
-        </NavLink>
-      </li>
-    ) : null;
-  const logoutButton = (layout: "row" | "menu") =>
-    logout ? (
-      <li className={layout === "menu" ? "mt-1 border-t border-slate-200 pt-2" : undefined}>
-        <Form method="post" action="/logout">
-          <button
-            type="submit"
-            className={
-              layout === "row"
-                ? "rounded-md border border-slate-300 px-3 py-1.5 text-slate-800 hover:bg-slate-50"
-                : "w-full rounded-md border border-slate-300 px-3 py-2 text-left text-slate-800 hover:bg-slate-50"
-            }
-          >
-            Logout
-          </button>
-        </Form>
-      </li>
-    ) : null;
+  // One list of links for every width (issue #42: it was rendered twice, a row and the Menu's panel);
+  // `bar-*` (app/app.css) lay it out as the panel below the breakpoint and as a row from it.
   return (
     <header className={`sticky top-0 z-20 border-b border-slate-200 bg-white ${className}`}>
       {progress ? <ProgressBar busy={busy} /> : null}
@@ -124,18 +78,30 @@ export function HeaderBar({
             {title}
           </NavLink>
         )}
-        <nav aria-label={label} className={bp.inline}>
-          <ul className="flex items-center gap-x-4 text-sm font-medium">
-            {links("row")}
-            {ctaLink("row")}
-            {logoutButton("row")}
-          </ul>
-        </nav>
-        <MenuDisclosure className={bp.menu} label={label}>
-          <ul className="flex flex-col text-base font-medium">
-            {links("menu")}
-            {ctaLink("menu")}
-            {logoutButton("menu")}
+        <MenuDisclosure className={bp.menu} panelClassName={bp.nav} label={label} collapse={collapseBelow}>
+          <ul className="bar-list">
+            {items.map((item) => (
+              <li key={item.to}>
+                <Link to={item.to} prefetch="intent" aria-current={isActive(item) ? "page" : undefined} className="bar-link">
+                  {item.label}
+                  <UnreadBadge count={item.badge} className="ml-1 no-underline" />
+                </Link>
+              </li>
+            ))}
+            {cta ? (
+              <li>
+                <NavLink to={cta.to} className="bar-cta">
+                  {cta.label}
+                </NavLink>
+              </li>
+            ) : null}
+            {logout ? (
+              <li className="bar-logout">
+                <Form method="post" action="/logout">
+                  <button type="submit">Logout</button>
+                </Form>
+              </li>
+            ) : null}
           </ul>
         </MenuDisclosure>
       </div>
@@ -201,44 +167,57 @@ export function SkipLink() {
 }
 
 /**
- * The phones' **Menu** (docs/product.md#phone-layouts): a `<details>` disclosure (keyboard and
- * no-JavaScript friendly; Escape closes it and returns focus to its button) whose panel, a
- * navigation landmark, floats over the page. Closed again on every navigation.
+ * The phones' **Menu** (docs/product.md#phone-layouts) and the navigation it opens, rendered once
+ * for every width (issue #42): a `<details>` disclosure holding only the Menu button (keyboard and
+ * no-JavaScript friendly; Escape, in the button or the links, closes it and returns focus to the
+ * button), followed by the navigation landmark, which CSS shows below the breakpoint only while
+ * the disclosure is open (`peer-open`, as a panel floating over the page) and from the breakpoint
+ * always (as the wide layout: a row, a sidebar). Closed again on every navigation.
  *
- * @param className - when it shows (e.g. `lg:hidden`).
+ * @param className - when the Menu button shows (e.g. `lg:hidden`).
+ * @param panelClassName - the navigation's classes: `hidden peer-open:block` below the breakpoint,
+ *   visible from it (`BREAKPOINTS`).
  * @param label - the navigation landmark's name ("Portal").
- * @param children - the panel's links.
+ * @param collapse - the breakpoint, as `data-collapse` for the row rules of app/app.css (header bars).
+ * @param children - the links.
  */
-export function MenuDisclosure({ className, label, children }: { className: string; label: string; children: ReactNode }) {
+export function MenuDisclosure({
+  className,
+  panelClassName,
+  label,
+  collapse,
+  children,
+}: {
+  className: string;
+  panelClassName: string;
+  label: string;
+  collapse?: keyof typeof BREAKPOINTS;
+  children: ReactNode;
+}) {
   const location = useLocation();
   const menuRef = useRef<HTMLDetailsElement>(null);
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (event.key === "Escape" && menuRef.current?.open) {
+      menuRef.current.open = false;
+      menuRef.current.querySelector("summary")?.focus();
+    }
+  };
   return (
-    <details
-      key={location.pathname}
-      ref={menuRef}
-      className={`menu ${className}`}
-      onKeyDown={(event) => {
-        if (event.key === "Escape" && menuRef.current?.open) {
-          menuRef.current.open = false;
-          menuRef.current.querySelector("summary")?.focus();
-        }
-      }}
-    >
-      <summary className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50">
-        <span aria-hidden="true" className="flex w-4 flex-col gap-[3px]">
-          <span className="h-0.5 rounded bg-current" />
-          <span className="h-0.5 rounded bg-current" />
-          <span className="h-0.5 rounded bg-current" />
-        </span>
-        Menu
-      </summary>
-      <nav
-        aria-label={label}
-        className="absolute top-full right-2 left-2 z-30 mt-1 max-h-[calc(100dvh-5rem)] overflow-y-auto rounded-lg border border-slate-200 bg-white p-2 shadow-lg sm:left-auto sm:w-72"
-      >
+    <>
+      <details key={location.pathname} ref={menuRef} className={`menu peer ${className}`} onKeyDown={closeOnEscape}>
+        <summary className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50">
+          <span aria-hidden="true" className="flex w-4 flex-col gap-[3px]">
+            <span className="h-0.5 rounded bg-current" />
+            <span className="h-0.5 rounded bg-current" />
+            <span className="h-0.5 rounded bg-current" />
+          </span>
+          Menu
+        </summary>
+      </details>
+      <nav aria-label={label} data-collapse={collapse} className={panelClassName} onKeyDown={closeOnEscape}>
         {children}
       </nav>
-    </details>
+    </>
   );
 }
 

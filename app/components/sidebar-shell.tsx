@@ -2,7 +2,8 @@
  * The admin console's frame (issue #41, docs/product.md#header-bars): from 1024 px a sidebar on the
  * left — the agency's brand, the search field, the links grouped by job, Logout — and the page on
  * its right; below 1024 px (phones, tablets) the same `<header>` is one 56 px bar with the brand and
- * a **Menu** disclosure (a `<details>`: keyboard and no-JavaScript friendly) holding the same groups.
+ * a **Menu** disclosure (a `<details>`: keyboard and no-JavaScript friendly) opening the same groups:
+ * one navigation, laid out by CSS as the sidebar or as the Menu's panel.
  * The brand is a column (logo above name above the area's title), so a long name or a logo never
  * runs into the links; every link is one line (long labels are truncated, never wrapped).
  */
@@ -40,12 +41,13 @@ function SidebarBrand({ title }: { title: string }) {
   );
 }
 
-function Groups({ groups, layout }: { groups: NavGroup[]; layout: "sidebar" | "menu" }) {
+/** The groups of links, once for every width (`nav-link`: the Menu's rows below 1024 px, the sidebar's from it). */
+function Groups({ groups }: { groups: NavGroup[] }) {
   const isActive = useIsActive();
   return (
     <>
       {groups.map((group) => {
-        const id = `nav-group-${layout}-${group.label.toLowerCase()}`;
+        const id = `nav-group-${group.label.toLowerCase()}`;
         return (
           <div key={group.label} role="group" aria-labelledby={id} className="mt-3 first:mt-0">
             <p id={id} className="nav-group-label">
@@ -62,9 +64,7 @@ function Groups({ groups, layout }: { groups: NavGroup[]; layout: "sidebar" | "m
                       data-testid="nav-item"
                       aria-current={active ? "page" : undefined}
                       // `nav-link` (app/app.css): the shape of every link, written once per link instead of ~8 utility classes.
-                      className={`nav-link ${layout === "menu" ? "py-2.5 text-base" : "py-1.5 text-sm"} ${
-                        active ? "bg-brand-50 font-semibold text-brand-700" : "text-slate-800"
-                      }`}
+                      className={`nav-link ${active ? "bg-brand-50 font-semibold text-brand-700" : "text-slate-800"}`}
                     >
                       <span className="min-w-0 truncate">{item.label}</span>
                       <UnreadBadge count={item.badge} className="ml-auto" />
@@ -77,19 +77,6 @@ function Groups({ groups, layout }: { groups: NavGroup[]; layout: "sidebar" | "m
         );
       })}
     </>
-  );
-}
-
-function LogoutButton({ layout }: { layout: "sidebar" | "menu" }) {
-  return (
-    <Form method="post" action="/logout" className={layout === "menu" ? "mt-2 border-t border-slate-200 pt-2" : "mt-4"}>
-      <button
-        type="submit"
-        className="w-full rounded-md border border-slate-300 px-3 py-1.5 text-left text-sm font-medium text-slate-800 hover:bg-slate-50"
-      >
-        Logout
-      </button>
-    </Form>
   );
 }
 
@@ -126,20 +113,26 @@ export function SidebarShell({
             <SidebarBrand title={title} />
           </div>
           {search ? <div className="hidden px-1 lg:block">{search}</div> : null}
-          <nav aria-label="Portal" className="hidden font-medium lg:block">
-            <Groups groups={groups} layout="sidebar" />
-            <LogoutButton layout="sidebar" />
-          </nav>
-          <MenuDisclosure className="lg:hidden" label="Portal">
-            <div className="font-medium">
-              {search ? (
-                <Link to="/admin/search" className="mb-2 block rounded-md px-3 py-2.5 text-base text-slate-800 hover:bg-slate-100">
-                  Search
-                </Link>
-              ) : null}
-              <Groups groups={groups} layout="menu" />
-              <LogoutButton layout="menu" />
-            </div>
+          {/* One navigation for every width (issue #42: it was rendered twice, sidebar and phone menu). */}
+          <MenuDisclosure
+            className="lg:hidden"
+            panelClassName="hidden font-medium peer-open:block max-lg:menu-sheet lg:block"
+            label="Portal"
+          >
+            {search ? (
+              <Link to="/admin/search" className="mb-2 block rounded-md px-3 py-2.5 text-base text-slate-800 hover:bg-slate-100 lg:hidden">
+                Search
+              </Link>
+            ) : null}
+            <Groups groups={groups} />
+            <Form method="post" action="/logout" className="mt-2 border-t border-slate-200 pt-2 lg:mt-4 lg:border-t-0 lg:pt-0">
+              <button
+                type="submit"
+                className="w-full rounded-md border border-slate-300 px-3 py-1.5 text-left text-sm font-medium text-slate-800 hover:bg-slate-50"
+              >
+                Logout
+              </button>
+            </Form>
           </MenuDisclosure>
         </div>
       </header>

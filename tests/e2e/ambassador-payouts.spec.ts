@@ -38,7 +38,7 @@ test("an admin's payout shows on its ambassador's Payouts page, never on another
   await ambassadorPage.goto("/ambassador/dashboard");
   const menu = ambassadorPage.locator("header details.menu");
   await menu.locator("summary").click();
-  await menu.getByRole("navigation").getByRole("link", { name: "Payouts" }).click();
+  await ambassadorPage.locator("header details.menu + nav").getByRole("link", { name: "Payouts" }).click();
   await expect(ambassadorPage).toHaveURL(/\/ambassador\/payouts$/);
   await expect(ambassadorPage.getByRole("heading", { level: 1, name: "Payouts" })).toBeVisible();
   await expect(ambassadorPage.getByText("No payouts yet.")).toBeVisible();

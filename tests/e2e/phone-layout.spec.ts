@@ -137,7 +137,7 @@ for (const role of ROLES) {
         const menu = page.locator("header details.menu");
         await expect(menu.locator("summary"), `${path} Menu button`).toBeVisible();
         await menu.locator("summary").click();
-        const nav = menu.getByRole("navigation");
+        const nav = page.locator("header details.menu + nav");
         await expect(nav).toBeVisible();
         expect((await page.locator("header").first().boundingBox())!.height, `${path} header with the menu open`).toBeLessThanOrEqual(64);
         await expectNoSidewaysScroll(page, `${path} (menu open)`, 390);
@@ -155,12 +155,12 @@ for (const role of ROLES) {
         // Every link of the menu leads to its page.
         const first = pagesOf(app, role)[0]!;
         await visit(page, first);
-        const hrefs = await page.locator("header details.menu nav a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
+        const hrefs = await page.locator("header details.menu + nav a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
         expect(hrefs.length).toBeGreaterThan(2);
         for (const href of hrefs) {
           await visit(page, first);
           await page.locator("header details.menu summary").click();
-          await page.locator(`header details.menu nav a[href="${href}"]`).click();
+          await page.locator(`header details.menu + nav a[href="${href}"]`).click();
           await expect(page).toHaveURL((url) => url.pathname === href);
         }
       }
@@ -182,7 +182,7 @@ for (const role of ROLES) {
     await visit(page, first);
     const summary = page.locator("header details.menu summary");
     await summary.click();
-    const links = page.locator("header details.menu nav a");
+    const links = page.locator("header details.menu + nav a");
     await expect(links.first()).toBeVisible();
     const target = (await links.last().getAttribute("href"))!;
     await links.last().click();
@@ -190,7 +190,7 @@ for (const role of ROLES) {
     if (role) {
       // Logout is in the menu too, and works without JavaScript.
       await page.locator("header details.menu summary").click();
-      await page.locator("header details.menu").getByRole("button", { name: "Logout" }).click();
+      await page.locator("header details.menu + nav").getByRole("button", { name: "Logout" }).click();
       await expect(page).toHaveURL(/\/login$|\/$/);
     }
     await context.close();
