@@ -39,7 +39,9 @@ export default defineConfig(({ command }) => ({
   // less per portal page (bench/results/portal-js.md). Set at the
   // top level because Vite 7's terser plugin reads the top-level `build.minify`; the server bundle
   // stays unminified (readable stack traces in the logs).
-  build: { minify: "terser", terserOptions: { compress: { passes: 3 } } },
+  // No gzip of every chunk just to print its size (the build log's size column): CPU the build
+  // spends for nothing (scripts/compress-assets.ts makes the files served), issue #42.
+  build: { minify: "terser", terserOptions: { compress: { passes: 3 } }, reportCompressedSize: false },
   environments: {
     ssr: { build: { minify: false, rollupOptions: { input: "./server/app.ts" } } },
     client: { build: { rollupOptions: { output: { manualChunks: routeTreeChunk } } } },

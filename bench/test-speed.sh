@@ -45,10 +45,23 @@ part() {
   echo "$label: ${wall}s wall, exit $status"
 }
 
+# The local PostgreSQL server's CPU (its processes are not children of npm test): the postmaster's own
+# time, its ended children's (cutime + cstime: connection backends, autovacuum workers) and its live
+# children's, in seconds. Counts every client's work: meaningful on a quiet machine only.
+pg_cpu() {
+  local pm
+  pm="$(pgrep -o -x postgres)" || return 0
+  { cat "/proc/$pm/stat"; for c in $(pgrep -P "$pm"); do cat "/proc/$c/stat" 2>/dev/null; done; } |
+    awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); t += $12 + $13; if (NR == 1) t += $14 + $15 } END { printf "%.0f", t / hz }'
+}
+
 started=$(date +%s)
 if [ "$dir" != "$repo" ]; then part "npm ci" npm ci --no-audit --no-fund; fi
+pg_before="$(pg_cpu)"
 part "npm test" node scripts/test.mjs --report-dir "$work" --vitest-args "${VITEST_ARGS:-}" --playwright-args "${PLAYWRIGHT_ARGS:-}"
 total=$(($(date +%s) - started))
+pg_after="$(pg_cpu)"
+[ -n "$pg_before" ] && rows+=("| PostgreSQL server during npm test (not in the tree above) | – | $((pg_after - pg_before)) s | – | – |")
 
 # The slowest vitest files and Playwright specs (wall time inside the run).
 slowest="$(

@@ -14,6 +14,7 @@
  * sharp cannot be loaded the script says so and exits 0: the site then serves the sources.
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { projects } from "../app/content/projects";
 import type { MediaManifest, ResponsiveImage } from "../app/content/media";
@@ -43,13 +44,20 @@ function fresh(output: string, source: string): boolean {
   return fs.existsSync(output) && fs.statSync(output).mtimeMs >= fs.statSync(source).mtimeMs;
 }
 
-async function variants(
+/**
+ * Lists a source's variants in the manifest and queues the encodes of those missing or older than it.
+ *
+ * @param encodes - receives one task per variant to (re)make; `main` runs them.
+ * @returns the manifest entry (srcset strings of `/generated/…` files with their widths).
+ */
+function variants(
   sharp: Sharp,
+  encodes: Array<() => Promise<void>>,
   source: string,
   name: string,
   widths: number[],
   aspect: { width: number; height: number },
-): Promise<ResponsiveImage> {
+): ResponsiveImage {
   const input = path.join(PUBLIC, source);
   const made: Record<"avif" | "webp", string[]> = { avif: [], webp: [] };
   for (const width of widths) {
@@ -57,10 +65,11 @@ async function variants(
     for (const format of ["avif", "webp"] as const) {
       const file = `${name}-${width}.${format}`;
       const output = path.join(OUT, file);
-      if (!fresh(output, input)) {
-        const pipeline = sharp(input, { density: 144 }).resize(width, height, { fit: "cover" });
-        await (format === "avif" ? pipeline.avif({ quality: 55, effort: 4 }) : pipeline.webp({ quality: 78 })).toFile(output);
-      }
+      if (!fresh(output, input))
+        encodes.push(async () => {
+          const pipeline = sharp(input, { density: 144 }).resize(width, height, { fit: "cover" });
+          await (format === "avif" ? pipeline.avif({ quality: 55, effort: 4 }) : pipeline.webp({ quality: 78 })).toFile(output);
+        });
       made[format].push(`/generated/${file} ${width}w`);
     }
   }
@@ -72,18 +81,27 @@ async function main() {
   if (!sharp) return;
   fs.mkdirSync(OUT, { recursive: true });
   const manifest: MediaManifest = { portrait: null, screenshots: {} };
+  const encodes: Array<() => Promise<void>> = [];
   const portrait = findSource("owner/portrait", RASTER) ?? "owner/portrait-placeholder.svg";
   if (fs.existsSync(path.join(PUBLIC, portrait))) {
-    manifest.portrait = await variants(sharp, portrait, "portrait", [160, 320, 480], { width: 480, height: 480 });
+    manifest.portrait = variants(sharp, encodes, portrait, "portrait", [160, 320, 480], { width: 480, height: 480 });
   }
   for (const project of projects) {
     for (const image of project.images) {
       const base = `screenshots/${image.file.replace(/\.[^.]+$/, "")}`;
       const source = findSource(base, [...RASTER, "svg"]);
       if (!source) continue;
-      manifest.screenshots[image.file] = await variants(sharp, source, path.basename(base), [640, 1280], image);
+      manifest.screenshots[image.file] = variants(sharp, encodes, source, path.basename(base), [640, 1280], image);
     }
   }
+  // sharp runs each encode on one thread here (its default on glibc Linux): one encode per core at
+  // once keeps the cores busy in the build's first step (34 s of CPU in one thread before, quiet,
+  // issue #42); the same encodes, so the same files.
+  await Promise.all(
+    Array.from({ length: os.availableParallelism() }, async () => {
+      for (let encode = encodes.shift(); encode; encode = encodes.shift()) await encode();
+    }),
+  );
   fs.writeFileSync(path.join(OUT, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   console.log(`[images] ${Object.keys(manifest.screenshots).length} screenshots and the portrait in public/generated/`);
 }
