@@ -5,6 +5,7 @@
  * 1280 px go to test-results/.
  */
 import { expect, loginAsAdmin, test, waitForMail } from "./fixtures";
+import { reviewScreenshot } from "./review-screenshot";
 
 test("an admin sees a failed mail on /admin/outbox, retries it, and it is delivered and audited", async ({ page, sql }) => {
   const subject = `Outbox retry ${Date.now().toString(36)}`;
@@ -27,7 +28,7 @@ test("an admin sees a failed mail on /admin/outbox, retries it, and it is delive
 
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `test-results/admin-outbox-${width}.png`, fullPage: true });
+    await reviewScreenshot(page, `test-results/admin-outbox-${width}.png`, { fullPage: true });
   }
 
   await row.getByRole("button", { name: `Retry "${subject}" to retry-me@example.com` }).click();
@@ -63,7 +64,7 @@ test("an admin sees a failed background job on /admin/outbox and retries it; it 
   await expect(row).toContainText("injected: the build failed");
   await expect(row).toContainText("3");
   await page.setViewportSize({ width: 390, height: 900 });
-  await page.screenshot({ path: "test-results/admin-outbox-jobs-390.png", fullPage: true });
+  await reviewScreenshot(page, "test-results/admin-outbox-jobs-390.png", { fullPage: true });
 
   await row.getByRole("button", { name: `Retry the data-export job {"exportId": ${exportId}}` }).click();
   await expect(page.getByRole("status").filter({ hasText: "The data-export job will run again within a few seconds." })).toBeVisible();

@@ -7,6 +7,7 @@
  * every change is in the audit trail. Checked at 390 px too.
  */
 import { expect, givePaymentInstructions, hydrated, loginAsAdmin, mailTo, newUserPage, registerClient, test } from "./fixtures";
+import { reviewScreenshot } from "./review-screenshot";
 
 test.describe("billing plans", () => {
   test.describe.configure({ timeout: 180_000 });
@@ -70,7 +71,7 @@ test.describe("billing plans", () => {
     await client.setViewportSize({ width: 390, height: 844 });
     await client.goto("/client-dashboard");
     await expect(client.getByTestId("plan-preview")).toContainText(`$200.00 on ${nextDate}`);
-    await client.screenshot({ path: test.info().outputPath("client-dashboard-390.png"), fullPage: true });
+    await reviewScreenshot(client, test.info().outputPath("client-dashboard-390.png"), { fullPage: true });
 
     // The admin changes the plan from the next invoice.
     await admin.goto(`/admin/billing-plans/${planId}`);
@@ -105,6 +106,6 @@ test.describe("billing plans", () => {
     const { rows: cycles } = await sql.query(`select count(*)::int as n from billing_cycle where plan_id = $1`, [planId]);
     expect(cycles[0].n).toBe(1);
     await admin.setViewportSize({ width: 390, height: 844 });
-    await admin.screenshot({ path: test.info().outputPath("admin-plan-390.png"), fullPage: true });
+    await reviewScreenshot(admin, test.info().outputPath("admin-plan-390.png"), { fullPage: true });
   });
 });

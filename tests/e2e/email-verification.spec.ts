@@ -18,6 +18,7 @@ import {
   verificationPath,
 } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
+import { reviewScreenshot } from "./review-screenshot";
 
 test.describe("e-mail verification without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
@@ -80,7 +81,7 @@ test.describe("e-mail verification without JavaScript", () => {
     await registerAmbassador(page);
     await page.goto("/ambassador/dashboard");
     await expect(page.getByRole("region", { name: "E-mail verification" }).getByRole("button", { name: "Resend link" })).toBeVisible();
-    await page.screenshot({ path: "test-results/verify-banner-1280.png" });
+    await reviewScreenshot(page, "test-results/verify-banner-1280.png");
   });
 });
 
@@ -92,7 +93,7 @@ test.describe("e-mail verification banner on a 390 px wide screen", () => {
     await page.goto("/client-dashboard");
     await expect(page.getByRole("region", { name: "E-mail verification" })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: "test-results/verify-banner-390.png", fullPage: false });
+    await reviewScreenshot(page, "test-results/verify-banner-390.png");
   });
 });
 

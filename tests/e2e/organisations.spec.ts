@@ -12,6 +12,7 @@ import type { Page } from "@playwright/test";
 import { expect, hydrated, newUserPage, registerClient, test, uniqueEmail } from "./fixtures";
 import { startIsolatedApp } from "./global-setup";
 import { startStripeStandIn } from "./stripe-stand-in";
+import { reviewScreenshot } from "./review-screenshot";
 
 const WEBHOOK_SECRET = "whsec_e2e_orgs_secret_0123456789abcd";
 const SECRET_KEY = "sk_test_e2e_orgs_0123456789";
@@ -82,7 +83,7 @@ test.describe("client organisations", () => {
     await owner.setViewportSize({ width: 390, height: 844 });
     await owner.reload();
     expect(await owner.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await owner.screenshot({ path: "test-results/organisations-page-390.png", fullPage: true });
+    await reviewScreenshot(owner, "test-results/organisations-page-390.png", { fullPage: true });
     await owner.setViewportSize({ width: 1280, height: 800 });
 
     // A project of the organisation (the owner's request) with an invoice of $400.00.
@@ -191,7 +192,7 @@ test.describe("client organisations", () => {
     // (the page's live stream is gone: the refused page has none, and the server would refuse a new one)
     await expect(member.getByText("You are not a member of any organisation")).toBeVisible({ timeout: 10_000 });
     await expect(member.locator("html")).not.toHaveAttribute("data-live", "open");
-    await member.screenshot({ path: "test-results/organisations-removed-member.png" });
+    await reviewScreenshot(member, "test-results/organisations-removed-member.png");
     await expect(member.getByText(message)).toHaveCount(0);
     // The next request is refused.
     const next = await member.request.get(`/proposals/${proposalId}`, { maxRedirects: 0 });
@@ -256,6 +257,6 @@ test.describe("client organisations", () => {
     // No organisation id in any URL of the page.
     const hrefs = await first.locator("a[href]").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
     expect(hrefs.filter((h) => h.includes(String(betaOrg)) && /organisation/.test(h))).toEqual([]);
-    await first.screenshot({ path: "test-results/organisations-switcher.png", fullPage: true });
+    await reviewScreenshot(first, "test-results/organisations-switcher.png", { fullPage: true });
   });
 });
