@@ -7,12 +7,16 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-
-const SCRIPT = path.resolve("scripts/build-if-changed.ts");
-const TSX = path.resolve("node_modules/tsx/dist/esm/index.mjs");
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { bundleScripts } from "../tests/helpers/bundled-scripts";
 
 describe("scripts/build-if-changed.ts (npm start)", () => {
+  // Built once (tests/helpers/bundled-scripts.ts): each start below is plain Node, not tsx.
+  let script: Awaited<ReturnType<typeof bundleScripts>> | undefined;
+  beforeAll(async () => {
+    script = await bundleScripts(["scripts/build-if-changed.ts"]);
+  });
+  afterAll(() => script?.remove());
   let dir: string;
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "build-if-changed-"));
@@ -29,7 +33,7 @@ describe("scripts/build-if-changed.ts (npm start)", () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const start = (...args: string[]) => {
-    const run = spawnSync(process.execPath, ["--import", TSX, SCRIPT, ...args], { cwd: dir, encoding: "utf8" });
+    const run = spawnSync(process.execPath, [script!.bundleOf("scripts/build-if-changed.ts"), ...args], { cwd: dir, encoding: "utf8" });
     return { status: run.status, out: run.stdout + run.stderr };
   };
   const builds = () =>
