@@ -16,7 +16,7 @@ import { sql } from "drizzle-orm";
 import { openDatabase } from "#app/db/client.server";
 import { enqueueMail } from "#app/features/mail/mail.server";
 import { writeResults } from "./lib/server";
-import { exited, startMailWorker } from "../tests/helpers/mail-workers";
+import { bundleMailWorkers, exited, type MailWorkers } from "../tests/helpers/mail-workers";
 import { startSmtpRecorder, type SmtpRecorder } from "../tests/helpers/smtp-recorder";
 import { createPgDatabase } from "../tests/helpers/test-database";
 
@@ -37,7 +37,7 @@ interface Trial {
 }
 
 /** Queues `mails` mails, starts the processes, waits until the SMTP server has every one, then checks. */
-async function trial(label: string, mails: number, smtp: SmtpRecorder, settleMs: number): Promise<Trial> {
+async function trial(label: string, mails: number, smtp: SmtpRecorder, settleMs: number, mailWorkers: MailWorkers): Promise<Trial> {
   const database = await createPgDatabase(PG_URL, "mail_drain");
   const handle = await openDatabase({ url: database.url, poolMax: 4 });
   try {
@@ -55,7 +55,7 @@ async function trial(label: string, mails: number, smtp: SmtpRecorder, settleMs:
     }
     const t0 = performance.now();
     const workers = await Promise.all(
-      Array.from({ length: PROCESSES }, () => startMailWorker({ DATABASE_URL: database.url, SMTP_URL: smtp.url })),
+      Array.from({ length: PROCESSES }, () => mailWorkers.start({ DATABASE_URL: database.url, SMTP_URL: smtp.url })),
     );
     while (smtp.accepted.size < mails) await new Promise((r) => setTimeout(r, 20));
     const seconds = (performance.now() - t0) / 1000;
@@ -92,15 +92,24 @@ async function trial(label: string, mails: number, smtp: SmtpRecorder, settleMs:
 async function main() {
   const loadBefore = os.loadavg()[0]!.toFixed(1);
   const results: Trial[] = [];
-  {
-    const smtp = await startSmtpRecorder();
-    results.push(await trial(`drain: ${COUNT.toLocaleString("en-US")} queued mails, ${PROCESSES} processes`, COUNT, smtp, 3_000));
-    await smtp.close();
-  }
-  if (STALL) {
-    const smtp = await startSmtpRecorder({ delayMs: (index) => (index < 6 ? 30_000 : 0) });
-    results.push(await trial(`stall: the SMTP server holds the first 6 messages 30 s, ${PROCESSES} processes`, 300, smtp, 10_000));
-    await smtp.close();
+  const mailWorkers = await bundleMailWorkers();
+  try {
+    {
+      const smtp = await startSmtpRecorder();
+      results.push(
+        await trial(`drain: ${COUNT.toLocaleString("en-US")} queued mails, ${PROCESSES} processes`, COUNT, smtp, 3_000, mailWorkers),
+      );
+      await smtp.close();
+    }
+    if (STALL) {
+      const smtp = await startSmtpRecorder({ delayMs: (index) => (index < 6 ? 30_000 : 0) });
+      results.push(
+        await trial(`stall: the SMTP server holds the first 6 messages 30 s, ${PROCESSES} processes`, 300, smtp, 10_000, mailWorkers),
+      );
+      await smtp.close();
+    }
+  } finally {
+    mailWorkers.remove();
   }
   const table = [
     "| trial | mails | seconds | mails/s | accepted (distinct Message-IDs) | duplicates | lost | rows marked sent | attempts recorded |",

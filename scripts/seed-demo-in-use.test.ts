@@ -8,10 +8,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../app/db/client.server";
 import { user } from "../app/db/schema";
 import { insertProposal } from "../tests/helpers/admin-data";
+import { bundleScripts } from "../tests/helpers/bundled-scripts";
 import { testDatabases } from "../tests/helpers/db";
 import { makeClient, useTestServices } from "../tests/helpers/services";
 import { createPgDatabase, migratedPgliteDir } from "../tests/helpers/test-database";
@@ -54,8 +55,15 @@ describe.each(testDatabases())("seed:demo on a database in use, %s", (_name, ope
 });
 
 describe("npm run seed:demo on a database in use (the command)", () => {
+  // The command built once (tests/helpers/bundled-scripts.ts): each run below starts as plain
+  // Node instead of through tsx; the code run is the same.
+  let script: Awaited<ReturnType<typeof bundleScripts>> | undefined;
+  beforeAll(async () => {
+    script = await bundleScripts(["scripts/seed-demo.ts"]);
+  });
+  afterAll(() => script?.remove());
   const run = (env: Record<string, string>) => {
-    const result = spawnSync(process.execPath, ["--import", path.resolve("node_modules/tsx/dist/esm/index.mjs"), "scripts/seed-demo.ts"], {
+    const result = spawnSync(process.execPath, [script!.bundleOf("scripts/seed-demo.ts")], {
       encoding: "utf8",
       env: { ...process.env, DATABASE_URL: "", DATA_DIR: "", ...env },
       timeout: 120_000,

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { DbHandle } from "#app/db/client.server";
-import { openPgClone, openPgliteClone, testPool } from "./test-database";
+import { openPgClone, openPgliteClone, releaseSeeded, testPool, type Seed } from "./test-database";
 
 type Rows<T> = { rows: T[] };
 
@@ -27,6 +27,49 @@ async function expectSchemaChangeDiscarded(open: () => Promise<DbHandle>): Promi
   )) as unknown as Rows<{ n: number }>;
   expect(columns.rows[0]!.n).toBe(0);
   await second.close();
+}
+
+const countOf = async (handle: DbHandle, table: "contact_message" | "case_study") =>
+  ((await handle.db.execute(sql`select count(*)::int as n from ${sql.identifier(table)}`)) as unknown as Rows<{ n: number }>).rows[0]!.n;
+
+/**
+ * With a seed: the seed runs once; every later clone opened with it starts in the seeded state
+ * whatever the test before wrote (rows, sequence values); `releaseSeeded` hands the clone back in
+ * the template's state, to openers without the seed.
+ */
+async function expectSeededState(open: (seed?: Seed) => Promise<DbHandle>): Promise<void> {
+  let runs = 0;
+  const seed: Seed = async (db) => {
+    runs++;
+    await db.execute(
+      sql`insert into contact_message (user_name, user_email, message, ip) values ('S', 's@example.com', 'seeded', '192.0.2.9')`,
+    );
+  };
+  const first = await open(seed);
+  expect(await countOf(first, "contact_message")).toBe(1);
+  await first.db.execute(
+    sql`insert into contact_message (user_name, user_email, message, ip) values ('A', 'a@example.com', 'hello', '192.0.2.1')`,
+  );
+  const firstId = (await first.db.execute(sql`select max(id) as id from contact_message`)) as unknown as Rows<{ id: number }>;
+  await first.db.execute(sql`delete from case_study`);
+  await first.close();
+
+  const second = await open(seed);
+  expect(runs).toBe(1);
+  const rows = (await second.db.execute(sql`select message from contact_message`)) as unknown as Rows<{ message: string }>;
+  expect(rows.rows.map((r) => r.message)).toEqual(["seeded"]);
+  expect(await countOf(second, "case_study")).toBeGreaterThan(0);
+  await second.db.execute(
+    sql`insert into contact_message (user_name, user_email, message, ip) values ('B', 'b@example.com', 'hi', '192.0.2.2')`,
+  );
+  const secondId = (await second.db.execute(sql`select max(id) as id from contact_message`)) as unknown as Rows<{ id: number }>;
+  expect(secondId.rows[0]!.id).toBe(firstId.rows[0]!.id); // the seeded sequence value comes back too
+  await second.close();
+
+  await releaseSeeded(seed);
+  const plain = await open();
+  expect(await countOf(plain, "contact_message")).toBe(0);
+  await plain.close();
 }
 
 describe("openPgliteClone", () => {
@@ -63,6 +106,8 @@ describe("openPgliteClone", () => {
   });
 
   it("throws a clone away when a test changed the schema", () => expectSchemaChangeDiscarded(openPgliteClone));
+
+  it("with a seed, seeds once and gives every later clone the seeded state", () => expectSeededState(openPgliteClone));
 });
 
 const pgUrl = process.env.TEST_DATABASE_URL;
@@ -112,4 +157,6 @@ describe.skipIf(!pgUrl)("openPgClone", () => {
   });
 
   it("drops a clone when a test changed the schema", () => expectSchemaChangeDiscarded(open));
+
+  it("with a seed, seeds once and gives every later clone the seeded state", () => expectSeededState((seed) => openPgClone(pgUrl!, seed)));
 });

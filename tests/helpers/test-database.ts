@@ -11,6 +11,9 @@
  *   and loaded into a new in-memory PGlite (`loadDataDir`), with the WebAssembly modules compiled
  *   once per process, instead of `initdb` + migrations (≈ 1.8 s) per test. Each test file keeps
  *   its clone and restores it to the template's state between tests (see {@link openPgliteClone}).
+ * - Seeded: tests that all start from the same rows (the demo data) get them written once into a
+ *   clone whose `close()` restores that seeded state (`seed` of {@link openPgliteClone} and
+ *   {@link openPgClone}), instead of a seed before every test.
  *
  * `<hash>` covers the `drizzle/` folder (and, for PGlite, the PGlite version), so a changed
  * migration builds a new template and a stale one is never used.
@@ -22,7 +25,7 @@ import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { isAlive, openDatabase, PGLITE_EXTENSIONS, type DbHandle } from "#app/db/client.server";
+import { isAlive, openDatabase, PGLITE_EXTENSIONS, type Database, type DbHandle } from "#app/db/client.server";
 
 /** The local PostgreSQL server the browser tests used before the embedded server (and what CI sets). */
 export const DEFAULT_PG_URL = "postgres://postgres@127.0.0.1:5432/postgres";
@@ -139,8 +142,30 @@ const REUSABLE_PREFIX = "test_p";
 /** A reusable clone's name: `test_p<pid>_<time>_<random>` (a new one at each reuse). */
 const reusableName = () => `${REUSABLE_PREFIX}${process.pid}_${Date.now()}_${randomBytes(4).toString("hex")}`;
 
-/** Idle PostgreSQL clones of this process, per admin URL, in the template's state. */
-const idlePg = new Map<string, Array<{ name: string; base: Baseline }>>();
+/**
+ * Writes the rows a file's tests start from (e.g. `seedDemo`) into a new clone, once: see
+ * {@link openPgliteClone}. Its identity (the function object) tells seeded clones apart.
+ */
+export type Seed = (db: Database) => Promise<unknown>;
+
+/** An idle PostgreSQL clone: its name, the state `close()` restores and the template's state. */
+interface PgEntry {
+  name: string;
+  base: Baseline;
+  plain: Baseline;
+}
+
+/** Idle PostgreSQL clones of this process, per admin URL and seed (`undefined`: the template's state). */
+const idlePg = new Map<string, Map<Seed | undefined, PgEntry[]>>();
+
+/** @returns the (mutable) list of idle clones of `adminUrl` in the state of `seed`. */
+function idlePgOf(adminUrl: string, seed: Seed | undefined): PgEntry[] {
+  let bySeed = idlePg.get(adminUrl);
+  if (!bySeed) idlePg.set(adminUrl, (bySeed = new Map()));
+  let list = bySeed.get(seed);
+  if (!list) bySeed.set(seed, (list = []));
+  return list;
+}
 /** Admin URLs whose leftover clones (of processes that ended) were dropped by this process. */
 const swept = new Set<string>();
 
@@ -219,8 +244,29 @@ async function recyclePgClone(adminUrl: string, name: string, base: Baseline): P
   return null;
 }
 
+/** A new clone of the template on the server of `adminUrl`, with its baseline. */
+async function newPgClone(adminUrl: string): Promise<PgEntry> {
+  const template = await pgTemplate(adminUrl);
+  const name = reusableName();
+  await withAdmin(adminUrl, (admin) => admin.query(`create database "${name}" template "${template}"`));
+  const base = await withPgClient(withDatabase(adminUrl, name), captureBaseline);
+  return { name, base, plain: base };
+}
+
+/** Runs `fn` on a new node-postgres client of `url` (baseline SQL), then ends the client. */
+async function withPgClient<T>(url: string, fn: (client: SqlClient) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(pgSql(client));
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 /**
- * Opens a test database on PostgreSQL: a migrated database of its own, in the template's state.
+ * Opens a test database on PostgreSQL: a migrated database of its own, in the template's state
+ * (or, with `seed`, in the state `seed` leaves it in).
  *
  * The first time (and whenever no clone is idle) it is a copy of the template; `close()` ends
  * every connection to it, renames it (so late queries of the test, by the old URL, fail as on
@@ -228,26 +274,39 @@ async function recyclePgClone(adminUrl: string, name: string, base: Baseline): P
  * rows and sequence values restored — for the process's next test; a clone whose catalog the test
  * changed, or that cannot be reset, is dropped. Idle clones are named after their process and
  * dropped by a later run once that process has ended.
+ *
+ * @param adminUrl - a URL whose user may create databases (e.g. `TEST_DATABASE_URL`).
+ * @param seed - rows to start from: run once on a clone, which `close()` then resets to the
+ *   seeded state (not the template's) for the next `openPgClone(adminUrl, seed)` with the same
+ *   function; {@link releaseSeeded} gives such clones back to the template's pool. Throws what
+ *   `seed` throws (the clone is then dropped).
  */
-export async function openPgClone(adminUrl: string): Promise<DbHandle> {
+export async function openPgClone(adminUrl: string, seed?: Seed): Promise<DbHandle> {
   if (!swept.has(adminUrl)) {
     swept.add(adminUrl);
     await withAdmin(adminUrl, sweepLeftovers);
   }
-  let entry = idlePg.get(adminUrl)?.pop();
+  let entry = idlePgOf(adminUrl, seed).pop();
   if (!entry) {
-    const template = await pgTemplate(adminUrl);
-    const name = reusableName();
-    await withAdmin(adminUrl, (admin) => admin.query(`create database "${name}" template "${template}"`));
-    const client = new pg.Client({ connectionString: withDatabase(adminUrl, name) });
-    await client.connect();
-    try {
-      entry = { name, base: await captureBaseline(pgSql(client)) };
-    } finally {
-      await client.end();
+    entry = idlePgOf(adminUrl, undefined).pop() ?? (await newPgClone(adminUrl));
+    if (seed) {
+      const { name, plain } = entry;
+      const url = withDatabase(adminUrl, name);
+      try {
+        const seeding = await openDatabase({ url });
+        try {
+          await seed(seeding.db);
+        } finally {
+          await seeding.close();
+        }
+        entry = { name, base: await withPgClient(url, captureBaseline), plain };
+      } catch (error) {
+        await withAdmin(adminUrl, (admin) => admin.query(`drop database if exists "${name}" with (force)`));
+        throw error;
+      }
     }
   }
-  const { name, base } = entry;
+  const { name, base, plain } = entry;
   const handle = await openDatabase({ url: withDatabase(adminUrl, name) });
   let closed = false;
   return {
@@ -257,11 +316,7 @@ export async function openPgClone(adminUrl: string): Promise<DbHandle> {
       closed = true;
       await handle.close();
       const next = await recyclePgClone(adminUrl, name, base);
-      if (next) {
-        const list = idlePg.get(adminUrl) ?? [];
-        list.push({ name: next, base });
-        idlePg.set(adminUrl, list);
-      }
+      if (next) idlePgOf(adminUrl, seed).push({ name: next, base, plain });
     },
   };
 }
@@ -465,11 +520,26 @@ async function restoreBaseline(client: SqlClient, base: Baseline): Promise<boole
   return fp === base.fingerprint;
 }
 
-/** Idle clones of this process, in the template's state, with the state to restore them to. */
-const idle: Array<{ client: PGlite; base: Baseline }> = [];
+/** An idle PGlite clone: the state `close()` restores and the template's state. */
+interface PgliteEntry {
+  client: PGlite;
+  base: Baseline;
+  plain: Baseline;
+}
+
+/** Idle PGlite clones of this process, per seed (`undefined`: the template's state). */
+const idle = new Map<Seed | undefined, PgliteEntry[]>();
+
+/** @returns the (mutable) list of idle PGlite clones in the state of `seed`. */
+function idleOf(seed: Seed | undefined): PgliteEntry[] {
+  let list = idle.get(seed);
+  if (!list) idle.set(seed, (list = []));
+  return list;
+}
 
 /**
- * Opens a test database on PGlite: a migrated in-memory PGlite in the template's state.
+ * Opens a test database on PGlite: a migrated in-memory PGlite in the template's state (or, with
+ * `seed`, in the state `seed` leaves it in).
  *
  * A clone is loaded from the template dump (≈ 0.3–0.6 s) the first time; `close()` then
  * empties it back to the template's state — all tables truncated, the template's rows and
@@ -478,14 +548,34 @@ const idle: Array<{ client: PGlite; base: Baseline }> = [];
  * reset fails: then the clone is closed and the next test loads a new one. After `close()`
  * the handle refuses queries, as a closed PGlite does, so late writes of a test cannot reach
  * the next test's database.
+ *
+ * @param seed - rows to start from, written once instead of before every test: the first
+ *   `openPgliteClone(seed)` runs `seed` on a clone and records the result as the state `close()`
+ *   restores (the same reset as above: the seeded rows and sequence values put back), for the
+ *   next `openPgliteClone` with the same function. {@link releaseSeeded} gives such clones back to
+ *   the template's pool when the file is done. Throws what `seed` throws (the clone is closed).
  */
-export async function openPgliteClone(): Promise<DbHandle> {
-  let entry = idle.pop();
+export async function openPgliteClone(seed?: Seed): Promise<DbHandle> {
+  let entry = idleOf(seed).pop();
   if (!entry) {
-    const client = await loadPgliteTemplate();
-    entry = { client, base: await captureBaseline(client) };
+    entry = idleOf(undefined).pop();
+    if (!entry) {
+      const client = await loadPgliteTemplate();
+      const base = await captureBaseline(client);
+      entry = { client, base, plain: base };
+    }
+    if (seed) {
+      const { client, plain } = entry;
+      try {
+        await seed((await openDatabase({ pglite: client })).db);
+        entry = { client, base: await captureBaseline(client), plain };
+      } catch (error) {
+        await client.close();
+        throw error;
+      }
+    }
   }
-  const { client, base } = entry;
+  const { client, base, plain } = entry;
   let released = false;
   const lease = new Proxy(client, {
     get(target, prop) {
@@ -501,10 +591,32 @@ export async function openPgliteClone(): Promise<DbHandle> {
       if (released) return;
       released = true;
       const reusable = await restoreBaseline(client, base).catch(() => false);
-      if (reusable) idle.push({ client, base });
+      if (reusable) idleOf(seed).push({ client, base, plain });
       else await client.close();
     },
   };
+}
+
+/**
+ * Hands the idle clones seeded by `seed` (PGlite, and PostgreSQL of every admin URL) back to the
+ * template's pools, reset to the template's state (or closed / dropped when that fails), so that a
+ * file's seeded clones neither stay in memory after it nor reach another file in its seeded state.
+ * Clones still open are not touched: call it after their `close()` (e.g. in `afterAll`).
+ *
+ * @param seed - the function given to {@link openPgliteClone} / {@link openPgClone}.
+ */
+export async function releaseSeeded(seed: Seed): Promise<void> {
+  for (const { client, plain } of idle.get(seed)?.splice(0) ?? []) {
+    if (await restoreBaseline(client, plain).catch(() => false)) idleOf(undefined).push({ client, base: plain, plain });
+    else await client.close();
+  }
+  for (const [adminUrl, bySeed] of idlePg) {
+    for (const { name, plain } of bySeed.get(seed)?.splice(0) ?? []) {
+      const reset = await withPgClient(withDatabase(adminUrl, name), (client) => restoreBaseline(client, plain)).catch(() => false);
+      if (reset) idlePgOf(adminUrl, undefined).push({ name, base: plain, plain });
+      else await withAdmin(adminUrl, (admin) => admin.query(`drop database if exists "${name}" with (force)`));
+    }
+  }
 }
 
 /**

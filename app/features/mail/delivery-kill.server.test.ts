@@ -13,17 +13,23 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type DbHandle } from "#app/db/client.server";
 import { mailOutbox } from "#app/db/schema";
-import { exited, startMailWorker } from "../../../tests/helpers/mail-workers";
+import { bundleMailWorkers, exited, type MailWorkers } from "../../../tests/helpers/mail-workers";
 import { startSmtpRecorder, type SmtpRecorder } from "../../../tests/helpers/smtp-recorder";
 import { createPgDatabase, migratedPgliteDir } from "../../../tests/helpers/test-database";
 import { enqueueMail } from "./mail.server";
 
 const MAILS = 60;
 
-const startWorker = (env: Record<string, string>) => startMailWorker({ FAST: "1", ...env });
+// The worker bundled once for the file (tests/helpers/mail-workers.ts), removed after it.
+let workers: MailWorkers | undefined;
+beforeAll(async () => {
+  workers = await bundleMailWorkers();
+});
+afterAll(() => workers?.remove());
+const startWorker = (env: Record<string, string>) => workers!.start({ FAST: "1", ...env });
 
 const until = async (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 240_000) => {
   const deadline = Date.now() + timeoutMs;
