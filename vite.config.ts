@@ -33,11 +33,14 @@ function routeTreeChunk(
 }
 
 /**
- * Pure-ESM dependencies bundled into the server build instead of imported from node_modules at
- * start (issue #42): Node's ESM loader costs about 0.8 ms of CPU per file it resolves and loads, and
- * these packages load ≈ 1,100 of the start's ≈ 2,700 files (date-fns's index alone 300). Every
- * package that imports better-auth is in the list, so there is one copy of it. Build only: `npm run
- * dev` keeps them external (Vite's dependency pre-bundling).
+ * Dependencies Vite bundles into the SSR build itself. scripts/build-server.ts then bundles the SSR
+ * build with the rest of the server's dependencies (issue #42: Node's module loader costs ≈ 0.8 ms
+ * of CPU per file), so what this list still decides is which packages share Vite's copy of a
+ * package that Vite inlines: every package that imports better-auth is in the list, so there is one
+ * copy of it, and @react-router/node is, so that it imports the app's react-router (the production
+ * build aliased below) rather than a second copy. The others were bundled here first (issue #42)
+ * and are kept: bundled either way. Build only: `npm run dev` keeps them external (Vite's
+ * dependency pre-bundling).
  */
 const SERVER_BUNDLED = [
   /^date-fns(\/|$)/,
@@ -48,6 +51,7 @@ const SERVER_BUNDLED = [
   /^better-call(\/|$)/,
   /^kysely(\/|$)/,
   /^jose(\/|$)/,
+  /^@react-router\/node(\/|$)/,
 ];
 
 export default defineConfig(({ command }) => ({

@@ -4,7 +4,7 @@
  *
  * The fingerprint is a SHA-256 over the path and content of every file the build reads: `app/`,
  * `server/` and `public/` (without `public/generated/`, which the build writes, and without test
- * files), `package.json`, `package-lock.json`, the build's configuration files and its two build
+ * files), `package.json`, `package-lock.json`, the build's configuration files and its three build
  * scripts. A successful build writes the fingerprint to `build/.source-stamp`; the next start
  * compares. A missing stamp, a missing `build/server/main.js` or any changed file means a build.
  * `--force` always builds. Run from the project directory (npm does that).
@@ -28,6 +28,7 @@ export const SOURCE_FILES = [
   "tsconfig.json",
   "scripts/optimize-images.ts",
   "scripts/compress-assets.ts",
+  "scripts/build-server.ts",
 ] as const;
 /** Where a successful build leaves its fingerprint. */
 export const STAMP_FILE = path.join("build", ".source-stamp");

@@ -114,7 +114,7 @@ export async function createServerApp(env: Env): Promise<ServerApp> {
   let smtp: InboundSmtp | undefined;
   const publicPageListeners = new Set<() => void>();
   let inbound: InboundDeps | undefined;
-  const files = createFileStore(env, handle.db);
+  const files = await createFileStore(env, handle.db);
   let auth: Auth;
   const metrics = createMetrics({
     outboxCounts: () => countOutbox(handle.db),

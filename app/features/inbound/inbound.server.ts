@@ -20,7 +20,7 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
-import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
+import type { AddressObject, ParsedMail } from "mailparser";
 import type { Database } from "#app/db/client.server";
 import { inboundMail, user } from "#app/db/schema";
 import { proposalAudience } from "#app/features/live/live-events.server";
@@ -190,9 +190,11 @@ export async function receiveInboundMail(deps: InboundDeps, raw: Buffer, envelop
  * Parses a raw message (mailparser, streaming through its MIME parts, fed in 256 KB slices so that
  * the process answers other requests meanwhile; attachments decoded as they arrive). mailparser's own HTML-to-text conversion is skipped (4 s a megabyte): {@link replyBody}
  * reads a bounded head of the HTML instead. Issue #36: linear in the message's size
- * (bench/inbound-large.ts).
+ * (bench/inbound-large.ts). mailparser is loaded on the first message, not at each start of a
+ * server (issue #42).
  */
-export function parseInboundMail(raw: Buffer): Promise<ParsedMail> {
+export async function parseInboundMail(raw: Buffer): Promise<ParsedMail> {
+  const { simpleParser } = await import("mailparser");
   return simpleParser(Readable.from(slices(raw)), {
     skipImageLinks: true,
     skipTextToHtml: true,

@@ -8,8 +8,9 @@
  * (421 above). A message is answered 250 once it was handled — posted, or refused and its sender
  * told — and 451 ("try again later") when handling failed for a passing reason. With
  * WEB_CONCURRENCY above 1 every server process listens on the port (node:cluster shares it).
+ * smtp-server is loaded only when the listener starts, not at each start of a server (issue #42).
  */
-import { SMTPServer, type SMTPServerOptions } from "smtp-server";
+import type { SMTPServerOptions } from "smtp-server";
 import { logger } from "#app/lib/logger.server";
 import { INBOUND_MAX_BYTES, type InboundOutcome } from "./inbound.server";
 import { tokenOfAddress } from "./reply-token.server";
@@ -100,6 +101,7 @@ export async function startInboundSmtp(options: InboundSmtpOptions): Promise<Inb
       });
     },
   };
+  const { SMTPServer } = await import("smtp-server");
   const server = new SMTPServer(settings);
   server.on("error", (error) => logger.warn({ err: error }, "inbound mail (SMTP): connection error"));
   await new Promise<void>((resolve, reject) => {

@@ -5,7 +5,6 @@
  * (ADR 011) under `portfolio/<uuid>/…`. Served by `/portfolio/images/<id>/<variant>`.
  */
 import { randomUUID } from "node:crypto";
-import sharp from "sharp";
 import { and, eq } from "drizzle-orm";
 import type { Database, Queryable } from "#app/db/client.server";
 import { caseStudy, caseStudyImage, type CaseStudyImageRef } from "#app/db/schema";
@@ -55,6 +54,8 @@ export async function addScreenshot(
   if (bytes.byteLength === 0) throw fieldError("file", "Choose an image file.");
   if (bytes.byteLength > MAX_SCREENSHOT_BYTES) throw fieldError("file", "The image must be at most 15 MB.");
   await getCaseStudyForAdmin(db, actor, caseStudyId);
+  // sharp (a native addon, ≈ 0.2 s of CPU to load) is loaded on first use, not at each start (issue #42).
+  const { default: sharp } = await import("sharp");
   let format: string | undefined;
   try {
     format = (await sharp(bytes, { limitInputPixels: 50_000_000 }).metadata()).format;
