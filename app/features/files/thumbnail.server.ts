@@ -4,6 +4,7 @@
  * access check as the download. Nothing is stored: the file is read and resized on each request
  * (the browser keeps it, privately, for a day).
  */
+import { loadSharp } from "#app/lib/sharp.server";
 import { THUMBNAIL_SIZE } from "./file-kinds";
 
 /** Larger images are refused before decoding (a decompression bomb): 40 megapixels. */
@@ -19,8 +20,7 @@ const HEIGHT = THUMBNAIL_SIZE.height * 2;
  *   file itself stays downloadable; the page never shows a broken image).
  */
 export async function imageThumbnail(bytes: Uint8Array): Promise<Buffer> {
-  // sharp (a native addon, ≈ 0.2 s of CPU to load) is loaded on first use, not at each start (issue #42).
-  const { default: sharp } = await import("sharp");
+  const sharp = await loadSharp();
   try {
     return await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
       .rotate()

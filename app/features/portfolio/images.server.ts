@@ -11,6 +11,7 @@ import { caseStudy, caseStudyImage, type CaseStudyImageRef } from "#app/db/schem
 import type { FileStore } from "#app/features/files/file-store";
 import { assertRole, type Actor } from "#app/features/users/actor";
 import { fieldError, invalidInput, notFound } from "#app/lib/errors";
+import { loadSharp } from "#app/lib/sharp.server";
 import { altField } from "./case-study.schema";
 import { getCaseStudyForAdmin, setDraftImages } from "./case-studies.server";
 
@@ -54,8 +55,7 @@ export async function addScreenshot(
   if (bytes.byteLength === 0) throw fieldError("file", "Choose an image file.");
   if (bytes.byteLength > MAX_SCREENSHOT_BYTES) throw fieldError("file", "The image must be at most 15 MB.");
   await getCaseStudyForAdmin(db, actor, caseStudyId);
-  // sharp (a native addon, ≈ 0.2 s of CPU to load) is loaded on first use, not at each start (issue #42).
-  const { default: sharp } = await import("sharp");
+  const sharp = await loadSharp();
   let format: string | undefined;
   try {
     format = (await sharp(bytes, { limitInputPixels: 50_000_000 }).metadata()).format;

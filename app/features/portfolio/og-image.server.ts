@@ -5,6 +5,7 @@
  */
 import { owner } from "#app/content/site";
 import type { CaseStudyContent } from "#app/db/schema";
+import { loadSharp } from "#app/lib/sharp.server";
 
 const WIDTH = 1200;
 const HEIGHT = 630;
@@ -49,7 +50,6 @@ export async function renderOgImage(content: Pick<CaseStudyContent, "title" | "s
   ${summary.map((line, i) => `<text x="80" y="${230 + title.length * 78 + i * 44}" font-family="DejaVu Sans, sans-serif" font-size="30" fill="#334155">${escape(line)}</text>`).join("\n  ")}
   <text x="80" y="${HEIGHT - 70}" font-family="DejaVu Sans, sans-serif" font-size="30" font-weight="bold" fill="#0f172a">${escape(owner.name)}</text>
 </svg>`;
-  // sharp (a native addon, ≈ 0.2 s of CPU to load) is loaded on first use, not at each start (issue #42).
-  const { default: sharp } = await import("sharp");
+  const sharp = await loadSharp();
   return new Uint8Array(await sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer());
 }

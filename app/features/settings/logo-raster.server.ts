@@ -3,6 +3,7 @@
  * only PNG and JPEG. librsvg (through sharp) draws the file without loading anything: no network
  * address, no file on disk, no script — an external reference simply draws nothing.
  */
+import { loadSharp } from "#app/lib/sharp.server";
 
 /** The drawn logo's height in pixels (shown at 40 px in headers and mails: sharp on 2×–4× screens). */
 export const RASTER_HEIGHT = 160;
@@ -15,8 +16,7 @@ const MAX_INPUT_PIXELS = 25_000_000;
  * @throws when the SVG cannot be drawn (malformed, too large, took over 10 s).
  */
 export async function rasterizeSvg(svg: Uint8Array): Promise<Uint8Array> {
-  // sharp (a native addon, ≈ 0.2 s of CPU to load) is loaded on first use, not at each start (issue #42).
-  const { default: sharp } = await import("sharp");
+  const sharp = await loadSharp();
   const png = await sharp(svg, { density: 300, limitInputPixels: MAX_INPUT_PIXELS })
     .resize({ height: RASTER_HEIGHT, fit: "inside" })
     .png({ compressionLevel: 9 })
