@@ -8,11 +8,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { bundleScripts } from "../tests/helpers/bundled-scripts";
+import { bundleScripts, type ScriptBundles } from "../tests/helpers/bundled-scripts";
 
 describe("scripts/build-if-changed.ts (npm start)", () => {
   // Built once (tests/helpers/bundled-scripts.ts): each start below is plain Node, not tsx.
-  let script: Awaited<ReturnType<typeof bundleScripts>> | undefined;
+  let script: ScriptBundles | undefined;
   beforeAll(async () => {
     script = await bundleScripts(["scripts/build-if-changed.ts"]);
   });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../app/db/client.server";
 import { user } from "../app/db/schema";
 import { insertProposal } from "../tests/helpers/admin-data";
-import { bundleScripts } from "../tests/helpers/bundled-scripts";
+import { bundleScripts, type ScriptBundles } from "../tests/helpers/bundled-scripts";
 import { testDatabases } from "../tests/helpers/db";
 import { makeClient, useTestServices } from "../tests/helpers/services";
 import { createPgDatabase, migratedPgliteDir } from "../tests/helpers/test-database";
@@ -57,7 +57,7 @@ describe.each(testDatabases())("seed:demo on a database in use, %s", (_name, ope
 describe("npm run seed:demo on a database in use (the command)", () => {
   // The command built once (tests/helpers/bundled-scripts.ts): each run below starts as plain
   // Node instead of through tsx; the code run is the same.
-  let script: Awaited<ReturnType<typeof bundleScripts>> | undefined;
+  let script: ScriptBundles | undefined;
   beforeAll(async () => {
     script = await bundleScripts(["scripts/seed-demo.ts"]);
   });

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundleScripts } from "../../tests/helpers/bundled-scripts";
+import { bundleScripts, type ScriptBundles } from "../../tests/helpers/bundled-scripts";
 import { migratedPgliteDir } from "../../tests/helpers/test-database";
 import { contactMessage } from "./schema";
 import { openDatabase } from "./client.server";
@@ -11,7 +11,7 @@ import { openDatabase } from "./client.server";
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "backup-"));
 // The two commands built once (tests/helpers/bundled-scripts.ts): each of the five runs below
 // starts as plain Node instead of through tsx; the code run is the same.
-let scripts: Awaited<ReturnType<typeof bundleScripts>> | undefined;
+let scripts: ScriptBundles | undefined;
 beforeAll(async () => {
   scripts = await bundleScripts(["scripts/db-backup.ts", "scripts/db-restore.ts"]);
 });

@@ -7,15 +7,22 @@ import fs from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 
+/** Scripts bundled by {@link bundleScripts}. */
+export interface ScriptBundles {
+  /** The bundle of an entry point (`scripts/db-backup.ts` → `<folder>/db-backup.mjs`), run with `process.execPath`. */
+  bundleOf(entryPoint: string): string;
+  /** Deletes the bundles' folder. */
+  remove(): void;
+}
+
 /**
  * Bundles `entryPoints` into a new folder under node_modules/.cache, where their packages resolve.
  *
  * @param entryPoints - script paths relative to the project, e.g. `scripts/db-backup.ts`.
- * @returns the bundle of each entry (`scripts/db-backup.ts` → `<folder>/db-backup.mjs`, run with
- *   `process.execPath`) and `remove()`, which deletes the folder.
+ * @returns each entry's bundle and `remove()` (see {@link ScriptBundles}).
  * @throws the esbuild error when a script does not build.
  */
-export async function bundleScripts(entryPoints: string[]): Promise<{ bundleOf: (entryPoint: string) => string; remove: () => void }> {
+export async function bundleScripts(entryPoints: string[]): Promise<ScriptBundles> {
   // node_modules/.cache does not exist in a fresh clone until something writes there.
   fs.mkdirSync(path.resolve("node_modules/.cache"), { recursive: true });
   const dir = fs.mkdtempSync(path.resolve("node_modules/.cache/script-bundles-"));

@@ -69,6 +69,11 @@ async function withAdmin<T>(adminUrl: string, fn: (client: pg.Client) => Promise
   }
 }
 
+/** Drops database `name` of the server of `adminUrl` if it exists, ending its connections (`with (force)`). */
+async function dropPgDatabase(adminUrl: string, name: string): Promise<void> {
+  await withAdmin(adminUrl, (admin) => admin.query(`drop database if exists "${name}" with (force)`));
+}
+
 function withDatabase(adminUrl: string, name: string): string {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -132,7 +137,7 @@ export async function createPgDatabase(adminUrl: string, prefix: string, opts: {
   return {
     name,
     url: withDatabase(adminUrl, name),
-    drop: () => withAdmin(adminUrl, (admin) => admin.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
+    drop: () => dropPgDatabase(adminUrl, name),
   };
 }
 
@@ -229,18 +234,9 @@ async function recyclePgClone(adminUrl: string, name: string, base: Baseline): P
     return false;
   });
   if (!renamed) return null;
-  const client = new pg.Client({ connectionString: withDatabase(adminUrl, next) });
-  let reusable: boolean;
-  try {
-    await client.connect();
-    reusable = await restoreBaseline(pgSql(client), base);
-  } catch {
-    reusable = false;
-  } finally {
-    await client.end().catch(() => {});
-  }
+  const reusable = await withPgClient(withDatabase(adminUrl, next), (client) => restoreBaseline(client, base)).catch(() => false);
   if (reusable) return next;
-  await withAdmin(adminUrl, (admin) => admin.query(`drop database if exists "${next}" with (force)`));
+  await dropPgDatabase(adminUrl, next);
   return null;
 }
 
@@ -301,7 +297,7 @@ export async function openPgClone(adminUrl: string, seed?: Seed): Promise<DbHand
         }
         entry = { name, base: await withPgClient(url, captureBaseline), plain };
       } catch (error) {
-        await withAdmin(adminUrl, (admin) => admin.query(`drop database if exists "${name}" with (force)`));
+        await dropPgDatabase(adminUrl, name);
         throw error;
       }
     }
@@ -614,7 +610,7 @@ export async function releaseSeeded(seed: Seed): Promise<void> {
     for (const { name, plain } of bySeed.get(seed)?.splice(0) ?? []) {
       const reset = await withPgClient(withDatabase(adminUrl, name), (client) => restoreBaseline(client, plain)).catch(() => false);
       if (reset) idlePgOf(adminUrl, undefined).push({ name, base: plain, plain });
-      else await withAdmin(adminUrl, (admin) => admin.query(`drop database if exists "${name}" with (force)`));
+      else await dropPgDatabase(adminUrl, name);
     }
   }
 }
